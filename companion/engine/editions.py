@@ -1,0 +1,51 @@
+"""Find an edition's rules by name (like python-chess's ``find_variant``)."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from companion.engine.rules import Rules
+from companion.engine.types import SetupError
+
+# name -> "module:Class"; modules are imported on first use.
+EDITIONS: dict[str, str] = {
+    "mario": "companion.editions.mario:MarioRules",
+    "pokemon": "companion.editions.pokemon:PokemonRules",
+    "starwars": "companion.editions.starwars:StarWarsRules",
+    "monopolino": "companion.editions.monopolino:MonopolinoRules",
+    "master-trainer": "companion.editions.master_trainer:MasterTrainerRules",
+}
+
+_cache: dict[str, Rules[Any]] = {}
+
+
+def available() -> list[str]:
+    """Names of editions whose rules module is installed."""
+    out = []
+    for name in EDITIONS:
+        try:
+            find_edition(name)
+        except SetupError:
+            continue
+        out.append(name)
+    return out
+
+
+def find_edition(name: str) -> Rules[Any]:
+    """The rules of edition ``name``, or SetupError naming the known editions."""
+    if name in _cache:
+        return _cache[name]
+    target = EDITIONS.get(name)
+    if target is None:
+        raise SetupError(f"Unknown edition {name!r}. Known editions: {', '.join(EDITIONS)}.")
+    module_name, cls_name = target.split(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name != module_name:
+            raise
+        raise SetupError(f"Edition {name!r} is not installed in this build.") from exc
+    rules: Rules[Any] = getattr(module, cls_name)()
+    _cache[name] = rules
+    return rules

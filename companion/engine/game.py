@@ -1,0 +1,86 @@
+"""The engine's front door: start a game, decide commands, apply events, replay a log.
+
+These functions are pure: the same inputs always give the same outputs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from companion.engine.editions import find_edition
+from companion.engine.rules import Ctx
+from companion.engine.state import BaseState
+from companion.engine.types import Action, Command, Event, GameSetup
+
+GAME_STARTED = "game_started"
+UNDONE = "undone"
+
+
+def new_game(setup: GameSetup) -> list[Event]:
+    """The opening events of a game (validates the setup; raises SetupError)."""
+    rules = find_edition(setup.edition)
+    first = Event(GAME_STARTED, setup.to_json(), f"A game of {rules.title} begins.")
+    state = apply(None, first)
+    ctx = Ctx(rules, state)
+    rules.start(ctx)
+    rules.run(ctx)
+    return [first, *ctx.events]
+
+
+def apply(state: BaseState | None, event: Event) -> BaseState:
+    """The state after ``event``."""
+    if event.type == GAME_STARTED:
+        setup = GameSetup.from_json(event.data)
+        initial: BaseState = find_edition(setup.edition).initial_state(setup)
+        return initial
+    if state is None:
+        raise ValueError("the first event of a game must be game_started")
+    return find_edition(state.edition).apply(state, event)
+
+
+def decide(state: BaseState, command: Command) -> list[Event]:
+    """The events ``command`` causes, or a RuleError naming the rule it breaks."""
+    return find_edition(state.edition).decide(state, command)
+
+
+def legal_actions(state: BaseState) -> list[Action]:
+    """Every command that is legal now, for every actor."""
+    if state.finished:
+        return []
+    return find_edition(state.edition).actions(state)
+
+
+def view(state: BaseState, viewer: str | None = None) -> dict[str, Any]:
+    """The JSON every front end renders."""
+    return find_edition(state.edition).view(state, viewer)
+
+
+def effective(log: Iterable[tuple[int, Event]]) -> list[tuple[int, Event]]:
+    """The events still in force: an ``undone`` event takes back every event after its
+    ``to_seq``. Sequence numbers come from the log; nothing is ever deleted there."""
+    kept: list[tuple[int, Event]] = []
+    for seq, event in log:
+        if event.type == UNDONE:
+            to_seq = event.data["to_seq"]
+            while kept and kept[-1][0] > to_seq:
+                kept.pop()
+        else:
+            kept.append((seq, event))
+    return kept
+
+
+def replay(events: Iterable[Event], state: BaseState | None = None) -> BaseState:
+    """Fold events (already free of undone ones) into a state."""
+    current = state
+    rules = None
+    for event in events:
+        if event.type == GAME_STARTED or current is None:
+            current = apply(current, event)
+            rules = find_edition(current.edition)
+        else:
+            assert rules is not None
+            current = rules.apply(current, event)
+    if current is None:
+        raise ValueError("an empty log has no game")
+    return current

@@ -1,0 +1,234 @@
+"""The edition interface and the small interpreter that runs an edition's rules.
+
+An edition is a :class:`Rules` subclass. It names its handlers by prefix:
+
+- ``cmd_<type>(ctx, command)`` decides what a command does (raise :class:`RuleError` to refuse);
+- ``task_<name>(ctx, **args)`` runs one step of the to-do list;
+- ``on_<event type>(state, data) -> state`` applies one event (pure).
+
+``decide`` runs a command against a working copy of the state: each emitted event is applied
+at once, so later rules see its effect, and the resulting event list applied to the original
+state gives exactly the same new state.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from typing import Any, Generic, TypeVar
+
+from companion.engine.state import BaseState, Task
+from companion.engine.types import (
+    BANKER,
+    Action,
+    Command,
+    Event,
+    GameSetup,
+    IllegalCommand,
+    Prompt,
+    RuleError,
+)
+
+S = TypeVar("S", bound=BaseState)
+_NAME = re.compile(r"^[a-z][a-z0-9_]{0,40}$")
+MAX_STEPS = 10_000
+
+
+class Ctx(Generic[S]):
+    """A command being decided: the working state and the events emitted so far."""
+
+    def __init__(self, rules: Rules[S], state: S) -> None:
+        self.rules = rules
+        self.state = state
+        self.events: list[Event] = []
+
+    def emit(self, type: str, say: str = "", **data: Any) -> None:
+        """Record an event and apply it to the working state."""
+        event = Event(type, data, say)
+        self.state = self.rules.apply(self.state, event)
+        self.events.append(event)
+
+    def say(self, text: str) -> None:
+        """Record a note for the players that changes nothing else."""
+        self.emit("note", text)
+
+    def ask(self, kind: str, to: tuple[str, ...] | list[str], text: str, **data: Any) -> None:
+        """Wait for a decision: the interpreter stops until a command answers it."""
+        self.emit("prompt", prompt=Prompt(kind, tuple(to), text, data).to_json())
+
+    def clear_prompt(self) -> None:
+        if self.state.prompt is not None:
+            self.emit("prompt", prompt=None)
+
+    def then(self, *tasks: Task) -> None:
+        """Run ``tasks`` next, in this order, before anything already on the to-do list."""
+        if tasks:
+            todo = [t.to_json() for t in (*tasks, *self.state.todo)]
+            self.emit("todo", todo=todo)
+
+    def later(self, *tasks: Task) -> None:
+        """Run ``tasks`` after everything already on the to-do list."""
+        if tasks:
+            todo = [t.to_json() for t in (*self.state.todo, *tasks)]
+            self.emit("todo", todo=todo)
+
+    def roll(self, count: int, entered: Any, who: str, purpose: str, sides: int = 6) -> tuple[int, ...]:
+        """Dice for ``purpose``: the values entered (physical dice) or drawn from the game's
+        generator (digital dice). Either way the values land in a ``rolled`` event."""
+        from companion.engine import rng as rng_mod
+
+        physical = self.state.setup.dice == "physical"
+        if entered is None or entered == []:
+            if physical:
+                raise IllegalCommand(
+                    f"This game uses physical dice: enter the {count} value(s) you rolled."
+                )
+            values, nxt = rng_mod.roll(self.state.rng, count, sides)
+        else:
+            if not physical:
+                raise IllegalCommand(
+                    "This game rolls digital dice: press roll without entering values."
+                )
+            values = parse_dice(entered, count, sides)
+            nxt = self.state.rng
+        self.emit("rolled", who=who, dice=list(values), purpose=purpose, rng=nxt)
+        return values
+
+    def draw(self, n: int) -> int:
+        """A uniform integer in ``range(n)`` from the game's generator (shuffles, random picks)."""
+        from companion.engine import rng as rng_mod
+
+        value, nxt = rng_mod.below(self.state.rng, n)
+        self.emit("rng", rng=nxt)
+        return value
+
+
+def parse_dice(entered: Any, count: int, sides: int = 6) -> tuple[int, ...]:
+    """Validate dice values a player entered."""
+    if isinstance(entered, int) and not isinstance(entered, bool):
+        entered = [entered]
+    if not isinstance(entered, list | tuple) or len(entered) != count:
+        raise IllegalCommand(f"Enter exactly {count} die value(s).")
+    values = []
+    for v in entered:
+        if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= sides:
+            raise IllegalCommand(f"A die shows a whole number from 1 to {sides}.")
+        values.append(v)
+    return tuple(values)
+
+
+class Rules(Generic[S]):
+    """Base class of every edition's rules. Subclasses set ``name`` and ``title``."""
+
+    name: str = ""
+    title: str = ""
+    family: str = ""
+
+    # -- to be provided by each edition -----------------------------------------------------
+    def initial_state(self, setup: GameSetup) -> S:
+        """The state right after ``game_started`` (raise SetupError for a bad setup)."""
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def start(self, ctx: Ctx[S]) -> None:
+        """Schedule the first tasks of a new game."""
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def actions(self, state: S) -> list[Action]:
+        """Every legal command right now, for every actor."""
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def view(self, state: S, viewer: str | None = None) -> dict[str, Any]:
+        """The JSON a front end shows (``viewer``: whose secrets may be shown)."""
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    # -- the interpreter ------------------------------------------------------------------
+    def apply(self, state: S, event: Event) -> S:
+        handler: Callable[[S, Mapping[str, Any]], S] | None = getattr(self, "on_" + event.type, None)
+        if handler is None:
+            raise ValueError(f"{self.name}: unknown event type {event.type!r}")
+        new = handler(state, event.data)
+        return replace(new, events=state.events + 1)
+
+    def decide(self, state: S, command: Command) -> list[Event]:
+        if state.finished and command.type not in self.after_end_commands:
+            raise IllegalCommand(f"The game is over: {state.end_reason}")
+        if not _NAME.match(command.type):
+            raise IllegalCommand(f"Unknown command {command.type!r}.")
+        handler = getattr(self, "cmd_" + command.type, None)
+        if handler is None:
+            raise IllegalCommand(f"{self.title} has no command {command.type!r}.")
+        self.check_legal(state, command)
+        ctx = Ctx(self, state)
+        handler(ctx, command)
+        self.run(ctx)
+        return ctx.events
+
+    after_end_commands: frozenset[str] = frozenset()
+
+    def run(self, ctx: Ctx[S]) -> None:
+        """Run the to-do list until the rules wait for a decision or the game ends."""
+        steps = 0
+        while ctx.state.prompt is None and ctx.state.todo and not ctx.state.finished:
+            steps += 1
+            if steps > MAX_STEPS:  # pragma: no cover - a rules bug, never a player's fault
+                raise RuntimeError("the rules did not settle")
+            task, *rest = ctx.state.todo
+            ctx.emit("todo", todo=[t.to_json() for t in rest])
+            getattr(self, "task_" + task.name)(ctx, **task.args)
+
+    def check_legal(self, state: S, command: Command) -> None:
+        """Refuse a command no legal action matches, saying who may act and on what."""
+        legal = self.actions(state)
+        same_type = [a for a in legal if a.type == command.type]
+        for a in same_type:
+            if a.actor == command.actor and all(
+                command.args.get(k) == v for k, v in a.args.items()
+            ):
+                return
+        if same_type:
+            actors = sorted({a.actor for a in same_type})
+            if command.actor not in actors:
+                names = ", ".join(self.actor_name(state, a) for a in actors)
+                raise IllegalCommand(
+                    f"{self.actor_name(state, command.actor)} cannot do that now: "
+                    f"only {names} can."
+                )
+            raise IllegalCommand(f"That choice is not one of the options: {self.waiting_for(state)}")
+        raise IllegalCommand(f"That is not possible now. {self.waiting_for(state)}")
+
+    def waiting_for(self, state: S) -> str:
+        if state.prompt is None:
+            return "Nothing is being asked."
+        return f"Waiting for: {state.prompt.text}"
+
+    def actor_name(self, state: S, actor: str) -> str:
+        if actor == BANKER:
+            return "the banker"
+        for seat in state.setup.players:
+            if seat.id == actor:
+                return seat.name
+        return actor
+
+    # -- events every edition shares ------------------------------------------------------
+    def on_prompt(self, state: S, data: Mapping[str, Any]) -> S:
+        raw = data["prompt"]
+        return replace(state, prompt=None if raw is None else Prompt.from_json(raw))
+
+    def on_todo(self, state: S, data: Mapping[str, Any]) -> S:
+        return replace(state, todo=tuple(Task.from_json(t) for t in data["todo"]))
+
+    def on_rolled(self, state: S, data: Mapping[str, Any]) -> S:
+        return replace(state, rng=data["rng"], last_roll=tuple(data["dice"]))
+
+    def on_rng(self, state: S, data: Mapping[str, Any]) -> S:
+        return replace(state, rng=data["rng"])
+
+    def on_note(self, state: S, data: Mapping[str, Any]) -> S:
+        return state
+
+    def on_finished(self, state: S, data: Mapping[str, Any]) -> S:
+        return replace(
+            state, finished=True, winners=tuple(data["winners"]), end_reason=data["reason"],
+            prompt=None, todo=(),
+        )

@@ -1,0 +1,196 @@
+"""Values the engine trades in: commands in, events out, prompts and actions in between."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+BANKER = "banker"
+"""The actor id of the banker: the person holding the PIN, who may act for anyone."""
+
+BANK = "bank"
+"""The account id of the Bank (money not held by a player)."""
+
+
+class RuleError(ValueError):
+    """A command broke a rule. The message names the rule in words a player understands."""
+
+
+class IllegalCommand(RuleError):
+    """The command is not one the game allows right now (out of turn, wrong prompt, bad value)."""
+
+
+class SetupError(RuleError):
+    """A new game's setup (edition, players, settings) is not valid."""
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """Something a player, the banker or a tag asks the game to do.
+
+    ``actor`` is a player id or ``"banker"``; ``type`` is the verb (``"roll"``, ``"buy"``,
+    ``"bid"``, ...); ``args`` holds its plain-JSON arguments.
+    """
+
+    actor: str
+    type: str
+    args: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_json(cls, data: Any) -> Command:
+        """Build a command from decoded JSON, refusing anything malformed."""
+        if not isinstance(data, Mapping):
+            raise IllegalCommand("A command must be a JSON object.")
+        actor, kind, args = data.get("actor"), data.get("type"), data.get("args", {})
+        if not isinstance(actor, str) or not actor:
+            raise IllegalCommand("A command needs an 'actor' (a player id or 'banker').")
+        if not isinstance(kind, str) or not kind:
+            raise IllegalCommand("A command needs a 'type' (for example 'roll' or 'buy').")
+        if not isinstance(args, Mapping):
+            raise IllegalCommand("A command's 'args' must be a JSON object.")
+        return cls(actor, kind, dict(args))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"actor": self.actor, "type": self.type, "args": dict(self.args)}
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """A fact that happened. ``say`` explains it with the rule that caused it, or is empty
+    for bookkeeping events (prompts, the to-do list) that players need not read."""
+
+    type: str
+    data: Mapping[str, Any]
+    say: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "data": dict(self.data), "say": self.say}
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> Event:
+        return cls(str(raw["type"]), dict(raw.get("data", {})), str(raw.get("say", "")))
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One legal command for one actor, as every front end renders it.
+
+    ``input`` tells a front end what the actor must add before sending, or is None:
+    ``{"kind": "dice", "count": 2, "optional": True}`` (physical dice values; optional
+    when the companion may roll), ``{"kind": "amount", "min": 1, "max": 30}``,
+    ``{"kind": "choice", "options": [{"value": ..., "label": ...}], "arg": "name"}``,
+    ``{"kind": "trade"}`` (a trade offer form).
+    """
+
+    actor: str
+    type: str
+    label: str
+    args: Mapping[str, Any] = field(default_factory=dict)
+    input: Mapping[str, Any] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "actor": self.actor,
+            "type": self.type,
+            "label": self.label,
+            "args": dict(self.args),
+        }
+        if self.input is not None:
+            out["input"] = dict(self.input)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    """The decision the game is waiting for: who must answer, what to show, which kind.
+
+    The legal answers themselves come from ``legal_actions(state)``; a prompt only says
+    what is being asked. ``kind`` is a stable machine name (``"turn"``, ``"buy"``,
+    ``"auction"``, ``"teammate"``, ``"debt"``, ...), ``to`` the actors who may answer.
+    """
+
+    kind: str
+    to: tuple[str, ...]
+    text: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "to": list(self.to), "text": self.text, "data": dict(self.data)}
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> Prompt:
+        return cls(str(raw["kind"]), tuple(raw["to"]), str(raw["text"]), dict(raw.get("data", {})))
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSeat:
+    """A player as set up at the table: a stable id, a display name and a token."""
+
+    id: str
+    name: str
+    token: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class GameSetup:
+    """What the banker chose when starting a game."""
+
+    edition: str
+    players: tuple[PlayerSeat, ...]
+    seed: int = 0
+    dice: str = "digital"
+    """``"digital"``: the companion rolls from the seeded generator; ``"physical"``: players
+    enter the values of their own dice."""
+    settings: Mapping[str, Any] = field(default_factory=dict)
+    """Edition settings and banker corrections of data the rulebook does not give."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "edition": self.edition,
+            "players": [{"id": p.id, "name": p.name, "token": p.token} for p in self.players],
+            "seed": self.seed,
+            "dice": self.dice,
+            "settings": dict(self.settings),
+        }
+
+    @classmethod
+    def from_json(cls, raw: Any) -> GameSetup:
+        if not isinstance(raw, Mapping):
+            raise SetupError("A game setup must be a JSON object.")
+        edition = raw.get("edition")
+        if not isinstance(edition, str):
+            raise SetupError("A game setup needs an 'edition' name.")
+        players_raw = raw.get("players")
+        if not isinstance(players_raw, list) or not players_raw:
+            raise SetupError("A game setup needs a list of 'players'.")
+        seats = []
+        for i, p in enumerate(players_raw):
+            if isinstance(p, str):
+                p = {"name": p}
+            if not isinstance(p, Mapping) or not isinstance(p.get("name"), str):
+                raise SetupError(f"Player {i + 1} needs a 'name'.")
+            name = p["name"].strip()
+            if not name or len(name) > 24:
+                raise SetupError(f"Player {i + 1}'s name must be 1 to 24 characters.")
+            pid = p.get("id") or _slug(name)
+            seats.append(PlayerSeat(str(pid), name, str(p.get("token", ""))))
+        if len({s.id for s in seats}) != len(seats):
+            raise SetupError("Two players have the same name; give each player their own.")
+        if any(s.id in (BANKER, BANK) for s in seats):
+            raise SetupError("'banker' and 'bank' are reserved; choose another player name.")
+        dice = raw.get("dice", "digital")
+        if dice not in ("digital", "physical"):
+            raise SetupError("'dice' must be 'digital' or 'physical'.")
+        seed = raw.get("seed", 0)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise SetupError("'seed' must be an integer.")
+        settings = raw.get("settings", {})
+        if not isinstance(settings, Mapping):
+            raise SetupError("'settings' must be a JSON object.")
+        return cls(edition, tuple(seats), seed, dice, dict(settings))
+
+
+def _slug(name: str) -> str:
+    out = "".join(c.lower() if c.isalnum() else "-" for c in name).strip("-")
+    return out or "player"
