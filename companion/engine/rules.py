@@ -42,6 +42,7 @@ class Ctx(Generic[S]):
         self.rules = rules
         self.state = state
         self.events: list[Event] = []
+        self._cursor = 0
 
     def emit(self, type: str, say: str = "", **data: Any) -> None:
         """Record an event and apply it to the working state."""
@@ -62,10 +63,14 @@ class Ctx(Generic[S]):
             self.emit("prompt", prompt=None)
 
     def then(self, *tasks: Task) -> None:
-        """Run ``tasks`` next, in this order, before anything already on the to-do list."""
+        """Run ``tasks`` next, before anything that was already on the to-do list.
+
+        Several ``then`` calls from one step run in the order they were made."""
         if tasks:
-            todo = [t.to_json() for t in (*tasks, *self.state.todo)]
-            self.emit("todo", todo=todo)
+            todo = list(self.state.todo)
+            todo[self._cursor:self._cursor] = tasks
+            self._cursor += len(tasks)
+            self.emit("todo", todo=[t.to_json() for t in todo])
 
     def later(self, *tasks: Task) -> None:
         """Run ``tasks`` after everything already on the to-do list."""
@@ -161,6 +166,7 @@ class Rules(Generic[S]):
         self.check_legal(state, command)
         ctx = Ctx(self, state)
         handler(ctx, command)
+        self.after_step(ctx)
         self.run(ctx)
         return ctx.events
 
@@ -175,10 +181,22 @@ class Rules(Generic[S]):
                 raise RuntimeError("the rules did not settle")
             task, *rest = ctx.state.todo
             ctx.emit("todo", todo=[t.to_json() for t in rest])
+            ctx._cursor = 0
             getattr(self, "task_" + task.name)(ctx, **task.args)
+            self.after_step(ctx)
+
+    def after_step(self, ctx: Ctx[S]) -> None:
+        """Called after each command and task: editions end the game here when it is over."""
 
     def check_legal(self, state: S, command: Command) -> None:
-        """Refuse a command no legal action matches, saying who may act and on what."""
+        """Refuse a command no legal action matches, saying who may act and on what.
+
+        An edition may explain a refusal better with ``refuse_<type>(state, command)``."""
+        refuse = getattr(self, "refuse_" + command.type, None)
+        if refuse is not None:
+            why = refuse(state, command)
+            if why:
+                raise IllegalCommand(why)
         legal = self.actions(state)
         same_type = [a for a in legal if a.type == command.type]
         for a in same_type:
@@ -209,6 +227,68 @@ class Rules(Generic[S]):
             if seat.id == actor:
                 return seat.name
         return actor
+
+    # -- generic prompts: rolls and choices --------------------------------------------------
+    def prompt_actions(self, state: S) -> list[Action]:
+        """The actions a prompt offers through its generic parts: a ``roll`` spec (answered by
+        the ``roll`` command) and ``options`` (answered by ``choose``)."""
+        prompt = state.prompt
+        if prompt is None:
+            return []
+        out: list[Action] = []
+        spec = prompt.data.get("roll")
+        if spec is not None:
+            out.append(
+                Action(
+                    spec["who"],
+                    "roll",
+                    spec.get("label", "Roll"),
+                    {},
+                    {
+                        "kind": "dice",
+                        "count": spec["count"],
+                        "optional": state.setup.dice == "digital",
+                        "physical": state.setup.dice == "physical",
+                    },
+                )
+            )
+        for option in prompt.data.get("options", ()):
+            out.append(
+                Action(prompt.to[0], "choose", option["label"], {"option": option["value"]})
+            )
+        return out
+
+    def ask_roll(
+        self, ctx: Ctx[S], kind: str, who: str, text: str, count: int, task: str,
+        label: str = "Roll", **args: Any,
+    ) -> None:
+        """Wait for ``who`` to roll ``count`` dice, then run ``task(dice=..., **args)``."""
+        spec = {"who": who, "count": count, "task": task, "args": args, "label": label}
+        ctx.ask(kind, (who,), text, roll=spec)
+
+    def ask_choice(
+        self, ctx: Ctx[S], kind: str, who: str, text: str, options: list[tuple[Any, str]],
+        task: str, **args: Any,
+    ) -> None:
+        """Wait for ``who`` to pick one of ``options`` ((value, label) pairs), then run
+        ``task(option=value, **args)``."""
+        opts = [{"value": v, "label": label} for v, label in options]
+        ctx.ask(kind, (who,), text, options=opts, task=task, args=args)
+
+    def cmd_roll(self, ctx: Ctx[S], command: Command) -> None:
+        """Roll (or enter) the dice the current prompt asks for."""
+        assert ctx.state.prompt is not None
+        spec = ctx.state.prompt.data["roll"]
+        dice = ctx.roll(spec["count"], command.args.get("dice"), spec["who"], ctx.state.prompt.kind)
+        ctx.clear_prompt()
+        ctx.then(Task(spec["task"], {**spec["args"], "dice": list(dice)}))
+
+    def cmd_choose(self, ctx: Ctx[S], command: Command) -> None:
+        """Pick one of the options the current prompt offers."""
+        assert ctx.state.prompt is not None
+        data = ctx.state.prompt.data
+        ctx.clear_prompt()
+        ctx.then(Task(data["task"], {**data["args"], "option": command.args["option"]}))
 
     # -- events every edition shares ------------------------------------------------------
     def on_prompt(self, state: S, data: Mapping[str, Any]) -> S:

@@ -1,0 +1,249 @@
+"""Monopoly: The Super Mario Bros. Movie Edition: Bowser, GAME OVER, team battles.
+
+Everything else (buying, auctions, rent, jail, cards, trades, debt) is the shared family.
+Bowser moves first on the black die (the second die of each roll), harms players he passes,
+puts locations he lands on in GAME OVER, and fights the players he meets.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from companion.engine.rules import Ctx
+from companion.engine.state import Task
+from companion.engine.types import Action, Command, IllegalCommand
+from companion.monopoly.board import Card, Space
+from companion.monopoly.rules import MonopolyRules
+from companion.monopoly.state import MonopolyState
+
+C = Ctx[MonopolyState]
+
+
+class MarioRules(MonopolyRules):
+    """The Super Mario Bros. Movie Edition."""
+
+    name = "mario"
+    title = "Monopoly: The Super Mario Bros. Movie Edition"
+    max_players = 6
+
+    def edition_setup(self, state: MonopolyState) -> MonopolyState:
+        start = state.b.find(state.b.rule("bowser_start")).index
+        bowser = {"position": start, "active": True, "wake": []}
+        return replace(state, ext={"bowser": bowser})
+
+    # -- Bowser -----------------------------------------------------------------------------
+    @staticmethod
+    def bowser(state: MonopolyState) -> dict[str, Any]:
+        return dict(state.ext["bowser"])
+
+    def set_bowser(self, ctx: C, say: str = "", **changes: Any) -> None:
+        ctx.emit("ext", say, set={"bowser": {**self.bowser(ctx.state), **changes}})
+
+    def before_move(self, ctx: C, dice: list[int]) -> list[Task]:
+        """Bowser moves first, on the black die, while he is active."""
+        if not self.bowser(ctx.state)["active"]:
+            ctx.say("Bowser rests beside GO and does not move.")
+            return []
+        return [Task("bowser_move", {"steps": dice[1], "why": f"black die {dice[1]}"})]
+
+    def exposed(self, state: MonopolyState, index: int) -> list[str]:
+        """Players Bowser can harm on a space: not in Jail, not on Free Parking."""
+        if state.b.spaces[index].kind == "free_parking":
+            return []
+        order = [state.players[(state.current + k) % len(state.players)]
+                 for k in range(len(state.players))]
+        return [p.id for p in order if p.position == index and not p.in_jail and not p.bankrupt]
+
+    def task_bowser_move(self, ctx: C, steps: int, why: str) -> None:
+        state = ctx.state
+        n = len(state.b.spaces)
+        start = self.bowser(state)["position"]
+        passed = [(start + k) % n for k in range(1, steps)]
+        target = (start + steps) % n
+        self.set_bowser(ctx, f"Bowser moves {steps} ({why}) to {state.b.spaces[target].name}.",
+                        position=target)
+        toll = state.b.rule("bowser_toll")
+        for index in passed:
+            for pid in self.exposed(ctx.state, index):
+                self.pay(ctx, pid, "bank", toll,
+                         f"Bowser passed {state.name(pid)}: {state.name(pid)} pays "
+                         f"{state.fmt(toll)}")
+        ctx.then(Task("bowser_lands", {}))
+
+    def task_bowser_lands(self, ctx: C) -> None:
+        state = ctx.state
+        index = self.bowser(state)["position"]
+        space = state.b.spaces[index]
+        if space.ownable:
+            deed = state.deeds[index]
+            owner = deed.owner
+            if deed.game_over:
+                ctx.say(f"{space.name} is already GAME OVER.")
+            elif owner is not None and state.has_set(owner, space.color):
+                ctx.say(f"Bowser lands on {space.name}, but {state.name(owner)}'s complete colour "
+                        "set protects it.")
+            else:
+                ctx.emit("deed", f"Bowser lands on {space.name}: GAME OVER, no rent until its "
+                         "owner continues it.", space=index, game_over=True)
+        for pid in self.exposed(ctx.state, index):
+            ctx.then(Task("battle", {"leader": pid}))
+
+    def move_bowser_to(self, ctx: C, target: int, why: str) -> None:
+        """Bowser jumps to a space (a card): no toll on the way, the landing counts."""
+        self.set_bowser(ctx, f"Bowser jumps to {ctx.state.b.spaces[target].name} ({why}).",
+                        position=target)
+        ctx.then(Task("bowser_lands", {}))
+
+    # -- team battles -------------------------------------------------------------------
+    def task_battle(self, ctx: C, leader: str) -> None:
+        state = ctx.state
+        b = self.bowser(state)
+        if not b["active"] or state.player(leader).bankrupt or state.player(leader).in_jail:
+            return
+        mates = [p for p in state.active if p.id != leader]
+        if not mates:
+            return
+        self.ask_choice(ctx, "teammate", leader,
+                        f"{state.name(leader)} meets Bowser! Pick a teammate for the battle",
+                        [(p.id, f"Team up with {p.name}") for p in mates], "battle_team",
+                        leader=leader)
+
+    def task_battle_team(self, ctx: C, leader: str, option: str) -> None:
+        ctx.say(f"{ctx.state.name(leader)} and {ctx.state.name(option)} team up against Bowser.")
+        self.ask_roll(ctx, "battle", leader, f"{ctx.state.name(leader)}: roll one die against "
+                      "Bowser", 1, "battle_rolled", label="Roll against Bowser", leader=leader,
+                      mate=option, first=None)
+
+    def task_battle_rolled(self, ctx: C, leader: str, mate: str, first: int | None,
+                           dice: list[int]) -> None:
+        state = ctx.state
+        if first is None:
+            self.ask_roll(ctx, "battle", mate, f"{state.name(mate)}: roll one die against Bowser "
+                          f"({state.name(leader)} rolled {dice[0]})", 1, "battle_rolled",
+                          label="Roll against Bowser", leader=leader, mate=mate, first=dice[0])
+            return
+        total = first + dice[0]
+        need = state.b.rule("battle_win")
+        if total >= need:
+            reward = state.b.rule("battle_reward")
+            for pid in (leader, mate):
+                self.receive(ctx, pid, reward, f"The team rolled {total} ({need} or more) and "
+                             f"beats Bowser: {state.name(pid)} collects {state.fmt(reward)}.")
+            wake = [p.id for p in ctx.state.active]
+            self.set_bowser(ctx, "Bowser is knocked back beside GO and rests until every player "
+                            "has finished a turn.", position=0, active=False, wake=wake)
+        else:
+            self.send_to_jail(ctx, leader, f"The team rolled only {total}: Bowser wins and "
+                              f"{state.name(leader)}, the leader, goes to Jail.")
+
+    def on_turn_end(self, ctx: C, pid: str) -> None:
+        b = self.bowser(ctx.state)
+        if b["active"]:
+            return
+        wake = [w for w in b["wake"] if w != pid and not ctx.state.player(w).bankrupt]
+        if wake:
+            self.set_bowser(ctx, wake=wake)
+        else:
+            self.set_bowser(ctx, "Every player has finished a turn: Bowser is active again on "
+                            "GO.", active=True, wake=[], position=0)
+
+    def task_land(self, ctx: C, player: str) -> None:
+        """A player landing on Bowser fights him first (not on Free Parking, not in Jail)."""
+        b = self.bowser(ctx.state)
+        p = ctx.state.player(player)
+        if b["active"] and b["position"] == p.position and player in self.exposed(ctx.state,
+                                                                                   p.position):
+            ctx.then(Task("battle", {"leader": player}), Task("land_space", {"player": player}))
+            return
+        super().task_land(ctx, player)
+
+    def task_land_space(self, ctx: C, player: str) -> None:
+        super().task_land(ctx, player)
+
+    # -- GAME OVER and continues ---------------------------------------------------------
+    def rent(self, state: MonopolyState, space: Space, owner: str) -> tuple[int, str]:
+        if state.deeds[space.index].game_over:
+            return 0, "GAME OVER: no rent until it is continued"
+        return super().rent(state, space, owner)
+
+    def turn_actions(self, state: MonopolyState) -> list[Action]:
+        p = state.turn_player
+        price = state.b.rule("continue_price")
+        if p.money < price:
+            return []
+        return [
+            Action(p.id, "continue_location",
+                   f"Continue {state.b.spaces[i].name} for {state.fmt(price)}", {"space": i})
+            for i in state.owned_by(p.id) if state.deeds[i].game_over
+        ]
+
+    def refuse_continue_location(self, state: MonopolyState, command: Command) -> str | None:
+        space = command.args.get("space")
+        if not isinstance(space, int) or state.owner(space) != command.actor:
+            return "You can only continue a location you own."
+        if not state.deeds[space].game_over:
+            return f"{state.b.spaces[space].name} is not in GAME OVER."
+        if state.turn_player.id != command.actor:
+            return "Continue your locations at the start of your own turn."
+        return None
+
+    def cmd_continue_location(self, ctx: C, command: Command) -> None:
+        """Before rolling, pay 1 coin to bring one of your GAME OVER locations back."""
+        index = command.args["space"]
+        price = ctx.state.b.rule("continue_price")
+        ctx.emit("money", source=command.actor, to="bank", amount=price)
+        ctx.emit("deed", f"{ctx.state.name(command.actor)} pays {ctx.state.fmt(price)} to "
+                 f"continue {ctx.state.b.spaces[index].name}: it collects rent again.",
+                 space=index, game_over=False)
+
+    # -- spaces and cards ---------------------------------------------------------------
+    def land_super_star(self, ctx: C, pid: str, space: Space) -> None:
+        self.ask_roll(ctx, "super_star", pid, f"Super Star! {ctx.state.name(pid)}: roll one die "
+                      "and collect that many coins", 1, "super_star", label="Roll", player=pid)
+
+    def task_super_star(self, ctx: C, player: str, dice: list[int]) -> None:
+        self.receive(ctx, player, dice[0], f"Super Star: {ctx.state.name(player)} rolled "
+                     f"{dice[0]} and collects {ctx.state.fmt(dice[0])}.")
+
+    def land_piranha_plant(self, ctx: C, pid: str, space: Space) -> None:
+        self.ask_roll(ctx, "piranha_plant", pid, f"Piranha Plant! {ctx.state.name(pid)}: roll "
+                      "one die and lose that many coins", 1, "piranha_plant", label="Roll",
+                      player=pid)
+
+    def task_piranha_plant(self, ctx: C, player: str, dice: list[int]) -> None:
+        self.pay(ctx, player, "bank", dice[0], f"Piranha Plant: {ctx.state.name(player)} rolled "
+                 f"{dice[0]} and pays {ctx.state.fmt(dice[0])}")
+
+    def effect_move_bowser(self, ctx: C, pid: str, card: Card, steps: int) -> None:
+        if not self.bowser(ctx.state)["active"]:
+            ctx.say("Bowser is resting beside GO: the card has no effect.")
+            return
+        ctx.then(Task("bowser_move", {"steps": steps, "why": "Bowser's Fury"}))
+
+    def effect_move_bowser_to(self, ctx: C, pid: str, card: Card, space: str) -> None:
+        if not self.bowser(ctx.state)["active"]:
+            ctx.say("Bowser is resting beside GO: the card has no effect.")
+            return
+        target = ctx.state.player(pid).position if space == "here" else ctx.state.b.find(
+            space).index
+        self.move_bowser_to(ctx, target, "card")
+
+    def effect_continue_all(self, ctx: C, pid: str, card: Card) -> None:
+        for i in ctx.state.owned_by(pid):
+            if ctx.state.deeds[i].game_over:
+                ctx.emit("deed", f"{ctx.state.b.spaces[i].name} continues for free.", space=i,
+                         game_over=False)
+
+    # -- the end --------------------------------------------------------------------------
+    def ended(self, state: MonopolyState) -> tuple[list[str], str] | None:
+        if all(state.deeds[i].game_over for i in state.b.ownable):
+            return [], ("Bowser has put all 16 locations in GAME OVER: the Mushroom Kingdom is "
+                        "his and everyone loses.")
+        return super().ended(state)
+
+    def extra_view(self, state: MonopolyState) -> dict[str, Any]:
+        b = self.bowser(state)
+        return {"bowser": {"position": b["position"], "space": state.b.spaces[b["position"]].name,
+                           "active": b["active"],
+                           "waiting_for": [state.name(w) for w in b["wake"]]}}

@@ -1,0 +1,296 @@
+"""Shared look-ups and every ``on_<event>`` handler: how each fact changes the table."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import replace
+from functools import lru_cache
+from typing import Any
+
+from companion.editions.master_trainer.data import (
+    COLOURS,
+    Chip,
+    EditionData,
+    evolution_bonuses,
+    load,
+)
+from companion.editions.master_trainer.state import (
+    Battle,
+    DiceRound,
+    MasterTrainerState,
+    Offer,
+    Trainer,
+)
+from companion.engine.rules import Ctx, Rules
+from companion.engine.types import Event
+
+State = MasterTrainerState
+LOG_SIZE = 12
+GOAL = 20
+
+
+@lru_cache(maxsize=32)
+def _data_for(settings_json: str) -> EditionData:
+    return load(json.loads(settings_json))
+
+
+def data_of(state: State) -> EditionData:
+    """The edition data with this game's settings applied."""
+    return _data_for(json.dumps(dict(state.setup.settings), sort_keys=True))
+
+
+def without(items: tuple[str, ...], remove: list[str] | tuple[str, ...]) -> tuple[str, ...]:
+    """``items`` minus one copy of each of ``remove``."""
+    out = list(items)
+    for card in remove:
+        out.remove(card)
+    return tuple(out)
+
+
+class MasterTrainerBase(Rules[MasterTrainerState]):
+    """Look-ups every part of the rules uses, and the pure event handlers."""
+
+    name = "master-trainer"
+    title = "Pokémon Master Trainer"
+    family = "master-trainer"
+
+    # -- look-ups ---------------------------------------------------------------------------
+    def chip(self, state: State, slug: str) -> Chip:
+        return data_of(state).chips[slug]
+
+    def pname(self, state: State, pid: str) -> str:
+        return self.actor_name(state, pid)
+
+    def power(self, state: State, pid: str) -> int:
+        """Power Points of the player's revived Pokémon (knocked-out ones do not count)."""
+        t = state.trainer(pid)
+        return sum(self.chip(state, c).power for c in t.team if c not in t.knocked_out)
+
+    def able(self, state: State, pid: str) -> list[str]:
+        """Team members that can fight (not knocked out)."""
+        t = state.trainer(pid)
+        return [c for c in t.team if c not in t.knocked_out]
+
+    def tradeable(self, state: State, pid: str) -> list[str]:
+        """Team members that may be traded: every one except the starter."""
+        t = state.trainer(pid)
+        return [c for c in t.team if c != t.starter]
+
+    def strength(self, state: State, pid: str, slug: str) -> int:
+        """Attack Strength with the Evolution Bonus the player's team earns."""
+        bonus = evolution_bonuses(state.trainer(pid).team, data_of(state)).get(slug, 0)
+        return self.chip(state, slug).strength + bonus
+
+    def hidden(self, state: State, colour: str) -> list[str]:
+        """Chips of ``colour`` lying face down (on the board or in the tray / the dungeon)."""
+        owned = {c for t in state.trainers for c in t.team}
+        return [
+            c.slug for c in data_of(state).of_colour(colour)
+            if c.slug not in owned and c.slug not in state.face_up
+        ]
+
+    def tray(self, state: State, colour: str) -> int:
+        """Chips of ``colour`` still in the storage tray."""
+        return len(self.hidden(state, colour)) - state.board_down.get(colour, 0)
+
+    def on_board(self, state: State, colour: str) -> tuple[list[str], list[str]]:
+        """(face-up chips, face-down candidates) of ``colour`` that a player may find on the
+        board; face-down ones are any hidden chip, as long as one lies on the board."""
+        up = [c for c in state.face_up if self.chip(state, c).colour == colour]
+        down = self.hidden(state, colour) if state.board_down.get(colour, 0) > 0 else []
+        return up, down
+
+    def holders(self, state: State, card: str) -> list[str]:
+        return [t.id for t in state.trainers if card in t.items]
+
+    def next_player(self, state: State) -> str:
+        assert state.current is not None
+        i = state.order.index(state.current)
+        return state.order[(i + 1) % len(state.order)]
+
+    def item_name(self, state: State, card: str) -> str:
+        return data_of(state).item_names[card]
+
+    # -- emitting helpers ------------------------------------------------------------------
+    def draw_items(self, ctx: Ctx[State], pid: str, count: int, why: str) -> None:
+        """``pid`` draws ``count`` Item Cards from the top of the deck."""
+        count = min(count, len(ctx.state.items_deck))
+        name = self.pname(ctx.state, pid)
+        if count == 0:
+            ctx.say(f"{why}: the Item Card deck is empty, so {name} draws nothing.")
+            return
+        cards = "an Item Card" if count == 1 else f"{count} Item Cards"
+        ctx.emit("items_drawn", f"{why}: {name} draws {cards}.", player=pid, count=count)
+
+    def return_items(self, ctx: Ctx[State], pid: str, cards: list[str], say: str) -> None:
+        """Used or discarded Item Cards go face down under the deck."""
+        ctx.emit("items_returned", say, player=pid, cards=list(cards))
+
+    # -- applying events -------------------------------------------------------------------
+    def apply(self, state: State, event: Event) -> State:
+        new = super().apply(state, event)
+        if event.say:
+            new = replace(new, log=(*new.log, event.say)[-LOG_SIZE:])
+        return new
+
+    def on_decks_shuffled(self, state: State, data: Mapping[str, Any]) -> State:
+        return replace(
+            state, items_deck=tuple(data["items"]), events_deck=tuple(data["events"]),
+            rng=data["rng"], board_down=dict(data["board_down"]),
+        )
+
+    def on_starter_dealt(self, state: State, data: Mapping[str, Any]) -> State:
+        t = state.trainer(data["player"])
+        return state.with_trainer(replace(t, starter=data["chip"], team=(data["chip"],)))
+
+    def on_order_set(self, state: State, data: Mapping[str, Any]) -> State:
+        return replace(state, order=tuple(data["order"]))
+
+    def on_turn_started(self, state: State, data: Mapping[str, Any]) -> State:
+        return replace(
+            state, current=data["player"], moved=False, flew=False, passed=False,
+            landed_colour="", chip_at_stake="", battle=None, offer=None,
+        )
+
+    def on_turn_flags(self, state: State, data: Mapping[str, Any]) -> State:
+        allowed = {"moved", "flew", "passed", "landed_colour", "chip_at_stake"}
+        return replace(state, **{k: v for k, v in data.items() if k in allowed})
+
+    def on_dice_round(self, state: State, data: Mapping[str, Any]) -> State:
+        raw = data["round"]
+        if raw is None:
+            return replace(state, dice=None)
+        return replace(
+            state,
+            dice=DiceRound(
+                raw["purpose"], tuple(raw["waiting"]), dict(raw["rolls"]), raw["then"],
+                dict(raw["args"]), raw["window"],
+            ),
+        )
+
+    def on_die_counted(self, state: State, data: Mapping[str, Any]) -> State:
+        assert state.dice is not None
+        who = data["player"]
+        return replace(
+            state,
+            dice=replace(
+                state.dice,
+                waiting=tuple(w for w in state.dice.waiting if w != who),
+                rolls={**state.dice.rolls, who: data["value"]},
+            ),
+        )
+
+    def on_items_drawn(self, state: State, data: Mapping[str, Any]) -> State:
+        n = data["count"]
+        t = state.trainer(data["player"])
+        new = state.with_trainer(replace(t, items=t.items + state.items_deck[:n]))
+        return replace(new, items_deck=state.items_deck[n:])
+
+    def on_items_returned(self, state: State, data: Mapping[str, Any]) -> State:
+        t = state.trainer(data["player"])
+        new = state.with_trainer(replace(t, items=without(t.items, data["cards"])))
+        return replace(new, items_deck=state.items_deck + tuple(data["cards"]))
+
+    def on_items_taken(self, state: State, data: Mapping[str, Any]) -> State:
+        loser, winner = state.trainer(data["loser"]), state.trainer(data["winner"])
+        state = state.with_trainer(replace(loser, items=without(loser.items, data["cards"])))
+        winner = state.trainer(data["winner"])
+        return state.with_trainer(replace(winner, items=winner.items + tuple(data["cards"])))
+
+    def on_event_drawn(self, state: State, data: Mapping[str, Any]) -> State:
+        deck = state.events_deck
+        return replace(state, events_deck=deck[1:] + deck[:1])
+
+    def on_chip_revealed(self, state: State, data: Mapping[str, Any]) -> State:
+        chip = data["chip"]
+        colour = self.chip(state, chip).colour
+        if colour not in COLOURS:
+            return replace(state, chip_at_stake=chip)
+        down = {**state.board_down, colour: state.board_down.get(colour, 0) - 1}
+        return replace(state, board_down=down, face_up=(*state.face_up, chip), chip_at_stake=chip)
+
+    def on_chip_caught(self, state: State, data: Mapping[str, Any]) -> State:
+        chip = data["chip"]
+        colour = self.chip(state, chip).colour
+        down = dict(state.board_down)
+        if data["face_down"]:
+            down[colour] -= 1
+        if data["refill"]:
+            down[colour] += 1
+        t = state.trainer(data["player"])
+        state = state.with_trainer(replace(t, team=(*t.team, chip)))
+        return replace(
+            state, board_down=down, face_up=tuple(c for c in state.face_up if c != chip)
+        )
+
+    def on_knocked_out(self, state: State, data: Mapping[str, Any]) -> State:
+        t = state.trainer(data["player"])
+        return state.with_trainer(replace(t, knocked_out=(*t.knocked_out, data["chip"])))
+
+    def on_revived(self, state: State, data: Mapping[str, Any]) -> State:
+        t = state.trainer(data["player"])
+        back = set(data["chips"])
+        return state.with_trainer(
+            replace(t, knocked_out=tuple(c for c in t.knocked_out if c not in back))
+        )
+
+    def on_traded(self, state: State, data: Mapping[str, Any]) -> State:
+        a, b = state.trainer(data["a"]), state.trainer(data["b"])
+        give, take = data["give"], data["take"]
+        a2 = replace(
+            a,
+            team=tuple(take if c == give else c for c in a.team),
+            knocked_out=tuple(c for c in a.knocked_out if c != give)
+            + ((take,) if take in b.knocked_out else ()),
+        )
+        b2 = replace(
+            b,
+            team=tuple(give if c == take else c for c in b.team),
+            knocked_out=tuple(c for c in b.knocked_out if c != take)
+            + ((give,) if give in a.knocked_out else ()),
+        )
+        return state.with_trainer(a2).with_trainer(b2)
+
+    def on_moved(self, state: State, data: Mapping[str, Any]) -> State:
+        t = state.trainer(data["player"])
+        return state.with_trainer(replace(t, place=data["place"], on_plateau=data["on_plateau"]))
+
+    def on_battle(self, state: State, data: Mapping[str, Any]) -> State:
+        raw = data["battle"]
+        if raw is None:
+            return replace(state, battle=None)
+        return replace(
+            state,
+            battle=Battle(
+                raw["kind"], raw["challenger"], raw["defender"], dict(raw["fighters"]),
+                {k: tuple(v) for k, v in raw["bonus"].items()}, raw["rival"], raw["revealed"],
+            ),
+        )
+
+    def on_offer(self, state: State, data: Mapping[str, Any]) -> State:
+        raw = data["offer"]
+        if raw is None:
+            return replace(state, offer=None)
+        return replace(
+            state, offer=Offer(raw["by"], raw["to"], raw["give"], raw["take"], raw["forced"])
+        )
+
+
+def battle_json(b: Battle) -> dict[str, Any]:
+    return {
+        "kind": b.kind, "challenger": b.challenger, "defender": b.defender,
+        "fighters": dict(b.fighters), "bonus": {k: list(v) for k, v in b.bonus.items()},
+        "rival": b.rival, "revealed": b.revealed,
+    }
+
+
+def round_json(r: DiceRound) -> dict[str, Any]:
+    return {
+        "purpose": r.purpose, "waiting": list(r.waiting), "rolls": dict(r.rolls),
+        "then": r.then, "args": dict(r.args), "window": r.window,
+    }
+
+
+def initial_trainers(ids: list[str]) -> tuple[Trainer, ...]:
+    return tuple(Trainer(pid) for pid in ids)

@@ -1,0 +1,29 @@
+"""Catching a chip: which die results catch it, with or without a Poké Ball."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from companion.editions.master_trainer.data import Ball, Chip
+
+
+def catching_adjustment(roll: int, chip: Chip, ball: Ball | None) -> int | None:
+    """The adjustment (0 = the plain roll) that makes ``roll`` catch ``chip``, or None.
+    The player chooses the adjustment after the roll, so any one that works counts."""
+    options = [0] if ball is None else ([0] if ball.keep_roll else []) + list(ball.adjust)
+    for adjust in options:
+        if roll + adjust in chip.catch:
+            return adjust
+    return None
+
+
+def catch_odds(chip: Chip, ball: Ball | None) -> Fraction:
+    """The chance that one die catches ``chip`` with ``ball`` (None: no ball)."""
+    wins = sum(catching_adjustment(face, chip, ball) is not None for face in range(1, 7))
+    return Fraction(wins, 6)
+
+
+def odds_text(odds: Fraction) -> str:
+    """``4 in 6 (67%)``: how players say it at the table."""
+    sixths = odds * 6
+    return f"{sixths.numerator} in 6 ({round(float(odds) * 100)}%)"

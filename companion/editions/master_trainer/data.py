@@ -1,0 +1,195 @@
+"""The edition's data (chips, decks, rival cards, evolution groups) read from
+``seeds/master-trainer/*.toml``, with the banker's corrections from the game settings."""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from companion.engine.types import SetupError
+
+COLOURS = ("pink", "green", "blue", "red")
+"""Chip colours found on the board's Catch'em spaces (yellow lives in the Unknown Dungeon)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Chip:
+    """One Pokémon chip as printed."""
+
+    number: int
+    slug: str
+    """Stable id used in commands (``pidgey``, ``nidoran-f``, ``mr-mime``)."""
+    name: str
+    colour: str
+    """``starter``, ``pink``, ``green``, ``blue``, ``red`` or ``yellow``."""
+    power: int
+    """Power Points counted towards the goal of 20."""
+    attack: str
+    strength: int
+    """Attack Strength used in battles."""
+    catch: tuple[int, ...]
+    """Die faces that catch it (empty for starters)."""
+
+    @property
+    def tag(self) -> str:
+        return f"chip:{self.number}-{self.slug}"
+
+    @property
+    def label(self) -> str:
+        return f"#{self.number} {self.name}"
+
+
+@dataclass(frozen=True, slots=True)
+class Ball:
+    key: str
+    """The Item Card kind (``great_ball``)."""
+    name: str
+    adjust: tuple[int, ...]
+    keep_roll: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Rival:
+    key: str
+    name: str
+    pokemon: str
+    strength: int
+    bonus: tuple[int, ...]
+    """The Master's Attack Bonus for rolls 1 to 6."""
+    verified: bool
+
+
+@dataclass(frozen=True, slots=True)
+class EditionData:
+    """Everything the rules look up, settings already applied."""
+
+    chips: Mapping[str, Chip]
+    groups: tuple[tuple[str, ...], ...]
+    balls: Mapping[str, Ball]
+    item_deck: Mapping[str, int]
+    item_names: Mapping[str, str]
+    event_deck: Mapping[str, int]
+    event_names: Mapping[str, str]
+    rivals: Mapping[str, Rival]
+    board_spaces: Mapping[str, int]
+    city_items: int
+    limits: Mapping[str, Any]
+    movers: Mapping[str, str]
+    unverified: tuple[str, ...]
+    """Names of data tables whose values are not printed in the rulebook."""
+
+    def chip(self, slug: str) -> Chip:
+        return self.chips[slug]
+
+    def of_colour(self, colour: str) -> list[Chip]:
+        return [c for c in self.chips.values() if c.colour == colour]
+
+
+def _read(name: str) -> dict[str, Any]:
+    text = resources.files("seeds").joinpath("master-trainer", f"{name}.toml").read_text("utf-8")
+    return tomllib.loads(text)
+
+
+@cache
+def _raw() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    return _read("chips"), _read("rules"), _read("evolution")
+
+
+def _counts(table: Mapping[str, Any], override: Any, what: str) -> dict[str, int]:
+    counts = {k: int(v) for k, v in table.items() if k not in ("verified",)}
+    if override is None:
+        return counts
+    if not isinstance(override, Mapping):
+        raise SetupError(f"Setting {what!r} must map names to counts.")
+    for key, value in override.items():
+        if key not in counts:
+            raise SetupError(f"Setting {what!r}: unknown name {key!r}.")
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise SetupError(f"Setting {what!r}: {key} must be a whole number, 0 or more.")
+        counts[key] = value
+    return counts
+
+
+def _rivals(table: Mapping[str, Any], override: Any) -> dict[str, Rival]:
+    override = override or {}
+    if not isinstance(override, Mapping):
+        raise SetupError("Setting 'rivals' must map rival names to their printed values.")
+    out = {}
+    for key, raw in table.items():
+        fix = override.get(key, {})
+        if not isinstance(fix, Mapping):
+            raise SetupError(f"Setting 'rivals': {key} needs 'strength' and/or 'bonus'.")
+        strength = fix.get("strength", raw["strength"])
+        bonus = fix.get("bonus", raw["bonus"])
+        if not isinstance(strength, int) or isinstance(strength, bool) or strength < 0:
+            raise SetupError(f"Setting 'rivals': {key}'s strength must be a whole number.")
+        if (
+            not isinstance(bonus, list | tuple)
+            or len(bonus) != 6
+            or not all(isinstance(b, int) and not isinstance(b, bool) for b in bonus)
+        ):
+            raise SetupError(f"Setting 'rivals': {key}'s bonus must list 6 numbers (rolls 1-6).")
+        verified = bool(raw.get("verified", True)) or ("strength" in fix and "bonus" in fix)
+        out[key] = Rival(key, raw["name"], raw["pokemon"], strength, tuple(bonus), verified)
+    unknown = set(override) - set(table)
+    if unknown:
+        raise SetupError(f"Setting 'rivals': unknown rival {sorted(unknown)[0]!r}.")
+    return out
+
+
+def load(settings: Mapping[str, Any] | None = None) -> EditionData:
+    """The edition's data with the banker's corrections from ``settings`` (SetupError if bad)."""
+    settings = settings or {}
+    chips_raw, rules, evolution = _raw()
+    chips = {
+        c["slug"]: Chip(
+            c["number"], c["slug"], c["name"], c["colour"], c["power"], c["attack"],
+            c["strength"], tuple(c["catch"]),
+        )
+        for c in chips_raw["chip"]
+    }
+    balls = {
+        f"{k}_ball": Ball(f"{k}_ball", v["name"], tuple(v["adjust"]), v["keep_roll"])
+        for k, v in rules["balls"].items()
+    }
+    unverified = [
+        name
+        for name in ("item_deck", "event_deck", "board_spaces", "city_items")
+        if not rules[name].get("verified", True) and name not in settings
+    ]
+    rivals = _rivals(rules["rivals"], settings.get("rivals"))
+    unverified += [f"rivals.{k}" for k, r in rivals.items() if not r.verified]
+    city = settings.get("city_items", rules["city_items"]["count"])
+    if not isinstance(city, int) or isinstance(city, bool) or not 0 <= city <= 3:
+        raise SetupError("Setting 'city_items' must be a whole number from 0 to 3.")
+    return EditionData(
+        chips=chips,
+        groups=tuple(tuple(g) for g in evolution["groups"]),
+        balls=balls,
+        item_deck=_counts(rules["item_deck"], settings.get("item_deck"), "item_deck"),
+        item_names=dict(rules["item_names"]),
+        event_deck=_counts(rules["event_deck"], settings.get("event_deck"), "event_deck"),
+        event_names=dict(rules["event_names"]),
+        rivals=rivals,
+        board_spaces=_counts(rules["board_spaces"], settings.get("board_spaces"), "board_spaces"),
+        city_items=city,
+        limits=dict(rules["limits"]),
+        movers=dict(rules["movers"]),
+        unverified=tuple(unverified),
+    )
+
+
+def evolution_bonuses(team: tuple[str, ...], data: EditionData) -> dict[str, int]:
+    """Attack Strength bonuses earned by complete Evolution Groups in ``team``:
+    +3 for a group of two, +5 for a group of three, on the group's last member."""
+    owned = set(team)
+    out: dict[str, int] = {}
+    for group in data.groups:
+        if set(group) <= owned:
+            top = group[-1]
+            out[top] = max(out.get(top, 0), 3 if len(group) == 2 else 5)
+    return out

@@ -1,0 +1,1 @@
+"""Mechanics shared by the Monopoly-family editions, written once."""

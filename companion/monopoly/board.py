@@ -1,0 +1,213 @@
+"""An edition's board, decks and rule settings, loaded from ``seeds/<edition>.toml``.
+
+The banker may correct what a rulebook does not give (names, prices, rents, card texts) when
+setting up a game; those corrections come in the game's settings and are applied here.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from companion.engine.types import SetupError
+from companion.money import Currency
+
+
+@dataclass(frozen=True, slots=True)
+class Space:
+    """One space of a ring board."""
+
+    index: int
+    id: str
+    name: str
+    kind: str
+    """``go``, ``location``, ``card``, ``tax``, ``jail``, ``free_parking``, ``go_to_jail``, or an
+    edition's own kind (``super_star``, ``lapras``, ...)."""
+    color: str = ""
+    """The colour set (or type) of an ownable space."""
+    price: int = 0
+    rent: int = 0
+    deck: str = ""
+    """The deck drawn from on a ``card`` space."""
+    amount: int = 0
+    """What a ``tax`` space (or similar) charges."""
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def ownable(self) -> bool:
+        return self.kind in ("location", "station")
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One card of a deck; ``effect`` is a dict from the card vocabulary (see cards.py)."""
+
+    id: str
+    deck: str
+    text: str
+    effect: Mapping[str, Any]
+
+    @property
+    def keep(self) -> bool:
+        return bool(self.effect.get("do") == "keep")
+
+
+@dataclass(frozen=True)
+class Board:
+    """Everything an edition's data file says about the game."""
+
+    edition: str
+    title: str
+    currency: Currency
+    spaces: tuple[Space, ...]
+    decks: Mapping[str, tuple[Card, ...]]
+    deck_titles: Mapping[str, str]
+    rules: Mapping[str, Any]
+    colors: Mapping[str, tuple[int, ...]]
+    color_names: Mapping[str, str]
+    unverified: tuple[str, ...] = ()
+    tokens: tuple[str, ...] = ()
+    data: Mapping[str, Any] = field(default_factory=dict)
+    """Edition-specific data tables from the file (types, tracker mats, ...)."""
+
+    def rule(self, key: str, default: Any = None) -> Any:
+        return self.rules.get(key, default)
+
+    def find(self, key: str | int) -> Space:
+        """A space by index or id."""
+        if isinstance(key, int):
+            return self.spaces[key]
+        for s in self.spaces:
+            if s.id == key:
+                return s
+        raise KeyError(key)
+
+    def first(self, kind: str) -> Space:
+        for s in self.spaces:
+            if s.kind == kind:
+                return s
+        raise KeyError(kind)
+
+    def card(self, card_id: str) -> Card:
+        for cards in self.decks.values():
+            for c in cards:
+                if c.id == card_id:
+                    return c
+        raise KeyError(card_id)
+
+    @property
+    def ownable(self) -> tuple[int, ...]:
+        return tuple(s.index for s in self.spaces if s.ownable)
+
+
+@cache
+def _raw(edition: str) -> Mapping[str, Any]:
+    try:
+        text = resources.files("seeds").joinpath(f"{edition}.toml").read_text("utf-8")
+    except FileNotFoundError as exc:
+        raise SetupError(f"No data file for edition {edition!r}.") from exc
+    return tomllib.loads(text)
+
+
+def load_board(edition: str, corrections: Mapping[str, Any] | None = None) -> Board:
+    """The board of ``edition`` with the banker's ``corrections`` applied.
+
+    ``corrections`` = ``{"spaces": {space_id: {"name"?, "price"?, "rent"?, "amount"?}},
+    "cards": {card_id: {"text"?}}}``; anything unknown is refused with a SetupError.
+    """
+    raw = _raw(edition)
+    money = raw["money"]
+    spaces = tuple(
+        Space(
+            index=i,
+            id=str(s["id"]),
+            name=str(s["name"]),
+            kind=str(s["kind"]),
+            color=str(s.get("color", "")),
+            price=int(s.get("price", 0)),
+            rent=int(s.get("rent", 0)),
+            deck=str(s.get("deck", "")),
+            amount=int(s.get("amount", 0)),
+            extra={k: v for k, v in s.items() if k not in _SPACE_KEYS},
+        )
+        for i, s in enumerate(raw["spaces"])
+    )
+    decks: dict[str, tuple[Card, ...]] = {}
+    titles: dict[str, str] = {}
+    for d in raw.get("decks", []):
+        titles[d["id"]] = d["title"]
+        decks[d["id"]] = tuple(
+            Card(str(c["id"]), d["id"], str(c["text"]), dict(c["effect"])) for c in d["cards"]
+        )
+    spaces, decks = _correct(spaces, decks, corrections or {})
+    colors: dict[str, list[int]] = {}
+    for s in spaces:
+        if s.ownable and s.color:
+            colors.setdefault(s.color, []).append(s.index)
+    return Board(
+        edition=edition,
+        title=str(raw["edition"]["title"]),
+        currency=Currency.from_json(money),
+        spaces=spaces,
+        decks=decks,
+        deck_titles=titles,
+        rules=dict(raw.get("rules", {})) | {"start_money": int(money["start"])},
+        colors={k: tuple(v) for k, v in colors.items()},
+        color_names=dict(raw.get("colors", {})),
+        unverified=tuple(raw["edition"].get("unverified", ())),
+        tokens=tuple(raw["edition"].get("tokens", ())),
+        data={k: v for k, v in raw.items() if k not in _TOP_KEYS},
+    )
+
+
+_SPACE_KEYS = {"id", "name", "kind", "color", "price", "rent", "deck", "amount"}
+_TOP_KEYS = {"edition", "money", "spaces", "decks", "rules", "colors"}
+
+
+def _correct(
+    spaces: tuple[Space, ...],
+    decks: dict[str, tuple[Card, ...]],
+    corrections: Mapping[str, Any],
+) -> tuple[tuple[Space, ...], dict[str, tuple[Card, ...]]]:
+    unknown = set(corrections) - {"spaces", "cards"}
+    if unknown:
+        raise SetupError(f"Board corrections may change 'spaces' and 'cards', not {sorted(unknown)}.")
+    by_id = {s.id: s for s in spaces}
+    out = list(spaces)
+    for sid, change in dict(corrections.get("spaces", {})).items():
+        if sid not in by_id:
+            raise SetupError(f"There is no space {sid!r} on this board.")
+        if not isinstance(change, Mapping) or set(change) - {"name", "price", "rent", "amount"}:
+            raise SetupError(f"A space correction may set name, price, rent or amount ({sid}).")
+        fields: dict[str, Any] = {}
+        for key, value in change.items():
+            if key == "name":
+                if not isinstance(value, str) or not 0 < len(value.strip()) <= 40:
+                    raise SetupError(f"A space name must be 1 to 40 characters ({sid}).")
+                fields[key] = value.strip()
+            else:
+                if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 10**6:
+                    raise SetupError(f"{key} of {sid} must be a whole amount from 0.")
+                fields[key] = value
+        out[by_id[sid].index] = replace(by_id[sid], **fields)
+    card_changes = dict(corrections.get("cards", {}))
+    known_cards = {c.id for cards in decks.values() for c in cards}
+    for cid, change in card_changes.items():
+        if cid not in known_cards:
+            raise SetupError(f"There is no card {cid!r} in this edition.")
+        text = change.get("text") if isinstance(change, Mapping) else None
+        if not isinstance(text, str) or not 0 < len(text.strip()) <= 200:
+            raise SetupError(f"A card correction sets its 'text' (1 to 200 characters) ({cid}).")
+    if card_changes:
+        decks = {
+            name: tuple(
+                replace(c, text=card_changes[c.id]["text"].strip()) if c.id in card_changes else c
+                for c in cards
+            )
+            for name, cards in decks.items()
+        }
+    return tuple(out), decks

@@ -1,0 +1,117 @@
+"""Paying, debt, selling to the Bank, and bankruptcy."""
+
+from __future__ import annotations
+
+from companion.engine.rules import Ctx
+from companion.engine.state import Task
+from companion.engine.types import Command, IllegalCommand
+from companion.monopoly.state import MonopolyState
+
+C = Ctx[MonopolyState]
+
+
+class MonopolyDebts:
+    """Money moving between players, the Bank and the pot. Mixed into MonopolyRules."""
+
+    def receive(self, ctx: C, pid: str, amount: int, why: str, source: str = "bank") -> None:
+        if amount > 0:
+            ctx.emit("money", why, source=source, to=pid, amount=amount)
+
+    def pay(self, ctx: C, payer: str, payee: str, amount: int, why: str) -> None:
+        """Make ``payer`` pay; if they cannot, they owe it and must raise money first."""
+        if amount <= 0 or ctx.state.player(payer).bankrupt:
+            return
+        if ctx.state.prompt is not None or ctx.state.debt is not None:
+            ctx.then(Task("charge", {"payer": payer, "payee": payee, "amount": amount,
+                                     "why": why}))
+            return
+        self.task_charge(ctx, payer, payee, amount, why)
+
+    def task_charge(self, ctx: C, payer: str, payee: str, amount: int, why: str) -> None:
+        p = ctx.state.player(payer)
+        if p.bankrupt or (payee not in ("bank", "pot") and ctx.state.player(payee).bankrupt):
+            return
+        if p.money >= amount:
+            ctx.emit("money", f"{why}.", source=payer, to=payee, amount=amount)
+            return
+        ctx.emit("debt", f"{why}: {p.name} has only {ctx.state.fmt(p.money)} and must raise "
+                 f"{ctx.state.fmt(amount)}.",
+                 debt={"player": payer, "creditor": payee, "amount": amount, "reason": why})
+        self.ask_debt(ctx)
+
+    def ask_debt(self, ctx: C) -> None:
+        d = ctx.state.debt
+        assert d is not None
+        ctx.ask("debt", (d.player,), f"{ctx.state.name(d.player)} owes "
+                f"{ctx.state.fmt(d.amount)} to {ctx.state.name(d.creditor)}: sell, trade, or "
+                "declare bankruptcy", amount=d.amount, creditor=d.creditor)
+
+    def settle_debt(self, ctx: C) -> None:
+        """Pay the debt as soon as the debtor has the money."""
+        d = ctx.state.debt
+        if d is None:
+            return
+        p = ctx.state.player(d.player)
+        if p.money >= d.amount:
+            ctx.clear_prompt()
+            ctx.emit("debt", debt=None)
+            ctx.emit("money", f"{d.reason}: {p.name} pays {ctx.state.fmt(d.amount)}.",
+                     source=d.player, to=d.creditor, amount=d.amount)
+        else:
+            self.ask_debt(ctx)
+
+    def bank_price(self, state: MonopolyState, index: int) -> int:
+        """What the Bank pays for a space (the full price, or half in classic rules)."""
+        price = state.b.spaces[index].price
+        return price // 2 if state.b.rule("sell_to_bank") == "half" else price
+
+    def cmd_sell_to_bank(self, ctx: C, command: Command) -> None:
+        """Sell one of your spaces to the Bank to pay a debt."""
+        space = command.args.get("space")
+        pid = command.actor
+        if not isinstance(space, int) or ctx.state.owner(space) != pid:
+            raise IllegalCommand("You can only sell a space you own.")
+        value = self.bank_price(ctx.state, space)
+        name = ctx.state.b.spaces[space].name
+        self.take_deed(ctx, space, None, f"{ctx.state.name(pid)} sells {name} to the Bank "
+                       f"for {ctx.state.fmt(value)}.")
+        ctx.emit("money", source="bank", to=pid, amount=value)
+        self.settle_debt(ctx)
+
+    def cmd_declare_bankruptcy(self, ctx: C, command: Command) -> None:
+        """Give up: everything goes to the creditor (or back to the Bank)."""
+        d = ctx.state.debt
+        assert d is not None
+        ctx.clear_prompt()
+        ctx.emit("debt", debt=None)
+        self.go_bankrupt(ctx, d.player, d.creditor)
+
+    def go_bankrupt(self, ctx: C, pid: str, creditor: str) -> None:
+        state = ctx.state
+        p = state.player(pid)
+        to_player = creditor not in ("bank", "pot")
+        heir = creditor if to_player else "bank"
+        if p.money:
+            ctx.emit("money", source=pid, to=heir, amount=p.money)
+        for index in state.owned_by(pid):
+            self.take_deed(ctx, index, creditor if to_player else None, "")
+        for card in p.cards:
+            if to_player:
+                ctx.emit("card_kept", player=pid, card=card, keep=False)
+                ctx.emit("card_kept", player=creditor, card=card, keep=True)
+            else:
+                self.return_card(ctx, pid, card)
+        self.hand_over_extras(ctx, pid, creditor if to_player else None)
+        where = state.name(creditor) if to_player else "the Bank"
+        ctx.emit("bankrupt", f"{p.name} is bankrupt: everything goes to {where}.", player=pid)
+        if not to_player:
+            self.after_bank_bankruptcy(ctx, pid, state.owned_by(pid))
+        if ctx.state.turn_player.id == pid:
+            ctx.emit("todo", todo=[])
+            ctx.then(Task("end_turn"))
+
+    def hand_over_extras(self, ctx: C, pid: str, heir: str | None) -> None:
+        """Edition hook: hand over edition assets (wild Pokémon) on bankruptcy."""
+
+    def after_bank_bankruptcy(self, ctx: C, pid: str, spaces: tuple[int, ...]) -> None:
+        """Edition hook: what happens to spaces returned to the Bank (Star Wars auctions)."""

@@ -1,0 +1,177 @@
+"""Buying, auctions and rent."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.engine.rules import Ctx
+from companion.engine.types import BANKER, Command, IllegalCommand
+from companion.monopoly.board import Space
+from companion.monopoly.state import Auction, MonopolyState
+
+C = Ctx[MonopolyState]
+
+
+class MonopolyMarket:
+    """Landing on an ownable space: buy or auction, or pay rent. Mixed into MonopolyRules."""
+
+    def land_location(self, ctx: C, pid: str, space: Space) -> None:
+        owner = ctx.state.owner(space.index)
+        if owner is None:
+            self.offer(ctx, pid, space)
+        elif owner != pid and not ctx.state.player(owner).bankrupt:
+            self.charge_rent(ctx, pid, owner, space)
+
+    land_station = land_location
+
+    def offer(self, ctx: C, pid: str, space: Space) -> None:
+        """Ask the lander to buy at the price or to auction (never neither)."""
+        p = ctx.state.player(pid)
+        price = self.price(ctx.state, space)
+        ctx.ask("buy", (pid,), f"{p.name}: buy {space.name} for {ctx.state.fmt(price)} or "
+                "auction it", space=space.index, price=price)
+
+    def price(self, state: MonopolyState, space: Space) -> int:
+        return space.price
+
+    def rent(self, state: MonopolyState, space: Space, owner: str) -> tuple[int, str]:
+        """The rent due and the rule that set it."""
+        if space.color and state.has_set(owner, space.color):
+            return space.rent * 2, "complete colour set: double rent"
+        return space.rent, "rent"
+
+    def charge_rent(self, ctx: C, pid: str, owner: str, space: Space) -> None:
+        amount, rule = self.rent(ctx.state, space, owner)
+        if amount <= 0:
+            ctx.say(f"{space.name}: no rent ({rule}).")
+            return
+        self.pay(ctx, pid, owner, amount,
+                 f"{ctx.state.name(pid)} pays {ctx.state.name(owner)} {ctx.state.fmt(amount)} "
+                 f"for {space.name} ({rule})")
+
+    def cmd_buy(self, ctx: C, command: Command) -> None:
+        """Buy the space just landed on at its price."""
+        assert ctx.state.prompt is not None
+        index = ctx.state.prompt.data["space"]
+        price = ctx.state.prompt.data["price"]
+        p = ctx.state.player(command.actor)
+        if p.money < price:
+            raise IllegalCommand(f"{p.name} has {ctx.state.fmt(p.money)}; "
+                                 f"the price is {ctx.state.fmt(price)}. Auction it instead.")
+        ctx.clear_prompt()
+        space = ctx.state.b.spaces[index]
+        ctx.emit("money", source=p.id, to="bank", amount=price)
+        self.take_deed(ctx, index, p.id, f"{p.name} buys {space.name} for {ctx.state.fmt(price)}.")
+        self.after_gain(ctx, p.id, index)
+
+    def take_deed(self, ctx: C, index: int, pid: str | None, why: str) -> None:
+        ctx.emit("deed", why, space=index, owner=pid)
+
+    def after_gain(self, ctx: C, pid: str, index: int) -> None:
+        """Edition hook: a player just gained a space (bought, won, traded)."""
+
+    def cmd_auction(self, ctx: C, command: Command) -> None:
+        """Auction the space instead of buying it."""
+        assert ctx.state.prompt is not None
+        index = ctx.state.prompt.data["space"]
+        ctx.clear_prompt()
+        self.start_auction(ctx, index)
+
+    def start_auction(self, ctx: C, index: int) -> None:
+        floor = ctx.state.b.rule("auction_start", 1)
+        space = ctx.state.b.spaces[index]
+        ctx.emit("auction", f"{space.name} goes to auction: bids from {ctx.state.fmt(floor)}.",
+                 auction={"space": index, "floor": floor, "high": 0, "bidder": None,
+                          "passed": []})
+        self.ask_auction(ctx)
+
+    def ask_auction(self, ctx: C) -> None:
+        a = ctx.state.auction
+        assert a is not None
+        space = ctx.state.b.spaces[a.space]
+        if a.bidder is None:
+            text = f"Auction for {space.name}: no bid yet (from {ctx.state.fmt(a.floor)})"
+        else:
+            text = (f"Auction for {space.name}: {ctx.state.name(a.bidder)} bids "
+                    f"{ctx.state.fmt(a.high)}")
+        bidders = [p.id for p in ctx.state.active if p.id not in a.passed]
+        ctx.ask("auction", (*bidders, BANKER), text, space=a.space, high=a.high,
+                bidder=a.bidder)
+
+    def min_bid(self, a: Auction, state: MonopolyState) -> int:
+        step = state.b.rule("auction_step", 1)
+        return a.floor if a.bidder is None else a.high + step
+
+    def auction_actions(self, state: MonopolyState) -> list[Any]:
+        from companion.engine.types import Action
+
+        a = state.auction
+        assert a is not None
+        out = []
+        low = self.min_bid(a, state)
+        for p in state.active:
+            if p.id in a.passed:
+                continue
+            if p.money >= low and p.id != a.bidder:
+                out.append(Action(p.id, "bid", "Bid", {}, {"kind": "amount", "min": low,
+                                                           "max": p.money}))
+            if p.id != a.bidder:
+                out.append(Action(p.id, "pass", "Pass"))
+        out.append(Action(BANKER, "close_auction", "Close the auction"))
+        return out
+
+    def cmd_bid(self, ctx: C, command: Command) -> None:
+        """Bid in the running auction: ``amount`` at least the minimum, at most your money."""
+        a = ctx.state.auction
+        assert a is not None
+        amount = command.args.get("amount")
+        p = ctx.state.player(command.actor)
+        low = self.min_bid(a, ctx.state)
+        if isinstance(amount, bool) or not isinstance(amount, int):
+            raise IllegalCommand("A bid is a whole amount.")
+        if amount < low:
+            raise IllegalCommand(f"The lowest bid now is {ctx.state.fmt(low)}.")
+        if amount > p.money:
+            raise IllegalCommand(f"{p.name} cannot bid {ctx.state.fmt(amount)}: "
+                                 f"only {ctx.state.fmt(p.money)} in hand.")
+        ctx.emit("auction", f"{p.name} bids {ctx.state.fmt(amount)}.",
+                 auction={"space": a.space, "floor": a.floor, "high": amount, "bidder": p.id,
+                          "passed": list(a.passed)})
+        self.auction_settled_or_ask(ctx)
+
+    def cmd_pass(self, ctx: C, command: Command) -> None:
+        """Drop out of the running auction."""
+        a = ctx.state.auction
+        assert a is not None
+        ctx.emit("auction", f"{ctx.state.name(command.actor)} passes.",
+                 auction={"space": a.space, "floor": a.floor, "high": a.high,
+                          "bidder": a.bidder, "passed": [*a.passed, command.actor]})
+        self.auction_settled_or_ask(ctx)
+
+    def auction_settled_or_ask(self, ctx: C) -> None:
+        """Close on its own once nobody is left to outbid the high bidder."""
+        a = ctx.state.auction
+        assert a is not None
+        left = [p.id for p in ctx.state.active if p.id not in a.passed and p.id != a.bidder]
+        if not left:
+            self.close_auction(ctx)
+        else:
+            self.ask_auction(ctx)
+
+    def cmd_close_auction(self, ctx: C, command: Command) -> None:
+        """The banker closes the auction: the highest bid wins; no bid, it stays unowned."""
+        self.close_auction(ctx)
+
+    def close_auction(self, ctx: C) -> None:
+        a = ctx.state.auction
+        assert a is not None
+        ctx.clear_prompt()
+        space = ctx.state.b.spaces[a.space]
+        ctx.emit("auction", auction=None)
+        if a.bidder is None:
+            ctx.say(f"Nobody bid: {space.name} stays with the Bank.")
+            return
+        ctx.emit("money", source=a.bidder, to="bank", amount=a.high)
+        self.take_deed(ctx, a.space, a.bidder, f"{ctx.state.name(a.bidder)} wins {space.name} "
+                       f"at auction for {ctx.state.fmt(a.high)}.")
+        self.after_gain(ctx, a.bidder, a.space)

@@ -1,0 +1,212 @@
+"""MonopolyRules: the shared Monopoly-family game, assembled from its parts.
+
+Editions subclass it and override hooks (``before_move``, ``rent``, ``land_<kind>``,
+``effect_<word>``, ``turn_actions``, ``ended``, ...) for what is their own.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.engine.rules import Ctx, Rules
+from companion.engine.state import Task
+from companion.engine.types import BANKER, Action, Command, GameSetup, IllegalCommand, SetupError
+from companion.monopoly import rng_setup
+from companion.monopoly.board import load_board
+from companion.monopoly.cards import MonopolyCards
+from companion.monopoly.debts import MonopolyDebts
+from companion.monopoly.events import MonopolyEvents, fresh_deeds, new_player
+from companion.monopoly.market import MonopolyMarket
+from companion.monopoly.state import MonopolyState
+from companion.monopoly.trades import MonopolyTrades
+from companion.monopoly.turns import MonopolyTurns
+from companion.monopoly.view import monopoly_view
+
+C = Ctx[MonopolyState]
+
+
+class MonopolyRules(  # type: ignore[misc]
+    MonopolyEvents, MonopolyTurns, MonopolyMarket, MonopolyDebts, MonopolyCards, MonopolyTrades,
+    Rules[MonopolyState],
+):
+    """A Monopoly-family edition driven by its data file."""
+
+    family = "monopoly"
+    min_players = 2
+    max_players = 4
+    after_end_commands = frozenset()
+
+    # -- setup ----------------------------------------------------------------------------
+    def initial_state(self, setup: GameSetup) -> MonopolyState:
+        n = len(setup.players)
+        if not self.min_players <= n <= self.max_players:
+            raise SetupError(f"{self.title} is for {self.min_players} to {self.max_players} "
+                             f"players, not {n}.")
+        settings = dict(setup.settings)
+        unknown = set(settings) - {"board", "order", *self.setting_names}
+        if unknown:
+            raise SetupError(f"Unknown setting(s) for {self.title}: {', '.join(sorted(unknown))}.")
+        if settings.get("order", "roll") not in ("roll", "seated"):
+            raise SetupError("'order' is 'roll' (a starting roll) or 'seated' (as listed).")
+        board = load_board(self.name, settings.get("board"))
+        start = board.rule("start_money")
+        players = tuple(new_player(s.id, s.name, s.token, start) for s in setup.players)
+        decks, rng = rng_setup.shuffle_decks(setup.seed, board)
+        supply = board.rule("bank_supply", 10**6)
+        state = MonopolyState(
+            setup=setup, rng=rng, board=board, players=players,
+            deeds=fresh_deeds(board.ownable), bank=supply - start * n, decks=decks,
+        )
+        return self.edition_setup(state)
+
+    setting_names: tuple[str, ...] = ()
+
+    def edition_setup(self, state: MonopolyState) -> MonopolyState:
+        """Edition hook: add the edition's own starting values."""
+        return state
+
+    def start(self, ctx: C) -> None:
+        if ctx.state.setup.settings.get("order", "roll") == "seated":
+            ctx.then(Task("begin_turn"))
+        else:
+            ctx.then(Task("order_roll", {"among": [p.id for p in ctx.state.players]}))
+
+    # -- what may be done now -------------------------------------------------------------
+    def actions(self, state: MonopolyState) -> list[Action]:
+        out = self.prompt_actions(state)
+        prompt = state.prompt
+        if prompt is not None:
+            kind_actions = getattr(self, "actions_" + prompt.kind, None)
+            if kind_actions is not None:
+                out += kind_actions(state)
+        out += self.free_actions(state)
+        return out
+
+    def actions_turn(self, state: MonopolyState) -> list[Action]:
+        p = state.turn_player
+        out = []
+        if p.in_jail:
+            fine = state.b.rule("jail_fine", 0)
+            if p.money >= fine:
+                out.append(Action(p.id, "pay_jail_fine", f"Pay {state.fmt(fine)} to leave Jail"))
+            if any(self.is_jail_card(state, c) for c in p.cards):
+                out.append(Action(p.id, "use_jail_card", "Use Get Out of Jail Free"))
+        return out + self.turn_actions(state)
+
+    def turn_actions(self, state: MonopolyState) -> list[Action]:
+        """Edition hook: extra things the player may do before rolling."""
+        return []
+
+    def actions_buy(self, state: MonopolyState) -> list[Action]:
+        assert state.prompt is not None
+        pid = state.prompt.to[0]
+        price = state.prompt.data["price"]
+        out = []
+        if state.player(pid).money >= price:
+            out.append(Action(pid, "buy", f"Buy for {state.fmt(price)}"))
+        out.append(Action(pid, "auction", "Auction"))
+        return out
+
+    def actions_auction(self, state: MonopolyState) -> list[Action]:
+        return self.auction_actions(state)
+
+    def actions_debt(self, state: MonopolyState) -> list[Action]:
+        d = state.debt
+        assert d is not None
+        out = [
+            Action(d.player, "sell_to_bank",
+                   f"Sell {state.b.spaces[i].name} for {state.fmt(self.bank_price(state, i))}",
+                   {"space": i})
+            for i in state.owned_by(d.player)
+        ]
+        out.append(Action(d.player, "declare_bankruptcy", "Declare bankruptcy"))
+        return out
+
+    def free_actions(self, state: MonopolyState) -> list[Action]:
+        """Actions open at any time: trades, and the banker's corrections."""
+        out = []
+        active = state.active
+        if len(active) > 1:
+            for p in active:
+                out.append(Action(p.id, "propose_trade", "Propose a trade", {},
+                                  {"kind": "trade"}))
+        for t in state.trades:
+            out.append(Action(t.to, "accept_trade", "Accept the trade", {"trade": t.id}))
+            out.append(Action(t.to, "decline_trade", "Decline the trade", {"trade": t.id}))
+            out.append(Action(t.proposer, "cancel_trade", "Withdraw the offer", {"trade": t.id}))
+        out.append(Action(BANKER, "transfer", "Move money (with a reason)", {},
+                          {"kind": "transfer"}))
+        out.append(Action(BANKER, "end_game", "End the game now"))
+        return out
+
+    # -- the banker -----------------------------------------------------------------------
+    def cmd_transfer(self, ctx: C, command: Command) -> None:
+        """The banker moves money by hand: ``source``, ``to`` (player, bank or pot),
+        ``amount`` and a ``reason`` everyone sees."""
+        state = ctx.state
+        accounts = {"bank", "pot", *(p.id for p in state.active)}
+        src, to = command.args.get("source"), command.args.get("to")
+        amount, reason = command.args.get("amount"), command.args.get("reason")
+        if src not in accounts or to not in accounts or src == to:
+            raise IllegalCommand("Choose two different accounts: a player, the bank or the pot.")
+        if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+            raise IllegalCommand("The amount is a whole number above zero.")
+        if not isinstance(reason, str) or not reason.strip() or len(reason) > 100:
+            raise IllegalCommand("Give a reason (up to 100 characters) for a manual transfer.")
+        have = state.pot if src == "pot" else None if src == "bank" else state.player(src).money
+        if have is not None and have < amount:
+            raise IllegalCommand(f"{state.name(src)} has only {state.fmt(have)}.")
+        ctx.emit("money", f"Banker: {state.fmt(amount)} from {state.name(src)} to "
+                 f"{state.name(to)} ({reason.strip()}).", source=src, to=to, amount=amount)
+        self.settle_debt(ctx)
+
+    def cmd_end_game(self, ctx: C, command: Command) -> None:
+        """The banker ends the game now; the edition's scoring names the winner."""
+        winners, why = self.final_ranking(ctx.state)
+        ctx.emit("finished", f"The banker ends the game. {why}", winners=winners, reason=why)
+
+    def final_ranking(self, state: MonopolyState) -> tuple[list[str], str]:
+        """Winner when the game is stopped early: the most money plus the prices of spaces."""
+        def worth(pid: str) -> int:
+            return state.player(pid).money + sum(state.b.spaces[i].price
+                                                 for i in state.owned_by(pid))
+        best = max(worth(p.id) for p in state.active)
+        winners = [p.id for p in state.active if worth(p.id) == best]
+        names = " and ".join(state.name(w) for w in winners)
+        return winners, f"{names} is richest with {state.fmt(best)} in money and spaces."
+
+    # -- the end --------------------------------------------------------------------------
+    def after_step(self, ctx: C) -> None:
+        if ctx.state.finished:
+            return
+        result = self.ended(ctx.state)
+        if result is not None:
+            winners, why = result
+            ctx.emit("finished", why, winners=winners, reason=why)
+
+    def ended(self, state: MonopolyState) -> tuple[list[str], str] | None:
+        """The winners and why, once the game is over; None while it goes on."""
+        active = state.active
+        if len(active) == 1:
+            return [active[0].id], f"{active[0].name} is the last player standing and wins!"
+        return None
+
+    # -- front ends -----------------------------------------------------------------------
+    def view(self, state: MonopolyState, viewer: str | None = None) -> dict[str, Any]:
+        out = monopoly_view(self, state)
+        out["extra"] = self.extra_view(state)
+        return out
+
+    def extra_view(self, state: MonopolyState) -> dict[str, Any]:
+        """Edition hook: the edition's own values for the page (``view["extra"]``)."""
+        return {}
+
+    def tag_objects(self) -> list[tuple[str, str]]:
+        """Objects that can carry an NFC tag: tokens, location cards, deck cards."""
+        board = load_board(self.name)
+        out = [(f"token:{t}", f"the {t} token") for t in board.tokens]
+        out += [(f"location:{s.id}", f"{s.name}'s card") for s in board.spaces if s.ownable]
+        for deck, cards in board.decks.items():
+            out += [(f"card:{c.id}", f"{board.deck_titles[deck]} card \u201c{c.text}\u201d")
+                    for c in cards]
+        return out

@@ -1,0 +1,173 @@
+"""The state of a Monopoly-family game: players, deeds, decks, auction, debt, trades."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.engine.state import BaseState
+from companion.monopoly.board import Board
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A player at the table."""
+
+    id: str
+    name: str
+    token: str
+    money: int
+    position: int = 0
+    in_jail: bool = False
+    jail_tries: int = 0
+    """Failed attempts to roll out of jail this stay."""
+    cards: tuple[str, ...] = ()
+    """Card ids kept for later (Get Out of Jail Free)."""
+    bankrupt: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Deed:
+    """Who holds an ownable space, and the edition's marks on its card."""
+
+    owner: str | None = None
+    game_over: bool = False
+    """Mario: the card lies on its GAME OVER side (no rent until continued)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Auction:
+    """A running auction: anyone bids in any order; the banker closes."""
+
+    space: int
+    floor: int
+    """The lowest opening bid."""
+    high: int = 0
+    bidder: str | None = None
+    passed: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Debt:
+    """A payment the payer cannot make yet: they must raise money or go bankrupt."""
+
+    player: str
+    creditor: str
+    """A player id, ``"bank"`` or ``"pot"``."""
+    amount: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Assets:
+    """One side of a trade."""
+
+    money: int = 0
+    spaces: tuple[int, ...] = ()
+    cards: tuple[str, ...] = ()
+    extra: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Edition assets by kind (``{"pokemon": ("pikachu",)}``)."""
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"money": self.money, "spaces": list(self.spaces),
+                               "cards": list(self.cards)}
+        for k, v in self.extra.items():
+            out[k] = list(v)
+        return out
+
+    @property
+    def empty(self) -> bool:
+        return not (self.money or self.spaces or self.cards or any(self.extra.values()))
+
+
+@dataclass(frozen=True, slots=True)
+class Trade:
+    """A proposed trade, waiting for the other side to accept or decline."""
+
+    id: int
+    proposer: str
+    to: str
+    give: Assets
+    take: Assets
+
+
+@dataclass(frozen=True)
+class MonopolyState(BaseState):
+    """A Monopoly-family game."""
+
+    board: Board | None = None
+    players: tuple[Player, ...] = ()
+    """In turn order (after the starting roll)."""
+    current: int = 0
+    """Index in ``players`` of the player whose turn it is."""
+    deeds: Mapping[int, Deed] = field(default_factory=dict)
+    """Space index -> deed, for every ownable space."""
+    bank: int = 0
+    """The Bank's money: players + bank + pot is constant."""
+    pot: int = 0
+    """Money on the table (Monopolino's lottery)."""
+    decks: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Deck id -> card ids, top first."""
+    doubles: int = 0
+    """Doubles rolled in a row this turn."""
+    again: bool = False
+    """The current player rolls again after this move (doubles)."""
+    auction: Auction | None = None
+    debt: Debt | None = None
+    trades: tuple[Trade, ...] = ()
+    next_trade: int = 1
+    turn_no: int = 0
+    order_rolls: Mapping[str, int] = field(default_factory=dict)
+    ext: Mapping[str, Any] = field(default_factory=dict)
+    """Edition-specific values (Bowser's place, tracker mats, booths left, ...)."""
+
+    # -- lookups --------------------------------------------------------------------------
+    def player(self, pid: str) -> Player:
+        for p in self.players:
+            if p.id == pid:
+                return p
+        raise KeyError(pid)
+
+    def index_of(self, pid: str) -> int:
+        for i, p in enumerate(self.players):
+            if p.id == pid:
+                return i
+        raise KeyError(pid)
+
+    @property
+    def b(self) -> Board:
+        assert self.board is not None
+        return self.board
+
+    @property
+    def turn_player(self) -> Player:
+        return self.players[self.current]
+
+    @property
+    def active(self) -> tuple[Player, ...]:
+        return tuple(p for p in self.players if not p.bankrupt)
+
+    def owned_by(self, pid: str) -> tuple[int, ...]:
+        return tuple(i for i, d in self.deeds.items() if d.owner == pid)
+
+    def owner(self, index: int) -> str | None:
+        deed = self.deeds.get(index)
+        return deed.owner if deed else None
+
+    def has_set(self, pid: str, color: str) -> bool:
+        """Whether ``pid`` owns every space of ``color``."""
+        members = self.b.colors.get(color, ())
+        return bool(members) and all(self.owner(i) == pid for i in members)
+
+    def name(self, pid: str) -> str:
+        if pid == "bank":
+            return "the Bank"
+        if pid == "pot":
+            return "the pot"
+        if pid == "banker":
+            return "the banker"
+        return self.player(pid).name
+
+    def fmt(self, amount: int) -> str:
+        return self.b.currency.format(amount)

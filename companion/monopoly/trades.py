@@ -1,0 +1,128 @@
+"""Trades that both sides confirm: one proposes, the other accepts or declines."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from companion.engine.rules import Ctx
+from companion.engine.types import Command, IllegalCommand
+from companion.monopoly.events import assets_from_json
+from companion.monopoly.state import Assets, MonopolyState, Trade
+
+C = Ctx[MonopolyState]
+
+
+class MonopolyTrades:
+    """Proposing, accepting, declining and cancelling trades. Mixed into MonopolyRules."""
+
+    trade_extras: tuple[str, ...] = ()
+    """Edition asset kinds that can be traded (``"pokemon"``)."""
+
+    def parse_assets(self, raw: Any) -> Assets:
+        if raw is None:
+            return Assets()
+        if not isinstance(raw, Mapping):
+            raise IllegalCommand("Each side of a trade is an object (money, spaces, cards).")
+        unknown = set(raw) - {"money", "spaces", "cards", *self.trade_extras}
+        if unknown:
+            raise IllegalCommand(f"A trade cannot include {', '.join(sorted(unknown))}.")
+        money = raw.get("money", 0)
+        if isinstance(money, bool) or not isinstance(money, int) or money < 0:
+            raise IllegalCommand("Money in a trade is a whole amount, not negative.")
+        for key in ("spaces", "cards", *self.trade_extras):
+            items = raw.get(key, [])
+            if not isinstance(items, list) or len(set(map(str, items))) != len(items):
+                raise IllegalCommand(f"'{key}' in a trade is a list without repeats.")
+        if not all(isinstance(i, int) and not isinstance(i, bool) for i in raw.get("spaces", [])):
+            raise IllegalCommand("Spaces in a trade are given by their number on the board.")
+        return assets_from_json(dict(raw))
+
+    def check_holds(self, state: MonopolyState, pid: str, assets: Assets) -> None:
+        p = state.player(pid)
+        if assets.money > p.money:
+            raise IllegalCommand(f"{p.name} does not have {state.fmt(assets.money)}.")
+        for index in assets.spaces:
+            if state.owner(index) != pid:
+                raise IllegalCommand(f"{p.name} does not own space {index}.")
+            if state.auction is not None and state.auction.space == index:
+                raise IllegalCommand("A space being auctioned cannot be traded.")
+        for card in assets.cards:
+            if card not in p.cards:
+                raise IllegalCommand(f"{p.name} does not hold card {card}.")
+        self.check_holds_extra(state, pid, assets)
+
+    def check_holds_extra(self, state: MonopolyState, pid: str, assets: Assets) -> None:
+        """Edition hook: check the edition assets in a trade."""
+
+    def cmd_propose_trade(self, ctx: C, command: Command) -> None:
+        """Offer a trade: ``to`` (player id), ``give`` and ``take`` (money, spaces, cards)."""
+        state = ctx.state
+        to = command.args.get("to")
+        if to == command.actor or not isinstance(to, str) or to not in [p.id for p in state.active]:
+            raise IllegalCommand("Trade with another player still in the game.")
+        give = self.parse_assets(command.args.get("give"))
+        take = self.parse_assets(command.args.get("take"))
+        if give.empty and take.empty:
+            raise IllegalCommand("A trade must exchange something.")
+        self.check_holds(state, command.actor, give)
+        self.check_holds(state, to, take)
+        tid = state.next_trade
+        ctx.emit("trade_proposed", f"{state.name(command.actor)} offers {state.name(to)} a "
+                 f"trade: {self.describe(state, give)} for {self.describe(state, take)}.",
+                 id=tid, proposer=command.actor, to=to, give=give.to_json(),
+                 take=take.to_json())
+
+    def describe(self, state: MonopolyState, a: Assets) -> str:
+        parts = []
+        if a.money:
+            parts.append(state.fmt(a.money))
+        parts += [state.b.spaces[i].name for i in a.spaces]
+        parts += [state.b.card(c).text.split(".")[0] for c in a.cards]
+        for kind, items in a.extra.items():
+            parts += [f"{kind} {i}" for i in items]
+        return ", ".join(parts) or "nothing"
+
+    def find_trade(self, state: MonopolyState, command: Command) -> Trade:
+        tid = command.args.get("trade")
+        for t in state.trades:
+            if t.id == tid:
+                return t
+        raise IllegalCommand("There is no such open trade.")
+
+    def cmd_accept_trade(self, ctx: C, command: Command) -> None:
+        """Accept a trade offered to you; both sides must still hold what they offered."""
+        t = self.find_trade(ctx.state, command)
+        self.check_holds(ctx.state, t.proposer, t.give)
+        self.check_holds(ctx.state, t.to, t.take)
+        ctx.emit("trade_closed", f"{ctx.state.name(t.to)} accepts the trade with "
+                 f"{ctx.state.name(t.proposer)}.", id=t.id, accepted=True)
+        self.hand_over(ctx, t.proposer, t.to, t.give)
+        self.hand_over(ctx, t.to, t.proposer, t.take)
+        self.settle_debt(ctx)
+
+    def hand_over(self, ctx: C, giver: str, taker: str, a: Assets) -> None:
+        if a.money:
+            ctx.emit("money", source=giver, to=taker, amount=a.money)
+        for index in a.spaces:
+            self.take_deed(ctx, index, taker, "")
+            self.after_gain(ctx, taker, index)
+        for card in a.cards:
+            ctx.emit("card_kept", player=giver, card=card, keep=False)
+            ctx.emit("card_kept", player=taker, card=card, keep=True)
+        self.hand_over_extra(ctx, giver, taker, a)
+
+    def hand_over_extra(self, ctx: C, giver: str, taker: str, a: Assets) -> None:
+        """Edition hook: move edition assets of an accepted trade."""
+
+    def cmd_decline_trade(self, ctx: C, command: Command) -> None:
+        """Decline a trade offered to you."""
+        t = self.find_trade(ctx.state, command)
+        ctx.emit("trade_closed", f"{ctx.state.name(t.to)} declines the trade.", id=t.id,
+                 accepted=False)
+
+    def cmd_cancel_trade(self, ctx: C, command: Command) -> None:
+        """Withdraw a trade you proposed."""
+        t = self.find_trade(ctx.state, command)
+        ctx.emit("trade_closed", f"{ctx.state.name(t.proposer)} withdraws the trade offer.",
+                 id=t.id, accepted=False)

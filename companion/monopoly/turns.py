@@ -1,0 +1,213 @@
+"""Turns on a ring board: starting roll, rolling, doubles, moving, salary, jail."""
+
+from __future__ import annotations
+
+from companion.engine.rules import Ctx
+from companion.engine.state import Task
+from companion.engine.types import Command, IllegalCommand
+from companion.monopoly.state import MonopolyState
+
+C = Ctx[MonopolyState]
+
+
+class MonopolyTurns:
+    """Turn order, the turn prompt, movement and jail. Mixed into MonopolyRules."""
+
+    dice_count = 2
+    """Dice rolled to move (editions with one die set 1)."""
+
+    # -- who starts -----------------------------------------------------------------------
+    def task_order_roll(self, ctx: C, among: list[str]) -> None:
+        """Each player in ``among`` rolls; the highest starts, ties roll again."""
+        rolls = ctx.state.order_rolls
+        waiting = [pid for pid in among if pid not in rolls]
+        if waiting:
+            pid = waiting[0]
+            self.ask_roll(ctx, "order", pid, f"{ctx.state.name(pid)}: roll to see who starts",
+                          self.dice_count, "order_rolled", among=among, player=pid)
+            return
+        best = max(rolls[pid] for pid in among)
+        top = [pid for pid in among if rolls[pid] == best]
+        if len(top) > 1:
+            ctx.emit("order_roll", f"Tie at {best} between "
+                     f"{', '.join(ctx.state.name(p) for p in top)}: they roll again.", reset=True)
+            ctx.then(Task("order_roll", {"among": top}))
+            return
+        seated = [p.id for p in ctx.state.players]
+        first = seated.index(top[0])
+        order = seated[first:] + seated[:first]
+        ctx.emit("order", f"{ctx.state.name(top[0])} rolled highest ({best}) and starts.",
+                 order=order)
+        ctx.then(Task("begin_turn"))
+
+    def task_order_rolled(self, ctx: C, among: list[str], player: str, dice: list[int]) -> None:
+        ctx.emit("order_roll", f"{ctx.state.name(player)} rolled {sum(dice)}.",
+                 player=player, total=sum(dice))
+        ctx.then(Task("order_roll", {"among": among}))
+
+    # -- a turn ---------------------------------------------------------------------------
+    def task_begin_turn(self, ctx: C) -> None:
+        p = ctx.state.turn_player
+        if p.in_jail:
+            text = f"{p.name} is in Jail: pay the fine, use a card, or roll for doubles"
+            label = "Roll for doubles"
+        else:
+            text = f"{p.name}'s turn: roll the dice"
+            label = "Roll"
+        self.ask_roll(ctx, "turn", p.id, text, self.dice_count, "turn_roll", label=label)
+
+    def task_turn_roll(self, ctx: C, dice: list[int]) -> None:
+        p = ctx.state.turn_player
+        if p.in_jail:
+            ctx.then(*self.before_move(ctx, dice), Task("jail_roll", {"dice": dice}))
+            return
+        double = len(dice) == 2 and dice[0] == dice[1]
+        count = ctx.state.doubles + 1 if double else 0
+        if count >= 3:
+            self.send_to_jail(ctx, p.id, f"{p.name} rolled doubles three times in a row: "
+                              "straight to Jail.")
+            ctx.then(Task("end_turn"))
+            return
+        ctx.emit("doubles", f"Doubles! {p.name} will roll again." if double else "",
+                 count=count, again=double)
+        ctx.then(*self.before_move(ctx, dice), *self.move_tasks(p.id, sum(self.move_dice(dice))))
+
+    def move_dice(self, dice: list[int]) -> list[int]:
+        """The dice that move the player's token."""
+        return dice
+
+    def before_move(self, ctx: C, dice: list[int]) -> list[Task]:
+        """Tasks that run after the roll and before the player moves (Mario: Bowser)."""
+        return []
+
+    def move_tasks(self, pid: str, steps: int) -> list[Task]:
+        return [Task("move", {"player": pid, "steps": steps}), Task("land", {"player": pid}),
+                Task("after_move")]
+
+    def task_jail_roll(self, ctx: C, dice: list[int]) -> None:
+        p = ctx.state.turn_player
+        if not p.in_jail:  # freed meanwhile
+            ctx.then(*self.move_tasks(p.id, sum(self.move_dice(dice))))
+            return
+        tries_allowed = self.jail_tries
+        if self.rolls_out_of_jail(dice):
+            self.release(ctx, p.id, f"{p.name} rolled {self.jail_exit_words} and leaves Jail.")
+            ctx.then(*self.move_tasks(p.id, sum(self.move_dice(dice))))
+            return
+        tries = p.jail_tries + 1
+        if tries >= tries_allowed:
+            fine = ctx.state.b.rule("jail_fine", 0)
+            self.release(ctx, p.id, f"{p.name} missed a third time: pays "
+                         f"{ctx.state.fmt(fine)} and leaves Jail.")
+            self.pay(ctx, p.id, "bank", fine, f"{p.name}'s Jail fine")
+            ctx.then(*self.move_tasks(p.id, sum(self.move_dice(dice))))
+            return
+        ctx.emit("jail", f"No {self.jail_exit_words}: {p.name} stays in Jail "
+                 f"(try {tries} of {tries_allowed}).", player=p.id, in_jail=True, tries=tries)
+        ctx.then(Task("end_turn"))
+
+    jail_tries = 3
+    jail_exit_words = "doubles"
+
+    def rolls_out_of_jail(self, dice: list[int]) -> bool:
+        return len(dice) == 2 and dice[0] == dice[1]
+
+    def task_after_move(self, ctx: C) -> None:
+        p = ctx.state.turn_player
+        if p.bankrupt or p.in_jail or not ctx.state.again:
+            ctx.then(Task("end_turn"))
+        else:
+            ctx.then(Task("begin_turn"))
+
+    def task_end_turn(self, ctx: C) -> None:
+        state = ctx.state
+        self.on_turn_end(ctx, state.turn_player.id)
+        if ctx.state.finished:
+            return
+        n = len(state.players)
+        nxt = state.current
+        for _ in range(n):
+            nxt = (nxt + 1) % n
+            if not ctx.state.players[nxt].bankrupt:
+                break
+        ctx.emit("turn", current=nxt)
+        ctx.then(Task("begin_turn"))
+
+    def on_turn_end(self, ctx: C, pid: str) -> None:
+        """Edition hook: something that happens when a player's turn ends."""
+
+    # -- moving ---------------------------------------------------------------------------
+    def task_move(self, ctx: C, player: str, steps: int) -> None:
+        p = ctx.state.player(player)
+        if p.in_jail or p.bankrupt:
+            return
+        n = len(ctx.state.b.spaces)
+        target = (p.position + steps) % n
+        passed = p.position + steps >= n
+        space = ctx.state.b.spaces[target]
+        ctx.emit("moved", f"{p.name} moves {steps} to {space.name}.", player=p.id, to=target,
+                 steps=steps)
+        if passed:
+            self.collect_salary(ctx, p.id, landed=target == 0)
+
+    def move_to(self, ctx: C, pid: str, target: int, salary: bool = True, why: str = "") -> None:
+        """Move a token forward to ``target``; salary if it passes GO and ``salary``."""
+        p = ctx.state.player(pid)
+        passed = salary and (target <= p.position or target == 0) and target != p.position
+        ctx.emit("moved", why or f"{p.name} moves to {ctx.state.b.spaces[target].name}.",
+                 player=pid, to=target)
+        if passed:
+            self.collect_salary(ctx, pid, landed=target == 0)
+
+    def collect_salary(self, ctx: C, pid: str, landed: bool) -> None:
+        salary = ctx.state.b.rule("salary", 0)
+        if salary:
+            go = ctx.state.b.spaces[0].name
+            verb = "lands on" if landed else "passes"
+            self.receive(ctx, pid, salary, f"{ctx.state.name(pid)} {verb} {go}: collects "
+                         f"{ctx.state.fmt(salary)}.")
+
+    def task_land(self, ctx: C, player: str) -> None:
+        p = ctx.state.player(player)
+        if p.in_jail or p.bankrupt:
+            return
+        space = ctx.state.b.spaces[p.position]
+        handler = getattr(self, "land_" + space.kind, None)
+        if handler is not None:
+            handler(ctx, p.id, space)
+
+    # -- jail -----------------------------------------------------------------------------
+    def send_to_jail(self, ctx: C, pid: str, why: str) -> None:
+        jail = ctx.state.b.first("jail").index
+        ctx.emit("moved", why, player=pid, to=jail)
+        ctx.emit("jail", player=pid, in_jail=True, tries=0)
+        if ctx.state.turn_player.id == pid:
+            ctx.emit("doubles", count=0, again=False)
+
+    def release(self, ctx: C, pid: str, why: str) -> None:
+        ctx.emit("jail", why, player=pid, in_jail=False, tries=0)
+
+    def cmd_pay_jail_fine(self, ctx: C, command: Command) -> None:
+        """Pay the fine at the start of the turn, then roll and move as usual."""
+        p = ctx.state.turn_player
+        fine = ctx.state.b.rule("jail_fine", 0)
+        if p.money < fine:
+            raise IllegalCommand(f"The Jail fine is {ctx.state.fmt(fine)}; {p.name} has "
+                                 f"{ctx.state.fmt(p.money)}.")
+        ctx.clear_prompt()
+        self.pay(ctx, p.id, "bank", fine, f"{p.name} pays the Jail fine")
+        self.release(ctx, p.id, f"{p.name} paid {ctx.state.fmt(fine)} and leaves Jail.")
+        ctx.then(Task("begin_turn"))
+
+    def cmd_use_jail_card(self, ctx: C, command: Command) -> None:
+        """Use a kept Get Out of Jail Free card, then roll and move as usual."""
+        p = ctx.state.turn_player
+        card = next(c for c in p.cards if self.is_jail_card(ctx.state, c))
+        ctx.clear_prompt()
+        self.return_card(ctx, p.id, card)
+        self.release(ctx, p.id, f"{p.name} uses a Get Out of Jail Free card.")
+        ctx.then(Task("begin_turn"))
+
+    def land_go_to_jail(self, ctx: C, pid: str, space: object) -> None:
+        self.send_to_jail(ctx, pid, f"{ctx.state.name(pid)} lands on Go to Jail: straight to "
+                          "Jail, no salary.")

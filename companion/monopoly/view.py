@@ -1,0 +1,62 @@
+"""The JSON view of a Monopoly-family game (see docs/state.md for every field)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from companion.monopoly.state import MonopolyState
+
+if TYPE_CHECKING:
+    from companion.monopoly.rules import MonopolyRules
+
+
+def monopoly_view(rules: MonopolyRules, state: MonopolyState) -> dict[str, Any]:
+    b = state.b
+    current = state.turn_player.id if state.players and not state.finished else None
+    players = [
+        {
+            "id": p.id, "name": p.name, "token": p.token, "money": p.money,
+            "money_text": b.currency.format(p.money), "position": p.position,
+            "space": b.spaces[p.position].name, "in_jail": p.in_jail, "jail_tries": p.jail_tries,
+            "cards": [{"id": c, "text": b.card(c).text} for c in p.cards],
+            "bankrupt": p.bankrupt, "is_current": p.id == current,
+            "spaces": list(state.owned_by(p.id)),
+        }
+        for p in state.players
+    ]
+    spaces = []
+    for s in b.spaces:
+        deed = state.deeds.get(s.index)
+        item: dict[str, Any] = {"index": s.index, "id": s.id, "name": s.name, "kind": s.kind,
+                                "color": s.color}
+        if s.ownable:
+            item.update(price=s.price, rent=s.rent, owner=deed.owner if deed else None,
+                        game_over=bool(deed and deed.game_over))
+        if s.kind == "tax":
+            item["amount"] = s.amount
+        spaces.append(item)
+    auction = state.auction
+    return {
+        "edition": rules.name, "title": rules.title, "family": rules.family,
+        "currency": b.currency.to_json(),
+        "players": players, "current": current,
+        "prompt": state.prompt.to_json() if state.prompt else None,
+        "actions": [a.to_json() for a in rules.actions(state)] if not state.finished else [],
+        "last_roll": list(state.last_roll),
+        "finished": state.finished, "winners": list(state.winners),
+        "end_reason": state.end_reason,
+        "bank": state.bank, "pot": state.pot, "pot_text": b.currency.format(state.pot),
+        "board": {"spaces": spaces, "colors": dict(b.color_names),
+                  "unverified": list(b.unverified)},
+        "auction": None if auction is None else {
+            "space": auction.space, "high": auction.high, "bidder": auction.bidder,
+            "passed": list(auction.passed), "floor": auction.floor},
+        "debt": None if state.debt is None else {
+            "player": state.debt.player, "creditor": state.debt.creditor,
+            "amount": state.debt.amount, "reason": state.debt.reason},
+        "trades": [{"id": t.id, "proposer": t.proposer, "to": t.to, "give": t.give.to_json(),
+                    "take": t.take.to_json(),
+                    "text": f"{rules.describe(state, t.give)} for {rules.describe(state, t.take)}"}
+                   for t in state.trades],
+        "turn_no": state.turn_no,
+    }

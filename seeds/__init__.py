@@ -1,0 +1,1 @@
+"""Edition data files (TOML): boards, prices, decks, chips. Read with importlib.resources."""
