@@ -1,0 +1,204 @@
+#!/usr/bin/env bash
+# Install (or update) Board Companion on Raspberry Pi OS as the systemd service "companion".
+#
+#   sudo ./scripts/install-pi.sh            install or update; safe to run again
+#   ./scripts/install-pi.sh --dry-run       print the steps without doing anything
+#
+# See docs/raspberry-pi.md.
+set -euo pipefail
+
+REPO_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+PREFIX=/opt/companion
+VENV="$PREFIX/venv"
+CONFIG_DIR=/etc/companion
+CONFIG="${COMPANION_CONFIG:-$CONFIG_DIR/config.toml}"  # override only for tests
+STATE_DIR=/var/lib/companion
+UNIT=/etc/systemd/system/companion.service
+DOC_DIR=/usr/share/doc/companion
+SERVICE_USER=companion
+HARDWARE_GROUPS=(gpio spi i2c)
+APT_PACKAGES=(
+    python3-venv python3-dev python3-pip build-essential   # venv, and C extensions (spidev)
+    libopenjp2-7 libjpeg-dev zlib1g-dev libfreetype-dev    # Pillow, when built from source
+)
+# Read to tell a Pi 5 apart; overridable so the dry-run can be tested on any machine.
+MODEL_FILE="${COMPANION_MODEL_FILE:-/proc/device-tree/model}"
+
+DRY_RUN=0
+
+usage() {
+    sed -n '2,7s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+}
+
+say() { printf '==> %s\n' "$*"; }
+note() { printf '    %s\n' "$*"; }
+warn() { printf 'WARNING: %s\n' "$*" >&2; }
+die() {
+    printf 'ERROR: %s\n' "$*" >&2
+    exit 1
+}
+
+# Run a command, or only show it with --dry-run.
+run() {
+    if ((DRY_RUN)); then
+        printf '    would run:'
+        printf ' %q' "$@"
+        printf '\n'
+    else
+        "$@"
+    fi
+}
+
+parse_args() {
+    while (($#)); do
+        case "$1" in
+        --dry-run | -n) DRY_RUN=1 ;;
+        --help | -h)
+            usage
+            exit 0
+            ;;
+        *) die "unknown option: $1 (try --help)" ;;
+        esac
+        shift
+    done
+}
+
+require_root() {
+    if ((EUID != 0)); then
+        if ((DRY_RUN)); then
+            note "(not root: fine for --dry-run; the real install needs sudo)"
+        else
+            die "run as root: sudo $0"
+        fi
+    fi
+}
+
+is_pi5() {
+    [[ -r "$MODEL_FILE" ]] && tr -d '\0' <"$MODEL_FILE" | grep -q 'Raspberry Pi 5'
+}
+
+check_python() {
+    if ! python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+        if ((DRY_RUN)); then
+            warn "python3 is older than 3.11: the real install would stop here"
+        else
+            die "Board Companion needs Python 3.11 or newer (Raspberry Pi OS Bookworm or later)"
+        fi
+    fi
+}
+
+install_packages() {
+    say "Installing system packages: ${APT_PACKAGES[*]}"
+    run apt-get update
+    run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+        "${APT_PACKAGES[@]}"
+}
+
+enable_buses() {
+    say "Enabling SPI (NFC readers) and I2C (OLED)"
+    if command -v raspi-config >/dev/null 2>&1; then
+        run raspi-config nonint do_spi 0
+        run raspi-config nonint do_i2c 0
+    else
+        warn "raspi-config not found: enable SPI and I2C yourself (dtparam=spi=on, dtparam=i2c_arm=on)"
+    fi
+}
+
+create_user() {
+    say "Service user '$SERVICE_USER' with groups ${HARDWARE_GROUPS[*]}"
+    local group
+    for group in "${HARDWARE_GROUPS[@]}"; do
+        # systemd refuses to start a unit whose SupplementaryGroups do not exist.
+        if ! getent group "$group" >/dev/null; then
+            run groupadd --system "$group"
+        fi
+    done
+    if id -u "$SERVICE_USER" >/dev/null 2>&1; then
+        note "user $SERVICE_USER already exists"
+    else
+        run useradd --system --user-group --home-dir "$STATE_DIR" --no-create-home \
+            --shell /usr/sbin/nologin --comment "Board Companion" "$SERVICE_USER"
+    fi
+    run usermod --append --groups "$(
+        IFS=,
+        echo "${HARDWARE_GROUPS[*]}"
+    )" "$SERVICE_USER"
+}
+
+backup_before_update() {
+    if [[ -x "$VENV/bin/companion" && -f "$STATE_DIR/companion.db" ]]; then
+        say "Backing up the games before updating"
+        run runuser -u "$SERVICE_USER" -- env COMPANION_STATE_DIR="$STATE_DIR" \
+            "$VENV/bin/companion" backup --reason before-update ||
+            warn "backup failed; continuing (see: journalctl -u companion)"
+    fi
+}
+
+install_venv() {
+    say "Python environment in $VENV"
+    if [[ -x "$VENV/bin/python" ]]; then
+        note "virtual environment already exists"
+    else
+        run mkdir -p "$PREFIX"
+        run python3 -m venv "$VENV"
+    fi
+    run "$VENV/bin/pip" install --upgrade pip
+    if is_pi5; then
+        # RPi.GPIO cannot drive a Pi 5; rpi-lgpio provides the same RPi.GPIO module on lgpio.
+        # Both install the same files, so never keep both: remove RPi.GPIO first.
+        note "Raspberry Pi 5: using rpi-lgpio instead of RPi.GPIO"
+        run "$VENV/bin/pip" uninstall -y RPi.GPIO
+        run "$VENV/bin/pip" install "${REPO_DIR}[pi]"
+        if ((DRY_RUN)) || "$VENV/bin/pip" show RPi.GPIO >/dev/null 2>&1; then
+            # The [pi] extra picks RPi.GPIO on 32-bit Raspberry Pi OS, even on a Pi 5.
+            run "$VENV/bin/pip" uninstall -y RPi.GPIO
+        fi
+        # Reinstall: uninstalling RPi.GPIO deletes the module files the two share.
+        run "$VENV/bin/pip" install --force-reinstall --no-deps rpi-lgpio
+    else
+        run "$VENV/bin/pip" install "${REPO_DIR}[pi]"
+    fi
+}
+
+install_config() {
+    say "Configuration in $CONFIG"
+    run install -d -m 0750 -o root -g "$SERVICE_USER" "$CONFIG_DIR"
+    if [[ -e "$CONFIG" ]]; then
+        note "keeping the existing $CONFIG"
+    else
+        run install -m 0640 -o root -g "$SERVICE_USER" \
+            "$REPO_DIR/systemd/config.example.toml" "$CONFIG"
+    fi
+}
+
+install_service() {
+    say "systemd service companion"
+    run install -d -m 0755 "$DOC_DIR"
+    run install -m 0644 "$REPO_DIR/docs/raspberry-pi.md" "$DOC_DIR/raspberry-pi.md"
+    run install -m 0644 "$REPO_DIR/systemd/companion.service" "$UNIT"
+    run systemctl daemon-reload
+    run systemctl enable companion.service
+    run systemctl restart companion.service
+}
+
+main() {
+    parse_args "$@"
+    if ((DRY_RUN)); then
+        say "Dry run: nothing will be changed"
+    fi
+    require_root
+    [[ -f "$REPO_DIR/pyproject.toml" ]] || die "run from a clone of the repository ($REPO_DIR)"
+    check_python
+    install_packages
+    enable_buses
+    create_user
+    backup_before_update
+    install_venv
+    install_config
+    install_service
+    say "Done. Status: systemctl status companion   Logs: journalctl -u companion -f"
+    note "Open http://companion.local:8080 (or the Pi's IP address) on a phone on the same Wi-Fi."
+    note "SPI/I2C just enabled for the first time? Reboot once: sudo reboot"
+}
+
+main "$@"
