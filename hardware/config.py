@@ -1,0 +1,234 @@
+"""The ``[hardware]`` part of the config file, checked into dataclasses.
+
+Example (pins are BCM numbers)::
+
+    [hardware.taps]
+    removal_ms = 300
+    poll_ms = 50
+
+    [[hardware.readers]]
+    role = "table"        # what on_tap(role, uid) receives
+    kind = "mfrc522"      # or "fake"
+    bus = 0
+    device = 0            # chip select: 0 = CE0 (GPIO8), 1 = CE1 (GPIO7)
+    rst_pin = 25
+
+    [hardware.display]
+    kind = "ssd1306"      # "sh1106", "dummy" or "none"
+    i2c_port = 1
+    i2c_address = 0x3C
+
+    [hardware.buttons]
+    kind = "gpio"         # "mock" or "none"
+    prev = 5
+    next = 6
+    ok = 13
+    hold_ms = 800
+
+    [hardware.feedback]
+    kind = "gpio"         # "mock" or "none"
+    green = 16
+    red = 26
+    buzzer = 12
+    buzzer_kind = "active"   # or "passive" (a piezo that plays tones)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from hardware.taps import TapSettings
+
+RESERVED_PINS = {2: "I2C1 SDA (OLED)", 3: "I2C1 SCL (OLED)", 7: "SPI0 CE1", 8: "SPI0 CE0",
+                 9: "SPI0 MISO", 10: "SPI0 MOSI", 11: "SPI0 SCLK"}
+
+
+class HardwareConfigError(ValueError):
+    """A bad value in ``[hardware]``; the message names the key."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReaderConfig:
+    role: str
+    """Name passed to on_tap, e.g. "table", "bank", "catch"."""
+    kind: str = "mfrc522"
+    """"mfrc522" (a real reader) or "fake" (fed by virtual taps)."""
+    bus: int = 0
+    device: int = 0
+    """SPI chip select: 0 for CE0, 1 for CE1."""
+    rst_pin: int = 25
+    """BCM pin wired to the reader's RST; readers may share one."""
+
+
+@dataclass(frozen=True, slots=True)
+class DisplayConfig:
+    kind: str = "ssd1306"
+    """"ssd1306", "sh1106", "dummy" (in memory) or "none"."""
+    i2c_port: int = 1
+    i2c_address: int = 0x3C
+    rotate: int = 0
+    """0-3, quarter turns."""
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonsConfig:
+    kind: str = "gpio"
+    """"gpio", "mock" or "none"."""
+    prev: int = 5
+    next: int = 6
+    ok: int = 13
+    hold_s: float = 0.8
+    """Holding OK this long means "back"."""
+
+
+@dataclass(frozen=True, slots=True)
+class FeedbackConfig:
+    kind: str = "gpio"
+    """"gpio", "mock" or "none"."""
+    green: int = 16
+    red: int = 26
+    buzzer: int = 12
+    buzzer_kind: str = "active"
+    """"active" (beeps by itself) or "passive" (plays tones by PWM)."""
+
+
+@dataclass(frozen=True, slots=True)
+class HardwareConfig:
+    readers: tuple[ReaderConfig, ...] = (ReaderConfig("table"),)
+    display: DisplayConfig = field(default_factory=DisplayConfig)
+    buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
+    feedback: FeedbackConfig = field(default_factory=FeedbackConfig)
+    taps: TapSettings = field(default_factory=TapSettings)
+
+
+def load_hardware_config(raw: Mapping[str, Any] | None) -> HardwareConfig:
+    """Check the ``[hardware]`` table (as parsed from TOML) and build the config.
+
+    Missing keys take the defaults above; unknown keys and bad values raise
+    HardwareConfigError naming the key.
+    """
+    raw = dict(raw or {})
+    _known(raw, "hardware", {"readers", "display", "buttons", "feedback", "taps"})
+    readers_raw = raw.get("readers", [{"role": "table"}])
+    if not isinstance(readers_raw, list) or not readers_raw:
+        raise HardwareConfigError("hardware.readers must be a non-empty list of tables")
+    readers = tuple(_reader(r, i) for i, r in enumerate(readers_raw))
+    roles = [r.role for r in readers]
+    if len(set(roles)) != len(roles):
+        raise HardwareConfigError(f"hardware.readers: roles must differ, got {roles}")
+    selects = [(r.bus, r.device) for r in readers if r.kind == "mfrc522"]
+    if len(set(selects)) != len(selects):
+        raise HardwareConfigError("hardware.readers: two readers on the same bus and device")
+    taps_raw = _table(raw, "taps")
+    _known(taps_raw, "hardware.taps", {"removal_ms", "poll_ms"})
+    try:
+        taps = TapSettings(removal_s=_num(taps_raw, "hardware.taps", "removal_ms", 300) / 1000,
+                           poll_s=_num(taps_raw, "hardware.taps", "poll_ms", 50) / 1000)
+    except ValueError as exc:
+        raise HardwareConfigError(f"hardware.taps: {exc}") from exc
+    cfg = HardwareConfig(readers, _display(_table(raw, "display")),
+                         _buttons(_table(raw, "buttons")), _feedback(_table(raw, "feedback")), taps)
+    _check_pins(cfg)
+    return cfg
+
+
+def _reader(raw: object, i: int) -> ReaderConfig:
+    where = f"hardware.readers[{i}]"
+    if not isinstance(raw, Mapping):
+        raise HardwareConfigError(f"{where} must be a table")
+    _known(raw, where, {"role", "kind", "bus", "device", "rst_pin"})
+    role = raw.get("role")
+    if not isinstance(role, str) or not role:
+        raise HardwareConfigError(f"{where}.role must be a non-empty string such as \"table\"")
+    return ReaderConfig(role, _choice(raw, where, "kind", ("mfrc522", "fake")),
+                        _int(raw, where, "bus", 0, 0, 6), _int(raw, where, "device", 0, 0, 2),
+                        _pin(raw, where, "rst_pin", 25))
+
+
+def _display(raw: Mapping[str, Any]) -> DisplayConfig:
+    w = "hardware.display"
+    _known(raw, w, {"kind", "i2c_port", "i2c_address", "rotate"})
+    return DisplayConfig(_choice(raw, w, "kind", ("ssd1306", "sh1106", "dummy", "none")),
+                         _int(raw, w, "i2c_port", 1, 0, 22),
+                         _int(raw, w, "i2c_address", 0x3C, 0x03, 0x77),
+                         _int(raw, w, "rotate", 0, 0, 3))
+
+
+def _buttons(raw: Mapping[str, Any]) -> ButtonsConfig:
+    w = "hardware.buttons"
+    _known(raw, w, {"kind", "prev", "next", "ok", "hold_ms"})
+    hold = _num(raw, w, "hold_ms", 800) / 1000
+    if not 0.1 <= hold <= 5:
+        raise HardwareConfigError(f"{w}.hold_ms must be between 100 and 5000")
+    return ButtonsConfig(_choice(raw, w, "kind", ("gpio", "mock", "none")), _pin(raw, w, "prev", 5),
+                         _pin(raw, w, "next", 6), _pin(raw, w, "ok", 13), hold)
+
+
+def _feedback(raw: Mapping[str, Any]) -> FeedbackConfig:
+    w = "hardware.feedback"
+    _known(raw, w, {"kind", "green", "red", "buzzer", "buzzer_kind"})
+    return FeedbackConfig(_choice(raw, w, "kind", ("gpio", "mock", "none")),
+                          _pin(raw, w, "green", 16), _pin(raw, w, "red", 26),
+                          _pin(raw, w, "buzzer", 12),
+                          _choice(raw, w, "buzzer_kind", ("active", "passive")))
+
+
+def _check_pins(cfg: HardwareConfig) -> None:
+    used: dict[int, str] = {}
+    rst = {r.rst_pin for r in cfg.readers if r.kind == "mfrc522"}
+    for pin in rst:
+        used[pin] = "reader rst_pin"
+    named: list[tuple[str, int]] = []
+    if cfg.buttons.kind == "gpio":
+        named += [(f"hardware.buttons.{k}", getattr(cfg.buttons, k))
+                  for k in ("prev", "next", "ok")]
+    if cfg.feedback.kind == "gpio":
+        named += [(f"hardware.feedback.{k}", getattr(cfg.feedback, k))
+                  for k in ("green", "red", "buzzer")]
+    for name, pin in named:
+        if pin in used:
+            raise HardwareConfigError(f"{name} = {pin} is already used by {used[pin]}")
+        used[pin] = name
+    for pin, name in used.items():
+        if pin in RESERVED_PINS and (cfg.display.kind in ("ssd1306", "sh1106") or pin > 3):
+            raise HardwareConfigError(f"{name} = GPIO{pin} collides with {RESERVED_PINS[pin]}")
+
+
+def _table(raw: Mapping[str, Any], key: str) -> Mapping[str, Any]:
+    value = raw.get(key, {})
+    if not isinstance(value, Mapping):
+        raise HardwareConfigError(f"hardware.{key} must be a table")
+    return value
+
+
+def _known(raw: Mapping[str, Any], where: str, keys: set[str]) -> None:
+    unknown = sorted(set(raw) - keys)
+    if unknown:
+        raise HardwareConfigError(f"{where}: unknown key(s) {unknown}; known: {sorted(keys)}")
+
+
+def _choice(raw: Mapping[str, Any], where: str, key: str, options: tuple[str, ...]) -> str:
+    value = raw.get(key, options[0])
+    if value not in options:
+        raise HardwareConfigError(f"{where}.{key} must be one of {list(options)}, got {value!r}")
+    return str(value)
+
+
+def _int(raw: Mapping[str, Any], where: str, key: str, default: int, lo: int, hi: int) -> int:
+    value = raw.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise HardwareConfigError(f"{where}.{key} must be an integer {lo}..{hi}, got {value!r}")
+    return value
+
+
+def _num(raw: Mapping[str, Any], where: str, key: str, default: float) -> float:
+    value = raw.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+        raise HardwareConfigError(f"{where}.{key} must be a positive number, got {value!r}")
+    return float(value)
+
+
+def _pin(raw: Mapping[str, Any], where: str, key: str, default: int) -> int:
+    return _int(raw, where, key, default, 0, 27)

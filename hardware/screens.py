@@ -1,0 +1,147 @@
+"""What the 128x64 OLED shows, drawn with PIL on any ImageDraw (no I/O here).
+
+Layout of the game screen (bitmap font, 6x11 px, 21 characters a line)::
+
+    Ana's turn        4+3     <- whose turn, the last roll
+    Ana 1500  Bo 980          <- balances, current player first
+    Ana rolled 7, landed...   <- the newest log line (what the roll caused)
+    Buy Cave for 60?          <- the prompt's text (or the log line before)
+    [> Buy            1/3 ]   <- highlighted choice, or the value being edited
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import segno
+from PIL import ImageDraw, ImageFont
+
+WIDTH, HEIGHT = 128, 64
+LINE_H = 12
+COLS = 21
+FONT = ImageFont.load_default_imagefont()
+ON, OFF = "white", "black"
+
+
+def fit(text: str, cols: int = COLS) -> str:
+    """``text`` cut to ``cols`` characters, with "~" marking a cut."""
+    text = " ".join(str(text).split())
+    return text if len(text) <= cols else text[: cols - 1] + "~"
+
+
+def _line(draw: ImageDraw.ImageDraw, row: int, text: str, *, inverted: bool = False,
+          right: str = "") -> None:
+    y = row * LINE_H + (1 if row else 0)
+    if inverted:
+        draw.rectangle((0, y - 1, WIDTH - 1, y + LINE_H - 2), fill=ON)
+    colour = OFF if inverted else ON
+    room = COLS - (len(right) + 1 if right else 0)
+    draw.text((1, y), fit(text, room), font=FONT, fill=colour)
+    if right:
+        draw.text((WIDTH - 1 - 6 * len(right), y), right, font=FONT, fill=colour)
+
+
+def _name(view: Mapping[str, Any], pid: str | None) -> str:
+    for p in view.get("players", []):
+        if p.get("id") == pid:
+            return str(p.get("name", pid))
+    return "Banker" if pid == "banker" else str(pid or "")
+
+
+def _balances(view: Mapping[str, Any]) -> str:
+    players = [p for p in view.get("players", []) if not p.get("bankrupt")]
+    players.sort(key=lambda p: not p.get("is_current"))
+    parts = [f"{str(p.get('name', ''))[:4]} {p.get('money', '')}" for p in players]
+    text = "  ".join(parts)
+    return text if len(text) <= COLS else " ".join(parts)
+
+
+def draw_game(draw: ImageDraw.ImageDraw, view: Mapping[str, Any],
+              nav: Mapping[str, Any] | None = None) -> None:
+    """The game screen from a view dict and the navigator's state (``PromptNavigator.state``)."""
+    if view.get("finished"):
+        draw_end(draw, view)
+        return
+    roll = "+".join(str(d) for d in view.get("last_roll") or [])
+    current = view.get("current")
+    _line(draw, 0, f"{_name(view, current)}'s turn" if current else str(view.get("title", "")),
+          right=roll)
+    _line(draw, 1, _balances(view))
+    log: Sequence[str] = view.get("log") or []
+    prompt = view.get("prompt") or {}
+    lines = [log[-1]] if log else []
+    lines.append(prompt.get("text") or (log[-2] if len(log) > 1 else ""))
+    for row, text in enumerate(lines[:2], start=2):
+        _line(draw, row, text)
+    _draw_choice(draw, nav)
+
+
+def _draw_choice(draw: ImageDraw.ImageDraw, nav: Mapping[str, Any] | None) -> None:
+    if not nav or not nav.get("items"):
+        return
+    editing = nav.get("editing")
+    if editing:
+        _line(draw, 4, f"{editing['label']}: < {editing['value']} >", inverted=True)
+        return
+    items, index = nav["items"], nav["index"]
+    _line(draw, 4, f"> {items[index]}", inverted=True, right=f"{index + 1}/{len(items)}")
+
+
+def draw_end(draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
+    """The end of the game: who won and why."""
+    _line(draw, 0, "Game over", inverted=True)
+    winners = [_name(view, w) for w in view.get("winners", [])]
+    won = " & ".join(winners) + (" wins!" if len(winners) == 1 else " win!") if winners else ""
+    rows = [won] + textwrap.wrap(str(view.get("end_reason", "")), COLS)
+    for row, text in enumerate(rows[:4], start=1):
+        _line(draw, row, text)
+
+
+def draw_enrollment(draw: ImageDraw.ImageDraw, done: int, total: int, prompt: str) -> None:
+    """Enrolling tags: a progress bar, "12 of 48 done" and what to tap next."""
+    _line(draw, 0, "Enrolling tags", inverted=True)
+    _line(draw, 1, f"{done} of {total} done")
+    draw.rectangle((1, 27, WIDTH - 2, 33), outline=ON)
+    if total:
+        draw.rectangle((1, 27, 1 + round((WIDTH - 3) * done / total), 33), fill=ON)
+    for row, text in enumerate(textwrap.wrap(prompt, COLS)[:2]):
+        draw.text((1, 37 + row * LINE_H), text, font=FONT, fill=ON)
+
+
+def draw_error(draw: ImageDraw.ImageDraw, text: str) -> None:
+    """An error the table must see, wrapped over four lines."""
+    _line(draw, 0, "! Problem", inverted=True)
+    for row, line in enumerate(textwrap.wrap(text, COLS)[:4], start=1):
+        _line(draw, row, line)
+
+
+def qr_matrix(url: str) -> list[list[bool]]:
+    """The QR code of ``url`` (version 3 at most, so it fits at 2 px a module)."""
+    qr = segno.make_qr(url, error="l", boost_error=True)
+    if qr.version > 3:
+        raise ValueError(f"address too long for the OLED's QR code (version {qr.version}): {url}")
+    return [[bool(m) for m in row] for row in qr.matrix]
+
+
+def draw_join(draw: ImageDraw.ImageDraw, url: str, code: str) -> None:
+    """The join screen: a QR code of the page (dark modules on a lit square) and the code."""
+    matrix = qr_matrix(url)
+    size, scale = len(matrix), 2
+    side = (size + 2) * scale  # one module of quiet zone around it
+    top = (HEIGHT - side) // 2
+    draw.rectangle((0, top, side - 1, top + side - 1), fill=ON)
+    for y, row in enumerate(matrix):
+        for x, dark in enumerate(row):
+            if dark:
+                x0, y0 = (x + 1) * scale, top + (y + 1) * scale
+                draw.rectangle((x0, y0, x0 + scale - 1, y0 + scale - 1), fill=OFF)
+    left = side + 4
+    draw.text((left, 0), "Join:", font=FONT, fill=ON)
+    draw.rectangle((left, 13, WIDTH - 1, 27), fill=ON)
+    draw.text((left + 2, 15), code[:10], font=FONT, fill=OFF)
+    short = url.split("://", 1)[-1]
+    cols = (WIDTH - left) // 6
+    for row, text in enumerate(textwrap.wrap(short, cols, break_on_hyphens=False)[:3]):
+        draw.text((left, 30 + row * 11), text, font=FONT, fill=ON)
