@@ -73,7 +73,7 @@ def effective(log: Iterable[tuple[int, Event]]) -> list[tuple[int, Event]]:
 def replay(events: Iterable[Event], state: BaseState | None = None) -> BaseState:
     """Fold events (already free of undone ones) into a state."""
     current = state
-    rules = None
+    rules = None if state is None else find_edition(state.edition)
     for event in events:
         if event.type == GAME_STARTED or current is None:
             current = apply(current, event)

@@ -1,0 +1,170 @@
+"""Scripted games: a setup plus the steps in order, played headless (docs/scripts.md).
+
+A step is a command object ``{"actor", "type", "args"}`` or a shorthand string
+``"[actor:] type [values...] [key=value ...]"``: without an actor, the first actor of the
+current prompt acts; bare integers fill the action's dice or amount input; a bare word fills
+the action's choice (``choose``'s option, a teammate, ...). Each step must be legal when it is
+reached, or the run stops with the rule it broke and the step's number.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from companion.engine import game
+from companion.engine.state import BaseState
+from companion.engine.types import Action, Command, Event, GameSetup, IllegalCommand, RuleError
+
+
+class ScriptError(RuleError):
+    """A script is malformed, or one of its steps is refused (the message says which)."""
+
+
+@dataclass
+class ScriptResult:
+    state: BaseState
+    events: list[Event]
+    steps_run: int
+
+    def final(self) -> dict[str, Any]:
+        """The final state as printed by ``companion play``."""
+        out = game.view(self.state)
+        out.pop("actions", None)
+        out["steps_run"] = self.steps_run
+        out["log"] = [e.say for e in self.events if e.say][-10:]
+        return out
+
+
+def load_script(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text("utf-8"))
+    except FileNotFoundError as exc:
+        raise ScriptError(f"No script file {path}.") from exc
+    except json.JSONDecodeError as exc:
+        raise ScriptError(f"{path} is not valid JSON: {exc}.") from exc
+    if not isinstance(data, Mapping):
+        raise ScriptError("A script is a JSON object with a setup and 'steps'.")
+    return dict(data)
+
+
+def run_script(data: Mapping[str, Any]) -> ScriptResult:
+    """Play a script from its setup through every step; raises ScriptError on a bad step."""
+    steps = data.get("steps", [])
+    if not isinstance(steps, list):
+        raise ScriptError("'steps' must be a list.")
+    setup = GameSetup.from_json({k: v for k, v in data.items() if k != "steps"})
+    events = game.new_game(setup)
+    state = game.replay(events)
+    for n, step in enumerate(steps, 1):
+        try:
+            command = parse_step(state, step)
+            new = game.decide(state, command)
+        except RuleError as exc:
+            raise ScriptError(f"Step {n} ({json.dumps(step)}): {exc}") from exc
+        for e in new:
+            state = game.apply(state, e)
+        events += new
+    return ScriptResult(state, events, len(steps))
+
+
+def parse_step(state: BaseState, step: Any) -> Command:
+    """Turn one script step into a command (see the module docstring)."""
+    if isinstance(step, Mapping):
+        return Command.from_json(step)
+    if not isinstance(step, str) or not step.strip():
+        raise IllegalCommand("A step is a command object or a non-empty string.")
+    text = step.strip()
+    actor: str | None = None
+    head = text.split(None, 1)[0]
+    if head.endswith(":"):
+        actor = head[:-1]
+        text = text[len(head):].strip()
+    try:
+        words = shlex.split(text)
+    except ValueError as exc:
+        raise IllegalCommand(f"Cannot read the step: {exc}.") from exc
+    if not words:
+        raise IllegalCommand("A step needs a command type.")
+    kind, rest = words[0], words[1:]
+    args: dict[str, Any] = {}
+    values: list[Any] = []
+    for word in rest:
+        if "=" in word:
+            key, value = word.split("=", 1)
+            args[key] = _value(value)
+        else:
+            values.append(_value(word))
+    legal = game.legal_actions(state)
+    if actor is None:
+        actor = _default_actor(state, legal, kind)
+    candidates = [a for a in legal if a.type == kind and a.actor == actor]
+    action = _pick(candidates, values, args)
+    if action is not None:
+        args = {**action.args, **args}
+        _fill_input(action, args, values)
+    elif values:
+        args.setdefault("values", values)
+    return Command(actor, kind, args)
+
+
+def _value(word: str) -> Any:
+    try:
+        return int(word)
+    except ValueError:
+        pass
+    if word.startswith(("[", "{")):
+        try:
+            return json.loads(word)
+        except json.JSONDecodeError:
+            return word
+    return {"true": True, "false": False}.get(word, word)
+
+
+def _default_actor(state: BaseState, legal: list[Action], kind: str) -> str:
+    if state.prompt is not None and state.prompt.to:
+        for who in state.prompt.to:
+            if any(a.type == kind and a.actor == who for a in legal):
+                return who
+        return state.prompt.to[0]
+    same = [a.actor for a in legal if a.type == kind]
+    if same:
+        return same[0]
+    raise IllegalCommand(f"Nobody can {kind} now; name the actor ('name: {kind} ...').")
+
+
+def _pick(candidates: list[Action], values: list[Any], args: dict[str, Any]) -> Action | None:
+    """The action a shorthand step means: one whose fixed args fit the words given."""
+    if not candidates:
+        return None
+    if len(candidates) == 1:
+        return candidates[0]
+    for a in candidates:
+        fixed = dict(a.args)
+        if fixed and all(args.get(k, v) == v for k, v in fixed.items()) and any(
+                k in args for k in fixed):
+            return a
+        if fixed and values and len(fixed) == 1 and next(iter(fixed.values())) == values[0]:
+            values.pop(0)
+            return a
+    return candidates[0]
+
+
+def _fill_input(action: Action, args: dict[str, Any], values: list[Any]) -> None:
+    spec = action.input or {}
+    kind = spec.get("kind")
+    if kind == "dice" and values:
+        args["dice"] = [v for v in values]
+        values.clear()
+    elif kind == "amount" and values:
+        args["amount"] = values.pop(0)
+    elif kind == "choice" and values:
+        args[str(spec.get("arg", "option"))] = values.pop(0)
+    elif values and len(action.args) == 1 and action.type == "choose":
+        pass
+    if values:
+        args.setdefault("option" if action.type == "choose" else "value", values[0])

@@ -1,0 +1,471 @@
+"""The game service: one thread owns the engine and the database; every input queues to it.
+
+Commands from the CLI, the phones and the table hardware all arrive through :meth:`submit`
+(or :meth:`tap`), are decided in order, committed to SQLite in one transaction, and only then
+acknowledged and published. Readers get immutable states and cached views from any thread.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import pickle
+import queue
+import secrets
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from companion.engine import game
+from companion.engine.state import BaseState
+from companion.engine.types import Command, Event, GameSetup, RuleError
+from companion.store import Row, Store
+
+log = logging.getLogger("companion.service")
+
+DB_NAME = "companion.db"
+RECENT = 12
+
+
+@dataclass
+class Outcome:
+    """The answer to a command: accepted (with the new version and what happened) or not."""
+
+    ok: bool
+    version: int
+    says: list[str] = field(default_factory=list)
+    error: str = ""
+    code: str = "ok"
+    """``ok``, ``illegal`` (a rule refused it), ``stale`` (the sender's view was out of date),
+    ``not_found`` (no such game) or ``bad_request`` (malformed)."""
+    game_id: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"ok": self.ok, "version": self.version, "says": self.says}
+        if not self.ok:
+            out.update(error=self.error, code=self.code)
+        if self.game_id:
+            out["game_id"] = self.game_id
+        return out
+
+
+class GameNotFound(LookupError):
+    pass
+
+
+@dataclass
+class GameRecord:
+    """A loaded game: its current state and where its log stands."""
+
+    id: str
+    edition: str
+    title: str
+    join_code: str
+    state: BaseState
+    version: int
+    """The sequence number of the last row in the log (undone rows included)."""
+    commands: int
+    recent: deque[tuple[int, str]]
+    since_snapshot: int = 0
+    views: dict[str | None, dict[str, Any]] = field(default_factory=dict)
+    history: list[dict[str, Any]] = field(default_factory=list)
+    """Balances after each command, for the page's chart: ``{"version", "money": {...}}``."""
+
+
+def code_tag() -> str:
+    """A fingerprint of the rules code and data: snapshots from other code are not trusted."""
+    root = Path(__file__).resolve().parent.parent
+    h = hashlib.sha256()
+    for base in (root / "companion", root / "seeds"):
+        for path in sorted(base.rglob("*")):
+            if path.suffix in (".py", ".toml"):
+                h.update(path.as_posix().encode())
+                h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+Listener = Callable[[str, int, dict[str, Any] | None], None]
+
+
+class GameService:
+    """The single writer. Start it, submit commands, read states and views."""
+
+    def __init__(self, state_dir: Path, *, clock: Callable[[], float] = time.time,
+                 snapshot_every: int = 500) -> None:
+        self.state_dir = Path(state_dir)
+        self.clock = clock
+        self.snapshot_every = snapshot_every
+        self.store = Store(self.state_dir / DB_NAME)
+        self.code = code_tag()
+        self._games: dict[str, GameRecord] = {}
+        self._queue: queue.Queue[tuple[Callable[..., Any], tuple[Any, ...], Future[Any]] | None]
+        self._queue = queue.Queue()
+        self._thread: threading.Thread | None = None
+        self._listeners: list[Listener] = []
+        self.changed = threading.Condition()
+        self.tap_handler: Callable[[str, str], Outcome] | None = None
+        for row in self.store.games("open"):
+            self._load(row)
+
+    # -- the writer thread ------------------------------------------------------------------
+    def start(self) -> GameService:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._loop, name="game-service", daemon=True)
+            self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        if self._thread is not None:
+            self._queue.put(None)
+            self._thread.join(timeout=10)
+            self._thread = None
+        self.store.close()
+
+    def __enter__(self) -> GameService:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def _loop(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            fn, args, fut = item
+            if not fut.set_running_or_notify_cancel():
+                continue
+            try:
+                fut.set_result(fn(*args))
+            except BaseException as exc:  # handed to the caller
+                fut.set_exception(exc)
+
+    def call(self, fn: Callable[..., Any], *args: Any, timeout: float = 30) -> Any:
+        """Run ``fn(*args)`` on the service thread and wait for its result."""
+        if self._thread is None or threading.current_thread() is self._thread:
+            return fn(*args)
+        fut: Future[Any] = Future()
+        self._queue.put((fn, args, fut))
+        return fut.result(timeout=timeout)
+
+    def subscribe(self, listener: Listener) -> None:
+        """``listener(game_id, version, notice)`` runs on the service thread after each commit
+        (``notice`` is None) or refused tap (``notice`` = ``{"text", "level"}``)."""
+        self._listeners.append(listener)
+
+    def _publish(self, game_id: str, version: int, notice: dict[str, Any] | None = None) -> None:
+        with self.changed:
+            self.changed.notify_all()
+        for listener in list(self._listeners):
+            try:
+                listener(game_id, version, notice)
+            except Exception:  # a broken display must not stop the game
+                log.exception("listener failed")
+
+    # -- public writes (queued) ---------------------------------------------------------------
+    def create_game(self, setup: Any) -> Outcome:
+        return self.call(self._create_game, setup)
+
+    def submit(self, game_id: str, command: Any, version: int | None = None,
+               key: str | None = None) -> Outcome:
+        """Decide and commit one command. ``version`` is the log version the sender saw
+        (None: do not check); ``key`` an idempotency key (a retry gets the first answer)."""
+        return self.call(self._submit, game_id, command, version, key)
+
+    def undo(self, game_id: str, cmd: int | None = None) -> Outcome:
+        """Take back command ``cmd`` and everything after it (None: the last command)."""
+        return self.call(self._undo, game_id, cmd)
+
+    def import_game(self, lines: list[str]) -> Outcome:
+        return self.call(self._import, lines)
+
+    # -- public reads ---------------------------------------------------------------------
+    def games(self) -> list[dict[str, Any]]:
+        return self.call(self.store.games)
+
+    def record(self, game_id: str) -> GameRecord:
+        rec = self._games.get(game_id)
+        if rec is None:
+            rec = self.call(self._load_by_id, game_id)
+        return rec
+
+    def state(self, game_id: str) -> tuple[int, BaseState]:
+        rec = self.record(game_id)
+        return rec.version, rec.state
+
+    def view(self, game_id: str, viewer: str | None = None) -> dict[str, Any]:
+        """The game's view for ``viewer`` (cached per version)."""
+        rec = self.record(game_id)
+        cached = rec.views.get(viewer)
+        if cached is not None and cached["version"] == rec.version:
+            return cached
+        version, state = rec.version, rec.state
+        out = game.view(state, viewer)
+        out.update(game_id=rec.id, version=version, join_code=rec.join_code,
+                   log=[say for _, say in rec.recent])
+        rec.views[viewer] = out
+        return out
+
+    def history(self, game_id: str) -> list[dict[str, Any]]:
+        """Every explained event of the game, oldest first, with undone ones marked."""
+        rows = self.call(self.store.rows, game_id)
+        kept = {seq for seq, _ in game.effective((r.seq, r.event) for r in rows)}
+        return [{"seq": r.seq, "cmd": r.cmd, "time": r.time, "say": r.event.say,
+                 "undone": r.seq not in kept and r.event.type != game.UNDONE}
+                for r in rows if r.event.say]
+
+    def commands(self, game_id: str) -> list[dict[str, Any]]:
+        return self.call(self.store.commands, game_id)
+
+    def export(self, game_id: str) -> Iterator[str]:
+        """The game's log as JSON lines (the first line describes the game)."""
+        import json
+
+        rec = self.record(game_id)
+        rows = self.call(self.store.rows, game_id)
+        yield json.dumps({"game": rec.id, "edition": rec.edition, "title": rec.title,
+                          "join_code": rec.join_code, "version": rec.version})
+        for r in rows:
+            yield json.dumps({"seq": r.seq, "cmd": r.cmd, "time": r.time, **r.event.to_json()})
+
+    def wait(self, game_id: str, after: int, timeout: float) -> int:
+        """Block until the game's version passes ``after`` (or timeout); returns the version."""
+        deadline = time.monotonic() + timeout
+        with self.changed:
+            while True:
+                rec = self._games.get(game_id)
+                version = rec.version if rec else 0
+                left = deadline - time.monotonic()
+                if version > after or left <= 0:
+                    return version
+                self.changed.wait(left)
+
+    # -- the work, on the service thread --------------------------------------------------
+    def _create_game(self, raw: Any) -> Outcome:
+        try:
+            setup = raw if isinstance(raw, GameSetup) else GameSetup.from_json(raw)
+            events = game.new_game(setup)
+        except RuleError as exc:
+            return Outcome(False, 0, error=str(exc), code="illegal")
+        game_id = secrets.token_hex(4)
+        join_code = f"{secrets.randbelow(10**4):04d}"
+        now = self.clock()
+        title = game.apply(None, events[0]).edition
+        from companion.engine.editions import find_edition
+
+        title = find_edition(setup.edition).title
+        says = [e.say for e in events if e.say]
+        response = {"ok": True, "version": len(events), "says": says, "game_id": game_id}
+        with self.store.transaction() as conn:
+            self.store.add_game(conn, game_id, setup.edition, title, now, join_code)
+            last = self.store.append(conn, game_id, 1, 0, now, events)
+            self.store.record_command(conn, game_id, 0, now, "banker",
+                                      {"type": "new_game", "setup": setup.to_json()}, None, 1,
+                                      last, response)
+            self.store.conn.execute("INSERT OR REPLACE INTO settings (key, value) VALUES "
+                                    "('active_game', ?)", (game_id,))
+        state = game.replay(events)
+        rec = GameRecord(game_id, setup.edition, title, join_code, state, last, 1,
+                         deque(((i + 1, e.say) for i, e in enumerate(events) if e.say),
+                               maxlen=RECENT))
+        rec.history.append(self._balances(last, state))
+        self._games[game_id] = rec
+        self._publish(game_id, last)
+        return Outcome(True, last, says, game_id=game_id)
+
+    def _submit(self, game_id: str, raw: Any, version: int | None, key: str | None) -> Outcome:
+        rec = self._games.get(game_id) or self._load_by_id(game_id)
+        if key is not None:
+            if not isinstance(key, str) or not 0 < len(key) <= 80:
+                return Outcome(False, rec.version, error="An idempotency key is 1 to 80 "
+                               "characters.", code="bad_request")
+            earlier = self.store.response_for(game_id, key)
+            if earlier is not None:
+                return Outcome(earlier["ok"], earlier["version"], earlier.get("says", []),
+                               game_id=game_id)
+        try:
+            command = raw if isinstance(raw, Command) else Command.from_json(raw)
+        except RuleError as exc:
+            return Outcome(False, rec.version, error=str(exc), code="bad_request")
+        if version is not None and version != rec.version:
+            return self._stale(rec, version)
+        try:
+            events = game.decide(rec.state, command)
+        except RuleError as exc:
+            return Outcome(False, rec.version, error=str(exc), code="illegal")
+        return self._commit(rec, events, command.actor, command.to_json(), key)
+
+    def _stale(self, rec: GameRecord, seen: Any) -> Outcome:
+        if not isinstance(seen, int) or seen > rec.version or seen < 0:
+            return Outcome(False, rec.version, error="That version of the game never existed; "
+                           "reload the page.", code="bad_request")
+        rows = self.store.rows(rec.id, after=seen)
+        changes = [r.event.say for r in rows if r.event.say][-3:]
+        what = " ".join(changes) or "The game moved on."
+        return Outcome(False, rec.version, error=f"The game changed since you looked: {what} "
+                       "Check the table and try again.", code="stale")
+
+    def _commit(self, rec: GameRecord, events: list[Event], actor: str, body: dict[str, Any],
+                key: str | None) -> Outcome:
+        now = self.clock()
+        first = rec.version + 1
+        says = [e.say for e in events if e.say]
+        last = first + len(events) - 1
+        response = {"ok": True, "version": last, "says": says}
+        state = rec.state
+        for e in events:
+            state = game.apply(state, e)
+        with self.store.transaction() as conn:
+            if events:
+                self.store.append(conn, rec.id, first, rec.commands, now, events)
+            self.store.record_command(conn, rec.id, rec.commands, now, actor, body, key, first,
+                                      max(last, rec.version), response)
+            if state.finished and not rec.state.finished:
+                self.store.set_status(conn, rec.id, "finished")
+        # committed: now the new state is real
+        rec.state = state
+        rec.version = max(last, rec.version)
+        rec.commands += 1
+        for i, e in enumerate(events):
+            if e.say:
+                rec.recent.append((first + i, e.say))
+        rec.history.append(self._balances(rec.version, state))
+        rec.since_snapshot += len(events)
+        if rec.since_snapshot >= self.snapshot_every:
+            self._snapshot(rec)
+        self._publish(rec.id, rec.version)
+        return Outcome(True, rec.version, says, game_id=rec.id)
+
+    def _undo(self, game_id: str, cmd: int | None) -> Outcome:
+        rec = self._games.get(game_id) or self._load_by_id(game_id)
+        rows = self.store.rows(game_id)
+        kept = game.effective((r.seq, r.event) for r in rows)
+        kept_seqs = {seq for seq, _ in kept}
+        live = [c for c in self.store.commands(game_id)
+                if c["body"].get("type") not in ("undo",) and c["first_seq"] in kept_seqs]
+        if not live or live[-1]["cmd"] == 0:
+            return Outcome(False, rec.version, error="There is nothing to undo.", code="illegal")
+        target = live[-1] if cmd is None else next((c for c in live if c["cmd"] == cmd), None)
+        if target is None or target["cmd"] == 0:
+            return Outcome(False, rec.version, error="That step cannot be undone (it is the "
+                           "start of the game or was already undone).", code="illegal")
+        to_seq = target["first_seq"] - 1
+        undone_says = [e.say for seq, e in kept if seq > to_seq and e.say]
+        event = Event(game.UNDONE, {"to_seq": to_seq, "cmd": target["cmd"]},
+                      f"The banker undoes {len(undone_says)} step(s), back to before: "
+                      f"{undone_says[0] if undone_says else 'the last command'}")
+        state = game.replay(e for seq, e in kept if seq <= to_seq)
+        now = self.clock()
+        seq = rec.version + 1
+        response = {"ok": True, "version": seq, "says": [event.say]}
+        with self.store.transaction() as conn:
+            self.store.append(conn, game_id, seq, rec.commands, now, [event])
+            self.store.record_command(conn, game_id, rec.commands, now, "banker",
+                                      {"type": "undo", "cmd": target["cmd"]}, None, seq, seq,
+                                      response)
+            self.store.set_status(conn, game_id, "finished" if state.finished else "open")
+        rec.state = state
+        rec.version = seq
+        rec.commands += 1
+        rec.recent = deque(((s, e.say) for s, e in kept if s <= to_seq and e.say), maxlen=RECENT)
+        rec.recent.append((seq, event.say))
+        rec.history = [h for h in rec.history if h["version"] <= to_seq]
+        rec.history.append(self._balances(seq, state))
+        self._publish(game_id, seq)
+        return Outcome(True, seq, [event.say], game_id=game_id)
+
+    def _import(self, lines: list[str]) -> Outcome:
+        import json
+
+        try:
+            head = json.loads(lines[0])
+            rows = [json.loads(line) for line in lines[1:] if line.strip()]
+            log_rows = [(int(r["seq"]), Event.from_json(r)) for r in rows]
+            state = game.replay(e for _, e in game.effective(log_rows))
+        except (ValueError, KeyError, TypeError, IndexError, RuleError) as exc:
+            return Outcome(False, 0, error=f"Not a game export: {exc}", code="bad_request")
+        game_id = secrets.token_hex(4)
+        now = self.clock()
+        with self.store.transaction() as conn:
+            self.store.add_game(conn, game_id, state.edition, str(head.get("title", "")), now,
+                                f"{secrets.randbelow(10**4):04d}")
+            for r, (seq, e) in zip(rows, log_rows, strict=True):
+                self.store.append(conn, game_id, seq, int(r.get("cmd", 0)),
+                                  float(r.get("time", now)), [e])
+            if state.finished:
+                self.store.set_status(conn, game_id, "finished")
+        self._load_by_id(game_id)
+        return Outcome(True, log_rows[-1][0] if log_rows else 0, game_id=game_id)
+
+    # -- loading and snapshots ------------------------------------------------------------
+    def _load_by_id(self, game_id: str) -> GameRecord:
+        for row in self.store.games():
+            if row["id"] == game_id:
+                return self._load(row)
+        raise GameNotFound(f"There is no game {game_id!r}.")
+
+    def _load(self, row: dict[str, Any]) -> GameRecord:
+        game_id = row["id"]
+        snap = self.store.snapshot(game_id)
+        state: BaseState | None = None
+        rows: list[Row]
+        if snap is not None and snap[1] == self.code:
+            rows = self.store.rows(game_id, after=snap[0])
+            if all(r.event.type != game.UNDONE or r.event.data["to_seq"] >= snap[0]
+                   for r in rows):
+                try:
+                    state = pickle.loads(snap[2])
+                except Exception:  # a damaged snapshot: replay instead
+                    state = None
+        if state is not None:
+            kept = game.effective([(snap[0], Event("snapshot", {}))] + [  # type: ignore[index]
+                (r.seq, r.event) for r in rows])
+            state = game.replay((e for seq, e in kept[1:]), state)
+            recent_rows = self.store.rows(game_id, after=max(0, snap[0] - 400))  # type: ignore[index]
+        else:
+            rows = self.store.rows(game_id)
+            kept = game.effective((r.seq, r.event) for r in rows)
+            state = game.replay(e for _, e in kept)
+            recent_rows = rows
+        kept_recent = game.effective((r.seq, r.event) for r in recent_rows)
+        version = self._last_seq(game_id)
+        commands = self.store.conn.execute(
+            "SELECT COALESCE(MAX(cmd), -1) + 1 FROM commands WHERE game_id = ?",
+            (game_id,)).fetchone()[0]
+        rec = GameRecord(game_id, row["edition"], row["title"], row["join_code"], state,
+                         version, max(commands, 1),
+                         deque(((s, e.say) for s, e in kept_recent if e.say), maxlen=RECENT))
+        rec.history.append(self._balances(version, state))
+        self._games[game_id] = rec
+        return rec
+
+    def _last_seq(self, game_id: str) -> int:
+        row = self.store.conn.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?",
+                                      (game_id,)).fetchone()
+        return int(row[0])
+
+    def _snapshot(self, rec: GameRecord) -> None:
+        try:
+            self.store.save_snapshot(rec.id, rec.version, self.code, pickle.dumps(rec.state))
+            rec.since_snapshot = 0
+        except Exception:  # a snapshot is only a shortcut
+            log.exception("snapshot failed")
+
+    @staticmethod
+    def _balances(version: int, state: BaseState) -> dict[str, Any]:
+        players = getattr(state, "players", ())
+        money = {p.id: p.money for p in players if hasattr(p, "money")}
+        return {"version": version, "money": money}
+
+    def active_game(self) -> str | None:
+        """The game the table hardware talks to: the newest open game."""
+        value = self.call(self.store.setting, "active_game")
+        if value and value in self._games:
+            return str(value)
+        open_games = [g for g in self._games.values() if not g.state.finished]
+        return open_games[-1].id if open_games else value

@@ -1,0 +1,187 @@
+"""The event log on disk: SQLite (standard library), WAL, synchronous=FULL.
+
+Only the game service's thread writes. Every command's events are appended in one
+``BEGIN IMMEDIATE`` transaction together with the command itself, so a command is either wholly
+on disk or not at all, and it is acknowledged only after the commit returns.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from companion.engine.types import Event
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    edition TEXT NOT NULL,
+    title TEXT NOT NULL,
+    created REAL NOT NULL,
+    status TEXT NOT NULL DEFAULT 'open',
+    join_code TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS events (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    cmd INTEGER NOT NULL,
+    time REAL NOT NULL,
+    type TEXT NOT NULL,
+    data TEXT NOT NULL,
+    say TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS commands (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    cmd INTEGER NOT NULL,
+    time REAL NOT NULL,
+    actor TEXT NOT NULL,
+    body TEXT NOT NULL,
+    key TEXT,
+    first_seq INTEGER NOT NULL,
+    last_seq INTEGER NOT NULL,
+    response TEXT NOT NULL,
+    PRIMARY KEY (game_id, cmd)
+) WITHOUT ROWID;
+CREATE UNIQUE INDEX IF NOT EXISTS commands_key ON commands (game_id, key) WHERE key IS NOT NULL;
+CREATE TABLE IF NOT EXISTS snapshots (
+    game_id TEXT PRIMARY KEY REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    code TEXT NOT NULL,
+    state BLOB NOT NULL
+);
+CREATE TABLE IF NOT EXISTS settings (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One stored event."""
+
+    seq: int
+    cmd: int
+    time: float
+    event: Event
+
+
+class StoreError(RuntimeError):
+    """The database cannot be used (corrupt, unreadable, full disk)."""
+
+
+class Store:
+    """The SQLite file behind the service."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            self.conn.execute("PRAGMA journal_mode=WAL")
+            self.conn.execute("PRAGMA synchronous=FULL")
+            self.conn.execute("PRAGMA foreign_keys=ON")
+            self.conn.execute("PRAGMA busy_timeout=5000")
+            self.conn.executescript(SCHEMA)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"The database {path} cannot be opened ({exc}). Restore a backup "
+                             "with `companion restore`, or move the file away to start afresh.") from exc
+
+    def close(self) -> None:
+        self.conn.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """``BEGIN IMMEDIATE`` ... ``COMMIT`` (rolled back on any error)."""
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.conn
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        self.conn.execute("COMMIT")
+
+    def integrity(self) -> str:
+        return str(self.conn.execute("PRAGMA integrity_check").fetchone()[0])
+
+    # -- writing (inside a transaction) ---------------------------------------------------
+    def add_game(self, conn: sqlite3.Connection, game_id: str, edition: str, title: str,
+                 created: float, join_code: str) -> None:
+        conn.execute("INSERT INTO games (id, edition, title, created, join_code) VALUES "
+                     "(?, ?, ?, ?, ?)", (game_id, edition, title, created, join_code))
+
+    def append(self, conn: sqlite3.Connection, game_id: str, first_seq: int, cmd: int,
+               time: float, events: list[Event]) -> int:
+        """Append events from ``first_seq``; returns the last sequence number written."""
+        rows = [
+            (game_id, first_seq + i, cmd, time, e.type, json.dumps(dict(e.data),
+                                                                   separators=(",", ":")), e.say)
+            for i, e in enumerate(events)
+        ]
+        conn.executemany("INSERT INTO events (game_id, seq, cmd, time, type, data, say) VALUES "
+                         "(?, ?, ?, ?, ?, ?, ?)", rows)
+        return first_seq + len(events) - 1
+
+    def record_command(self, conn: sqlite3.Connection, game_id: str, cmd: int, time: float,
+                       actor: str, body: dict[str, Any], key: str | None, first_seq: int,
+                       last_seq: int, response: dict[str, Any]) -> None:
+        conn.execute("INSERT INTO commands (game_id, cmd, time, actor, body, key, first_seq, "
+                     "last_seq, response) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                     (game_id, cmd, time, actor, json.dumps(body), key, first_seq, last_seq,
+                      json.dumps(response)))
+
+    def set_status(self, conn: sqlite3.Connection, game_id: str, status: str) -> None:
+        conn.execute("UPDATE games SET status = ? WHERE id = ?", (status, game_id))
+
+    def save_snapshot(self, game_id: str, seq: int, code: str, blob: bytes) -> None:
+        with self.transaction() as conn:
+            conn.execute("INSERT OR REPLACE INTO snapshots (game_id, seq, code, state) VALUES "
+                         "(?, ?, ?, ?)", (game_id, seq, code, blob))
+
+    # -- reading --------------------------------------------------------------------------
+    def games(self, status: str | None = None) -> list[dict[str, Any]]:
+        sql = "SELECT id, edition, title, created, status, join_code FROM games"
+        args: tuple[Any, ...] = ()
+        if status:
+            sql += " WHERE status = ?"
+            args = (status,)
+        cur = self.conn.execute(sql + " ORDER BY created", args)
+        keys = ("id", "edition", "title", "created", "status", "join_code")
+        return [dict(zip(keys, row, strict=True)) for row in cur.fetchall()]
+
+    def rows(self, game_id: str, after: int = 0) -> list[Row]:
+        cur = self.conn.execute("SELECT seq, cmd, time, type, data, say FROM events WHERE "
+                                "game_id = ? AND seq > ? ORDER BY seq", (game_id, after))
+        return [Row(seq, cmd, t, Event(typ, json.loads(data), say))
+                for seq, cmd, t, typ, data, say in cur.fetchall()]
+
+    def commands(self, game_id: str) -> list[dict[str, Any]]:
+        cur = self.conn.execute("SELECT cmd, time, actor, body, key, first_seq, last_seq FROM "
+                                "commands WHERE game_id = ? ORDER BY cmd", (game_id,))
+        return [{"cmd": c, "time": t, "actor": a, "body": json.loads(b), "key": k,
+                 "first_seq": f, "last_seq": la} for c, t, a, b, k, f, la in cur.fetchall()]
+
+    def response_for(self, game_id: str, key: str) -> dict[str, Any] | None:
+        row = self.conn.execute("SELECT response FROM commands WHERE game_id = ? AND key = ?",
+                                (game_id, key)).fetchone()
+        return None if row is None else dict(json.loads(row[0]))
+
+    def snapshot(self, game_id: str) -> tuple[int, str, bytes] | None:
+        row = self.conn.execute("SELECT seq, code, state FROM snapshots WHERE game_id = ?",
+                                (game_id,)).fetchone()
+        return None if row is None else (int(row[0]), str(row[1]), bytes(row[2]))
+
+    def setting(self, key: str) -> str | None:
+        row = self.conn.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_setting(self, key: str, value: str) -> None:
+        with self.transaction() as conn:
+            conn.execute("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)",
+                         (key, value))
