@@ -1,0 +1,177 @@
+"""Every legal command now, as generic actions a phone page, the OLED buttons or a script
+can offer without knowing this edition."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.editions.master_trainer.base import State, data_of
+from companion.editions.master_trainer.battles import BattleRules
+from companion.engine.types import Action
+
+
+def choice(arg: str, options: list[tuple[str, str]], optional: bool = False) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "kind": "choice", "arg": arg,
+        "options": [{"value": v, "label": label} for v, label in options],
+    }
+    if optional:
+        out["optional"] = True
+    return out
+
+
+class ActionRules(BattleRules):
+    """``actions(state)``: the legal commands, prompt by prompt."""
+
+    def chip_options(self, state: State, chips: list[str]) -> list[tuple[str, str]]:
+        return [(c, self.chip(state, c).label) for c in chips]
+
+    def player_options(self, state: State, pids: list[str]) -> list[tuple[str, str]]:
+        return [(p, self.pname(state, p)) for p in pids]
+
+    def actions(self, state: State) -> list[Action]:
+        prompt = state.prompt
+        if state.finished or prompt is None:
+            return []
+        if state.dice is not None:
+            out = self.dice_actions(state)
+            if state.dice.purpose == "move" and not state.dice.window:
+                out += self.item_actions(state, fly=True)
+            return out
+        method = getattr(self, "actions_" + prompt.kind, None)
+        return method(state) if method else []
+
+    def item_actions(self, state: State, fly: bool = False) -> list[Action]:
+        """Potion (and before the move roll, Fly) for the player whose turn it is."""
+        pid = state.current
+        assert pid is not None
+        t = state.trainer(pid)
+        out = []
+        if "potion" in t.items and t.knocked_out:
+            out.append(Action(pid, "use", "Potion: revive a knocked-out Pokémon",
+                              {"item": "potion"},
+                              choice("chip", self.chip_options(state, list(t.knocked_out)))))
+        if fly and "fly" in t.items:
+            out.append(Action(pid, "use", "Fly to any city or town", {"item": "fly"}))
+        return out
+
+    def actions_starter(self, state: State) -> list[Action]:
+        assert state.prompt is not None
+        opts = self.chip_options(state, self.free_starters(state))
+        return [
+            Action(p, "starter", "Turn over a starter", {}, choice("chip", opts, optional=True))
+            for p in state.prompt.to
+        ]
+
+    def actions_land(self, state: State) -> list[Action]:
+        pid = state.current
+        assert pid is not None
+        spaces = [(s.key, s.label) for s in self.allowed_spaces(state)]
+        out = [Action(pid, "land", "Say where you landed", {}, choice("space", spaces))]
+        if state.passed:
+            targets = self.battle_targets(state, pid)
+            if targets:
+                out.append(Action(pid, "battle", "Stop and challenge a trainer you passed", {},
+                                  choice("with", self.player_options(state, targets))))
+            out += self.trade_actions(state, pid, "Stop and offer a trade to a trainer you passed")
+        return out + self.item_actions(state)
+
+    def trade_actions(self, state: State, pid: str, label: str) -> list[Action]:
+        targets = self.trade_targets(state, pid)
+        if not targets:
+            return []
+        form = {
+            "kind": "trade",
+            "with": [p for p, _ in self.player_options(state, targets)],
+            "give": self.tradeable(state, pid),
+            "take": {p: self.tradeable(state, p) for p in targets},
+        }
+        return [Action(pid, "trade", label, {}, form)]
+
+    def actions_reveal(self, state: State) -> list[Action]:
+        pid = state.current
+        assert pid is not None
+        up, down = self.reveal_candidates(state)
+        opts = self.chip_options(state, up + down)
+        return [
+            Action(pid, "reveal", "Name the chip you turned over", {},
+                   choice("chip", opts, optional=bool(down))),
+            Action(pid, "skip", "The space is empty / leave it"),
+        ]
+
+    def actions_catch(self, state: State) -> list[Action]:
+        pid = state.current
+        assert pid is not None
+        return [
+            Action(pid, "catch", "Try to catch it", {}, choice("ball", self.catch_choices(state))),
+            Action(pid, "skip", "Leave it"),
+        ]
+
+    def actions_take(self, state: State) -> list[Action]:
+        pid = state.current
+        assert pid is not None
+        chips = self.chance_candidates(state)
+        down = any(c not in state.face_up for c in chips)
+        return [Action(pid, "take", "Take a chip (Chance)", {},
+                       choice("chip", self.chip_options(state, chips), optional=down))]
+
+    def actions_revive(self, state: State) -> list[Action]:
+        pid = state.current
+        assert pid is not None
+        out = list(state.trainer(pid).knocked_out)
+        return [
+            Action(pid, "revive", "Revive one Pokémon", {},
+                   choice("chip", self.chip_options(state, out))),
+            Action(pid, "challenge", "Dice Challenge: 1 or 6 revives all"),
+        ]
+
+    def actions_trade_event(self, state: State) -> list[Action]:
+        pid = state.current
+        assert pid is not None
+        return self.trade_actions(state, pid, "Trade Pokémon: choose the trade")
+
+    def actions_lets_fight(self, state: State) -> list[Action]:
+        pid = state.current
+        assert pid is not None
+        targets = self.battle_targets(state, pid)
+        return [Action(pid, "battle", "Challenge a player", {},
+                       choice("with", self.player_options(state, targets)))]
+
+    def doll_actions(self, state: State, pid: str) -> list[Action]:
+        if "poke_doll" in state.trainer(pid).items:
+            return [Action(pid, "poke_doll", "Play a Poké Doll to stop it")]
+        return []
+
+    def actions_challenge(self, state: State) -> list[Action]:
+        assert state.prompt is not None
+        pid = state.prompt.to[0]
+        return [Action(pid, "accept", "Accept the battle"), *self.doll_actions(state, pid)]
+
+    def actions_forced_trade(self, state: State) -> list[Action]:
+        assert state.prompt is not None
+        pid = state.prompt.to[0]
+        return [Action(pid, "accept", "Make the trade"), *self.doll_actions(state, pid)]
+
+    def actions_offer(self, state: State) -> list[Action]:
+        assert state.prompt is not None
+        pid = state.prompt.to[0]
+        return [Action(pid, "accept", "Accept the trade"), Action(pid, "decline", "Decline")]
+
+    def actions_fight(self, state: State) -> list[Action]:
+        assert state.prompt is not None
+        out = []
+        for pid in state.prompt.to:
+            bonus = sorted(c for c in state.trainer(pid).items if c.startswith("bonus_"))
+            form = choice("chip", self.chip_options(state, self.able(state, pid)))
+            form["bonus"] = {"max": data_of(state).limits["max_attack_bonus"], "cards": bonus}
+            out.append(Action(pid, "fight", "Choose your Pokémon (and Attack Bonus cards)", {},
+                              form))
+        return out
+
+    def actions_discard(self, state: State) -> list[Action]:
+        pid = state.current
+        assert pid is not None
+        held = sorted(set(state.trainer(pid).items))
+        opts = [(c, self.item_name(state, c)) for c in held]
+        return [Action(pid, "discard", "Discard an Item Card", {}, choice("item", opts)),
+                *self.item_actions(state)]

@@ -1,0 +1,355 @@
+"""Trainer Battles, trades between trainers, and the Final Battle against a Pokémon Master."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from companion.editions.master_trainer.base import State, battle_json, data_of
+from companion.editions.master_trainer.landing import LandingRules
+from companion.editions.master_trainer.state import Battle
+from companion.editions.master_trainer.turns import chip_arg
+from companion.engine.rules import Ctx
+from companion.engine.types import Command, IllegalCommand
+
+
+def bonus_cards(raw: Any) -> list[str]:
+    """Attack Bonus cards named as ``[2, 3]``, ``3``, ``"2,3"`` or ``["bonus_2"]``."""
+    if raw in (None, "", []):
+        return []
+    if isinstance(raw, str):
+        raw = [p for p in raw.replace(" ", ",").split(",") if p]
+    if not isinstance(raw, list | tuple):
+        raw = [raw]
+    out = []
+    for v in raw:
+        text = str(v).lower().removeprefix("bonus_").removeprefix("bonus")
+        if text not in ("1", "2", "3", "4", "5"):
+            raise IllegalCommand(f"{v!r} is not an Attack Bonus card (1 to 5).")
+        out.append(f"bonus_{text}")
+    return out
+
+
+class BattleRules(LandingRules):
+    """``battle``, ``trade``, ``accept``, ``decline``, ``poke_doll`` and ``fight``."""
+
+    # -- who may be challenged or traded with ----------------------------------------------
+    def battle_targets(self, state: State, pid: str) -> list[str]:
+        """Players ``pid`` may challenge: both sides need a Pokémon able to fight."""
+        if not self.able(state, pid):
+            return []
+        return [t.id for t in state.trainers if t.id != pid and self.able(state, t.id)]
+
+    def trade_targets(self, state: State, pid: str) -> list[str]:
+        """Players with a Pokémon other than their starter (starters cannot be traded)."""
+        if not self.tradeable(state, pid):
+            return []
+        return [t.id for t in state.trainers if t.id != pid and self.tradeable(state, t.id)]
+
+    # -- challenging -----------------------------------------------------------------------
+    def cmd_battle(self, ctx: Ctx[State], command: Command) -> None:
+        """``battle <player>``: challenge a player to a Trainer Battle (after passing their
+        mover, or with a Let's Fight! card)."""
+        pid, other = command.actor, str(command.args.get("with", ""))
+        if other not in self.battle_targets(ctx.state, pid):
+            raise IllegalCommand(
+                "A Trainer Battle needs a Pokémon able to fight on both sides "
+                "(knocked-out Pokémon cannot fight)."
+            )
+        kind = "passing" if ctx.state.prompt and ctx.state.prompt.kind == "land" else "fight"
+        ctx.clear_prompt()
+        ctx.emit("battle", f"{self.pname(ctx.state, pid)} challenges "
+                 f"{self.pname(ctx.state, other)} to a Trainer Battle.",
+                 battle=battle_json(Battle(kind, pid, other)))
+        doll = " or stop the fight with a Poké Doll" if "poke_doll" in ctx.state.trainer(
+            other).items else ""
+        ctx.ask("challenge", (other,), f"{self.pname(ctx.state, other)}: accept the challenge"
+                f"{doll}.")
+
+    def cmd_trade(self, ctx: Ctx[State], command: Command) -> None:
+        """``trade with=<player> give=<your chip> take=<their chip>``: offer a trade after
+        passing a mover, or make the trade a Trade Pokémon card forces."""
+        state, pid = ctx.state, command.actor
+        other = str(command.args.get("with", ""))
+        chips = data_of(state).chips
+        give = chip_arg(state, command.args.get("give"), chips)
+        take = chip_arg(state, command.args.get("take"), chips)
+        if other not in self.trade_targets(state, pid):
+            raise IllegalCommand("Trade with another player who has a Pokémon besides the "
+                                 "starter (starters cannot be traded).")
+        for chip, owner in ((give, pid), (take, other)):
+            t = state.trainer(owner)
+            if chip not in t.team:
+                raise IllegalCommand(f"{self.chip(state, chip).name} is not in "
+                                     f"{self.pname(state, owner)}'s team.")
+            if chip == t.starter:
+                raise IllegalCommand("Starter Pokémon cannot be traded.")
+        forced = state.prompt is not None and state.prompt.kind == "trade_event"
+        ctx.clear_prompt()
+        offer = {"by": pid, "to": other, "give": give, "take": take, "forced": forced}
+        g, t_ = self.chip(state, give).name, self.chip(state, take).name
+        ctx.emit("offer", f"{self.pname(state, pid)} offers {g} for "
+                 f"{self.pname(state, other)}'s {t_}.", offer=offer)
+        if forced:
+            doll = " unless you stop it with a Poké Doll" if "poke_doll" in state.trainer(
+                other).items else ""
+            ctx.ask("forced_trade", (other,), f"Trade Pokémon card: {self.pname(state, other)} "
+                    f"must trade {t_} for {g}{doll}.")
+        else:
+            ctx.ask("offer", (other,), f"{self.pname(state, other)}: trade your {t_} for {g}?")
+
+    def cmd_accept(self, ctx: Ctx[State], command: Command) -> None:
+        """``accept``: accept the challenge or the trade offered to you."""
+        kind = ctx.state.prompt.kind if ctx.state.prompt else ""
+        ctx.clear_prompt()
+        if kind == "challenge":
+            ctx.say(f"{self.pname(ctx.state, command.actor)} accepts the challenge.")
+            self.ask_fight(ctx)
+            return
+        offer = ctx.state.offer
+        assert offer is not None
+        ctx.emit("traded", f"Trade: {self.pname(ctx.state, offer.by)} gets "
+                 f"{self.chip(ctx.state, offer.take).name}, {self.pname(ctx.state, offer.to)} "
+                 f"gets {self.chip(ctx.state, offer.give).name}. Both movers share the space "
+                 "and the turn ends.",
+                 a=offer.by, b=offer.to, give=offer.give, take=offer.take)
+        ctx.emit("offer", offer=None)
+        self.end_turn(ctx)
+
+    def cmd_decline(self, ctx: Ctx[State], command: Command) -> None:
+        """``decline``: turn down a trade offer (the mover goes on to its space)."""
+        ctx.clear_prompt()
+        ctx.emit("offer", f"{self.pname(ctx.state, command.actor)} declines the trade.",
+                 offer=None)
+        self.back_to_landing(ctx)
+
+    def back_to_landing(self, ctx: Ctx[State]) -> None:
+        ctx.emit("turn_flags", passed=False)
+        self.ask_land(ctx, f"{self.pname(ctx.state, ctx.state.current or '')}: go on to the "
+                           "space you rolled and say where it is.")
+
+    def cmd_poke_doll(self, ctx: Ctx[State], command: Command) -> None:
+        """``poke_doll``: play a Poké Doll to stop a battle challenge or a forced trade."""
+        kind = ctx.state.prompt.kind if ctx.state.prompt else ""
+        pid = command.actor
+        what = "the Trainer Battle" if kind == "challenge" else "the forced trade"
+        self.return_items(ctx, pid, ["poke_doll"],
+                          f"{self.pname(ctx.state, pid)} plays a Poké Doll and stops {what}.")
+        ctx.clear_prompt()
+        battle = ctx.state.battle
+        ctx.emit("battle", battle=None)
+        ctx.emit("offer", offer=None)
+        if kind == "challenge" and battle is not None and battle.kind == "passing":
+            self.back_to_landing(ctx)
+        else:
+            self.end_turn(ctx)
+
+    # -- fighting -------------------------------------------------------------------------
+    def fight_waiting(self, state: State) -> list[str]:
+        b = state.battle
+        assert b is not None
+        sides = [b.challenger] if b.kind == "final" else [b.challenger, b.defender]
+        return [p for p in sides if p not in b.fighters]
+
+    def ask_fight(self, ctx: Ctx[State]) -> None:
+        waiting = self.fight_waiting(ctx.state)
+        names = " and ".join(self.pname(ctx.state, p) for p in waiting)
+        ctx.ask("fight", waiting, f"{names}: choose a Pokémon and up to two Attack Bonus cards "
+                "(they stay secret until the dice are rolled).")
+
+    def cmd_fight(self, ctx: Ctx[State], command: Command) -> None:
+        """``fight <chip> [bonus=2,3]``: your Pokémon for the battle and up to two Attack Bonus
+        cards, kept secret until after the roll."""
+        state, pid = ctx.state, command.actor
+        chip = chip_arg(state, command.args.get("chip"), data_of(state).chips)
+        t = state.trainer(pid)
+        if chip not in t.team:
+            raise IllegalCommand(f"{self.chip(state, chip).name} is not in your team.")
+        if chip in t.knocked_out:
+            raise IllegalCommand("A knocked-out Pokémon cannot fight until it is revived.")
+        cards = bonus_cards(command.args.get("bonus"))
+        if len(cards) > data_of(state).limits["max_attack_bonus"]:
+            raise IllegalCommand("At most two Attack Bonus cards can be used per battle.")
+        hand = list(t.items)
+        for card in cards:
+            if card not in hand:
+                raise IllegalCommand(f"You hold no {self.item_name(state, card)} card.")
+            hand.remove(card)
+        battle = state.battle
+        assert battle is not None
+        new = replace(battle, fighters={**battle.fighters, pid: chip},
+                      bonus={**battle.bonus, pid: tuple(cards)})
+        n = len(cards)
+        ctx.emit("battle", f"{self.pname(state, pid)} sends out {self.chip(state, chip).name} "
+                 f"with {n} secret Attack Bonus card{'s' if n != 1 else ''}.",
+                 battle=battle_json(new))
+        ctx.clear_prompt()
+        if self.fight_waiting(ctx.state):
+            self.ask_fight(ctx)
+        elif battle.kind == "final":
+            self.reveal_rival(ctx)
+        else:
+            self.start_dice(ctx, "battle", [battle.challenger, battle.defender], "battle_rolled")
+
+    def side_total(self, state: State, pid: str, roll: int) -> tuple[int, str]:
+        """Attack Strength (with Evolution Bonus) + die + Attack Bonus cards, and the sum
+        spelled out."""
+        b = state.battle
+        assert b is not None
+        chip = b.fighters[pid]
+        c = self.chip(state, chip)
+        strength = self.strength(state, pid, chip)
+        cards = [int(x.removeprefix("bonus_")) for x in b.bonus.get(pid, ())]
+        parts = [f"{c.name} {c.strength}"]
+        if strength != c.strength:
+            parts.append(f"evolution bonus {strength - c.strength}")
+        parts.append(f"die {roll}")
+        parts += [f"Attack Bonus {v}" for v in cards]
+        total = strength + roll + sum(cards)
+        return total, f"{self.pname(state, pid)}: {' + '.join(parts)} = {total}"
+
+    def task_battle_rolled(self, ctx: Ctx[State], rolls: dict[str, int]) -> None:
+        b = ctx.state.battle
+        assert b is not None
+        a_total, a_text = self.side_total(ctx.state, b.challenger, rolls[b.challenger])
+        d_total, d_text = self.side_total(ctx.state, b.defender, rolls[b.defender])
+        if a_total == d_total:
+            ctx.say(f"{a_text}; {d_text}. A tie: both players roll again.")
+            self.start_dice(ctx, "battle", [b.challenger, b.defender], "battle_rolled")
+            return
+        winner, loser = (b.challenger, b.defender) if a_total > d_total else (
+            b.defender, b.challenger)
+        ctx.say(f"{a_text}; {d_text}. {self.pname(ctx.state, winner)} wins the battle.")
+        self.use_bonus_cards(ctx)
+        self.take_prize(ctx, winner, loser)
+        self.knock_out(ctx, loser, b.fighters[loser])
+        ctx.emit("battle", battle=None)
+        self.end_turn(ctx)
+
+    def use_bonus_cards(self, ctx: Ctx[State]) -> None:
+        b = ctx.state.battle
+        assert b is not None
+        for pid, cards in b.bonus.items():
+            if cards:
+                self.return_items(ctx, pid, list(cards),
+                                  f"{self.pname(ctx.state, pid)}'s Attack Bonus cards are used "
+                                  "and go under the Item deck.")
+
+    def take_prize(self, ctx: Ctx[State], winner: str, loser: str) -> None:
+        """The winner takes two Item Cards at random from the loser, the rest from the deck."""
+        hand = list(ctx.state.trainer(loser).items)
+        picks = []
+        for _ in range(min(2, len(hand))):
+            picks.append(hand.pop(ctx.draw(len(hand))))
+        w, lo = self.pname(ctx.state, winner), self.pname(ctx.state, loser)
+        if picks:
+            ctx.emit("items_taken", f"{w} takes {len(picks)} Item Card(s) at random from {lo}.",
+                     winner=winner, loser=loser, cards=picks)
+        if len(picks) < 2:
+            self.draw_items(ctx, winner, 2 - len(picks),
+                            f"{lo} had fewer than two Item Cards")
+
+    def knock_out(self, ctx: Ctx[State], pid: str, chip: str) -> None:
+        ctx.emit("knocked_out", f"{self.pname(ctx.state, pid)}'s "
+                 f"{self.chip(ctx.state, chip).name} is knocked out: it cannot fight or count "
+                 "Power Points until revived.", player=pid, chip=chip)
+
+    # -- the Final Battle -----------------------------------------------------------------
+    def enter_final(self, ctx: Ctx[State]) -> None:
+        pid = ctx.state.current
+        assert pid is not None
+        others = [p for p in ctx.state.order if p != pid]
+        if len(others) == 1:
+            self.set_master(ctx, others[0], "the other player")
+            return
+        ctx.say("ENTER Final Battle! The other players roll: the highest plays the Pokémon "
+                "Master.")
+        self.start_dice(ctx, "rival", others, "rival_rolled")
+
+    def task_rival_rolled(self, ctx: Ctx[State], rolls: dict[str, int]) -> None:
+        best = max(rolls.values())
+        top = [p for p, v in rolls.items() if v == best]
+        if len(top) > 1:
+            ctx.say("Tie for the highest roll: those players roll again.")
+            self.start_dice(ctx, "rival", top, "rival_rolled")
+            return
+        self.set_master(ctx, top[0], "the highest roll")
+
+    def set_master(self, ctx: Ctx[State], master: str, why: str) -> None:
+        pid = ctx.state.current
+        assert pid is not None
+        if not self.able(ctx.state, pid):
+            ctx.emit("moved", f"{self.pname(ctx.state, pid)} has no Pokémon able to fight the "
+                     "Final Battle and goes back to Cinnabar Island.",
+                     player=pid, place="cinnabar", on_plateau=False)
+            self.end_turn(ctx)
+            return
+        rivals = list(data_of(ctx.state).rivals)
+        rival = rivals[ctx.draw(len(rivals))]
+        ctx.emit("battle", f"{self.pname(ctx.state, master)} ({why}) draws a Rival Card and "
+                 "looks at it secretly.",
+                 battle=battle_json(Battle("final", pid, master, rival=rival)))
+        self.ask_fight(ctx)
+
+    def reveal_rival(self, ctx: Ctx[State]) -> None:
+        b = ctx.state.battle
+        assert b is not None
+        r = data_of(ctx.state).rivals[b.rival]
+        note = "" if r.verified else " (values not verified from the printed card)"
+        ctx.emit("battle", f"{self.pname(ctx.state, b.defender)} shows the Rival Card: "
+                 f"{r.name} with {r.pokemon}, Attack Strength {r.strength}{note}.",
+                 battle=battle_json(replace(b, revealed=True)))
+        self.start_dice(ctx, "final", [b.challenger, b.defender], "final_rolled")
+
+    def master_total(self, state: State, roll: int) -> tuple[int, str]:
+        b = state.battle
+        assert b is not None
+        r = data_of(state).rivals[b.rival]
+        bonus = r.bonus[roll - 1]
+        total = r.strength + roll + bonus
+        return total, f"{r.name}: {r.strength} + die {roll} + Attack Bonus {bonus} = {total}"
+
+    def task_final_rolled(self, ctx: Ctx[State], rolls: dict[str, int]) -> None:
+        state = ctx.state
+        b = state.battle
+        assert b is not None
+        p_total, p_text = self.side_total(state, b.challenger, rolls[b.challenger])
+        m_total, m_text = self.master_total(state, rolls[b.defender])
+        if p_total == m_total:
+            ctx.say(f"{p_text}; {m_text}. A tie: both roll again.")
+            self.start_dice(ctx, "final", [b.challenger, b.defender], "final_rolled")
+            return
+        self.use_bonus_cards(ctx)
+        name = self.pname(state, b.challenger)
+        if p_total > m_total:
+            ctx.emit("finished", f"{p_text}; {m_text}. {name} beats the Pokémon Master and is "
+                     "the new Master Trainer!", winners=[b.challenger],
+                     reason=f"{name} won the Final Battle.")
+            return
+        ctx.say(f"{p_text}; {m_text}. The Pokémon Master wins.")
+        self.knock_out(ctx, b.challenger, b.fighters[b.challenger])
+        ctx.emit("moved", f"{name} goes back to Cinnabar Island.", player=b.challenger,
+                 place="cinnabar", on_plateau=False)
+        self.draw_items(ctx, b.defender, data_of(state).limits["master_reward_items"],
+                        "The Pokémon Master's reward")
+        ctx.emit("battle", "The Rival Cards are shuffled back onto Indigo Plateau.", battle=None)
+        self.end_turn(ctx)
+
+    # -- Trade Pokémon and Let's Fight! cards ---------------------------------------------
+    def event_trade(self, ctx: Ctx[State], pid: str) -> None:
+        if not self.trade_targets(ctx.state, pid):
+            ctx.say("Trade Pokémon: no trade is possible (starters cannot be traded); the card "
+                    "is discarded.")
+            self.end_turn(ctx)
+            return
+        ctx.ask("trade_event", (pid,), "Trade Pokémon: give one of your Pokémon to another "
+                "player and take one of theirs (not a starter).")
+
+    def event_lets_fight(self, ctx: Ctx[State], pid: str) -> None:
+        if not self.battle_targets(ctx.state, pid):
+            ctx.say("Let's Fight!: nobody can battle now (knocked-out Pokémon cannot fight); "
+                    "the card is discarded.")
+            self.end_turn(ctx)
+            return
+        ctx.ask("lets_fight", (pid,), "Let's Fight!: challenge any other player to a Trainer "
+                "Battle.")

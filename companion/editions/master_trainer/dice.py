@@ -1,0 +1,125 @@
+"""Dice rounds: everyone asked rolls one die, then Time Machine holders may force a re-roll."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from companion.editions.master_trainer.base import MasterTrainerBase, State, round_json
+from companion.editions.master_trainer.state import DiceRound
+from companion.engine.rules import Ctx
+from companion.engine.state import Task
+from companion.engine.types import Action, Command, IllegalCommand
+
+PURPOSE_TEXT = {
+    "move": "to move",
+    "order": "to decide who goes first",
+    "catch": "to catch",
+    "battle": "for the Trainer Battle",
+    "final": "for the Final Battle",
+    "rival": "to decide who plays the Pokémon Master",
+    "revive": "for the Dice Challenge (1 or 6 revives all)",
+}
+
+
+class DiceRules(MasterTrainerBase):
+    """``roll``, ``time_machine`` and ``keep``."""
+
+    def start_dice(
+        self, ctx: Ctx[State], purpose: str, who: list[str], then: str, **args: Any
+    ) -> None:
+        """Ask each of ``who`` for one die, then run task ``then(rolls=..., **args)``."""
+        ctx.emit(
+            "dice_round",
+            round=round_json(DiceRound(purpose, tuple(who), {}, then, args)),
+        )
+        self.ask_dice(ctx)
+
+    def ask_dice(self, ctx: Ctx[State]) -> None:
+        r = ctx.state.dice
+        assert r is not None
+        names = ", ".join(self.pname(ctx.state, w) for w in r.waiting)
+        kind = "turn" if r.purpose == "move" else "roll"
+        ctx.ask(kind, r.waiting, f"{names}: roll one die {PURPOSE_TEXT[r.purpose]}.",
+                purpose=r.purpose)
+
+    def dice_actions(self, state: State) -> list[Action]:
+        r = state.dice
+        if r is None:
+            return []
+        digital = state.setup.dice == "digital"
+        dice_input = {"kind": "dice", "count": 1, "optional": digital}
+        if not r.window:
+            return [
+                Action(w, "roll", f"Roll {PURPOSE_TEXT[r.purpose]}", {}, dice_input)
+                for w in r.waiting
+            ]
+        out = []
+        for h in self.holders(state, "time_machine"):
+            for w in r.rolls:
+                out.append(Action(
+                    h, "time_machine", f"Time Machine: {self.pname(state, w)} rolls again",
+                    {"target": w}, dice_input,
+                ))
+            out.append(Action(h, "keep", "Keep the dice as they are"))
+        return out
+
+    def cmd_roll(self, ctx: Ctx[State], command: Command) -> None:
+        """``roll [value]``: roll your die for what the companion asks (enter the value you
+        rolled when the game uses physical dice)."""
+        r = ctx.state.dice
+        assert r is not None
+        (value,) = ctx.roll(1, command.args.get("dice"), command.actor, r.purpose)
+        self.count_die(ctx, command.actor, value)
+        if ctx.state.dice and ctx.state.dice.waiting:
+            self.ask_dice(ctx)
+        else:
+            self.after_dice(ctx)
+
+    def count_die(self, ctx: Ctx[State], who: str, value: int) -> None:
+        ctx.emit("die_counted", f"{self.pname(ctx.state, who)} rolled {value}.",
+                 player=who, value=value)
+
+    def after_dice(self, ctx: Ctx[State]) -> None:
+        """All dice are in: open the Time Machine window, or go on."""
+        r = ctx.state.dice
+        assert r is not None
+        holders = self.holders(ctx.state, "time_machine")
+        if not holders:
+            self.finish_dice(ctx)
+            return
+        ctx.emit("dice_round", round=round_json(replace(r, window=True)))
+        shown = ", ".join(f"{self.pname(ctx.state, w)} {v}" for w, v in r.rolls.items())
+        names = ", ".join(self.pname(ctx.state, h) for h in holders)
+        ctx.ask("time_machine", holders,
+                f"Dice: {shown}. {names}: play a Time Machine to make someone re-roll, "
+                "or keep the dice.")
+
+    def finish_dice(self, ctx: Ctx[State]) -> None:
+        r = ctx.state.dice
+        assert r is not None
+        ctx.clear_prompt()
+        ctx.emit("dice_round", round=None)
+        ctx.then(Task(r.then, {**r.args, "rolls": dict(r.rolls)}))
+
+    def cmd_keep(self, ctx: Ctx[State], command: Command) -> None:
+        """``keep``: let the dice stand (no Time Machine)."""
+        self.finish_dice(ctx)
+
+    def cmd_time_machine(self, ctx: Ctx[State], command: Command) -> None:
+        """``time_machine target=<player> [value]``: play a Time Machine right after a roll to
+        make that player roll their die again (anyone's roll, your own too)."""
+        r = ctx.state.dice
+        assert r is not None
+        target = command.args["target"]
+        if target not in r.rolls:
+            raise IllegalCommand("A Time Machine re-rolls a die that was just rolled.")
+        self.return_items(
+            ctx, command.actor, ["time_machine"],
+            f"{self.pname(ctx.state, command.actor)} plays a Time Machine: "
+            f"{self.pname(ctx.state, target)} must roll again (the card goes under the deck).",
+        )
+        (value,) = ctx.roll(1, command.args.get("dice"), target, r.purpose)
+        self.count_die(ctx, target, value)
+        ctx.emit("dice_round", round=round_json(replace(ctx.state.dice, window=False)))
+        self.after_dice(ctx)

@@ -1,0 +1,306 @@
+"""What a space does: item draws, Catch'em, Event Cards, Pokémon Centers, Cinnabar Island."""
+
+from __future__ import annotations
+
+from companion.editions.master_trainer.base import State, data_of
+from companion.editions.master_trainer.catching import (
+    catch_odds,
+    catching_adjustment,
+    odds_text,
+)
+from companion.editions.master_trainer.data import COLOURS, Ball
+from companion.editions.master_trainer.spaces import SPACES
+from companion.editions.master_trainer.turns import TurnRules, chip_arg
+from companion.engine.rules import Ctx
+from companion.engine.types import Command, IllegalCommand
+
+
+class LandingRules(TurnRules):
+    """``reveal``, ``catch``, ``skip``, ``take``, ``revive``, ``challenge`` and the Event Cards."""
+
+    def task_landed(self, ctx: Ctx[State], space: str) -> None:
+        s = SPACES[space]
+        state = ctx.state
+        pid = state.current
+        assert pid is not None
+        name = self.pname(state, pid)
+        on_plateau = s.kind in ("plateau", "plateau-catch", "final")
+        ctx.emit("moved", f"{name} lands on {s.label}.", player=pid, place=s.key,
+                 on_plateau=on_plateau)
+        ctx.emit("turn_flags", passed=False, landed_colour=s.colour)
+        if s.kind == "town":
+            self.draw_items(ctx, pid, data_of(state).city_items, "City or town")
+        elif s.kind == "cinnabar":
+            self.draw_items(ctx, pid, data_of(state).limits["cinnabar_items"], "Cinnabar Island")
+        elif s.kind in ("catch", "plateau-catch"):
+            self.ask_reveal(ctx, s.colour)
+            return
+        elif s.kind == "event":
+            self.draw_event(ctx)
+            return
+        elif s.kind == "center":
+            self.pokemon_center_space(ctx)
+            return
+        elif s.kind == "final":
+            self.enter_final(ctx)
+            return
+        self.end_turn(ctx)
+
+    # -- catching ----------------------------------------------------------------------------
+    def reveal_candidates(self, state: State) -> tuple[list[str], list[str]]:
+        """(face-up, face-down) chips the current player may turn over or pick."""
+        colour = state.landed_colour
+        if colour == "yellow":
+            return [], self.hidden(state, "yellow")
+        return self.on_board(state, colour)
+
+    def ask_reveal(self, ctx: Ctx[State], colour: str) -> None:
+        up, down = self.reveal_candidates(ctx.state)
+        if not up and not down:
+            ctx.say(f"No {colour} chip is left on the board: nothing to catch.")
+            self.end_turn(ctx)
+            return
+        where = "the Unknown Dungeon" if colour == "yellow" else "the space"
+        ctx.ask("reveal", (ctx.state.current,),
+                f"Turn over the chip on {where} and tap it (or choose it).", colour=colour)
+
+    def cmd_reveal(self, ctx: Ctx[State], command: Command) -> None:
+        """``reveal [chip]``: the chip you turned over (or tapped); without a chip the
+        companion picks one of the face-down chips for you."""
+        up, down = self.reveal_candidates(ctx.state)
+        raw = command.args.get("chip")
+        if raw in (None, ""):
+            if not down:
+                raise IllegalCommand("No face-down chip is left here: name the face-up chip.")
+            chip = down[ctx.draw(len(down))]
+        else:
+            chip = chip_arg(ctx.state, raw, data_of(ctx.state).chips)
+            if chip not in up and chip not in down:
+                raise IllegalCommand(self.not_here(ctx.state, chip))
+        c = self.chip(ctx.state, chip)
+        faces = ", ".join(str(f) for f in c.catch)
+        if chip in down:
+            ctx.emit("chip_revealed", f"The chip is {c.name} ({c.colour}, {c.power} Power "
+                     f"Points): caught by rolling {faces}.", chip=chip)
+        else:
+            ctx.emit("turn_flags", chip_at_stake=chip)
+        ctx.clear_prompt()
+        self.ask_catch(ctx)
+
+    def not_here(self, state: State, chip: str) -> str:
+        c = self.chip(state, chip)
+        owner = state.owner(chip)
+        if owner:
+            return f"{c.name} is already in {self.pname(state, owner)}'s team."
+        if state.landed_colour == "yellow":
+            return "Only the legendary chips of the Unknown Dungeon can be found there."
+        return f"{c.name} is a {c.colour} chip; this space holds a {state.landed_colour} chip."
+
+    def balls_held(self, state: State, pid: str) -> list[Ball]:
+        items = state.trainer(pid).items
+        return [b for k, b in data_of(state).balls.items() if k in items]
+
+    def catch_choices(self, state: State) -> list[tuple[str, str]]:
+        """(ball, label with the exact odds) for the current player's catch attempt."""
+        chip = self.chip(state, state.chip_at_stake)
+        assert state.current is not None
+        out = [("none", f"No ball: {odds_text(catch_odds(chip, None))}")]
+        for b in self.balls_held(state, state.current):
+            out.append((b.key.removesuffix("_ball"), f"{b.name}: {odds_text(catch_odds(chip, b))}"))
+        return out
+
+    def ask_catch(self, ctx: Ctx[State]) -> None:
+        c = self.chip(ctx.state, ctx.state.chip_at_stake)
+        odds = "; ".join(label for _, label in self.catch_choices(ctx.state))
+        ctx.ask("catch", (ctx.state.current,),
+                f"Try to catch {c.name}? Odds: {odds}. One Poké Ball at most, played before "
+                "the roll.", chip=c.slug)
+
+    def cmd_catch(self, ctx: Ctx[State], command: Command) -> None:
+        """``catch [ball]``: try to catch the chip, with ball none, great, ultra or master;
+        then roll."""
+        choice = str(command.args.get("ball", "none") or "none").lower().removesuffix("_ball")
+        keys = dict(self.catch_choices(ctx.state))
+        if choice not in keys:
+            raise IllegalCommand(
+                "Play one Poké Ball you hold (great, ultra or master) or none."
+            )
+        pid = command.actor
+        ball = "" if choice == "none" else f"{choice}_ball"
+        if ball:
+            self.return_items(ctx, pid, [ball], f"{self.pname(ctx.state, pid)} plays a "
+                              f"{self.item_name(ctx.state, ball)} ({keys[choice]}).")
+        ctx.clear_prompt()
+        self.start_dice(ctx, "catch", [pid], "catch_rolled", ball=ball)
+
+    def task_catch_rolled(self, ctx: Ctx[State], rolls: dict[str, int], ball: str) -> None:
+        state = ctx.state
+        pid = state.current
+        assert pid is not None
+        chip = self.chip(state, state.chip_at_stake)
+        roll = rolls[pid]
+        b = data_of(state).balls.get(ball) if ball else None
+        adjust = catching_adjustment(roll, chip, b)
+        name = self.pname(state, pid)
+        if adjust is None:
+            if chip.colour == "yellow":
+                ctx.say(f"{roll} does not catch {chip.name}: its chip goes back face down in "
+                        "the Unknown Dungeon and the legendary chips are mixed again.")
+            else:
+                ctx.say(f"{roll} does not catch {chip.name}: it stays face up on the board for "
+                        "anyone to try later.")
+        else:
+            how = f"{roll}{adjust:+d} = {roll + adjust}" if adjust else str(roll)
+            self.give_chip(ctx, pid, chip.slug, f"{name} rolls {how} and catches {chip.name}")
+        self.end_turn(ctx)
+
+    def give_chip(self, ctx: Ctx[State], pid: str, chip: str, what: str) -> None:
+        """``chip`` joins ``pid``'s team; a chip taken from the board is replaced by a
+        face-down chip of its colour while the tray has one."""
+        state = ctx.state
+        c = self.chip(state, chip)
+        face_down = c.colour in COLOURS and chip not in state.face_up
+        refill = c.colour in COLOURS and self.tray(state, c.colour) > 0
+        if c.colour not in COLOURS:
+            note = ""
+        elif refill:
+            note = f" A face-down {c.colour} chip from the tray takes its place."
+        else:
+            note = f" The tray has no {c.colour} chip left, so the space stays empty."
+        ctx.emit("chip_caught", f"{what}: it joins the team.{note}",
+                 player=pid, chip=chip, face_down=face_down, refill=refill)
+
+    def cmd_skip(self, ctx: Ctx[State], command: Command) -> None:
+        """``skip``: leave the chip where it is (or: the space is empty)."""
+        ctx.say(f"{self.pname(ctx.state, command.actor)} leaves it.")
+        ctx.clear_prompt()
+        self.end_turn(ctx)
+
+    # -- Pokémon Centers -----------------------------------------------------------------
+    def pokemon_center_space(self, ctx: Ctx[State]) -> None:
+        pid = ctx.state.current
+        assert pid is not None
+        out = ctx.state.trainer(pid).knocked_out
+        if not out:
+            ctx.say("No knocked-out Pokémon to revive here.")
+            self.end_turn(ctx)
+        elif len(out) == 1:
+            self.revive(ctx, pid, [out[0]], "The Pokémon Center revives")
+            self.end_turn(ctx)
+        else:
+            ctx.ask("revive", (pid,), "Pokémon Center: revive one knocked-out Pokémon, or take "
+                    "the Dice Challenge (1 or 6 revives all of them, anything else none).")
+
+    def revive(self, ctx: Ctx[State], pid: str, chips: list[str], why: str) -> None:
+        names = ", ".join(self.chip(ctx.state, c).name for c in chips)
+        ctx.emit("revived", f"{why} {names}: back to fighting and counting Power Points.",
+                 player=pid, chips=chips)
+
+    def cmd_revive(self, ctx: Ctx[State], command: Command) -> None:
+        """``revive <chip>``: at Cerulean or Vermilion City, revive one knocked-out Pokémon."""
+        chip = chip_arg(ctx.state, command.args.get("chip"), data_of(ctx.state).chips)
+        if chip not in ctx.state.trainer(command.actor).knocked_out:
+            raise IllegalCommand("The Pokémon Center revives one of your knocked-out Pokémon.")
+        ctx.clear_prompt()
+        self.revive(ctx, command.actor, [chip], "The Pokémon Center revives")
+        self.end_turn(ctx)
+
+    def cmd_challenge(self, ctx: Ctx[State], command: Command) -> None:
+        """``challenge``: take the Dice Challenge (roll 1 or 6 to revive all); then roll."""
+        ctx.clear_prompt()
+        self.start_dice(ctx, "revive", [command.actor], "challenge_rolled")
+
+    def task_challenge_rolled(self, ctx: Ctx[State], rolls: dict[str, int]) -> None:
+        pid = ctx.state.current
+        assert pid is not None
+        roll = rolls[pid]
+        if roll in data_of(ctx.state).limits["revive_all_faces"]:
+            self.revive(ctx, pid, list(ctx.state.trainer(pid).knocked_out),
+                        f"Dice Challenge: {roll} revives all:")
+        else:
+            ctx.say(f"Dice Challenge: {roll} is neither 1 nor 6, so no Pokémon is revived.")
+        self.end_turn(ctx)
+
+    # -- Event Cards -----------------------------------------------------------------------
+    def draw_event(self, ctx: Ctx[State]) -> None:
+        state = ctx.state
+        pid = state.current
+        assert pid is not None
+        card = state.events_deck[0]
+        title = data_of(state).event_names[card]
+        ctx.emit("event_drawn", f"{self.pname(state, pid)} draws the Event Card {title} "
+                 "(it goes under the Event pile).", player=pid, card=card)
+        getattr(self, "event_" + card)(ctx, pid)
+
+    def event_take_1(self, ctx: Ctx[State], pid: str) -> None:
+        self.draw_items(ctx, pid, 1, "Take Item Card 1")
+        self.end_turn(ctx)
+
+    def event_take_2(self, ctx: Ctx[State], pid: str) -> None:
+        self.draw_items(ctx, pid, 2, "Take Item Card 2")
+        self.end_turn(ctx)
+
+    def event_take_3(self, ctx: Ctx[State], pid: str) -> None:
+        self.draw_items(ctx, pid, 3, "Take Item Card 3")
+        self.end_turn(ctx)
+
+    def event_pokemon_center(self, ctx: Ctx[State], pid: str) -> None:
+        out = list(ctx.state.trainer(pid).knocked_out)
+        if out:
+            self.revive(ctx, pid, out, "Pokémon Center card: revives")
+        else:
+            ctx.say("Pokémon Center card: no knocked-out Pokémon to revive.")
+        self.end_turn(ctx)
+
+    def event_unknown_dungeon(self, ctx: Ctx[State], pid: str) -> None:
+        ctx.emit("turn_flags", landed_colour="yellow")
+        if not self.hidden(ctx.state, "yellow"):
+            ctx.say("Unknown Dungeon: every legendary Pokémon has been caught; the card is "
+                    "discarded.")
+            self.end_turn(ctx)
+            return
+        ctx.say("Unknown Dungeon: fly there, pick one of the face-down legendary chips and try "
+                "to catch it.")
+        self.ask_reveal(ctx, "yellow")
+
+    def chance_candidates(self, state: State) -> list[str]:
+        """Chips a Chance Card may take: any of the landed colour on the board, or if none is
+        left, any chip on the board except yellow."""
+        up, down = self.on_board(state, state.landed_colour)
+        if up or down:
+            return up + down
+        out: list[str] = []
+        for colour in COLOURS:
+            u, d = self.on_board(state, colour)
+            out += u + d
+        return out
+
+    def event_chance(self, ctx: Ctx[State], pid: str) -> None:
+        if not self.chance_candidates(ctx.state):
+            ctx.say("Chance: no chip is left on the board; the card is discarded.")
+            self.end_turn(ctx)
+            return
+        ctx.ask("take", (pid,), f"Chance: take any {ctx.state.landed_colour} Pokémon chip on "
+                "the board (face up or face down), no roll needed. Tap it or choose it.")
+
+    def cmd_take(self, ctx: Ctx[State], command: Command) -> None:
+        """``take [chip]``: the chip a Chance Card lets you take (none: a random face-down one)."""
+        allowed = self.chance_candidates(ctx.state)
+        raw = command.args.get("chip")
+        if raw in (None, ""):
+            down = [c for c in allowed if c not in ctx.state.face_up]
+            if not down:
+                raise IllegalCommand("Name the face-up chip you take.")
+            chip = down[ctx.draw(len(down))]
+        else:
+            chip = chip_arg(ctx.state, raw, data_of(ctx.state).chips)
+            if chip not in allowed:
+                raise IllegalCommand(
+                    "Chance takes a chip of the colour you landed on from the board (any colour "
+                    "but yellow when none of that colour is left)."
+                )
+        ctx.clear_prompt()
+        self.give_chip(ctx, command.actor, chip,
+                       f"Chance: {self.pname(ctx.state, command.actor)} takes "
+                       f"{self.chip(ctx.state, chip).name} without a roll")
+        self.end_turn(ctx)

@@ -1,0 +1,241 @@
+"""Setting up, taking turns, landing on spaces, using items and the end of a turn."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.editions.master_trainer.base import GOAL, State, data_of
+from companion.editions.master_trainer.dice import DiceRules
+from companion.editions.master_trainer.spaces import SPACES, Space, land_options
+from companion.engine import rng as rng_mod
+from companion.engine.rules import Ctx
+from companion.engine.state import Task
+from companion.engine.types import Command, IllegalCommand
+
+
+def chip_arg(state: State, raw: Any, data_chips: Any) -> str:
+    """A chip named by slug (``pidgey``), number (16), ``16-pidgey`` or its tag
+    ``chip:16-pidgey``; IllegalCommand if none matches."""
+    text = str(raw).strip().lower().removeprefix("chip:")
+    if text in data_chips:
+        return str(text)
+    for chip in data_chips.values():
+        if text in (str(chip.number), f"{chip.number}-{chip.slug}", chip.name.lower()):
+            return str(chip.slug)
+    raise IllegalCommand(f"There is no Pokémon chip called {raw!r}.")
+
+
+class TurnRules(DiceRules):
+    """``starter``, ``land``, ``use``, ``discard`` and the turn cycle."""
+
+    # -- setting up -------------------------------------------------------------------------
+    def start(self, ctx: Ctx[State]) -> None:
+        data = data_of(ctx.state)
+        items = tuple(k for k, n in data.item_deck.items() for _ in range(n))
+        events = tuple(k for k, n in data.event_deck.items() for _ in range(n))
+        items, nxt = rng_mod.shuffled(ctx.state.rng, items)
+        events, nxt = rng_mod.shuffled(nxt, events)
+        board = {c: min(n, len(data.of_colour(c))) for c, n in data.board_spaces.items()}
+        ctx.emit(
+            "decks_shuffled",
+            "The Item and Event Cards are shuffled; chips lie face down on the board's "
+            "Catch'em spaces and the 4 legendary chips in the Unknown Dungeon.",
+            items=list(items), events=list(events), rng=nxt, board_down=board,
+        )
+        if data.unverified:
+            ctx.say("Not printed in the rulebook, so guessed until the banker sets them: "
+                    + ", ".join(data.unverified) + ".")
+        ctx.then(Task("deal_starters"))
+
+    def free_starters(self, state: State) -> list[str]:
+        taken = {t.starter for t in state.trainers}
+        return [c.slug for c in data_of(state).of_colour("starter") if c.slug not in taken]
+
+    def task_deal_starters(self, ctx: Ctx[State]) -> None:
+        waiting = [t.id for t in ctx.state.trainers if not t.starter]
+        if not waiting:
+            self.decide_order(ctx)
+            return
+        ctx.ask("starter", waiting,
+                "Each player picks a face-down starter chip and turns it over: tap it or "
+                "choose it, or let the companion draw one.")
+
+    def cmd_starter(self, ctx: Ctx[State], command: Command) -> None:
+        """``starter [chip]``: the starter you turned over (or none: the companion draws one
+        of the remaining starters at random)."""
+        free = self.free_starters(ctx.state)
+        raw = command.args.get("chip")
+        if raw in (None, ""):
+            chip = free[ctx.draw(len(free))]
+        else:
+            chip = chip_arg(ctx.state, raw, data_of(ctx.state).chips)
+            if chip not in free:
+                raise IllegalCommand(
+                    "Each player gets one of the 6 starter chips still face down; "
+                    f"{self.chip(ctx.state, chip).name} is not one of them."
+                )
+        c = self.chip(ctx.state, chip)
+        ctx.emit("starter_dealt",
+                 f"{self.pname(ctx.state, command.actor)}'s starter is {c.name} "
+                 f"({c.power} Power Points, {c.attack} {c.strength}).",
+                 player=command.actor, chip=chip)
+        ctx.clear_prompt()
+        ctx.then(Task("deal_starters"))
+
+    def decide_order(self, ctx: Ctx[State], among: list[str] | None = None) -> None:
+        state = ctx.state
+        power = {t.id: self.chip(state, t.starter).power for t in state.trainers}
+        weakest = min(power.values())
+        tied = among or [pid for pid, p in power.items() if p == weakest]
+        if len(tied) == 1:
+            self.set_order(ctx, tied[0], "has the weakest starter")
+            return
+        names = ", ".join(self.pname(state, p) for p in tied)
+        ctx.say(f"{names} tie for the weakest starter: each rolls a die, the highest goes first.")
+        self.start_dice(ctx, "order", tied, "order_rolled")
+
+    def task_order_rolled(self, ctx: Ctx[State], rolls: dict[str, int]) -> None:
+        best = max(rolls.values())
+        top = [p for p, v in rolls.items() if v == best]
+        if len(top) > 1:
+            ctx.say("Tie for the highest roll: those players roll again.")
+            self.start_dice(ctx, "order", top, "order_rolled")
+            return
+        self.set_order(ctx, top[0], "rolled highest of the weakest starters")
+
+    def set_order(self, ctx: Ctx[State], first: str, why: str) -> None:
+        seats = [p.id for p in ctx.state.setup.players]
+        i = seats.index(first)
+        order = seats[i:] + seats[:i]
+        ctx.emit("order_set",
+                 f"{self.pname(ctx.state, first)} {why} and goes first; play passes to the "
+                 "left. Everyone starts in Pallet Town.", order=order)
+        self.begin_turn(ctx, first)
+
+    # -- a turn ------------------------------------------------------------------------------
+    def begin_turn(self, ctx: Ctx[State], pid: str) -> None:
+        ctx.emit("turn_started", f"{self.pname(ctx.state, pid)}'s turn.", player=pid)
+        self.start_dice(ctx, "move", [pid], "moved")
+
+    def task_moved(self, ctx: Ctx[State], rolls: dict[str, int]) -> None:
+        pid = ctx.state.current
+        assert pid is not None
+        ctx.emit("turn_flags", moved=True, passed=True)
+        self.ask_land(ctx, f"{self.pname(ctx.state, pid)} rolled {rolls[pid]}: move your mover, "
+                           "then say where it landed (or stop beside a mover you passed).")
+
+    def ask_land(self, ctx: Ctx[State], text: str) -> None:
+        assert ctx.state.current is not None
+        ctx.ask("land", (ctx.state.current,), text)
+
+    def allowed_spaces(self, state: State) -> list[Space]:
+        assert state.current is not None
+        t = state.trainer(state.current)
+        return land_options(
+            flew=state.flew, on_plateau=t.on_plateau,
+            may_enter=t.place == "cinnabar" and self.power(state, t.id) >= GOAL,
+        )
+
+    def cmd_land(self, ctx: Ctx[State], command: Command) -> None:
+        """``land <space>``: where your mover landed: town, town-no-draw, catch-<colour>,
+        event-<colour>, cerulean, vermilion, cinnabar, plateau, plateau-catch-<colour>, final
+        (or tap the space's tag)."""
+        raw = str(command.args.get("space", "")).removeprefix("space:")
+        allowed = self.allowed_spaces(ctx.state)
+        space = SPACES.get(raw)
+        if space is None:
+            raise IllegalCommand(f"There is no space kind {raw!r}.")
+        if space not in allowed:
+            raise IllegalCommand(self.why_not_space(ctx.state, space))
+        ctx.clear_prompt()
+        ctx.then(Task("landed", {"space": space.key}))
+
+    def why_not_space(self, state: State, space: Space) -> str:
+        assert state.current is not None
+        t = state.trainer(state.current)
+        if state.flew:
+            return "Fly takes you to a city or town only."
+        if t.on_plateau:
+            return "On Indigo Plateau you keep going around the track until ENTER Final Battle."
+        return (
+            "Only a player with 20 Power Points of revived Pokémon who starts the turn on "
+            "Cinnabar Island may enter Indigo Plateau."
+        )
+
+    def end_turn(self, ctx: Ctx[State]) -> None:
+        ctx.then(Task("turn_end"))
+
+    def task_turn_end(self, ctx: Ctx[State]) -> None:
+        pid = ctx.state.current
+        assert pid is not None
+        t = ctx.state.trainer(pid)
+        power = self.power(ctx.state, pid)
+        if power >= GOAL and not t.on_plateau and t.place != "cinnabar":
+            ctx.emit("moved",
+                     f"{self.pname(ctx.state, pid)} has {power} Power Points of revived Pokémon "
+                     "at the end of the turn: straight to Cinnabar Island.",
+                     player=pid, place="cinnabar", on_plateau=False)
+            self.draw_items(ctx, pid, data_of(ctx.state).limits["cinnabar_items"],
+                            "Cinnabar Island")
+        self.check_hand(ctx)
+
+    def check_hand(self, ctx: Ctx[State]) -> None:
+        pid = ctx.state.current
+        assert pid is not None
+        limit = data_of(ctx.state).limits["hand_limit"]
+        extra = len(ctx.state.trainer(pid).items) - limit
+        if extra > 0:
+            ctx.ask("discard", (pid,),
+                    f"{self.pname(ctx.state, pid)} holds more than {limit} Item Cards at the end "
+                    f"of the turn: discard (or play) {extra}.")
+            return
+        self.begin_turn(ctx, self.next_player(ctx.state))
+
+    def cmd_discard(self, ctx: Ctx[State], command: Command) -> None:
+        """``discard <item>``: put one Item Card under the deck (hand limit 7)."""
+        card = self.held_card(ctx.state, command.actor, command.args.get("item"))
+        self.return_items(ctx, command.actor, [card],
+                          f"{self.pname(ctx.state, command.actor)} discards "
+                          f"{self.item_name(ctx.state, card)} (at most 7 Item Cards in hand).")
+        ctx.clear_prompt()
+        self.check_hand(ctx)
+
+    def held_card(self, state: State, pid: str, raw: Any) -> str:
+        card = str(raw or "").strip().lower().replace(" ", "_").replace("-", "_")
+        names = data_of(state).item_names
+        if card not in names:
+            raise IllegalCommand(f"There is no Item Card {raw!r}: one of {', '.join(names)}.")
+        if card not in state.trainer(pid).items:
+            raise IllegalCommand(f"{self.pname(state, pid)} holds no {names[card]} card.")
+        return card
+
+    # -- items played on your own turn -------------------------------------------------------
+    def cmd_use(self, ctx: Ctx[State], command: Command) -> None:
+        """``use item=potion <chip>`` revives one of your knocked-out Pokémon;
+        ``use item=fly`` instead of rolling: fly to any city or town."""
+        state = ctx.state
+        pid = command.actor
+        card = self.held_card(state, pid, command.args.get("item"))
+        name = self.pname(state, pid)
+        if card == "potion":
+            chip = chip_arg(state, command.args.get("chip"), data_of(state).chips)
+            if chip not in state.trainer(pid).knocked_out:
+                raise IllegalCommand("A Potion revives one of your own knocked-out Pokémon.")
+            self.return_items(ctx, pid, [card], f"{name} plays a Potion.")
+            ctx.emit("revived", f"{self.chip(state, chip).name} is revived: it can fight and "
+                     "counts its Power Points again.", player=pid, chips=[chip])
+            if ctx.state.prompt is not None and ctx.state.prompt.kind == "discard":
+                ctx.clear_prompt()
+                self.check_hand(ctx)
+            return
+        if card == "fly":
+            self.return_items(ctx, pid, [card], f"{name} plays Fly instead of rolling.")
+            ctx.emit("dice_round", round=None)
+            ctx.emit("turn_flags", moved=True, flew=True, passed=False)
+            self.ask_land(ctx, f"{name}: fly your mover to any city or town and say which.")
+            return
+        raise IllegalCommand(
+            f"{self.item_name(state, card)} is not played this way: Poké Balls when catching, "
+            "Attack Bonus cards in a battle, Time Machine right after a roll, Poké Doll "
+            "when challenged or forced to trade."
+        )

@@ -1,0 +1,124 @@
+"""What the players see: teams, Power Points, hands (secret to others), odds, battles."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from companion.editions.master_trainer.actions import ActionRules
+from companion.editions.master_trainer.base import GOAL, State, data_of
+from companion.editions.master_trainer.catching import catch_odds, odds_text
+from companion.editions.master_trainer.data import COLOURS, evolution_bonuses
+from companion.editions.master_trainer.spaces import SPACES
+from companion.engine.types import BANKER
+
+
+class ViewRules(ActionRules):
+    """``view(state, viewer)`` in the contract's shape, with this edition's ``extra``."""
+
+    def sees_all(self, viewer: str | None) -> bool:
+        return viewer is None or viewer == BANKER
+
+    def chip_json(self, state: State, pid: str, slug: str) -> dict[str, Any]:
+        c = self.chip(state, slug)
+        t = state.trainer(pid)
+        return {
+            "chip": slug, "number": c.number, "name": c.name, "colour": c.colour,
+            "power": c.power, "attack": c.attack, "strength": c.strength,
+            "battle_strength": self.strength(state, pid, slug),
+            "knocked_out": slug in t.knocked_out, "starter": slug == t.starter,
+        }
+
+    def hand_json(self, state: State, pid: str, viewer: str | None) -> dict[str, Any]:
+        items = state.trainer(pid).items
+        if self.sees_all(viewer) or viewer == pid:
+            counts = Counter(items)
+            return {"count": len(items), "cards": [
+                {"item": k, "name": self.item_name(state, k), "count": n}
+                for k, n in sorted(counts.items())
+            ]}
+        return {"count": len(items)}
+
+    def player_json(self, state: State, pid: str, viewer: str | None) -> dict[str, Any]:
+        seat = next(p for p in state.setup.players if p.id == pid)
+        t = state.trainer(pid)
+        space = SPACES.get(t.place)
+        return {
+            "id": pid, "name": seat.name, "token": seat.token, "money": None, "money_text": "",
+            "position": t.place, "space": space.label if space else "Pallet Town",
+            "in_jail": False, "bankrupt": False, "is_current": pid == state.current,
+            "power_points": self.power(state, pid), "goal": GOAL,
+            "team": [self.chip_json(state, pid, c) for c in t.team],
+            "knocked_out": list(t.knocked_out), "items": self.hand_json(state, pid, viewer),
+            "on_plateau": t.on_plateau,
+        }
+
+    def battle_json(self, state: State, viewer: str | None) -> dict[str, Any] | None:
+        b = state.battle
+        if b is None:
+            return None
+        out: dict[str, Any] = {"kind": b.kind, "challenger": b.challenger,
+                               "defender": b.defender, "sides": {}}
+        for pid, chip in b.fighters.items():
+            side: dict[str, Any] = {"chip": chip, "name": self.chip(state, chip).name,
+                                    "strength": self.strength(state, pid, chip),
+                                    "bonus_cards": len(b.bonus.get(pid, ()))}
+            if self.sees_all(viewer) or viewer == pid:
+                side["bonus"] = list(b.bonus.get(pid, ()))
+            out["sides"][pid] = side
+        if b.kind == "final":
+            out["master"] = b.defender
+            if b.revealed or self.sees_all(viewer) or viewer == b.defender:
+                r = data_of(state).rivals[b.rival]
+                out["rival"] = {"key": r.key, "name": r.name, "pokemon": r.pokemon,
+                                "strength": r.strength, "bonus_by_roll": list(r.bonus),
+                                "verified": r.verified}
+        return out
+
+    def odds_json(self, state: State) -> dict[str, Any] | None:
+        if not state.chip_at_stake or state.prompt is None or state.prompt.kind != "catch":
+            return None
+        chip = self.chip(state, state.chip_at_stake)
+        assert state.current is not None
+        balls = [None, *self.balls_held(state, state.current)]
+        return {"chip": chip.slug, "faces": list(chip.catch), "by_ball": [
+            {"ball": "none" if b is None else b.key, "text": odds_text(catch_odds(chip, b)),
+             "sixths": catch_odds(chip, b).numerator * 6 // catch_odds(chip, b).denominator}
+            for b in balls
+        ]}
+
+    def view(self, state: State, viewer: str | None = None) -> dict[str, Any]:
+        data = data_of(state)
+        ids = [t.id for t in state.trainers]
+        prompt = state.prompt
+        return {
+            "edition": self.name, "title": self.title, "currency": None,
+            "players": [self.player_json(state, p, viewer) for p in ids],
+            "current": state.current,
+            "prompt": None if prompt is None else prompt.to_json(),
+            "actions": [a.to_json() for a in self.actions(state)
+                        if self.sees_all(viewer) or a.actor == viewer],
+            "log": list(state.log), "last_roll": list(state.last_roll),
+            "finished": state.finished, "winners": list(state.winners),
+            "end_reason": state.end_reason, "board": None,
+            "extra": {
+                "teams": {p: list(state.trainer(p).team) for p in ids},
+                "power_points": {p: self.power(state, p) for p in ids},
+                "knocked_out": {p: list(state.trainer(p).knocked_out) for p in ids},
+                "item_hands": {p: self.hand_json(state, p, viewer) for p in ids},
+                "evolution_bonuses": {
+                    p: evolution_bonuses(state.trainer(p).team, data) for p in ids
+                },
+                "catch_odds": self.odds_json(state),
+                "battle": self.battle_json(state, viewer),
+                "final_battle": self.battle_json(state, viewer)
+                if state.battle is not None and state.battle.kind == "final" else None,
+                "order": list(state.order),
+                "face_up": list(state.face_up),
+                "tray": {c: self.tray(state, c) for c in COLOURS},
+                "board_face_down": dict(state.board_down),
+                "dungeon": len(self.hidden(state, "yellow")),
+                "decks": {"items": len(state.items_deck), "events": len(state.events_deck)},
+                "unverified": list(data.unverified),
+            },
+        }
