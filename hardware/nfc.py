@@ -36,7 +36,7 @@ WUPA, HLTA, SEL_CL = 0x52, 0x50, (0x93, 0x95, 0x97)
 CASCADE_TAG = 0x88
 TIMER_TICK_S = (2 * 0xD3E + 1) / 13.56e6  # the prescaler MFRC522_Init sets: ~0.5 ms
 
-_rst_users: dict[int, int] = {}  # reset pin -> open readers using it
+_rst_users: dict[tuple[int, int], int] = {}  # (id of GPIO module, reset pin) -> open readers
 
 
 class ReaderError(RuntimeError):
@@ -111,7 +111,8 @@ class Mfrc522Reader:
         if len(handlers) > 1:  # the library adds a StreamHandler per instance
             chip.logger.removeHandler(handlers[-1])
         self._chip, self._gpio = chip, GPIO
-        _rst_users[self.rst_pin] = _rst_users.get(self.rst_pin, 0) + 1
+        key = (id(GPIO), self.rst_pin)
+        _rst_users[key] = _rst_users.get(key, 0) + 1
         version = self._read(VERSION)
         if version in (0x00, 0xFF):
             self.close()
@@ -129,12 +130,13 @@ class Mfrc522Reader:
         try:
             chip.spi.close()
         finally:
-            users = _rst_users.get(self.rst_pin, 1) - 1
+            key = (id(self._gpio), self.rst_pin)
+            users = _rst_users.get(key, 1) - 1
             if users <= 0:
-                _rst_users.pop(self.rst_pin, None)
+                _rst_users.pop(key, None)
                 self._gpio.cleanup(self.rst_pin)
             else:
-                _rst_users[self.rst_pin] = users
+                _rst_users[key] = users
 
     # -- reading ------------------------------------------------------------------------
     def read_uid(self) -> str | None:
@@ -144,28 +146,39 @@ class Mfrc522Reader:
         """
         if self._chip is None:
             raise ReaderError(f"reader on {self.where} is not open")
+        for _ in range(2):
+            answered, uid = self._select()
+            if uid is not None or not answered:
+                return uid
+            # A tag answered but a later frame was lost: it waits in READY and would ignore
+            # the next WUPA. An unexpected frame (HLTA) sends it to IDLE; then try once more.
+            self._halt()
+        return None
+
+    def _select(self) -> tuple[bool, str | None]:
+        """(a tag answered WUPA, its full UID or None); halts the tag after a clean read."""
         atqa = self._transceive([WUPA], tx_last_bits=7)
         if atqa is None or len(atqa) != 2:
-            return None
+            return False, None
         uid: list[int] = []
         for sel in SEL_CL:
             part = self._transceive([sel, 0x20])
             if part is None or len(part) != 5 or bcc(part[:4]) != part[4]:
-                return None
+                return True, None
             frame = [sel, 0x70, *part]
             sak = self._transceive([*frame, *crc_a(frame)])
             if sak is None or len(sak) != 3 or crc_a(sak[:1]) != sak[1:]:
-                return None
+                return True, None
             if not sak[0] & 0x04:
                 uid += part[:4]
                 break
             if part[0] != CASCADE_TAG:
-                return None
+                return True, None
             uid += part[1:4]
         else:
-            return None
+            return True, None
         self._halt()
-        return bytes(uid).hex().upper()
+        return True, bytes(uid).hex().upper()
 
     def _halt(self) -> None:
         """Send HLTA without waiting for the answer a halted tag never gives."""
