@@ -1,0 +1,163 @@
+"""StarWarsRules: property markers, Hyperspace, Galactic Empire Tax, Bank auctions, the end."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from companion.editions.starwars.force import POWERS, StarWarsForce
+from companion.engine.rules import Ctx
+from companion.engine.state import Task
+from companion.engine.types import Action, Command
+from companion.monopoly.board import Card, Space
+from companion.monopoly.rules import MonopolyRules
+from companion.monopoly.state import MonopolyState
+
+C = Ctx[MonopolyState]
+
+
+class StarWarsRules(StarWarsForce, MonopolyRules):
+    """Monopoly: Star Wars (ship tokens, Use the Force, the most properties wins)."""
+
+    name = "starwars"
+    title = "Monopoly: Star Wars"
+    max_players = 4
+
+    # -- property markers -------------------------------------------------------------------
+    def markers_left(self, state: MonopolyState, pid: str) -> int:
+        """Property markers a ship still has in front of it (16 minus properties owned)."""
+        return int(state.b.rule("markers", 16)) - len(state.owned_by(pid))
+
+    def no_marker(self, state: MonopolyState, pid: str) -> str:
+        return (f"All {state.b.rule('markers', 16)} of {state.name(pid)}'s property markers are "
+                "on the board: no more properties for that ship.")
+
+    def actions_buy(self, state: MonopolyState) -> list[Action]:
+        assert state.prompt is not None
+        out = super().actions_buy(state)
+        pid = state.prompt.to[0]
+        if self.markers_left(state, pid) > 0:
+            return out
+        return [a for a in out if a.type != "buy"]
+
+    def refuse_buy(self, state: MonopolyState, command: Command) -> str | None:
+        if state.prompt is not None and state.prompt.kind == "buy" and \
+                command.actor == state.prompt.to[0] and not self.markers_left(state, command.actor):
+            return self.no_marker(state, command.actor) + " Auction it instead."
+        return None
+
+    def auction_actions(self, state: MonopolyState) -> list[Any]:
+        return [a for a in super().auction_actions(state)
+                if a.type != "bid" or self.markers_left(state, a.actor) > 0]
+
+    def refuse_bid(self, state: MonopolyState, command: Command) -> str | None:
+        if state.auction is not None and command.actor in {p.id for p in state.active} and \
+                not self.markers_left(state, command.actor):
+            return self.no_marker(state, command.actor)
+        return None
+
+    def refuse_propose_trade(self, state: MonopolyState, command: Command) -> str | None:
+        give, take = command.args.get("give"), command.args.get("take")
+        to = command.args.get("to")
+        if not isinstance(to, str) or to not in {p.id for p in state.active}:
+            return None
+        return self.trade_markers(state, command.actor, to, give, take)
+
+    def refuse_accept_trade(self, state: MonopolyState, command: Command) -> str | None:
+        for t in state.trades:
+            if t.id == command.args.get("trade"):
+                return self.trade_markers(state, t.proposer, t.to, t.give.to_json(),
+                                          t.take.to_json())
+        return None
+
+    def trade_markers(self, state: MonopolyState, proposer: str, to: str, give: Any,
+                      take: Any) -> str | None:
+        """Refuse a trade that would leave a ship with more properties than markers."""
+        gives, takes = _count_spaces(give), _count_spaces(take)
+        for pid, gain in ((proposer, takes - gives), (to, gives - takes)):
+            if gain > self.markers_left(state, pid):
+                return self.no_marker(state, pid)
+        return None
+
+    # -- spaces -----------------------------------------------------------------------------
+    def land_tax(self, ctx: C, pid: str, space: Space) -> None:
+        self.pay(ctx, pid, "bank", space.amount, f"Galactic Empire Tax: {ctx.state.name(pid)} "
+                 f"pays {ctx.state.fmt(space.amount)} to the Bank")
+
+    def land_hyperspace(self, ctx: C, pid: str, space: Space) -> None:
+        self.hyperspace(ctx, pid)
+
+    def effect_hyperspace(self, ctx: C, pid: str, card: Card) -> None:
+        self.hyperspace(ctx, pid)
+
+    def hyperspace(self, ctx: C, pid: str) -> None:
+        """Move at once to the next unowned property (GO salary if the jump passes GO)."""
+        state = ctx.state
+        n = len(state.b.spaces)
+        here = state.player(pid).position
+        for k in range(1, n):
+            space = state.b.spaces[(here + k) % n]
+            if space.ownable and state.owner(space.index) is None:
+                self.move_to(ctx, pid, space.index, salary=True,
+                             why=f"Hyperspace: {state.name(pid)} jumps to {space.name}, the next "
+                             "unowned property.")
+                ctx.then(Task("land", {"player": pid}))
+                return
+        ctx.say("Hyperspace: no property is unowned, the ship stays.")
+
+    # -- owing the Bank: properties auctioned at once among the others ----------------------
+    def after_bank_bankruptcy(self, ctx: C, pid: str, spaces: tuple[int, ...]) -> None:
+        if spaces:
+            ctx.emit("ext", "The Bank auctions the bankrupt ship's properties at once.",
+                     set={"bank_auctions": sorted(spaces)})
+            self.next_bank_auction(ctx)
+
+    def next_bank_auction(self, ctx: C) -> None:
+        queue = list(ctx.state.ext.get("bank_auctions", ()))
+        if not queue or ctx.state.auction is not None or len(ctx.state.active) < 1:
+            return
+        ctx.emit("ext", set={"bank_auctions": queue[1:]})
+        self.start_auction(ctx, queue[0])
+
+    def close_auction(self, ctx: C) -> None:
+        super().close_auction(ctx)
+        self.next_bank_auction(ctx)
+
+    # -- the end ----------------------------------------------------------------------------
+    def ranking(self, state: MonopolyState) -> tuple[list[str], str]:
+        """Most properties wins; money breaks a tie (a tie in both is shared)."""
+        def key(pid: str) -> tuple[int, int]:
+            return len(state.owned_by(pid)), state.player(pid).money
+        best = max(key(p.id) for p in state.active)
+        winners = [p.id for p in state.active if key(p.id) == best]
+        names = " and ".join(state.name(w) for w in winners)
+        tied = [p.id for p in state.active if key(p.id)[0] == best[0]]
+        why = f"{names} {'wins' if len(winners) == 1 else 'win'} with {best[0]} properties"
+        if len(tied) > 1:
+            why += f" and {state.fmt(best[1])} (money breaks the tie)"
+        return winners, why + "."
+
+    def ended(self, state: MonopolyState) -> tuple[list[str], str] | None:
+        if all(state.owner(i) is not None for i in state.b.ownable):
+            winners, why = self.ranking(state)
+            return winners, f"Every property is owned: the game ends. {why}"
+        return super().ended(state)
+
+    def final_ranking(self, state: MonopolyState) -> tuple[list[str], str]:
+        return self.ranking(state)
+
+    # -- front ends -------------------------------------------------------------------------
+    def extra_view(self, state: MonopolyState) -> dict[str, Any]:
+        return {
+            "markers_left": {p.id: self.markers_left(state, p.id) for p in state.players},
+            "properties_owned": {p.id: len(state.owned_by(p.id)) for p in state.players},
+            "force_powers": {str(k): v for k, v in POWERS.items()},
+            "bank_auctions": [state.b.spaces[i].name for i in state.ext.get("bank_auctions", ())],
+        }
+
+
+def _count_spaces(side: Any) -> int:
+    if not isinstance(side, Mapping):
+        return 0
+    spaces = side.get("spaces", [])
+    return len(spaces) if isinstance(spaces, list) else 0

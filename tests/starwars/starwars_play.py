@@ -1,0 +1,146 @@
+"""Helpers for the Star Wars tests: start games, send commands, replay scripts, random play."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from companion.engine import game
+from companion.engine.types import Command, Event, GameSetup
+from companion.monopoly.state import MonopolyState
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class Table:
+    """A game under test: the event log and the live state."""
+
+    def __init__(self, players: list[str] | None = None, dice: str = "physical", seed: int = 1,
+                 **settings: Any) -> None:
+        setup = GameSetup.from_json({
+            "edition": "starwars", "players": players or ["Luke", "Leia"], "dice": dice,
+            "seed": seed, "settings": {"order": "seated", **settings}})
+        self.log: list[Event] = game.new_game(setup)
+        self.state: MonopolyState = game.replay(self.log)  # type: ignore[assignment]
+
+    def do(self, actor: str, type: str, **args: Any) -> list[Event]:
+        events = game.decide(self.state, Command(actor, type, args))
+        for e in events:
+            self.state = game.apply(self.state, e)  # type: ignore[assignment]
+        self.log += events
+        return events
+
+    def roll(self, *dice: int, actor: str | None = None) -> list[Event]:
+        assert self.state.prompt is not None
+        who = actor or self.state.prompt.data["roll"]["who"]
+        return self.do(who, "roll", dice=list(dice))
+
+    def choose(self, option: Any) -> list[Event]:
+        assert self.state.prompt is not None
+        return self.do(self.state.prompt.to[0], "choose", option=option)
+
+    def p(self, pid: str) -> Any:
+        return self.state.player(pid)
+
+    def set_owner(self, space: str, owner: str | None) -> None:
+        """Arrange a position: give a space to a player without payment (test setup)."""
+        index = self.state.b.find(space).index
+        event = Event("deed", {"space": index, "owner": owner})
+        self.state = game.apply(self.state, event)  # type: ignore[assignment]
+        self.log.append(event)
+
+    def index(self, space: str) -> int:
+        return self.state.b.find(space).index
+
+    def total_money(self) -> int:
+        return sum(p.money for p in self.state.players) + self.state.bank + self.state.pot
+
+
+def parse_step(state: MonopolyState, step: Any) -> Command:
+    """A script step (string "[actor:] type [values] [key=value]" or a command object)."""
+    if isinstance(step, dict):
+        return Command.from_json(step)
+    words = step.split()
+    actor = None
+    if words[0].endswith(":"):
+        actor = words.pop(0)[:-1]
+    kind, rest = words[0], words[1:]
+    args: dict[str, Any] = {}
+    ints: list[int] = []
+    for w in rest:
+        if "=" in w:
+            k, v = w.split("=", 1)
+            args[k] = int(v) if v.lstrip("-").isdigit() else v
+        elif w.lstrip("-").isdigit():
+            ints.append(int(w))
+        else:
+            args["option"] = w
+    actions = [a for a in game.legal_actions(state) if a.type == kind]
+    if actor is None:
+        if state.prompt is not None and kind in ("roll", "choose", "buy", "auction"):
+            actor = state.prompt.data.get("roll", {}).get("who") or state.prompt.to[0]
+        elif actions:
+            actor = actions[0].actor
+        else:
+            actor = state.prompt.to[0] if state.prompt else "banker"
+    if ints:
+        if kind == "roll":
+            args["dice"] = ints
+        else:
+            args["amount"] = ints[0]
+    return Command(actor, kind, args)
+
+
+def run_script(path: Path) -> tuple[MonopolyState, list[Event]]:
+    """Play an example script to its end; returns the final state and the log."""
+    script = json.loads(path.read_text("utf-8"))
+    setup = GameSetup.from_json({k: script[k] for k in ("edition", "players", "dice", "seed",
+                                                         "settings") if k in script})
+    log = game.new_game(setup)
+    state: MonopolyState = game.replay(log)  # type: ignore[assignment]
+    for step in script["steps"]:
+        events = game.decide(state, parse_step(state, step))
+        for e in events:
+            state = game.apply(state, e)  # type: ignore[assignment]
+        log += events
+    return state, log
+
+
+def random_command(state: MonopolyState, rnd: random.Random) -> Command:
+    """A random legal command (trades and banker tools left out: they never end a game)."""
+    actions = [a for a in game.legal_actions(state)
+               if a.type not in ("propose_trade", "transfer", "end_game", "close_auction",
+                                 "accept_trade", "decline_trade", "cancel_trade")]
+    if state.auction is not None and rnd.random() < 0.3:
+        actions += [a for a in game.legal_actions(state) if a.type == "close_auction"]
+    a = rnd.choice(actions)
+    args = dict(a.args)
+    if a.input and a.input.get("kind") == "dice":
+        args["dice"] = [rnd.randint(1, 6) for _ in range(a.input["count"])]
+    if a.input and a.input.get("kind") == "amount":
+        args["amount"] = rnd.randint(a.input["min"], min(a.input["max"], a.input["min"] + 60))
+    return Command(a.actor, a.type, args)
+
+
+def random_game(seed: int, players: int = 3, max_commands: int = 3000,
+                ) -> tuple[MonopolyState, list[Event], list[Command]]:
+    """Play random legal commands; returns the final state, the log and the commands."""
+    rnd = random.Random(seed)
+    names = ["Luke", "Leia", "Han", "Rey"][:players]
+    setup = GameSetup.from_json({"edition": "starwars", "players": names, "dice": "physical",
+                                 "seed": seed, "settings": {"order": "seated"}})
+    log = game.new_game(setup)
+    state: MonopolyState = game.replay(log)  # type: ignore[assignment]
+    commands = []
+    for _ in range(max_commands):
+        if state.finished:
+            break
+        cmd = random_command(state, rnd)
+        events = game.decide(state, cmd)
+        for e in events:
+            state = game.apply(state, e)  # type: ignore[assignment]
+        log += events
+        commands.append(cmd)
+    return state, log, commands
