@@ -1,0 +1,34 @@
+import pytest
+
+from hardware.config import HardwareConfigError, load_hardware_config
+
+
+def test_empty_table_gives_one_table_reader_on_ce0_and_i2c_oled() -> None:
+    cfg = load_hardware_config({})
+    assert [(r.role, r.bus, r.device, r.rst_pin) for r in cfg.readers] == [("table", 0, 0, 25)]
+    assert (cfg.display.i2c_port, cfg.display.i2c_address) == (1, 0x3C)
+    assert cfg.taps.removal_s == pytest.approx(0.3)
+
+
+def test_two_readers_with_roles() -> None:
+    cfg = load_hardware_config({"readers": [{"role": "bank"}, {"role": "catch", "device": 1}],
+                                "taps": {"removal_ms": 400, "poll_ms": 40}})
+    assert [(r.role, r.device) for r in cfg.readers] == [("bank", 0), ("catch", 1)]
+    assert cfg.taps.poll_s == pytest.approx(0.04)
+
+
+@pytest.mark.parametrize(("raw", "message"), [
+    ({"readers": [{"role": "a"}, {"role": "a", "device": 1}]}, "roles must differ"),
+    ({"readers": [{"role": "a"}, {"role": "b"}]}, "same bus and device"),
+    ({"readers": [{"role": "a", "kind": "pn532"}]}, r"kind must be one of"),
+    ({"buttons": {"ok": 16}}, "already used by"),
+    ({"buttons": {"prev": 2}}, "I2C1 SDA"),
+    ({"feedback": {"red": 8}}, "SPI0 CE0"),
+    ({"buttons": {"ok": 40}}, "0..27"),
+    ({"display": {"i2c_address": "0x3C"}}, "i2c_address"),
+    ({"display": {"colour": "blue"}}, "unknown key"),
+    ({"taps": {"removal_ms": 20, "poll_ms": 50}}, "poll_s < removal_s"),
+])
+def test_bad_values_are_named(raw: dict, message: str) -> None:
+    with pytest.raises(HardwareConfigError, match=message):
+        load_hardware_config(raw)
