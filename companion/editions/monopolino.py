@@ -1,0 +1,309 @@
+"""Monopolino: booths instead of deeds, one die, euro cents, a LOTTERY pot and RISK cards.
+
+From the rulebook: landing on a free street, park or other coloured space makes you pay the
+amount shown to the Bank and place one of your booths there (no choice, no auction); landing
+on someone's booth pays them that amount, doubled when they have booths on both spaces of the
+colour. Stations roll again. START pays €0.50 when passing or landing. Sweets and balloons put
+€0.50 on the LOTTERY, which the next player landing there takes. GO TO SHOOTING GALLERY puts
+€0.50 on the LOTTERY and moves to the SHOOTING GALLERY without passing START. RISK cards are
+discarded face up; the discard pile is shuffled into a new deck when the deck is used up. The game
+ends the moment a player has no money left: the richest player wins.
+
+Choices where the rulebook says nothing (documented here, tested in tests/monopolino):
+
+- A player with no booths left places nothing: a free street costs them nothing and stays free,
+  and a BOOTH card is discarded without effect (no new card is drawn).
+- A player who cannot pay the full price of a free street pays nothing and places no booth: the
+  Bank does not sell on credit. (Paying exactly all their money is allowed and ends the game.)
+- A payment a player cannot make in full (rent, sweets, balloons, a card) takes all their money;
+  they then have no money left and the game ends at once.
+- A BOOTH card is a "may": the player may also decline it.
+- There are no trades, no selling to the Bank, no jail and no bankruptcy; those commands are
+  refused with the reason. START money is paid automatically, so it is never claimed too late.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from companion.engine import rng
+from companion.engine.rules import Ctx
+from companion.engine.state import Task
+from companion.engine.types import BANKER, Action, Command, IllegalCommand, SetupError
+from companion.monopoly.board import Card, Space, load_board
+from companion.monopoly.rules import MonopolyRules
+from companion.monopoly.state import MonopolyState
+
+C = Ctx[MonopolyState]
+NO_BOOTH = "none"
+"""The ``choose`` option that declines a BOOTH card."""
+
+ABSENT = {
+    "buy": "Monopolino has no buying choice: a free street gets your booth automatically.",
+    "auction": "Monopolino has no auctions.",
+    "bid": "Monopolino has no auctions.",
+    "pass": "Monopolino has no auctions.",
+    "close_auction": "Monopolino has no auctions.",
+    "propose_trade": "Monopolino has no trades.",
+    "accept_trade": "Monopolino has no trades.",
+    "decline_trade": "Monopolino has no trades.",
+    "cancel_trade": "Monopolino has no trades.",
+    "sell_to_bank": "In Monopolino booths are never sold.",
+    "declare_bankruptcy": "Monopolino has no bankruptcy: the game ends when a player has no money.",
+    "pay_jail_fine": "Monopolino has no jail.",
+    "use_jail_card": "Monopolino has no jail.",
+}
+
+
+class MonopolinoRules(MonopolyRules):
+    """Monopolino (Editrice Giochi), for 2 to 4 players."""
+
+    name = "monopolino"
+    title = "Monopolino"
+    max_players = 4
+    dice_count = 1
+
+    # -- setup ------------------------------------------------------------------------------
+    def edition_setup(self, state: MonopolyState) -> MonopolyState:
+        """Booths per player (10, or 14 with two players); the rent is the amount shown."""
+        corrections = state.setup.settings.get("board") or {}
+        for sid, change in dict(corrections.get("spaces", {})).items():
+            if isinstance(change, Mapping) and "rent" in change:
+                raise SetupError(f"In Monopolino the amount shown is both price and rent: "
+                                 f"correct the price of {sid}, not its rent.")
+        b = state.b
+        spaces = tuple(replace(s, rent=s.price) if s.ownable else s for s in b.spaces)
+        per = b.rule("booths_two_players") if len(state.players) == 2 else b.rule("booths")
+        ext = {"booths": {p.id: per for p in state.players},
+               "discard": {deck: [] for deck in b.decks}}
+        return replace(state, board=replace(b, spaces=spaces), ext=ext)
+
+    # -- booths -----------------------------------------------------------------------------
+    @staticmethod
+    def booths_left(state: MonopolyState, pid: str) -> int:
+        return int(state.ext["booths"][pid])
+
+    def set_booths(self, ctx: C, pid: str, count: int) -> None:
+        ctx.emit("player_ext", key="booths", player=pid, value=count)
+
+    def place_booth(self, ctx: C, pid: str, index: int, why: str) -> None:
+        """Put one of ``pid``'s booths on a space, sending any booth there back to its owner."""
+        old = ctx.state.owner(index)
+        ctx.emit("deed", why, space=index, owner=pid)
+        if old is not None:
+            self.set_booths(ctx, old, self.booths_left(ctx.state, old) + 1)
+        self.set_booths(ctx, pid, self.booths_left(ctx.state, pid) - 1)
+
+    def land_location(self, ctx: C, pid: str, space: Space) -> None:
+        owner = ctx.state.owner(space.index)
+        if owner is None:
+            self.build(ctx, pid, space)
+        elif owner != pid:
+            self.charge_rent(ctx, pid, owner, space)
+        else:
+            ctx.say(f"{space.name} has {ctx.state.name(pid)}'s own booth.")
+
+    def build(self, ctx: C, pid: str, space: Space) -> None:
+        """A free space: pay its price to the Bank and place a booth (no choice)."""
+        state = ctx.state
+        p = state.player(pid)
+        if self.booths_left(state, pid) == 0:
+            ctx.say(f"{space.name} is free, but {p.name} has no booths left: nothing happens.")
+            return
+        if p.money < space.price:
+            ctx.say(f"{p.name} cannot pay {state.fmt(space.price)} for {space.name}: no booth is "
+                    "placed.")
+            return
+        ctx.emit("money", f"{p.name} pays {state.fmt(space.price)} to the Bank for {space.name}.",
+                 source=pid, to="bank", amount=space.price)
+        self.place_booth(ctx, pid, space.index, f"{p.name} places a booth on {space.name}.")
+
+    def rent(self, state: MonopolyState, space: Space, owner: str) -> tuple[int, str]:
+        if state.has_set(owner, space.color):
+            return space.price * 2, "booths on both spaces of the colour: double"
+        return space.price, "booth"
+
+    def task_charge(self, ctx: C, payer: str, payee: str, amount: int, why: str) -> None:
+        """Pay in full, or hand over everything (the game then ends: no money left)."""
+        p = ctx.state.player(payer)
+        paid = min(amount, p.money)
+        if paid <= 0:
+            return
+        if paid < amount:
+            why = f"{why}: {p.name} has only {ctx.state.fmt(p.money)} and pays it all"
+        ctx.emit("money", f"{why}.", source=payer, to=payee, amount=paid)
+
+    # -- turns and spaces -------------------------------------------------------------------
+    def task_begin_turn(self, ctx: C) -> None:
+        p = ctx.state.turn_player
+        self.ask_roll(ctx, "turn", p.id, f"{p.name}'s turn: roll the die", 1, "turn_roll")
+
+    def land_train(self, ctx: C, pid: str, space: Space) -> None:
+        self.ask_roll(ctx, "station", pid, f"{ctx.state.name(pid)} is on {space.name}: roll "
+                      "again and move", 1, "station_roll", label="Roll again", player=pid)
+
+    def task_station_roll(self, ctx: C, player: str, dice: list[int]) -> None:
+        ctx.then(Task("move", {"player": player, "steps": dice[0]}),
+                 Task("land", {"player": player}))
+
+    def land_sweets(self, ctx: C, pid: str, space: Space) -> None:
+        fee = ctx.state.b.rule("lottery_fee")
+        self.pay(ctx, pid, "pot", fee, f"{ctx.state.name(pid)} lands on {space.name}: pays "
+                 f"{ctx.state.fmt(fee)} onto the LOTTERY")
+
+    land_balloons = land_sweets
+
+    def land_lottery(self, ctx: C, pid: str, space: Space) -> None:
+        pot = ctx.state.pot
+        if pot <= 0:
+            ctx.say("The LOTTERY is empty: nothing happens.")
+            return
+        self.receive(ctx, pid, pot, f"{ctx.state.name(pid)} lands on the LOTTERY and takes "
+                     f"{ctx.state.fmt(pot)}.", source="pot")
+
+    def land_go_to_shooting_gallery(self, ctx: C, pid: str, space: Space) -> None:
+        fee = ctx.state.b.rule("lottery_fee")
+        self.pay(ctx, pid, "pot", fee, f"{ctx.state.name(pid)} lands on {space.name}: puts "
+                 f"{ctx.state.fmt(fee)} on the LOTTERY")
+        gallery = ctx.state.b.first("shooting_gallery")
+        self.move_to(ctx, pid, gallery.index, salary=False,
+                     why=f"{ctx.state.name(pid)} goes to the {gallery.name} without passing START.")
+
+    # -- RISK cards -------------------------------------------------------------------------
+    def draw_card(self, ctx: C, pid: str, deck: str) -> None:
+        """Draw the top card, put it face up on the discard pile, follow it."""
+        if not ctx.state.decks[deck]:
+            self.reshuffle(ctx, deck)
+        cards = ctx.state.decks[deck]
+        title = ctx.state.b.deck_titles[deck]
+        if not cards:
+            ctx.say(f"There are no {title} cards left.")
+            return
+        card = ctx.state.b.card(cards[0])
+        ctx.emit("deck", f"{ctx.state.name(pid)} draws {title}: \u201c{card.text}\u201d",
+                 deck=deck, cards=list(cards[1:]), card=card.id, player=pid)
+        self.set_discard(ctx, deck, [*self.discards(ctx.state, deck), card.id])
+        self.apply_card(ctx, pid, card)
+
+    def task_draw_card(self, ctx: C, player: str, deck: str) -> None:
+        self.draw_card(ctx, player, deck)
+
+    @staticmethod
+    def discards(state: MonopolyState, deck: str) -> list[str]:
+        return list(state.ext["discard"][deck])
+
+    def set_discard(self, ctx: C, deck: str, cards: list[str]) -> None:
+        ctx.emit("ext", set={"discard": {**ctx.state.ext["discard"], deck: cards}})
+
+    def reshuffle(self, ctx: C, deck: str) -> None:
+        """The deck is used up: shuffle the discard pile into a new deck."""
+        order, nxt = rng.shuffled(ctx.state.rng, tuple(self.discards(ctx.state, deck)))
+        ctx.emit("rng", rng=nxt)
+        ctx.emit("deck", f"The {ctx.state.b.deck_titles[deck]} cards are used up: the discard "
+                 "pile is shuffled into a new deck.", deck=deck, cards=list(order))
+        self.set_discard(ctx, deck, [])
+
+    def effect_pay_and_go(self, ctx: C, pid: str, card: Card, amount: int, space: str,
+                          to: str = "pot", salary: bool = False) -> None:
+        where = "onto the LOTTERY" if to == "pot" else f"to {ctx.state.name(to)}"
+        self.pay(ctx, pid, to, amount, f"Card: {ctx.state.name(pid)} pays "
+                 f"{ctx.state.fmt(amount)} {where}")
+        self.move_to(ctx, pid, ctx.state.b.find(space).index, salary)
+        ctx.then(Task("land", {"player": pid}))
+
+    def effect_booth(self, ctx: C, pid: str, card: Card, color: str) -> None:
+        """Place a booth on a free space of ``color``; both taken by different players:
+        replace an opponent's; both by one player: discard and draw again."""
+        state = ctx.state
+        name = state.name(pid)
+        cname = state.b.color_names.get(color, color)
+        if self.booths_left(state, pid) == 0:
+            ctx.say(f"{name} has no booths left: the card is discarded.")
+            return
+        members = state.b.colors[color]
+        owners = {state.owner(i) for i in members}
+        spaces = [state.b.spaces[i] for i in members]
+        if None in owners:
+            options = [(s.id, f"Place a booth on {s.name}") for s in spaces
+                       if state.owner(s.index) is None]
+        elif len(owners) == 1:
+            owner = state.name(owners.pop() or "")
+            ctx.say(f"Both {cname} spaces hold {owner}'s booths: nothing can be done, "
+                    f"{name} draws a new card.")
+            ctx.then(Task("draw_card", {"player": pid, "deck": card.deck}))
+            return
+        else:
+            options = [(s.id, f"Replace {state.name(state.owner(s.index) or '')}'s booth on "
+                        f"{s.name}") for s in spaces if state.owner(s.index) != pid]
+        options.append((NO_BOOTH, "Place no booth"))
+        self.ask_choice(ctx, "booth_card", pid, f"{name}: place a booth on a {cname} space?",
+                        options, "booth_card", player=pid)
+
+    def task_booth_card(self, ctx: C, player: str, option: str) -> None:
+        name = ctx.state.name(player)
+        if option == NO_BOOTH:
+            ctx.say(f"{name} places no booth.")
+            return
+        space = ctx.state.b.find(option)
+        old = ctx.state.owner(space.index)
+        why = f"Card: {name} places a booth on {space.name}"
+        if old is not None:
+            why += f", and {ctx.state.name(old)}'s booth goes back to its owner"
+        self.place_booth(ctx, player, space.index, why + ".")
+
+    # -- what may be done -------------------------------------------------------------------
+    def free_actions(self, state: MonopolyState) -> list[Action]:
+        """Only the banker's corrections: Monopolino has no trades."""
+        return [a for a in super().free_actions(state) if a.actor == BANKER]
+
+    def check_legal(self, state: MonopolyState, command: Command) -> None:
+        why = ABSENT.get(command.type)
+        if why:
+            raise IllegalCommand(why)
+        super().check_legal(state, command)
+
+    # -- the end ----------------------------------------------------------------------------
+    def richest(self, state: MonopolyState) -> tuple[list[str], str]:
+        best = max(p.money for p in state.active)
+        winners = [p.id for p in state.active if p.money == best]
+        if len(winners) == 1:
+            return winners, f"{state.name(winners[0])} is richest with {state.fmt(best)} and wins."
+        names = " and ".join(state.name(w) for w in winners)
+        return winners, f"{names} are richest with {state.fmt(best)} each and share the win."
+
+    def ended(self, state: MonopolyState) -> tuple[list[str], str] | None:
+        broke = [p.name for p in state.active if p.money <= 0]
+        if not broke:
+            return super().ended(state)
+        winners, why = self.richest(state)
+        return winners, f"{' and '.join(broke)} has no money left: the game ends. {why}"
+
+    def final_ranking(self, state: MonopolyState) -> tuple[list[str], str]:
+        """Stopped early, the richest player wins too (booths count for nothing)."""
+        return self.richest(state)
+
+    # -- front ends -------------------------------------------------------------------------
+    def view(self, state: MonopolyState, viewer: str | None = None) -> dict[str, Any]:
+        out = super().view(state, viewer)
+        for p in out["players"]:
+            p["booths_left"] = self.booths_left(state, p["id"])
+        return out
+
+    def extra_view(self, state: MonopolyState) -> dict[str, Any]:
+        return {
+            "booths": dict(state.ext["booths"]),
+            "lottery": state.pot, "lottery_text": state.fmt(state.pot),
+            "risk": {"deck": len(state.decks["risk"]),
+                     "discard": len(self.discards(state, "risk"))},
+        }
+
+    def tag_objects(self) -> list[tuple[str, str]]:
+        """Tokens and RISK cards (streets have no deed cards in Monopolino)."""
+        board = load_board(self.name)
+        out = [(f"token:{t}", f"the {t} token") for t in board.tokens]
+        for deck, cards in board.decks.items():
+            out += [(f"card:{c.id}", f"{board.deck_titles[deck]} card \u201c{c.text}\u201d")
+                    for c in cards]
+        return out
