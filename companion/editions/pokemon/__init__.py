@@ -1,0 +1,142 @@
+"""Monopoly: Pokémon Edition (2024): explore locations, catch wild Pokémon, battle rivals.
+
+Poké Balls are the money. Landing on a location you control lets you explore it for free; on a
+rival's you pay the exploration cost to explore or battle them. Exploring rolls the catching
+die (Poké Ball or X faces, a setting). The first Trainer whose tracker mat has all 8 types, or
+the last Trainer with Poké Balls, wins. Everything else (auctions, jail, cards, trades, debt) is
+the shared family, with hooks in ``spaces``, ``catching`` and ``battles``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from companion.editions.pokemon import data
+from companion.editions.pokemon.battles import PokemonBattles
+from companion.editions.pokemon.catching import PokemonCatching
+from companion.editions.pokemon.spaces import PokemonSpaces
+from companion.engine.rules import Ctx
+from companion.engine.types import IllegalCommand
+from companion.monopoly.board import load_board
+from companion.monopoly.rules import MonopolyRules
+from companion.monopoly.state import Assets, MonopolyState
+
+C = Ctx[MonopolyState]
+
+
+class PokemonRules(PokemonSpaces, PokemonCatching, PokemonBattles, MonopolyRules):
+    """Monopoly: Pokémon Edition."""
+
+    name = "pokemon"
+    title = "Monopoly: Pokémon Edition"
+    max_players = 4
+    dice_count = 1
+    setting_names = ("ball_faces",)
+    trade_extras = ("pokemon",)
+
+    def edition_setup(self, state: MonopolyState) -> MonopolyState:
+        faces = data.ball_faces_setting(state.b, dict(state.setup.settings))
+        return replace(state, ext={"wild": data.all_chips(state.b),
+                                   "caught": {p.id: [] for p in state.players},
+                                   "ball_faces": faces, "catch": None, "battle": None})
+
+    # -- trades and bankruptcy ------------------------------------------------------------
+    def check_holds_extra(self, state: MonopolyState, pid: str, assets: Assets) -> None:
+        for card in assets.cards:
+            if not self.is_jail_card(state, card):
+                raise IllegalCommand("Only Get Out of Jail Free cards can be traded.")
+        mine = data.caught(state, pid)
+        for chip in assets.extra.get("pokemon", ()):
+            if chip not in mine:
+                raise IllegalCommand(f"{state.name(pid)} does not hold the wild Pokémon {chip}.")
+        if state.ext.get("battle") and assets.spaces:
+            if state.ext["battle"]["space"] in assets.spaces:
+                raise IllegalCommand("A location being battled for cannot be traded.")
+
+    def hand_over_extra(self, ctx: C, giver: str, taker: str, a: Assets) -> None:
+        chips = list(a.extra.get("pokemon", ()))
+        if chips:
+            table = data.all_caught(ctx.state)
+            table[giver] = [c for c in table[giver] if c not in chips]
+            table[taker] = [*table[taker], *chips]
+            ctx.emit("ext", set={"caught": table})
+
+    def hand_over_extras(self, ctx: C, pid: str, heir: str | None) -> None:
+        """Owing a Trainer: they get the wild Pokémon. Owing the Bank: released to the wild."""
+        table = data.all_caught(ctx.state)
+        chips = table[pid]
+        table[pid] = []
+        changes: dict[str, Any] = {"caught": table, "catch": None}
+        if heir is not None:
+            table[heir] = [*table[heir], *chips]
+            say = f"{ctx.state.name(heir)} gets {ctx.state.name(pid)}'s wild Pokémon." if chips \
+                else ""
+        else:
+            wild = data.wild(ctx.state)
+            for chip in chips:
+                wild[data.chip_type(chip)].append(chip)
+            changes["wild"] = wild
+            say = f"{ctx.state.name(pid)}'s wild Pokémon are released back beside the board." \
+                if chips else ""
+        ctx.emit("ext", say, set=changes)
+
+    def describe(self, state: MonopolyState, a: Assets) -> str:
+        names = data.type_names(state.b)
+        chips = [f"{names[data.chip_type(c)]} Pokémon {c}" for c in a.extra.get("pokemon", ())]
+        rest = super().describe(state, Assets(a.money, a.spaces, a.cards))
+        return ", ".join([*([rest] if rest != "nothing" else []), *chips]) or "nothing"
+
+    # -- the end --------------------------------------------------------------------------
+    def ended(self, state: MonopolyState) -> tuple[list[str], str] | None:
+        done = [p.id for p in state.active if data.mat_complete(state, p.id)]
+        if done:
+            names = " and ".join(state.name(p) for p in done)
+            return done, f"{names} completed the tracker mat with all 8 types and wins!"
+        active = state.active
+        if len(active) == 1:
+            return [active[0].id], f"{active[0].name} is the last Trainer with Poké Balls and wins!"
+        return None
+
+    def final_ranking(self, state: MonopolyState) -> tuple[list[str], str]:
+        """Stopped early: most types on the mat, then most Pokémon, then most Poké Balls."""
+        def score(pid: str) -> tuple[int, int, int]:
+            return (len(data.mat_types(state, pid)), len(data.caught(state, pid)),
+                    state.player(pid).money)
+        best = max(score(p.id) for p in state.active)
+        winners = [p.id for p in state.active if score(p.id) == best]
+        names = " and ".join(state.name(w) for w in winners)
+        return winners, (f"{names} leads with {best[0]} types, {best[1]} Pokémon and "
+                         f"{state.fmt(best[2])}.")
+
+    # -- front ends -----------------------------------------------------------------------
+    def view(self, state: MonopolyState, viewer: str | None = None) -> dict[str, Any]:
+        out = super().view(state, viewer)
+        seats = [s.id for s in state.setup.players]
+        tokens = state.b.tokens
+        for p in out["players"]:
+            pid = p["id"]
+            partner = p["token"] or tokens[seats.index(pid) % len(tokens)]
+            p.update(partner=partner, pokemon=data.caught(state, pid),
+                     types=sorted(data.mat_types(state, pid)),
+                     mat_complete=data.mat_complete(state, pid),
+                     battle_strength=data.battle_strength(state, pid))
+        return out
+
+    def extra_view(self, state: MonopolyState) -> dict[str, Any]:
+        ext = state.ext
+        k, n = ext["ball_faces"], int(state.b.rule("die_faces"))
+        return {"types": data.type_names(state.b),
+                "wild": {t: len(c) for t, c in ext["wild"].items()},
+                "catching_die": {"faces": ["ball"] * k + ["x"] * (n - k), "ball_faces": k,
+                                 "reroll_price": int(state.b.rule("reroll_price"))},
+                "catch": ext["catch"], "battle": ext["battle"],
+                "mats": {pid: {"types": sorted(data.mat_types(state, pid)),
+                               "count": len(chips)} for pid, chips in ext["caught"].items()}}
+
+    def tag_objects(self) -> list[tuple[str, str]]:
+        board = load_board(self.name)
+        names = data.type_names(board)
+        chips = [(f"chip:{c}", f"the {names[t]}-type chip {c}")
+                 for t, cs in data.all_chips(board).items() for c in cs]
+        return super().tag_objects() + chips

@@ -1,0 +1,125 @@
+"""Battling a rival on their location instead of exploring.
+
+Each side rolls the numbered die and adds 1 per Pokémon held (the partner included), then
+may play kept Challenge cards (``{do = "keep", use = "battle", bonus = n}``). The higher total
+wins, a tie goes to the owner. The challenger winning pays nothing and takes the Location card
+unless the owner holds the whole colour set; the owner winning is paid the battle fee. The turn
+ends after a battle.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.editions.pokemon import data
+from companion.engine.rules import Ctx
+from companion.engine.state import Task
+from companion.engine.types import Command
+from companion.monopoly.state import MonopolyState
+
+C = Ctx[MonopolyState]
+
+
+class PokemonBattles:
+    """The battle between a challenger and a location's owner. Mixed into PokemonRules."""
+
+    def is_battle_card(self, state: MonopolyState, card_id: str) -> bool:
+        return state.b.card(card_id).effect.get("use") == "battle"
+
+    def battle_cards(self, state: MonopolyState, pid: str) -> list[str]:
+        return [c for c in state.player(pid).cards if self.is_battle_card(state, c)]
+
+    def set_battle(self, ctx: C, say: str = "", **changes: Any) -> None:
+        ctx.emit("ext", say, set={"battle": {**ctx.state.ext["battle"], **changes}})
+
+    def cmd_battle(self: Any, ctx: C, command: Command) -> None:
+        """Battle the owner of the location instead of exploring it."""
+        assert ctx.state.prompt is not None
+        d = ctx.state.prompt.data
+        pid, owner, index = command.actor, d["owner"], d["space"]
+        ctx.clear_prompt()
+        state = ctx.state
+        ctx.emit("ext", f"{state.name(pid)} battles {state.name(owner)} for "
+                 f"{state.b.spaces[index].name}!",
+                 set={"battle": {"challenger": pid, "owner": owner, "space": index,
+                                 "rolls": {}, "bonus": {pid: 0, owner: 0}}})
+        self.ask_battle_roll(ctx, pid)
+
+    def ask_battle_roll(self: Any, ctx: C, pid: str) -> None:
+        state = ctx.state
+        self.ask_roll(ctx, "battle", pid, f"{state.name(pid)}: roll the die for the battle "
+                      f"(+{data.battle_strength(state, pid)} for your Pokémon and partner)", 1,
+                      "battle_rolled", label="Roll for the battle", player=pid)
+
+    def task_battle_rolled(self: Any, ctx: C, player: str, dice: list[int]) -> None:
+        b = ctx.state.ext["battle"]
+        rolls = {**b["rolls"], player: dice[0]}
+        strength = data.battle_strength(ctx.state, player)
+        self.set_battle(ctx, f"{ctx.state.name(player)} rolls {dice[0]} + {strength} for their "
+                        f"Pokémon = {dice[0] + strength}.", rolls=rolls)
+        if player == b["challenger"]:
+            self.ask_battle_roll(ctx, b["owner"])
+            return
+        ctx.then(Task("battle_cards", {"player": b["challenger"]}))
+
+    def task_battle_cards(self: Any, ctx: C, player: str) -> None:
+        """Offer ``player`` their Challenge cards, one at a time, until they are done."""
+        b = ctx.state.ext["battle"]
+        cards = self.battle_cards(ctx.state, player)
+        if not cards:
+            self.after_cards(ctx, player)
+            return
+        total = self.total(ctx.state, player)
+        options = [(c, f"Play \u201c{ctx.state.b.card(c).text.split('.')[0]}\u201d "
+                    f"(+{ctx.state.b.card(c).effect.get('bonus', 0)})") for c in cards]
+        options.append(("done", "Play no more cards"))
+        rival = b["owner"] if player == b["challenger"] else b["challenger"]
+        self.ask_choice(ctx, "battle_card", player, f"{ctx.state.name(player)}: your total is "
+                        f"{total} against {ctx.state.name(rival)}'s "
+                        f"{self.total(ctx.state, rival)}; play a Challenge card?", options,
+                        "battle_card", player=player)
+
+    def task_battle_card(self: Any, ctx: C, player: str, option: str) -> None:
+        if option == "done":
+            self.after_cards(ctx, player)
+            return
+        card = ctx.state.b.card(option)
+        bonus = int(card.effect.get("bonus", 0))
+        b = ctx.state.ext["battle"]
+        self.return_card(ctx, player, option)
+        self.set_battle(ctx, f"{ctx.state.name(player)} plays \u201c{card.text.split('.')[0]}\u201d"
+                        f": +{bonus}.", bonus={**b["bonus"], player: b["bonus"][player] + bonus})
+        ctx.then(Task("battle_cards", {"player": player}))
+
+    def after_cards(self: Any, ctx: C, player: str) -> None:
+        b = ctx.state.ext["battle"]
+        if player == b["challenger"]:
+            ctx.then(Task("battle_cards", {"player": b["owner"]}))
+        else:
+            ctx.then(Task("battle_end", {}))
+
+    def total(self, state: MonopolyState, pid: str) -> int:
+        b = state.ext["battle"]
+        return b["rolls"].get(pid, 0) + data.battle_strength(state, pid) + b["bonus"][pid]
+
+    def task_battle_end(self: Any, ctx: C) -> None:
+        state = ctx.state
+        b = state.ext["battle"]
+        me, owner, index = b["challenger"], b["owner"], b["space"]
+        mine, theirs = self.total(state, me), self.total(state, owner)
+        space = state.b.spaces[index]
+        ctx.emit("ext", set={"battle": None})
+        if mine > theirs:
+            why = f"{state.name(me)} wins the battle {mine} to {theirs}"
+            if state.owner(index) != owner:
+                ctx.say(f"{why}, but {space.name} is no longer {state.name(owner)}'s.")
+            elif state.has_set(owner, space.color):
+                ctx.say(f"{why} and pays nothing; {state.name(owner)} holds the whole "
+                        f"{state.b.color_names[space.color]} set and keeps {space.name}.")
+            else:
+                self.take_deed(ctx, index, me, f"{why}: pays nothing and takes {space.name} "
+                               f"from {state.name(owner)}.")
+            return
+        tie = " (a tie goes to the owner)" if mine == theirs else ""
+        self.pay(ctx, me, owner, space.rent, f"{state.name(owner)} wins the battle {theirs} to "
+                 f"{mine}{tie}: {state.name(me)} pays the battle fee of {state.fmt(space.rent)}")

@@ -1,0 +1,163 @@
+"""Exploring a location and the catching die: catch, or pay to re-roll, or stop.
+
+A re-roll costs ``reroll_price`` (1 Poké Ball) paid to the Bank; a Trainer who spends their
+last Poké Ball on a re-roll has run out and is out of the game (their Pokémon are released).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.editions.pokemon import data
+from companion.engine.rules import Ctx
+from companion.engine.state import Task
+from companion.engine.types import Action, Command
+from companion.monopoly.board import Space
+from companion.monopoly.state import MonopolyState
+
+C = Ctx[MonopolyState]
+
+
+class PokemonCatching:
+    """Explore prompts, the catching die and the re-roll. Mixed into PokemonRules."""
+
+    def offer_explore(self: Any, ctx: C, pid: str, index: int) -> None:
+        """Ask whether to explore (own location) or explore/battle (a rival's)."""
+        state = ctx.state
+        space = state.b.spaces[index]
+        owner = state.owner(index)
+        kind = data.type_names(state.b)[space.color]
+        if owner == pid:
+            if not data.wild(state)[space.color]:
+                ctx.say(f"No wild {kind}-type Pokémon are left: nothing to catch at {space.name}.")
+                return
+            odds = data.odds_for(state, pid)
+            ctx.ask("explore", (pid,), f"{state.name(pid)}: explore {space.name} for free? "
+                    f"({data.odds_text(odds)})", space=index, owner=owner, cost=0, odds=odds)
+            return
+        assert owner is not None
+        cost = space.rent
+        ctx.ask("explore", (pid,), f"{state.name(pid)} is on {state.name(owner)}'s {space.name}: "
+                f"pay {state.fmt(cost)} to explore, or battle {state.name(owner)}",
+                space=index, owner=owner, cost=cost)
+
+    def task_explore_offer(self: Any, ctx: C, player: str, space: int) -> None:
+        if not ctx.state.player(player).bankrupt and ctx.state.owner(space) == player:
+            self.offer_explore(ctx, player, space)
+
+    def actions_explore(self, state: MonopolyState) -> list[Action]:
+        assert state.prompt is not None
+        pid = state.prompt.to[0]
+        d = state.prompt.data
+        if d["owner"] == pid:
+            return [Action(pid, "explore", "Explore for free"),
+                    Action(pid, "stop", "Do not explore")]
+        return [Action(pid, "explore", f"Pay {state.fmt(d['cost'])} to explore"),
+                Action(pid, "battle", f"Battle {state.name(d['owner'])}")]
+
+    def cmd_explore(self: Any, ctx: C, command: Command) -> None:
+        """Explore the location: free on your own, the exploration cost to a rival's owner."""
+        assert ctx.state.prompt is not None
+        d = ctx.state.prompt.data
+        pid, index, owner = command.actor, d["space"], d["owner"]
+        ctx.clear_prompt()
+        name = ctx.state.b.spaces[index].name
+        if owner != pid:
+            self.pay(ctx, pid, owner, d["cost"], f"{ctx.state.name(pid)} pays "
+                     f"{ctx.state.name(owner)} {ctx.state.fmt(d['cost'])} to explore {name} "
+                     "(exploration cost)")
+        ctx.then(Task("catch_start", {"player": pid, "space": index}))
+
+    def task_catch_start(self: Any, ctx: C, player: str, space: int) -> None:
+        state = ctx.state
+        if state.player(player).bankrupt:
+            return
+        s = state.b.spaces[space]
+        if not data.wild(state)[s.color]:
+            ctx.say(f"No wild {data.type_names(state.b)[s.color]}-type Pokémon are left at "
+                    f"{s.name}: nothing to catch.")
+            return
+        self.ask_catch(ctx, player, space)
+
+    def ask_catch(self: Any, ctx: C, pid: str, index: int) -> None:
+        """Ask for the catching roll, showing the exact odds before it."""
+        state = ctx.state
+        s: Space = state.b.spaces[index]
+        odds = data.odds_for(state, pid)
+        k, n = odds["ball_faces"], odds["faces"]
+        faces = ["ball"] * k + ["x"] * (n - k)
+        ctx.emit("ext", set={"catch": {"player": pid, "space": index, "type": s.color,
+                                       "odds": odds}})
+        hint = f"1-{k} Poké Ball" if k > 1 else "1 Poké Ball"
+        if k < n:
+            hint += f", {k + 1}-{n} X" if k + 1 < n else f", {n} X"
+        spec = {"who": pid, "count": 1, "task": "catch_rolled",
+                "args": {"player": pid, "space": index}, "label": "Roll the catching die"}
+        ctx.ask("catch", (pid,), f"{state.name(pid)}: roll the catching die at {s.name} "
+                f"({data.odds_text(odds)}; faces {hint})", roll=spec, odds=odds, faces=faces,
+                space=index, type=s.color)
+
+    def task_catch_rolled(self: Any, ctx: C, player: str, space: int, dice: list[int]) -> None:
+        state = ctx.state
+        s = state.b.spaces[space]
+        kind = data.type_names(state.b)[s.color]
+        if dice[0] <= state.ext["ball_faces"]:
+            chips = data.wild(state)
+            chip = chips[s.color].pop(0)
+            mine = data.caught(state, player)
+            where = "beside the mat" if s.color in data.mat_types(state, player) else "on the mat"
+            table = data.all_caught(state)
+            table[player] = [*mine, chip]
+            ctx.emit("ext", f"Poké Ball! {state.name(player)} catches a wild {kind}-type "
+                     f"Pokémon ({chip}) and puts it {where}.",
+                     set={"wild": chips, "caught": table, "catch": None})
+            return
+        price = int(state.b.rule("reroll_price"))
+        money = state.player(player).money
+        if money < price:
+            ctx.emit("ext", f"X: {state.name(player)} catches nothing and has no Poké Ball left "
+                     "to re-roll.", set={"catch": None})
+            return
+        last = " (your last: you would run out and be out of the game)" if money == price else ""
+        ctx.say(f"X: {state.name(player)} catches nothing.")
+        odds = data.catch_odds(state.ext["ball_faces"], int(state.b.rule("die_faces")),
+                               money - price, price)
+        ctx.ask("catch_miss", (player,), f"{state.name(player)}: stop, or pay "
+                f"{state.fmt(price)} to re-roll{last} ({data.odds_text(odds)} after paying)",
+                space=space, price=price, odds=odds)
+
+    def actions_catch_miss(self, state: MonopolyState) -> list[Action]:
+        assert state.prompt is not None
+        pid = state.prompt.to[0]
+        price = state.prompt.data["price"]
+        out = [Action(pid, "stop", "Stop: end the turn")]
+        if state.player(pid).money >= price:
+            out.insert(0, Action(pid, "reroll", f"Pay {state.fmt(price)} and re-roll"))
+        return out
+
+    def refuse_reroll(self, state: MonopolyState, command: Command) -> str | None:
+        p = state.prompt
+        if p is not None and p.kind == "catch_miss" and command.actor in p.to:
+            if state.player(command.actor).money < p.data["price"]:
+                return "A re-roll costs 1 Poké Ball and you have none left."
+        return None
+
+    def cmd_reroll(self: Any, ctx: C, command: Command) -> None:
+        """Pay the re-roll price to the Bank and roll the catching die again."""
+        assert ctx.state.prompt is not None
+        d = ctx.state.prompt.data
+        pid = command.actor
+        ctx.clear_prompt()
+        ctx.emit("money", f"{ctx.state.name(pid)} pays {ctx.state.fmt(d['price'])} to re-roll.",
+                 source=pid, to="bank", amount=d["price"])
+        if ctx.state.player(pid).money <= 0:
+            ctx.emit("ext", f"{ctx.state.name(pid)} has run out of Poké Balls and is out of "
+                     "the game.", set={"catch": None})
+            self.go_bankrupt(ctx, pid, "bank")
+            return
+        self.ask_catch(ctx, pid, d["space"])
+
+    def cmd_stop(self, ctx: C, command: Command) -> None:
+        """Do not explore, or stop re-rolling: the turn goes on to its end."""
+        ctx.clear_prompt()
+        ctx.emit("ext", f"{ctx.state.name(command.actor)} stops.", set={"catch": None})

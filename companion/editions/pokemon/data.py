@@ -1,0 +1,91 @@
+"""The edition's own tables: wild Pokémon chips, tracker mats, the catching die and its odds.
+
+State lives in ``state.ext``: ``wild`` (type -> chip ids still beside the board), ``caught``
+(player -> chip ids on or beside their mat), ``ball_faces``, and the ``catch`` / ``battle``
+under way (for the view). A chip id is ``<type>-<n>``.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from companion.engine.types import SetupError
+from companion.monopoly.board import Board
+from companion.monopoly.state import MonopolyState
+
+
+def chip_type(chip: str) -> str:
+    """The type of a chip id (``"fire-3"`` -> ``"fire"``)."""
+    return chip.rsplit("-", 1)[0]
+
+
+def type_names(board: Board) -> dict[str, str]:
+    """Type id -> display name, in board order."""
+    return {t: str(v["name"]) for t, v in board.data["types"].items()}
+
+
+def all_chips(board: Board) -> dict[str, list[str]]:
+    n = int(board.rule("chips_per_type"))
+    return {t: [f"{t}-{i}" for i in range(1, n + 1)] for t in type_names(board)}
+
+
+def ball_faces_setting(board: Board, settings: dict[str, Any]) -> int:
+    """The number of Poké Ball faces on the catching die (a setting; the rest are X)."""
+    faces = int(board.rule("die_faces"))
+    value = settings.get("ball_faces", board.rule("ball_faces"))
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= faces:
+        raise SetupError(f"'ball_faces' is how many of the catching die's {faces} faces show a "
+                         f"Poké Ball: a whole number from 1 to {faces}.")
+    return value
+
+
+def wild(state: MonopolyState) -> dict[str, list[str]]:
+    return {t: list(c) for t, c in state.ext["wild"].items()}
+
+
+def caught(state: MonopolyState, pid: str) -> list[str]:
+    return list(state.ext["caught"].get(pid, ()))
+
+
+def all_caught(state: MonopolyState) -> dict[str, list[str]]:
+    return {p: list(c) for p, c in state.ext["caught"].items()}
+
+
+def mat_types(state: MonopolyState, pid: str) -> set[str]:
+    """The types filled on a Trainer's tracker mat."""
+    return {chip_type(c) for c in caught(state, pid)}
+
+
+def mat_complete(state: MonopolyState, pid: str) -> bool:
+    return mat_types(state, pid) >= set(state.ext["wild"])
+
+
+def battle_strength(state: MonopolyState, pid: str) -> int:
+    """What a Trainer adds to a battle roll: 1 per Pokémon held, the partner included."""
+    return len(caught(state, pid)) + 1
+
+
+def catch_odds(ball_faces: int, faces: int, money: int, price: int) -> dict[str, Any]:
+    """The exact chance of catching within the Poké Balls a Trainer has.
+
+    The next roll is already paid for; each re-roll costs ``price`` and a Trainer who spends
+    their last Poké Ball is out, so the rolls that count are 1 + (money - 1) // price."""
+    rolls = 1 + max(0, (money - 1) // price) if price > 0 else 1
+    chance = 1 - (1 - Fraction(ball_faces, faces)) ** rolls
+    return {"chance": f"{chance.numerator}/{chance.denominator}", "numerator": chance.numerator,
+            "denominator": chance.denominator, "percent": round(float(chance) * 100, 1),
+            "rolls": rolls, "ball_faces": ball_faces, "faces": faces, "reroll_price": price,
+            "money": money}
+
+
+def odds_for(state: MonopolyState, pid: str) -> dict[str, Any]:
+    b = state.b
+    return catch_odds(state.ext["ball_faces"], int(b.rule("die_faces")),
+                      state.player(pid).money, int(b.rule("reroll_price")))
+
+
+def odds_text(odds: dict[str, Any]) -> str:
+    rolls = odds["rolls"]
+    return (f"chance to catch within your Poké Balls: {odds['chance']} ({odds['percent']}%, "
+            f"{rolls} roll{'s' if rolls != 1 else ''})")

@@ -1,0 +1,116 @@
+"""Landing: uncontrolled and controlled locations, Lapras, Jail on one die, keep-cards."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.engine.rules import Ctx
+from companion.engine.state import Task
+from companion.engine.types import Action, Command
+from companion.monopoly.board import Card, Space
+from companion.monopoly.state import MonopolyState
+
+C = Ctx[MonopolyState]
+
+
+class PokemonSpaces:
+    """Locations, Lapras and Jail. Mixed into PokemonRules."""
+
+    # -- locations ------------------------------------------------------------------------
+    def land_location(self: Any, ctx: C, pid: str, space: Space) -> None:
+        """Uncontrolled: take control by paying its cost, or auction it if the Trainer cannot
+        afford it. Controlled: explore (or battle the owner)."""
+        state = ctx.state
+        owner = state.owner(space.index)
+        if owner is None:
+            p = state.player(pid)
+            if p.money >= space.price:
+                ctx.ask("buy", (pid,), f"{p.name}: take control of {space.name} for "
+                        f"{state.fmt(space.price)}", space=space.index, price=space.price)
+            else:
+                ctx.say(f"{p.name} cannot afford {space.name} ({state.fmt(space.price)}): the "
+                        "Banker auctions it.")
+                self.start_auction(ctx, space.index)
+            return
+        self.offer_explore(ctx, pid, space.index)
+
+    def actions_buy(self, state: MonopolyState) -> list[Action]:
+        assert state.prompt is not None
+        pid = state.prompt.to[0]
+        price = state.prompt.data["price"]
+        if state.player(pid).money >= price:
+            return [Action(pid, "buy", f"Take control for {state.fmt(price)}")]
+        return [Action(pid, "auction", "Auction it (you cannot afford it)")]
+
+    def cmd_buy(self: Any, ctx: C, command: Command) -> None:
+        """Take control of the location: pay its cost, then you may explore it."""
+        assert ctx.state.prompt is not None
+        index = ctx.state.prompt.data["space"]
+        super().cmd_buy(ctx, command)  # type: ignore[misc]
+        ctx.then(Task("explore_offer", {"player": command.actor, "space": index}))
+
+    def rent(self, state: MonopolyState, space: Space, owner: str) -> tuple[int, str]:
+        return space.rent, "battle fee (no more for a colour set)"
+
+    # -- Lapras ---------------------------------------------------------------------------
+    def lapras_targets(self, state: MonopolyState, index: int) -> list[int]:
+        """The spaces after this Lapras, up to and including the next one."""
+        n = len(state.b.spaces)
+        out = []
+        for k in range(1, n):
+            i = (index + k) % n
+            out.append(i)
+            if state.b.spaces[i].kind == "lapras":
+                break
+        return out
+
+    def land_lapras(self: Any, ctx: C, pid: str, space: Space) -> None:
+        state = ctx.state
+        options: list[tuple[Any, str]] = [("stay", "Stay here")]
+        for i in self.lapras_targets(state, space.index):
+            s = state.b.spaces[i]
+            go = " (passing GO)" if i <= space.index else ""
+            options.append((s.id, f"Ride to {s.name}{go}"))
+        self.ask_choice(ctx, "lapras", pid, f"Lapras! {state.name(pid)}: ride to any space up "
+                        "to the next Lapras, or stay", options, "lapras_move", player=pid)
+
+    def task_lapras_move(self: Any, ctx: C, player: str, option: str) -> None:
+        if option == "stay":
+            ctx.say(f"{ctx.state.name(player)} stays on Lapras.")
+            return
+        target = ctx.state.b.find(option)
+        self.move_to(ctx, player, target.index, salary=True,
+                     why=f"{ctx.state.name(player)} rides Lapras to {target.name}.")
+        if target.kind != "lapras":
+            ctx.then(Task("land", {"player": player}))
+
+    # -- Jail on one die ------------------------------------------------------------------
+    jail_exit_words = "a 6"
+
+    def rolls_out_of_jail(self, dice: list[int]) -> bool:
+        return dice[0] == 6
+
+    def task_begin_turn(self: Any, ctx: C) -> None:
+        p = ctx.state.turn_player
+        if not p.in_jail:
+            super().task_begin_turn(ctx)  # type: ignore[misc]
+            return
+        self.ask_roll(ctx, "turn", p.id, f"{p.name} is in Jail (try {p.jail_tries + 1} of 3): "
+                      f"pay {ctx.state.fmt(ctx.state.b.rule('jail_fine'))}, use a Get Out of "
+                      "Jail Free card, or roll for a 6", 1, "turn_roll", label="Roll for a 6")
+
+    def task_jail_roll(self: Any, ctx: C, dice: list[int]) -> None:
+        """A 6 frees the Trainer; that move does not follow the space it ends on."""
+        p = ctx.state.turn_player
+        if p.in_jail and self.rolls_out_of_jail(dice):
+            self.release(ctx, p.id, f"{p.name} rolled a 6 and leaves Jail; the space moved to "
+                         "is not followed this time.")
+            ctx.then(Task("move", {"player": p.id, "steps": dice[0]}), Task("after_move"))
+            return
+        super().task_jail_roll(ctx, dice)  # type: ignore[misc]
+
+    # -- cards ----------------------------------------------------------------------------
+    def effect_keep(self, ctx: C, pid: str, card: Card, use: str = "jail", **_: Any) -> None:
+        what = "a battle" if use == "battle" else "later"
+        ctx.emit("card_kept", f"{ctx.state.name(pid)} keeps the card for {what}.", player=pid,
+                 card=card.id, keep=True)

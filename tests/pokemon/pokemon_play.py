@@ -1,0 +1,176 @@
+"""Helpers for the Pokémon tests: start games, send commands, random legal play, scripts."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from companion.engine import game
+from companion.engine.state import BaseState
+from companion.engine.types import Command, Event, GameSetup, IllegalCommand
+from companion.monopoly.state import MonopolyState
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class Table:
+    """A game played through the public engine API, keeping the log."""
+
+    def __init__(self, players: list[str] | None = None, dice: str = "physical", seed: int = 1,
+                 **settings: Any) -> None:
+        settings.setdefault("order", "seated")
+        setup = GameSetup.from_json({"edition": "pokemon", "players": players or ["Ash", "Misty"],
+                                     "dice": dice, "seed": seed, "settings": settings})
+        self.events: list[Event] = game.new_game(setup)
+        self.history: list[list[Event]] = []
+        self.state: MonopolyState = game.replay(self.events)  # type: ignore[assignment]
+
+    def do(self, actor: str, type: str, **args: Any) -> list[Event]:
+        evs = game.decide(self.state, Command(actor, type, args))
+        for e in evs:
+            self.state = game.apply(self.state, e)  # type: ignore[assignment]
+        self.events += evs
+        self.history.append(evs)
+        return evs
+
+    def roll(self, *values: int, actor: str | None = None) -> list[Event]:
+        return self.do(actor or self.asked, "roll", dice=list(values))
+
+    def choose(self, option: Any, actor: str | None = None) -> list[Event]:
+        return self.do(actor or self.asked, "choose", option=option)
+
+    @property
+    def asked(self) -> str:
+        assert self.state.prompt is not None
+        return self.state.prompt.to[0]
+
+    @property
+    def kind(self) -> str | None:
+        return None if self.state.prompt is None else self.state.prompt.kind
+
+    def money(self, pid: str) -> int:
+        return self.state.player(pid).money
+
+    def caught(self, pid: str) -> list[str]:
+        return list(self.state.ext["caught"][pid])
+
+    def give(self, pid: str, *chips: str) -> None:
+        """Set up a test position: move wild chips onto a Trainer's mat (banker-free, by events)."""
+        wild = {t: [c for c in cs if c not in chips] for t, cs in self.state.ext["wild"].items()}
+        caught = {p: list(c) for p, c in self.state.ext["caught"].items()}
+        caught[pid] += list(chips)
+        self._inject(Event("ext", {"set": {"wild": wild, "caught": caught}}))
+
+    def own(self, pid: str | None, *space_ids: str) -> None:
+        for sid in space_ids:
+            index = self.state.b.find(sid).index
+            self._inject(Event("deed", {"space": index, "owner": pid}))
+
+    def _inject(self, event: Event) -> None:
+        self.state = game.apply(self.state, event)  # type: ignore[assignment]
+        self.events.append(event)
+
+    def log(self) -> str:
+        return "\n".join(e.say for e in self.events if e.say)
+
+
+def total_money(state: MonopolyState) -> int:
+    return sum(p.money for p in state.players) + state.bank + state.pot
+
+
+def random_command(state: BaseState, rnd: random.Random) -> Command | None:
+    skip = {"end_game", "transfer", "propose_trade", "close_auction", "declare_bankruptcy"}
+    actions = game.legal_actions(state)
+    pool = [a for a in actions if a.type not in skip] or [
+        a for a in actions if a.type == "declare_bankruptcy"]
+    if not pool:
+        return None
+    a = rnd.choice(pool)
+    args = dict(a.args)
+    inp = a.input or {}
+    if inp.get("kind") == "dice" and inp.get("physical"):
+        args["dice"] = [rnd.randint(1, 6) for _ in range(inp["count"])]
+    elif inp.get("kind") == "amount":
+        args["amount"] = rnd.randint(inp["min"], min(inp["max"], inp["min"] + 2))
+    return Command(a.actor, a.type, args)
+
+
+def random_game(seed: int, players: int = 3, dice: str = "digital", steps: int = 3000,
+                **settings: Any) -> tuple[list[list[Event]], list[MonopolyState], list[Command]]:
+    """Random legal play; returns each command's events, the states after each, the commands."""
+    rnd = random.Random(seed)
+    setup = GameSetup.from_json({"edition": "pokemon", "dice": dice, "seed": seed,
+                                 "players": [f"T{i}" for i in range(players)],
+                                 "settings": settings})
+    opening = game.new_game(setup)
+    state: MonopolyState = game.replay(opening)  # type: ignore[assignment]
+    batches, states, commands = [opening], [state], []
+    for _ in range(steps):
+        if state.finished:
+            break
+        cmd = random_command(state, rnd)
+        if cmd is None:
+            break
+        evs = game.decide(state, cmd)
+        for e in evs:
+            state = game.apply(state, e)  # type: ignore[assignment]
+        batches.append(evs)
+        states.append(state)
+        commands.append(cmd)
+    return batches, states, commands
+
+
+# -- scripts (examples/pokemon-*.json) --------------------------------------------------------
+def parse_step(step: Any, state: BaseState) -> Command:
+    """A script step: a dict command, or "[actor:] type [values] [key=value ...]"."""
+    if isinstance(step, dict):
+        actor = step.get("actor") or state.prompt.to[0]  # type: ignore[union-attr]
+        return Command(actor, step["type"], dict(step.get("args", {})))
+    words = step.split()
+    actor = None
+    if words[0].endswith(":"):
+        actor = words.pop(0)[:-1]
+    kind, rest = words[0], words[1:]
+    if actor is None:
+        assert state.prompt is not None, f"no prompt for step {step!r}"
+        actor = state.prompt.to[0]
+    args: dict[str, Any] = {}
+    numbers: list[int] = []
+    for w in rest:
+        if "=" in w:
+            k, v = w.split("=", 1)
+            args[k] = int(v) if v.lstrip("-").isdigit() else v
+        elif w.lstrip("-").isdigit():
+            numbers.append(int(w))
+        else:
+            args["option"] = w
+    if numbers:
+        action = next((a for a in game.legal_actions(state)
+                       if a.type == kind and a.actor == actor and a.input), None)
+        inp = (action.input or {}) if action else {}
+        if inp.get("kind") == "amount":
+            args["amount"] = numbers[0]
+        else:
+            args["dice"] = numbers
+    return Command(actor, kind, args)
+
+
+def run_script(path: Path) -> tuple[MonopolyState, list[Event]]:
+    """Play a script to its end (companion.script's run is used once it exists)."""
+    raw = json.loads(path.read_text("utf-8"))
+    setup = GameSetup.from_json({k: raw[k] for k in ("edition", "players", "dice", "seed",
+                                                     "settings") if k in raw})
+    events = game.new_game(setup)
+    state: MonopolyState = game.replay(events)  # type: ignore[assignment]
+    for i, step in enumerate(raw["steps"]):
+        cmd = parse_step(step, state)
+        try:
+            evs = game.decide(state, cmd)
+        except IllegalCommand as exc:
+            raise AssertionError(f"step {i} {step!r}: {exc}") from exc
+        for e in evs:
+            state = game.apply(state, e)  # type: ignore[assignment]
+        events += evs
+    return state, events
