@@ -1,0 +1,84 @@
+"""Setup: players, starters and the turn order."""
+
+from __future__ import annotations
+
+import pytest
+from mt_table import Table, started
+
+from companion.engine.types import IllegalCommand, SetupError
+
+
+def test_two_to_six_players() -> None:
+    """Pokémon Master Trainer is for 2 to 6 players."""
+    Table(("Ash", "Misty"))
+    Table(("A", "B", "C", "D", "E", "F"))
+    with pytest.raises(SetupError, match="2 to 6 players"):
+        Table(("Ash",))
+    with pytest.raises(SetupError, match="2 to 6 players"):
+        Table(("A", "B", "C", "D", "E", "F", "G"))
+
+
+def test_each_player_turns_over_a_starter_or_the_companion_draws_one() -> None:
+    """Each player gets one of the 6 starters, drawn face down; nobody gets a taken one."""
+    t = Table(("Ash", "Misty", "Brock"), dice="digital", seed=7)
+    assert t.prompt_kind == "starter"
+    t.do("ash", "starter", chip="pikachu")
+    with pytest.raises(IllegalCommand, match="starter chips still face down"):
+        t.do("misty", "starter", chip="pikachu")
+    with pytest.raises(IllegalCommand, match="starter chips still face down"):
+        t.do("misty", "starter", chip="pidgey")
+    t.do("misty", "starter")  # the companion draws one at random
+    t.do("brock", "starter")
+    starters = [t.state.trainer(p).starter for p in ("ash", "misty", "brock")]
+    assert len(set(starters)) == 3
+    assert all(t.state.trainer(p).team == (t.state.trainer(p).starter,) for p in ("misty",))
+
+
+def test_weakest_starter_goes_first_and_play_passes_left() -> None:
+    """The player with the weakest starter (lowest Power Points) goes first."""
+    t = Table(("Ash", "Misty", "Brock"))
+    t.deal(ash="squirtle", misty="bulbasaur", brock="meowth")
+    assert t.state.order == ("brock", "ash", "misty")
+    assert t.state.current == "brock"
+    assert t.prompt_kind == "turn"
+
+
+def test_tie_for_weakest_starter_rolls_and_highest_goes_first() -> None:
+    """Tied for the weakest starter: each rolls a die, highest first; ties roll again."""
+    t = Table(("Ash", "Misty", "Brock"))
+    t.deal(ash="squirtle", misty="pikachu", brock="meowth")  # Pikachu and Meowth: 3 each
+    assert t.prompt_kind == "roll" and set(t.state.prompt.to) == {"misty", "brock"}
+    with pytest.raises(IllegalCommand):
+        t.do("ash", "roll", dice=[6])
+    t.do("misty", "roll", dice=[4])
+    t.do("brock", "roll", dice=[4])
+    assert set(t.state.prompt.to) == {"misty", "brock"}  # a tie: roll again
+    t.do("misty", "roll", dice=[2])
+    t.do("brock", "roll", dice=[5])
+    assert t.state.order == ("brock", "ash", "misty")
+
+
+def test_physical_game_needs_entered_dice_and_digital_refuses_them() -> None:
+    """Physical dice are entered by the players; digital dice are rolled by the companion."""
+    t = started()
+    with pytest.raises(IllegalCommand, match="physical dice"):
+        t.do("ash", "roll")
+    with pytest.raises(IllegalCommand, match="from 1 to 6"):
+        t.do("ash", "roll", dice=[7])
+    d = started(dice="digital")
+    with pytest.raises(IllegalCommand, match="digital dice"):
+        d.do("ash", "roll", dice=[3])
+    d.do("ash", "roll")
+    assert d.prompt_kind == "land"
+    assert 1 <= d.state.last_roll[0] <= 6
+
+
+def test_out_of_turn_command_names_who_may_act_and_changes_nothing() -> None:
+    """Only the player whose turn it is may roll to move; a refused command changes nothing."""
+    t = started()
+    before = t.state
+    with pytest.raises(IllegalCommand, match="only Ash can"):
+        t.do("misty", "roll", dice=[3])
+    with pytest.raises(IllegalCommand, match="not possible now"):
+        t.do("ash", "fight", chip="pikachu")
+    assert t.state == before
