@@ -144,3 +144,28 @@ def random_game(seed: int, players: int = 3, max_commands: int = 3000,
         log += events
         commands.append(cmd)
     return state, log, commands
+
+
+def arrange(table: Table, type: str, **data: Any) -> None:
+    """Apply a raw event to set up a position (kept in the log, so replay still matches)."""
+    event = Event(type, data)
+    table.state = game.apply(table.state, event)  # type: ignore[assignment]
+    table.log.append(event)
+
+
+def place(table: Table, pid: str, space: str) -> None:
+    arrange(table, "moved", player=pid, to=table.index(space))
+
+
+def set_money(table: Table, pid: str, amount: int) -> None:
+    delta = amount - table.p(pid).money
+    if delta > 0:
+        arrange(table, "money", source="bank", to=pid, amount=delta)
+    elif delta < 0:
+        arrange(table, "money", source=pid, to="bank", amount=-delta)
+
+
+def stack(table: Table, *cards: str) -> None:
+    """Put ``cards`` on top of the Chance pile in this order."""
+    rest = [c for c in table.state.decks["chance"] if c not in cards]
+    arrange(table, "deck", deck="chance", cards=[*cards, *rest])

@@ -50,6 +50,17 @@ class StarWarsRules(StarWarsForce, MonopolyRules):
         return [a for a in super().auction_actions(state)
                 if a.type != "bid" or self.markers_left(state, a.actor) > 0]
 
+    def auction_settled_or_ask(self, ctx: C) -> None:
+        """Ships without a free marker cannot outbid anyone: they count as passed."""
+        a = ctx.state.auction
+        assert a is not None
+        left = [p.id for p in ctx.state.active if p.id not in a.passed and p.id != a.bidder
+                and self.markers_left(ctx.state, p.id) > 0]
+        if left:
+            self.ask_auction(ctx)
+        else:
+            self.close_auction(ctx)
+
     def refuse_bid(self, state: MonopolyState, command: Command) -> str | None:
         if state.auction is not None and command.actor in {p.id for p in state.active} and \
                 not self.markers_left(state, command.actor):
