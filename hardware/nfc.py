@@ -79,6 +79,8 @@ class Mfrc522Reader:
         self._chip: Any = None
         self._gpio: Any = None
         self._max_polls = int(3 * timeout_s / irq_poll_s) + 5
+        self._unsure = True  # the last read failed: a tag may be stuck in READY
+        self._damaged = False  # the last frame got an answer, but a damaged one
 
     def __repr__(self) -> str:
         return f"Mfrc522Reader(bus={self.bus}, device={self.device}, rst_pin={self.rst_pin})"
@@ -146,20 +148,25 @@ class Mfrc522Reader:
         """
         if self._chip is None:
             raise ReaderError(f"reader on {self.where} is not open")
+        if self._unsure:
+            # The last read failed: a tag whose answer got lost may wait in READY and would
+            # ignore WUPA. An unexpected frame (HLTA, sent without waiting) puts it to IDLE.
+            self._halt()
+        uid = None
         for _ in range(2):
             answered, uid = self._select()
             if uid is not None or not answered:
-                return uid
-            # A tag answered but a later frame was lost: it waits in READY and would ignore
-            # the next WUPA. An unexpected frame (HLTA) sends it to IDLE; then try once more.
-            self._halt()
-        return None
+                break
+            self._halt()  # a tag answered but a later frame was damaged: retry once
+        self._unsure = uid is None
+        return uid
 
     def _select(self) -> tuple[bool, str | None]:
         """(a tag answered WUPA, its full UID or None); halts the tag after a clean read."""
+        self._damaged = False
         atqa = self._transceive([WUPA], tx_last_bits=7)
         if atqa is None or len(atqa) != 2:
-            return False, None
+            return self._damaged, None
         uid: list[int] = []
         for sel in SEL_CL:
             part = self._transceive([sel, 0x20])
@@ -213,11 +220,13 @@ class Mfrc522Reader:
             pause = self.irq_poll_s
         else:
             raise ReaderError(f"reader on {self.where} stopped answering (no IRQ, no timer)")
+        self._damaged = True
         if self._read(ERROR) & ERRORS:
             return None
         count = self._read(FIFO_LEVEL)
         if count == 0 or count > 64 or self._read(CONTROL) & 0x07:
             return None
+        self._damaged = False
         reply = self._chip.spi.xfer2([((FIFO_DATA << 1) & 0x7E) | 0x80] * count + [0])
         return [int(b) for b in reply[1:]]
 
