@@ -21,7 +21,7 @@ class Currency:
     """Minor-unit digits: 2 for euro cents, 0 for whole coins."""
 
     def format(self, amount: int) -> str:
-        """``format(1)`` -> ``"1 coin"``; ``format(750)`` -> ``"€7.50"``; ``format(200)`` -> ``"₥200"``."""
+        """``1`` -> ``"1 coin"``; ``750`` -> ``"€7.50"``; ``200`` -> ``"₥200"``."""
         sign = "-" if amount < 0 else ""
         amount = abs(amount)
         if self.decimals:
@@ -34,9 +34,18 @@ class Currency:
         return f"{sign}{number} {self.one if amount == 1 else self.many}"
 
     def to_json(self) -> dict[str, Any]:
-        return {"one": self.one, "many": self.many, "symbol": self.symbol, "decimals": self.decimals}
+        return {
+            "one": self.one,
+            "many": self.many,
+            "symbol": self.symbol,
+            "decimals": self.decimals,
+        }
 
     @classmethod
     def from_json(cls, raw: Mapping[str, Any]) -> Currency:
-        return cls(str(raw["one"]), str(raw["many"]), str(raw.get("symbol", "")),
-                   int(raw.get("decimals", 0)))
+        return cls(
+            str(raw["one"]),
+            str(raw["many"]),
+            str(raw.get("symbol", "")),
+            int(raw.get("decimals", 0)),
+        )

@@ -90,8 +90,10 @@ class Store:
             self.conn.execute("PRAGMA busy_timeout=5000")
             self.conn.executescript(SCHEMA)
         except sqlite3.DatabaseError as exc:
-            raise StoreError(f"The database {path} cannot be opened ({exc}). Restore a backup "
-                             "with `companion restore`, or move the file away to start afresh.") from exc
+            raise StoreError(
+                f"The database {path} cannot be opened ({exc}). Restore a backup "
+                "with `companion restore`, or move the file away to start afresh."
+            ) from exc
 
     def close(self) -> None:
         self.conn.close()
@@ -111,38 +113,87 @@ class Store:
         return str(self.conn.execute("PRAGMA integrity_check").fetchone()[0])
 
     # -- writing (inside a transaction) ---------------------------------------------------
-    def add_game(self, conn: sqlite3.Connection, game_id: str, edition: str, title: str,
-                 created: float, join_code: str) -> None:
-        conn.execute("INSERT INTO games (id, edition, title, created, join_code) VALUES "
-                     "(?, ?, ?, ?, ?)", (game_id, edition, title, created, join_code))
+    def add_game(
+        self,
+        conn: sqlite3.Connection,
+        game_id: str,
+        edition: str,
+        title: str,
+        created: float,
+        join_code: str,
+    ) -> None:
+        conn.execute(
+            "INSERT INTO games (id, edition, title, created, join_code) VALUES (?, ?, ?, ?, ?)",
+            (game_id, edition, title, created, join_code),
+        )
 
-    def append(self, conn: sqlite3.Connection, game_id: str, first_seq: int, cmd: int,
-               time: float, events: list[Event]) -> int:
+    def append(
+        self,
+        conn: sqlite3.Connection,
+        game_id: str,
+        first_seq: int,
+        cmd: int,
+        time: float,
+        events: list[Event],
+    ) -> int:
         """Append events from ``first_seq``; returns the last sequence number written."""
         rows = [
-            (game_id, first_seq + i, cmd, time, e.type, json.dumps(dict(e.data),
-                                                                   separators=(",", ":")), e.say)
+            (
+                game_id,
+                first_seq + i,
+                cmd,
+                time,
+                e.type,
+                json.dumps(dict(e.data), separators=(",", ":")),
+                e.say,
+            )
             for i, e in enumerate(events)
         ]
-        conn.executemany("INSERT INTO events (game_id, seq, cmd, time, type, data, say) VALUES "
-                         "(?, ?, ?, ?, ?, ?, ?)", rows)
+        conn.executemany(
+            "INSERT INTO events (game_id, seq, cmd, time, type, data, say) VALUES "
+            "(?, ?, ?, ?, ?, ?, ?)",
+            rows,
+        )
         return first_seq + len(events) - 1
 
-    def record_command(self, conn: sqlite3.Connection, game_id: str, cmd: int, time: float,
-                       actor: str, body: dict[str, Any], key: str | None, first_seq: int,
-                       last_seq: int, response: dict[str, Any]) -> None:
-        conn.execute("INSERT INTO commands (game_id, cmd, time, actor, body, key, first_seq, "
-                     "last_seq, response) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                     (game_id, cmd, time, actor, json.dumps(body), key, first_seq, last_seq,
-                      json.dumps(response)))
+    def record_command(
+        self,
+        conn: sqlite3.Connection,
+        game_id: str,
+        cmd: int,
+        time: float,
+        actor: str,
+        body: dict[str, Any],
+        key: str | None,
+        first_seq: int,
+        last_seq: int,
+        response: dict[str, Any],
+    ) -> None:
+        conn.execute(
+            "INSERT INTO commands (game_id, cmd, time, actor, body, key, first_seq, "
+            "last_seq, response) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                game_id,
+                cmd,
+                time,
+                actor,
+                json.dumps(body),
+                key,
+                first_seq,
+                last_seq,
+                json.dumps(response),
+            ),
+        )
 
     def set_status(self, conn: sqlite3.Connection, game_id: str, status: str) -> None:
         conn.execute("UPDATE games SET status = ? WHERE id = ?", (status, game_id))
 
     def save_snapshot(self, game_id: str, seq: int, code: str, blob: bytes) -> None:
         with self.transaction() as conn:
-            conn.execute("INSERT OR REPLACE INTO snapshots (game_id, seq, code, state) VALUES "
-                         "(?, ?, ?, ?)", (game_id, seq, code, blob))
+            conn.execute(
+                "INSERT OR REPLACE INTO snapshots (game_id, seq, code, state) VALUES (?, ?, ?, ?)",
+                (game_id, seq, code, blob),
+            )
 
     # -- reading --------------------------------------------------------------------------
     def games(self, status: str | None = None) -> list[dict[str, Any]]:
@@ -156,25 +207,45 @@ class Store:
         return [dict(zip(keys, row, strict=True)) for row in cur.fetchall()]
 
     def rows(self, game_id: str, after: int = 0) -> list[Row]:
-        cur = self.conn.execute("SELECT seq, cmd, time, type, data, say FROM events WHERE "
-                                "game_id = ? AND seq > ? ORDER BY seq", (game_id, after))
-        return [Row(seq, cmd, t, Event(typ, json.loads(data), say))
-                for seq, cmd, t, typ, data, say in cur.fetchall()]
+        cur = self.conn.execute(
+            "SELECT seq, cmd, time, type, data, say FROM events WHERE "
+            "game_id = ? AND seq > ? ORDER BY seq",
+            (game_id, after),
+        )
+        return [
+            Row(seq, cmd, t, Event(typ, json.loads(data), say))
+            for seq, cmd, t, typ, data, say in cur.fetchall()
+        ]
 
     def commands(self, game_id: str) -> list[dict[str, Any]]:
-        cur = self.conn.execute("SELECT cmd, time, actor, body, key, first_seq, last_seq FROM "
-                                "commands WHERE game_id = ? ORDER BY cmd", (game_id,))
-        return [{"cmd": c, "time": t, "actor": a, "body": json.loads(b), "key": k,
-                 "first_seq": f, "last_seq": la} for c, t, a, b, k, f, la in cur.fetchall()]
+        cur = self.conn.execute(
+            "SELECT cmd, time, actor, body, key, first_seq, last_seq FROM "
+            "commands WHERE game_id = ? ORDER BY cmd",
+            (game_id,),
+        )
+        return [
+            {
+                "cmd": c,
+                "time": t,
+                "actor": a,
+                "body": json.loads(b),
+                "key": k,
+                "first_seq": f,
+                "last_seq": la,
+            }
+            for c, t, a, b, k, f, la in cur.fetchall()
+        ]
 
     def response_for(self, game_id: str, key: str) -> dict[str, Any] | None:
-        row = self.conn.execute("SELECT response FROM commands WHERE game_id = ? AND key = ?",
-                                (game_id, key)).fetchone()
+        row = self.conn.execute(
+            "SELECT response FROM commands WHERE game_id = ? AND key = ?", (game_id, key)
+        ).fetchone()
         return None if row is None else dict(json.loads(row[0]))
 
     def snapshot(self, game_id: str) -> tuple[int, str, bytes] | None:
-        row = self.conn.execute("SELECT seq, code, state FROM snapshots WHERE game_id = ?",
-                                (game_id,)).fetchone()
+        row = self.conn.execute(
+            "SELECT seq, code, state FROM snapshots WHERE game_id = ?", (game_id,)
+        ).fetchone()
         return None if row is None else (int(row[0]), str(row[1]), bytes(row[2]))
 
     def setting(self, key: str) -> str | None:
@@ -183,5 +254,4 @@ class Store:
 
     def set_setting(self, key: str, value: str) -> None:
         with self.transaction() as conn:
-            conn.execute("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)",
-                         (key, value))
+            conn.execute("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", (key, value))

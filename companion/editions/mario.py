@@ -12,7 +12,7 @@ from typing import Any
 
 from companion.engine.rules import Ctx
 from companion.engine.state import Task
-from companion.engine.types import Action, Command, IllegalCommand
+from companion.engine.types import Action, Command
 from companion.monopoly.board import Card, Space
 from companion.monopoly.rules import MonopolyRules
 from companion.monopoly.state import MonopolyState

@@ -27,7 +27,6 @@ from companion.engine.types import (
     GameSetup,
     IllegalCommand,
     Prompt,
-    RuleError,
 )
 
 S = TypeVar("S", bound=BaseState)
@@ -68,7 +67,7 @@ class Ctx(Generic[S]):
         Several ``then`` calls from one step run in the order they were made."""
         if tasks:
             todo = list(self.state.todo)
-            todo[self._cursor:self._cursor] = tasks
+            todo[self._cursor : self._cursor] = tasks
             self._cursor += len(tasks)
             self.emit("todo", todo=[t.to_json() for t in todo])
 
@@ -78,7 +77,9 @@ class Ctx(Generic[S]):
             todo = [t.to_json() for t in (*self.state.todo, *tasks)]
             self.emit("todo", todo=todo)
 
-    def roll(self, count: int, entered: Any, who: str, purpose: str, sides: int = 6) -> tuple[int, ...]:
+    def roll(
+        self, count: int, entered: Any, who: str, purpose: str, sides: int = 6
+    ) -> tuple[int, ...]:
         """Dice for ``purpose``: the values entered (physical dice) or drawn from the game's
         generator (digital dice). Either way the values land in a ``rolled`` event."""
         from companion.engine import rng as rng_mod
@@ -147,9 +148,15 @@ class Rules(Generic[S]):
         """The JSON a front end shows (``viewer``: whose secrets may be shown)."""
         raise NotImplementedError  # pragma: no cover - abstract
 
+    def interpret_tap(self, state: S, obj: str, role: str) -> Command:
+        """What a tag tap means now (``obj`` like ``"token:..."``); RuleError says why not."""
+        raise IllegalCommand("That tag means nothing in this game.")
+
     # -- the interpreter ------------------------------------------------------------------
     def apply(self, state: S, event: Event) -> S:
-        handler: Callable[[S, Mapping[str, Any]], S] | None = getattr(self, "on_" + event.type, None)
+        handler: Callable[[S, Mapping[str, Any]], S] | None = getattr(
+            self, "on_" + event.type, None
+        )
         if handler is None:
             raise ValueError(f"{self.name}: unknown event type {event.type!r}")
         new = handler(state, event.data)
@@ -209,10 +216,11 @@ class Rules(Generic[S]):
             if command.actor not in actors:
                 names = ", ".join(self.actor_name(state, a) for a in actors)
                 raise IllegalCommand(
-                    f"{self.actor_name(state, command.actor)} cannot do that now: "
-                    f"only {names} can."
+                    f"{self.actor_name(state, command.actor)} cannot do that now: only {names} can."
                 )
-            raise IllegalCommand(f"That choice is not one of the options: {self.waiting_for(state)}")
+            raise IllegalCommand(
+                f"That choice is not one of the options: {self.waiting_for(state)}"
+            )
         raise IllegalCommand(f"That is not possible now. {self.waiting_for(state)}")
 
     def waiting_for(self, state: S) -> str:
@@ -253,22 +261,33 @@ class Rules(Generic[S]):
                 )
             )
         for option in prompt.data.get("options", ()):
-            out.append(
-                Action(prompt.to[0], "choose", option["label"], {"option": option["value"]})
-            )
+            out.append(Action(prompt.to[0], "choose", option["label"], {"option": option["value"]}))
         return out
 
     def ask_roll(
-        self, ctx: Ctx[S], kind: str, who: str, text: str, count: int, task: str,
-        label: str = "Roll", **args: Any,
+        self,
+        ctx: Ctx[S],
+        kind: str,
+        who: str,
+        text: str,
+        count: int,
+        task: str,
+        label: str = "Roll",
+        **args: Any,
     ) -> None:
         """Wait for ``who`` to roll ``count`` dice, then run ``task(dice=..., **args)``."""
         spec = {"who": who, "count": count, "task": task, "args": args, "label": label}
         ctx.ask(kind, (who,), text, roll=spec)
 
     def ask_choice(
-        self, ctx: Ctx[S], kind: str, who: str, text: str, options: list[tuple[Any, str]],
-        task: str, **args: Any,
+        self,
+        ctx: Ctx[S],
+        kind: str,
+        who: str,
+        text: str,
+        options: list[tuple[Any, str]],
+        task: str,
+        **args: Any,
     ) -> None:
         """Wait for ``who`` to pick one of ``options`` ((value, label) pairs), then run
         ``task(option=value, **args)``."""
@@ -309,6 +328,10 @@ class Rules(Generic[S]):
 
     def on_finished(self, state: S, data: Mapping[str, Any]) -> S:
         return replace(
-            state, finished=True, winners=tuple(data["winners"]), end_reason=data["reason"],
-            prompt=None, todo=(),
+            state,
+            finished=True,
+            winners=tuple(data["winners"]),
+            end_reason=data["reason"],
+            prompt=None,
+            todo=(),
         )

@@ -175,7 +175,9 @@ def _correct(
 ) -> tuple[tuple[Space, ...], dict[str, tuple[Card, ...]]]:
     unknown = set(corrections) - {"spaces", "cards"}
     if unknown:
-        raise SetupError(f"Board corrections may change 'spaces' and 'cards', not {sorted(unknown)}.")
+        raise SetupError(
+            f"Board corrections may change 'spaces' and 'cards', not {sorted(unknown)}."
+        )
     by_id = {s.id: s for s in spaces}
     out = list(spaces)
     for sid, change in dict(corrections.get("spaces", {})).items():

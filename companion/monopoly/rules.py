@@ -201,6 +201,46 @@ class MonopolyRules(  # type: ignore[misc]
         """Edition hook: the edition's own values for the page (``view["extra"]``)."""
         return {}
 
+    def interpret_tap(self, state: MonopolyState, obj: str, role: str) -> Command:
+        """A token answers for its player (roll, or be picked as teammate); a location card
+        buys, continues or sells that location when that is on offer. A tap is a claim the
+        rules check, never money on its own."""
+        kind, _, name = obj.partition(":")
+        legal = self.actions(state)
+        if kind == "token":
+            player = next((p for p in state.active if p.token == name), None)
+            if player is None:
+                raise IllegalCommand(f"No player in this game has the {name} token.")
+            for a in legal:
+                if a.type == "choose" and a.args.get("option") == player.id:
+                    return Command(a.actor, "choose", dict(a.args))
+            for a in legal:
+                if a.actor == player.id and a.type == "roll":
+                    if state.setup.dice == "physical":
+                        raise IllegalCommand("This game uses physical dice: enter the values "
+                                             "on the page or with the buttons.")
+                    return Command(player.id, "roll", {})
+            raise IllegalCommand(f"{player.name}: nothing to do for you now. "
+                                 f"{self.waiting_for(state)}")
+        if kind == "location":
+            try:
+                space = state.b.find(name)
+            except KeyError:
+                raise IllegalCommand("That card is not on this board.") from None
+            for a in legal:
+                if a.type == "buy" and state.prompt and state.prompt.data.get("space") == (
+                        space.index):
+                    return Command(a.actor, "buy", {})
+                if a.type in ("continue_location", "sell_to_bank") and a.args.get(
+                        "space") == space.index:
+                    return Command(a.actor, a.type, dict(a.args))
+            owner = state.owner(space.index)
+            who = state.name(owner) if owner else "the Bank"
+            raise IllegalCommand(f"{space.name} belongs to {who}; nothing to do with it now.")
+        if kind == "card":
+            raise IllegalCommand("The companion draws the cards itself; no need to tap them.")
+        return super().interpret_tap(state, obj, role)
+
     def tag_objects(self) -> list[tuple[str, str]]:
         """Objects that can carry an NFC tag: tokens, location cards, deck cards."""
         board = load_board(self.name)

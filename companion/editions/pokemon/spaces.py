@@ -85,7 +85,7 @@ class PokemonSpaces:
             ctx.then(Task("land", {"player": player}))
 
     # -- Jail on one die ------------------------------------------------------------------
-    jail_exit_words = "a 6"
+    jail_exit_words = "6"
 
     def rolls_out_of_jail(self, dice: list[int]) -> bool:
         return dice[0] == 6
@@ -93,7 +93,7 @@ class PokemonSpaces:
     def task_begin_turn(self: Any, ctx: C) -> None:
         p = ctx.state.turn_player
         if not p.in_jail:
-            super().task_begin_turn(ctx)  # type: ignore[misc]
+            self.ask_roll(ctx, "turn", p.id, f"{p.name}'s turn: roll the die", 1, "turn_roll")
             return
         self.ask_roll(ctx, "turn", p.id, f"{p.name} is in Jail (try {p.jail_tries + 1} of 3): "
                       f"pay {ctx.state.fmt(ctx.state.b.rule('jail_fine'))}, use a Get Out of "

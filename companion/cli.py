@@ -1,0 +1,217 @@
+"""The ``companion`` command: run the table, play scripts, enroll tags, export and import."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from companion.config import ConfigError, default_state_dir, load_config, on_raspberry_pi
+from companion.engine.types import RuleError
+
+log = logging.getLogger("companion")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO if getattr(args, "verbose", False) else logging.WARNING,
+                        format="%(levelname)s %(name)s: %(message)s")
+    if not hasattr(args, "func"):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.func(args))
+    except (RuleError, ConfigError) as exc:
+        print(f"companion: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="companion", description=__doc__)
+    sub = parser.add_subparsers(metavar="COMMAND")
+
+    run = sub.add_parser("run", help="run the companion: game service, page, table hardware")
+    run.add_argument("--config", help="TOML config file (default: built-in defaults)")
+    run.add_argument("--state-dir", type=Path, help="where the database lives")
+    run.add_argument("--host", help="address to serve the page on (default 0.0.0.0)")
+    run.add_argument("--port", type=int, help="port to serve the page on (default 8080)")
+    run.add_argument("--simulate", action="store_true",
+                     help="fake hardware (the default on a machine that is not a Raspberry Pi)")
+    run.add_argument("--pin", help="the banker's PIN (default from the config, else 1234)")
+    run.add_argument("--no-mdns", action="store_true", help="do not announce companion.local")
+    run.add_argument("-v", "--verbose", action="store_true")
+    run.set_defaults(func=cmd_run)
+
+    play = sub.add_parser("play", help="play a scripted game headless and print its final state")
+    play.add_argument("--script", required=True, type=Path, help="the script (JSON)")
+    play.add_argument("--state-dir", type=Path,
+                      help="keep the game in this state dir (default: a temporary one)")
+    play.set_defaults(func=cmd_play)
+
+    eds = sub.add_parser("editions", help="list the editions this build referees")
+    eds.set_defaults(func=cmd_editions)
+
+    exp = sub.add_parser("export", help="print a game's log as JSON lines")
+    exp.add_argument("game")
+    exp.add_argument("--state-dir", type=Path)
+    exp.set_defaults(func=cmd_export)
+
+    imp = sub.add_parser("import", help="import a game exported as JSON lines")
+    imp.add_argument("file", type=Path)
+    imp.add_argument("--state-dir", type=Path)
+    imp.set_defaults(func=cmd_import)
+
+    enroll = sub.add_parser("enroll", help="enroll NFC tags for an edition's objects")
+    enroll.add_argument("edition")
+    enroll.add_argument("--config")
+    enroll.add_argument("--state-dir", type=Path)
+    enroll.add_argument("--role", default=None, help="reader role to read from (default: first)")
+    enroll.add_argument("--simulate", action="store_true",
+                        help="type UIDs on standard input instead of tapping")
+    enroll.set_defaults(func=cmd_enroll)
+
+    try:
+        from companion import backup
+    except ImportError:  # pragma: no cover - backup ships with the package
+        pass
+    else:
+        backup.register_cli(sub)
+    return parser
+
+
+def _state_dir(args: argparse.Namespace) -> Path:
+    return Path(args.state_dir) if getattr(args, "state_dir", None) else default_state_dir()
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from companion.script import ScriptError, load_script, parse_step
+    from companion.service import GameService
+
+    data = load_script(args.script)
+    steps = data.get("steps", [])
+    if not isinstance(steps, list):
+        raise ScriptError("'steps' must be a list.")
+    setup = {k: v for k, v in data.items() if k != "steps"}
+    with tempfile.TemporaryDirectory() as tmp:
+        state_dir = args.state_dir or Path(tmp)
+        service = GameService(state_dir).start()
+        try:
+            created = service.create_game(setup)
+            if not created.ok:
+                raise ScriptError(created.error)
+            game_id = created.game_id
+            for n, step in enumerate(steps, 1):
+                _, state = service.state(game_id)
+                try:
+                    command = parse_step(state, step)
+                except RuleError as exc:
+                    raise ScriptError(f"Step {n} ({json.dumps(step)}): {exc}") from exc
+                out = service.submit(game_id, command)
+                if not out.ok:
+                    raise ScriptError(f"Step {n} ({json.dumps(step)}): {out.error}")
+            view = dict(service.view(game_id))
+            view.pop("actions", None)
+            view["steps_run"] = len(steps)
+            print(json.dumps(view, indent=2, ensure_ascii=False))
+        finally:
+            service.stop()
+    return 0
+
+
+def cmd_editions(args: argparse.Namespace) -> int:
+    from companion.engine.editions import available, find_edition
+
+    for name in available():
+        print(f"{name:15} {find_edition(name).title}")
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from companion.service import GameNotFound, GameService
+
+    service = GameService(_state_dir(args))
+    try:
+        for line in service.export(args.game):
+            print(line)
+    except GameNotFound as exc:
+        print(f"companion: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        service.stop()
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from companion.service import GameService
+
+    try:
+        lines = args.file.read_text("utf-8").splitlines()
+    except OSError as exc:
+        print(f"companion: cannot read {args.file}: {exc}", file=sys.stderr)
+        return 2
+    service = GameService(_state_dir(args))
+    try:
+        out = service.import_game(lines)
+    finally:
+        service.stop()
+    if not out.ok:
+        print(f"companion: {out.error}", file=sys.stderr)
+        return 2
+    print(out.game_id)
+    return 0
+
+
+def cmd_enroll(args: argparse.Namespace) -> int:
+    from companion.engine.editions import find_edition
+    from companion.service import GameService
+    from companion.tags import TagRegistry, enroll_interactive
+
+    rules: Any = find_edition(args.edition)
+    service = GameService(_state_dir(args))
+    registry = TagRegistry(service.store.conn)
+    try:
+        if args.simulate or not on_raspberry_pi():
+            def read_uid() -> str | None:
+                print("UID> ", end="", flush=True)
+                line = sys.stdin.readline()
+                return line.strip() or None
+        else:
+            read_uid = _reader_uids(load_config(args.config), args.role)
+        enroll_interactive(registry, (args.edition, rules.tag_objects()), read_uid, sys.stdout,
+                           confirm=lambda q: input(f"{q} [y/N] ").strip().lower() == "y",
+                           commit=lambda: None)
+    finally:
+        service.stop()
+    return 0
+
+
+def _reader_uids(config: dict[str, Any], role: str | None) -> Any:
+    """A blocking ``read_uid`` over the configured real reader (one tap at a time)."""
+    import queue
+
+    from hardware.table import TableHardware
+
+    taps: queue.Queue[str] = queue.Queue()
+    hw = TableHardware.from_config(config.get("hardware", {}),
+                                   on_tap=lambda r, uid: (role in (None, r)) and taps.put(uid),
+                                   on_action=lambda a, e: None, simulate=False)
+    hw.start()
+    return lambda: taps.get()
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from companion.runner import run_companion
+
+    config = load_config(args.config)
+    return run_companion(config, args)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

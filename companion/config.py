@@ -1,0 +1,51 @@
+"""The companion's config file (TOML): server, hardware, banker PIN."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Any
+
+
+class ConfigError(ValueError):
+    """The config file is missing or wrong; the message says how to fix it."""
+
+
+def load_config(path: str | Path | None) -> dict[str, Any]:
+    """The parsed config, or defaults when no path is given."""
+    if path is None:
+        return {}
+    p = Path(path)
+    try:
+        with p.open("rb") as fh:
+            data = tomllib.load(fh)
+    except FileNotFoundError:
+        raise ConfigError(
+            f"Config file {p} does not exist. Copy systemd/config.example.toml "
+            "there, or start without --config to use the defaults."
+        ) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"Config file {p} is not valid TOML: {exc}") from None
+    unknown = set(data) - {"server", "hardware", "banker", "state"}
+    if unknown:
+        raise ConfigError(
+            f"Unknown section(s) in {p}: {', '.join(sorted(unknown))}. "
+            "Known: server, hardware, banker, state."
+        )
+    return data
+
+
+def default_state_dir() -> Path:
+    """``$COMPANION_STATE_DIR``, else ``~/.local/state/companion``."""
+    env = os.environ.get("COMPANION_STATE_DIR")
+    return Path(env) if env else Path.home() / ".local" / "state" / "companion"
+
+
+def on_raspberry_pi() -> bool:
+    try:
+        return (
+            "raspberry pi" in Path("/proc/device-tree/model").read_text("utf-8", "ignore").lower()
+        )
+    except OSError:
+        return False

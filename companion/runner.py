@@ -1,0 +1,102 @@
+"""``companion run``: the game service, the table hardware, the page, mDNS and the watchdog."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import threading
+from pathlib import Path
+from typing import Any
+
+from companion.config import ConfigError, default_state_dir, on_raspberry_pi
+from companion.service import GameService
+from companion.store import StoreError
+from companion.table import Table
+
+log = logging.getLogger("companion.run")
+
+
+def run_companion(config: dict[str, Any], args: argparse.Namespace) -> int:
+    """Start everything and serve until SIGTERM or Ctrl-C."""
+    from companion.discovery import Announcer, best_url
+    from companion.notify import Notifier, WatchdogPinger, watchdog_interval
+    from hardware.table import TableHardware
+
+    server_cfg = dict(config.get("server", {}))
+    host = args.host or server_cfg.get("host", "0.0.0.0")
+    port = int(args.port or server_cfg.get("port", 8080))
+    state_dir = Path(args.state_dir or config.get("state", {}).get("dir") or default_state_dir())
+    simulate = bool(args.simulate or not on_raspberry_pi())
+    pin = str(args.pin or config.get("banker", {}).get("pin", "1234"))
+
+    try:
+        service = GameService(state_dir).start()
+    except StoreError as exc:
+        log.error("%s", exc)
+        print(f"companion: {exc}")
+        return 1
+    table_ref: dict[str, Table] = {}
+
+    def on_tap(role: str, uid: str) -> None:
+        table_ref["t"].tap(role, uid)
+
+    def on_action(action: dict[str, Any], extra: Any) -> None:
+        table_ref["t"].press_action(action, extra)
+
+    try:
+        hardware = TableHardware.from_config(config.get("hardware", {}), on_tap=on_tap,
+                                             on_action=on_action, simulate=simulate)
+    except (ValueError, TypeError) as exc:
+        raise ConfigError(f"[hardware] in the config: {exc}") from exc
+    table = Table(service, hardware)
+    table_ref["t"] = table
+
+    announcer = None if args.no_mdns else Announcer(name="companion", port=port)
+    if announcer is not None:
+        announcer.start()
+    url = best_url(port, announcer)
+
+    from web.server import serve
+
+    from web import create_app
+
+    app = create_app(service, hardware=hardware, config={
+        "banker_pin": pin, "public_url": url, "table": table,
+        "allowed_hosts": server_cfg.get("allowed_hosts"), "simulate": simulate,
+    })
+    hardware.start()
+    active = service.active_game()
+    if active:
+        hardware.show(service.view(active))
+    else:
+        hardware.show_join(url, "")
+
+    notifier = Notifier.from_env()
+    pinger = WatchdogPinger(notifier, watchdog_interval(),
+                            healthy=lambda: service._thread is not None
+                            and service._thread.is_alive())
+    stop = threading.Event()
+
+    def on_signal(signum: int, frame: Any) -> None:
+        stop.set()
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, on_signal)
+    mode = "simulated hardware" if simulate else "table hardware"
+    print(f"Board Companion ({mode}) on {url}  (state: {state_dir})", flush=True)
+    notifier.ready(status=f"Serving {url}")
+    pinger.start()
+    try:
+        serve(app, host, port)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        notifier.stopping()
+        pinger.stop()
+        notifier.close()
+        hardware.stop()
+        if announcer is not None:
+            announcer.close()
+        service.stop()
+    return 0

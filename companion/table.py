@@ -1,0 +1,154 @@
+"""The table: the game service wired to the hardware (taps, buttons, OLED) and the tag registry.
+
+Every tap and button press becomes work on the service thread, so the registry and the game
+log have one writer. A tap that means nothing now is answered on the OLED (and to listeners such
+as the page) with the reason; nothing changes.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from companion.engine.editions import find_edition
+from companion.engine.types import Command, RuleError
+from companion.service import GameService, Outcome
+from companion.tags import TagAlreadyEnrolled, TagError, TagRegistry
+
+log = logging.getLogger("companion.table")
+
+
+class Table:
+    """Connects a :class:`GameService` with a hardware facade (or None) and the tag registry."""
+
+    def __init__(self, service: GameService, hardware: Any = None) -> None:
+        self.service = service
+        self.hardware = hardware
+        self.registry = TagRegistry(service.store.conn)
+        self.enrolling: str | None = None
+        """The edition being enrolled, or None during play."""
+        self.last_notice: dict[str, Any] | None = None
+        service.tap_handler = self.tap
+        service.subscribe(self._changed)
+
+    # -- inputs ---------------------------------------------------------------------------
+    def tap(self, role: str, uid: str) -> Outcome:
+        """A tag appeared on reader ``role``: enroll it, or play what it means now."""
+        return self.service.call(self._tap, role, uid)
+
+    def press_action(self, action: dict[str, Any], extra: Any) -> Outcome:
+        """The buttons chose one of the view's actions (with its input, if any)."""
+        game_id = self.service.active_game()
+        if game_id is None:
+            return self._notice("No game is running.", "error")
+        args = dict(action.get("args", {}))
+        spec = action.get("input") or {}
+        if extra is not None:
+            kind = spec.get("kind")
+            key = {"dice": "dice", "amount": "amount"}.get(kind, spec.get("arg", "option"))
+            args[key] = extra
+        out = self.service.submit(game_id, {"actor": action["actor"], "type": action["type"],
+                                            "args": args})
+        self._feedback(out)
+        return out
+
+    # -- enrollment -----------------------------------------------------------------------
+    def objects(self, edition: str) -> list[tuple[str, str]]:
+        rules: Any = find_edition(edition)
+        return list(rules.tag_objects())
+
+    def start_enrollment(self, edition: str) -> dict[str, Any]:
+        find_edition(edition)
+        self.enrolling = edition
+        return self.enrollment()
+
+    def stop_enrollment(self) -> None:
+        self.enrolling = None
+        self._show_active()
+
+    def enrollment(self) -> dict[str, Any]:
+        if self.enrolling is None:
+            return {"enrolling": None}
+        progress = self.service.call(self.registry.progress, self.enrolling,
+                                     self.objects(self.enrolling))
+        if self.hardware is not None:
+            self.hardware.show_enrollment(progress)
+        return {"enrolling": self.enrolling, "done": progress.done, "total": progress.total,
+                "next": progress.next_object, "prompt": progress.prompt,
+                "text": progress.text}
+
+    # -- on the service thread --------------------------------------------------------------
+    def _tap(self, role: str, uid: str) -> Outcome:
+        if self.enrolling is not None:
+            return self._enroll(uid)
+        found = self.registry.lookup(uid)
+        if found is None:
+            return self._notice(f"Unknown tag {uid}: the banker can enroll it.", "error")
+        edition, obj = found
+        game_id = self.service.active_game()
+        if game_id is None:
+            return self._notice("No game is running: start one on the page.", "error")
+        rec = self.service.record(game_id)
+        if rec.edition != edition:
+            return self._notice(f"That tag belongs to {find_edition(edition).title}.", "error")
+        rules: Any = find_edition(edition)
+        try:
+            command: Command = rules.interpret_tap(rec.state, obj, role)
+        except RuleError as exc:
+            return self._notice(str(exc), "error", game_id)
+        out = self.service._submit(game_id, command, None, None)
+        if not out.ok:
+            self._notice(out.error, "error", game_id)
+        self._feedback(out)
+        return out
+
+    def _enroll(self, uid: str) -> Outcome:
+        assert self.enrolling is not None
+        progress = self.registry.progress(self.enrolling, self.objects(self.enrolling))
+        if progress.finished:
+            return self._notice("Every tag of this edition is enrolled.", "ok")
+        assert progress.next_object is not None
+        try:
+            self.registry.enroll(uid, self.enrolling, progress.next_object,
+                                 progress.next_label or "")
+        except TagAlreadyEnrolled as exc:
+            return self._notice(f"That tag is already {exc.label or exc.object}: tap another, "
+                                "or forget it first on the page.", "error")
+        except TagError as exc:
+            return self._notice(str(exc), "error")
+        self.enrollment()
+        return self._notice(f"Enrolled {progress.next_label}.", "ok")
+
+    def _notice(self, text: str, level: str, game_id: str = "") -> Outcome:
+        self.last_notice = {"text": text, "level": level}
+        if self.hardware is not None:
+            if level == "error":
+                self.hardware.show_error(text)
+            self.hardware.signal("error" if level == "error" else "ok")
+        self.service._publish(game_id, 0, self.last_notice)
+        return Outcome(level != "error", 0, [text] if level != "error" else [],
+                       error=text if level == "error" else "", code="illegal")
+
+    def _feedback(self, out: Outcome) -> None:
+        if self.hardware is None:
+            return
+        if not out.ok:
+            self.hardware.signal("error")
+            return
+        text = " ".join(out.says).lower()
+        if "wins" in text or "winner" in text:
+            self.hardware.signal("win")
+        elif "catch" in text or "caught" in text:
+            self.hardware.signal("catch")
+        else:
+            self.hardware.signal("ok")
+
+    def _changed(self, game_id: str, version: int, notice: dict[str, Any] | None) -> None:
+        if notice is None and self.hardware is not None and self.enrolling is None:
+            if game_id == self.service.active_game():
+                self.hardware.show(self.service.view(game_id))
+
+    def _show_active(self) -> None:
+        game_id = self.service.active_game()
+        if game_id and self.hardware is not None:
+            self.hardware.show(self.service.view(game_id))
