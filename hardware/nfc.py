@@ -5,7 +5,7 @@ It wraps ``mfrc522.MFRC522`` (0.0.7) for what that does right (SPI set-up, reset
 
 - the library's wait loop ignores ``TimerIRq`` (``~`` on booleans is always true) and spins
   2,000 SPI reads on an empty poll; :meth:`Mfrc522Reader._transceive` stops at the timer bit
-  and sleeps between reads, so an empty poll is about 20 transfers;
+  and sleeps between reads, so an empty poll is about 27 transfers;
 - the library stops after cascade level 1, so a 7-byte UID (NTAG21x) comes back as
   ``88 b0 b1 b2``; :meth:`Mfrc522Reader.read_uid` runs cascade level 2 (SEL 0x95) too;
 - the library's close calls ``GPIO.cleanup()`` on every pin; :meth:`close` frees only the
