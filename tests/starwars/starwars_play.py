@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.engine import game
-from companion.engine.types import Command, Event, GameSetup
+from companion.engine.types import Command, Event, GameSetup, IllegalCommand
 from companion.monopoly.state import MonopolyState
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -109,12 +109,18 @@ def run_script(path: Path) -> tuple[MonopolyState, list[Event]]:
 
 
 def random_command(state: MonopolyState, rnd: random.Random) -> Command:
-    """A random legal command (trades and banker tools left out: they never end a game)."""
-    actions = [a for a in game.legal_actions(state)
-               if a.type not in ("propose_trade", "transfer", "end_game", "close_auction",
-                                 "accept_trade", "decline_trade", "cancel_trade")]
+    """A random legal command; now and then a random trade offer or a banker's close."""
+    legal = game.legal_actions(state)
+    actions = [a for a in legal
+               if a.type not in ("propose_trade", "transfer", "end_game", "close_auction")]
     if state.auction is not None and rnd.random() < 0.3:
-        actions += [a for a in game.legal_actions(state) if a.type == "close_auction"]
+        actions += [a for a in legal if a.type == "close_auction"]
+    owned = [(i, d.owner) for i, d in state.deeds.items() if d.owner is not None]
+    if owned and rnd.random() < 0.03:
+        space, owner = rnd.choice(owned)
+        other = rnd.choice([p.id for p in state.active if p.id != owner] or [owner])
+        return Command(other, "propose_trade", {"to": owner, "take": {"spaces": [space]},
+                                                "give": {"money": rnd.randint(0, 300)}})
     a = rnd.choice(actions)
     args = dict(a.args)
     if a.input and a.input.get("kind") == "dice":
@@ -124,27 +130,43 @@ def random_command(state: MonopolyState, rnd: random.Random) -> Command:
     return Command(a.actor, a.type, args)
 
 
-def random_game(seed: int, players: int = 3, max_commands: int = 3000,
-                ) -> tuple[MonopolyState, list[Event], list[Command]]:
-    """Play random legal commands; returns the final state, the log and the commands."""
+HARSH = {"board": {"spaces": {**{s: {"rent": 400} for s in (
+    "mos-eisley", "lars-homestead", "jabbas-palace", "echo-base", "ice-plains", "wampa-cave",
+    "forest-moon", "ewok-village", "shield-bunker", "theed", "gungan-city", "royal-palace",
+    "cloud-city", "carbon-freezing", "tibanna-mines", "jedi-temple", "senate",
+    "imperial-palace")}, "empire-tax-1": {"amount": 700}, "empire-tax-2": {"amount": 900}}}}
+"""Banker corrections that make debts and bankruptcies common (for property tests)."""
+
+
+def random_game(seed: int, players: int = 3, max_commands: int = 3000, harsh: bool = False,
+                ) -> tuple[MonopolyState, list[Event], list[tuple[Command, int, MonopolyState]]]:
+    """Play random commands (illegal ones are refused and skipped); returns the final state,
+    the log and each accepted command with the log length and the live state before it.
+    Checks after every event: no negative balance, players + bank + pot constant."""
     rnd = random.Random(seed)
     names = ["Luke", "Leia", "Han", "Rey"][:players]
     setup = GameSetup.from_json({"edition": "starwars", "players": names, "dice": "physical",
-                                 "seed": seed, "settings": {"order": "seated"}})
+                                 "seed": seed,
+                                 "settings": {"order": "seated", **(HARSH if harsh else {})}})
     log = game.new_game(setup)
     state: MonopolyState = game.replay(log)  # type: ignore[assignment]
+    total = sum(p.money for p in state.players) + state.bank + state.pot
     commands = []
     for _ in range(max_commands):
         if state.finished:
             break
         cmd = random_command(state, rnd)
-        events = game.decide(state, cmd)
+        try:
+            events = game.decide(state, cmd)
+        except IllegalCommand:
+            continue
+        commands.append((cmd, len(log), state))
         for e in events:
             state = game.apply(state, e)  # type: ignore[assignment]
+            assert all(p.money >= 0 for p in state.players), e
+            assert sum(p.money for p in state.players) + state.bank + state.pot == total, e
         log += events
-        commands.append(cmd)
     return state, log, commands
-
 
 def arrange(table: Table, type: str, **data: Any) -> None:
     """Apply a raw event to set up a position (kept in the log, so replay still matches)."""
