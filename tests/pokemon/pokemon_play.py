@@ -50,6 +50,14 @@ class Table:
     def kind(self) -> str | None:
         return None if self.state.prompt is None else self.state.prompt.kind
 
+    def land_on(self, space_id: str, steps: int = 1) -> list[Event]:
+        """Place the Trainer whose roll is asked ``steps`` before a space and roll ``steps``."""
+        pid = self.asked
+        target = self.state.b.find(space_id).index
+        start = (target - steps) % len(self.state.b.spaces)
+        self._inject(Event("moved", {"player": pid, "to": start}))
+        return self.roll(steps)
+
     def money(self, pid: str) -> int:
         return self.state.player(pid).money
 
