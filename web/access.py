@@ -1,0 +1,66 @@
+"""Who this session is in a game: the banker, a seated player or a spectator."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import session
+
+from companion.service import GameNotFound
+from web.context import web
+from web.errors import ApiError
+from web.security import is_banker
+
+SPECTATOR = ""
+
+
+def record(game_id: str) -> Any:
+    """The service's record of the game, or 404."""
+    if not isinstance(game_id, str) or not game_id.isalnum() or len(game_id) > 32:
+        raise ApiError("not_found", "There is no such game.")
+    try:
+        return web().service.record(game_id)
+    except GameNotFound:
+        raise ApiError("not_found", "There is no such game.") from None
+
+
+def my_player(game_id: str) -> str | None:
+    """The player this phone holds in the game (and still holds on the server), or None."""
+    player = session.get("games", {}).get(game_id)
+    if player and web().claims.holder(game_id, player) == session.get("sid"):
+        return str(player)
+    return None
+
+
+def joined(game_id: str) -> bool:
+    return is_banker() or game_id in session.get("games", {})
+
+
+def viewer(game_id: str) -> str | None:
+    """The viewer to render for: ``"banker"``, a player id, or None (spectator). Refuses a
+    phone that has not joined with the game's code."""
+    record(game_id)
+    if is_banker():
+        return "banker"
+    if not joined(game_id):
+        raise ApiError("forbidden", "Join this game with its code first.")
+    return my_player(game_id)
+
+
+def may_act(game_id: str, actor: Any) -> None:
+    """A player's phone acts only for its player; the banker for anyone; spectators never."""
+    if not isinstance(actor, str) or not actor:
+        raise ApiError("bad_request", "A command needs an 'actor'.")
+    if is_banker():
+        return
+    mine = my_player(game_id)
+    if mine is None:
+        raise ApiError("forbidden", "Spectators cannot act; claim a player first.")
+    if actor != mine:
+        raise ApiError("forbidden", "This phone plays for another player.")
+
+
+def remember(game_id: str, player: str | None) -> None:
+    games = dict(session.get("games", {}))
+    games[game_id] = player or SPECTATOR
+    session["games"] = games

@@ -1,0 +1,234 @@
+"""The JSON API the page uses (documented at /api/openapi.json)."""
+
+from __future__ import annotations
+
+import hmac
+import io
+import time
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, request, session
+
+from companion.engine import editions
+from web import access
+from web.context import web
+from web.errors import ApiError, outcome_response
+from web.openapi import document
+from web.security import guard, is_banker, record_failure, require_banker
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+BANKER_HOURS = 12
+
+
+def body() -> dict[str, Any]:
+    """The request's JSON object (empty body: ``{}``), or 400."""
+    if not request.get_data():
+        return {}
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise ApiError("bad_request", "The request body must be a JSON object.")
+    return data
+
+
+@bp.get("/openapi.json")
+def openapi() -> Response:
+    return jsonify(document())
+
+
+@bp.get("/session")
+def who_am_i() -> Response:
+    hw = web().hardware
+    return jsonify({
+        "csrf": session["csrf"], "banker": is_banker(),
+        "games": {g: (p or None) for g, p in session.get("games", {}).items()},
+        "pin_set": bool(web().settings["banker_pin"]),
+        "hardware": hw is not None, "simulated": hasattr(hw, "virtual_tap"),
+        "public_url": web().settings["public_url"]})
+
+
+@bp.get("/editions")
+def list_editions() -> Response:
+    out = []
+    for name in editions.EDITIONS:
+        try:
+            rules = editions.find_edition(name)
+        except Exception:  # an edition still being written must not break the page
+            continue
+        out.append({"name": name, "title": str(getattr(rules, "title", name)),
+                    "family": str(getattr(rules, "family", ""))})
+    return jsonify(out)
+
+
+@bp.get("/games")
+def list_games() -> Response:
+    banker = is_banker()
+    active = web().service.active_game()
+    out = []
+    for g in web().service.games():
+        item = {k: g[k] for k in ("id", "edition", "title", "status", "created")}
+        item["active"] = g["id"] == active
+        item["joined"] = g["id"] in session.get("games", {})
+        if banker:
+            item["join_code"] = g["join_code"]
+        out.append(item)
+    return jsonify(out)
+
+
+@bp.post("/games")
+def create_game() -> Response:
+    require_banker()
+    return outcome_response(web().service.create_game(body()), created=True)
+
+
+@bp.get("/games/<game_id>")
+def get_view(game_id: str) -> Response:
+    return jsonify(web().service.view(game_id, access.viewer(game_id)))
+
+
+@bp.get("/games/<game_id>/seats")
+def seats(game_id: str) -> Response:
+    access.viewer(game_id)
+    held = web().claims.seats(game_id)
+    mine = access.my_player(game_id)
+    view = web().service.view(game_id, None)
+    return jsonify([{"id": p["id"], "name": p["name"], "token": p.get("token", ""),
+                     "claimed": p["id"] in held, "mine": p["id"] == mine}
+                    for p in view["players"]])
+
+
+@bp.post("/games/<game_id>/commands")
+def command(game_id: str) -> Response:
+    data = body()
+    access.viewer(game_id)
+    access.may_act(game_id, data.get("actor"))
+    version, key = data.get("version"), data.get("key")
+    if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
+        raise ApiError("bad_request", "'version' must be the game version the page shows.")
+    if key is not None and not isinstance(key, str):
+        raise ApiError("bad_request", "'key' must be a string.")
+    cmd = {"actor": data.get("actor"), "type": data.get("type"), "args": data.get("args", {})}
+    return outcome_response(web().service.submit(game_id, cmd, version, key))
+
+
+@bp.post("/games/<game_id>/undo")
+def undo(game_id: str) -> Response:
+    require_banker()
+    access.record(game_id)
+    cmd = body().get("cmd")
+    if cmd is not None and (not isinstance(cmd, int) or isinstance(cmd, bool)):
+        raise ApiError("bad_request", "'cmd' must be a command number from the history.")
+    return outcome_response(web().service.undo(game_id, cmd))
+
+
+@bp.get("/games/<game_id>/history")
+def history(game_id: str) -> Response:
+    access.viewer(game_id)
+    return jsonify(list(reversed(web().service.history(game_id))))
+
+
+@bp.get("/games/<game_id>/commands")
+def commands(game_id: str) -> Response:
+    require_banker()
+    access.record(game_id)
+    return jsonify([{"cmd": c["cmd"], "time": c["time"], "actor": c["actor"],
+                     "type": c["body"].get("type", ""), "first_seq": c["first_seq"],
+                     "last_seq": c["last_seq"]} for c in web().service.commands(game_id)])
+
+
+@bp.get("/games/<game_id>/balances")
+def balances(game_id: str) -> Response:
+    access.viewer(game_id)
+    rec = access.record(game_id)
+    view = web().service.view(game_id, None)
+    return jsonify({"players": [{"id": p["id"], "name": p["name"]} for p in view["players"]],
+                    "points": list(rec.history)})
+
+
+@bp.get("/games/<game_id>/export")
+def export(game_id: str) -> Response:
+    require_banker()
+    access.record(game_id)
+    text = "\n".join(web().service.export(game_id)) + "\n"
+    return Response(text, mimetype="application/x-ndjson", headers={
+        "Content-Disposition": f'attachment; filename="game-{game_id}.jsonl"'})
+
+
+@bp.get("/games/<game_id>/qr.svg")
+def qr(game_id: str) -> Response:
+    require_banker()
+    rec = access.record(game_id)
+    import segno
+
+    base = web().settings["public_url"] or request.host_url
+    buf = io.BytesIO()
+    segno.make(f"{base.rstrip('/')}/?code={rec.join_code}").save(buf, kind="svg", scale=5,
+                                                                 dark="#000", light="#fff")
+    return Response(buf.getvalue(), mimetype="image/svg+xml")
+
+
+@bp.post("/join")
+def join() -> Response:
+    """Join the game with its code, as a spectator or (``player``) claiming that player."""
+    w = web()
+    guard(w.join, "join")
+    data = body()
+    code, player = data.get("code"), data.get("player")
+    if not isinstance(code, str) or not code.strip():
+        raise ApiError("bad_request", "Enter the game's join code.")
+    if player is not None and not isinstance(player, str):
+        raise ApiError("bad_request", "'player' must be a player id.")
+    games = [g for g in w.service.games()
+             if hmac.compare_digest(g["join_code"].encode(), code.strip().encode())]
+    games.sort(key=lambda g: (g["status"] == "open", g["created"]))
+    if not games:
+        record_failure(w.join, w.flood, "join")
+        raise ApiError("not_found", "No game has that code; check the companion's screen.")
+    w.join.succeed(f"join:{request.remote_addr}")
+    game_id = games[-1]["id"]
+    if player:
+        ids = [p["id"] for p in w.service.view(game_id, None)["players"]]
+        if player not in ids:
+            raise ApiError("not_found", "That game has no such player.")
+        if not w.claims.claim(game_id, player, session["sid"]):
+            raise ApiError("taken", "Another phone already plays for that player; the "
+                           "banker can release it.")
+    access.remember(game_id, player)
+    return jsonify({"game_id": game_id, "player": player or None})
+
+
+@bp.post("/games/<game_id>/release")
+def release(game_id: str) -> Response:
+    """Free a player's seat: the banker any, a phone its own."""
+    access.record(game_id)
+    player = body().get("player")
+    if not isinstance(player, str):
+        raise ApiError("bad_request", "Name the 'player' to release.")
+    if not is_banker() and access.my_player(game_id) != player:
+        raise ApiError("forbidden", "Only the banker can release another phone's player.")
+    released = web().claims.release(game_id, player)
+    if not is_banker():
+        access.remember(game_id, None)
+    return jsonify({"released": released})
+
+
+@bp.post("/banker/login")
+def banker_login() -> Response:
+    w = web()
+    guard(w.pin, "pin")
+    pin = body().get("pin")
+    expected = w.settings["banker_pin"]
+    if not expected:
+        raise ApiError("forbidden", "No banker PIN is set on this companion.")
+    if not isinstance(pin, str) or not hmac.compare_digest(pin.encode(), expected.encode()):
+        record_failure(w.pin, w.flood, "pin")
+        raise ApiError("unauthorized", "Wrong PIN.")
+    w.pin.succeed(f"pin:{request.remote_addr}")
+    session["banker_until"] = time.time() + BANKER_HOURS * 3600
+    return jsonify({"banker": True})
+
+
+@bp.post("/banker/logout")
+def banker_logout() -> Response:
+    session.pop("banker_until", None)
+    return jsonify({"banker": False})

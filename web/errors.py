@@ -1,0 +1,64 @@
+"""JSON errors: every refusal is ``{"error": words, "code": machine name}`` with a 4xx status."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from flask import Flask, Response, jsonify
+from werkzeug.exceptions import HTTPException
+
+log = logging.getLogger("web")
+
+STATUS = {"ok": 200, "bad_request": 400, "bad_host": 400, "unauthorized": 401,
+          "forbidden": 403, "csrf": 403, "not_found": 404, "method": 405, "illegal": 409,
+          "stale": 409, "taken": 409, "too_large": 413, "locked": 429, "busy": 503,
+          "no_hardware": 404, "server_error": 500}
+
+
+class ApiError(Exception):
+    """A refusal with words for the page and a stable code."""
+
+    def __init__(self, code: str, error: str, status: int | None = None,
+                 headers: dict[str, str] | None = None) -> None:
+        super().__init__(error)
+        self.code, self.error = code, error
+        self.status = status or STATUS.get(code, 400)
+        self.headers = headers or {}
+
+
+def error_response(code: str, error: str, status: int | None = None,
+                   headers: dict[str, str] | None = None) -> Response:
+    resp = jsonify({"error": error, "code": code})
+    resp.status_code = status or STATUS.get(code, 400)
+    for k, v in (headers or {}).items():
+        resp.headers[k] = v
+    return resp
+
+
+def outcome_response(out: Any, created: bool = False) -> Response:
+    """An :class:`companion.service.Outcome` as JSON: 200/201 when accepted, 4xx when not."""
+    body = out.to_json()
+    resp = jsonify(body)
+    resp.status_code = (201 if created else 200) if out.ok else STATUS.get(out.code, 400)
+    return resp
+
+
+def install(app: Flask) -> None:
+    """Turn every exception into JSON (HTML error pages only outside /api)."""
+
+    @app.errorhandler(ApiError)
+    def _api_error(exc: ApiError) -> Response:
+        return error_response(exc.code, exc.error, exc.status, exc.headers)
+
+    @app.errorhandler(HTTPException)
+    def _http_error(exc: HTTPException) -> Response:
+        code = {404: "not_found", 405: "method", 413: "too_large"}.get(exc.code or 400,
+                                                                        "bad_request")
+        return error_response(code, exc.description or exc.name, exc.code or 400)
+
+    @app.errorhandler(Exception)
+    def _crash(exc: Exception) -> Response:
+        log.exception("unexpected error")
+        return error_response("server_error", "Something went wrong on the companion; the "
+                              "game is unchanged. Try again.", 500)

@@ -1,0 +1,82 @@
+"""Server-Sent Events: one ``view`` event per game version, ``id:`` = the version.
+
+A phone that drops reconnects with ``Last-Event-ID`` (or ``?after=``) and at once gets the
+current view if the game moved meanwhile, so it misses nothing. Streams are limited in number
+and end after ``stream_seconds`` (the browser reconnects), so they never take every thread.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from flask import Blueprint, Response, request
+
+from web import access
+from web.context import StreamSlots, web
+from web.errors import ApiError
+
+bp = Blueprint("events", __name__, url_prefix="/api")
+
+_cache: dict[tuple[str, str | None], tuple[int, bytes]] = {}
+_cache_lock = threading.Lock()
+
+
+def encoded(service: Any, game_id: str, viewer: str | None) -> tuple[int, bytes]:
+    """``(version, SSE frame)`` of the game's current view, serialised once per version."""
+    view = service.view(game_id, viewer)
+    version = int(view["version"])
+    key = (game_id, viewer)
+    with _cache_lock:
+        hit = _cache.get(key)
+        if hit is not None and hit[0] == version:
+            return hit
+    data = json.dumps(view, separators=(",", ":"), ensure_ascii=False)
+    frame = f"id: {version}\nevent: view\ndata: {data}\n\n".encode()
+    with _cache_lock:
+        _cache[key] = (version, frame)
+    return version, frame
+
+
+def last_seen() -> int:
+    raw = request.headers.get("Last-Event-ID") or request.args.get("after") or ""
+    try:
+        return int(raw)
+    except ValueError:
+        return -1
+
+
+def stream(service: Any, game_id: str, viewer: str | None, after: int, slots: StreamSlots,
+           seconds: float, heartbeat: float, gone: Callable[[], bool]) -> Iterator[bytes]:
+    try:
+        yield b"retry: 1500\n\n"
+        seen = after
+        end = time.monotonic() + seconds
+        while time.monotonic() < end and not gone():
+            version, frame = encoded(service, game_id, viewer)
+            if version != seen:
+                seen = version
+                yield frame
+                continue
+            waited = service.wait(game_id, seen, min(heartbeat, max(0.0, end - time.monotonic())))
+            if waited == seen:
+                yield b": ping\n\n"
+    finally:
+        slots.give()
+
+
+@bp.get("/games/<game_id>/events")
+def events(game_id: str) -> Response:
+    viewer = access.viewer(game_id)
+    w = web()
+    if not w.streams.take():
+        raise ApiError("busy", "Too many live connections; retrying shortly.",
+                       headers={"Retry-After": "3"})
+    gone = request.environ.get("waitress.client_disconnected") or (lambda: False)
+    body = stream(w.service, game_id, viewer, last_seen(), w.streams,
+                  w.settings["stream_seconds"], w.settings["heartbeat"], gone)
+    return Response(body, mimetype="text/event-stream", headers={
+        "Cache-Control": "no-store", "X-Accel-Buffering": "no"})

@@ -1,0 +1,69 @@
+"""Banker-only hardware endpoints: the OLED mirror, virtual taps and tag enrollment."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, request
+
+from companion.tags import TagError, normalise_uid
+from web.api import body
+from web.context import web
+from web.errors import ApiError
+from web.security import require_banker
+
+bp = Blueprint("hardware", __name__, url_prefix="/api")
+
+ROLES = ("bank", "player", "object", "banker")
+
+
+@bp.get("/oled.png")
+def oled() -> Response:
+    require_banker()
+    hw = web().hardware
+    if hw is None or not hasattr(hw, "frame_png"):
+        raise ApiError("no_hardware", "No table hardware is attached.")
+    return Response(hw.frame_png(), mimetype="image/png")
+
+
+@bp.post("/tap")
+def tap() -> Response:
+    require_banker()
+    hw = web().hardware
+    if hw is None or not hasattr(hw, "virtual_tap"):
+        raise ApiError("no_hardware", "Virtual taps need simulated hardware.")
+    data = body()
+    role, uid = data.get("role"), data.get("uid")
+    if not isinstance(role, str) or not role or len(role) > 32:
+        raise ApiError("bad_request", "'role' names the reader (for example 'bank').")
+    try:
+        uid = normalise_uid(uid) if isinstance(uid, str) else normalise_uid("")
+    except TagError as exc:
+        raise ApiError("bad_request", str(exc)) from None
+    hw.virtual_tap(role, uid)
+    return jsonify({"tapped": uid, "role": role})
+
+
+@bp.get("/tags")
+def tags() -> Response:
+    """Enrollment so far. Hook: a service with ``enrollment(edition) -> dict`` (done, total,
+    next label) is asked for the given edition; otherwise the tag table is counted."""
+    require_banker()
+    service = web().service
+    edition = request.args.get("edition", "")
+    hook = getattr(service, "enrollment", None)
+    progress: Any = None
+    if callable(hook) and edition:
+        progress = hook(edition)
+
+    def count() -> dict[str, int]:
+        try:
+            rows = service.store.conn.execute(
+                "SELECT edition, COUNT(*) FROM tags GROUP BY edition").fetchall()
+        except sqlite3.OperationalError:  # no tag was ever enrolled
+            return {}
+        return {str(e): int(n) for e, n in rows}
+
+    return jsonify({"enrolled": service.call(count), "progress": progress,
+                    "enroll_hook": callable(hook)})

@@ -1,0 +1,162 @@
+"""The OpenAPI 3 document of the JSON API (served at /api/openapi.json)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+ERR = {"$ref": "#/components/responses/Error"}
+GID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
+OBJ: dict[str, Any] = {"type": "object"}
+
+
+def _json(schema: dict[str, Any]) -> dict[str, Any]:
+    return {"content": {"application/json": {"schema": schema}}}
+
+
+def _ok(desc: str, schema: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"description": desc, **_json(schema or OBJ)}
+
+
+def _op(summary: str, ok: dict[str, Any], *, body: dict[str, Any] | None = None,
+        game: bool = False, errors: tuple[int, ...] = (400, 403, 404)) -> dict[str, Any]:
+    op: dict[str, Any] = {"summary": summary, "responses": {"200": ok}}
+    for code in errors:
+        op["responses"][str(code)] = ERR
+    if game:
+        op["parameters"] = [GID]
+    if body is not None:
+        op["requestBody"] = {"required": True, **_json(body)}
+        op["parameters"] = op.get("parameters", []) + [
+            {"name": "X-CSRF-Token", "in": "header", "required": True,
+             "schema": {"type": "string"}, "description": "The token from GET /api/session."}]
+    return op
+
+
+OUTCOME = {"$ref": "#/components/schemas/Outcome"}
+COMMAND = {"type": "object", "required": ["actor", "type"], "properties": {
+    "actor": {"type": "string", "description": "a player id or 'banker'"},
+    "type": {"type": "string", "description": "the action's type from view.actions"},
+    "args": {"type": "object", "description": "the action's args plus its input's values"},
+    "version": {"type": "integer", "description": "the view version the phone acted on"},
+    "key": {"type": "string", "maxLength": 80, "description": "idempotency key (retries)"}}}
+SETUP = {"type": "object", "required": ["edition", "players"], "properties": {
+    "edition": {"type": "string"},
+    "players": {"type": "array", "items": {"oneOf": [
+        {"type": "string"},
+        {"type": "object", "required": ["name"], "properties": {
+            "name": {"type": "string"}, "id": {"type": "string"}, "token": {"type": "string"}}}]}},
+    "seed": {"type": "integer"}, "dice": {"enum": ["digital", "physical"]},
+    "settings": {"type": "object", "description": "edition settings; 'board': {'spaces': "
+                 "{id: {price, rent, name}}, 'cards': {id: {text}}} corrects board data"}}}
+
+
+def document() -> dict[str, Any]:
+    paths: dict[str, Any] = {
+        "/api/session": {"get": _op("This phone's session: CSRF token, banker flag, games "
+                                    "joined", _ok("the session"), errors=(400,))},
+        "/api/editions": {"get": _op("Editions installed", _ok("editions", {
+            "type": "array", "items": {"type": "object", "properties": {
+                "name": {"type": "string"}, "title": {"type": "string"}}}}), errors=(400,))},
+        "/api/games": {
+            "get": _op("Games (join codes for the banker only)",
+                       _ok("games", {"type": "array", "items": OBJ}), errors=(400,)),
+            "post": _op("Start a game (banker)", _ok("refused", OUTCOME), body=SETUP,
+                        errors=(400, 403, 409)) | {"responses": {
+                            "201": _ok("started", OUTCOME), "400": ERR, "403": ERR, "409": ERR}}},
+        "/api/games/{game_id}": {"get": _op("The game's view for this phone (docs/contracts.md)",
+                                            _ok("the view", {"$ref": "#/components/schemas/View"}),
+                                            game=True)},
+        "/api/games/{game_id}/events": {"get": _op(
+            "Live views as Server-Sent Events; id = version. Resume with Last-Event-ID.",
+            {"description": "event stream", "content": {"text/event-stream": {
+                "schema": {"type": "string"}}}}, game=True, errors=(400, 403, 404, 503))
+            | {"parameters": [GID, {"name": "after", "in": "query", "required": False,
+                                    "schema": {"type": "integer"}}]}},
+        "/api/games/{game_id}/seats": {"get": _op("Players and whether a phone holds each",
+                                                  _ok("seats", {"type": "array", "items": OBJ}),
+                                                  game=True)},
+        "/api/games/{game_id}/commands": {
+            "post": _op("Send a command for an actor this phone may act as",
+                        _ok("accepted", OUTCOME), body=COMMAND, game=True,
+                        errors=(400, 403, 404, 409)),
+            "get": _op("Every command (banker; for undo)",
+                       _ok("commands", {"type": "array", "items": OBJ}), game=True)},
+        "/api/games/{game_id}/undo": {"post": _op(
+            "Undo command cmd and everything after it (banker; no cmd: the last)",
+            _ok("undone", OUTCOME), body={"type": "object", "properties": {
+                "cmd": {"type": "integer"}}}, game=True, errors=(400, 403, 404, 409))},
+        "/api/games/{game_id}/history": {"get": _op(
+            "Every event in words, newest first", _ok("history", {"type": "array", "items": {
+                "type": "object", "properties": {
+                    "seq": {"type": "integer"}, "cmd": {"type": "integer"},
+                    "time": {"type": "number"}, "say": {"type": "string"},
+                    "undone": {"type": "boolean"}}}}), game=True)},
+        "/api/games/{game_id}/balances": {"get": _op(
+            "Every player's money after each command (for the chart)", _ok("balances", {
+                "type": "object", "properties": {
+                    "players": {"type": "array", "items": OBJ},
+                    "points": {"type": "array", "items": {"type": "object", "properties": {
+                        "version": {"type": "integer"}, "money": OBJ}}}}}), game=True)},
+        "/api/games/{game_id}/export": {"get": _op(
+            "The game's log as JSON lines (banker)", {"description": "JSON lines", "content": {
+                "application/x-ndjson": {"schema": {"type": "string"}}}}, game=True)},
+        "/api/games/{game_id}/qr.svg": {"get": _op(
+            "The join QR code (banker)", {"description": "SVG", "content": {
+                "image/svg+xml": {"schema": {"type": "string"}}}}, game=True)},
+        "/api/games/{game_id}/release": {"post": _op(
+            "Free a player's phone seat (banker, or the phone itself)",
+            _ok("released"), body={"type": "object", "required": ["player"], "properties": {
+                "player": {"type": "string"}}}, game=True)},
+        "/api/join": {"post": _op(
+            "Join with the game's code; with 'player', claim that player",
+            _ok("joined", {"type": "object", "properties": {
+                "game_id": {"type": "string"}, "player": {"type": ["string", "null"]}}}),
+            body={"type": "object", "required": ["code"], "properties": {
+                "code": {"type": "string"}, "player": {"type": "string"}}},
+            errors=(400, 403, 404, 409, 429))},
+        "/api/banker/login": {"post": _op(
+            "Become the banker with the PIN (5 wrong tries lock it for a while)",
+            _ok("logged in"), body={"type": "object", "required": ["pin"], "properties": {
+                "pin": {"type": "string"}}}, errors=(400, 401, 403, 429))},
+        "/api/banker/logout": {"post": _op("Stop being the banker", _ok("logged out"),
+                                           body=OBJ, errors=(400, 403))},
+        "/api/oled.png": {"get": _op("The OLED screen mirror (banker)", {
+            "description": "PNG", "content": {"image/png": {"schema": {
+                "type": "string", "format": "binary"}}}})},
+        "/api/tap": {"post": _op("Simulate a tag tap (banker, simulated hardware only)",
+                                 _ok("tapped"), body={"type": "object", "required": ["role", "uid"],
+                                                      "properties": {
+                                                          "role": {"type": "string"},
+                                                          "uid": {"type": "string"}}})},
+        "/api/tags": {"get": _op("Tag enrollment so far (banker)", _ok("tags"), errors=(400, 403))
+                      | {"parameters": [{"name": "edition", "in": "query", "required": False,
+                                         "schema": {"type": "string"}}]}},
+        "/api/openapi.json": {"get": _op("This document", _ok("OpenAPI 3"), errors=(400,))},
+    }
+    return {
+        "openapi": "3.0.3",
+        "info": {"title": "Board Companion", "version": "1",
+                 "description": "The JSON API behind the phone page. Every POST needs the "
+                                "X-CSRF-Token header from GET /api/session and the session "
+                                "cookie; refusals are {error, code} with a 4xx status."},
+        "paths": paths,
+        "components": {
+            "schemas": {
+                "Error": {"type": "object", "required": ["error", "code"], "properties": {
+                    "error": {"type": "string"}, "code": {"type": "string"}}},
+                "Outcome": {"type": "object", "required": ["ok", "version"], "properties": {
+                    "ok": {"type": "boolean"}, "version": {"type": "integer"},
+                    "says": {"type": "array", "items": {"type": "string"}},
+                    "error": {"type": "string"}, "code": {"type": "string"},
+                    "game_id": {"type": "string"}}},
+                "View": {"type": "object", "required": ["game_id", "version", "players"],
+                         "properties": {
+                             "game_id": {"type": "string"}, "version": {"type": "integer"},
+                             "edition": {"type": "string"}, "title": {"type": "string"},
+                             "players": {"type": "array", "items": OBJ},
+                             "actions": {"type": "array", "items": OBJ},
+                             "log": {"type": "array", "items": {"type": "string"}}}}},
+            "responses": {"Error": {"description": "refused (nothing changed)",
+                                    **_json({"$ref": "#/components/schemas/Error"})}},
+        },
+    }

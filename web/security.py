@@ -1,0 +1,156 @@
+"""Checks every request passes: Host header, CSRF token plus Origin, session roles, PIN limits."""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+import socket
+import threading
+import time
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+from flask import Flask, current_app, request, session
+
+from web.errors import ApiError
+
+CSRF_HEADER = "X-CSRF-Token"
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+def lan_ip() -> str | None:
+    """This machine's address on the LAN (no packet is sent), or None."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("10.255.255.255", 1))
+            return str(s.getsockname()[0])
+    except OSError:
+        return None
+
+
+def default_hosts() -> list[str]:
+    hosts = ["localhost", "127.0.0.1", "::1", "companion.local"]
+    ip = lan_ip()
+    if ip:
+        hosts.append(ip)
+    return hosts
+
+
+def host_name(host: str) -> str:
+    """``"[::1]:8000"`` -> ``"::1"``, ``"Companion.local:80"`` -> ``"companion.local"``."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[1:host.find("]")] if "]" in host else host
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+def check_host() -> None:
+    """Refuse a Host header we do not serve (DNS rebinding)."""
+    allowed = current_app.config["ALLOWED_HOSTS"]
+    if host_name(request.headers.get("Host", "")) not in allowed:
+        raise ApiError("bad_host", "This companion does not answer to that address.")
+
+
+def check_csrf() -> None:
+    """A write needs this session's token in a header and, when sent, a same-site Origin."""
+    if request.method in SAFE_METHODS:
+        return
+    origin = request.headers.get("Origin") or request.headers.get("Referer")
+    if origin:
+        parts = urlsplit(origin)
+        if origin == "null" or host_name(parts.netloc) != host_name(request.host):
+            raise ApiError("csrf", "This request came from another site.")
+    sent = request.headers.get(CSRF_HEADER, "")
+    token = session.get("csrf", "")
+    if not token or not hmac.compare_digest(str(sent), str(token)):
+        raise ApiError("csrf", "The page is out of date (missing security token); reload it.")
+
+
+def ensure_session() -> None:
+    """Every visitor gets a session id and a CSRF token (the cookie carries both)."""
+    if "sid" not in session:
+        session["sid"] = secrets.token_urlsafe(18)
+        session.permanent = True
+    if "csrf" not in session:
+        session["csrf"] = secrets.token_urlsafe(24)
+
+
+def is_banker() -> bool:
+    until = session.get("banker_until", 0)
+    return isinstance(until, (int, float)) and until > time.time()
+
+
+def require_banker() -> None:
+    if not is_banker():
+        raise ApiError("forbidden", "Only the banker can do that; log in with the PIN.")
+
+
+@dataclass
+class Limiter:
+    """Locks a key after ``limit`` failures within ``window`` seconds, for ``lock`` seconds."""
+
+    limit: int = 5
+    lock: float = 300.0
+    window: float = 900.0
+    clock: object = time.monotonic
+    _fails: dict[str, list[float]] = field(default_factory=dict)
+    _locked: dict[str, float] = field(default_factory=dict)
+    _mutex: threading.Lock = field(default_factory=threading.Lock)
+
+    def _now(self) -> float:
+        return float(self.clock())  # type: ignore[operator]
+
+    def locked_for(self, key: str) -> float:
+        """Seconds left on the lock of ``key`` (0: not locked)."""
+        with self._mutex:
+            left = self._locked.get(key, 0) - self._now()
+            return max(0.0, left)
+
+    def fail(self, key: str) -> None:
+        with self._mutex:
+            now = self._now()
+            fails = [t for t in self._fails.get(key, []) if now - t < self.window] + [now]
+            if len(fails) >= self.limit:
+                self._locked[key] = now + self.lock
+                fails = []
+            self._fails[key] = fails
+
+    def succeed(self, key: str) -> None:
+        with self._mutex:
+            self._fails.pop(key, None)
+
+
+def guard(limiter: Limiter, what: str) -> None:
+    """Refuse while this client (or everyone, after a flood) is locked out."""
+    for key in (request.remote_addr or "?", "*"):
+        left = limiter.locked_for(f"{what}:{key}")
+        if left:
+            raise ApiError("locked", f"Too many wrong tries; wait {int(left) + 1} seconds.",
+                           headers={"Retry-After": str(int(left) + 1)})
+
+
+def record_failure(limiter: Limiter, global_limiter: Limiter, what: str) -> None:
+    limiter.fail(f"{what}:{request.remote_addr or '?'}")
+    global_limiter.fail(f"{what}:*")
+
+
+def install(app: Flask) -> None:
+    @app.before_request
+    def _checks() -> None:
+        check_host()
+        ensure_session()
+        check_csrf()
+
+    @app.after_request
+    def _headers(resp):  # type: ignore[no-untyped-def]
+        h = resp.headers
+        h.setdefault("X-Content-Type-Options", "nosniff")
+        h.setdefault("X-Frame-Options", "DENY")
+        h.setdefault("Referrer-Policy", "same-origin")
+        h.setdefault("Content-Security-Policy",
+                     "default-src 'self'; img-src 'self' data:; style-src 'self'; "
+                     "script-src 'self'; connect-src 'self'; frame-ancestors 'none'; "
+                     "base-uri 'none'; form-action 'self'")
+        if request.path.startswith("/api/"):
+            h.setdefault("Cache-Control", "no-store")
+        return resp
