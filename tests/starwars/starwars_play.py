@@ -1,17 +1,13 @@
-"""Helpers for the Star Wars tests: start games, send commands, replay scripts, random play."""
+"""Helpers for the Star Wars tests: start games, send commands, arrange positions, random play."""
 
 from __future__ import annotations
 
-import json
 import random
-from pathlib import Path
 from typing import Any
 
 from companion.engine import game
 from companion.engine.types import Command, Event, GameSetup, IllegalCommand
 from companion.monopoly.state import MonopolyState
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 class Table:
@@ -56,56 +52,6 @@ class Table:
 
     def total_money(self) -> int:
         return sum(p.money for p in self.state.players) + self.state.bank + self.state.pot
-
-
-def parse_step(state: MonopolyState, step: Any) -> Command:
-    """A script step (string "[actor:] type [values] [key=value]" or a command object)."""
-    if isinstance(step, dict):
-        return Command.from_json(step)
-    words = step.split()
-    actor = None
-    if words[0].endswith(":"):
-        actor = words.pop(0)[:-1]
-    kind, rest = words[0], words[1:]
-    args: dict[str, Any] = {}
-    ints: list[int] = []
-    for w in rest:
-        if "=" in w:
-            k, v = w.split("=", 1)
-            args[k] = int(v) if v.lstrip("-").isdigit() else v
-        elif w.lstrip("-").isdigit():
-            ints.append(int(w))
-        else:
-            args["option"] = w
-    actions = [a for a in game.legal_actions(state) if a.type == kind]
-    if actor is None:
-        if state.prompt is not None and kind in ("roll", "choose", "buy", "auction"):
-            actor = state.prompt.data.get("roll", {}).get("who") or state.prompt.to[0]
-        elif actions:
-            actor = actions[0].actor
-        else:
-            actor = state.prompt.to[0] if state.prompt else "banker"
-    if ints:
-        if kind == "roll":
-            args["dice"] = ints
-        else:
-            args["amount"] = ints[0]
-    return Command(actor, kind, args)
-
-
-def run_script(path: Path) -> tuple[MonopolyState, list[Event]]:
-    """Play an example script to its end; returns the final state and the log."""
-    script = json.loads(path.read_text("utf-8"))
-    setup = GameSetup.from_json({k: script[k] for k in ("edition", "players", "dice", "seed",
-                                                         "settings") if k in script})
-    log = game.new_game(setup)
-    state: MonopolyState = game.replay(log)  # type: ignore[assignment]
-    for step in script["steps"]:
-        events = game.decide(state, parse_step(state, step))
-        for e in events:
-            state = game.apply(state, e)  # type: ignore[assignment]
-        log += events
-    return state, log
 
 
 def random_command(state: MonopolyState, rnd: random.Random) -> Command:
