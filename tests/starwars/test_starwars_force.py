@@ -122,3 +122,29 @@ def test_force_die_is_one_value_from_1_to_6() -> None:
         t.roll(1, 2)
     with pytest.raises(IllegalCommand, match="1 to 6"):
         t.roll(7)
+
+
+def test_force_1_swap_after_a_trade_meanwhile_has_no_effect() -> None:
+    """Trades stay open during the Force prompts: a swap whose property changed hands
+    meanwhile has no effect (never a crash)."""
+    t = on_the_force()
+    t.set_owner("mos-eisley", "luke")
+    t.set_owner("imperial-palace", "leia")
+    t.roll(1)
+    t.choose("mos-eisley")
+    t.do("luke", "propose_trade", to="leia", give={"spaces": [1]}, take={"money": 1})
+    t.do("leia", "accept_trade", trade=1)
+    t.choose("imperial-palace")
+    assert t.state.owner(1) == "leia" and t.state.owner(31) == "leia"
+    assert t.state.turn_player.id == "leia"
+
+
+def test_force_from_a_chance_card() -> None:
+    """A Chance card may call on the Force: roll one die as on the space."""
+    t = Table()
+    arrange(t, "deck", deck="chance",
+            cards=["ch-05", *[c for c in t.state.decks["chance"] if c != "ch-05"]])
+    t.roll(1, 1)
+    assert t.state.prompt is not None and t.state.prompt.kind == "force"
+    t.roll(6)
+    assert t.p("luke").position == 0 and t.p("luke").money == 1700

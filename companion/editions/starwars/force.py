@@ -78,7 +78,9 @@ class StarWarsForce:
         state = ctx.state
         mine, theirs = state.b.find(give).index, state.b.find(option).index
         other = state.owner(theirs)
-        assert other is not None and state.owner(mine) == player
+        if other is None or other == player or state.owner(mine) != player:
+            ctx.say("Mind Trick: those properties changed hands meanwhile, no effect.")
+            return
         self.take_deed(ctx, mine, other, "")
         self.take_deed(ctx, theirs, player, f"Mind Trick: {state.name(player)} swaps "
                        f"{state.b.spaces[mine].name} for {state.name(other)}'s "
@@ -152,6 +154,9 @@ class StarWarsForce:
 
     def task_force_pull(self, ctx: C, player: str, victim: str, option: str) -> None:
         space = ctx.state.b.find(option)
+        if ctx.state.owner(space.index) != player or ctx.state.player(victim).in_jail:
+            ctx.say("Force Pull: the property changed hands meanwhile, no effect.")
+            return
         ctx.emit("moved", f"Force Pull: {ctx.state.name(player)} pulls {ctx.state.name(victim)} "
                  f"onto {space.name} (no GO salary).", player=victim, to=space.index)
         self.charge_rent(ctx, victim, player, space)
