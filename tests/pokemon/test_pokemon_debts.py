@@ -112,7 +112,7 @@ def test_first_trainer_with_all_eight_types_wins() -> None:
     assert t.state.finished and t.state.winners == ("ash",)
     assert "all 8 types" in t.state.end_reason
     with pytest.raises(IllegalCommand, match="game is over"):
-        t.roll(1)
+        t.do("ash", "roll", dice=[1])
 
 
 def test_last_trainer_with_poke_balls_wins() -> None:
