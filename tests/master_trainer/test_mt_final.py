@@ -1,0 +1,146 @@
+"""Twenty Power Points, Cinnabar Island, Indigo Plateau and the Final Battle."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from mt_table import started
+
+from companion.engine.types import IllegalCommand
+
+TWENTY = ("mewtwo", "zapdos")  # Pikachu 3 + Mewtwo 9 + Zapdos 8 = 20
+
+
+def at_cinnabar_with_twenty(players: tuple[str, ...] = ("Ash", "Misty"), **kw):  # type: ignore[no-untyped-def]
+    t = started(players, **kw)
+    t.give("ash", team=TWENTY)
+    t.do("ash", "roll", dice=[2])
+    events = t.do("ash", "land", space="town-no-draw")
+    assert "straight to Cinnabar Island" in t.says(events)
+    assert t.state.trainer("ash").place == "cinnabar"
+    assert len(t.state.trainer("ash").items) == 2
+    t.turn_of("ash")
+    return t
+
+
+def test_twenty_power_points_at_turn_end_sends_to_cinnabar() -> None:
+    """With 20 Power Points of revived Pokémon at the end of the turn, the player moves to
+    Cinnabar Island and collects 2 Item Cards."""
+    at_cinnabar_with_twenty()
+
+
+def test_knocked_out_power_points_do_not_count_towards_twenty() -> None:
+    """Knocked-out Pokémon do not count toward the 20 Power Points."""
+    t = started()
+    t.give("ash", team=TWENTY, knocked_out=("zapdos",))
+    t.do("ash", "roll", dice=[2])
+    t.do("ash", "land", space="town-no-draw")
+    assert t.state.trainer("ash").place == "town-no-draw"
+    assert t.view()["extra"]["power_points"]["ash"] == 12
+
+
+def test_enter_final_battle_and_win_ends_the_game() -> None:
+    """On ENTER Final Battle (exact count) the other player plays the Pokémon Master with a
+    Rival Card; beating the Master wins the game."""
+    t = at_cinnabar_with_twenty()
+    t.do("ash", "roll", dice=[3])
+    t.do("ash", "land", space="plateau")
+    assert t.state.trainer("ash").on_plateau
+    t.turn_of("ash")
+    t.do("ash", "roll", dice=[4])
+    with pytest.raises(IllegalCommand, match="around the track"):
+        t.do("ash", "land", space="town")
+    t.do("ash", "land", space="final")
+    b = t.state.battle
+    assert b is not None and b.kind == "final" and b.defender == "misty"
+    assert "rival" not in t.view("ash")["extra"]["final_battle"]  # secret until shown
+    assert "rival" in t.view("misty")["extra"]["final_battle"]
+    t.state = replace(t.state, battle=replace(b, rival="lance"))
+    t.give("ash", items=("bonus_5", "bonus_4"))
+    t.do("ash", "fight", chip="mewtwo", bonus=[5, 4])
+    assert t.view("ash")["extra"]["final_battle"]["rival"]["name"] == "Lance"
+    t.do("ash", "roll", dice=[6])
+    events = t.do("misty", "roll", dice=[2])
+    # Lance: 14 + 2 + 7 = 23 (the rulebook's example); Ash: Mewtwo 9 + 6 + 5 + 4 = 24
+    assert "Lance: 14 + die 2 + Attack Bonus 7 = 23" in t.says(events)
+    assert t.state.finished and t.state.winners == ("ash",)
+    assert t.actions() == []
+    with pytest.raises(IllegalCommand, match="game is over"):
+        t.do("misty", "roll", dice=[1])
+
+
+def test_losing_the_final_battle_knocks_out_and_returns_to_cinnabar() -> None:
+    """Losing knocks out the Pokémon and sends the player back to Cinnabar Island; the
+    Master's player draws two Item Cards."""
+    t = at_cinnabar_with_twenty()
+    t.do("ash", "roll", dice=[4])
+    t.do("ash", "land", space="final")
+    t.state = replace(t.state, battle=replace(t.state.battle, rival="lance"))
+    t.do("ash", "fight", chip="zapdos")
+    t.do("ash", "roll", dice=[1])
+    events = t.do("misty", "roll", dice=[2])
+    assert "Pokémon Master wins" in t.says(events)
+    ash = t.state.trainer("ash")
+    assert "zapdos" in ash.knocked_out and ash.place == "cinnabar" and not ash.on_plateau
+    assert len(t.state.trainer("misty").items) == 2
+    assert not t.state.finished and t.state.current == "misty"
+    assert t.power("ash") == 12  # must revive or catch more before re-entering
+
+
+def test_final_battle_tie_rolls_again() -> None:
+    """In the case of a tie, both trainers roll again."""
+    t = at_cinnabar_with_twenty(settings={"rivals": {"gary": {"strength": 10,
+                                                              "bonus": [1, 1, 1, 1, 1, 1]}}})
+    t.do("ash", "roll", dice=[4])
+    t.do("ash", "land", space="final")
+    t.state = replace(t.state, battle=replace(t.state.battle, rival="gary"))
+    t.do("ash", "fight", chip="mewtwo")
+    t.do("ash", "roll", dice=[3])
+    events = t.do("misty", "roll", dice=[1])  # Mewtwo 9 + 3 = 12 = Gary 10 + 1 + 1
+    assert "A tie: both roll again" in t.says(events)
+    assert t.prompt_kind == "roll" and set(t.state.prompt.to) == {"ash", "misty"}
+    t.do("ash", "roll", dice=[4])
+    t.do("misty", "roll", dice=[1])
+    assert t.state.winners == ("ash",)
+
+
+def test_highest_roll_of_the_others_plays_the_pokemon_master() -> None:
+    """With more than two players the others roll; the highest plays the Pokémon Master."""
+    t = at_cinnabar_with_twenty(("Ash", "Misty", "Brock"))
+    t.do("ash", "roll", dice=[4])
+    t.do("ash", "land", space="final")
+    assert t.prompt_kind == "roll" and set(t.state.prompt.to) == {"misty", "brock"}
+    t.do("misty", "roll", dice=[5])
+    t.do("brock", "roll", dice=[5])
+    assert set(t.state.prompt.to) == {"misty", "brock"}  # a tie: roll again
+    t.do("misty", "roll", dice=[2])
+    t.do("brock", "roll", dice=[3])
+    assert t.state.battle.defender == "brock"
+
+
+def test_banker_settings_give_the_printed_rival_card() -> None:
+    """The banker enters a Rival Card's printed values in the game settings."""
+    t = at_cinnabar_with_twenty(settings={"rivals": {"gary": {"strength": 10,
+                                                              "bonus": [1, 1, 1, 1, 1, 1]}}})
+    t.do("ash", "roll", dice=[4])
+    t.do("ash", "land", space="final")
+    t.state = replace(t.state, battle=replace(t.state.battle, rival="gary"))
+    t.do("ash", "fight", chip="mewtwo")
+    t.do("ash", "roll", dice=[1])
+    events = t.do("misty", "roll", dice=[1])  # Gary 10 + 1 + 1 = 12 vs Mewtwo 9 + 1 = 10
+    assert "Gary: 10 + die 1 + Attack Bonus 1 = 12" in t.says(events)
+    assert "not verified" not in t.says(events)
+
+
+def test_plateau_catch_space_picks_any_chip_of_that_colour_on_the_board() -> None:
+    """Catch Red/Blue/Green on the plateau: choose any chip of that colour on the board,
+    face up ones included, then try to catch it as usual."""
+    t = at_cinnabar_with_twenty()
+    t.state = replace(t.state, face_up=("gyarados",))
+    t.do("ash", "roll", dice=[2])
+    t.do("ash", "land", space="plateau-catch-red")
+    t.do("ash", "reveal", chip="gyarados")
+    t.do("ash", "catch")
+    t.do("ash", "roll", dice=[5])
+    assert "gyarados" in t.state.trainer("ash").team
