@@ -15,6 +15,8 @@ class MonopolyTurns:
 
     dice_count = 2
     """Dice rolled to move (editions with one die set 1)."""
+    order_dice: int | None = None
+    """Dice each player rolls to see who starts; None: the same as ``dice_count``."""
 
     # -- who starts -----------------------------------------------------------------------
     def task_order_roll(self, ctx: C, among: list[str]) -> None:
@@ -24,7 +26,8 @@ class MonopolyTurns:
         if waiting:
             pid = waiting[0]
             self.ask_roll(ctx, "order", pid, f"{ctx.state.name(pid)}: roll to see who starts",
-                          self.dice_count, "order_rolled", among=among, player=pid)
+                          self.order_dice or self.dice_count, "order_rolled", among=among,
+                          player=pid)
             return
         best = max(rolls[pid] for pid in among)
         top = [pid for pid in among if rolls[pid] == best]
