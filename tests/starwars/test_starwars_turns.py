@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
 from starwars_play import Table, arrange, place, stack
+
+from companion.engine.types import SetupError
 
 
 def test_each_player_starts_with_1500() -> None:
@@ -133,3 +136,39 @@ def test_jailed_player_still_collects_rent() -> None:
     t.roll(1, 3)  # Luke stays
     t.roll(1, 2)  # Leia -> 3
     assert t.p("leia").money == 1494 and t.p("luke").money == 1506
+
+
+def test_starting_roll_is_one_die_highest_starts() -> None:
+    """Each player rolls one die; the highest roller starts, play continues to the left."""
+    t = Table(["Luke", "Leia", "Han"], order="roll")
+    assert t.state.prompt is not None and t.state.prompt.data["roll"]["count"] == 1
+    t.roll(3)
+    t.roll(5)
+    t.roll(2)
+    assert [p.id for p in t.state.players] == ["leia", "han", "luke"]
+    assert t.state.turn_player.id == "leia" and t.state.prompt.data["roll"]["count"] == 2
+
+
+def test_starting_roll_tie_rolls_again() -> None:
+    """A tie for the highest roll: the tied players roll again."""
+    t = Table(["Luke", "Leia"], order="roll")
+    t.roll(4)
+    t.roll(4)
+    t.roll(1)
+    t.roll(6)
+    assert t.state.turn_player.id == "leia"
+
+
+def test_banker_corrects_unverified_board_data() -> None:
+    """Board layout, prices and card texts are not in the rulebook: the banker corrects them
+    at setup; a correction of something unknown is refused."""
+    t = Table(board={"spaces": {"echo-base": {"price": 120, "name": "Echo Base (Hoth)"},
+                                "empire-tax-1": {"amount": 75}},
+                     "cards": {"ch-06": {"text": "Collect ₥100."}}})
+    assert t.state.b.find("echo-base").price == 120
+    t.roll(1, 4)
+    assert t.p("luke").money == 1425
+    with pytest.raises(SetupError):
+        Table(board={"spaces": {"death-star": {"price": 1}}})
+    with pytest.raises(SetupError):
+        Table(["A", "B", "C", "D", "E"])

@@ -22,6 +22,8 @@ class StarWarsRules(StarWarsForce, MonopolyRules):
     name = "starwars"
     title = "Monopoly: Star Wars"
     max_players = 4
+    order_dice = 1
+    """Each player rolls one die; the highest roller starts."""
 
     # -- property markers -------------------------------------------------------------------
     def markers_left(self, state: MonopolyState, pid: str) -> int:
