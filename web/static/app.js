@@ -1,0 +1,669 @@
+/* Board Companion phone page. Renders the generic VIEW (docs/contracts.md) from the JSON API.
+   Every piece of game data goes into the DOM through textContent or attributes, never HTML. */
+"use strict";
+
+const S = {session: null, game: null, view: null, es: null, seen: -1, tab: "table",
+  history: null, balances: null, retry: null};
+const COLORS = ["#e53935", "#1e88e5", "#43a047", "#fb8c00", "#8e24aa", "#00897b", "#6d4c41",
+  "#d81b60"];
+const SVGNS = "http://www.w3.org/2000/svg";
+const KNOWN_TOP = new Set(["game_id", "version", "edition", "title", "family", "currency",
+  "players", "current", "prompt", "actions", "log", "last_roll", "finished", "winners",
+  "end_reason", "board", "extra", "join_code"]);
+const KNOWN_PLAYER = new Set(["id", "name", "token", "money", "money_text", "position", "space",
+  "in_jail", "bankrupt", "is_current", "spaces", "cards"]);
+
+/* ---- DOM helpers (text only) ---- */
+function h(tag, attrs, ...kids) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else if (k === "class") el.className = v;
+    else el.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const kid of kids.flat()) {
+    if (kid === null || kid === undefined || kid === false) continue;
+    el.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
+  }
+  return el;
+}
+function s(tag, attrs, ...kids) {
+  const el = document.createElementNS(SVGNS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) el.setAttribute(k, String(v));
+  for (const kid of kids) if (kid) el.append(kid instanceof Node ? kid : String(kid));
+  return el;
+}
+const $ = (id) => document.getElementById(id);
+const humanize = (k) => String(k).replace(/[_-]+/g, " ").replace(/^./, (c) => c.toUpperCase());
+function randomKey() {
+  const a = new Uint8Array(12); crypto.getRandomValues(a);
+  return Array.from(a, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+function toast(text, info) {
+  const t = $("toast"); t.textContent = text; t.className = info ? "info" : ""; t.hidden = false;
+  clearTimeout(toast.timer); toast.timer = setTimeout(() => { t.hidden = true; }, 5000);
+}
+function safeColor(c) {
+  return typeof c === "string" && /^(#[0-9a-f]{3,8}|[a-z]{3,20})$/i.test(c) ? c : "transparent";
+}
+
+/* ---- API ---- */
+async function api(method, path, body) {
+  const opts = {method, headers: {Accept: "application/json"}, credentials: "same-origin"};
+  if (method !== "GET") {
+    opts.headers["Content-Type"] = "application/json";
+    opts.headers["X-CSRF-Token"] = S.session ? S.session.csrf : "";
+    opts.body = JSON.stringify(body || {});
+  }
+  let resp;
+  try { resp = await fetch(path, opts); } catch (e) {
+    throw new Error("The companion cannot be reached; check the Wi-Fi.");
+  }
+  const data = await resp.json().catch(() => ({}));
+  if (!resp.ok || data.ok === false) {
+    const err = new Error(data.error || `Refused (${resp.status}).`);
+    err.code = data.code; err.status = resp.status; throw err;
+  }
+  return data;
+}
+async function act(fn) {
+  try { return await fn(); } catch (e) {
+    toast(e.message);
+    if (e.code === "stale" || e.code === "illegal") await loadView();
+    if (e.code === "csrf") await loadSession();
+    return null;
+  }
+}
+
+/* ---- who am I ---- */
+async function loadSession() { S.session = await api("GET", "/api/session"); }
+const banker = () => !!(S.session && S.session.banker);
+const me = () => (S.session && S.game ? S.session.games[S.game] || null : null);
+function mayAct(actor) { return banker() || (me() !== null && actor === me()); }
+function playerName(id) {
+  if (id === "banker") return "Banker";
+  if (id === "bank") return "Bank";
+  const p = S.view && S.view.players.find((x) => x.id === id);
+  return p ? p.name : String(id);
+}
+function playerColor(id) {
+  const i = S.view ? S.view.players.findIndex((p) => p.id === id) : -1;
+  return i < 0 ? "#888" : COLORS[i % COLORS.length];
+}
+function spaceName(i) {
+  const sp = S.view && S.view.board && S.view.board.spaces.find((x) => x.index === i || x.id === i);
+  return sp ? sp.name : String(i);
+}
+
+/* ---- live updates ---- */
+function connect() {
+  if (S.es) S.es.close();
+  clearTimeout(S.retry);
+  const es = new EventSource(`/api/games/${encodeURIComponent(S.game)}/events?after=${S.seen}`);
+  S.es = es;
+  es.addEventListener("view", (ev) => {
+    const v = JSON.parse(ev.data);
+    S.seen = v.version; setLive(true); showView(v);
+  });
+  es.onopen = () => setLive(true);
+  es.onerror = () => {
+    setLive(false);
+    if (es.readyState === EventSource.CLOSED) S.retry = setTimeout(connect, 2000);
+  };
+}
+function setLive(on) {
+  const d = $("live"); d.className = "dot " + (on ? "on" : "off");
+  d.setAttribute("aria-label", on ? "live" : "reconnecting"); d.title = on ? "live" : "reconnecting";
+}
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible" && S.game &&
+      (!S.es || S.es.readyState === EventSource.CLOSED)) connect();
+});
+async function loadView() {
+  if (!S.game) return;
+  const v = await api("GET", `/api/games/${encodeURIComponent(S.game)}`).catch(() => null);
+  if (v) showView(v);
+}
+function showView(v) {
+  if (S.view && v.version < S.view.version) return;
+  const moved = !S.view || S.view.version !== v.version;
+  S.view = v;
+  if (moved) { S.history = null; S.balances = null; }
+  render();
+}
+
+/* ---- commands ---- */
+function send(action, extra) {
+  const args = Object.assign({}, action.args || {}, extra || {});
+  return act(async () => {
+    const out = await api("POST", `/api/games/${encodeURIComponent(S.game)}/commands`,
+      {actor: action.actor, type: action.type, args, version: S.view.version, key: randomKey()});
+    if (out && out.says && out.says.length) toast(out.says.join(" "), true);
+  });
+}
+
+/* ---- rendering ---- */
+function render() {
+  const app = $("app"); app.setAttribute("aria-busy", "false");
+  const who = $("who");
+  who.textContent = banker() ? "Banker" : me() ? playerName(me()) : S.game ? "Spectator" : "";
+  if (!S.game) { app.replaceChildren(...joinScreen()); return; }
+  if (!S.view) { app.replaceChildren(h("p", {class: "muted"}, "Loading the game…")); return; }
+  $("title").textContent = S.view.title || "Board Companion";
+  const nav = h("div", {class: "tabs", role: "tablist"}, ...[["table", "Table"], ["chart", "Chart"],
+    ["history", "History"], ...(banker() ? [["banker", "Banker"]] : [["more", "More"]])].map(
+    ([k, label]) => h("button", {role: "tab", "aria-selected": S.tab === k ? "true" : "false",
+      class: S.tab === k ? "primary" : "", onclick: () => { S.tab = k; render(); }}, label)));
+  const body = {table: tableTab, chart: chartTab, history: historyTab, banker: bankerTab,
+    more: moreTab}[S.tab] || tableTab;
+  app.replaceChildren(nav, h("div", {}, ...body()));
+}
+
+function tableTab() {
+  const v = S.view;
+  return [promptSection(v), playersSection(v), boardSection(v), extraSection(v),
+    logSection(v)].filter(Boolean);
+}
+
+function promptSection(v) {
+  const sec = h("section", {"aria-label": "What happens now"});
+  if (v.finished) {
+    sec.append(h("p", {class: "prompt"}, "Game over. ",
+      v.winners && v.winners.length ? `Winner: ${v.winners.map(playerName).join(", ")}. ` : "",
+      v.end_reason || ""));
+  }
+  if (v.prompt) {
+    const mine = (v.prompt.to || []).some(mayAct);
+    sec.append(h("p", {class: "prompt" + (mine ? " mine" : "")}, v.prompt.text,
+      mine ? "" : ` (waiting for ${(v.prompt.to || []).map(playerName).join(", ")})`));
+  }
+  if (v.last_roll && v.last_roll.length) {
+    sec.append(h("p", {class: "muted"}, `Last roll: ${v.last_roll.join(" + ")}`));
+  }
+  const mine = (v.actions || []).filter((a) => mayAct(a.actor));
+  const list = h("div", {class: "actions"});
+  for (const a of mine) list.append(actionView(a, banker()));
+  if (mine.length) sec.append(list);
+  else if (!v.finished) sec.append(h("p", {class: "muted"}, me() || banker()
+    ? "Nothing for you to do right now." : "You are watching. Claim a player under More."));
+  return sec;
+}
+
+function actionView(a, showActor) {
+  const box = h("div", {class: "action", "data-type": a.type, "data-actor": a.actor});
+  const label = (showActor && a.actor !== "banker" ? `${playerName(a.actor)}: ` : "") + a.label;
+  const inp = a.input;
+  if (!inp) {
+    box.append(h("button", {class: "primary", onclick: () => send(a)}, label));
+  } else if (inp.kind === "dice") {
+    box.append(diceInput(a, label, inp));
+  } else if (inp.kind === "amount") {
+    const id = `amt-${a.actor}-${a.type}`;
+    const field = h("input", {id, type: "number", inputmode: "numeric", min: inp.min, max: inp.max,
+      value: inp.min});
+    box.append(h("label", {for: id}, `${label} (${inp.min}–${inp.max})`), h("div", {class: "row"},
+      field, h("button", {class: "primary", onclick: () => send(a, {amount: Number(field.value)})},
+        a.label)));
+  } else if (inp.kind === "choice") {
+    box.append(h("p", {class: "muted"}, label), h("div", {class: "actions"},
+      ...(inp.options || []).map((o) => h("button", {class: "primary",
+        onclick: () => send(a, {[inp.arg || "option"]: o.value})}, o.label ?? String(o.value)))));
+  } else if (inp.kind === "trade") {
+    box.append(h("details", {}, h("summary", {}, label), tradeForm(a)));
+  } else if (inp.kind === "transfer") {
+    box.append(h("details", {}, h("summary", {}, label), transferForm(a)));
+  } else {
+    box.append(h("button", {onclick: () => send(a)}, label));
+  }
+  return box;
+}
+
+function diceInput(a, label, inp) {
+  const count = inp.count || 1;
+  const fields = Array.from({length: count}, (_, i) => h("input", {type: "number",
+    inputmode: "numeric", min: 1, max: 6, "aria-label": `Die ${i + 1}`}));
+  const enter = () => {
+    const dice = fields.map((f) => Number(f.value));
+    if (dice.some((d) => !Number.isInteger(d) || d < 1)) { toast("Enter every die."); return; }
+    send(a, {dice});
+  };
+  const form = h("div", {}, h("div", {class: "dice"}, ...fields),
+    h("button", {class: inp.physical ? "primary" : "", onclick: enter}, "Send my dice"));
+  if (inp.physical || !inp.optional) {
+    return h("div", {}, h("p", {}, `${label}: enter the dice you rolled`), form);
+  }
+  return h("div", {}, h("button", {class: "primary", onclick: () => send(a)}, label),
+    h("details", {}, h("summary", {}, "I rolled real dice"), form));
+}
+
+/* every list-valued player field is a tradable asset list (spaces, cards, edition extras) */
+function assetLists(p) {
+  const out = {};
+  for (const [k, val] of Object.entries(p)) if (Array.isArray(val)) out[k] = val;
+  return out;
+}
+function assetLabel(kind, item) {
+  if (item && typeof item === "object") {
+    return String(item.name ?? item.text ?? item.label ?? item.id ?? JSON.stringify(item));
+  }
+  return kind === "spaces" ? spaceName(item) : String(item);
+}
+const assetValue = (item) => (item && typeof item === "object" ? item.id : item);
+
+function assetPicker(player, title) {
+  const box = h("fieldset", {}, h("legend", {}, title));
+  const money = h("input", {type: "number", min: 0, value: 0, inputmode: "numeric",
+    "aria-label": `${title}: money`});
+  box.append(h("label", {}, "Money", money));
+  const checks = [];
+  for (const [kind, items] of Object.entries(assetLists(player))) {
+    for (const item of items) {
+      const c = h("input", {type: "checkbox"});
+      checks.push([kind, assetValue(item), c]);
+      box.append(h("label", {class: "check"}, c, `${humanize(kind)}: ${assetLabel(kind, item)}`));
+    }
+  }
+  const read = () => {
+    const out = {};
+    const m = Number(money.value) || 0;
+    if (m) out.money = m;
+    for (const [kind, val, c] of checks) if (c.checked) (out[kind] = out[kind] || []).push(val);
+    return out;
+  };
+  return [box, read];
+}
+
+function tradeForm(a) {
+  const v = S.view;
+  const others = v.players.filter((p) => p.id !== a.actor && !p.bankrupt);
+  const form = h("div", {class: "trade"});
+  const to = h("select", {"aria-label": "Trade with"},
+    ...others.map((p) => h("option", {value: p.id}, p.name)));
+  const mine = v.players.find((p) => p.id === a.actor);
+  const [giveBox, give] = assetPicker(mine, `${mine.name} gives`);
+  const takeHolder = h("div");
+  let take = () => ({});
+  const fill = () => {
+    const other = v.players.find((p) => p.id === to.value);
+    if (!other) return;
+    const [box, read] = assetPicker(other, `${other.name} gives`);
+    take = read; takeHolder.replaceChildren(box);
+  };
+  to.addEventListener("change", fill); fill();
+  form.append(h("label", {}, "Trade with", to), giveBox, takeHolder,
+    h("button", {class: "primary", onclick: () => send(a, {to: to.value, give: give(),
+      take: take()})}, "Offer the trade"));
+  return form;
+}
+
+function transferForm(a) {
+  const accounts = [["bank", "Bank"], ...S.view.players.map((p) => [p.id, p.name])];
+  const opts = () => accounts.map(([id, n]) => h("option", {value: id}, n));
+  const src = h("select", {"aria-label": "From"}, ...opts());
+  const to = h("select", {"aria-label": "To"}, ...opts());
+  to.selectedIndex = Math.min(1, accounts.length - 1);
+  const amount = h("input", {type: "number", min: 1, value: 1, inputmode: "numeric",
+    "aria-label": "Amount"});
+  const reason = h("input", {type: "text", maxlength: 120, "aria-label": "Reason",
+    placeholder: "Reason (shown in the history)"});
+  return h("div", {}, h("div", {class: "row"}, h("label", {}, "From", src), h("label", {}, "To", to)),
+    h("label", {}, "Amount", amount), h("label", {}, "Reason", reason),
+    h("button", {class: "primary", onclick: () => send(a, {source: src.value, to: to.value,
+      amount: Number(amount.value), reason: reason.value})}, "Move the money"));
+}
+
+function playersSection(v) {
+  const list = h("div", {class: "players"});
+  for (const p of v.players) {
+    const tags = [];
+    if (p.is_current) tags.push(h("span", {class: "tag"}, "turn"));
+    if (p.in_jail) tags.push(h("span", {class: "tag warn"}, "in jail"));
+    if (p.bankrupt) tags.push(h("span", {class: "tag warn"}, "bankrupt"));
+    if (p.id === me()) tags.push(h("span", {class: "tag"}, "you"));
+    const owned = (p.spaces || []).map((i) => spaceName(i));
+    const extra = Object.entries(p).filter(([k]) => !KNOWN_PLAYER.has(k));
+    list.append(h("div", {class: "player" + (p.is_current ? " current" : ""),
+      style: null, "data-player": p.id},
+    h("div", {class: "top"}, h("span", {}, p.name, p.token ? ` (${p.token})` : ""),
+      h("span", {class: "money"}, p.money_text ?? p.money ?? "")),
+    h("div", {}, ...tags, p.space ? h("span", {class: "muted"}, ` at ${p.space}`) : ""),
+    owned.length ? h("div", {class: "muted"}, `Owns: ${owned.join(", ")}`) : "",
+    (p.cards || []).length ? h("div", {class: "muted"},
+      `Cards: ${p.cards.map((c) => assetLabel("cards", c)).join("; ")}`) : "",
+    extra.length ? dataList(Object.fromEntries(extra)) : ""));
+    list.lastChild.style.setProperty("--c", playerColor(p.id));
+  }
+  return h("section", {"aria-label": "Players"}, h("h2", {}, "Players"), list);
+}
+
+/* generic labelled data for edition extras */
+function dataList(obj, depth = 0) {
+  const dl = h("dl");
+  for (const [k, val] of Object.entries(obj || {})) {
+    if (val === null || val === undefined || val === "") continue;
+    dl.append(h("dt", {}, humanize(k)), h("dd", {}, dataValue(k, val, depth)));
+  }
+  return dl;
+}
+function dataValue(k, val, depth) {
+  if (typeof val === "boolean") return val ? "yes" : "no";
+  if (Array.isArray(val)) {
+    if (!val.length) return "none";
+    if (val.every((x) => typeof x !== "object")) {
+      return val.map((x) => (k === "spaces" ? spaceName(x) : S.view.players.some((p) => p.id === x)
+        ? playerName(x) : String(x))).join(", ");
+    }
+    return h("div", {}, ...val.map((x) => (depth < 3 ? dataList(x, depth + 1) : JSON.stringify(x))));
+  }
+  if (typeof val === "object") return depth < 3 ? dataList(val, depth + 1) : JSON.stringify(val);
+  if (typeof val === "string" && S.view.players.some((p) => p.id === val)) return playerName(val);
+  return String(val);
+}
+
+function extraSection(v) {
+  const data = Object.assign({}, v.extra || {});
+  for (const [k, val] of Object.entries(v)) if (!KNOWN_TOP.has(k)) data[k] = val;
+  const shown = Object.entries(data).filter(([, x]) => x !== null && x !== "" &&
+    !(Array.isArray(x) && !x.length));
+  if (!shown.length) return null;
+  return h("section", {"aria-label": "Table details"}, h("h2", {}, "On the table"),
+    dataList(Object.fromEntries(shown)));
+}
+
+function logSection(v) {
+  if (!v.log || !v.log.length) return null;
+  return h("section", {"aria-label": "Latest"}, h("h2", {}, "Latest"),
+    h("ol", {class: "log", reversed: true}, ...[...v.log].reverse().map((t) => h("li", {}, t))));
+}
+
+/* ---- board map: a ring of spaces ---- */
+function boardSection(v) {
+  const spaces = v.board && v.board.spaces;
+  if (!spaces || !spaces.length) return null;
+  const n = spaces.length, side = Math.ceil(n / 4), cell = 40, size = cell * (side + 1);
+  const svg = s("svg", {viewBox: `0 0 ${size} ${size}`, role: "img",
+    "aria-label": `Board map with ${n} spaces`});
+  const pos = (i) => {
+    const k = i % side, edge = Math.floor(i / side);
+    if (edge === 0) return [size - cell - k * cell, size - cell];
+    if (edge === 1) return [0, size - cell - k * cell];
+    if (edge === 2) return [k * cell, 0];
+    return [size - cell, k * cell];
+  };
+  const markers = [];
+  for (const [k, val] of Object.entries(v.extra || {})) {
+    if (val && typeof val === "object" && Number.isInteger(val.position)) markers.push([k, val]);
+  }
+  spaces.forEach((sp, i) => {
+    const [x, y] = pos(sp.index ?? i);
+    const flags = Object.entries(sp).filter(([k, x2]) => x2 === true).map(([k]) => humanize(k));
+    const title = [sp.name, sp.owner ? `owned by ${playerName(sp.owner)}` : "", ...flags]
+      .filter(Boolean).join(", ");
+    const g = s("g", {"data-space": sp.index ?? i}, s("title", {}, title));
+    g.append(s("rect", {x: x + 1, y: y + 1, width: cell - 2, height: cell - 2, rx: 3,
+      fill: sp.owner ? playerColor(sp.owner) : "none", "fill-opacity": sp.owner ? 0.35 : 0,
+      stroke: flags.length ? "#d32f2f" : "currentColor", "stroke-width": flags.length ? 3 : 0.6}));
+    if (sp.color) g.append(s("rect", {x: x + 2, y: y + 2, width: cell - 4, height: 6,
+      fill: safeColor(sp.color)}));
+    g.append(s("text", {x: x + 4, y: y + 20, "font-size": 9}, String(sp.name).slice(0, 7)));
+    if (flags.length) g.append(s("text", {x: x + 4, y: y + 36, "font-size": 10,
+      fill: "#d32f2f"}, "✕"));
+    svg.append(g);
+  });
+  v.players.forEach((p, j) => {
+    if (!Number.isInteger(p.position) || p.bankrupt) return;
+    const [x, y] = pos(p.position);
+    const cx = x + 8 + (j % 3) * 12, cy = y + 27 + Math.floor(j / 3) * 8;
+    svg.append(s("circle", {cx, cy, r: 6, fill: playerColor(p.id), stroke: "#000",
+      "stroke-width": 0.8}, s("title", {}, `${p.name} is here`)));
+  });
+  markers.forEach(([k, m]) => {
+    const [x, y] = pos(m.position);
+    svg.append(s("g", {}, s("title", {}, `${humanize(k)} is here`),
+      s("rect", {x: x + cell - 14, y: y + 10, width: 12, height: 12, fill: "#000", rx: 2}),
+      s("text", {x: x + cell - 11, y: y + 20, "font-size": 9, class: "mk"},
+        humanize(k)[0])));
+  });
+  const mid = size / 2;
+  svg.append(s("text", {x: mid, y: mid, "font-size": 14, "text-anchor": "middle"},
+    v.current ? `${playerName(v.current)}'s turn` : ""));
+  const legend = h("div", {class: "legend"}, ...v.players.map((p) => {
+    const el = h("span", {}, p.name); el.style.setProperty("--c", playerColor(p.id)); return el;
+  }), ...markers.map(([k]) => h("span", {}, `■ ${humanize(k)}`)));
+  return h("section", {"aria-label": "Board"}, h("h2", {}, "Board"), svg, legend);
+}
+
+/* ---- balance chart ---- */
+function chartTab() {
+  const sec = h("section", {"aria-label": "Money over the game"}, h("h2", {}, "Money over the game"));
+  if (!S.balances) {
+    api("GET", `/api/games/${encodeURIComponent(S.game)}/balances`).then((b) => {
+      S.balances = b; render();
+    }).catch((e) => toast(e.message));
+    sec.append(h("p", {class: "muted"}, "Loading…"));
+    return [sec];
+  }
+  const pts = S.balances.points;
+  const w = 340, hgt = 200, pad = 30;
+  let max = 1;
+  for (const p of pts) for (const m of Object.values(p.money)) max = Math.max(max, m);
+  const svg = s("svg", {viewBox: `0 0 ${w} ${hgt}`, role: "img",
+    "aria-label": "Chart of every player's money after each move"});
+  svg.append(s("line", {x1: pad, y1: hgt - pad, x2: w - 5, y2: hgt - pad, stroke: "currentColor"}),
+    s("line", {x1: pad, y1: 5, x2: pad, y2: hgt - pad, stroke: "currentColor"}),
+    s("text", {x: 2, y: 14, "font-size": 10}, String(max)),
+    s("text", {x: 2, y: hgt - pad, "font-size": 10}, "0"));
+  const X = (i) => pad + (pts.length < 2 ? 0 : (i * (w - pad - 5)) / (pts.length - 1));
+  const Y = (m) => hgt - pad - (m * (hgt - pad - 5)) / max;
+  for (const p of S.balances.players) {
+    const line = pts.filter((pt) => p.id in pt.money)
+      .map((pt) => `${X(pts.indexOf(pt)).toFixed(1)},${Y(pt.money[p.id]).toFixed(1)}`).join(" ");
+    svg.append(s("polyline", {points: line, fill: "none", stroke: playerColor(p.id),
+      "stroke-width": 2.5}, s("title", {}, p.name)));
+  }
+  const legend = h("div", {class: "legend"}, ...S.balances.players.map((p) => {
+    const last = pts.length ? pts[pts.length - 1].money[p.id] : "";
+    const el = h("span", {}, `${p.name}: ${last}`); el.style.setProperty("--c", playerColor(p.id));
+    return el;
+  }));
+  sec.append(svg, legend, h("p", {class: "muted"}, `${pts.length} moves`));
+  return [sec];
+}
+
+/* ---- history (newest first); the banker can undo any step ---- */
+function historyTab() {
+  const sec = h("section", {"aria-label": "History"}, h("h2", {}, "Everything that happened"));
+  if (!S.history) {
+    api("GET", `/api/games/${encodeURIComponent(S.game)}/history`).then((r) => {
+      S.history = r; render();
+    }).catch((e) => toast(e.message));
+    sec.append(h("p", {class: "muted"}, "Loading…"));
+    return [sec];
+  }
+  const list = h("ol", {class: "hist", reversed: true});
+  let lastCmd = null;
+  for (const row of S.history) {
+    const li = h("li", {class: row.undone ? "undone" : ""}, row.say);
+    if (banker() && !row.undone && row.cmd > 0 && row.cmd !== lastCmd &&
+        !/^The banker undoes/.test(row.say)) {
+      li.append(" ", h("button", {class: "danger", "data-undo": row.cmd,
+        "aria-label": `Undo step ${row.cmd} and everything after it`, onclick: () => act(async () => {
+          if (!confirm("Undo this step and everything after it?")) return;
+          await api("POST", `/api/games/${encodeURIComponent(S.game)}/undo`, {cmd: row.cmd});
+          toast("Undone.", true);
+        })}, "Undo from here"));
+    }
+    lastCmd = row.cmd;
+    list.append(li);
+  }
+  sec.append(list);
+  return [sec];
+}
+
+/* ---- seats (claim a player) ---- */
+function seatsSection() {
+  const sec = h("section", {"aria-label": "Players' phones"}, h("h2", {}, "Who is this phone?"));
+  const box = h("div", {class: "seats"}, h("p", {class: "muted"}, "Loading…"));
+  sec.append(box);
+  api("GET", `/api/games/${encodeURIComponent(S.game)}/seats`).then((seats) => {
+    box.replaceChildren(...seats.map((p) => h("div", {class: "row"},
+      h("button", {class: p.mine ? "primary" : "", disabled: p.claimed && !p.mine && !banker(),
+        "data-claim": p.id, onclick: () => claim(p.id)},
+      p.mine ? `You are ${p.name}` : p.claimed ? `${p.name} (taken)` : `I am ${p.name}`),
+      (banker() || p.mine) && p.claimed ? h("button", {class: "danger",
+        onclick: () => act(async () => {
+          await api("POST", `/api/games/${encodeURIComponent(S.game)}/release`, {player: p.id});
+          await loadSession(); render();
+        })}, "Release") : "")));
+  }).catch((e) => box.replaceChildren(h("p", {}, e.message)));
+  return sec;
+}
+async function claim(player) {
+  const code = S.code || (S.view && S.view.join_code);
+  await act(async () => {
+    await api("POST", "/api/join", {code, player});
+    await loadSession(); S.tab = "table"; render();
+  });
+}
+
+function moreTab() {
+  return [seatsSection(), bankerLogin(), gamesSection()];
+}
+
+/* ---- join ---- */
+function joinScreen() {
+  const code = h("input", {id: "code", inputmode: "numeric", autocomplete: "off", maxlength: 12,
+    value: S.code || "", placeholder: "e.g. 4821"});
+  const go = () => act(async () => {
+    S.code = code.value.trim();
+    const r = await api("POST", "/api/join", {code: S.code});
+    await loadSession(); openGame(r.game_id, "more");
+  });
+  code.addEventListener("keydown", (e) => { if (e.key === "Enter") go(); });
+  return [h("section", {"aria-label": "Join a game"}, h("h2", {}, "Join the game"),
+    h("label", {for: "code"}, "Code shown on the companion's screen"), h("div", {class: "row"},
+      code, h("button", {class: "primary", onclick: go}, "Join"))), gamesSection(), bankerLogin()]
+    .filter(Boolean);
+}
+function gamesSection() {
+  const sec = h("section", {"aria-label": "Games"}, h("h2", {}, "Games"));
+  const box = h("div", {class: "actions"});
+  sec.append(box);
+  api("GET", "/api/games").then((games) => {
+    const mine = games.filter((g) => g.joined || banker()).reverse();
+    box.replaceChildren(...(mine.length ? mine.map((g) => h("button", {onclick: () => openGame(g.id)},
+      `${g.title} (${g.status}${g.join_code ? `, code ${g.join_code}` : ""})`))
+      : [h("p", {class: "muted"}, "Join with the code to see a game.")]));
+  }).catch(() => {});
+  return sec;
+}
+function bankerLogin() {
+  if (banker()) return null;
+  const pin = h("input", {id: "pin", type: "password", inputmode: "numeric", autocomplete: "off"});
+  const form = h("form", {}, h("label", {for: "pin"}, "Banker PIN"),
+    h("div", {class: "row"}, pin, h("button", {class: "primary", type: "submit"}, "Log in")));
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    act(async () => {
+      await api("POST", "/api/banker/login", {pin: pin.value});
+      await loadSession(); S.tab = S.game ? "banker" : "table"; render();
+    });
+  });
+  return h("details", {}, h("summary", {}, "Banker"), form);
+}
+
+/* ---- banker ---- */
+function bankerTab() {
+  const g = encodeURIComponent(S.game);
+  const out = [];
+  const hw = S.session.hardware;
+  const qr = h("section", {"aria-label": "Join code"}, h("h2", {}, `Join code: ${S.view.join_code}`),
+    h("img", {class: "qr", src: `/api/games/${g}/qr.svg`, alt: `QR code to join, code ${S.view.join_code}`}));
+  out.push(qr, seatsSection());
+  if (hw) {
+    const img = h("img", {class: "oled", alt: "The companion's screen", src: `/api/oled.png?t=${Date.now()}`});
+    out.push(h("section", {"aria-label": "Screen mirror"}, h("h2", {}, "Companion screen"), img,
+      h("button", {onclick: () => { img.src = `/api/oled.png?t=${Date.now()}`; }}, "Refresh")));
+  }
+  if (S.session.simulated) {
+    const role = h("input", {value: "bank", "aria-label": "Reader role"});
+    const uid = h("input", {placeholder: "04A1B2C3", "aria-label": "Tag UID"});
+    out.push(h("section", {"aria-label": "Virtual tap"}, h("h2", {}, "Virtual tap"),
+      h("div", {class: "row"}, h("label", {}, "Reader", role), h("label", {}, "Tag UID", uid)),
+      h("button", {onclick: () => act(async () => {
+        await api("POST", "/api/tap", {role: role.value, uid: uid.value}); toast("Tapped.", true);
+      })}, "Tap")));
+  }
+  const tags = h("div", {}, h("p", {class: "muted"}, "Loading…"));
+  api("GET", `/api/tags?edition=${encodeURIComponent(S.view.edition || "")}`).then((t) => {
+    const p = t.progress;
+    tags.replaceChildren(p ? h("p", {}, `${p.text || ""} ${p.prompt || ""}`) : "",
+      dataList({enrolled: Object.keys(t.enrolled).length ? t.enrolled : "none yet"}),
+      t.enroll_hook ? "" : h("p", {class: "muted"}, "Enroll tags at the companion: "
+        + "`companion enroll`."));
+  }).catch((e) => tags.replaceChildren(e.message));
+  out.push(h("section", {"aria-label": "Tags"}, h("h2", {}, "Tags"), tags));
+  out.push(h("section", {"aria-label": "Game"}, h("h2", {}, "This game"), h("div", {class: "row"},
+    h("a", {class: "btn", href: `/api/games/${g}/export`, download: `game-${S.game}.jsonl`},
+      "Export"),
+    h("button", {class: "danger", onclick: () => act(async () => {
+      await api("POST", `/api/games/${g}/undo`, {}); toast("Undone.", true);
+    })}, "Undo last step"))));
+  out.push(setupForm(), gamesSection(), h("button", {onclick: () => act(async () => {
+    await api("POST", "/api/banker/logout", {}); await loadSession(); S.tab = "table"; render();
+  })}, "Log out of banker"));
+  return out;
+}
+
+function setupForm() {
+  const ed = h("select", {id: "setup-edition"});
+  api("GET", "/api/editions").then((list) => ed.replaceChildren(...list.map((e) =>
+    h("option", {value: e.name}, e.title)))).catch(() => {});
+  const players = h("textarea", {id: "setup-players", placeholder: "One per line: Name or Name: token"});
+  const dice = h("select", {id: "setup-dice"}, h("option", {value: "digital"}, "Digital dice"),
+    h("option", {value: "physical"}, "Physical dice (enter values)"));
+  const seed = h("input", {id: "setup-seed", type: "number", value: Math.floor(Math.random() * 1e6)});
+  const settings = h("textarea", {id: "setup-settings", placeholder: '{"board": {"spaces": {"id": '
+    + '{"price": 2}}, "cards": {"id": {"text": "..."}}}}'});
+  const start = () => act(async () => {
+    let extra = {};
+    if (settings.value.trim()) {
+      try { extra = JSON.parse(settings.value); } catch (e) { throw new Error("Settings must be JSON."); }
+    }
+    const ps = players.value.split("\n").map((l) => l.trim()).filter(Boolean).map((l) => {
+      const [name, token] = l.split(":").map((x) => x.trim());
+      return {name, token: token || ""};
+    });
+    const r = await api("POST", "/api/games", {edition: ed.value, players: ps, dice: dice.value,
+      seed: Number(seed.value) || 0, settings: extra});
+    toast("Game started.", true); await loadSession(); openGame(r.game_id, "banker");
+  });
+  return h("details", {id: "setup"}, h("summary", {}, "New game"),
+    h("label", {for: "setup-edition"}, "Edition"), ed,
+    h("label", {for: "setup-players"}, "Players"), players,
+    h("label", {for: "setup-dice"}, "Dice"), dice,
+    h("label", {for: "setup-seed"}, "Seed"), seed,
+    h("label", {for: "setup-settings"}, "Settings and board corrections (JSON)"), settings,
+    h("button", {class: "primary", onclick: start}, "Start the game"));
+}
+
+/* ---- start ---- */
+function openGame(id, tab) {
+  if (S.game !== id) { S.view = null; S.seen = -1; S.history = null; S.balances = null; }
+  S.game = id; S.tab = tab || "table";
+  history.replaceState(null, "", `/?game=${encodeURIComponent(id)}`);
+  render(); loadView(); connect();
+}
+async function main() {
+  const q = new URLSearchParams(location.search);
+  S.code = q.get("code") || "";
+  try { await loadSession(); } catch (e) { toast(e.message); return; }
+  const joined = Object.keys(S.session.games);
+  const wanted = q.get("game");
+  if (S.code) { S.game = null; render(); return; }
+  if (wanted && (joined.includes(wanted) || banker())) openGame(wanted);
+  else if (joined.length) openGame(joined[joined.length - 1]);
+  else render();
+}
+main();
