@@ -88,7 +88,32 @@ def total_money(state: MonopolyState) -> int:
     return sum(p.money for p in state.players) + state.bank + state.pot
 
 
+def random_trade(state: MonopolyState, rnd: random.Random) -> Command | None:
+    """A small random trade offer between two Trainers still in the game."""
+    active = [p.id for p in state.active]
+    if len(active) < 2:
+        return None
+    a, b = rnd.sample(active, 2)
+
+    def side(pid: str) -> dict[str, Any]:
+        out: dict[str, Any] = {"money": rnd.randint(0, min(2, state.player(pid).money))}
+        owned = list(state.owned_by(pid))
+        if owned and rnd.random() < 0.5:
+            out["spaces"] = [rnd.choice(owned)]
+        chips = list(state.ext["caught"][pid])
+        if chips and rnd.random() < 0.5:
+            out["pokemon"] = [rnd.choice(chips)]
+        return out
+
+    return Command(a, "propose_trade", {"to": b, "give": side(a), "take": side(b)})
+
+
 def random_command(state: BaseState, rnd: random.Random) -> Command | None:
+    assert isinstance(state, MonopolyState)
+    if rnd.random() < 0.03:
+        trade = random_trade(state, rnd)
+        if trade is not None:
+            return trade
     skip = {"end_game", "transfer", "propose_trade", "close_auction", "declare_bankruptcy"}
     actions = game.legal_actions(state)
     pool = [a for a in actions if a.type not in skip] or [
@@ -121,7 +146,12 @@ def random_game(seed: int, players: int = 3, dice: str = "digital", steps: int =
         cmd = random_command(state, rnd)
         if cmd is None:
             break
-        evs = game.decide(state, cmd)
+        try:
+            evs = game.decide(state, cmd)
+        except IllegalCommand:
+            if cmd.type in ("propose_trade", "accept_trade"):  # offers that went stale
+                continue
+            raise
         for e in evs:
             state = game.apply(state, e)  # type: ignore[assignment]
         batches.append(evs)
