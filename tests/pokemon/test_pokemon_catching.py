@@ -75,6 +75,7 @@ def test_explore_rival_location_pays_rival_the_cost() -> None:
     t.own("misty", "cave")
     t.land_on("cave")
     assert set(types(t)) >= {"explore", "battle"} and "stop" not in types(t)
+    assert t.state.prompt.data["odds"]["money"] == 18 and "after paying" in t.state.prompt.text
     t.do("ash", "explore")
     assert t.money("ash") == 18 and t.money("misty") == 22
     assert t.kind == "catch"
@@ -203,6 +204,9 @@ def test_catch_odds_exact_in_prompt_and_view() -> None:
     assert odds["rolls"] == 2 and Fraction(odds["numerator"], odds["denominator"]) == expected
     assert "5/9" in t.state.prompt.text
     assert game.view(t.state)["extra"]["catch"]["odds"] == odds
+    t.roll(6)  # X: one re-roll left would spend the last Poké Ball
+    after = game.view(t.state)["extra"]["catch"]["odds"]
+    assert after["rolls"] == 1 and after["chance"] == "1/3" and t.kind == "catch_miss"
     assert catch_odds(3, 6, 0, 1)["chance"] == "1/2"
     assert catch_odds(3, 6, 3, 1)["chance"] == "7/8"
 

@@ -32,6 +32,14 @@ class PokemonBattles:
     def set_battle(self, ctx: C, say: str = "", **changes: Any) -> None:
         ctx.emit("ext", say, set={"battle": {**ctx.state.ext["battle"], **changes}})
 
+    def refuse_battle(self, state: MonopolyState, command: Command) -> str | None:
+        p = state.prompt
+        if p is not None and p.kind == "explore" and command.actor in p.to:
+            owner = state.owner(p.data["space"])
+            if owner is None or owner == command.actor:
+                return "You can only battle the Trainer who controls this location."
+        return None
+
     def cmd_battle(self: Any, ctx: C, command: Command) -> None:
         """Battle the owner of the location instead of exploring it."""
         assert ctx.state.prompt is not None

@@ -37,9 +37,12 @@ class PokemonCatching:
             return
         assert owner is not None
         cost = space.rent
+        odds = data.catch_odds(state.ext["ball_faces"], int(state.b.rule("die_faces")),
+                               max(0, state.player(pid).money - cost),
+                               int(state.b.rule("reroll_price")))
         ctx.ask("explore", (pid,), f"{state.name(pid)} is on {state.name(owner)}'s {space.name}: "
-                f"pay {state.fmt(cost)} to explore, or battle {state.name(owner)}",
-                space=index, owner=owner, cost=cost)
+                f"pay {state.fmt(cost)} to explore ({data.odds_text(odds)} after paying), or "
+                f"battle {state.name(owner)}", space=index, owner=owner, cost=cost, odds=odds)
 
     def task_explore_offer(self: Any, ctx: C, player: str, space: int) -> None:
         if not ctx.state.player(player).bankrupt and ctx.state.owner(space) == player:
@@ -59,10 +62,11 @@ class PokemonCatching:
         """Explore the location: free on your own, the exploration cost to a rival's owner."""
         assert ctx.state.prompt is not None
         d = ctx.state.prompt.data
-        pid, index, owner = command.actor, d["space"], d["owner"]
+        pid, index = command.actor, d["space"]
+        owner = ctx.state.owner(index)  # a trade may have changed hands since the prompt
         ctx.clear_prompt()
         name = ctx.state.b.spaces[index].name
-        if owner != pid:
+        if owner is not None and owner != pid:
             self.pay(ctx, pid, owner, d["cost"], f"{ctx.state.name(pid)} pays "
                      f"{ctx.state.name(owner)} {ctx.state.fmt(d['cost'])} to explore {name} "
                      "(exploration cost)")
@@ -119,9 +123,10 @@ class PokemonCatching:
                      "to re-roll.", set={"catch": None})
             return
         last = " (your last: you would run out and be out of the game)" if money == price else ""
-        ctx.say(f"X: {state.name(player)} catches nothing.")
         odds = data.catch_odds(state.ext["ball_faces"], int(state.b.rule("die_faces")),
                                money - price, price)
+        ctx.emit("ext", f"X: {state.name(player)} catches nothing.",
+                 set={"catch": {**state.ext["catch"], "odds": odds, "after_reroll": True}})
         ctx.ask("catch_miss", (player,), f"{state.name(player)}: stop, or pay "
                 f"{state.fmt(price)} to re-roll{last} ({data.odds_text(odds)} after paying)",
                 space=space, price=price, odds=odds)
