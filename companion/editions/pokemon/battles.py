@@ -108,7 +108,7 @@ class PokemonBattles:
 
     def total(self, state: MonopolyState, pid: str) -> int:
         b = state.ext["battle"]
-        return b["rolls"].get(pid, 0) + data.battle_strength(state, pid) + b["bonus"][pid]
+        return int(b["rolls"].get(pid, 0)) + data.battle_strength(state, pid) + int(b["bonus"][pid])
 
     def task_battle_end(self: Any, ctx: C) -> None:
         state = ctx.state
