@@ -40,6 +40,14 @@ def test_lapras_ride_to_any_space_up_to_the_next_lapras_and_follow_it() -> None:
     assert t.kind == "buy"
 
 
+def test_lapras_to_the_next_lapras_does_not_ride_again() -> None:
+    """Riding to the next Lapras ends there: that Lapras is not ridden again this turn."""
+    t = Table()
+    t.land_on("lapras-3", 4)
+    t.choose("lapras-4")
+    assert t.state.player("ash").position == 25 and t.state.turn_player.id == "misty"
+
+
 def test_lapras_passing_go_collects_two() -> None:
     """Riding Lapras past GO collects 2 Poké Balls."""
     t = Table()

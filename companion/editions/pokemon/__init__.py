@@ -5,6 +5,12 @@ rival's you pay the exploration cost to explore or battle them. Exploring rolls 
 die (Poké Ball or X faces, a setting). The first Trainer whose tracker mat has all 8 types, or
 the last Trainer with Poké Balls, wins. Everything else (auctions, jail, cards, trades, debt) is
 the shared family, with hooks in ``spaces``, ``catching`` and ``battles``.
+
+Readings of the rulebook where it is silent (documented, banker can override by hand):
+spending your last Poké Ball on a re-roll puts you out (owing the Bank); Lapras offers every
+space up to and including the next Lapras (landing there by Lapras does not ride again); the
+battle cards are played after both rolls, challenger first; bankruptcy hands locations to the
+creditor as in the family rules.
 """
 
 from __future__ import annotations
