@@ -128,7 +128,7 @@ async function loadView() {
 function showView(v) {
   if (S.view && v.version < S.view.version) return;
   const moved = !S.view || S.view.version !== v.version;
-  S.view = v;
+  S.view = v; window.__version = v.version;
   if (moved) { S.history = null; S.balances = null; }
   render();
 }
@@ -543,7 +543,8 @@ function joinScreen() {
   code.addEventListener("keydown", (e) => { if (e.key === "Enter") go(); });
   return [h("section", {"aria-label": "Join a game"}, h("h2", {}, "Join the game"),
     h("label", {for: "code"}, "Code shown on the companion's screen"), h("div", {class: "row"},
-      code, h("button", {class: "primary", onclick: go}, "Join"))), gamesSection(), bankerLogin()]
+      code, h("button", {class: "primary", onclick: go}, "Join"))),
+  banker() ? setupForm() : null, gamesSection(), bankerLogin()]
     .filter(Boolean);
 }
 function gamesSection() {
