@@ -21,24 +21,27 @@ from web.errors import ApiError
 
 bp = Blueprint("events", __name__, url_prefix="/api")
 
-_cache: dict[tuple[str, str | None], tuple[int, bytes]] = {}
+_cache: dict[tuple[str, str | None], tuple[int, dict[str, Any], bytes]] = {}
 _cache_lock = threading.Lock()
 
 
 def encoded(service: Any, game_id: str, viewer: str | None) -> tuple[int, bytes]:
-    """``(version, SSE frame)`` of the game's current view, serialised once per version."""
+    """``(version, SSE frame)`` of the game's current view for ``viewer``, serialised once
+    per version; viewers who see the same view share one frame."""
     view = service.view(game_id, viewer)
     version = int(view["version"])
-    key = (game_id, viewer)
     with _cache_lock:
-        hit = _cache.get(key)
+        hit = _cache.get((game_id, viewer))
         if hit is not None and hit[0] == version:
-            return hit
-    data = json.dumps(view, separators=(",", ":"), ensure_ascii=False)
-    frame = f"id: {version}\nevent: view\ndata: {data}\n\n".encode()
+            return version, hit[2]
+        same = next((f for (g, _), (v, seen, f) in _cache.items()
+                     if g == game_id and v == version and seen == view), None)
+    if same is None:
+        data = json.dumps(view, separators=(",", ":"), ensure_ascii=False)
+        same = f"id: {version}\nevent: view\ndata: {data}\n\n".encode()
     with _cache_lock:
-        _cache[key] = (version, frame)
-    return version, frame
+        _cache[(game_id, viewer)] = (version, view, same)
+    return version, same
 
 
 def last_seen() -> int:

@@ -1,35 +1,95 @@
-"""The production server: waitress, with threads for the page and for live event streams.
+"""The production server for the page: a thread-pool WSGI server sized for live streams.
 
-Waitress runs each request on a pool thread; an open event stream holds one. ``serve`` sizes
-the pool so ``threads - reserve`` streams fit and ``reserve`` threads always stay free for
-commands and page loads; a stream beyond that is refused with 503 and the page retries.
+Each open event stream holds one pool thread. ``serve`` sizes the pool so that
+``threads - RESERVE`` streams fit and ``RESERVE`` threads always stay free for commands and
+page loads; a stream beyond that is refused with 503 and the page retries a moment later.
+Backends: ``waitress`` (a dependency already) and ``cheroot`` (writes each event straight
+from the request thread; measured faster for streams, see docs/web.md).
 """
 
 from __future__ import annotations
 
-from typing import Any
+import os
+import sys
+from typing import Any, Protocol
 
 from flask import Flask
 
 RESERVE = 8
+SWITCH_INTERVAL = float(os.environ.get("COMPANION_SWITCH_INTERVAL", "0.001"))
+
+
+class Server(Protocol):
+    effective_port: int
+
+    def run(self) -> None: ...
+
+    def close(self) -> None: ...
 
 
 def configure(app: Flask, threads: int) -> None:
-    """Fit the app's stream limit to a pool of ``threads``."""
+    """Fit the app's stream limit to a pool of ``threads``, and let Python switch threads
+    every millisecond instead of every 5 ms, so a woken stream thread waits less."""
     app.extensions["companion"].streams.capacity = max(1, threads - RESERVE)
+    sys.setswitchinterval(SWITCH_INTERVAL)
 
 
-def make_server(app: Flask, host: str, port: int, threads: int = 64, **kw: Any) -> Any:
-    """A waitress server bound to ``host:port`` (``port`` 0: a free one); call ``.run()``."""
-    from waitress.server import create_server
+class _Waitress:
+    def __init__(self, app: Flask, host: str, port: int, threads: int) -> None:
+        from waitress.server import create_server
 
+        self._srv = create_server(app, host=host, port=port, threads=threads,
+                                  connection_limit=max(100, threads * 4), channel_timeout=120,
+                                  cleanup_interval=10, ident="companion")
+        self.effective_port = int(self._srv.effective_port)  # type: ignore[union-attr]
+
+    def run(self) -> None:
+        self._srv.run()
+
+    def close(self) -> None:
+        self._srv.close()
+
+
+class _Cheroot:
+    def __init__(self, app: Flask, host: str, port: int, threads: int) -> None:
+        from cheroot import wsgi
+
+        self._srv = wsgi.Server((host, port), app, numthreads=threads, max=threads,
+                                request_queue_size=64, timeout=30, server_name="companion",
+                                accepted_queue_timeout=5)
+        self._srv.prepare()
+        self.effective_port = int(self._srv.bind_addr[1])
+
+    def run(self) -> None:
+        self._srv.serve()
+
+    def close(self) -> None:
+        self._srv.stop()
+
+
+def default_backend() -> str:
+    try:
+        import cheroot  # noqa: F401
+    except ImportError:
+        return "waitress"
+    return "cheroot"
+
+
+def make_server(app: Flask, host: str, port: int, threads: int = 64,
+                backend: str | None = None) -> Server:
+    """A server bound to ``host:port`` (``port`` 0: a free one); call ``.run()`` to serve."""
     configure(app, threads)
-    return create_server(app, host=host, port=port, threads=threads,
-                         connection_limit=max(100, threads * 4), channel_timeout=120,
-                         cleanup_interval=10, ident="companion", clear_untrusted_proxy_headers=True,
-                         **kw)
+    kind = backend or os.environ.get("COMPANION_WSGI") or default_backend()
+    cls: Any = {"waitress": _Waitress, "cheroot": _Cheroot}[kind]
+    return cls(app, host, port, threads)  # type: ignore[no-any-return]
 
 
 def serve(app: Flask, host: str = "0.0.0.0", port: int = 8000, threads: int = 64) -> None:
-    """Serve ``app`` until interrupted (blocking)."""
-    make_server(app, host, port, threads).run()
+    """Serve ``app`` until interrupted (blocking). Never Flask's debug server."""
+    srv = make_server(app, host, port, threads)
+    try:
+        srv.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        srv.close()

@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import PIN, FakeHardware
 
 from companion.service import GameService
-from conftest import PIN, FakeHardware
 from web import create_app
 from web.server import make_server
 

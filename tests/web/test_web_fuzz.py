@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 import schemathesis
+from conftest import PIN, FakeHardware
 from hypothesis import HealthCheck, settings
 
 from companion.service import GameService
-from conftest import PIN, FakeHardware
 from web import create_app
 
 _tmp = tempfile.TemporaryDirectory()

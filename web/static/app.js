@@ -342,7 +342,11 @@ function dataList(obj, depth = 0) {
   const dl = h("dl");
   for (const [k, val] of Object.entries(obj || {})) {
     if (val === null || val === undefined || val === "") continue;
-    dl.append(h("dt", {}, humanize(k)), h("dd", {}, dataValue(k, val, depth)));
+    const nested = typeof val === "object" && !(Array.isArray(val) &&
+      val.every((x) => typeof x !== "object"));
+    const label = S.view && S.view.players.some((p) => p.id === k) ? playerName(k) : humanize(k);
+    dl.append(h("dt", {class: nested ? "full" : null}, label),
+      h("dd", {class: nested ? "full" : null}, dataValue(k, val, depth)));
   }
   return dl;
 }
