@@ -44,6 +44,13 @@ class Web:
     flood: Limiter
     streams: StreamSlots
     settings: dict[str, Any] = field(default_factory=dict)
+    closing: threading.Event = field(default_factory=threading.Event)
+    """Set when the server stops: every open stream ends at once."""
+
+    def close_streams(self) -> None:
+        self.closing.set()
+        with self.service.changed:
+            self.service.changed.notify_all()
 
 
 def web() -> Web:

@@ -21,6 +21,9 @@ from web.errors import ApiError
 
 bp = Blueprint("events", __name__, url_prefix="/api")
 
+SLICE = 1.0
+"""Seconds a stream waits for news before checking whether it should end."""
+
 _cache: dict[tuple[str, str | None], tuple[int, dict[str, Any], bytes]] = {}
 _cache_lock = threading.Lock()
 
@@ -57,15 +60,19 @@ def stream(service: Any, game_id: str, viewer: str | None, after: int, slots: St
     try:
         yield b"retry: 1500\n\n"
         seen = after
-        end = time.monotonic() + seconds
-        while time.monotonic() < end and not gone():
+        now = time.monotonic()
+        end, last_write = now + seconds, now
+        while now < end and not gone():
             version, frame = encoded(service, game_id, viewer)
             if version != seen:
-                seen = version
+                seen, last_write = version, time.monotonic()
                 yield frame
                 continue
-            waited = service.wait(game_id, seen, min(heartbeat, max(0.0, end - time.monotonic())))
-            if waited == seen:
+            # wait in short slices so a closing server or a hung-up phone is noticed soon
+            service.wait(game_id, seen, max(0.0, min(SLICE, end - now)))
+            now = time.monotonic()
+            if now - last_write >= heartbeat:
+                last_write = now
                 yield b": ping\n\n"
     finally:
         slots.give()
@@ -78,7 +85,11 @@ def events(game_id: str) -> Response:
     if not w.streams.take():
         raise ApiError("busy", "Too many live connections; retrying shortly.",
                        headers={"Retry-After": "3"})
-    gone = request.environ.get("waitress.client_disconnected") or (lambda: False)
+    hung_up = request.environ.get("waitress.client_disconnected") or (lambda: False)
+
+    def gone() -> bool:
+        return w.closing.is_set() or bool(hung_up())
+
     body = stream(w.service, game_id, viewer, last_seen(), w.streams,
                   w.settings["stream_seconds"], w.settings["heartbeat"], gone)
     return Response(body, mimetype="text/event-stream", headers={

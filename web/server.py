@@ -42,11 +42,13 @@ class _Waitress:
                                   connection_limit=max(100, threads * 4), channel_timeout=120,
                                   cleanup_interval=10, ident="companion")
         self.effective_port = int(self._srv.effective_port)  # type: ignore[union-attr]
+        self._app = app
 
     def run(self) -> None:
         self._srv.run()
 
     def close(self) -> None:
+        self._app.extensions["companion"].close_streams()
         self._srv.close()
 
 
@@ -59,11 +61,13 @@ class _Cheroot:
                                 accepted_queue_timeout=5)
         self._srv.prepare()
         self.effective_port = int(self._srv.bind_addr[1])
+        self._app = app
 
     def run(self) -> None:
         self._srv.serve()
 
     def close(self) -> None:
+        self._app.extensions["companion"].close_streams()
         self._srv.stop()
 
 
