@@ -144,3 +144,30 @@ def test_plateau_catch_space_picks_any_chip_of_that_colour_on_the_board() -> Non
     t.do("ash", "catch")
     t.do("ash", "roll", dice=[5])
     assert "gyarados" in t.state.trainer("ash").team
+
+
+def test_twenty_points_on_cinnabar_goes_on_into_the_plateau() -> None:
+    """Starting a turn on Cinnabar Island with 20 Power Points, the mover enters Indigo
+    Plateau (no going back along the road, no Fly)."""
+    t = at_cinnabar_with_twenty()
+    t.give("ash", items=("fly",))
+    assert not any(a.type == "use" for a in t.actions("ash"))
+    with pytest.raises(IllegalCommand, match="Fly"):
+        t.do("ash", "use", item="fly")
+    t.do("ash", "roll", dice=[2])
+    with pytest.raises(IllegalCommand, match="goes on into Indigo Plateau"):
+        t.do("ash", "land", space="town")
+    t.do("ash", "land", space="plateau")
+
+
+def test_pokemon_master_plays_no_item_cards() -> None:
+    """Pokémon Masters cannot use any Item Cards: no Time Machine for the Master's player."""
+    t = at_cinnabar_with_twenty()
+    t.do("ash", "roll", dice=[4])
+    t.do("ash", "land", space="final")
+    t.give("misty", items=("time_machine",))
+    t.do("ash", "fight", chip="mewtwo")
+    t.do("ash", "roll", dice=[1])
+    t.do("misty", "roll", dice=[6])
+    assert t.prompt_kind != "time_machine"
+    assert "time_machine" in t.state.trainer("misty").items

@@ -51,7 +51,7 @@ class ActionRules(BattleRules):
             out.append(Action(pid, "use", "Potion: revive a knocked-out Pokémon",
                               {"item": "potion"},
                               choice("chip", self.chip_options(state, list(t.knocked_out)))))
-        if fly and "fly" in t.items:
+        if fly and "fly" in t.items and self.may_fly(state, pid):
             out.append(Action(pid, "use", "Fly to any city or town", {"item": "fly"}))
         return out
 

@@ -55,7 +55,7 @@ class DiceRules(MasterTrainerBase):
                 for w in r.waiting
             ]
         out = []
-        for h in self.holders(state, "time_machine"):
+        for h in self.time_machine_holders(state):
             for w in r.rolls:
                 out.append(Action(
                     h, "time_machine", f"Time Machine: {self.pname(state, w)} rolls again",
@@ -84,7 +84,7 @@ class DiceRules(MasterTrainerBase):
         """All dice are in: open the Time Machine window, or go on."""
         r = ctx.state.dice
         assert r is not None
-        holders = self.holders(ctx.state, "time_machine")
+        holders = self.time_machine_holders(ctx.state)
         if not holders:
             self.finish_dice(ctx)
             return
@@ -94,6 +94,14 @@ class DiceRules(MasterTrainerBase):
         ctx.ask("time_machine", holders,
                 f"Dice: {shown}. {names}: play a Time Machine to make someone re-roll, "
                 "or keep the dice.")
+
+    def time_machine_holders(self, state: State) -> list[str]:
+        """Players who may play a Time Machine on the dice just rolled (the player acting as
+        Pokémon Master plays no Item Cards in the Final Battle)."""
+        holders = self.holders(state, "time_machine")
+        if state.dice is not None and state.dice.purpose == "final" and state.battle:
+            holders = [h for h in holders if h != state.battle.defender]
+        return holders
 
     def finish_dice(self, ctx: Ctx[State]) -> None:
         r = ctx.state.dice

@@ -128,8 +128,10 @@ class LandingRules(TurnRules):
         pid = command.actor
         ball = "" if choice == "none" else f"{choice}_ball"
         if ball:
-            self.return_items(ctx, pid, [ball], f"{self.pname(ctx.state, pid)} plays a "
-                              f"{self.item_name(ctx.state, ball)} ({keys[choice]}).")
+            name = self.item_name(ctx.state, ball)
+            article = "an" if name[0] in "AEIOU" else "a"
+            self.return_items(ctx, pid, [ball], f"{self.pname(ctx.state, pid)} plays {article} "
+                              f"{name} ({keys[choice]}).")
         ctx.clear_prompt()
         self.start_dice(ctx, "catch", [pid], "catch_rolled", ball=ball)
 

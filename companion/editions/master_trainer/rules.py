@@ -8,7 +8,8 @@ from companion.editions.master_trainer.spaces import SPACES
 from companion.editions.master_trainer.state import MasterTrainerState
 from companion.editions.master_trainer.view import ViewRules
 from companion.engine import rng as rng_mod
-from companion.engine.types import GameSetup, SetupError
+from companion.engine.rules import Ctx
+from companion.engine.types import Command, GameSetup, IllegalCommand, SetupError
 
 
 class MasterTrainerRules(ViewRules):
@@ -25,6 +26,20 @@ class MasterTrainerRules(ViewRules):
             trainers=initial_trainers([p.id for p in setup.players]),
         )
 
+    def check_legal(self, state: MasterTrainerState, command: Command) -> None:
+        """Refuse a command no legal action matches; when the command's own rules say why
+        (Fly on the Plateau, a starter in a trade, ...), give that reason instead."""
+        try:
+            super().check_legal(state, command)
+        except IllegalCommand as generic:
+            try:
+                getattr(self, "cmd_" + command.type)(Ctx(self, state), command)
+            except IllegalCommand as specific:
+                raise specific from None
+            except Exception:  # out of context: the generic reason stands
+                pass
+            raise generic
+
     def tag_objects(self) -> list[tuple[str, str]]:
         """Objects a tag can stand for: every chip, every mover, every kind of space."""
         data = load()
@@ -32,6 +47,29 @@ class MasterTrainerRules(ViewRules):
         out += [(f"token:{m}", f"{m.title()} mover") for m in data.movers]
         out += [(s.tag, s.label) for s in SPACES.values()]
         return out
+
+    def tap(self, state: MasterTrainerState, actor: str, object_id: str) -> Command | None:
+        """The command a tag tap means for ``actor`` now, or None: a space tag says where the
+        mover landed, a chip tag names the chip asked for (starter, reveal, take, fight,
+        revive, potion), a mover tag names its player (whom to challenge)."""
+        kind, _, key = object_id.partition(":")
+        if kind == "chip":
+            key = key.split("-", 1)[-1] if key[:1].isdigit() else key
+        wanted = {"space": "space", "chip": "chip", "token": "with"}.get(kind)
+        if wanted is None:
+            return None
+        if kind == "token":
+            seats = [p.id for p in state.setup.players if p.token == key]
+            if not seats:
+                return None
+            key = seats[0]
+        for action in self.actions(state):
+            spec = action.input or {}
+            if action.actor != actor or spec.get("arg") != wanted:
+                continue
+            if any(o["value"] == key for o in spec.get("options", ())):
+                return Command(actor, action.type, {**action.args, wanted: key})
+        return None
 
 
 __all__ = ["MasterTrainerRules", "MasterTrainerState", "data_of"]

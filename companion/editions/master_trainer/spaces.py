@@ -50,12 +50,11 @@ PLATEAU_KINDS = ("plateau", "plateau-catch", "final")
 
 
 def land_options(*, flew: bool, on_plateau: bool, may_enter: bool) -> list[Space]:
-    """The spaces a mover may be on now: a city after Fly, the plateau track once entered,
-    the road otherwise (plus the plateau for a player allowed to enter it)."""
+    """The spaces a mover may be on now: a city after Fly; Indigo Plateau's track once
+    entered, or for a player who starts the turn on Cinnabar Island with 20 Power Points
+    (they go on to the Plateau); the road otherwise."""
     if flew:
         return [SPACES[k] for k in CITIES]
-    plateau = [s for s in SPACES.values() if s.kind in PLATEAU_KINDS]
-    if on_plateau:
-        return plateau
-    road = [s for s in SPACES.values() if s.kind not in PLATEAU_KINDS]
-    return road + plateau if may_enter else road
+    if on_plateau or may_enter:
+        return [s for s in SPACES.values() if s.kind in PLATEAU_KINDS]
+    return [s for s in SPACES.values() if s.kind not in PLATEAU_KINDS]

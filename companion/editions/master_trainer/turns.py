@@ -128,12 +128,21 @@ class TurnRules(DiceRules):
         assert ctx.state.current is not None
         ctx.ask("land", (ctx.state.current,), text)
 
+    def must_enter_plateau(self, state: State, pid: str) -> bool:
+        """On Cinnabar Island with 20 Power Points of revived Pokémon: on to the Plateau."""
+        t = state.trainer(pid)
+        return t.place == "cinnabar" and self.power(state, pid) >= GOAL
+
+    def may_fly(self, state: State, pid: str) -> bool:
+        """Fly is for the road: not on Indigo Plateau, nor when entering it."""
+        return not state.trainer(pid).on_plateau and not self.must_enter_plateau(state, pid)
+
     def allowed_spaces(self, state: State) -> list[Space]:
         assert state.current is not None
         t = state.trainer(state.current)
         return land_options(
             flew=state.flew, on_plateau=t.on_plateau,
-            may_enter=t.place == "cinnabar" and self.power(state, t.id) >= GOAL,
+            may_enter=self.must_enter_plateau(state, t.id),
         )
 
     def cmd_land(self, ctx: Ctx[State], command: Command) -> None:
@@ -157,6 +166,9 @@ class TurnRules(DiceRules):
             return "Fly takes you to a city or town only."
         if t.on_plateau:
             return "On Indigo Plateau you keep going around the track until ENTER Final Battle."
+        if self.must_enter_plateau(state, t.id):
+            return ("With 20 Power Points on Cinnabar Island, the mover goes on into Indigo "
+                    "Plateau.")
         return (
             "Only a player with 20 Power Points of revived Pokémon who starts the turn on "
             "Cinnabar Island may enter Indigo Plateau."
@@ -229,6 +241,9 @@ class TurnRules(DiceRules):
                 self.check_hand(ctx)
             return
         if card == "fly":
+            if not self.may_fly(state, pid):
+                raise IllegalCommand("Fly takes you to a city or town on the road, not on or "
+                                     "into Indigo Plateau.")
             self.return_items(ctx, pid, [card], f"{name} plays Fly instead of rolling.")
             ctx.emit("dice_round", round=None)
             ctx.emit("turn_flags", moved=True, flew=True, passed=False)
