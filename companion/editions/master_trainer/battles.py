@@ -72,8 +72,8 @@ class BattleRules(LandingRules):
         state, pid = ctx.state, command.actor
         other = str(command.args.get("with", ""))
         chips = data_of(state).chips
-        give = chip_arg(state, command.args.get("give"), chips)
-        take = chip_arg(state, command.args.get("take"), chips)
+        give = chip_arg(command.args.get("give"), chips)
+        take = chip_arg(command.args.get("take"), chips)
         if other not in self.trade_targets(state, pid):
             raise IllegalCommand("Trade with another player who has a Pokémon besides the "
                                  "starter (starters cannot be traded).")
@@ -161,7 +161,7 @@ class BattleRules(LandingRules):
         """``fight <chip> [bonus=2,3]``: your Pokémon for the battle and up to two Attack Bonus
         cards, kept secret until after the roll."""
         state, pid = ctx.state, command.actor
-        chip = chip_arg(state, command.args.get("chip"), data_of(state).chips)
+        chip = chip_arg(command.args.get("chip"), data_of(state).chips)
         t = state.trainer(pid)
         if chip not in t.team:
             raise IllegalCommand(f"{self.chip(state, chip).name} is not in your team.")

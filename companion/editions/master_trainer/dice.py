@@ -129,5 +129,6 @@ class DiceRules(MasterTrainerBase):
         )
         (value,) = ctx.roll(1, command.args.get("dice"), target, r.purpose)
         self.count_die(ctx, target, value)
+        assert ctx.state.dice is not None
         ctx.emit("dice_round", round=round_json(replace(ctx.state.dice, window=False)))
         self.after_dice(ctx)

@@ -46,6 +46,10 @@ class LandingRules(TurnRules):
             return
         self.end_turn(ctx)
 
+    def enter_final(self, ctx: Ctx[State]) -> None:
+        """ENTER Final Battle (see :mod:`battles`)."""
+        raise NotImplementedError
+
     # -- catching ----------------------------------------------------------------------------
     def reveal_candidates(self, state: State) -> tuple[list[str], list[str]]:
         """(face-up, face-down) chips the current player may turn over or pick."""
@@ -61,6 +65,7 @@ class LandingRules(TurnRules):
             self.end_turn(ctx)
             return
         where = "the Unknown Dungeon" if colour == "yellow" else "the space"
+        assert ctx.state.current is not None
         ctx.ask("reveal", (ctx.state.current,),
                 f"Turn over the chip on {where} and tap it (or choose it).", colour=colour)
 
@@ -74,7 +79,7 @@ class LandingRules(TurnRules):
                 raise IllegalCommand("No face-down chip is left here: name the face-up chip.")
             chip = down[ctx.draw(len(down))]
         else:
-            chip = chip_arg(ctx.state, raw, data_of(ctx.state).chips)
+            chip = chip_arg(raw, data_of(ctx.state).chips)
             if chip not in up and chip not in down:
                 raise IllegalCommand(self.not_here(ctx.state, chip))
         c = self.chip(ctx.state, chip)
@@ -83,7 +88,8 @@ class LandingRules(TurnRules):
             ctx.emit("chip_revealed", f"The chip is {c.name} ({c.colour}, {c.power} Power "
                      f"Points): caught by rolling {faces}.", chip=chip)
         else:
-            ctx.emit("turn_flags", chip_at_stake=chip)
+            ctx.emit("turn_flags", f"{c.name} lies face up here: caught by rolling {faces}.",
+                     chip_at_stake=chip)
         ctx.clear_prompt()
         self.ask_catch(ctx)
 
@@ -112,6 +118,7 @@ class LandingRules(TurnRules):
     def ask_catch(self, ctx: Ctx[State]) -> None:
         c = self.chip(ctx.state, ctx.state.chip_at_stake)
         odds = "; ".join(label for _, label in self.catch_choices(ctx.state))
+        assert ctx.state.current is not None
         ctx.ask("catch", (ctx.state.current,),
                 f"Try to catch {c.name}? Odds: {odds}. One Poké Ball at most, played before "
                 "the roll.", chip=c.slug)
@@ -200,7 +207,7 @@ class LandingRules(TurnRules):
 
     def cmd_revive(self, ctx: Ctx[State], command: Command) -> None:
         """``revive <chip>``: at Cerulean or Vermilion City, revive one knocked-out Pokémon."""
-        chip = chip_arg(ctx.state, command.args.get("chip"), data_of(ctx.state).chips)
+        chip = chip_arg(command.args.get("chip"), data_of(ctx.state).chips)
         if chip not in ctx.state.trainer(command.actor).knocked_out:
             raise IllegalCommand("The Pokémon Center revives one of your knocked-out Pokémon.")
         ctx.clear_prompt()
@@ -295,7 +302,7 @@ class LandingRules(TurnRules):
                 raise IllegalCommand("Name the face-up chip you take.")
             chip = down[ctx.draw(len(down))]
         else:
-            chip = chip_arg(ctx.state, raw, data_of(ctx.state).chips)
+            chip = chip_arg(raw, data_of(ctx.state).chips)
             if chip not in allowed:
                 raise IllegalCommand(
                     "Chance takes a chip of the colour you landed on from the board (any colour "

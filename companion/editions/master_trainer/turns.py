@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from companion.editions.master_trainer.base import GOAL, State, data_of
+from companion.editions.master_trainer.data import Chip
 from companion.editions.master_trainer.dice import DiceRules
 from companion.editions.master_trainer.spaces import SPACES, Space, land_options
 from companion.engine import rng as rng_mod
@@ -13,15 +15,15 @@ from companion.engine.state import Task
 from companion.engine.types import Command, IllegalCommand
 
 
-def chip_arg(state: State, raw: Any, data_chips: Any) -> str:
-    """A chip named by slug (``pidgey``), number (16), ``16-pidgey`` or its tag
+def chip_arg(raw: Any, chips: Mapping[str, Chip]) -> str:
+    """A chip named by slug (``pidgey``), number (16), ``16-pidgey``, name or its tag
     ``chip:16-pidgey``; IllegalCommand if none matches."""
     text = str(raw).strip().lower().removeprefix("chip:")
-    if text in data_chips:
-        return str(text)
-    for chip in data_chips.values():
+    if text in chips:
+        return text
+    for chip in chips.values():
         if text in (str(chip.number), f"{chip.number}-{chip.slug}", chip.name.lower()):
-            return str(chip.slug)
+            return chip.slug
     raise IllegalCommand(f"There is no Pokémon chip called {raw!r}.")
 
 
@@ -68,7 +70,7 @@ class TurnRules(DiceRules):
         if raw in (None, ""):
             chip = free[ctx.draw(len(free))]
         else:
-            chip = chip_arg(ctx.state, raw, data_of(ctx.state).chips)
+            chip = chip_arg(raw, data_of(ctx.state).chips)
             if chip not in free:
                 raise IllegalCommand(
                     "Each player gets one of the 6 starter chips still face down; "
@@ -230,7 +232,7 @@ class TurnRules(DiceRules):
         card = self.held_card(state, pid, command.args.get("item"))
         name = self.pname(state, pid)
         if card == "potion":
-            chip = chip_arg(state, command.args.get("chip"), data_of(state).chips)
+            chip = chip_arg(command.args.get("chip"), data_of(state).chips)
             if chip not in state.trainer(pid).knocked_out:
                 raise IllegalCommand("A Potion revives one of your own knocked-out Pokémon.")
             self.return_items(ctx, pid, [card], f"{name} plays a Potion.")
