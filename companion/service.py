@@ -295,10 +295,10 @@ class GameService:
         if version is not None and version != rec.version:
             return self._stale(rec, version)
         try:
-            events = game.decide(rec.state, command)
+            events, state = game.step(rec.state, command)
         except RuleError as exc:
             return Outcome(False, rec.version, error=str(exc), code="illegal")
-        return self._commit(rec, events, command.actor, command.to_json(), key)
+        return self._commit(rec, events, state, command.actor, command.to_json(), key)
 
     def _stale(self, rec: GameRecord, seen: Any) -> Outcome:
         if not isinstance(seen, int) or seen > rec.version or seen < 0:
@@ -310,16 +310,13 @@ class GameService:
         return Outcome(False, rec.version, error=f"The game changed since you looked: {what} "
                        "Check the table and try again.", code="stale")
 
-    def _commit(self, rec: GameRecord, events: list[Event], actor: str, body: dict[str, Any],
-                key: str | None) -> Outcome:
+    def _commit(self, rec: GameRecord, events: list[Event], state: BaseState, actor: str,
+                body: dict[str, Any], key: str | None) -> Outcome:
         now = self.clock()
         first = rec.version + 1
         says = [e.say for e in events if e.say]
         last = first + len(events) - 1
         response = {"ok": True, "version": last, "says": says}
-        state = rec.state
-        for e in events:
-            state = game.apply(state, e)
         with self.store.transaction() as conn:
             if events:
                 self.store.append(conn, rec.id, first, rec.commands, now, events)
@@ -372,7 +369,8 @@ class GameService:
         rec.state = state
         rec.version = seq
         rec.commands += 1
-        rec.recent = deque(((s, e.say) for s, e in kept if s <= to_seq and e.say), maxlen=RECENT)
+        marked = game.effective(((r.seq, r.event) for r in rows), keep_markers=True)
+        rec.recent = deque(((s, e.say) for s, e in marked if s <= to_seq and e.say), maxlen=RECENT)
         rec.recent.append((seq, event.say))
         rec.history = [h for h in rec.history if h["version"] <= to_seq]
         rec.history.append(self._balances(seq, state))
@@ -432,7 +430,7 @@ class GameService:
             kept = game.effective((r.seq, r.event) for r in rows)
             state = game.replay(e for _, e in kept)
             recent_rows = rows
-        kept_recent = game.effective((r.seq, r.event) for r in recent_rows)
+        kept_recent = game.effective(((r.seq, r.event) for r in recent_rows), keep_markers=True)
         version = self._last_seq(game_id)
         commands = self.store.conn.execute(
             "SELECT COALESCE(MAX(cmd), -1) + 1 FROM commands WHERE game_id = ?",

@@ -40,9 +40,7 @@ class TableGame:
     # -- acting ---------------------------------------------------------------------------
     def send(self, command: Command) -> list[Event]:
         """Decide and apply one command; a refusal raises and changes nothing."""
-        new = game.decide(self.state, command)
-        for e in new:
-            self.state = game.apply(self.state, e)
+        new, self.state = game.step(self.state, command)
         self.events += new
         self.batches.append(new)
         return new

@@ -25,6 +25,7 @@ def new_game(setup: GameSetup) -> list[Event]:
     ctx = Ctx(rules, state)
     rules.start(ctx)
     rules.run(ctx)
+    ctx.finish(state)
     return [first, *ctx.events]
 
 
@@ -44,6 +45,11 @@ def decide(state: BaseState, command: Command) -> list[Event]:
     return find_edition(state.edition).decide(state, command)
 
 
+def step(state: BaseState, command: Command) -> tuple[list[Event], BaseState]:
+    """``decide`` and the state after its events, in one go."""
+    return find_edition(state.edition).step(state, command)
+
+
 def legal_actions(state: BaseState) -> list[Action]:
     """Every command that is legal now, for every actor."""
     if state.finished:
@@ -56,15 +62,20 @@ def view(state: BaseState, viewer: str | None = None) -> dict[str, Any]:
     return find_edition(state.edition).view(state, viewer)
 
 
-def effective(log: Iterable[tuple[int, Event]]) -> list[tuple[int, Event]]:
+def effective(
+    log: Iterable[tuple[int, Event]], keep_markers: bool = False
+) -> list[tuple[int, Event]]:
     """The events still in force: an ``undone`` event takes back every event after its
-    ``to_seq``. Sequence numbers come from the log; nothing is ever deleted there."""
+    ``to_seq``. Sequence numbers come from the log; nothing is ever deleted there.
+    ``keep_markers`` keeps the ``undone`` events themselves (for the players' log)."""
     kept: list[tuple[int, Event]] = []
     for seq, event in log:
         if event.type == UNDONE:
             to_seq = event.data["to_seq"]
             while kept and kept[-1][0] > to_seq:
                 kept.pop()
+            if keep_markers:
+                kept.append((seq, event))
         else:
             kept.append((seq, event))
     return kept

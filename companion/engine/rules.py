@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any, Generic, TypeVar
 
-from companion.engine.state import BaseState, Task
+from companion.engine.state import BaseState, Task, evolve
 from companion.engine.types import (
     BANKER,
     Action,
@@ -41,6 +41,8 @@ class Ctx(Generic[S]):
         self.rules = rules
         self.state = state
         self.events: list[Event] = []
+        self.todo: list[Task] = list(state.todo)
+        """The working to-do list (written to the state when the command is done)."""
         self._cursor = 0
 
     def emit(self, type: str, say: str = "", **data: Any) -> None:
@@ -55,27 +57,44 @@ class Ctx(Generic[S]):
 
     def ask(self, kind: str, to: tuple[str, ...] | list[str], text: str, **data: Any) -> None:
         """Wait for a decision: the interpreter stops until a command answers it."""
-        self.emit("prompt", prompt=Prompt(kind, tuple(to), text, data).to_json())
+        self.state = evolve(self.state, prompt=Prompt(kind, tuple(to), text, data))
 
     def clear_prompt(self) -> None:
         if self.state.prompt is not None:
-            self.emit("prompt", prompt=None)
+            self.state = evolve(self.state, prompt=None)
+
+    def set_todo(self, todo: list[Task] | tuple[Task, ...]) -> None:
+        """Replace the to-do list (the ``flow`` event records where it ends up)."""
+        self.todo = list(todo)
+
+    def finish(self, start: BaseState) -> None:
+        """Record the prompt and to-do list the command leaves, in one ``flow`` event.
+
+        Bookkeeping changes the working state directly while a command is decided; only its
+        end result is stored, so replay does the same with far fewer events."""
+        todo = () if self.state.finished else tuple(self.todo)
+        if todo != self.state.todo:
+            self.state = evolve(self.state, todo=todo)
+        if self.state.prompt != start.prompt or self.state.todo != start.todo:
+            prompt = self.state.prompt
+            self.emit(
+                "flow",
+                prompt=None if prompt is None else prompt.to_json(),
+                todo=[t.to_json() for t in self.state.todo],
+            )
 
     def then(self, *tasks: Task) -> None:
         """Run ``tasks`` next, before anything that was already on the to-do list.
 
         Several ``then`` calls from one step run in the order they were made."""
         if tasks:
-            todo = list(self.state.todo)
-            todo[self._cursor : self._cursor] = tasks
+            self.todo[self._cursor : self._cursor] = tasks
             self._cursor += len(tasks)
-            self.emit("todo", todo=[t.to_json() for t in todo])
 
     def later(self, *tasks: Task) -> None:
         """Run ``tasks`` after everything already on the to-do list."""
         if tasks:
-            todo = [t.to_json() for t in (*self.state.todo, *tasks)]
-            self.emit("todo", todo=todo)
+            self.todo.extend(tasks)
 
     def roll(
         self, count: int, entered: Any, who: str, purpose: str, sides: int = 6
@@ -154,15 +173,25 @@ class Rules(Generic[S]):
 
     # -- the interpreter ------------------------------------------------------------------
     def apply(self, state: S, event: Event) -> S:
-        handler: Callable[[S, Mapping[str, Any]], S] | None = getattr(
-            self, "on_" + event.type, None
-        )
+        """The state after ``event`` (pure; handlers looked up once per event type)."""
+        handlers: dict[str, Callable[[S, Mapping[str, Any]], S]] | None
+        handlers = self.__dict__.get("_handlers")
+        if handlers is None:
+            handlers = self.__dict__["_handlers"] = {}
+        handler = handlers.get(event.type)
         if handler is None:
-            raise ValueError(f"{self.name}: unknown event type {event.type!r}")
-        new = handler(state, event.data)
-        return replace(new, events=state.events + 1)
+            handler = getattr(self, "on_" + event.type, None)
+            if handler is None:
+                raise ValueError(f"{self.name}: unknown event type {event.type!r}")
+            handlers[event.type] = handler
+        return handler(state, event.data)
 
     def decide(self, state: S, command: Command) -> list[Event]:
+        return self.step(state, command)[0]
+
+    def step(self, state: S, command: Command) -> tuple[list[Event], S]:
+        """The events ``command`` causes and the state after them (the same state applying
+        the events gives; returned so the caller need not apply them again)."""
         if state.finished and command.type not in self.after_end_commands:
             raise IllegalCommand(f"The game is over: {state.end_reason}")
         if not _NAME.match(command.type):
@@ -175,19 +204,19 @@ class Rules(Generic[S]):
         handler(ctx, command)
         self.after_step(ctx)
         self.run(ctx)
-        return ctx.events
+        ctx.finish(state)
+        return ctx.events, ctx.state
 
     after_end_commands: frozenset[str] = frozenset()
 
     def run(self, ctx: Ctx[S]) -> None:
         """Run the to-do list until the rules wait for a decision or the game ends."""
         steps = 0
-        while ctx.state.prompt is None and ctx.state.todo and not ctx.state.finished:
+        while ctx.state.prompt is None and ctx.todo and not ctx.state.finished:
             steps += 1
             if steps > MAX_STEPS:  # pragma: no cover - a rules bug, never a player's fault
                 raise RuntimeError("the rules did not settle")
-            task, *rest = ctx.state.todo
-            ctx.emit("todo", todo=[t.to_json() for t in rest])
+            task = ctx.todo.pop(0)
             ctx._cursor = 0
             getattr(self, "task_" + task.name)(ctx, **task.args)
             self.after_step(ctx)
@@ -310,24 +339,25 @@ class Rules(Generic[S]):
         ctx.then(Task(data["task"], {**data["args"], "option": command.args["option"]}))
 
     # -- events every edition shares ------------------------------------------------------
-    def on_prompt(self, state: S, data: Mapping[str, Any]) -> S:
+    def on_flow(self, state: S, data: Mapping[str, Any]) -> S:
         raw = data["prompt"]
-        return replace(state, prompt=None if raw is None else Prompt.from_json(raw))
-
-    def on_todo(self, state: S, data: Mapping[str, Any]) -> S:
-        return replace(state, todo=tuple(Task.from_json(t) for t in data["todo"]))
+        return evolve(
+            state,
+            prompt=None if raw is None else Prompt.from_json(raw),
+            todo=tuple(Task.from_json(t) for t in data["todo"]),
+        )
 
     def on_rolled(self, state: S, data: Mapping[str, Any]) -> S:
-        return replace(state, rng=data["rng"], last_roll=tuple(data["dice"]))
+        return evolve(state, rng=data["rng"], last_roll=tuple(data["dice"]))
 
     def on_rng(self, state: S, data: Mapping[str, Any]) -> S:
-        return replace(state, rng=data["rng"])
+        return evolve(state, rng=data["rng"])
 
     def on_note(self, state: S, data: Mapping[str, Any]) -> S:
         return state
 
     def on_finished(self, state: S, data: Mapping[str, Any]) -> S:
-        return replace(
+        return evolve(
             state,
             finished=True,
             winners=tuple(data["winners"]),

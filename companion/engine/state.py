@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, fields
+from typing import Any, TypeVar
 
 from companion.engine.types import GameSetup, Prompt
 
@@ -42,9 +42,27 @@ class BaseState:
     """Player ids of the winners once finished; empty with ``finished`` means nobody won."""
     end_reason: str = ""
     last_roll: tuple[int, ...] = ()
-    events: int = 0
-    """How many events (after undo) folded into this state."""
 
     @property
     def edition(self) -> str:
         return self.setup.edition
+
+
+T = TypeVar("T")
+_FIELDS: dict[type, frozenset[str]] = {}
+
+
+def evolve(obj: T, **changes: Any) -> T:
+    """A copy of the frozen dataclass ``obj`` with ``changes``: ``dataclasses.replace`` without
+    re-running ``__init__`` (states are replaced for every event, so this is the hot path).
+    Only for dataclasses with a ``__dict__`` (no slots); unknown field names are refused."""
+    cls = type(obj)
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = frozenset(f.name for f in fields(cls))  # type: ignore[arg-type]
+    if not changes.keys() <= names:
+        raise TypeError(f"{cls.__name__} has no field(s) {sorted(changes.keys() - names)}")
+    new = object.__new__(cls)
+    new.__dict__.update(obj.__dict__)
+    new.__dict__.update(changes)
+    return new

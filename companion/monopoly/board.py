@@ -101,7 +101,11 @@ class Board:
 
     @property
     def ownable(self) -> tuple[int, ...]:
-        return tuple(s.index for s in self.spaces if s.ownable)
+        cached: tuple[int, ...] | None = self.__dict__.get("_ownable")
+        if cached is None:
+            cached = tuple(s.index for s in self.spaces if s.ownable)
+            object.__setattr__(self, "_ownable", cached)
+        return cached
 
 
 @cache

@@ -107,7 +107,7 @@ class MonopolyDebts:
         if not to_player:
             self.after_bank_bankruptcy(ctx, pid, state.owned_by(pid))
         if ctx.state.turn_player.id == pid:
-            ctx.emit("todo", todo=[])
+            ctx.set_todo([])
             ctx.then(Task("end_turn"))
 
     def hand_over_extras(self, ctx: C, pid: str, heir: str | None) -> None:

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from companion.engine.state import evolve
 from companion.monopoly.state import Assets, Auction, Debt, Deed, MonopolyState, Player, Trade
 
 M = MonopolyState
@@ -13,14 +14,14 @@ M = MonopolyState
 
 def _with_player(state: M, pid: str, **changes: Any) -> M:
     players = tuple(replace(p, **changes) if p.id == pid else p for p in state.players)
-    return replace(state, players=players)
+    return evolve(state, players=players)
 
 
 def _add(state: M, account: str, delta: int) -> M:
     if account == "bank":
-        return replace(state, bank=state.bank + delta)
+        return evolve(state, bank=state.bank + delta)
     if account == "pot":
-        return replace(state, pot=state.pot + delta)
+        return evolve(state, pot=state.pot + delta)
     p = state.player(account)
     return _with_player(state, account, money=p.money + delta)
 
@@ -36,7 +37,7 @@ class MonopolyEvents:
 
     def on_order(self, state: M, data: Mapping[str, Any]) -> M:
         by_id = {p.id: p for p in state.players}
-        return replace(state, players=tuple(by_id[i] for i in data["order"]), current=0,
+        return evolve(state, players=tuple(by_id[i] for i in data["order"]), current=0,
                        order_rolls={})
 
     def on_order_roll(self, state: M, data: Mapping[str, Any]) -> M:
@@ -45,7 +46,7 @@ class MonopolyEvents:
             rolls = {}
         else:
             rolls[data["player"]] = data["total"]
-        return replace(state, order_rolls=rolls)
+        return evolve(state, order_rolls=rolls)
 
     def on_money(self, state: M, data: Mapping[str, Any]) -> M:
         amount = data["amount"]
@@ -62,17 +63,17 @@ class MonopolyEvents:
         index = data["space"]
         old = state.deeds[index]
         new = replace(old, **{k: data[k] for k in ("owner", "game_over") if k in data})
-        return replace(state, deeds={**state.deeds, index: new})
+        return evolve(state, deeds={**state.deeds, index: new})
 
     def on_turn(self, state: M, data: Mapping[str, Any]) -> M:
-        return replace(state, current=data["current"], doubles=0, again=False,
+        return evolve(state, current=data["current"], doubles=0, again=False,
                        turn_no=state.turn_no + 1)
 
     def on_doubles(self, state: M, data: Mapping[str, Any]) -> M:
-        return replace(state, doubles=data["count"], again=data["again"])
+        return evolve(state, doubles=data["count"], again=data["again"])
 
     def on_deck(self, state: M, data: Mapping[str, Any]) -> M:
-        return replace(state, decks={**state.decks, data["deck"]: tuple(data["cards"])})
+        return evolve(state, decks={**state.decks, data["deck"]: tuple(data["cards"])})
 
     def on_card_kept(self, state: M, data: Mapping[str, Any]) -> M:
         p = state.player(data["player"])
@@ -85,15 +86,15 @@ class MonopolyEvents:
     def on_auction(self, state: M, data: Mapping[str, Any]) -> M:
         raw = data["auction"]
         if raw is None:
-            return replace(state, auction=None)
-        return replace(state, auction=Auction(raw["space"], raw["floor"], raw["high"],
+            return evolve(state, auction=None)
+        return evolve(state, auction=Auction(raw["space"], raw["floor"], raw["high"],
                                               raw["bidder"], tuple(raw["passed"])))
 
     def on_debt(self, state: M, data: Mapping[str, Any]) -> M:
         raw = data["debt"]
         if raw is None:
-            return replace(state, debt=None)
-        return replace(state, debt=Debt(raw["player"], raw["creditor"], raw["amount"],
+            return evolve(state, debt=None)
+        return evolve(state, debt=Debt(raw["player"], raw["creditor"], raw["amount"],
                                         raw["reason"]))
 
     def on_bankrupt(self, state: M, data: Mapping[str, Any]) -> M:
@@ -102,20 +103,20 @@ class MonopolyEvents:
     def on_trade_proposed(self, state: M, data: Mapping[str, Any]) -> M:
         trade = Trade(data["id"], data["proposer"], data["to"], assets_from_json(data["give"]),
                       assets_from_json(data["take"]))
-        return replace(state, trades=(*state.trades, trade), next_trade=data["id"] + 1)
+        return evolve(state, trades=(*state.trades, trade), next_trade=data["id"] + 1)
 
     def on_trade_closed(self, state: M, data: Mapping[str, Any]) -> M:
-        return replace(state, trades=tuple(t for t in state.trades if t.id != data["id"]))
+        return evolve(state, trades=tuple(t for t in state.trades if t.id != data["id"]))
 
     def on_ext(self, state: M, data: Mapping[str, Any]) -> M:
-        return replace(state, ext={**state.ext, **data["set"]})
+        return evolve(state, ext={**state.ext, **data["set"]})
 
     def on_player_ext(self, state: M, data: Mapping[str, Any]) -> M:
         """Edition values kept per player live in ``ext[key][player]``."""
         key, pid = data["key"], data["player"]
         table = dict(state.ext.get(key, {}))
         table[pid] = data["value"]
-        return replace(state, ext={**state.ext, key: table})
+        return evolve(state, ext={**state.ext, key: table})
 
 
 def new_player(pid: str, name: str, token: str, money: int) -> Player:

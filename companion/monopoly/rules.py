@@ -186,9 +186,9 @@ class MonopolyRules(  # type: ignore[misc]
 
     def ended(self, state: MonopolyState) -> tuple[list[str], str] | None:
         """The winners and why, once the game is over; None while it goes on."""
-        active = state.active
-        if len(active) == 1:
-            return [active[0].id], f"{active[0].name} is the last player standing and wins!"
+        left = [p for p in state.players if not p.bankrupt]
+        if len(left) == 1:
+            return [left[0].id], f"{left[0].name} is the last player standing and wins!"
         return None
 
     # -- front ends -----------------------------------------------------------------------

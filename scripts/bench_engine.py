@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""Benchmark of the rules engine and the game service. Prints figures; asserts nothing.
+
+- replay time of a 5,000-event game (target: under 100 ms);
+- commands per second through the service, each committed to SQLite (target: >= 200);
+- random full Mario games per second through decide/apply (target: >= 20).
+
+Usage: python scripts/bench_engine.py [--games 40] [--commands 1000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from companion.engine import game
+from companion.engine.types import Command, Event, GameSetup
+from companion.service import GameService
+
+
+def random_command(rnd: random.Random, actions: list) -> Command:
+    pool = [a for a in actions if a.type not in ("end_game", "transfer", "propose_trade")]
+    buys = [a for a in pool if a.type == "buy"]
+    a = buys[0] if buys and rnd.random() < 0.8 else rnd.choice(pool)
+    args = dict(a.args)
+    spec = a.input or {}
+    if spec.get("kind") == "dice":
+        args["dice"] = [rnd.randint(1, 6) for _ in range(spec["count"])]
+    elif spec.get("kind") == "amount":
+        args["amount"] = spec["min"]
+    return Command(a.actor, a.type, args)
+
+
+def random_game(seed: int, players: int = 4, max_commands: int = 5000) -> tuple[list[Event], int]:
+    """A random legal Mario game to its end; returns the events and the commands decided."""
+    rnd = random.Random(seed)
+    names = ["Mario", "Luigi", "Peach", "Toad", "Yoshi", "DK"][:players]
+    setup = GameSetup.from_json({"edition": "mario", "players": names, "dice": "physical",
+                                 "seed": seed})
+    events = game.new_game(setup)
+    state = game.replay(events)
+    n = 0
+    while not state.finished and n < max_commands:
+        new, state = game.step(state, random_command(rnd, game.legal_actions(state)))
+        events += new
+        n += 1
+    return events, n
+
+
+def bench_replay() -> tuple[float, int]:
+    seed = 0
+    events: list[Event] = []
+    while len(events) < 5000:
+        seed += 1
+        events, _ = random_game(seed, players=6, max_commands=3000)
+    events = events[:5000]
+    times = []
+    for _ in range(7):
+        t = time.perf_counter()
+        game.replay(events)
+        times.append(time.perf_counter() - t)
+    return statistics.median(times) * 1000, len(events)
+
+
+def bench_service(commands: int) -> float:
+    with tempfile.TemporaryDirectory() as tmp:
+        svc = GameService(Path(tmp)).start()
+        rnd = random.Random(3)
+        done = 0
+        t = time.perf_counter()
+        while done < commands:
+            gid = svc.create_game({"edition": "mario", "players": ["A", "B", "C", "D"],
+                                   "dice": "physical", "seed": done}).game_id
+            while done < commands:
+                _, state = svc.state(gid)
+                if state.finished:
+                    break
+                out = svc.submit(gid, random_command(rnd, game.legal_actions(state)))
+                assert out.ok, out.error
+                done += 1
+        elapsed = time.perf_counter() - t
+        svc.stop()
+    return commands / elapsed
+
+
+def bench_games(n: int) -> tuple[float, float]:
+    t = time.perf_counter()
+    commands = 0
+    for seed in range(n):
+        _, c = random_game(1000 + seed)
+        commands += c
+    elapsed = time.perf_counter() - t
+    return n / elapsed, commands / n
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--commands", type=int, default=1000)
+    args = parser.parse_args()
+    ms, count = bench_replay()
+    print(f"replay of a {count}-event game: {ms:.1f} ms (target < 100 ms)")
+    cps = bench_service(args.commands)
+    print(f"commands through the service, committed each (synchronous=FULL): {cps:.0f}/s "
+          "(target >= 200/s)")
+    gps, per_game = bench_games(args.games)
+    print(f"random full Mario games (4 players): {gps:.1f} games/s, {per_game:.0f} commands "
+          "per game on average (target >= 20 games/s)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,164 @@
+"""The game service and its event log: what players notice when phones race, retry, undo,
+or the box restarts."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from companion.service import GameNotFound, GameService
+
+SETUP = {"edition": "mario", "players": ["Mario", "Luigi"], "dice": "physical", "seed": 5,
+         "settings": {"order": "seated"}}
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> GameService:
+    svc = GameService(tmp_path).start()
+    yield svc
+    svc.stop()
+
+
+def new_game(service: GameService) -> str:
+    out = service.create_game(SETUP)
+    assert out.ok, out.error
+    return out.game_id
+
+
+def roll(service: GameService, gid: str, dice: list[int], actor: str = "mario", **kw: object):
+    return service.submit(gid, {"actor": actor, "type": "roll", "args": {"dice": dice}}, **kw)
+
+
+def test_a_command_is_committed_before_it_is_acknowledged(service: GameService,
+                                                          tmp_path: Path) -> None:
+    """Once the answer says ok, the events are on disk: another connection sees them."""
+    gid = new_game(service)
+    out = roll(service, gid, [3, 1])
+    assert out.ok
+    db = sqlite3.connect(tmp_path / "companion.db")
+    (count,) = db.execute("SELECT COUNT(*) FROM events WHERE game_id = ?", (gid,)).fetchone()
+    assert count == out.version
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_a_stale_version_is_refused_with_what_changed(service: GameService) -> None:
+    """Two phones act on the same view: the second is told what changed; nothing applies."""
+    gid = new_game(service)
+    seen = service.view(gid)["version"]
+    assert roll(service, gid, [3, 1], version=seen).ok
+    after = service.view(gid)
+    out = service.submit(gid, {"actor": "mario", "type": "buy"}, version=seen)
+    assert not out.ok and out.code == "stale"
+    assert "Toad Town" in out.error
+    assert service.view(gid)["version"] == after["version"]
+
+
+def test_a_retried_request_is_answered_not_applied_twice(service: GameService) -> None:
+    """The same idempotency key gets the first answer again; the dice are not rolled twice."""
+    gid = new_game(service)
+    first = roll(service, gid, [3, 1], key="tap-1")
+    again = roll(service, gid, [3, 1], key="tap-1")
+    assert first.ok and again.ok and again.version == first.version and again.says == first.says
+    assert service.view(gid)["version"] == first.version
+
+
+def test_illegal_commands_change_nothing_and_say_why(service: GameService) -> None:
+    """Out of turn, malformed, unknown: a clear message, the same version."""
+    gid = new_game(service)
+    v = service.view(gid)["version"]
+    out = roll(service, gid, [3, 1], actor="luigi")
+    assert not out.ok and "only Mario" in out.error
+    out = service.submit(gid, {"actor": "mario"})
+    assert not out.ok and out.code == "bad_request"
+    out = service.submit(gid, ["not", "an", "object"])
+    assert not out.ok and out.code == "bad_request"
+    out = service.submit(gid, {"actor": "mario", "type": "teleport"})
+    assert not out.ok and "no command" in out.error
+    assert service.view(gid)["version"] == v
+    with pytest.raises(GameNotFound):
+        service.view("nope")
+
+
+def test_undo_appends_an_event_and_restores_the_state(service: GameService) -> None:
+    """The banker undoes a step: the state is as before, the log keeps everything."""
+    gid = new_game(service)
+    before = service.state(gid)[1]
+    roll(service, gid, [3, 1])
+    service.submit(gid, {"actor": "mario", "type": "buy"})
+    assert service.state(gid)[1].owner(4) == "mario"
+    out = service.undo(gid)
+    assert out.ok and "undoes" in out.says[0]
+    assert service.state(gid)[1].owner(4) is None
+    service.undo(gid)
+    assert service.state(gid)[1] == before
+    history = service.history(gid)
+    assert any(h["undone"] for h in history)
+    assert not service.undo(gid).ok  # nothing left to undo but the game's start
+
+
+def test_undo_to_any_step_then_redo_gives_the_same_roll(tmp_path: Path) -> None:
+    """Undo back to an earlier command; digital dice give the same roll when redone."""
+    svc = GameService(tmp_path).start()
+    try:
+        out = svc.create_game({**SETUP, "dice": "digital"})
+        gid = out.game_id
+        first = svc.submit(gid, {"actor": "mario", "type": "roll"})
+        commands = svc.commands(gid)
+        svc.undo(gid, cmd=commands[-1]["cmd"])
+        again = svc.submit(gid, {"actor": "mario", "type": "roll"})
+        assert again.says == first.says
+    finally:
+        svc.stop()
+
+
+def test_restart_rebuilds_every_open_game_from_the_log(tmp_path: Path) -> None:
+    """After a restart (even with snapshots) the game is exactly where it was."""
+    svc = GameService(tmp_path, snapshot_every=5).start()
+    gid = new_game(svc)
+    for dice in ([3, 1], [2, 2]):
+        roll(svc, gid, dice, actor=svc.view(gid)["prompt"]["to"][0])
+        while svc.view(gid)["prompt"]["kind"] == "buy":
+            svc.submit(gid, {"actor": svc.view(gid)["prompt"]["to"][0], "type": "buy"})
+    svc.undo(gid)
+    state, version = svc.state(gid)[1], svc.view(gid)["version"]
+    svc.stop()
+    again = GameService(tmp_path).start()
+    try:
+        assert again.state(gid) == (version, state)
+        assert again.view(gid)["log"] == svc.view(gid)["log"]
+    finally:
+        again.stop()
+
+
+def test_export_then_import_gives_the_same_game(service: GameService) -> None:
+    """A game exported as JSON lines imports into the same state."""
+    gid = new_game(service)
+    roll(service, gid, [3, 1])
+    lines = list(service.export(gid))
+    assert json.loads(lines[0])["edition"] == "mario"
+    out = service.import_game(lines)
+    assert out.ok
+    assert service.state(out.game_id)[1] == service.state(gid)[1]
+    bad = service.import_game(["{}", "not json"])
+    assert not bad.ok and "Not a game export" in bad.error
+
+
+def test_a_bad_setup_is_refused(service: GameService) -> None:
+    """Unknown edition, too many players, a bad correction: refused with the reason."""
+    assert "Unknown edition" in service.create_game({**SETUP, "edition": "risk"}).error
+    many = {**SETUP, "players": ["A", "B", "C", "D", "E", "F", "G"]}
+    assert "2 to 6 players" in service.create_game(many).error
+    bad = {**SETUP, "settings": {"board": {"spaces": {"moon": {"price": 1}}}}}
+    assert "no space 'moon'" in service.create_game(bad).error
+
+
+def test_banker_corrects_prices_at_setup(service: GameService) -> None:
+    """Prices and rents the rulebook does not give are corrected by the banker at setup."""
+    setup = {**SETUP, "settings": {"order": "seated", "board": {
+        "spaces": {"toad-town": {"price": 2, "rent": 3, "name": "Toad Town Square"}}}}}
+    gid = service.create_game(setup).game_id
+    space = service.view(gid)["board"]["spaces"][4]
+    assert (space["name"], space["price"], space["rent"]) == ("Toad Town Square", 2, 3)
