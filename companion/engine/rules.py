@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from typing import Any, Generic, TypeVar
 
 from companion.engine.state import BaseState, Task, evolve
