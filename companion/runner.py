@@ -28,7 +28,6 @@ def run_companion(config: dict[str, Any], args: argparse.Namespace) -> int:
     port = int(args.port or server_cfg.get("port", 8080))
     state_dir = Path(args.state_dir or config.get("state", {}).get("dir") or default_state_dir())
     simulate = bool(args.simulate or not on_raspberry_pi())
-    pin = str(args.pin or config.get("banker", {}).get("pin", "1234"))
 
     try:
         service = GameService(state_dir).start()
@@ -36,6 +35,7 @@ def run_companion(config: dict[str, Any], args: argparse.Namespace) -> int:
         log.error("%s", exc)
         print(f"companion: {exc}")
         return 1
+    pin = banker_pin(service, args.pin or config.get("banker", {}).get("pin"))
     table_ref: dict[str, Table] = {}
 
     def on_tap(role: str, uid: str) -> None:
@@ -63,7 +63,7 @@ def run_companion(config: dict[str, Any], args: argparse.Namespace) -> int:
 
     app = create_app(service, hardware=hardware, config={
         "banker_pin": pin, "public_url": url, "table": table,
-        "allowed_hosts": server_cfg.get("allowed_hosts"), "simulate": simulate,
+        "allowed_hosts": server_cfg.get("allowed_hosts") or [], "simulate": simulate,
     })
     hardware.start()
     active = service.active_game()
@@ -85,6 +85,7 @@ def run_companion(config: dict[str, Any], args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, on_signal)
     mode = "simulated hardware" if simulate else "table hardware"
     print(f"Board Companion ({mode}) on {url}  (state: {state_dir})", flush=True)
+    print(f"Banker PIN: {pin}", flush=True)
     notifier.ready(status=f"Serving {url}")
     pinger.start()
     try:
@@ -100,3 +101,21 @@ def run_companion(config: dict[str, Any], args: argparse.Namespace) -> int:
             announcer.close()
         service.stop()
     return 0
+
+
+def banker_pin(service: GameService, configured: Any) -> str:
+    """The banker's PIN: from the command line or config, else one made up on the first run
+    and kept in the database (printed at start, so it reaches the journal)."""
+    if configured:
+        pin = str(configured)
+        if not pin.isdigit() or not 4 <= len(pin) <= 8:
+            raise ConfigError("The banker PIN is 4 to 8 digits.")
+        return pin
+    stored = service.store.setting("banker_pin")
+    if stored:
+        return stored
+    import secrets
+
+    pin = f"{secrets.randbelow(10**4):04d}"
+    service.store.set_setting("banker_pin", pin)
+    return pin
