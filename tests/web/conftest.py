@@ -23,7 +23,15 @@ class FakeHardware:
         self.taps: list[tuple[str, str]] = []
 
     def frame_png(self) -> bytes:
-        return b"\x89PNG\r\n\x1a\nfake"
+        import io
+
+        from PIL import Image, ImageDraw
+
+        img = Image.new("1", (128, 64))
+        ImageDraw.Draw(img).text((4, 24), "OLED mirror", fill=1)
+        buf = io.BytesIO()
+        img.save(buf, format="PNG")
+        return buf.getvalue()
 
     def virtual_tap(self, role: str, uid: str) -> None:
         self.taps.append((role, uid))

@@ -47,8 +47,8 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
-def new_phone(browser: Any, errors: list[str]) -> Any:
-    ctx = browser.new_context(viewport=PHONE, device_scale_factor=1)
+def new_phone(browser: Any, errors: list[str], scheme: str = "light") -> Any:
+    ctx = browser.new_context(viewport=PHONE, device_scale_factor=1, color_scheme=scheme)
     ctx.set_default_timeout(8000)
     page = ctx.new_page()
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -136,6 +136,7 @@ def test_mario_auction_trade_undo_reconnect(server: tuple[str, GameService], bro
     # undo: the banker takes the trade back from the history
     bank.once("dialog", lambda d: d.accept())
     bank.get_by_role("tab", name="History").click()
+    bank.locator("[data-undo]").first.wait_for()
     shot(bank, "history-banker")
     bank.locator("[data-undo]").first.click()
     expect(player_card(luigi, "luigi")).to_contain_text("Owns: Toad Town")
@@ -170,7 +171,7 @@ def test_second_edition_and_escaping(server: tuple[str, GameService], browser: A
     out = service.create_game({"edition": "pokemon", "players": ["Ash", name[:24]], "seed": 2})
     assert out.ok, out.error
     code = service.view(out.game_id)["join_code"]
-    ash = new_phone(browser, errors)
+    ash = new_phone(browser, errors, scheme="dark")
     join(ash, base, code, "ash")
     ash.get_by_role("tab", name="Table").click()
     for _ in range(4):  # play whatever Ash is asked, generically
@@ -183,6 +184,6 @@ def test_second_edition_and_escaping(server: tuple[str, GameService], browser: A
     expect(ash.locator(".players")).to_contain_text("<img")
     assert ash.locator(".players img").count() == 0
     assert ash.evaluate("window.pwned") is None
-    shot(ash, "pokemon-ash")
+    shot(ash, "pokemon-ash-dark")
     ash.context.close()
     assert errors == []

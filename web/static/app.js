@@ -491,12 +491,12 @@ function historyTab() {
     const li = h("li", {class: row.undone ? "undone" : ""}, row.say);
     if (banker() && !row.undone && row.cmd > 0 && row.cmd !== lastCmd &&
         !/^The banker undoes/.test(row.say)) {
-      li.append(" ", h("button", {class: "danger", "data-undo": row.cmd,
+      li.prepend(h("button", {class: "danger undo", "data-undo": row.cmd,
         "aria-label": `Undo step ${row.cmd} and everything after it`, onclick: () => act(async () => {
           if (!confirm("Undo this step and everything after it?")) return;
           await api("POST", `/api/games/${encodeURIComponent(S.game)}/undo`, {cmd: row.cmd});
           toast("Undone.", true);
-        })}, "Undo from here"));
+        })}, "Undo"));
     }
     lastCmd = row.cmd;
     list.append(li);
@@ -507,14 +507,15 @@ function historyTab() {
 
 /* ---- seats (claim a player) ---- */
 function seatsSection() {
-  const sec = h("section", {"aria-label": "Players' phones"}, h("h2", {}, "Who is this phone?"));
+  const sec = h("section", {"aria-label": "Players' phones"}, h("h2", {}, banker() ? "Phones" : "Who is this phone?"));
   const box = h("div", {class: "seats"}, h("p", {class: "muted"}, "Loading…"));
   sec.append(box);
   api("GET", `/api/games/${encodeURIComponent(S.game)}/seats`).then((seats) => {
     box.replaceChildren(...seats.map((p) => h("div", {class: "row"},
-      h("button", {class: p.mine ? "primary" : "", disabled: p.claimed && !p.mine && !banker(),
-        "data-claim": p.id, onclick: () => claim(p.id)},
-      p.mine ? `You are ${p.name}` : p.claimed ? `${p.name} (taken)` : `I am ${p.name}`),
+      banker() ? h("span", {}, `${p.name}: ${p.claimed ? "a phone plays" : "no phone yet"}`)
+        : h("button", {class: p.mine ? "primary" : "", disabled: p.claimed && !p.mine,
+          "data-claim": p.id, onclick: () => claim(p.id)},
+        p.mine ? `You are ${p.name}` : p.claimed ? `${p.name} (taken)` : `I am ${p.name}`),
       (banker() || p.mine) && p.claimed ? h("button", {class: "danger",
         onclick: () => act(async () => {
           await api("POST", `/api/games/${encodeURIComponent(S.game)}/release`, {player: p.id});
@@ -605,8 +606,8 @@ function bankerTab() {
     const p = t.progress;
     tags.replaceChildren(p ? h("p", {}, `${p.text || ""} ${p.prompt || ""}`) : "",
       dataList({enrolled: Object.keys(t.enrolled).length ? t.enrolled : "none yet"}),
-      t.enroll_hook ? "" : h("p", {class: "muted"}, "Enroll tags at the companion: "
-        + "`companion enroll`."));
+      t.enroll_hook ? "" : h("p", {class: "muted"}, "Enroll tags at the companion "
+        + "(companion enroll); progress shows here once the service reports it."));
   }).catch((e) => tags.replaceChildren(e.message));
   out.push(h("section", {"aria-label": "Tags"}, h("h2", {}, "Tags"), tags));
   out.push(h("section", {"aria-label": "Game"}, h("h2", {}, "This game"), h("div", {class: "row"},
