@@ -12,7 +12,7 @@ from mt_table import Table
 
 from companion.editions.master_trainer.data import load
 from companion.engine import game
-from companion.engine.types import Action, Command
+from companion.engine.types import Action, Command, RuleError
 
 DATA = load()
 STEPS = 120
@@ -129,3 +129,38 @@ def test_undo_then_redo_gives_the_same_state(seed: int, players: int, dice: str)
         assert undone == before
         redo = game.replay(game.decide(undone, command), undone)
         assert redo == t.state
+
+
+VERBS = ["starter", "roll", "time_machine", "keep", "land", "battle", "trade", "accept",
+         "decline", "poke_doll", "fight", "reveal", "catch", "skip", "take", "revive",
+         "challenge", "use", "discard", "choose", "fly", "Roll!", "*legal*", "*legal*",
+         "*legal*", "*legal*"]
+JUNK = [None, "", 0, 7, -1, [9], [1, 2], "pidgey", "chip:16-pidgey", "mewtwo", "squirtle",
+        "ash", "misty", "banker", "catch-red", "final", "great", "potion", "fly", "bonus_5",
+        "2,3", {"x": 1}, True, "nidoran-f", "zzz"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2**16), st.integers(0, 60), st.sampled_from(["digital", "physical"]),
+       st.sampled_from(VERBS), st.sampled_from(["ash", "misty", "banker", "nobody"]),
+       st.dictionaries(st.sampled_from(["chip", "dice", "space", "with", "give", "take",
+                                        "ball", "item", "bonus", "target"]),
+                       st.sampled_from(JUNK), max_size=4))
+def test_bad_input_is_refused_with_a_rule_and_changes_nothing(
+    seed: int, steps: int, dice: str, verb: str, actor: str, args: dict[str, Any]
+) -> None:
+    """Any command, however wrong, is either legal or refused with a RuleError that names a
+    rule; it never crashes and never changes the state it was given."""
+    t, _ = play(seed, 2, dice, steps)
+    before = t.state
+    legal = game.legal_actions(before)
+    if verb == "*legal*" and legal:  # the right verb and actor, with wrong arguments
+        action = legal[seed % len(legal)]
+        verb, actor, args = action.type, action.actor, {**action.args, **args}
+    try:
+        events = game.decide(t.state, Command(actor, verb, args))
+    except RuleError as exc:
+        assert str(exc)
+    else:
+        game.replay(events, before)
+    assert t.state == before

@@ -35,9 +35,20 @@ def _data_for(settings_json: str) -> EditionData:
     return load(json.loads(settings_json))
 
 
+_by_setup: dict[int, tuple[object, EditionData]] = {}
+
+
 def data_of(state: State) -> EditionData:
-    """The edition data with this game's settings applied."""
-    return _data_for(json.dumps(dict(state.setup.settings), sort_keys=True))
+    """The edition data with this game's settings applied (looked up once per setup)."""
+    setup = state.setup
+    hit = _by_setup.get(id(setup))
+    if hit is not None and hit[0] is setup:
+        return hit[1]
+    data = _data_for(json.dumps(dict(setup.settings), sort_keys=True))
+    if len(_by_setup) > 64:
+        _by_setup.clear()
+    _by_setup[id(setup)] = (setup, data)
+    return data
 
 
 def without(items: tuple[str, ...], remove: list[str] | tuple[str, ...]) -> tuple[str, ...]:
