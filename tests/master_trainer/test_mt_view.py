@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
 from mt_table import RULES, Table, started
+
+from companion.engine.types import IllegalCommand
 
 
 def test_view_has_the_contract_shape_without_money_or_board() -> None:
@@ -51,12 +54,13 @@ def test_tapping_a_space_or_a_chip_makes_the_command() -> None:
     """A tapped space tag says where the mover landed; a tapped chip names the chip."""
     t = started()
     t.do("ash", "roll", dice=[3])
-    cmd = RULES.tap(t.state, "ash", "space:catch-pink")
-    assert cmd is not None and (cmd.type, cmd.args) == ("land", {"space": "catch-pink"})
+    cmd = RULES.interpret_tap(t.state, "space:catch-pink")
+    assert (cmd.actor, cmd.type, cmd.args) == ("ash", "land", {"space": "catch-pink"})
     t.do(cmd.actor, cmd.type, **cmd.args)
-    cmd = RULES.tap(t.state, "ash", "chip:16-pidgey")
-    assert cmd is not None and (cmd.type, cmd.args["chip"]) == ("reveal", "pidgey")
-    assert RULES.tap(t.state, "ash", "chip:7-squirtle") is None  # Misty's starter
+    cmd = RULES.interpret_tap(t.state, "chip:16-pidgey")
+    assert (cmd.actor, cmd.type, cmd.args["chip"]) == ("ash", "reveal", "pidgey")
+    with pytest.raises(IllegalCommand, match="means nothing now"):
+        RULES.interpret_tap(t.state, "chip:7-squirtle")  # Misty's starter
 
 
 def test_tapping_a_mover_picks_its_player() -> None:
@@ -64,5 +68,16 @@ def test_tapping_a_mover_picks_its_player() -> None:
     t = Table(({"name": "Ash", "token": "yellow"}, {"name": "Misty", "token": "blue"}))  # type: ignore[arg-type]
     t.deal(ash="pikachu", misty="squirtle")
     t.do("ash", "roll", dice=[2])
-    cmd = RULES.tap(t.state, "ash", "token:blue")
-    assert cmd is not None and (cmd.type, cmd.args) == ("battle", {"with": "misty"})
+    cmd = RULES.interpret_tap(t.state, "token:blue")
+    assert (cmd.actor, cmd.type, cmd.args) == ("ash", "battle", {"with": "misty"})
+
+
+def test_tapping_a_mover_rolls_for_its_player_in_a_digital_game() -> None:
+    """In a digital game a mover's tap rolls the die its player is asked for."""
+    t = Table(({"name": "Ash", "token": "yellow"}, {"name": "Misty", "token": "blue"}),  # type: ignore[arg-type]
+              dice="digital")
+    t.deal(ash="pikachu", misty="squirtle")
+    cmd = RULES.interpret_tap(t.state, "token:yellow")
+    assert (cmd.actor, cmd.type) == ("ash", "roll")
+    with pytest.raises(IllegalCommand, match="No player"):
+        RULES.interpret_tap(t.state, "token:beige")

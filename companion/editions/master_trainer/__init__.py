@@ -24,7 +24,8 @@ Commands (script shorthand in brackets; every one is listed by ``actions(state)`
 - ``use item=potion <chip>``, ``use item=fly``; ``discard <item>`` down to 7 cards.
 
 Chips are named by slug (``pidgey``, ``nidoran-f``, ``mr-mime``), number or tag
-(``chip:16-pidgey``); ``MasterTrainerRules.tap`` turns a tag tap into the command it means.
+(``chip:16-pidgey``); ``MasterTrainerRules.interpret_tap`` turns a tag tap into the command
+it means.
 """
 
 from companion.editions.master_trainer.rules import MasterTrainerRules

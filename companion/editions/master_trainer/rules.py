@@ -48,28 +48,32 @@ class MasterTrainerRules(ViewRules):
         out += [(s.tag, s.label) for s in SPACES.values()]
         return out
 
-    def tap(self, state: MasterTrainerState, actor: str, object_id: str) -> Command | None:
-        """The command a tag tap means for ``actor`` now, or None: a space tag says where the
-        mover landed, a chip tag names the chip asked for (starter, reveal, take, fight,
-        revive, potion), a mover tag names its player (whom to challenge)."""
-        kind, _, key = object_id.partition(":")
-        if kind == "chip":
-            key = key.split("-", 1)[-1] if key[:1].isdigit() else key
-        wanted = {"space": "space", "chip": "chip", "token": "with"}.get(kind)
-        if wanted is None:
-            return None
+    def interpret_tap(self, state: MasterTrainerState, obj: str, role: str = "") -> Command:
+        """The command a tag tap means now: a space tag says where the mover landed, a chip
+        tag names the chip asked for (starter, reveal, take, fight, revive, Potion), a mover
+        tag names its player (whom to challenge) or rolls for them in a digital game.
+        IllegalCommand says why a tap means nothing now."""
+        kind, _, key = obj.partition(":")
+        if kind == "chip" and key[:1].isdigit():
+            key = key.split("-", 1)[-1]
+        arg = {"space": "space", "chip": "chip", "token": "with"}.get(kind)
+        if arg is None:
+            raise IllegalCommand(f"{obj} is not a Pokémon Master Trainer object.")
         if kind == "token":
             seats = [p.id for p in state.setup.players if p.token == key]
             if not seats:
-                return None
+                raise IllegalCommand(f"No player in this game has the {key} mover.")
             key = seats[0]
-        for action in self.actions(state):
+        legal = self.actions(state)
+        for action in legal:
             spec = action.input or {}
-            if action.actor != actor or spec.get("arg") != wanted:
-                continue
-            if any(o["value"] == key for o in spec.get("options", ())):
-                return Command(actor, action.type, {**action.args, wanted: key})
-        return None
+            if spec.get("arg") == arg and any(o["value"] == key for o in spec.get("options", ())):
+                return Command(action.actor, action.type, {**action.args, arg: key})
+        if kind == "token" and state.setup.dice == "digital":
+            for action in legal:
+                if action.actor == key and action.type == "roll":
+                    return Command(key, "roll", {})
+        raise IllegalCommand(f"That tag means nothing now. {self.waiting_for(state)}")
 
 
 __all__ = ["MasterTrainerRules", "MasterTrainerState", "data_of"]
