@@ -29,26 +29,38 @@ def run_companion(config: dict[str, Any], args: argparse.Namespace) -> int:
     state_dir = Path(args.state_dir or config.get("state", {}).get("dir") or default_state_dir())
     simulate = bool(args.simulate or not on_raspberry_pi())
 
+    table_ref: dict[str, Table] = {}
+
+    def on_tap(role: str, uid: str) -> None:
+        if "t" in table_ref:
+            table_ref["t"].tap(role, uid)
+
+    def on_action(action: dict[str, Any], extra: Any) -> None:
+        if "t" in table_ref:
+            table_ref["t"].press_action(action, extra)
+
+    def on_status(role: str, working: bool, message: str) -> None:
+        if working:
+            log.info("reader %s: %s", role, message)
+        else:
+            log.warning("reader %s: %s (retrying; the game goes on from the phones)", role,
+                        message)
+            hardware.show_error(f"Reader {role}: {message}. Retrying.")
+
+    try:
+        hardware = TableHardware.from_config(config.get("hardware", {}), on_tap=on_tap,
+                                             on_action=on_action, simulate=simulate,
+                                             on_status=on_status)
+    except (ValueError, TypeError) as exc:
+        raise ConfigError(f"[hardware] in the config: {exc}") from exc
     try:
         service = GameService(state_dir).start()
     except StoreError as exc:
         log.error("%s", exc)
-        print(f"companion: {exc}")
+        hardware.show_error("Database damaged: restore a backup (see the journal).")
+        print(f"companion: {exc}", flush=True)
         return 1
     pin = banker_pin(service, args.pin or config.get("banker", {}).get("pin"))
-    table_ref: dict[str, Table] = {}
-
-    def on_tap(role: str, uid: str) -> None:
-        table_ref["t"].tap(role, uid)
-
-    def on_action(action: dict[str, Any], extra: Any) -> None:
-        table_ref["t"].press_action(action, extra)
-
-    try:
-        hardware = TableHardware.from_config(config.get("hardware", {}), on_tap=on_tap,
-                                             on_action=on_action, simulate=simulate)
-    except (ValueError, TypeError) as exc:
-        raise ConfigError(f"[hardware] in the config: {exc}") from exc
     table = Table(service, hardware)
     table_ref["t"] = table
 
@@ -57,9 +69,8 @@ def run_companion(config: dict[str, Any], args: argparse.Namespace) -> int:
         announcer.start()
     url = best_url(port, announcer)
 
-    from web.server import serve
-
     from web import create_app
+    from web.server import serve
 
     app = create_app(service, hardware=hardware, config={
         "banker_pin": pin, "public_url": url, "table": table,

@@ -12,6 +12,7 @@ import logging
 import pickle
 import queue
 import secrets
+import sqlite3
 import threading
 import time
 from collections import deque
@@ -169,20 +170,20 @@ class GameService:
 
     # -- public writes (queued) ---------------------------------------------------------------
     def create_game(self, setup: Any) -> Outcome:
-        return self.call(self._create_game, setup)
+        return self.call(self._guarded, self._create_game, setup)
 
     def submit(self, game_id: str, command: Any, version: int | None = None,
                key: str | None = None) -> Outcome:
         """Decide and commit one command. ``version`` is the log version the sender saw
         (None: do not check); ``key`` an idempotency key (a retry gets the first answer)."""
-        return self.call(self._submit, game_id, command, version, key)
+        return self.call(self._guarded, self._submit, game_id, command, version, key)
 
     def undo(self, game_id: str, cmd: int | None = None) -> Outcome:
         """Take back command ``cmd`` and everything after it (None: the last command)."""
-        return self.call(self._undo, game_id, cmd)
+        return self.call(self._guarded, self._undo, game_id, cmd)
 
     def import_game(self, lines: list[str]) -> Outcome:
-        return self.call(self._import, lines)
+        return self.call(self._guarded, self._import, lines)
 
     # -- public reads ---------------------------------------------------------------------
     def games(self) -> list[dict[str, Any]]:
@@ -246,6 +247,18 @@ class GameService:
                 self.changed.wait(left)
 
     # -- the work, on the service thread --------------------------------------------------
+    def _guarded(self, fn: Callable[..., Outcome], *args: Any) -> Outcome:
+        """Run a write; if the database refuses it (full disk, I/O error), nothing changed:
+        say so clearly instead of failing."""
+        try:
+            return fn(*args)
+        except sqlite3.Error as exc:
+            log.error("could not save: %s", exc)
+            text = (f"The companion could not save ({exc}); nothing changed. Free some disk "
+                    "space or check the SD card, then try again.")
+            self._publish("", 0, {"text": text, "level": "error"})
+            return Outcome(False, 0, error=text, code="storage")
+
     def _create_game(self, raw: Any) -> Outcome:
         try:
             setup = raw if isinstance(raw, GameSetup) else GameSetup.from_json(raw)

@@ -162,3 +162,43 @@ def test_banker_corrects_prices_at_setup(service: GameService) -> None:
     gid = service.create_game(setup).game_id
     space = service.view(gid)["board"]["spaces"][4]
     assert (space["name"], space["price"], space["rent"]) == ("Toad Town Square", 2, 3)
+
+
+def test_a_full_disk_refuses_the_command_and_loses_nothing(service: GameService) -> None:
+    """When the database cannot grow (a full SD card) the command is refused with a clear
+    message, the game stays as it was, and it goes on once there is room again."""
+    gid = new_game(service)
+    before = service.state(gid)
+    conn = service.store.conn
+    pages = conn.execute("PRAGMA page_count").fetchone()[0]
+    conn.execute(f"PRAGMA max_page_count = {pages}")
+
+    def next_command() -> dict:
+        action = service.view(gid)["actions"][0]
+        args = dict(action["args"])
+        if action.get("input", {}).get("kind") == "dice":
+            args["dice"] = [1, 2][: action["input"]["count"]]
+        return {"actor": action["actor"], "type": action["type"], "args": args}
+
+    for _ in range(200):
+        command = next_command()
+        out = service.submit(gid, command)
+        if not out.ok:
+            break
+    assert not out.ok and out.code == "storage"
+    assert "could not save" in out.error
+    stuck = service.state(gid)
+    assert service.submit(gid, command).code == "storage"
+    assert service.state(gid) == stuck
+    conn.execute("PRAGMA max_page_count = 1073741823")
+    assert service.submit(gid, command).ok
+    assert service.state(gid)[0] > stuck[0] >= before[0]
+
+
+def test_a_corrupt_database_file_is_reported_clearly(tmp_path: Path) -> None:
+    """A damaged database file is refused with a message saying how to recover."""
+    from companion.store import StoreError
+
+    (tmp_path / "companion.db").write_bytes(b"this is not a database" * 100)
+    with pytest.raises(StoreError, match="companion restore"):
+        GameService(tmp_path)
