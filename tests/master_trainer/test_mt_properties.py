@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 from typing import Any
@@ -53,8 +54,12 @@ def check_books(t: Table) -> None:
     assert cards == 54, "Item Cards appeared or vanished"
     assert len(state.events_deck) == 54
     view = game.view(state)
+    json.dumps(view)  # plain JSON for every front end
     for p in view["players"]:
         assert p["power_points"] == revived_power(state.trainer(p["id"]))
+        other = game.view(state, p["id"])
+        for q in other["players"]:
+            assert q["id"] == p["id"] or "cards" not in q["items"], "a hand is not secret"
     for colour, n in state.board_down.items():
         hidden = [c for c in DATA.of_colour(colour) if c.slug not in owned
                   and c.slug not in state.face_up]
