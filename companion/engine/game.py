@@ -37,7 +37,8 @@ def apply(state: BaseState | None, event: Event) -> BaseState:
         return initial
     if state is None:
         raise ValueError("the first event of a game must be game_started")
-    return find_edition(state.edition).apply(state, event)
+    new: BaseState = find_edition(state.edition).apply(state, event)
+    return new
 
 
 def decide(state: BaseState, command: Command) -> list[Event]:
