@@ -75,10 +75,11 @@ class Table:
 
     def turn_of(self, pid: str) -> None:
         """Start ``pid``'s turn afresh (their move roll is awaited)."""
-        self.state = replace(self.state, prompt=None, todo=(), dice=None)
-        ctx = Ctx(RULES, self.state)
+        start = replace(self.state, prompt=None, todo=(), dice=None)
+        ctx = Ctx(RULES, start)
         RULES.begin_turn(ctx, pid)
         RULES.run(ctx)
+        ctx.finish(start)
         self.state = ctx.state
 
     @property
