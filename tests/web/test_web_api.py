@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from conftest import Phone, action
+from web_helpers import Phone, action
 
 
 def join(phone: Phone, code: str, player: str | None = None) -> Any:

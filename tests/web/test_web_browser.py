@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import PIN, FakeHardware
+from web_helpers import PIN, FakeHardware
 
 from companion.service import GameService
 from web import create_app

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 import schemathesis
-from conftest import PIN, FakeHardware
 from hypothesis import HealthCheck, settings
+from web_helpers import PIN, FakeHardware
 
 from companion.service import GameService
 from web import create_app

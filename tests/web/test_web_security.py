@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from conftest import PIN, Phone, action
+from web_helpers import PIN, Phone, action
 
 
 def test_dns_rebinding_host_refused(phone: Any) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import PIN
+from web_helpers import PIN
 
 from web import create_app
 from web.server import RESERVE, make_server
