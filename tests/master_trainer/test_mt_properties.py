@@ -36,6 +36,8 @@ def random_command(action: Action, rnd: random.Random, physical: bool) -> Comman
         other = rnd.choice(spec["with"])
         args.update({"with": other, "give": rnd.choice(spec["give"]),
                      "take": rnd.choice(spec["take"][other])})
+        if spec.get("items") and rnd.random() < 0.3:
+            args["items"] = [rnd.choice(spec["items"])]
     return Command(action.actor, action.type, args)
 
 

@@ -140,3 +140,20 @@ def test_potion_revives_only_a_knocked_out_pokemon() -> None:
     assert not any(a.type == "use" for a in t.actions("ash"))
     with pytest.raises(IllegalCommand):
         t.do("ash", "use", item="potion", chip="raichu")
+
+
+def test_item_cards_can_sweeten_a_trade_offer() -> None:
+    """A trade offer may add Item Cards as an incentive; they change hands on acceptance."""
+    t = started()
+    t.give("ash", team=("pidgey",), items=("potion", "fly"))
+    t.give("misty", team=("staryu",))
+    t.do("ash", "roll", dice=[3])
+    with pytest.raises(IllegalCommand, match="holds no Master Ball"):
+        t.do("ash", "trade", **{"with": "misty", "give": "pidgey", "take": "staryu",
+                                "items": "master_ball"})
+    events = t.do("ash", "trade", **{"with": "misty", "give": "pidgey", "take": "staryu",
+                                     "items": "potion"})
+    assert "Pidgey + Potion" in t.says(events)
+    t.do("misty", "accept")
+    assert t.state.trainer("misty").items == ("potion",)
+    assert t.state.trainer("ash").items == ("fly",)

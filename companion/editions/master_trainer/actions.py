@@ -85,6 +85,8 @@ class ActionRules(BattleRules):
             "with": [p for p, _ in self.player_options(state, targets)],
             "give": self.tradeable(state, pid),
             "take": {p: self.tradeable(state, p) for p in targets},
+            "items": sorted(state.trainer(pid).items) if state.prompt and (
+                state.prompt.kind == "land") else [],
         }
         return [Action(pid, "trade", label, {}, form)]
 

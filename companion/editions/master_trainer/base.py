@@ -284,8 +284,16 @@ class MasterTrainerBase(Rules[MasterTrainerState]):
         if raw is None:
             return replace(state, offer=None)
         return replace(
-            state, offer=Offer(raw["by"], raw["to"], raw["give"], raw["take"], raw["forced"])
+            state,
+            offer=Offer(raw["by"], raw["to"], raw["give"], raw["take"], raw["forced"],
+                        tuple(raw.get("items", ()))),
         )
+
+    def on_items_given(self, state: State, data: Mapping[str, Any]) -> State:
+        giver = state.trainer(data["from"])
+        state = state.with_trainer(replace(giver, items=without(giver.items, data["cards"])))
+        taker = state.trainer(data["to"])
+        return state.with_trainer(replace(taker, items=taker.items + tuple(data["cards"])))
 
 
 def battle_json(b: Battle) -> dict[str, Any]:

@@ -66,9 +66,29 @@ class BattleRules(LandingRules):
         ctx.ask("challenge", (other,), f"{self.pname(ctx.state, other)}: accept the challenge"
                 f"{doll}.")
 
+    def offered_items(self, state: State, pid: str, raw: Any) -> list[str]:
+        """Item Cards named as ``potion,fly`` or a list, all held by ``pid``."""
+        if raw in (None, "", []):
+            return []
+        names = raw.replace(" ", ",").split(",") if isinstance(raw, str) else raw
+        if not isinstance(names, list | tuple):
+            names = [names]
+        hand = list(state.trainer(pid).items)
+        cards = []
+        for name in names:
+            if not name:
+                continue
+            card = self.held_card(state, pid, name)
+            if card not in hand:
+                raise IllegalCommand(f"You hold too few {self.item_name(state, card)} cards.")
+            hand.remove(card)
+            cards.append(card)
+        return cards
+
     def cmd_trade(self, ctx: Ctx[State], command: Command) -> None:
-        """``trade with=<player> give=<your chip> take=<their chip>``: offer a trade after
-        passing a mover, or make the trade a Trade Pokémon card forces."""
+        """``trade with=<player> give=<your chip> take=<their chip> [items=potion,fly]``: offer
+        a trade after passing a mover (Item Cards may sweeten it), or make the trade a Trade
+        Pokémon card forces."""
         state, pid = ctx.state, command.actor
         other = str(command.args.get("with", ""))
         chips = data_of(state).chips
@@ -85,10 +105,15 @@ class BattleRules(LandingRules):
             if chip == t.starter:
                 raise IllegalCommand("Starter Pokémon cannot be traded.")
         forced = state.prompt is not None and state.prompt.kind == "trade_event"
+        items = self.offered_items(state, pid, command.args.get("items"))
+        if forced and items:
+            raise IllegalCommand("A Trade Pokémon card swaps one Pokémon for one Pokémon.")
         ctx.clear_prompt()
-        offer = {"by": pid, "to": other, "give": give, "take": take, "forced": forced}
+        offer = {"by": pid, "to": other, "give": give, "take": take, "forced": forced,
+                 "items": items}
         g, t_ = self.chip(state, give).name, self.chip(state, take).name
-        ctx.emit("offer", f"{self.pname(state, pid)} offers {g} for "
+        extra = "".join(f" + {self.item_name(state, c)}" for c in items)
+        ctx.emit("offer", f"{self.pname(state, pid)} offers {g}{extra} for "
                  f"{self.pname(state, other)}'s {t_}.", offer=offer)
         if forced:
             doll = " unless you stop it with a Poké Doll" if "poke_doll" in state.trainer(
@@ -108,6 +133,10 @@ class BattleRules(LandingRules):
             return
         offer = ctx.state.offer
         assert offer is not None
+        if offer.items:
+            ctx.emit("items_given", f"{self.pname(ctx.state, offer.to)} also gets the Item "
+                     "Cards offered.", **{"from": offer.by, "to": offer.to},
+                     cards=list(offer.items))
         ctx.emit("traded", f"Trade: {self.pname(ctx.state, offer.by)} gets "
                  f"{self.chip(ctx.state, offer.take).name}, {self.pname(ctx.state, offer.to)} "
                  f"gets {self.chip(ctx.state, offer.give).name}. Both movers share the space "

@@ -67,6 +67,8 @@ class Offer:
     give: str
     take: str
     forced: bool
+    items: tuple[str, ...] = ()
+    """Item Cards the offering player adds to sweeten the trade."""
 
 
 @dataclass(frozen=True)
