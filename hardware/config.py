@@ -3,8 +3,9 @@
 Example (pins are BCM numbers)::
 
     [hardware.taps]
-    removal_ms = 300
-    poll_ms = 50
+    poll_ms = 50          # pause between two polls of a reader
+    removal_ms = 380      # a tag silent this long ...
+    removal_polls = 6     # ... and for this many polls in a row has been lifted
 
     [[hardware.readers]]
     role = "table"        # what on_tap(role, uid) receives
@@ -122,10 +123,12 @@ def load_hardware_config(raw: Mapping[str, Any] | None) -> HardwareConfig:
     if len(set(selects)) != len(selects):
         raise HardwareConfigError("hardware.readers: two readers on the same bus and device")
     taps_raw = _table(raw, "taps")
-    _known(taps_raw, "hardware.taps", {"removal_ms", "poll_ms"})
+    _known(taps_raw, "hardware.taps", {"removal_ms", "poll_ms", "removal_polls"})
+    w = "hardware.taps"
     try:
-        taps = TapSettings(removal_s=_num(taps_raw, "hardware.taps", "removal_ms", 300) / 1000,
-                           poll_s=_num(taps_raw, "hardware.taps", "poll_ms", 50) / 1000)
+        taps = TapSettings(removal_s=_num(taps_raw, w, "removal_ms", 380) / 1000,
+                           poll_s=_num(taps_raw, w, "poll_ms", 50) / 1000,
+                           removal_polls=_int(taps_raw, w, "removal_polls", 6, 1, 100))
     except ValueError as exc:
         raise HardwareConfigError(f"hardware.taps: {exc}") from exc
     cfg = HardwareConfig(readers, _display(_table(raw, "display")),

@@ -7,14 +7,14 @@ def test_empty_table_gives_one_table_reader_on_ce0_and_i2c_oled() -> None:
     cfg = load_hardware_config({})
     assert [(r.role, r.bus, r.device, r.rst_pin) for r in cfg.readers] == [("table", 0, 0, 25)]
     assert (cfg.display.i2c_port, cfg.display.i2c_address) == (1, 0x3C)
-    assert cfg.taps.removal_s == pytest.approx(0.3)
+    assert cfg.taps.removal_s == pytest.approx(0.38) and cfg.taps.removal_polls == 6
 
 
 def test_two_readers_with_roles() -> None:
     cfg = load_hardware_config({"readers": [{"role": "bank"}, {"role": "catch", "device": 1}],
-                                "taps": {"removal_ms": 400, "poll_ms": 40}})
+                                "taps": {"removal_ms": 400, "poll_ms": 40, "removal_polls": 8}})
     assert [(r.role, r.device) for r in cfg.readers] == [("bank", 0), ("catch", 1)]
-    assert cfg.taps.poll_s == pytest.approx(0.04)
+    assert cfg.taps.poll_s == pytest.approx(0.04) and cfg.taps.removal_polls == 8
 
 
 @pytest.mark.parametrize(("raw", "message"), [
@@ -28,6 +28,8 @@ def test_two_readers_with_roles() -> None:
     ({"display": {"i2c_address": "0x3C"}}, "i2c_address"),
     ({"display": {"colour": "blue"}}, "unknown key"),
     ({"taps": {"removal_ms": 20, "poll_ms": 50}}, "poll_s < removal_s"),
+    ({"taps": {"removal_polls": 1.5}}, "removal_polls must be an integer"),
+    ({"taps": {"poll_ms": 100}}, "must not exceed removal_s"),
 ])
 def test_bad_values_are_named(raw: dict, message: str) -> None:
     with pytest.raises(HardwareConfigError, match=message):
