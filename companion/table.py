@@ -67,15 +67,20 @@ class Table:
         self._show_active()
 
     def enrollment(self) -> dict[str, Any]:
+        """Progress of the enrollment running now (also drawn on the OLED)."""
         if self.enrolling is None:
             return {"enrolling": None}
-        progress = self.service.call(self.registry.progress, self.enrolling,
-                                     self.objects(self.enrolling))
+        out = self.progress_for(self.enrolling)
         if self.hardware is not None:
-            self.hardware.show_enrollment(progress)
-        return {"enrolling": self.enrolling, "done": progress.done, "total": progress.total,
-                "next": progress.next_object, "prompt": progress.prompt,
-                "text": progress.text}
+            self.hardware.show_enrollment(out)
+        return out
+
+    def progress_for(self, edition: str) -> dict[str, Any]:
+        """How many of ``edition``'s objects have a tag, and which to tap next."""
+        progress = self.service.call(self.registry.progress, edition, self.objects(edition))
+        return {"edition": edition, "enrolling": self.enrolling, "done": progress.done,
+                "total": progress.total, "next": progress.next_object,
+                "prompt": progress.prompt, "text": progress.text}
 
     # -- on the service thread --------------------------------------------------------------
     def _tap(self, role: str, uid: str) -> Outcome:

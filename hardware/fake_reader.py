@@ -17,6 +17,7 @@ class FakeReader:
     def __init__(self, *, hold_s: float = 0.25, gap_s: float = 0.45,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.hold_s, self.gap_s = hold_s, gap_s
+        self._last_end = float("-inf")
         self._clock = clock
         self._lock = threading.Lock()
         self._windows: list[tuple[float, float, str]] = []  # (start, end, uid)
@@ -40,8 +41,9 @@ class FakeReader:
         """Put ``uid`` on the reader for ``hold_s``, after any taps still queued."""
         with self._lock:
             now = self._clock()
-            start = max([now] + [end + self.gap_s for _, end, _ in self._windows])
-            self._windows.append((start, start + self.hold_s, uid.upper()))
+            start = max(now, self._last_end + self.gap_s)
+            self._last_end = start + self.hold_s
+            self._windows.append((start, self._last_end, uid.upper()))
 
     def place(self, uid: str) -> None:
         """Leave ``uid`` lying on the reader until :meth:`remove`."""

@@ -64,7 +64,8 @@ def create_app(service: Any, hardware: Any = None, config: dict[str, Any] | None
         settings={"banker_pin": str(pin) if pin else "",
                   "public_url": str(cfg.get("public_url", "")),
                   "stream_seconds": float(cfg.get("stream_seconds", 300)),
-                  "heartbeat": float(cfg.get("heartbeat", 15))},
+                  "heartbeat": float(cfg.get("heartbeat", 15)),
+                  "table": cfg.get("table")},
     )
     security.install(app)
     errors.install(app)

@@ -7,6 +7,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
+from companion.engine.types import RuleError
 from companion.tags import TagError, normalise_uid
 from web.api import body
 from web.context import web
@@ -41,7 +42,10 @@ def tap() -> Response:
         uid = normalise_uid(uid) if isinstance(uid, str) else normalise_uid("")
     except TagError as exc:
         raise ApiError("bad_request", str(exc)) from None
-    hw.virtual_tap(role, uid)
+    try:
+        hw.virtual_tap(role, uid)
+    except (KeyError, TypeError) as exc:
+        raise ApiError("bad_request", str(exc).strip("'\"")) from None
     return jsonify({"tapped": uid, "role": role})
 
 
@@ -52,10 +56,14 @@ def tags() -> Response:
     require_banker()
     service = web().service
     edition = request.args.get("edition", "")
-    hook = getattr(service, "enrollment", None)
+    table = web().settings.get("table")
+    hook = getattr(table, "progress_for", None)
     progress: Any = None
     if callable(hook) and edition:
-        progress = hook(edition)
+        try:
+            progress = hook(edition)
+        except RuleError as exc:
+            raise ApiError("bad_request", str(exc)) from None
 
     def count() -> dict[str, int]:
         try:
@@ -67,3 +75,23 @@ def tags() -> Response:
 
     return jsonify({"enrolled": service.call(count), "progress": progress,
                     "enroll_hook": callable(hook)})
+
+
+@bp.post("/enrollment")
+def enrollment() -> Response:
+    """Start enrolling tags for ``edition`` (taps then name objects in order), or stop with
+    ``{"edition": null}``. Progress: GET /api/tags?edition=..."""
+    require_banker()
+    table = web().settings.get("table")
+    if table is None:
+        raise ApiError("no_hardware", "No table hardware is attached.")
+    edition = body().get("edition")
+    if edition is None:
+        table.stop_enrollment()
+        return jsonify({"enrolling": None})
+    if not isinstance(edition, str):
+        raise ApiError("bad_request", "'edition' is an edition name or null.")
+    try:
+        return jsonify(table.start_enrollment(edition))
+    except RuleError as exc:
+        raise ApiError("bad_request", str(exc)) from None

@@ -131,6 +131,10 @@ def document() -> dict[str, Any]:
         "/api/tags": {"get": _op("Tag enrollment so far (banker)", _ok("tags"), errors=(400, 403))
                       | {"parameters": [{"name": "edition", "in": "query", "required": False,
                                          "schema": {"type": "string"}}]}},
+        "/api/enrollment": {"post": _op(
+            "Start enrolling tags for an edition, or stop with null (banker)", _ok("enrolling"),
+            body={"type": "object", "required": ["edition"], "properties": {
+                "edition": {"type": "string", "nullable": True}}})},
         "/api/openapi.json": {"get": _op("This document", _ok("OpenAPI 3"), errors=(400,))},
     }
     return {

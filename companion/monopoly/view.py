@@ -45,7 +45,7 @@ def monopoly_view(rules: MonopolyRules, state: MonopolyState) -> dict[str, Any]:
         "last_roll": list(state.last_roll),
         "finished": state.finished, "winners": list(state.winners),
         "end_reason": state.end_reason,
-        "bank": state.bank, "pot": state.pot, "pot_text": b.currency.format(state.pot),
+        "pot": state.pot, "pot_text": b.currency.format(state.pot),
         "board": {"spaces": spaces, "colors": dict(b.color_names),
                   "unverified": list(b.unverified)},
         "auction": None if auction is None else {

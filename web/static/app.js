@@ -593,7 +593,7 @@ function bankerTab() {
       h("button", {onclick: () => { img.src = `/api/oled.png?t=${Date.now()}`; }}, "Refresh")));
   }
   if (S.session.simulated) {
-    const role = h("input", {value: "bank", "aria-label": "Reader role"});
+    const role = h("input", {value: "table", "aria-label": "Reader role"});
     const uid = h("input", {placeholder: "04A1B2C3", "aria-label": "Tag UID"});
     out.push(h("section", {"aria-label": "Virtual tap"}, h("h2", {}, "Virtual tap"),
       h("div", {class: "row"}, h("label", {}, "Reader", role), h("label", {}, "Tag UID", uid)),
@@ -604,10 +604,18 @@ function bankerTab() {
   const tags = h("div", {}, h("p", {class: "muted"}, "Loading…"));
   api("GET", `/api/tags?edition=${encodeURIComponent(S.view.edition || "")}`).then((t) => {
     const p = t.progress;
-    tags.replaceChildren(p ? h("p", {}, `${p.text || ""} ${p.prompt || ""}`) : "",
+    const ed = S.view.edition || "";
+    const running = p && p.enrolling === ed;
+    const toggle = h("button", {id: "enroll-toggle", onclick: () => act(async () => {
+      await api("POST", "/api/enrollment", {edition: running ? null : ed});
+      toast(running ? "Enrollment stopped." : "Tap each tag on the reader in turn.", true);
+      render();
+    })}, running ? "Stop enrolling" : "Enroll tags for this edition");
+    tags.replaceChildren(
+      p ? h("p", {id: "enroll-progress"}, `${p.text}. ${running ? p.prompt : ""}`) : "",
       dataList({enrolled: Object.keys(t.enrolled).length ? t.enrolled : "none yet"}),
-      t.enroll_hook ? "" : h("p", {class: "muted"}, "Enroll tags at the companion "
-        + "(companion enroll); progress shows here once the service reports it."));
+      t.enroll_hook ? toggle : h("p", {class: "muted"}, "Enroll tags at the companion "
+        + "(companion enroll)."));
   }).catch((e) => tags.replaceChildren(e.message));
   out.push(h("section", {"aria-label": "Tags"}, h("h2", {}, "Tags"), tags));
   out.push(h("section", {"aria-label": "Game"}, h("h2", {}, "This game"), h("div", {class: "row"},

@@ -1,0 +1,101 @@
+"""The table end to end in one process: simulated hardware, the tag registry, the game service
+and the page's API. Taps go through the same reader -> tap detector -> table path as on a Pi."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from web_helpers import PIN, Phone
+
+from companion.service import GameService
+from companion.table import Table
+from hardware.table import TableHardware
+from web import create_app
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[Table]:
+    service = GameService(tmp_path).start()
+    holder: dict[str, Table] = {}
+    hw = TableHardware.from_config({}, on_tap=lambda r, u: holder["t"].tap(r, u),
+                                   on_action=lambda a, e: holder["t"].press_action(a, e),
+                                   simulate=True)
+    holder["t"] = Table(service, hw)
+    hw.start()
+    yield holder["t"]
+    hw.stop()
+    service.stop()
+
+
+@pytest.fixture
+def banker(table: Table) -> Phone:
+    app: Flask = create_app(table.service, hardware=table.hardware,
+                            config={"banker_pin": PIN, "table": table})
+    return Phone(app.test_client()).login()
+
+
+def wait_for(check: Any, timeout: float = 3.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():
+            return
+        time.sleep(0.02)
+    raise AssertionError("timed out")
+
+
+def tap(banker: Phone, uid: str) -> None:
+    r = banker.post("/api/tap", {"role": "table", "uid": uid})
+    assert r.status_code == 200, r.get_json()
+    time.sleep(0.45)  # the tag lies on the pad, then is lifted (the removal window passes)
+
+
+def test_enrolling_walks_the_banker_through_each_object(banker: Phone, table: Table) -> None:
+    """Enrolling asks for each object in turn; each tap names the next one; a tag already
+    enrolled to another object is refused."""
+    assert banker.post("/api/enrollment", {"edition": "mario"}).status_code == 200
+    first = banker.get("/api/tags?edition=mario").get_json()["progress"]
+    assert first["done"] == 0 and first["prompt"].startswith("Tap the Super Mushroom token")
+    tap(banker, "04A1B2C3D4E5F6")
+    wait_for(lambda: table.progress_for("mario")["done"] == 1)
+    progress = banker.get("/api/tags?edition=mario").get_json()["progress"]
+    assert progress["prompt"].startswith("Tap the Toad's Frying Pan token")
+    tap(banker, "04A1B2C3D4E5F6")  # the same sticker again: refused, nothing changes
+    wait_for(lambda: table.last_notice is not None and "already" in table.last_notice["text"])
+    assert table.progress_for("mario")["done"] == 1
+    assert banker.post("/api/enrollment", {"edition": None}).get_json() == {"enrolling": None}
+    assert banker.post("/api/enrollment", {"edition": "risk"}).status_code == 400
+
+
+def test_a_token_tap_rolls_for_its_player_and_an_unknown_tag_changes_nothing(
+        banker: Phone, table: Table) -> None:
+    """During play a token's tap answers for its player (digital dice: it rolls); a tag the
+    companion does not know, or a token whose player is not asked, changes nothing and says why."""
+    table.registry.enroll("04000000000001", "mario", "token:Super Mushroom")
+    table.registry.enroll("04000000000002", "mario", "token:DK Barrel")
+    r = banker.post("/api/games", {"edition": "mario", "dice": "digital", "seed": 4,
+                                   "settings": {"order": "seated"},
+                                   "players": [{"name": "Mario", "token": "Super Mushroom"},
+                                               {"name": "Luigi", "token": "DK Barrel"}]})
+    gid = r.get_json()["game_id"]
+    version = table.service.view(gid)["version"]
+    tap(banker, "04000000000002")  # Luigi's token: it is Mario's turn
+    wait_for(lambda: table.last_notice is not None and "Luigi" in table.last_notice["text"])
+    assert table.service.view(gid)["version"] == version
+    tap(banker, "04999999")  # not enrolled
+    wait_for(lambda: "Unknown tag" in (table.last_notice or {}).get("text", ""))
+    assert table.service.view(gid)["version"] == version
+    tap(banker, "04000000000001")  # Mario's token: Mario rolls
+    wait_for(lambda: table.service.view(gid)["version"] > version)
+    assert table.service.view(gid)["last_roll"]
+    assert banker.get("/api/oled.png").data[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_virtual_tap_on_an_unknown_reader_is_a_clear_400(banker: Phone) -> None:
+    """Naming a reader that does not exist is refused with the known roles."""
+    r = banker.post("/api/tap", {"role": "moon", "uid": "04A1B2C3"})
+    assert r.status_code == 400 and "moon" in r.get_json()["error"]
