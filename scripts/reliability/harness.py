@@ -61,14 +61,14 @@ class Server:
     journal)."""
 
     def __init__(self, state_dir: Path, port: int | None = None, pin: str = PIN,
-                 extra: tuple[str, ...] = ()) -> None:
+                 extra: tuple[str, ...] = (), log_dir: Path | None = None) -> None:
         self.state_dir = Path(state_dir)
         self.port = port or free_port()
         self.pin = pin
         self.extra = extra
         self.proc: subprocess.Popen[bytes] | None = None
         self.starts = 0
-        self.log_dir = self.state_dir.parent / f"{self.state_dir.name}-logs"
+        self.log_dir = log_dir or self.state_dir.parent / f"{self.state_dir.name}-logs"
 
     @property
     def url(self) -> str:

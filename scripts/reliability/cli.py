@@ -1,0 +1,63 @@
+"""Run the whole suite (or some of it) and print a summary of the figures."""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from reliability.faults import run_faults
+from reliability.harness import Result
+from reliability.memory import run_memory
+from reliability.powercut import run_powercut
+from reliability.races import run_races, run_retries
+from reliability.restart import run_restart
+from reliability.soak import run_soak
+
+
+def scenarios(quick: bool, soak_seconds: float | None,
+              kills: int | None) -> dict[str, Callable[[Path], Result]]:
+    q = quick
+    return {
+        "powercut": lambda w: run_powercut(w, kills=kills or (20 if q else 200)),
+        "races": lambda w: run_races(w / "races", rounds=10 if q else 40),
+        "retries": lambda w: run_retries(w / "retries", rounds=4 if q else 10),
+        "soak": lambda w: run_soak(w, seconds=soak_seconds or (15 if q else 60)),
+        "restart": lambda w: run_restart(w, restarts=3 if q else 8),
+        "memory": lambda w: run_memory(w, commands=1000 if q else 3000),
+        "faults": run_faults,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Board Companion reliability suite")
+    parser.add_argument("--quick", action="store_true", help="short runs (about 2 minutes)")
+    parser.add_argument("--only", default="", help="comma-separated: powercut, races, "
+                        "retries, soak, restart, memory, faults")
+    parser.add_argument("--soak-seconds", type=float, help="soak length (default 60, quick 15)")
+    parser.add_argument("--kills", type=int, help="power cuts (default 200, quick 20)")
+    parser.add_argument("--work", type=Path, help="keep state and journals here")
+    args = parser.parse_args(argv)
+    chosen = scenarios(args.quick, args.soak_seconds, args.kills)
+    names = [n.strip() for n in args.only.split(",") if n.strip()] or list(chosen)
+    unknown = set(names) - set(chosen)
+    if unknown:
+        parser.error(f"unknown scenario(s): {', '.join(sorted(unknown))}")
+    results: list[Result] = []
+    with tempfile.TemporaryDirectory(prefix="reliability-") as tmp:
+        work = args.work or Path(tmp)
+        for name in names:
+            t0 = time.monotonic()
+            try:
+                result = chosen[name](work / name)
+            except Exception as exc:  # one broken scenario must not hide the others
+                result = Result(name, False, notes=[f"crashed: {exc!r}"])
+            result.figures["took (s)"] = round(time.monotonic() - t0, 1)
+            results.append(result)
+            print("\n".join(result.lines()), flush=True)
+    failed = [r.name for r in results if not r.ok]
+    print(f"\nsummary: {len(results) - len(failed)} of {len(results)} scenarios held"
+          + (f"; failed: {'; '.join(failed)}" if failed else ""))
+    return 1 if failed else 0
