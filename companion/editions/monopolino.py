@@ -64,6 +64,8 @@ class MonopolinoRules(MonopolyRules):
     title = "Monopolino"
     max_players = 4
     dice_count = 1
+    board_fields = ("name", "price")
+    """The amount shown is both price and rent: the banker corrects the price only."""
 
     # -- setup ------------------------------------------------------------------------------
     def edition_setup(self, state: MonopolyState) -> MonopolyState:

@@ -166,6 +166,13 @@ class Rules(Generic[S]):
         """The JSON a front end shows (``viewer``: whose secrets may be shown)."""
         raise NotImplementedError  # pragma: no cover - abstract
 
+    def setup_info(self) -> dict[str, Any]:
+        """What the setup form offers for this edition (``GET /api/editions/<name>``):
+        ``settings`` (``[{name, label, type: int|choice|text|counts|json, min?, max?,
+        choices?, default}]``), ``tokens`` (names to pick from), ``board`` (correctable board
+        data, or None) and ``unverified`` (facts shipped as defaults, not from the rulebook)."""
+        return {"settings": [], "tokens": [], "board": None, "unverified": []}
+
     def interpret_tap(self, state: S, obj: str, role: str) -> Command:
         """What a tag tap means now (``obj`` like ``"token:..."``); RuleError says why not."""
         raise IllegalCommand("That tag means nothing in this game.")

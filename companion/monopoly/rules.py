@@ -60,6 +60,45 @@ class MonopolyRules(  # type: ignore[misc]
         return self.edition_setup(state)
 
     setting_names: tuple[str, ...] = ()
+    settings_info: tuple[dict[str, Any], ...] = ()
+    """The edition's own settings for the setup form: ``{name, label, type (int, choice or
+    text), min?, max?, choices?, default?}``; a missing default is the data file's rule."""
+    board_fields: tuple[str, ...] = ("name", "price", "rent")
+    """What the banker may correct on an ownable space."""
+
+    def setup_info(self) -> dict[str, Any]:
+        """The setup form's data: dice order, the edition's settings, tokens, and the board
+        data the banker may correct (prices, rents, tax amounts, card texts)."""
+        board = load_board(self.name)
+        settings: list[dict[str, Any]] = [{
+            "name": "order", "label": "Who starts", "type": "choice", "default": "roll",
+            "choices": [{"value": "roll", "label": "Highest starting roll"},
+                        {"value": "seated", "label": "As listed"}]}]
+        for info in self.settings_info:
+            settings.append({"default": board.rule(info["name"]), **info})
+        words = " ".join(board.unverified).lower()
+        unverified = [field for field, word in (("name", "names"), ("price", "price"),
+                                                ("rent", "rent"), ("amount", "tax"),
+                                                ("text", "card")) if word in words]
+        return {
+            "settings": settings,
+            "tokens": list(board.tokens),
+            "unverified": list(board.unverified),
+            "board": {
+                "fields": list(self.board_fields),
+                "unverified": unverified,
+                "currency": board.currency.to_json(),
+                "spaces": [{"id": s.id, "name": s.name, "color": s.color,
+                            "color_name": board.color_names.get(s.color, s.color),
+                            "price": s.price, "rent": s.rent}
+                           for s in board.spaces if s.ownable],
+                "taxes": [{"id": s.id, "name": s.name, "amount": s.amount}
+                          for s in board.spaces if not s.ownable and s.amount > 0],
+                "cards": [{"id": c.id, "deck": deck, "deck_title": board.deck_titles[deck],
+                           "text": c.text}
+                          for deck, cards in board.decks.items() for c in cards],
+            },
+        }
 
     def edition_setup(self, state: MonopolyState) -> MonopolyState:
         """Edition hook: add the edition's own starting values."""

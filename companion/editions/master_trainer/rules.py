@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from companion.editions.master_trainer.base import data_of, initial_trainers
 from companion.editions.master_trainer.data import load
 from companion.editions.master_trainer.spaces import SPACES
@@ -25,6 +28,38 @@ class MasterTrainerRules(ViewRules):
             setup=setup, rng=rng_mod.seed_state(setup.seed),
             trainers=initial_trainers([p.id for p in setup.players]),
         )
+
+    def setup_info(self) -> dict[str, Any]:
+        """The setup form's data: movers to pick, the counts the rulebook does not print
+        (Item and Event decks, chips per board colour, city Item Cards) and the Pokémon
+        Masters' cards (as JSON: ``{rival: {strength, bonus: [6 numbers]}}``)."""
+        data = load()
+
+        def counts(name: str, label: str, values: Mapping[str, int],
+                   names: Mapping[str, str]) -> dict[str, Any]:
+            return {"name": name, "label": label, "type": "counts", "min": 0,
+                    "default": dict(values),
+                    "keys": [{"key": k, "label": names.get(k, k.replace("_", " ").capitalize())}
+                             for k in values]}
+
+        return {
+            "settings": [
+                {"name": "city_items", "label": "Item Cards a city or town gives", "type": "int",
+                 "min": 0, "max": 3, "default": data.city_items},
+                counts("item_deck", "Item Cards in the deck", data.item_deck, data.item_names),
+                counts("event_deck", "Event Cards in the deck", data.event_deck,
+                       data.event_names),
+                counts("board_spaces", "Chips on the board's spaces, by colour",
+                       data.board_spaces, {}),
+                {"name": "rivals", "label": "Pokémon Masters' cards (strength, bonus for rolls "
+                 "1-6)", "type": "json", "advanced": True,
+                 "default": {k: {"strength": r.strength, "bonus": list(r.bonus)}
+                             for k, r in data.rivals.items()}},
+            ],
+            "tokens": list(data.movers),
+            "board": None,
+            "unverified": list(data.unverified),
+        }
 
     def check_legal(self, state: MasterTrainerState, command: Command) -> None:
         """Refuse a command no legal action matches; when the command's own rules say why

@@ -39,6 +39,8 @@ class PokemonRules(PokemonSpaces, PokemonCatching, PokemonBattles, MonopolyRules
     max_players = 4
     dice_count = 1
     setting_names = ("ball_faces",)
+    settings_info = ({"name": "ball_faces", "label": "Poké Ball faces on the catching die",
+                      "type": "int", "min": 1, "max": 6},)
     trade_extras = ("pokemon",)
 
     def edition_setup(self, state: MonopolyState) -> MonopolyState:
