@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import time
+import weakref
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -36,7 +37,9 @@ WUPA, HLTA, SEL_CL = 0x52, 0x50, (0x93, 0x95, 0x97)
 CASCADE_TAG = 0x88
 TIMER_TICK_S = (2 * 0xD3E + 1) / 13.56e6  # the prescaler MFRC522_Init sets: ~0.5 ms
 
-_rst_users: dict[tuple[int, int], int] = {}  # (id of GPIO module, reset pin) -> open readers
+_rst_users: weakref.WeakKeyDictionary[Any, dict[int, int]] = weakref.WeakKeyDictionary()
+"""GPIO module -> reset pin -> open readers using it. Keyed by the module object itself (not
+its id(), which a later module may reuse once the first is gone)."""
 
 
 class ReaderError(RuntimeError):
@@ -113,8 +116,8 @@ class Mfrc522Reader:
         if len(handlers) > 1:  # the library adds a StreamHandler per instance
             chip.logger.removeHandler(handlers[-1])
         self._chip, self._gpio = chip, GPIO
-        key = (id(GPIO), self.rst_pin)
-        _rst_users[key] = _rst_users.get(key, 0) + 1
+        users = _rst_users.setdefault(GPIO, {})
+        users[self.rst_pin] = users.get(self.rst_pin, 0) + 1
         version = self._read(VERSION)
         if version in (0x00, 0xFF):
             self.close()
@@ -132,13 +135,13 @@ class Mfrc522Reader:
         try:
             chip.spi.close()
         finally:
-            key = (id(self._gpio), self.rst_pin)
-            users = _rst_users.get(key, 1) - 1
-            if users <= 0:
-                _rst_users.pop(key, None)
+            users = _rst_users.setdefault(self._gpio, {})
+            left = users.get(self.rst_pin, 1) - 1
+            if left <= 0:
+                users.pop(self.rst_pin, None)
                 self._gpio.cleanup(self.rst_pin)
             else:
-                _rst_users[key] = users
+                users[self.rst_pin] = left
 
     # -- reading ------------------------------------------------------------------------
     def read_uid(self) -> str | None:
