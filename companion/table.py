@@ -27,6 +27,9 @@ class Table:
         self.registry = TagRegistry(service.store.conn)
         self.enrolling: str | None = None
         """The edition being enrolled, or None during play."""
+        self.move_tags = False
+        """While enrolling: a tag already enrolled as something else moves to the object asked
+        for (the banker chose to), instead of being refused."""
         self.last_notice: dict[str, Any] | None = None
         service.tap_handler = self.tap
         service.subscribe(self._changed)
@@ -57,9 +60,10 @@ class Table:
         rules: Any = find_edition(edition)
         return list(rules.tag_objects())
 
-    def start_enrollment(self, edition: str) -> dict[str, Any]:
+    def start_enrollment(self, edition: str, move: bool = False) -> dict[str, Any]:
         find_edition(edition)
         self.enrolling = edition
+        self.move_tags = move
         return self.enrollment()
 
     def stop_enrollment(self) -> None:
@@ -78,7 +82,8 @@ class Table:
     def progress_for(self, edition: str) -> dict[str, Any]:
         """How many of ``edition``'s objects have a tag, and which to tap next."""
         progress = self.service.call(self.registry.progress, edition, self.objects(edition))
-        return {"edition": edition, "enrolling": self.enrolling, "done": progress.done,
+        return {"edition": edition, "enrolling": self.enrolling, "move": self.move_tags,
+                "done": progress.done,
                 "total": progress.total, "next": progress.next_object,
                 "prompt": progress.prompt, "text": progress.text}
 
@@ -115,10 +120,10 @@ class Table:
         assert progress.next_object is not None
         try:
             self.registry.enroll(uid, self.enrolling, progress.next_object,
-                                 progress.next_label or "")
+                                 progress.next_label or "", move=self.move_tags)
         except TagAlreadyEnrolled as exc:
             return self._notice(f"That tag is already {exc.label or exc.object}: tap another, "
-                                "or forget it first on the page.", "error")
+                                "or choose to move enrolled tags.", "error")
         except TagError as exc:
             return self._notice(str(exc), "error")
         self.enrollment()

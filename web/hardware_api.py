@@ -79,19 +79,23 @@ def tags() -> Response:
 
 @bp.post("/enrollment")
 def enrollment() -> Response:
-    """Start enrolling tags for ``edition`` (taps then name objects in order), or stop with
-    ``{"edition": null}``. Progress: GET /api/tags?edition=..."""
+    """Start enrolling tags for ``edition`` (taps then name objects in order; ``move``: a tag
+    enrolled as something else is moved instead of refused), or stop with ``{"edition": null}``.
+    Progress: GET /api/tags?edition=..."""
     require_banker()
     table = web().settings.get("table")
     if table is None:
         raise ApiError("no_hardware", "No table hardware is attached.")
-    edition = body().get("edition")
+    data = body()
+    edition, move = data.get("edition"), data.get("move", False)
+    if not isinstance(move, bool):
+        raise ApiError("bad_request", "'move' is true or false.")
     if edition is None:
         table.stop_enrollment()
         return jsonify({"enrolling": None})
     if not isinstance(edition, str):
         raise ApiError("bad_request", "'edition' is an edition name or null.")
     try:
-        return jsonify(table.start_enrollment(edition))
+        return jsonify(table.start_enrollment(edition, move=move))
     except RuleError as exc:
         raise ApiError("bad_request", str(exc)) from None

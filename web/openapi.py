@@ -49,6 +49,14 @@ SETUP = {"type": "object", "required": ["edition", "players"], "properties": {
     "settings": {"type": "object", "description": "edition settings; 'board': {'spaces': "
                  "{id: {price, rent, name}}, 'cards': {id: {text}}} corrects board data"}}}
 
+EDITION = {"type": "object", "properties": {
+    "name": {"type": "string"}, "title": {"type": "string"}, "family": {"type": "string"},
+    "setup": {"type": "object", "properties": {
+        "settings": {"type": "array", "items": OBJ},
+        "tokens": {"type": "array", "items": {"type": "string"}},
+        "board": {"type": "object", "nullable": True},
+        "unverified": {"type": "array", "items": {"type": "string"}}}}}}
+
 
 def document() -> dict[str, Any]:
     paths: dict[str, Any] = {
@@ -57,6 +65,10 @@ def document() -> dict[str, Any]:
         "/api/editions": {"get": _op("Editions installed", _ok("editions", {
             "type": "array", "items": {"type": "object", "properties": {
                 "name": {"type": "string"}, "title": {"type": "string"}}}}), errors=(400,))},
+        "/api/editions/{name}": {"get": _op(
+            "One edition's setup form: settings, tokens, correctable board data, unverified "
+            "facts", _ok("the edition", EDITION), errors=(400, 404)) | {"parameters": [
+                {"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}]}},
         "/api/games": {
             "get": _op("Games (join codes for the banker only)",
                        _ok("games", {"type": "array", "items": OBJ}), errors=(400,)),
@@ -134,7 +146,8 @@ def document() -> dict[str, Any]:
         "/api/enrollment": {"post": _op(
             "Start enrolling tags for an edition, or stop with null (banker)", _ok("enrolling"),
             body={"type": "object", "required": ["edition"], "properties": {
-                "edition": {"type": "string", "nullable": True}}})},
+                "edition": {"type": "string", "nullable": True},
+                "move": {"type": "boolean"}}})},
         "/api/openapi.json": {"get": _op("This document", _ok("OpenAPI 3"), errors=(400,))},
     }
     return {

@@ -67,6 +67,10 @@ def test_enrolling_walks_the_banker_through_each_object(banker: Phone, table: Ta
     tap(banker, "04A1B2C3D4E5F6")  # the same sticker again: refused, nothing changes
     wait_for(lambda: table.last_notice is not None and "already" in table.last_notice["text"])
     assert table.progress_for("mario")["done"] == 1
+    banker.post("/api/enrollment", {"edition": "mario", "move": True})
+    tap(banker, "04A1B2C3D4E5F6")  # the banker chose to move it: now the frying pan
+    wait_for(lambda: table.registry.lookup("04A1B2C3D4E5F6") == (
+        "mario", "token:Toad's Frying Pan"))
     assert banker.post("/api/enrollment", {"edition": None}).get_json() == {"enrolling": None}
     assert banker.post("/api/enrollment", {"edition": "risk"}).status_code == 400
 

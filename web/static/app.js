@@ -606,14 +606,17 @@ function bankerTab() {
     const p = t.progress;
     const ed = S.view.edition || "";
     const running = p && p.enrolling === ed;
+    const move = h("input", {type: "checkbox", id: "enroll-move"});
     const toggle = h("button", {id: "enroll-toggle", onclick: () => act(async () => {
-      await api("POST", "/api/enrollment", {edition: running ? null : ed});
+      await api("POST", "/api/enrollment", {edition: running ? null : ed, move: move.checked});
       toast(running ? "Enrollment stopped." : "Tap each tag on the reader in turn.", true);
       render();
     })}, running ? "Stop enrolling" : "Enroll tags for this edition");
     tags.replaceChildren(
       p ? h("p", {id: "enroll-progress"}, `${p.text}. ${running ? p.prompt : ""}`) : "",
       dataList({enrolled: Object.keys(t.enrolled).length ? t.enrolled : "none yet"}),
+      t.enroll_hook && !running ? h("label", {}, move, " Move tags already enrolled as "
+        + "something else") : "",
       t.enroll_hook ? toggle : h("p", {class: "muted"}, "Enroll tags at the companion "
         + "(companion enroll)."));
   }).catch((e) => tags.replaceChildren(e.message));
