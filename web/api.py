@@ -60,6 +60,19 @@ def list_editions() -> Response:
     return jsonify(out)
 
 
+@bp.get("/editions/<name>")
+def edition_setup(name: str) -> Response:
+    """What the setup form offers for one edition (``Rules.setup_info``)."""
+    if name not in editions.EDITIONS:
+        raise ApiError("not_found", f"Unknown edition {name!r}.")
+    try:
+        rules = editions.find_edition(name)
+    except Exception as exc:  # not installed in this build
+        raise ApiError("not_found", f"Edition {name!r} is not available.") from exc
+    return jsonify({"name": name, "title": str(rules.title), "family": str(rules.family),
+                    "setup": rules.setup_info()})
+
+
 @bp.get("/games")
 def list_games() -> Response:
     banker = is_banker()
