@@ -27,7 +27,8 @@ def test_money_conserved_and_never_negative(seed: int, players: int, dice: str,
     total = total_money(states[0])
     for s in states:
         assert total_money(s) == total
-        assert all(p.money >= 0 for p in s.players) and s.bank >= 0
+        assert all(p.money >= 0 for p in s.players), [(p.id, p.money) for p in s.players]
+        assert s.bank >= 0, s.bank
         chips = sum(len(c) for c in s.ext["wild"].values())
         chips += sum(len(c) for c in s.ext["caught"].values())
         assert chips == 48

@@ -44,7 +44,8 @@ class PokemonBattles:
         """Battle the owner of the location instead of exploring it."""
         assert ctx.state.prompt is not None
         d = ctx.state.prompt.data
-        pid, owner, index = command.actor, d["owner"], d["space"]
+        pid, index = command.actor, d["space"]
+        owner = ctx.state.owner(index)
         ctx.clear_prompt()
         state = ctx.state
         ctx.emit("ext", f"{state.name(pid)} battles {state.name(owner)} for "

@@ -52,11 +52,12 @@ class PokemonCatching:
         assert state.prompt is not None
         pid = state.prompt.to[0]
         d = state.prompt.data
-        if d["owner"] == pid:
+        owner = state.owner(d["space"])  # a trade may have changed hands since the prompt
+        if owner is None or owner == pid:
             return [Action(pid, "explore", "Explore for free"),
                     Action(pid, "stop", "Do not explore")]
         return [Action(pid, "explore", f"Pay {state.fmt(d['cost'])} to explore"),
-                Action(pid, "battle", f"Battle {state.name(d['owner'])}")]
+                Action(pid, "battle", f"Battle {state.name(owner)}")]
 
     def cmd_explore(self: Any, ctx: C, command: Command) -> None:
         """Explore the location: free on your own, the exploration cost to a rival's owner."""
