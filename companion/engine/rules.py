@@ -14,7 +14,7 @@ state gives exactly the same new state.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Generic, TypeVar
 
 from companion.engine.state import BaseState, Task, evolve
@@ -230,6 +230,11 @@ class Rules(Generic[S]):
     def after_step(self, ctx: Ctx[S]) -> None:
         """Called after each command and task: editions end the game here when it is over."""
 
+    def action_groups(self, state: S) -> Iterator[list[Action]]:
+        """``actions(state)`` in parts, most likely first, so checking a command usually needs
+        only the first part (editions with cheap prompt actions and costly free ones split)."""
+        yield self.actions(state)
+
     def check_legal(self, state: S, command: Command) -> None:
         """Refuse a command no legal action matches, saying who may act and on what.
 
@@ -239,6 +244,12 @@ class Rules(Generic[S]):
             why = refuse(state, command)
             if why:
                 raise IllegalCommand(why)
+        for group in self.action_groups(state):
+            for a in group:
+                if a.type == command.type and a.actor == command.actor and all(
+                    command.args.get(k) == v for k, v in a.args.items()
+                ):
+                    return
         legal = self.actions(state)
         same_type = [a for a in legal if a.type == command.type]
         for a in same_type:

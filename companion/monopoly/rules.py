@@ -6,6 +6,7 @@ Editions subclass it and override hooks (``before_move``, ``rent``, ``land_<kind
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from companion.engine.rules import Ctx, Rules
@@ -112,13 +113,20 @@ class MonopolyRules(  # type: ignore[misc]
 
     # -- what may be done now -------------------------------------------------------------
     def actions(self, state: MonopolyState) -> list[Action]:
+        return self.asked_actions(state) + self.free_actions(state)
+
+    def action_groups(self, state: MonopolyState) -> Iterator[list[Action]]:
+        yield self.asked_actions(state)
+        yield self.free_actions(state)
+
+    def asked_actions(self, state: MonopolyState) -> list[Action]:
+        """The answers to the current prompt."""
         out = self.prompt_actions(state)
         prompt = state.prompt
         if prompt is not None:
             kind_actions = getattr(self, "actions_" + prompt.kind, None)
             if kind_actions is not None:
                 out += kind_actions(state)
-        out += self.free_actions(state)
         return out
 
     def actions_turn(self, state: MonopolyState) -> list[Action]:
