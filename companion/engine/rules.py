@@ -14,6 +14,7 @@ state gives exactly the same new state.
 from __future__ import annotations
 
 import re
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Generic, TypeVar
 
@@ -142,7 +143,7 @@ def parse_dice(entered: Any, count: int, sides: int = 6) -> tuple[int, ...]:
     return tuple(values)
 
 
-class Rules(Generic[S]):
+class Rules(ABC, Generic[S]):
     """Base class of every edition's rules. Subclasses set ``name`` and ``title``."""
 
     name: str = ""
@@ -150,21 +151,21 @@ class Rules(Generic[S]):
     family: str = ""
 
     # -- to be provided by each edition -----------------------------------------------------
+    @abstractmethod
     def initial_state(self, setup: GameSetup) -> S:
         """The state right after ``game_started`` (raise SetupError for a bad setup)."""
-        raise NotImplementedError  # pragma: no cover - abstract
 
+    @abstractmethod
     def start(self, ctx: Ctx[S]) -> None:
         """Schedule the first tasks of a new game."""
-        raise NotImplementedError  # pragma: no cover - abstract
 
+    @abstractmethod
     def actions(self, state: S) -> list[Action]:
         """Every legal command right now, for every actor."""
-        raise NotImplementedError  # pragma: no cover - abstract
 
+    @abstractmethod
     def view(self, state: S, viewer: str | None = None) -> dict[str, Any]:
         """The JSON a front end shows (``viewer``: whose secrets may be shown)."""
-        raise NotImplementedError  # pragma: no cover - abstract
 
     def setup_info(self) -> dict[str, Any]:
         """What the setup form offers for this edition (``GET /api/editions/<name>``):
