@@ -88,7 +88,7 @@ def test_mario_auction_trade_undo_reconnect(server: tuple[str, GameService], bro
     bank.fill("#pin", PIN)
     bank.get_by_role("button", name="Log in").click()
     expect(bank.locator("#who")).to_have_text("Banker")
-    bank.locator("#setup summary").click()
+    bank.locator("#setup > summary").click()
     expect(bank.locator("#setup-edition option[value=mario]")).to_have_count(1)
     bank.select_option("#setup-edition", "mario")
     bank.fill("#setup-players", "Mario\nLuigi")

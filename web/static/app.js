@@ -633,36 +633,263 @@ function bankerTab() {
   return out;
 }
 
+/* ---- new game: the edition describes its setup (GET /api/editions/<name>) ---- */
+const SETUP_CACHE = {};
+function editionInfo(name) {
+  if (!SETUP_CACHE[name]) {
+    SETUP_CACHE[name] = api("GET", `/api/editions/${encodeURIComponent(name)}`)
+      .catch((e) => { delete SETUP_CACHE[name]; throw e; });
+  }
+  return SETUP_CACHE[name];
+}
+const isObj = (x) => x && typeof x === "object" && !Array.isArray(x);
+function merge(a, b) {
+  const out = Object.assign({}, a);
+  for (const [k, v] of Object.entries(b || {})) out[k] = isObj(v) && isObj(out[k]) ? merge(out[k], v) : v;
+  return out;
+}
+function whole(input, what) {
+  const n = Number(input.value);
+  if (input.value.trim() === "" || !Number.isInteger(n) || !input.checkValidity()) {
+    input.focus();
+    throw new Error(`${what}: enter a whole number${input.min ? ` from ${input.min}` : ""}`
+      + `${input.max ? ` to ${input.max}` : ""}.`);
+  }
+  return n;
+}
+function numField(label, value, opts) {
+  return h("input", Object.assign({type: "number", inputmode: "numeric", min: 0, step: 1,
+    value, "aria-label": label}, opts || {}));
+}
+
+/* one control per setting; each reader returns the changed value or undefined */
+function settingField(st) {
+  const id = `setup-set-${st.name}`, def = st.default;
+  if (st.type === "int") {
+    const el = numField(st.label, def ?? "", {id, min: st.min, max: st.max, "aria-label": null});
+    const range = st.min !== undefined && st.max !== undefined ? ` (${st.min}–${st.max})` : "";
+    return [[h("label", {for: id}, st.label + range), el],
+      () => { const n = whole(el, st.label); return n === def ? undefined : n; }];
+  }
+  if (st.type === "choice") {
+    const el = h("select", {id}, ...(st.choices || []).map((c) => h("option",
+      {value: String(c.value), selected: c.value === def}, c.label ?? String(c.value))));
+    const read = () => {
+      const c = (st.choices || []).find((x) => String(x.value) === el.value);
+      return !c || c.value === def ? undefined : c.value;
+    };
+    return [[h("label", {for: id}, st.label), el], read];
+  }
+  if (st.type === "counts") {
+    const fields = (st.keys || []).map((k) => [k.key, numField(`${st.label}: ${k.label}`,
+      (def || {})[k.key] ?? 0, {min: st.min ?? 0, max: st.max})]);
+    const grid = h("div", {class: "counts"}, ...fields.flatMap(([key, el], i) =>
+      [h("span", {}, st.keys[i].label), el]));
+    const read = () => {
+      const out = {};
+      for (const [key, el] of fields) {
+        const n = whole(el, el.getAttribute("aria-label"));
+        if (n !== (def || {})[key]) out[key] = n;
+      }
+      return Object.keys(out).length ? out : undefined;
+    };
+    return [[h("details", {class: "sub", id}, h("summary", {}, st.label), grid)], read];
+  }
+  if (st.type === "json") {
+    const text = JSON.stringify(def ?? null);
+    const el = h("textarea", {id, spellcheck: "false", class: "code"},
+      JSON.stringify(def ?? null, null, 1));
+    const read = () => {
+      let v;
+      try { v = JSON.parse(el.value); } catch (e) { throw new Error(`${st.label}: not valid JSON.`); }
+      if (JSON.stringify(v) === text) return undefined;
+      if (!isObj(v) || !isObj(def)) return v;
+      const out = {};  // only the entries that changed
+      for (const [k, x] of Object.entries(v)) if (JSON.stringify(x) !== JSON.stringify(def[k])) out[k] = x;
+      return Object.keys(out).length ? out : undefined;
+    };
+    return [[h("label", {for: id}, st.label), el], read];
+  }
+  const el = h("input", {id, type: "text", value: def ?? "", maxlength: st.max});
+  return [[h("label", {for: id}, st.label), el],
+    () => (el.value.trim() === String(def ?? "") ? undefined : el.value.trim())];
+}
+
+/* the board's correctable data: a row per ownable space, tax amounts, card texts per deck */
+function boardEditor(b, unverified) {
+  const unv = new Set(b.unverified || []);
+  const dec = b.currency ? b.currency.decimals : 0;
+  const cents = dec ? h("p", {class: "muted hint"}, `Amounts in hundredths: ${b.currency.symbol}`
+    + `${(750 / 10 ** dec).toFixed(dec)} is ${750}.`) : "";
+  const rows = [];  // [kind, id, field, input, default]
+  const input = (kind, id, field, value, label) => {
+    const el = field === "name" ? h("input", {type: "text", maxlength: 40, value, "aria-label": label})
+      : numField(label, value, {max: 1000000});
+    el.dataset[kind] = id; el.dataset.field = field;
+    if (unv.has(field)) el.classList.add("unv");
+    rows.push([kind, id, field, el, value]);
+    return el;
+  };
+  const cols = ["name", "price", "rent"].filter((f) => (b.fields || []).includes(f));
+  const spaces = h("div", {class: "sp-grid", role: "group", "aria-label": "Spaces"},
+    h("div", {class: `sp head c${cols.length}`, "aria-hidden": "true"},
+      ...cols.map((f) => h("span", {}, humanize(f)))));
+  for (const sp of b.spaces || []) {
+    const row = h("div", {class: `sp c${cols.length}`, title: sp.color_name || sp.color || ""},
+      ...cols.map((f) => input("space", sp.id, f, sp[f], `${humanize(f)} of ${sp.name}`)));
+    const c = String(sp.color || "").replace(/-/g, "");  // "light-blue" -> "lightblue"
+    if (/^[a-z]{3,20}$/.test(c) && CSS.supports("color", c)) row.style.setProperty("--c", c);
+    spaces.append(row);
+  }
+  const taxes = (b.taxes || []).map((t) => h("div", {class: "sp tax"},
+    h("span", {}, t.name), input("space", t.id, "amount", t.amount, `Amount of ${t.name}`)));
+  const decks = {};
+  for (const c of b.cards || []) (decks[c.deck] = decks[c.deck] || {title: c.deck_title || c.deck, cards: []}).cards.push(c);
+  const deckViews = Object.values(decks).map((d) => h("details", {class: "sub"},
+    h("summary", {}, `${d.title} (${d.cards.length} cards)`),
+    ...d.cards.map((c, i) => {
+      const el = h("textarea", {maxlength: 200, rows: 2, "aria-label": `${d.title} card ${i + 1}`,
+        class: unv.has("text") ? "unv" : null}, c.text);
+      el.dataset.card = c.id;
+      rows.push(["card", c.id, "text", el, c.text]);
+      return el;
+    })));
+  const anyUnv = unv.size > 0;
+  const box = h("details", {id: "setup-board"},
+    h("summary", {}, anyUnv ? "Board and cards (unverified defaults)" : "Board and cards"),
+    unverified.length ? h("p", {class: "muted hint"}, "Not printed in the rulebook, shipped as "
+      + `defaults: ${unverified.join("; ")}. Dashed fields are such defaults: correct them from `
+      + "your box. Only changes are sent.") : h("p", {class: "muted hint"}, "Only changes are sent."),
+    cents, cols.length ? spaces : "", taxes.length ? h("h3", {}, "Taxes") : "", ...taxes,
+    deckViews.length ? h("h3", {}, "Cards") : "", ...deckViews);
+  const read = () => {
+    const out = {};
+    for (const [kind, id, field, el, def] of rows) {
+      let v;
+      if (el.type === "number") {
+        v = whole(el, el.getAttribute("aria-label"));
+      } else {
+        v = el.value.trim();
+        if (!v) { el.focus(); throw new Error(`${el.getAttribute("aria-label")} cannot be empty.`); }
+      }
+      if (v === def) continue;
+      const group = (out[kind === "card" ? "cards" : "spaces"] = out[kind === "card" ? "cards" : "spaces"] || {});
+      (group[id] = group[id] || {})[field] = v;
+    }
+    return Object.keys(out).length ? out : undefined;
+  };
+  return [box, read];
+}
+
 function setupForm() {
+  if (S.setupEl) return S.setupEl;  // kept across re-renders: a half-filled form survives updates
   const ed = h("select", {id: "setup-edition"});
-  api("GET", "/api/editions").then((list) => ed.replaceChildren(...list.map((e) =>
-    h("option", {value: e.name}, e.title)))).catch(() => {});
-  const players = h("textarea", {id: "setup-players", placeholder: "One per line: Name or Name: token"});
+  const players = h("textarea", {id: "setup-players", rows: 3, autocomplete: "off",
+    placeholder: "One name per line"});
+  const tokenBox = h("div", {id: "setup-tokens", "aria-live": "polite"});
   const dice = h("select", {id: "setup-dice"}, h("option", {value: "digital"}, "Digital dice"),
     h("option", {value: "physical"}, "Physical dice (enter values)"));
-  const seed = h("input", {id: "setup-seed", type: "number", value: Math.floor(Math.random() * 1e6)});
-  const settings = h("textarea", {id: "setup-settings", placeholder: '{"board": {"spaces": {"id": '
-    + '{"price": 2}}, "cards": {"id": {"text": "..."}}}}'});
-  const start = () => act(async () => {
-    let extra = {};
-    if (settings.value.trim()) {
-      try { extra = JSON.parse(settings.value); } catch (e) { throw new Error("Settings must be JSON."); }
+  const seed = h("input", {id: "setup-seed", type: "number", inputmode: "numeric",
+    value: Math.floor(Math.random() * 1e6)});
+  const editionBox = h("div", {id: "setup-edition-box"});
+  const settings = h("textarea", {id: "setup-settings", spellcheck: "false", class: "code",
+    placeholder: '{"board": {"spaces": {"id": {"price": 2}}, "cards": {"id": {"text": "..."}}}}'});
+  const advancedBox = h("div");
+  let info = null, readers = [], boardRead = () => undefined, pending = null;
+  const chosen = {};  // player name -> token
+  const names = () => players.value.split("\n").map((l) => l.trim()).filter(Boolean)
+    .map((l) => { const [name, token] = l.split(":").map((x) => x.trim()); return {name, token}; });
+  const drawTokens = () => {
+    const tokens = info ? info.tokens : [];
+    const ps = names();
+    if (!ps.length) { tokenBox.replaceChildren(); return; }
+    if (!tokens.length) {
+      tokenBox.replaceChildren(h("p", {class: "muted hint"}, "Tokens: tap each player's token "
+        + "on the reader when the game asks."));
+      return;
     }
-    const ps = players.value.split("\n").map((l) => l.trim()).filter(Boolean).map((l) => {
-      const [name, token] = l.split(":").map((x) => x.trim());
-      return {name, token: token || ""};
-    });
+    const used = new Set(ps.map((p) => chosen[p.name]).filter(Boolean));
+    tokenBox.replaceChildren(...ps.map((p, i) => {
+      if (p.token && tokens.includes(p.token)) chosen[p.name] = p.token;
+      if (!(p.name in chosen)) {
+        chosen[p.name] = tokens.find((t) => !used.has(t)) || "";
+        used.add(chosen[p.name]);
+      }
+      const id = `setup-token-${i}`;
+      const sel = h("select", {id, "data-player": p.name}, h("option", {value: ""}, "No token"),
+        ...tokens.map((t) => h("option", {value: t, selected: chosen[p.name] === t}, t)));
+      sel.addEventListener("change", () => { chosen[p.name] = sel.value; });
+      return h("div", {class: "token-row"}, h("label", {for: id}, `Token for ${p.name}`), sel);
+    }));
+  };
+  players.addEventListener("input", drawTokens);
+  const load = () => {
+    info = null; readers = []; boardRead = () => undefined;
+    editionBox.replaceChildren(h("p", {class: "muted"}, "Loading the edition…"));
+    advancedBox.replaceChildren();
+    if (!ed.value) return;
+    const name = ed.value;
+    pending = editionInfo(name).then((r) => {
+      if (ed.value !== name) return;
+      info = r.setup;
+      const simple = [], advanced = [];
+      for (const st of info.settings) {
+        const [els, read] = settingField(st);
+        readers.push([st.name, read]);
+        (st.advanced ? advanced : simple).push(...els);
+      }
+      const kids = [...simple];
+      if (info.board) {
+        const [box, read] = boardEditor(info.board, info.unverified || []);
+        boardRead = read; kids.push(box);
+      } else if ((info.unverified || []).length) {
+        kids.push(h("p", {class: "muted hint"}, "Not printed in the rulebook, shipped as defaults: "
+          + `${info.unverified.join("; ")}. Correct them above.`));
+      }
+      editionBox.replaceChildren(...kids);
+      advancedBox.replaceChildren(...advanced);
+      drawTokens();
+    }).catch((e) => editionBox.replaceChildren(h("p", {}, e.message)));
+  };
+  ed.addEventListener("change", load);
+  api("GET", "/api/editions").then((list) => {
+    ed.replaceChildren(...list.map((e) => h("option", {value: e.name}, e.title)));
+    load();
+  }).catch(() => {});
+  const start = () => act(async () => {
+    if (!info && pending) await pending;
+    if (!info) throw new Error("Choose an edition first.");
+    let form = {};
+    for (const [name, read] of readers) {
+      const v = read();
+      if (v !== undefined) form[name] = v;
+    }
+    const board = boardRead();
+    if (board) form.board = board;
+    if (settings.value.trim()) {
+      let extra;
+      try { extra = JSON.parse(settings.value); } catch (e) { throw new Error("Advanced settings must be JSON."); }
+      if (!isObj(extra)) throw new Error("Advanced settings must be a JSON object.");
+      form = merge(form, extra);
+    }
+    const ps = names().map((p) => ({name: p.name,
+      token: info.tokens.length ? chosen[p.name] || "" : p.token || ""}));
+    const tokens = ps.map((p) => p.token).filter(Boolean);
+    if (new Set(tokens).size < tokens.length) throw new Error("Two players have the same token.");
     const r = await api("POST", "/api/games", {edition: ed.value, players: ps, dice: dice.value,
-      seed: Number(seed.value) || 0, settings: extra});
+      seed: Number(seed.value) || 0, settings: form});
+    S.setupEl = null;
     toast("Game started.", true); await loadSession(); openGame(r.game_id, "banker");
   });
-  return h("details", {id: "setup"}, h("summary", {}, "New game"),
+  S.setupEl = h("details", {id: "setup"}, h("summary", {}, "New game"),
     h("label", {for: "setup-edition"}, "Edition"), ed,
-    h("label", {for: "setup-players"}, "Players"), players,
-    h("label", {for: "setup-dice"}, "Dice"), dice,
-    h("label", {for: "setup-seed"}, "Seed"), seed,
-    h("label", {for: "setup-settings"}, "Settings and board corrections (JSON)"), settings,
+    h("label", {for: "setup-players"}, "Players, one name per line"), players, tokenBox,
+    h("label", {for: "setup-dice"}, "Dice"), dice, editionBox,
+    h("label", {for: "setup-seed"}, "Seed (shuffles and digital dice)"), seed,
+    h("details", {class: "sub"}, h("summary", {}, "Advanced"), advancedBox,
+      h("label", {for: "setup-settings"}, "More settings and corrections (JSON, merged in)"), settings),
     h("button", {class: "primary", onclick: start}, "Start the game"));
+  return S.setupEl;
 }
 
 /* ---- start ---- */
