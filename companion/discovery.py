@@ -11,8 +11,10 @@ import ipaddress
 import logging
 import socket
 from types import TracebackType
+from typing import TYPE_CHECKING, Any
 
-from zeroconf import InterfaceChoice, InterfacesType, IPVersion, ServiceInfo, Zeroconf
+if TYPE_CHECKING:  # zeroconf (and asyncio) load only when announcing: ~5 MB on a Pi
+    from zeroconf import ServiceInfo, Zeroconf
 
 log = logging.getLogger(__name__)
 
@@ -30,12 +32,13 @@ class Announcer:
         port: int = 8080,
         addresses: list[str] | None = None,
         *,
-        interfaces: InterfacesType = InterfaceChoice.All,
+        interfaces: Any = None,
     ) -> None:
         self.name = name
         self.port = port
         self.addresses = addresses
         self.interfaces = interfaces
+        """zeroconf's ``interfaces`` (None: all of them)."""
         self.info: ServiceInfo | None = None
         self._zc: Zeroconf | None = None
 
@@ -53,6 +56,8 @@ class Announcer:
         """Register the service and host name on the network."""
         if self.announcing:
             return True
+        from zeroconf import InterfaceChoice, IPVersion, ServiceInfo, Zeroconf
+
         addresses = self.addresses or [ip for ip in (lan_ipv4(),) if ip]
         if not addresses:
             log.warning("mDNS: no LAN address found; not announcing %s", self.host)
@@ -66,7 +71,8 @@ class Announcer:
             properties={"path": "/"},
         )
         try:
-            self._zc = Zeroconf(interfaces=self.interfaces, ip_version=IPVersion.V4Only)
+            interfaces = InterfaceChoice.All if self.interfaces is None else self.interfaces
+            self._zc = Zeroconf(interfaces=interfaces, ip_version=IPVersion.V4Only)
             self._zc.register_service(info, allow_name_change=True)
         except Exception as exc:  # OSError, or zeroconf's own errors
             log.warning("mDNS announcement failed (%s); phones must use the IP address", exc)

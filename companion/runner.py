@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.config import ConfigError, default_state_dir, on_raspberry_pi
-from companion.service import GameService
+from companion.service import GameService, limit_malloc_arenas
 from companion.store import StoreError
 from companion.table import Table
 
@@ -23,6 +23,7 @@ def run_companion(config: dict[str, Any], args: argparse.Namespace) -> int:
     from companion.notify import Notifier, WatchdogPinger, watchdog_interval
     from hardware.table import TableHardware
 
+    limit_malloc_arenas()
     server_cfg = dict(config.get("server", {}))
     host = args.host or server_cfg.get("host", "0.0.0.0")
     port = int(args.port or server_cfg.get("port", 8080))

@@ -88,6 +88,7 @@ class Store:
             self.conn.execute("PRAGMA synchronous=FULL")
             self.conn.execute("PRAGMA foreign_keys=ON")
             self.conn.execute("PRAGMA busy_timeout=5000")
+            self.conn.execute("PRAGMA cache_size=-1024")  # 1 MB: a Pi Zero has 512 MB in all
             self.conn.executescript(SCHEMA)
         except sqlite3.DatabaseError as exc:
             raise StoreError(

@@ -130,12 +130,8 @@ class Table:
         return self._notice(f"Enrolled {progress.next_label}.", "ok")
 
     def _notice(self, text: str, level: str, game_id: str = "") -> Outcome:
-        self.last_notice = {"text": text, "level": level}
-        if self.hardware is not None:
-            if level == "error":
-                self.hardware.show_error(text)
-            self.hardware.signal("error" if level == "error" else "ok")
-        self.service._publish(game_id, 0, self.last_notice)
+        """Tell the table (OLED, LEDs, page listeners) something that changed nothing."""
+        self.service._publish(game_id, 0, {"text": text, "level": level})
         return Outcome(level != "error", 0, [text] if level != "error" else [],
                        error=text if level == "error" else "", code="illegal")
 
@@ -154,7 +150,15 @@ class Table:
             self.hardware.signal("ok")
 
     def _changed(self, game_id: str, version: int, notice: dict[str, Any] | None) -> None:
-        if notice is None and self.hardware is not None and self.enrolling is None:
+        if notice is not None:  # a refusal or a fault (from a tap, a phone or the disk)
+            self.last_notice = notice
+            if self.hardware is not None:
+                error = notice.get("level") == "error"
+                if error:
+                    self.hardware.show_error(notice["text"])
+                self.hardware.signal("error" if error else "ok")
+            return
+        if self.hardware is not None and self.enrolling is None:
             if game_id == self.service.active_game():
                 self.hardware.show(self.service.view(game_id))
 

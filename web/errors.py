@@ -13,6 +13,7 @@ log = logging.getLogger("web")
 STATUS = {"ok": 200, "bad_request": 400, "bad_host": 400, "unauthorized": 401,
           "forbidden": 403, "csrf": 403, "not_found": 404, "method": 405, "illegal": 409,
           "stale": 409, "taken": 409, "too_large": 413, "locked": 429, "busy": 503,
+          "storage": 503,
           "no_hardware": 404, "server_error": 500}
 
 

@@ -172,6 +172,7 @@ def full_disk(work: Path, max_commands: int = 3000) -> dict[str, Any]:
                 if cmd is None:
                     break
                 key = f"f{rnd.getrandbits(60):x}"
+                png_before = banker.client.get("/api/oled.png")
                 status, body = banker.command(game, cmd["actor"], cmd["type"], cmd["args"],
                                               version=view["version"], key=key)
                 if status == 200:
@@ -179,11 +180,7 @@ def full_disk(work: Path, max_commands: int = 3000) -> dict[str, Any]:
                 elif body.get("code") == "storage":
                     refused = {"status": status, **body}
                     break
-            png_before = banker.client.get("/api/oled.png")
-            if refused:  # the same command again: refused again; does the OLED say so?
-                banker.command(game, cmd["actor"], cmd["type"], cmd["args"],
-                               version=view["version"], key="again")
-            png_after = banker.client.get("/api/oled.png")
+            png_after = banker.client.get("/api/oled.png")  # the refusal on the OLED?
             stuck = banker.view(game)["version"]
             filler.unlink()
             view = banker.view(game)

@@ -55,8 +55,5 @@ def test_a_full_disk_refuses_clearly_and_loses_nothing(full_disk: dict[str, Any]
     assert full_disk["OLED mirror is a PNG"]
 
 
-@pytest.mark.xfail(strict=True, reason="companion/table.py Table._changed ignores the "
-                   "service's storage notice, so a phone's refused command never reaches "
-                   "the OLED")
 def test_a_full_disk_shows_on_the_oled(full_disk: dict[str, Any]) -> None:
     assert full_disk["OLED changed on the refusal"]
