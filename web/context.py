@@ -13,22 +13,46 @@ from web.security import Limiter
 
 
 class StreamSlots:
-    """At most ``capacity`` open event streams, so streams never take every server thread."""
+    """At most ``capacity`` open event streams, so streams never take every server thread.
 
-    def __init__(self, capacity: int) -> None:
+    A phone keeps at most ``per_owner`` streams per game (two tabs are fine): when it opens
+    one more (after a Wi-Fi drop the server has not noticed yet), its oldest stream hands
+    over its slot and ends at its next check, instead of holding a thread until a write
+    fails."""
+
+    def __init__(self, capacity: int, per_owner: int = 2) -> None:
         self.capacity = capacity
+        self.per_owner = per_owner
         self.open = 0
         self._lock = threading.Lock()
+        self._owners: dict[Any, list[threading.Event]] = {}
 
-    def take(self) -> bool:
+    def take(self, owner: Any = None) -> threading.Event | None:
+        """A slot for ``owner`` (e.g. (session, game); None: anonymous), or None when all
+        are in use. The event returned is set when the stream must end (slot handed over)."""
         with self._lock:
-            if self.open >= self.capacity:
-                return False
-            self.open += 1
-            return True
+            mine = self._owners.setdefault(owner, []) if owner is not None else []
+            if owner is not None and len(mine) >= self.per_owner:
+                mine.pop(0).set()  # the oldest stream hands its slot over
+            elif self.open >= self.capacity:
+                return None
+            else:
+                self.open += 1
+            ticket = threading.Event()
+            if owner is not None:
+                mine.append(ticket)
+            return ticket
 
-    def give(self) -> None:
+    def give(self, owner: Any = None, ticket: threading.Event | None = None) -> None:
+        """Release a slot, unless it was handed over to a newer stream of the same owner."""
         with self._lock:
+            if ticket is not None and ticket.is_set():
+                return
+            mine = self._owners.get(owner)
+            if mine is not None and ticket in mine:
+                mine.remove(ticket)
+                if not mine:
+                    del self._owners[owner]
             self.open = max(0, self.open - 1)
 
 

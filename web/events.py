@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from flask import Blueprint, Response, request
+from flask import Blueprint, Response, request, session
 
 from web import access
 from web.context import StreamSlots, web
@@ -56,7 +56,8 @@ def last_seen() -> int:
 
 
 def stream(service: Any, game_id: str, viewer: str | None, after: int, slots: StreamSlots,
-           seconds: float, heartbeat: float, gone: Callable[[], bool]) -> Iterator[bytes]:
+           seconds: float, heartbeat: float, gone: Callable[[], bool],
+           release: Callable[[], None] | None = None) -> Iterator[bytes]:
     try:
         yield b"retry: 1500\n\n"
         seen = after
@@ -75,22 +76,26 @@ def stream(service: Any, game_id: str, viewer: str | None, after: int, slots: St
                 last_write = now
                 yield b": ping\n\n"
     finally:
-        slots.give()
+        (release or slots.give)()
 
 
 @bp.get("/games/<game_id>/events")
 def events(game_id: str) -> Response:
     viewer = access.viewer(game_id)
     w = web()
-    if not w.streams.take():
+    sid = session.get("sid")
+    owner = (sid, game_id) if sid else None
+    superseded = w.streams.take(owner)
+    if superseded is None:
         raise ApiError("busy", "Too many live connections; retrying shortly.",
                        headers={"Retry-After": "3"})
     hung_up = request.environ.get("waitress.client_disconnected") or (lambda: False)
 
     def gone() -> bool:
-        return w.closing.is_set() or bool(hung_up())
+        return w.closing.is_set() or superseded.is_set() or bool(hung_up())
 
     body = stream(w.service, game_id, viewer, last_seen(), w.streams,
-                  w.settings["stream_seconds"], w.settings["heartbeat"], gone)
+                  w.settings["stream_seconds"], w.settings["heartbeat"], gone,
+                  release=lambda: w.streams.give(owner, superseded))
     return Response(body, mimetype="text/event-stream", headers={
         "Cache-Control": "no-store", "X-Accel-Buffering": "no"})

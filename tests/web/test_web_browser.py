@@ -49,7 +49,7 @@ def browser() -> Iterator[Any]:
 
 def new_phone(browser: Any, errors: list[str], scheme: str = "light") -> Any:
     ctx = browser.new_context(viewport=PHONE, device_scale_factor=1, color_scheme=scheme)
-    ctx.set_default_timeout(8000)
+    ctx.set_default_timeout(20000)  # generous: CI shares two cores with the server
     page = ctx.new_page()
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.on("console", lambda m: errors.append(m.text) if "Content Security" in m.text else None)
@@ -150,7 +150,7 @@ def test_mario_auction_trade_undo_reconnect(server: tuple[str, GameService], bro
     luigi.context.set_offline(False)
     luigi.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
     luigi.wait_for_function(
-        f"() => window.__version !== undefined && window.__version >= {version}", timeout=10000)
+        f"() => window.__version !== undefined && window.__version >= {version}", timeout=20000)
     mario.reload()
     expect(mario.locator("#who")).to_have_text("Mario")
     expect(player_card(mario, "mario")).to_contain_text("you")
