@@ -87,11 +87,11 @@ def bench_service(commands: int) -> float:
     return commands / elapsed
 
 
-def bench_games(n: int) -> tuple[float, float]:
+def bench_games(n: int, players: int = 4) -> tuple[float, float]:
     t = time.perf_counter()
     commands = 0
     for seed in range(n):
-        _, c = random_game(1000 + seed)
+        _, c = random_game(1000 + seed, players=players)
         commands += c
     elapsed = time.perf_counter() - t
     return n / elapsed, commands / n
@@ -107,9 +107,11 @@ def main() -> None:
     cps = bench_service(args.commands)
     print(f"commands through the service, committed each (synchronous=FULL): {cps:.0f}/s "
           "(target >= 200/s)")
-    gps, per_game = bench_games(args.games)
-    print(f"random full Mario games (4 players): {gps:.1f} games/s, {per_game:.0f} commands "
-          "per game on average (target >= 20 games/s)")
+    for players in (2, 4):
+        gps, per_game = bench_games(args.games, players)
+        print(f"random full Mario games ({players} players): {gps:.1f} games/s, "
+              f"{per_game:.0f} commands per game on average, {gps * per_game:.0f} commands/s "
+              "(target >= 20 games/s)")
 
 
 if __name__ == "__main__":
