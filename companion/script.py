@@ -155,16 +155,15 @@ def _pick(candidates: list[Action], values: list[Any], args: dict[str, Any]) -> 
 
 
 def _fill_input(action: Action, args: dict[str, Any], values: list[Any]) -> None:
+    """Put the step's bare values where the action's input wants them."""
     spec = action.input or {}
     kind = spec.get("kind")
     if kind == "dice" and values:
-        args["dice"] = [v for v in values]
+        args["dice"] = list(values)
         values.clear()
     elif kind == "amount" and values:
         args["amount"] = values.pop(0)
     elif kind == "choice" and values:
         args[str(spec.get("arg", "option"))] = values.pop(0)
-    elif values and len(action.args) == 1 and action.type == "choose":
-        pass
-    if values:
+    if values:  # a word left over: the option of a choice, or an edition's own value
         args.setdefault("option" if action.type == "choose" else "value", values[0])

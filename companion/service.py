@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.engine import game
+from companion.engine.editions import find_edition
 from companion.engine.state import BaseState
 from companion.engine.types import Command, Event, GameSetup, RuleError
 from companion.store import Row, Store
@@ -293,9 +294,6 @@ class GameService:
         game_id = secrets.token_hex(4)
         join_code = f"{secrets.randbelow(10**4):04d}"
         now = self.clock()
-        title = game.apply(None, events[0]).edition
-        from companion.engine.editions import find_edition
-
         title = find_edition(setup.edition).title
         says = [e.say for e in events if e.say]
         response = {"ok": True, "version": len(events), "says": says, "game_id": game_id}
