@@ -361,6 +361,7 @@ class GameService:
             if state.finished and not rec.state.finished:
                 self.store.set_status(conn, rec.id, "finished")
         # committed: now the new state is real
+        finished_before = rec.state.finished
         rec.state = state
         rec.version = max(last, rec.version)
         rec.commands += 1
@@ -368,6 +369,8 @@ class GameService:
             if e.say:
                 rec.recent.append((first + i, e.say))
         rec.history.append(self._balances(rec.version, state))
+        if state.finished and not finished_before:
+            self._backup(f"finished-{rec.edition}")
         rec.since_snapshot += len(events)
         if rec.since_snapshot >= self.snapshot_every:
             self._snapshot(rec)
@@ -484,6 +487,16 @@ class GameService:
         row = self.store.conn.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?",
                                       (game_id,)).fetchone()
         return int(row[0])
+
+    def _backup(self, reason: str) -> None:
+        """Export the whole database (after a game ends): a copy to restore from."""
+        from companion.backup import BACKUP_SUBDIR, export_db
+
+        try:
+            path = export_db(self.store.path, self.state_dir / BACKUP_SUBDIR, reason)
+            log.info("backup written: %s", path)
+        except Exception:  # a backup must never stop the game
+            log.exception("backup after the game failed")
 
     def _snapshot(self, rec: GameRecord) -> None:
         try:

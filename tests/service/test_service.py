@@ -202,3 +202,21 @@ def test_a_corrupt_database_file_is_reported_clearly(tmp_path: Path) -> None:
     (tmp_path / "companion.db").write_bytes(b"this is not a database" * 100)
     with pytest.raises(StoreError, match="companion restore"):
         GameService(tmp_path)
+
+
+def test_a_finished_game_is_backed_up(tmp_path: Path) -> None:
+    """When a game ends the database is exported to the backups folder, ready to restore."""
+    from companion.backup import list_backups
+
+    svc = GameService(tmp_path).start()
+    try:
+        gid = new_game(svc)
+        assert list_backups(tmp_path / "backups") == []
+        assert svc.submit(gid, {"actor": "banker", "type": "end_game"}).ok
+        backups = list_backups(tmp_path / "backups")
+        assert len(backups) == 1 and "finished" in backups[0].name
+        db = sqlite3.connect(backups[0])
+        assert db.execute("SELECT COUNT(*) FROM events WHERE game_id = ?", (gid,)).fetchone()[0]
+        db.close()
+    finally:
+        svc.stop()
