@@ -42,7 +42,7 @@ def child(state_dir: Path, seed: int) -> None:
     rnd = random.Random(seed)
     while True:
         gid = svc.active_game()
-        if gid is None or svc.state(gid)[1].finished:
+        if gid is None or svc.state(gid)[1].finished or svc.state(gid)[0] > 20_000:
             out = svc.create_game({"edition": "mario", "players": ["A", "B", "C"],
                                    "dice": "physical", "seed": rnd.randrange(10**6)})
             gid = out.game_id
@@ -118,6 +118,9 @@ def main() -> int:
         bad_integrity += integrity != "ok"
         mismatches += not matches
         replay_diffs += not same
+        if (i + 1) % 20 == 0:
+            print(f"  {i + 1} kills, {total_acks} acknowledged, {lost_total} lost", flush=True,
+                  file=sys.stderr)
     print(f"kills: {args.kills} in {time.time() - t0:.0f} s, acknowledged commands: {total_acks}")
     print(f"acknowledged events lost: {lost_total}")
     print(f"integrity_check not ok: {bad_integrity} of {args.kills}")
