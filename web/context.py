@@ -18,7 +18,7 @@ class StreamSlots:
     A phone keeps at most ``per_owner`` streams per game (two tabs are fine): when it opens
     one more (after a Wi-Fi drop the server has not noticed yet), its oldest stream hands
     over its slot and ends at its next check, instead of holding a thread until a write
-    fails."""
+    fails. When all slots are taken, a phone holding two streams gives one up first."""
 
     def __init__(self, capacity: int, per_owner: int = 2) -> None:
         self.capacity = capacity
@@ -35,7 +35,11 @@ class StreamSlots:
             if owner is not None and len(mine) >= self.per_owner:
                 mine.pop(0).set()  # the oldest stream hands its slot over
             elif self.open >= self.capacity:
-                return None
+                # full: a phone holding two streams (often one dead after a drop) gives one up
+                spare = next((t for t in self._owners.values() if len(t) > 1), None)
+                if spare is None:
+                    return None
+                spare.pop(0).set()
             else:
                 self.open += 1
             ticket = threading.Event()
