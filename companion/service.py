@@ -68,15 +68,24 @@ class GameRecord:
     edition: str
     title: str
     join_code: str
-    state: BaseState
-    version: int
-    """The sequence number of the last row in the log (undone rows included)."""
+    current: tuple[int, BaseState]
+    """(version, state), replaced in one assignment so readers on other threads never see a
+    state with another version's number. The version is the sequence number of the last row
+    in the log (undone rows included)."""
     commands: int
     recent: deque[tuple[int, str]]
     since_snapshot: int = 0
     views: dict[str | None, dict[str, Any]] = field(default_factory=dict)
     history: list[dict[str, Any]] = field(default_factory=list)
     """Balances after each command, for the page's chart: ``{"version", "money": {...}}``."""
+
+    @property
+    def version(self) -> int:
+        return self.current[0]
+
+    @property
+    def state(self) -> BaseState:
+        return self.current[1]
 
 
 def _libc() -> Any:
@@ -222,19 +231,19 @@ class GameService:
         return rec
 
     def state(self, game_id: str) -> tuple[int, BaseState]:
-        rec = self.record(game_id)
-        return rec.version, rec.state
+        return self.record(game_id).current
 
     def view(self, game_id: str, viewer: str | None = None) -> dict[str, Any]:
         """The game's view for ``viewer`` (cached per version)."""
         rec = self.record(game_id)
+        version, state = rec.current
         cached = rec.views.get(viewer)
-        if cached is not None and cached["version"] == rec.version:
+        if cached is not None and cached["version"] == version:
             return cached
-        version, state = rec.version, rec.state
         out = game.view(state, viewer)
+        recent = tuple(rec.recent)  # one C-level copy: the writer may append meanwhile
         out.update(game_id=rec.id, version=version, join_code=rec.join_code,
-                   log=[say for _, say in rec.recent])
+                   log=[say for _, say in recent])
         rec.views[viewer] = out
         return out
 
@@ -306,7 +315,7 @@ class GameService:
             self.store.conn.execute("INSERT OR REPLACE INTO settings (key, value) VALUES "
                                     "('active_game', ?)", (game_id,))
         state = game.replay(events)
-        rec = GameRecord(game_id, setup.edition, title, join_code, state, last, 1,
+        rec = GameRecord(game_id, setup.edition, title, join_code, (last, state), 1,
                          deque(((i + 1, e.say) for i, e in enumerate(events) if e.say),
                                maxlen=RECENT))
         rec.history.append(self._balances(last, state))
@@ -360,14 +369,14 @@ class GameService:
                                       max(last, rec.version), response)
             if state.finished and not rec.state.finished:
                 self.store.set_status(conn, rec.id, "finished")
-        # committed: now the new state is real
+        # committed: now the new state is real (the log lines first, so no view of the new
+        # version can miss them)
         finished_before = rec.state.finished
-        rec.state = state
-        rec.version = max(last, rec.version)
-        rec.commands += 1
         for i, e in enumerate(events):
             if e.say:
                 rec.recent.append((first + i, e.say))
+        rec.current = (max(last, rec.version), state)
+        rec.commands += 1
         rec.history.append(self._balances(rec.version, state))
         if state.finished and not finished_before:
             self._backup(f"finished-{rec.edition}")
@@ -407,12 +416,12 @@ class GameService:
                                       {"type": "undo", "cmd": target["cmd"]}, None, seq, seq,
                                       response)
             self.store.set_status(conn, game_id, "finished" if state.finished else "open")
-        rec.state = state
-        rec.version = seq
-        rec.commands += 1
         marked = game.effective(((r.seq, r.event) for r in rows), keep_markers=True)
-        rec.recent = deque(((s, e.say) for s, e in marked if s <= to_seq and e.say), maxlen=RECENT)
-        rec.recent.append((seq, event.say))
+        recent = deque(((s, e.say) for s, e in marked if s <= to_seq and e.say), maxlen=RECENT)
+        recent.append((seq, event.say))
+        rec.recent = recent
+        rec.current = (seq, state)
+        rec.commands += 1
         rec.history = [h for h in rec.history if h["version"] <= to_seq]
         rec.history.append(self._balances(seq, state))
         self._publish(game_id, seq)
@@ -476,8 +485,8 @@ class GameService:
         commands = self.store.conn.execute(
             "SELECT COALESCE(MAX(cmd), -1) + 1 FROM commands WHERE game_id = ?",
             (game_id,)).fetchone()[0]
-        rec = GameRecord(game_id, row["edition"], row["title"], row["join_code"], state,
-                         version, max(commands, 1),
+        rec = GameRecord(game_id, row["edition"], row["title"], row["join_code"],
+                         (version, state), max(commands, 1),
                          deque(((s, e.say) for s, e in kept_recent if e.say), maxlen=RECENT))
         rec.history.append(self._balances(version, state))
         self._games[game_id] = rec
