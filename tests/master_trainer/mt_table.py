@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shlex
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -13,6 +12,7 @@ from companion.editions.master_trainer.state import DiceRound
 from companion.engine import game
 from companion.engine.rules import Ctx
 from companion.engine.types import Command, Event, GameSetup
+from companion.script import run_script
 
 RULES = MasterTrainerRules()
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -105,57 +105,13 @@ def started(players: tuple[str, ...] = ("Ash", "Misty"), **kw: Any) -> Table:
     return t
 
 
-def _value(word: str) -> Any:
-    if word.lstrip("-").isdigit():
-        return int(word)
-    if word.startswith("["):
-        return json.loads(word)
-    return word
-
-
-def step_command(state: MasterTrainerState, step: Any) -> Command:
-    """A script step as a command: an object, or ``[actor:] type [values] [key=value]``."""
-    if isinstance(step, dict):
-        return Command.from_json(step)
-    words = shlex.split(step)
-    actor = words.pop(0)[:-1] if words[0].endswith(":") else None
-    kind, args, values = words.pop(0), {}, []
-    for w in words:
-        if "=" in w:
-            k, v = w.split("=", 1)
-            args[k] = _value(v)
-        else:
-            values.append(_value(w))
-    legal = [a for a in game.legal_actions(state) if a.type == kind]
-    if actor is None:
-        to = state.prompt.to if state.prompt else ()
-        actor = next((w for w in to if any(a.actor == w for a in legal)), legal[0].actor)
-    mine = [a for a in legal if a.actor == actor]
-    action = next((a for a in mine if values and list(a.args.values()) == values[:1]), None)
-    if action is not None:
-        values.pop(0)
-    action = action or (mine[0] if mine else None)
-    if action is not None:
-        args = {**action.args, **args}
-        spec = action.input or {}
-        if spec.get("kind") == "dice" and values:
-            args["dice"] = values
-        elif spec.get("kind") == "choice" and values:
-            args[spec["arg"]] = values[0]
-    return Command(actor, kind, args)
-
-
 def run_example(path: Path) -> Table:
-    """Replay an example script through the engine directly (new_game, decide, apply)."""
+    """Replay an example script with the project's runner (companion.script), as a Table."""
     script = json.loads(path.read_text("utf-8"))
+    result = run_script(script)
     t = Table(tuple(script["players"]), script.get("dice", "digital"), script.get("seed", 0),
               script.get("settings", {}))
-    for n, step in enumerate(script["steps"], 1):
-        command = step_command(t.state, step)
-        try:
-            t.do(command.actor, command.type, **command.args)
-        except Exception as exc:
-            raise AssertionError(f"step {n} {step!r}: {exc}") from exc
+    t.state, t.events = result.state, list(result.events)
     return t
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
 from typing import Any
@@ -158,57 +157,3 @@ def random_game(seed: int, players: int = 3, dice: str = "digital", steps: int =
         states.append(state)
         commands.append(cmd)
     return batches, states, commands
-
-
-# -- scripts (examples/pokemon-*.json) --------------------------------------------------------
-def parse_step(step: Any, state: BaseState) -> Command:
-    """A script step: a dict command, or "[actor:] type [values] [key=value ...]"."""
-    if isinstance(step, dict):
-        actor = step.get("actor") or state.prompt.to[0]  # type: ignore[union-attr]
-        return Command(actor, step["type"], dict(step.get("args", {})))
-    words = step.split()
-    actor = None
-    if words[0].endswith(":"):
-        actor = words.pop(0)[:-1]
-    kind, rest = words[0], words[1:]
-    if actor is None:
-        assert state.prompt is not None, f"no prompt for step {step!r}"
-        actor = state.prompt.to[0]
-    args: dict[str, Any] = {}
-    numbers: list[int] = []
-    for w in rest:
-        if "=" in w:
-            k, v = w.split("=", 1)
-            args[k] = int(v) if v.lstrip("-").isdigit() else v
-        elif w.lstrip("-").isdigit():
-            numbers.append(int(w))
-        else:
-            args["option"] = w
-    if numbers:
-        action = next((a for a in game.legal_actions(state)
-                       if a.type == kind and a.actor == actor and a.input), None)
-        inp = (action.input or {}) if action else {}
-        if inp.get("kind") == "amount":
-            args["amount"] = numbers[0]
-        else:
-            args["dice"] = numbers
-    return Command(actor, kind, args)
-
-
-def run_script(path: Path) -> tuple[MonopolyState, list[Event]]:
-    """Play a script to its end (companion.script's run is used once it exists)."""
-    raw = json.loads(path.read_text("utf-8"))
-    setup = GameSetup.from_json({k: raw[k] for k in ("edition", "players", "dice", "seed",
-                                                     "settings") if k in raw})
-    events = game.new_game(setup)
-    state: MonopolyState = game.replay(events)  # type: ignore[assignment]
-    for i, step in enumerate(raw["steps"]):
-        cmd = parse_step(step, state)
-        try:
-            evs = game.decide(state, cmd)
-        except IllegalCommand as exc:
-            raise AssertionError(f"step {i} {step!r}: {exc}") from exc
-        for e in evs:
-            state = game.apply(state, e)  # type: ignore[assignment]
-        events += evs
-    return state, events
