@@ -225,8 +225,10 @@ class Rules(ABC, Generic[S]):
                 raise RuntimeError("the rules did not settle")
             task = ctx.todo.pop(0)
             ctx._cursor = 0
+            emitted = len(ctx.events)
             getattr(self, "task_" + task.name)(ctx, **task.args)
-            self.after_step(ctx)
+            if len(ctx.events) != emitted:  # only events change what ends a game
+                self.after_step(ctx)
 
     def after_step(self, ctx: Ctx[S]) -> None:
         """Called after each command and task: editions end the game here when it is over."""

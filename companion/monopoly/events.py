@@ -13,7 +13,7 @@ M = MonopolyState
 
 
 def _with_player(state: M, pid: str, **changes: Any) -> M:
-    players = tuple(replace(p, **changes) if p.id == pid else p for p in state.players)
+    players = tuple(evolve(p, **changes) if p.id == pid else p for p in state.players)
     return evolve(state, players=players)
 
 

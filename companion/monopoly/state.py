@@ -10,7 +10,7 @@ from companion.engine.state import BaseState
 from companion.monopoly.board import Board
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Player:
     """A player at the table."""
 
