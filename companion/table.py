@@ -31,6 +31,10 @@ class Table:
         """While enrolling: a tag already enrolled as something else moves to the object asked
         for (the banker chose to), instead of being refused."""
         self.last_notice: dict[str, Any] | None = None
+        self.taps = 0
+        self.last_tap: dict[str, Any] | None = None
+        """The latest tag seen during play: ``{n, uid, edition, object}`` (object None when
+        the tag is unknown). The setup form uses it to give players their tapped tokens."""
         service.tap_handler = self.tap
         service.subscribe(self._changed)
 
@@ -92,6 +96,9 @@ class Table:
         if self.enrolling is not None:
             return self._enroll(uid)
         found = self.registry.lookup(uid)
+        self.taps += 1
+        self.last_tap = {"n": self.taps, "uid": uid, "edition": found[0] if found else None,
+                         "object": found[1] if found else None}
         if found is None:
             return self._notice(f"Unknown tag {uid}: the banker can enroll it.", "error")
         edition, obj = found

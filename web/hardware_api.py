@@ -99,3 +99,12 @@ def enrollment() -> Response:
         return jsonify(table.start_enrollment(edition, move=move))
     except RuleError as exc:
         raise ApiError("bad_request", str(exc)) from None
+
+
+@bp.get("/tags/last")
+def last_tap() -> Response:
+    """The latest tag tapped during play (``{n, uid, edition, object}``, or null): the setup
+    form gives each player the token tapped on the reader."""
+    require_banker()
+    table = web().settings.get("table")
+    return jsonify({"tap": None if table is None else table.last_tap})

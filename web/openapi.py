@@ -143,6 +143,8 @@ def document() -> dict[str, Any]:
         "/api/tags": {"get": _op("Tag enrollment so far (banker)", _ok("tags"), errors=(400, 403))
                       | {"parameters": [{"name": "edition", "in": "query", "required": False,
                                          "schema": {"type": "string"}}]}},
+        "/api/tags/last": {"get": _op("The latest tag tapped (banker): tokens at setup",
+                                      _ok("tap"), errors=(400, 403))},
         "/api/enrollment": {"post": _op(
             "Start enrolling tags for an edition, or stop with null (banker)", _ok("enrolling"),
             body={"type": "object", "required": ["edition"], "properties": {

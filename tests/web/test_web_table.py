@@ -103,3 +103,17 @@ def test_a_virtual_tap_on_an_unknown_reader_is_a_clear_400(banker: Phone) -> Non
     """Naming a reader that does not exist is refused with the known roles."""
     r = banker.post("/api/tap", {"role": "moon", "uid": "04A1B2C3"})
     assert r.status_code == 400 and "moon" in r.get_json()["error"]
+
+
+def test_tokens_tapped_at_setup_are_reported_for_the_form(banker: Phone, table: Table) -> None:
+    """Before a game starts, the banker taps each player's token: the page learns which
+    enrolled token was tapped (unknown tags say so), to fill the players' token choices."""
+    table.registry.enroll("04000000000003", "mario", "token:Mario's Cap")
+    assert banker.get("/api/tags/last").get_json() == {"tap": None}
+    tap(banker, "04000000000003")
+    wait_for(lambda: banker.get("/api/tags/last").get_json()["tap"] is not None)
+    last = banker.get("/api/tags/last").get_json()["tap"]
+    assert (last["edition"], last["object"]) == ("mario", "token:Mario's Cap")
+    tap(banker, "04000000000004")
+    wait_for(lambda: banker.get("/api/tags/last").get_json()["tap"]["n"] == last["n"] + 1)
+    assert banker.get("/api/tags/last").get_json()["tap"]["object"] is None

@@ -823,6 +823,38 @@ function setupForm() {
     }));
   };
   players.addEventListener("input", drawTokens);
+  // Tap tokens on the reader: each enrolled token tapped goes to the next player in the list.
+  let tapTimer = null;
+  const tapStatus = h("p", {class: "muted hint", "aria-live": "polite"});
+  const tapButton = h("button", {type: "button", id: "setup-tap-tokens"}, "Tap tokens on the reader");
+  const stopTaps = (text) => {
+    clearInterval(tapTimer); tapTimer = null;
+    tapButton.textContent = "Tap tokens on the reader"; tapStatus.textContent = text || "";
+  };
+  tapButton.addEventListener("click", () => act(async () => {
+    if (tapTimer) { stopTaps(); return; }
+    const ps = names();
+    if (!ps.length || !info || !info.tokens.length) throw new Error("Name the players first.");
+    let next = 0, seen = (await api("GET", "/api/tags/last")).tap;
+    seen = seen ? seen.n : 0;
+    tapStatus.textContent = `${ps[0].name}: tap your token.`;
+    tapButton.textContent = "Stop";
+    tapTimer = setInterval(async () => {
+      let tap;
+      try { tap = (await api("GET", "/api/tags/last")).tap; } catch (e) { stopTaps(e.message); return; }
+      if (!tap || tap.n <= seen) return;
+      seen = tap.n;
+      const token = tap.edition === ed.value && tap.object && tap.object.startsWith("token:")
+        ? tap.object.slice(6) : null;
+      if (!token || !info.tokens.includes(token)) {
+        tapStatus.textContent = "That tag is not one of this edition's tokens; tap a token.";
+        return;
+      }
+      chosen[ps[next].name] = token; drawTokens(); next += 1;
+      if (next >= ps.length) stopTaps("Every player has a token.");
+      else tapStatus.textContent = `${ps[next].name}: tap your token.`;
+    }, 700);
+  }));
   const load = () => {
     info = null; readers = []; boardRead = () => undefined;
     editionBox.replaceChildren(h("p", {class: "muted"}, "Loading the edition…"));
@@ -884,6 +916,7 @@ function setupForm() {
   S.setupEl = h("details", {id: "setup"}, h("summary", {}, "New game"),
     h("label", {for: "setup-edition"}, "Edition"), ed,
     h("label", {for: "setup-players"}, "Players, one name per line"), players, tokenBox,
+    h("div", {class: "row"}, tapButton), tapStatus,
     h("label", {for: "setup-dice"}, "Dice"), dice, editionBox,
     h("label", {for: "setup-seed"}, "Seed (shuffles and digital dice)"), seed,
     h("details", {class: "sub"}, h("summary", {}, "Advanced"), advancedBox,
