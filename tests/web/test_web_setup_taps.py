@@ -7,7 +7,6 @@ import shutil
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from web_helpers import PIN
