@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from companion.engine import game
 from companion.engine.editions import find_edition
@@ -125,6 +125,7 @@ def code_tag() -> str:
     return h.hexdigest()[:16]
 
 
+T = TypeVar("T")
 Listener = Callable[[str, int, dict[str, Any] | None], None]
 
 
@@ -181,11 +182,11 @@ class GameService:
             except BaseException as exc:  # handed to the caller
                 fut.set_exception(exc)
 
-    def call(self, fn: Callable[..., Any], *args: Any, timeout: float = 30) -> Any:
+    def call(self, fn: Callable[..., T], *args: Any, timeout: float = 30) -> T:
         """Run ``fn(*args)`` on the service thread and wait for its result."""
         if self._thread is None or threading.current_thread() is self._thread:
             return fn(*args)
-        fut: Future[Any] = Future()
+        fut: Future[T] = Future()
         self._queue.put((fn, args, fut))
         return fut.result(timeout=timeout)
 

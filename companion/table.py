@@ -51,8 +51,8 @@ class Table:
         args = dict(action.get("args", {}))
         spec = action.get("input") or {}
         if extra is not None:
-            kind = spec.get("kind")
-            key = {"dice": "dice", "amount": "amount"}.get(kind, spec.get("arg", "option"))
+            kind = str(spec.get("kind", ""))
+            key = {"dice": "dice", "amount": "amount"}.get(kind, str(spec.get("arg", "option")))
             args[key] = extra
         out = self.service.submit(game_id, {"actor": action["actor"], "type": action["type"],
                                             "args": args})
