@@ -77,12 +77,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="type UIDs on standard input instead of tapping")
     enroll.set_defaults(func=cmd_enroll)
 
-    try:
-        from companion import backup
-    except ImportError:  # pragma: no cover - backup ships with the package
-        pass
-    else:
-        backup.register_cli(sub)
+    from companion import backup
+
+    backup.register_cli(sub)
     return parser
 
 

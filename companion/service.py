@@ -57,7 +57,7 @@ class Outcome:
 
 
 class GameNotFound(LookupError):
-    pass
+    """No game with that id in this companion's database."""
 
 
 @dataclass

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from abc import abstractmethod
+
 from companion.editions.master_trainer.base import State, data_of
 from companion.editions.master_trainer.catching import (
     catch_odds,
@@ -46,9 +48,9 @@ class LandingRules(TurnRules):
             return
         self.end_turn(ctx)
 
+    @abstractmethod
     def enter_final(self, ctx: Ctx[State]) -> None:
-        """ENTER Final Battle (see :mod:`battles`)."""
-        raise NotImplementedError
+        """ENTER Final Battle (written in :mod:`battles`)."""
 
     # -- catching ----------------------------------------------------------------------------
     def reveal_candidates(self, state: State) -> tuple[list[str], list[str]]:
