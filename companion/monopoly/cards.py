@@ -20,12 +20,13 @@ from typing import Any
 from companion.engine.rules import Ctx
 from companion.engine.state import Task
 from companion.monopoly.board import Card, Space
+from companion.monopoly.host import MonopolyHost
 from companion.monopoly.state import MonopolyState
 
 C = Ctx[MonopolyState]
 
 
-class MonopolyCards:
+class MonopolyCards(MonopolyHost):
     """Drawing cards and applying their effects. Mixed into MonopolyRules."""
 
     def land_card(self, ctx: C, pid: str, space: Space) -> None:
@@ -94,7 +95,7 @@ class MonopolyCards:
         ctx.say("The banker applies this card by hand.")
 
     def is_jail_card(self, state: MonopolyState, card_id: str) -> bool:
-        return state.b.card(card_id).effect.get("use", "jail") == "jail"
+        return bool(state.b.card(card_id).effect.get("use", "jail") == "jail")
 
     def return_card(self, ctx: C, pid: str, card_id: str) -> None:
         """A used keep-card goes back under its deck."""

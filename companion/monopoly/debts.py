@@ -5,12 +5,13 @@ from __future__ import annotations
 from companion.engine.rules import Ctx
 from companion.engine.state import Task
 from companion.engine.types import Command, IllegalCommand
+from companion.monopoly.host import MonopolyHost
 from companion.monopoly.state import MonopolyState
 
 C = Ctx[MonopolyState]
 
 
-class MonopolyDebts:
+class MonopolyDebts(MonopolyHost):
     """Money moving between players, the Bank and the pot. Mixed into MonopolyRules."""
 
     def receive(self, ctx: C, pid: str, amount: int, why: str, source: str = "bank") -> None:

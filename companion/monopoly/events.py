@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from companion.engine.state import evolve
+from companion.monopoly.host import MonopolyHost
 from companion.monopoly.state import Assets, Auction, Debt, Deed, MonopolyState, Player, Trade
 
 M = MonopolyState
@@ -32,7 +33,7 @@ def assets_from_json(raw: Mapping[str, Any]) -> Assets:
                   tuple(raw.get("cards", ())), extra)
 
 
-class MonopolyEvents:
+class MonopolyEvents(MonopolyHost):
     """Apply handlers (``on_<event>``) for the events every Monopoly edition emits."""
 
     def on_order(self, state: M, data: Mapping[str, Any]) -> M:

@@ -7,12 +7,13 @@ from typing import Any
 from companion.engine.rules import Ctx
 from companion.engine.types import BANKER, Command, IllegalCommand
 from companion.monopoly.board import Space
+from companion.monopoly.host import MonopolyHost
 from companion.monopoly.state import Auction, MonopolyState
 
 C = Ctx[MonopolyState]
 
 
-class MonopolyMarket:
+class MonopolyMarket(MonopolyHost):
     """Landing on an ownable space: buy or auction, or pay rent. Mixed into MonopolyRules."""
 
     def land_location(self, ctx: C, pid: str, space: Space) -> None:

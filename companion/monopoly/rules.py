@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from companion.engine.rules import Ctx, Rules
+from companion.engine.rules import Ctx
 from companion.engine.state import Task
 from companion.engine.types import BANKER, Action, Command, GameSetup, IllegalCommand, SetupError
 from companion.monopoly import rng_setup
@@ -26,9 +26,8 @@ from companion.monopoly.view import monopoly_view
 C = Ctx[MonopolyState]
 
 
-class MonopolyRules(  # type: ignore[misc]
+class MonopolyRules(
     MonopolyEvents, MonopolyTurns, MonopolyMarket, MonopolyDebts, MonopolyCards, MonopolyTrades,
-    Rules[MonopolyState],
 ):
     """A Monopoly-family edition driven by its data file."""
 

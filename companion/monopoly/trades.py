@@ -8,12 +8,13 @@ from typing import Any
 from companion.engine.rules import Ctx
 from companion.engine.types import Command, IllegalCommand
 from companion.monopoly.events import assets_from_json
+from companion.monopoly.host import MonopolyHost
 from companion.monopoly.state import Assets, MonopolyState, Trade
 
 C = Ctx[MonopolyState]
 
 
-class MonopolyTrades:
+class MonopolyTrades(MonopolyHost):
     """Proposing, accepting, declining and cancelling trades. Mixed into MonopolyRules."""
 
     trade_extras: tuple[str, ...] = ()

@@ -5,12 +5,13 @@ from __future__ import annotations
 from companion.engine.rules import Ctx
 from companion.engine.state import Task
 from companion.engine.types import Command, IllegalCommand
+from companion.monopoly.host import MonopolyHost
 from companion.monopoly.state import MonopolyState
 
 C = Ctx[MonopolyState]
 
 
-class MonopolyTurns:
+class MonopolyTurns(MonopolyHost):
     """Turn order, the turn prompt, movement and jail. Mixed into MonopolyRules."""
 
     dice_count = 2
