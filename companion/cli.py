@@ -196,8 +196,12 @@ def _reader_uids(config: dict[str, Any], role: str | None) -> Any:
     from hardware.table import TableHardware
 
     taps: queue.Queue[str] = queue.Queue()
-    hw = TableHardware.from_config(config.get("hardware", {}),
-                                   on_tap=lambda r, uid: (role in (None, r)) and taps.put(uid),
+
+    def on_tap(reader: str, uid: str) -> None:
+        if role in (None, reader):
+            taps.put(uid)
+
+    hw = TableHardware.from_config(config.get("hardware", {}), on_tap=on_tap,
                                    on_action=lambda a, e: None, simulate=False)
     hw.start()
     return lambda: taps.get()

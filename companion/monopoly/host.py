@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.engine.rules import Ctx, Rules
+from companion.monopoly.board import Space
 from companion.monopoly.state import MonopolyState
 
 C = Ctx[MonopolyState]
@@ -22,6 +23,7 @@ class MonopolyHost(Rules[MonopolyState]):
         # market.py
         def take_deed(self, ctx: C, index: int, pid: str | None, why: str) -> None: ...
         def after_gain(self, ctx: C, pid: str, index: int) -> None: ...
+        def charge_rent(self, ctx: C, pid: str, owner: str, space: Space) -> None: ...
         # debts.py
         def pay(self, ctx: C, payer: str, payee: str, amount: int, why: str) -> None: ...
         def receive(self, ctx: C, pid: str, amount: int, why: str,

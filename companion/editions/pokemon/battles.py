@@ -46,6 +46,7 @@ class PokemonBattles:
         d = ctx.state.prompt.data
         pid, index = command.actor, d["space"]
         owner = ctx.state.owner(index)
+        assert owner is not None  # refuse_battle lets only a rival-owned location through
         ctx.clear_prompt()
         state = ctx.state
         ctx.emit("ext", f"{state.name(pid)} battles {state.name(owner)} for "

@@ -14,8 +14,11 @@ Table decisions the rulebook leaves open (documented in tests/starwars):
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from companion.engine.rules import Ctx
 from companion.monopoly.board import Card, Space
+from companion.monopoly.host import MonopolyHost
 from companion.monopoly.state import MonopolyState
 
 C = Ctx[MonopolyState]
@@ -30,8 +33,11 @@ POWERS = {
 }
 
 
-class StarWarsForce:
+class StarWarsForce(MonopolyHost):
     """The Use the Force space. Mixed into StarWarsRules (needs MonopolyRules' helpers)."""
+
+    if TYPE_CHECKING:
+        def markers_left(self, state: MonopolyState, pid: str) -> int: ...  # rules.py
 
     force_steal = 50
 
