@@ -77,10 +77,10 @@ def run_companion(config: dict[str, Any], args: argparse.Namespace) -> int:
         "banker_pin": pin, "public_url": url, "table": table,
         "allowed_hosts": server_cfg.get("allowed_hosts") or [], "simulate": simulate,
     })
+    table.public_url = url
     hardware.start()
-    active = service.active_game()
-    if active:
-        hardware.show(service.view(active))
+    if service.active_game():
+        table.show_active()
     else:
         hardware.show_join(url, "")
 

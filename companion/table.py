@@ -31,6 +31,8 @@ class Table:
         """While enrolling: a tag already enrolled as something else moves to the object asked
         for (the banker chose to), instead of being refused."""
         self.last_notice: dict[str, Any] | None = None
+        self.public_url = ""
+        """The page's address phones can reach (for the OLED's join QR code)."""
         self.taps = 0
         self.last_tap: dict[str, Any] | None = None
         """The latest tag seen during play: ``{n, uid, edition, object}`` (object None when
@@ -72,7 +74,7 @@ class Table:
 
     def stop_enrollment(self) -> None:
         self.enrolling = None
-        self._show_active()
+        self.show_active()
 
     def enrollment(self) -> dict[str, Any]:
         """Progress of the enrollment running now (also drawn on the OLED)."""
@@ -167,9 +169,20 @@ class Table:
             return
         if self.hardware is not None and self.enrolling is None:
             if game_id == self.service.active_game():
-                self.hardware.show(self.service.view(game_id))
+                self._show(game_id)
 
-    def _show_active(self) -> None:
+    def show_active(self) -> None:
         game_id = self.service.active_game()
         if game_id and self.hardware is not None:
+            self._show(game_id)
+
+    def _show(self, game_id: str) -> None:
+        """The game on the OLED; until its first move, the join screen (QR code and code)
+        so every phone at the table can come in."""
+        assert self.hardware is not None
+        rec = self.service.record(game_id)
+        if rec.commands <= 1 and self.public_url and not rec.state.finished:
+            url = f"{self.public_url.rstrip('/')}/?code={rec.join_code}"
+            self.hardware.show_join(url, rec.join_code)
+        else:
             self.hardware.show(self.service.view(game_id))

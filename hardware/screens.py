@@ -141,7 +141,7 @@ def draw_join(draw: ImageDraw.ImageDraw, url: str, code: str) -> None:
     draw.text((left, 0), "Join:", font=FONT, fill=ON)
     draw.rectangle((left, 13, WIDTH - 1, 27), fill=ON)
     draw.text((left + 2, 15), code[:10], font=FONT, fill=OFF)
-    short = url.split("://", 1)[-1]
+    short = url.split("://", 1)[-1].split("?", 1)[0]  # the code is shown above
     cols = (WIDTH - left) // 6
     for row, text in enumerate(textwrap.wrap(short, cols, break_on_hyphens=False)[:3]):
         draw.text((left, 30 + row * 11), text, font=FONT, fill=ON)

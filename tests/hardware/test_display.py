@@ -6,7 +6,7 @@ from io import BytesIO
 from typing import Any
 
 import pytest
-from conftest import assert_matches_reference
+from oled_reference import assert_matches_reference
 from PIL import Image
 
 from hardware.config import DisplayConfig
