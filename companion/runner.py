@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.config import ConfigError, default_state_dir, on_raspberry_pi
-from companion.service import GameService, limit_malloc_arenas
+from companion.memory import limit_malloc_arenas
+from companion.service import GameService
 from companion.store import StoreError
 from companion.table import Table
 

@@ -26,6 +26,7 @@ from companion.engine import game
 from companion.engine.editions import find_edition
 from companion.engine.state import BaseState
 from companion.engine.types import Command, Event, GameSetup, RuleError
+from companion.memory import release_memory
 from companion.store import Row, Store
 
 log = logging.getLogger("companion.service")
@@ -88,31 +89,6 @@ class GameRecord:
         return self.current[1]
 
 
-def _libc() -> Any:
-    try:
-        import ctypes
-
-        return ctypes.CDLL("libc.so.6")
-    except OSError:  # not glibc: nothing to tune
-        return None
-
-
-def limit_malloc_arenas(arenas: int = 2) -> None:
-    """Let all threads share ``arenas`` malloc arenas. glibc gives busy threads their own
-    (up to 8 per core); each keeps freed memory, and a web server has dozens of threads."""
-    libc = _libc()
-    if libc is not None:
-        libc.mallopt(-8, arenas)  # M_ARENA_MAX
-
-
-def release_memory() -> None:
-    """Hand freed heap back to the system (glibc keeps it otherwise; the many short-lived
-    strings of views and events would slowly raise a small Pi's resident memory)."""
-    libc = _libc()
-    if libc is not None:
-        libc.malloc_trim(0)
-
-
 def code_tag() -> str:
     """A fingerprint of the rules code and data: snapshots from other code are not trusted."""
     root = Path(__file__).resolve().parent.parent
@@ -148,6 +124,8 @@ class GameService:
         self.tap_handler: Callable[[str, str], Outcome] | None = None
         for row in self.store.games("open"):
             self._load(row)
+        self._active = self.store.setting("active_game")
+        """The newest game created (kept in memory: it is asked after every commit)."""
 
     # -- the writer thread ------------------------------------------------------------------
     def start(self) -> GameService:
@@ -315,6 +293,7 @@ class GameService:
                                       last, response)
             self.store.conn.execute("INSERT OR REPLACE INTO settings (key, value) VALUES "
                                     "('active_game', ?)", (game_id,))
+        self._active = game_id
         state = game.replay(events)
         rec = GameRecord(game_id, setup.edition, title, join_code, (last, state), 1,
                          deque(((i + 1, e.say) for i, e in enumerate(events) if e.say),
@@ -523,7 +502,7 @@ class GameService:
 
     def active_game(self) -> str | None:
         """The game the table hardware talks to: the newest open game."""
-        value = self.call(self.store.setting, "active_game")
+        value = self._active
         if value and value in self._games:
             return str(value)
         open_games = [g for g in self._games.values() if not g.state.finished]
