@@ -1,6 +1,6 @@
 """What the 128x64 OLED shows, drawn with PIL on any ImageDraw (no I/O here).
 
-Layout of the game screen (bitmap font, 6x11 px, 21 characters a line)::
+Layout of the game screen (misc-fixed 6x12, 21 characters a line, see hardware/fonts)::
 
     Ana's turn        4+3     <- whose turn, the last roll
     Ana 1500  Bo 980          <- balances, current player first
@@ -12,35 +12,49 @@ Layout of the game screen (bitmap font, 6x11 px, 21 characters a line)::
 from __future__ import annotations
 
 import textwrap
+import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import segno
-from PIL import ImageDraw, ImageFont
+from PIL import ImageDraw
+
+from hardware.fonts import oled_font
 
 WIDTH, HEIGHT = 128, 64
-LINE_H = 12
+LINE_H = 13  # 12 px a glyph, one blank row between lines
 COLS = 21
-FONT = ImageFont.load_default_imagefont()
 ON, OFF = "white", "black"
 
 
-def fit(text: str, cols: int = COLS) -> str:
-    """``text`` cut to ``cols`` characters, with "~" marking a cut."""
-    text = " ".join(str(text).split())
-    return text if len(text) <= cols else text[: cols - 1] + "~"
+def text(draw: ImageDraw.ImageDraw, xy: tuple[int, int], words: str, fill: str = ON) -> None:
+    """Draw ``words`` with the OLED font (any character: missing ones show as �)."""
+    oled_font().draw(draw, xy, words, fill=fill)
 
 
-def _line(draw: ImageDraw.ImageDraw, row: int, text: str, *, inverted: bool = False,
+def fit(words: str, cols: int = COLS) -> str:
+    """``words`` cut to ``cols`` cells, with "~" marking a cut."""
+    cells = oled_font().cells(" ".join(str(words).split()))
+    return "".join(cells) if len(cells) <= cols else "".join(cells[: cols - 1]) + "~"
+
+
+def wrap(words: str, cols: int = COLS) -> list[str]:
+    """``words`` wrapped to lines of ``cols`` cells."""
+    return textwrap.wrap(unicodedata.normalize("NFC", str(words)), cols,
+                         break_on_hyphens=False)
+
+
+def _line(draw: ImageDraw.ImageDraw, row: int, words: str, *, inverted: bool = False,
           right: str = "") -> None:
-    y = row * LINE_H + (1 if row else 0)
+    y = row * LINE_H
     if inverted:
         draw.rectangle((0, y - 1, WIDTH - 1, y + LINE_H - 2), fill=ON)
     colour = OFF if inverted else ON
-    room = COLS - (len(right) + 1 if right else 0)
-    draw.text((1, y), fit(text, room), font=FONT, fill=colour)
+    width = len(oled_font().cells(right))
+    room = COLS - (width + 1 if right else 0)
+    text(draw, (1, y), fit(words, room), fill=colour)
     if right:
-        draw.text((WIDTH - 1 - 6 * len(right), y), right, font=FONT, fill=colour)
+        text(draw, (WIDTH - 1 - 6 * width, y), right, fill=colour)
 
 
 def _name(view: Mapping[str, Any], pid: str | None) -> str:
@@ -53,9 +67,10 @@ def _name(view: Mapping[str, Any], pid: str | None) -> str:
 def _balances(view: Mapping[str, Any]) -> str:
     players = [p for p in view.get("players", []) if not p.get("bankrupt")]
     players.sort(key=lambda p: not p.get("is_current"))
-    parts = [f"{str(p.get('name', ''))[:4]} {p.get('money', '')}" for p in players]
-    text = "  ".join(parts)
-    return text if len(text) <= COLS else " ".join(parts)
+    parts = [f"{''.join(oled_font().cells(str(p.get('name', '')))[:4])} {p.get('money', '')}"
+             for p in players]
+    wide = "  ".join(parts)
+    return wide if len(oled_font().cells(wide)) <= COLS else " ".join(parts)
 
 
 def draw_game(draw: ImageDraw.ImageDraw, view: Mapping[str, Any],
@@ -73,8 +88,8 @@ def draw_game(draw: ImageDraw.ImageDraw, view: Mapping[str, Any],
     prompt = view.get("prompt") or {}
     lines = [log[-1]] if log else []
     lines.append(prompt.get("text") or (log[-2] if len(log) > 1 else ""))
-    for row, text in enumerate(lines[:2], start=2):
-        _line(draw, row, text)
+    for row, line in enumerate(lines[:2], start=2):
+        _line(draw, row, line)
     _draw_choice(draw, nav)
 
 
@@ -94,26 +109,26 @@ def draw_end(draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
     _line(draw, 0, "Game over", inverted=True)
     winners = [_name(view, w) for w in view.get("winners", [])]
     won = " & ".join(winners) + (" wins!" if len(winners) == 1 else " win!") if winners else ""
-    rows = [won] + textwrap.wrap(str(view.get("end_reason", "")), COLS)
-    for row, text in enumerate(rows[:4], start=1):
-        _line(draw, row, text)
+    rows = [won] + wrap(str(view.get("end_reason", "")))
+    for row, line in enumerate(rows[:4], start=1):
+        _line(draw, row, line)
 
 
 def draw_enrollment(draw: ImageDraw.ImageDraw, done: int, total: int, prompt: str) -> None:
     """Enrolling tags: a progress bar, "12 of 48 done" and what to tap next."""
     _line(draw, 0, "Enrolling tags", inverted=True)
     _line(draw, 1, f"{done} of {total} done")
-    draw.rectangle((1, 27, WIDTH - 2, 33), outline=ON)
+    draw.rectangle((1, 28, WIDTH - 2, 34), outline=ON)
     if total:
-        draw.rectangle((1, 27, 1 + round((WIDTH - 3) * done / total), 33), fill=ON)
-    for row, text in enumerate(textwrap.wrap(prompt, COLS)[:2]):
-        draw.text((1, 37 + row * LINE_H), text, font=FONT, fill=ON)
+        draw.rectangle((1, 28, 1 + round((WIDTH - 3) * done / total), 34), fill=ON)
+    for row, line in enumerate(wrap(prompt)[:2]):
+        text(draw, (1, 38 + row * LINE_H), line)
 
 
 def draw_error(draw: ImageDraw.ImageDraw, text: str) -> None:
     """An error the table must see, wrapped over four lines."""
     _line(draw, 0, "! Problem", inverted=True)
-    for row, line in enumerate(textwrap.wrap(text, COLS)[:4], start=1):
+    for row, line in enumerate(wrap(text)[:4], start=1):
         _line(draw, row, line)
 
 
@@ -138,10 +153,10 @@ def draw_join(draw: ImageDraw.ImageDraw, url: str, code: str) -> None:
                 x0, y0 = (x + 1) * scale, top + (y + 1) * scale
                 draw.rectangle((x0, y0, x0 + scale - 1, y0 + scale - 1), fill=OFF)
     left = side + 4
-    draw.text((left, 0), "Join:", font=FONT, fill=ON)
+    text(draw, (left, 0), "Join:")
     draw.rectangle((left, 13, WIDTH - 1, 27), fill=ON)
-    draw.text((left + 2, 15), code[:10], font=FONT, fill=OFF)
-    short = url.split("://", 1)[-1].split("?", 1)[0]  # the code is shown above
     cols = (WIDTH - left) // 6
-    for row, text in enumerate(textwrap.wrap(short, cols, break_on_hyphens=False)[:3]):
-        draw.text((left, 30 + row * 11), text, font=FONT, fill=ON)
+    text(draw, (left + 2, 15), fit(code, cols), fill=OFF)
+    short = url.split("://", 1)[-1].split("?", 1)[0]  # the code is shown above
+    for row, line in enumerate(wrap(short, cols)[:3]):
+        text(draw, (left, 30 + row * 11), line)

@@ -81,3 +81,54 @@ def test_frame_png_mirrors_what_the_panel_shows(display: Display) -> None:
     assert image.size == (128, 64)
     assert image.convert("1").tobytes() == display.device.image.convert("1").tobytes()  # type: ignore[union-attr]
     assert Image.open(BytesIO(display.frame_png(scale=3))).size == (384, 192)
+
+
+# -- characters: every edition's and every player's name draws (issue 12, fault 1) ---------
+
+UNICODE_VIEW: dict[str, Any] = {
+    "title": "Star Wars", "current": "p1", "finished": False,
+    "players": [{"id": "p1", "name": "Дмитрий", "money": 1500, "is_current": True},
+                {"id": "p2", "name": "Ελένη", "money": 980, "is_current": False}],
+    "prompt": {"kind": "buy", "to": ["p1"], "text": "Buy “Tatooine” for ₥60?"},
+    "log": ["Zoë paid €2 – “rent”…", "Nidoran♀ met Nidoran♂ ✕ ■"], "last_roll": [4, 3],
+}
+
+
+def test_names_and_money_signs_of_every_edition_draw(display: Display) -> None:
+    """A Star Wars "₥" prompt, a Monopolino "€", curly quotes and Cyrillic or Greek names
+    are drawn (they stopped the companion at start-up with UnicodeEncodeError)."""
+    display.show_game(UNICODE_VIEW, {"items": ["Kupić", "Аукцион"], "index": 1,
+                                     "editing": None})
+    assert_matches_reference(display.frame(), "unicode")
+    display.show_error("Дмитрий: “₥” and € — fine")
+    display.show_enrollment(1, 2, "Tap Ελένη's token")
+    display.show_join("http://192.168.1.23:8000/join", "Ж7")
+
+
+def test_a_character_without_a_glyph_shows_the_replacement_glyph(display: Display) -> None:
+    """A name in a script the font lacks (or an emoji) is drawn as �, one cell a character,
+    never dropped and never an error."""
+    frames = []
+    for name in ("名前", "\ufffd\ufffd", "👩‍👩‍👧🙂"):
+        display.show_error(name)
+        frames.append(display.frame().tobytes())
+    assert frames[0] == frames[1] == frames[2]
+    display.show_error("")
+    assert display.frame().tobytes() != frames[0]
+
+
+def test_the_font_covers_every_character_in_the_editions() -> None:
+    """Every character in the seeds and the rules' texts has a glyph of its own."""
+    from pathlib import Path
+
+    from hardware.fonts import oled_font
+
+    root = Path(__file__).resolve().parents[2]
+    files = [*root.glob("seeds/**/*.toml"), *root.glob("companion/editions/**/*.py"),
+             *root.glob("companion/monopoly/*.py"), *root.glob("companion/engine/*.py")]
+    text = "".join(f.read_text(encoding="utf-8") for f in files)
+    chars = {c for c in text if c.isprintable()}
+    missing = sorted(c for c in chars if not oled_font().has(c))
+    assert missing == []
+    for sample in "ÀÿĀžƒΑωАяЁўЇ€₥₽₴“”‘’„–—…•№™←→★♥♀♂■✕✓":
+        assert oled_font().has(sample), sample
