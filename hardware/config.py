@@ -23,8 +23,9 @@ Example (pins are BCM numbers)::
     kind = "gpio"         # "mock" or "none"
     prev = 5
     next = 6
-    ok = 13
-    hold_ms = 800
+    ok = 13               # pressing prev and next together means "back"
+    hold_ms = 800         # holding prev or next this long makes big, repeating steps
+    debounce_ms = 40      # a press counts if the button was up this long before it
 
     [hardware.feedback]
     kind = "gpio"         # "mock" or "none"
@@ -81,7 +82,9 @@ class ButtonsConfig:
     next: int = 6
     ok: int = 13
     hold_s: float = 0.8
-    """Holding OK this long means "back"."""
+    """Holding prev or next this long makes big, repeating steps."""
+    debounce_s: float = 0.04
+    """A press counts only if the button had been up this long (contact chatter)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,12 +164,15 @@ def _display(raw: Mapping[str, Any]) -> DisplayConfig:
 
 def _buttons(raw: Mapping[str, Any]) -> ButtonsConfig:
     w = "hardware.buttons"
-    _known(raw, w, {"kind", "prev", "next", "ok", "hold_ms"})
+    _known(raw, w, {"kind", "prev", "next", "ok", "hold_ms", "debounce_ms"})
     hold = _num(raw, w, "hold_ms", 800) / 1000
     if not 0.1 <= hold <= 5:
         raise HardwareConfigError(f"{w}.hold_ms must be between 100 and 5000")
+    debounce = _num(raw, w, "debounce_ms", 40) / 1000
+    if not 0.001 <= debounce <= 0.5:
+        raise HardwareConfigError(f"{w}.debounce_ms must be between 1 and 500")
     return ButtonsConfig(_choice(raw, w, "kind", ("gpio", "mock", "none")), _pin(raw, w, "prev", 5),
-                         _pin(raw, w, "next", 6), _pin(raw, w, "ok", 13), hold)
+                         _pin(raw, w, "next", 6), _pin(raw, w, "ok", 13), hold, debounce)
 
 
 def _feedback(raw: Mapping[str, Any]) -> FeedbackConfig:

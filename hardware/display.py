@@ -1,9 +1,23 @@
-"""The OLED: a luma device (real on I2C, or luma's in-memory dummy) and the latest frame."""
+"""The OLED: a luma device (real on I2C, or luma's in-memory dummy) and the latest frame.
+
+The panel may be missing at start, or unplugged and plugged back while the companion runs.
+:class:`Display` never lets that (nor a drawing fault) escape: it keeps drawing frames in
+memory for the page's mirror, reports the panel as not working (``status()``, the journal and
+``on_status``), tries to open it again with a growing pause (1 s, 2 s, ... 30 s), and shows the
+latest frame as soon as it answers again.
+
+:class:`FakeI2C` is a fake of luma's I2C interface that can be unplugged and plugged back:
+the real luma SSD1306 driver runs on it, so tests exercise the same failures as a Pi
+(``OSError`` 121, "Remote I/O error").
+"""
 
 from __future__ import annotations
 
+import errno
 import io
+import logging
 import threading
+import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -15,38 +29,179 @@ from PIL import Image, ImageDraw
 from hardware import screens
 from hardware.config import DisplayConfig
 
+log = logging.getLogger(__name__)
 
-def make_device(cfg: DisplayConfig, simulate: bool = False) -> LumaDevice | None:
-    """The luma device for ``cfg``: SSD1306/SH1106 on I2C, dummy when simulating, or None."""
+Opener = Callable[[], LumaDevice]
+OnStatus = Callable[[str, bool, str], None]
+NOP = 0xE3  # a no-op command on SSD1306 and SH1106: is anyone there?
+MAX_BACKOFF_S = 30.0
+
+
+class FakeI2C:
+    """luma's serial interface in memory: ``unplug()`` makes every transfer fail as a missing
+    panel does; ``replug()`` brings it back. ``frames`` counts data transfers."""
+
+    def __init__(self) -> None:
+        self.plugged = True
+        self.frames = 0
+
+    def unplug(self) -> None:
+        self.plugged = False
+
+    def replug(self) -> None:
+        self.plugged = True
+
+    def _check(self) -> None:
+        if not self.plugged:
+            raise OSError(errno.EREMOTEIO, "Remote I/O error")
+
+    def command(self, *cmd: int) -> None:
+        self._check()
+
+    def data(self, data: Any) -> None:
+        self._check()
+        self.frames += 1
+
+    def cleanup(self) -> None:
+        pass
+
+
+def make_opener(cfg: DisplayConfig, simulate: bool = False,
+                serial: Any = None) -> Opener | None:
+    """How to open the panel for ``cfg`` (None: no panel). ``serial``: a serial interface to
+    use instead of the real I2C bus (a :class:`FakeI2C`)."""
     if cfg.kind == "none":
         return None
     if simulate or cfg.kind == "dummy":
-        return dummy(width=screens.WIDTH, height=screens.HEIGHT, rotate=cfg.rotate, mode="1")
-    from luma.core.interface.serial import i2c
-    from luma.oled.device import sh1106, ssd1306
+        return lambda: dummy(width=screens.WIDTH, height=screens.HEIGHT, rotate=cfg.rotate,
+                             mode="1")
 
-    serial = i2c(port=cfg.i2c_port, address=cfg.i2c_address)
-    kind = ssd1306 if cfg.kind == "ssd1306" else sh1106
-    return kind(serial, width=screens.WIDTH, height=screens.HEIGHT, rotate=cfg.rotate)
+    def open_panel() -> LumaDevice:
+        from luma.oled.device import sh1106, ssd1306
+
+        if serial is None:
+            from luma.core.interface.serial import i2c
+
+            bus: Any = i2c(port=cfg.i2c_port, address=cfg.i2c_address)
+        else:
+            bus = serial
+        try:
+            bus.command(NOP)  # fails here, before luma registers an exit hook for the device
+        except Exception:
+            _quietly(bus.cleanup)
+            raise
+        kind = ssd1306 if cfg.kind == "ssd1306" else sh1106
+        return kind(bus, width=screens.WIDTH, height=screens.HEIGHT, rotate=cfg.rotate)
+
+    return open_panel
+
+
+def make_device(cfg: DisplayConfig, simulate: bool = False) -> LumaDevice | None:
+    """The luma device for ``cfg`` opened now (raises if it cannot be), or None."""
+    opener = make_opener(cfg, simulate)
+    return None if opener is None else opener()
 
 
 class Display:
-    """Draws screens on a device and keeps a copy of the last frame for the web page."""
+    """Draws screens on a device and keeps a copy of the last frame for the web page.
 
-    def __init__(self, device: LumaDevice | None) -> None:
+    Build with an open ``device``, or with an ``opener`` it calls (and calls again after a
+    failure) to open the panel."""
+
+    def __init__(self, device: LumaDevice | None = None, *, opener: Opener | None = None,
+                 on_status: OnStatus | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.device = device
+        self._opener = opener
+        self._on_status = on_status
+        self._clock = clock
         self._lock = threading.Lock()
         self._frame = Image.new("1", (screens.WIDTH, screens.HEIGHT))
+        self._retry_at = 0.0
+        self._backoff = 1.0
+        self._status: tuple[bool, str] | None = None
+        if device is not None:
+            self._status = (True, "screen ready")
+        elif opener is not None:
+            with self._lock:
+                self._open(clock())
 
+    # -- the panel ----------------------------------------------------------------------
+    def status(self) -> tuple[bool, str] | None:
+        """(working, message) of the panel; None when there is none to have."""
+        return self._status
+
+    def tick(self) -> None:
+        """Try to open a missing panel when its pause has passed (call it now and then)."""
+        with self._lock:
+            if self.device is None and self._opener is not None:
+                self._open(self._clock())
+
+    def _open(self, now: float) -> None:
+        assert self._opener is not None
+        if now < self._retry_at:
+            return
+        try:
+            device = self._opener()
+        except Exception as exc:  # noqa: BLE001 - any driver failure means "retry later"
+            self._failed(now, f"cannot open: {_describe(exc)}")
+            return
+        self.device, self._backoff = device, 1.0
+        self._report(True, "screen ready")
+        self._send(self._frame, now)
+
+    def _send(self, image: Image.Image, now: float) -> None:
+        if self.device is None:
+            return
+        try:
+            with canvas(self.device) as draw:
+                draw.bitmap((0, 0), image, fill="white")
+        except Exception as exc:  # noqa: BLE001
+            device, self.device = self.device, None
+            _release(device)
+            self._failed(now, f"stopped answering: {_describe(exc)}")
+
+    def _failed(self, now: float, message: str) -> None:
+        self._retry_at = now + self._backoff
+        self._backoff = min(MAX_BACKOFF_S, self._backoff * 2)
+        self._report(False, message)
+
+    def _report(self, working: bool, message: str) -> None:
+        if self._status == (working, message):
+            return
+        self._status = (working, message)
+        if working:
+            log.info("screen: %s", message)
+        else:
+            log.warning("screen: %s (retrying; the game goes on from the phones)", message)
+        if self._on_status is not None:
+            try:
+                self._on_status("screen", working, message)
+            except Exception:
+                log.exception("on_status failed")
+
+    # -- frames -------------------------------------------------------------------------
     def render(self, draw_fn: Callable[[ImageDraw.ImageDraw], None]) -> None:
-        """Draw one frame with ``draw_fn`` and send it to the panel."""
+        """Draw one frame with ``draw_fn`` and send it to the panel. Never raises: a drawing
+        fault is logged and shown as such, a missing panel is retried."""
         image = Image.new("1", (screens.WIDTH, screens.HEIGHT))
-        draw_fn(ImageDraw.Draw(image))
+        try:
+            draw_fn(ImageDraw.Draw(image))
+        except Exception as exc:  # noqa: BLE001 - the screen must never stop the table
+            log.exception("drawing a screen failed")
+            image = Image.new("1", (screens.WIDTH, screens.HEIGHT))
+            try:
+                screens.draw_error(ImageDraw.Draw(image), f"Screen fault: {type(exc).__name__}."
+                                   " The page shows the game.")
+            except Exception:  # noqa: BLE001
+                log.exception("drawing the fault failed too")
         with self._lock:
             self._frame = image
-            if self.device is not None:
-                with canvas(self.device) as draw:
-                    draw.bitmap((0, 0), image, fill="white")
+            now = self._clock()
+            if self.device is None and self._opener is not None:
+                self._open(now)  # sends the frame when it opens
+            else:
+                self._send(image, now)
 
     def show_game(self, view: Mapping[str, Any], nav: Mapping[str, Any] | None = None) -> None:
         self.render(lambda d: screens.draw_game(d, view, nav))
@@ -75,5 +230,28 @@ class Display:
         return out.getvalue()
 
     def close(self) -> None:
-        if self.device is not None and not isinstance(self.device, dummy):
-            self.device.cleanup()
+        with self._lock:
+            device, self.device = self.device, None
+        if device is not None:
+            _release(device)
+
+
+def _release(device: LumaDevice) -> None:
+    """Blank and close a real panel (and its bus, even when blanking fails)."""
+    if isinstance(device, dummy):
+        return
+    _quietly(device.cleanup)
+    serial = getattr(device, "_serial_interface", None)
+    if serial is not None:
+        _quietly(serial.cleanup)
+
+
+def _describe(exc: BaseException) -> str:
+    return str(exc) or type(exc).__name__
+
+
+def _quietly(fn: Callable[[], Any]) -> None:
+    try:
+        fn()
+    except Exception:  # noqa: BLE001 - closing a panel that is gone may fail too
+        log.debug("closing the screen failed", exc_info=True)

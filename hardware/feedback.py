@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import queue
 import threading
 import time
@@ -23,20 +24,32 @@ PATTERNS: dict[str, list[Step]] = {
             ("gr", "C6", 0.4)],
 }
 KINDS = tuple(PATTERNS)
+log = logging.getLogger(__name__)
 
 
 class Feedback:
-    """``signal(kind)`` plays a pattern in the background; patterns never overlap."""
+    """``signal(kind)`` plays a pattern in the background; patterns never overlap.
+
+    A pin that fails while playing (unplugged, GPIO error) ends the pattern; the error is kept
+    in ``fault`` for the owner to report and reopen the parts, and is never raised."""
 
     def __init__(self, cfg: FeedbackConfig, *, pin_factory: Factory | None = None,
                  sleep: Callable[[float], None] = time.sleep) -> None:
-        self.green = LED(cfg.green, pin_factory=pin_factory)
-        self.red = LED(cfg.red, pin_factory=pin_factory)
-        self.buzzer: Buzzer | TonalBuzzer
-        if cfg.buzzer_kind == "passive":
-            self.buzzer = TonalBuzzer(cfg.buzzer, pin_factory=pin_factory, octaves=2)
-        else:
-            self.buzzer = Buzzer(cfg.buzzer, pin_factory=pin_factory)
+        built: list[LED | Buzzer | TonalBuzzer] = []
+        try:
+            built.append(LED(cfg.green, pin_factory=pin_factory))
+            built.append(LED(cfg.red, pin_factory=pin_factory))
+            if cfg.buzzer_kind == "passive":
+                built.append(TonalBuzzer(cfg.buzzer, pin_factory=pin_factory, octaves=2))
+            else:
+                built.append(Buzzer(cfg.buzzer, pin_factory=pin_factory))
+        except Exception:
+            for device in built:
+                device.close()
+            raise
+        self.green, self.red = built[0], built[1]
+        self.buzzer: Buzzer | TonalBuzzer = built[2]  # type: ignore[assignment]
+        self.fault: Exception | None = None
         self._sleep = sleep
         self._queue: queue.Queue[tuple[str, threading.Event] | None] = queue.Queue()
         self._worker = threading.Thread(target=self._work, name="feedback", daemon=True)
@@ -59,6 +72,10 @@ class Feedback:
                     self._set(leds, note)
                     self._sleep(seconds)
                 self._set("", None)
+            except Exception as exc:  # noqa: BLE001 - the worker must outlive a bad pin
+                if self.fault is None:
+                    log.warning("lights and buzzer: %s", exc)
+                self.fault = exc
             finally:
                 done.set()
 
@@ -77,4 +94,7 @@ class Feedback:
         self._queue.put(None)
         self._worker.join(2)
         for device in (self.green, self.red, self.buzzer):
-            device.close()
+            try:
+                device.close()
+            except Exception:  # noqa: BLE001 - an unplugged pin may fail to close
+                log.debug("closing %r failed", device, exc_info=True)

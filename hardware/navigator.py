@@ -28,6 +28,8 @@ class PromptNavigator:
     def __init__(self, on_action: OnAction) -> None:
         self._on_action = on_action
         self.actor: str | None = None
+        self.version: int | None = None
+        self.game_id: str | None = None
         self.actions: list[dict[str, Any]] = []
         self.index = 0
         self._editing: dict[str, Any] | None = None  # the action whose input is being set
@@ -49,6 +51,7 @@ class PromptNavigator:
         if actor != self.actor or keys != [_key(a) for a in self.actions]:
             self.index, self._editing = 0, None
         self.actor, self.actions = actor, actions
+        self.version, self.game_id = view.get("version"), view.get("game_id")
 
     def state(self) -> dict[str, Any]:
         """What the OLED shows: labels, the highlight, and the value being edited."""
@@ -76,7 +79,7 @@ class PromptNavigator:
         spec = action.get("input") or {}
         kind = spec.get("kind")
         if kind is None or (kind == "dice" and spec.get("optional")):
-            self._on_action(action, None)
+            self._send(action, None)
             return
         self._editing, self._die = action, 0
         if kind == "amount":
@@ -124,7 +127,10 @@ class PromptNavigator:
         elif spec["kind"] == "dice":
             value = list(self._value)
         self._editing = None
-        self._on_action(action, value)
+        self._send(action, value)
+
+    def _send(self, action: dict[str, Any], value: Any) -> None:
+        self._on_action({**action, "version": self.version, "game_id": self.game_id}, value)
 
     def _value_text(self) -> str:
         assert self._editing is not None

@@ -1,9 +1,11 @@
 """The one object the service talks to: readers, buttons, LEDs, buzzer and the OLED.
 
 ``TableHardware.from_config(cfg, on_tap, on_action, simulate)`` builds the real parts or
-their fakes; ``start()`` begins polling the readers in a thread that never dies of a reader:
-a reader that is missing or stops answering is reported through ``on_status`` and reopened
-with a growing pause (1 s, 2 s, ... 30 s).
+their fakes; ``start()`` begins polling the readers in a thread that never dies of a device.
+No device is needed to start: a reader, the screen, the buttons or the lights and buzzer that
+are missing, or stop answering, are reported through ``on_status`` (and the journal and
+``status()``, which the page shows) and reopened with a growing pause (1 s, 2 s, ... 30 s);
+the table runs without them meanwhile, and uses them again once they answer.
 
 Callbacks and threads: ``on_tap(role, uid)`` runs on the polling thread, ``on_action(action,
 extra_input)`` on gpiozero's button thread (or the caller's, for :meth:`press`); both should
@@ -20,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hardware.config import HardwareConfig, load_hardware_config
-from hardware.display import Display, make_device
+from hardware.display import Display, make_opener
 from hardware.fake_reader import FakeReader
 from hardware.navigator import OnAction, PromptNavigator
 from hardware.nfc import Mfrc522Reader, TagReader
@@ -50,17 +52,23 @@ class TableHardware:
     def __init__(self, cfg: HardwareConfig, readers: Mapping[str, TagReader], display: Display,
                  navigator: PromptNavigator, *, buttons: Any = None, feedback: Any = None,
                  on_tap: OnTap, on_status: OnStatus | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 on_action: OnAction | None = None) -> None:
         self.cfg = cfg
         self.display = display
         self.navigator = navigator
+        self._parts: dict[str, _Part] = {}
         self.buttons = buttons
         self.feedback = feedback
+        self.pins: Any = None
+        """The mock pins when simulating (``pins.pin(6).drive_low()`` presses "next")."""
         self._on_tap = on_tap
         self._on_status = on_status
         self._clock = clock
         self._slots = {role: _ReaderSlot(r, TapDetector(cfg.taps)) for role, r in readers.items()}
         self._lock = threading.Lock()
+        self._outbox: list[tuple[dict[str, Any], Any]] = []
+        self._on_action = _guarded(on_action) if on_action is not None else None
         self._view: Mapping[str, Any] | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -68,11 +76,16 @@ class TableHardware:
     @classmethod
     def from_config(cls, cfg: HardwareConfig | Mapping[str, Any], on_tap: OnTap,
                     on_action: OnAction, simulate: bool = False,
-                    on_status: OnStatus | None = None) -> TableHardware:
-        """Build from a HardwareConfig or the raw ``[hardware]`` dict.
+                    on_status: OnStatus | None = None,
+                    pin_factory: Any = None, display_serial: Any = None,
+                    clock: Callable[[], float] = time.monotonic) -> TableHardware:
+        """Build from a HardwareConfig or the raw ``[hardware]`` dict. Raises only for a bad
+        config: a device that cannot be opened now is reported and retried.
 
-        ``simulate``: fake readers fed by :meth:`virtual_tap`, gpiozero's MockFactory for
-        buttons, LEDs and buzzer, and luma's dummy display, whatever the config says.
+        ``simulate``: fake readers fed by :meth:`virtual_tap`, mock pins (a
+        :class:`FakePinFactory`) for buttons, LEDs and buzzer, and luma's dummy display,
+        whatever the config says. ``pin_factory`` / ``display_serial``: use these fakes for
+        "gpio" parts / the I2C panel instead of the real ones (tests unplug them).
         """
         if not isinstance(cfg, HardwareConfig):
             cfg = load_hardware_config(cfg)
@@ -84,28 +97,90 @@ class TableHardware:
                 readers[rc.role] = Mfrc522Reader(rc.bus, rc.device, rc.rst_pin)
         mock = None
         if simulate or "mock" in (cfg.buttons.kind, cfg.feedback.kind):
-            from gpiozero.pins.mock import MockFactory, MockPWMPin
+            from hardware.fake_pins import FakePinFactory  # gpiozero's mock pins load spidev
 
-            mock = MockFactory(pin_class=MockPWMPin)
-        navigator = PromptNavigator(on_action=_guarded(on_action))
-        table = cls(cfg, readers, Display(make_device(cfg.display, simulate)), navigator,
-                    on_tap=on_tap, on_status=on_status)
-        try:
-            if cfg.buttons.kind != "none":
+            mock = FakePinFactory()
+        holder: list[TableHardware] = []
+        navigator = PromptNavigator(on_action=lambda a, x: holder[0]._queue_action(a, x))
+        table = cls(cfg, readers, Display(), navigator, on_tap=on_tap, on_status=on_status,
+                    on_action=on_action, clock=clock)
+        holder.append(table)
+        table.pins = mock
+        opener = make_opener(cfg.display, simulate, serial=display_serial)
+        table.display = Display(opener=opener, on_status=table._status_changed, clock=clock)
+        if cfg.buttons.kind != "none":
+            factory = mock if simulate or cfg.buttons.kind == "mock" else pin_factory
+
+            def open_buttons() -> Any:
                 from hardware.buttons import ButtonPanel
 
-                factory = mock if simulate or cfg.buttons.kind == "mock" else None
-                table.buttons = ButtonPanel(cfg.buttons, navigator, pin_factory=factory,
-                                            on_change=table._redraw, lock=table._lock)
-            if cfg.feedback.kind != "none":
+                return ButtonPanel(cfg.buttons, navigator, pin_factory=factory,
+                                   on_change=table._redraw, lock=table._lock)
+
+            table._add_part("buttons", open_buttons)
+        if cfg.feedback.kind != "none":
+            factory = mock if simulate or cfg.feedback.kind == "mock" else pin_factory
+
+            def open_feedback() -> Any:
                 from hardware.feedback import Feedback
 
-                factory = mock if simulate or cfg.feedback.kind == "mock" else None
-                table.feedback = Feedback(cfg.feedback, pin_factory=factory)
-        except Exception:
-            table.stop()
-            raise
+                return Feedback(cfg.feedback, pin_factory=factory)
+
+            table._add_part("lights and buzzer", open_feedback)
         return table
+
+    # -- devices other than readers ------------------------------------------------------
+    def _add_part(self, name: str, opener: Callable[[], Any]) -> None:
+        part = _Part(name, opener, self._status_changed)
+        self._parts[name] = part
+        part.tick(self._clock())
+
+    @property
+    def buttons(self) -> Any:
+        part = self._parts.get("buttons")
+        return part.device if part is not None else self._buttons
+
+    @buttons.setter
+    def buttons(self, value: Any) -> None:
+        self._buttons = value
+
+    @property
+    def feedback(self) -> Any:
+        part = self._parts.get("lights and buzzer")
+        return part.device if part is not None else self._feedback
+
+    @feedback.setter
+    def feedback(self, value: Any) -> None:
+        self._feedback = value
+
+    def tick(self) -> None:
+        """Reopen missing devices whose pause has passed (the polling thread calls it)."""
+        now = self._clock()
+        self.display.tick()
+        for part in self._parts.values():
+            fault = getattr(part.device, "fault", None)
+            if fault is not None:
+                part.failed(now, f"stopped answering: {fault}")
+            part.tick(now)
+
+    def status(self) -> dict[str, dict[str, Any]]:
+        """Every device: ``{"working": bool, "message": str}`` (None before the first try)."""
+        out: dict[str, dict[str, Any]] = {}
+        for role, slot in self._slots.items():
+            out[f"reader {role}"] = _status_json(slot.status)
+        screen = self.display.status()
+        if screen is not None:
+            out["screen"] = _status_json(screen)
+        for name, part in self._parts.items():
+            out[name] = _status_json(part.status)
+        return out
+
+    def _status_changed(self, part: str, working: bool, message: str) -> None:
+        if self._on_status is not None:
+            try:
+                self._on_status(part, working, message)
+            except Exception:
+                log.exception("on_status failed")
 
     # -- readers ------------------------------------------------------------------------
     def start(self) -> None:
@@ -123,10 +198,12 @@ class TableHardware:
             self._thread = None
         for slot in self._slots.values():
             self._close(slot)
-        for part in (self.buttons, self.feedback):
-            if part is not None:
-                part.close()
-        self.buttons = self.feedback = None
+        for part in self._parts.values():
+            part.close()
+        for extra in (self._buttons, self._feedback):
+            if extra is not None:
+                _quietly(extra.close)
+        self._buttons = self._feedback = None
         self.display.close()
 
     def reader_status(self) -> dict[str, tuple[bool, str] | None]:
@@ -165,6 +242,7 @@ class TableHardware:
         while not self._stop.is_set():
             try:
                 self.poll_once()
+                self.tick()
             except Exception:  # never let the thread die
                 log.exception("reader poll failed")
             self._stop.wait(self.cfg.taps.poll_s)
@@ -204,22 +282,42 @@ class TableHardware:
         slot.reader.tap(uid.replace(":", "").replace(" ", ""))
 
     # -- screen, buttons, feedback ------------------------------------------------------
+    # None of these raises: the screen and the lights are never a reason to stop the table.
     def show(self, view: Mapping[str, Any]) -> None:
         """Show the game from a view dict; the buttons now answer its prompt."""
+        try:
+            with self._lock:
+                self._view = view
+                self.navigator.update(view)
+                state = self.navigator.state()
+            self.display.show_game(view, state)
+        except Exception:
+            log.exception("showing the game failed")
+
+    def _queue_action(self, action: dict[str, Any], extra: Any) -> None:
+        """The navigator chose (under the lock): sent by :meth:`_flush` once it is released,
+        so the service thread can redraw while the command is decided."""
+        self._outbox.append((action, extra))
+
+    def _flush(self) -> None:
         with self._lock:
-            self._view = view
-            self.navigator.update(view)
-            state = self.navigator.state()
-        self.display.show_game(view, state)
+            sent, self._outbox = self._outbox, []
+        for action, extra in sent:
+            if self._on_action is not None:
+                self._on_action(action, extra)
 
     def _redraw(self) -> None:
-        with self._lock:
-            view, state = self._view, self.navigator.state()
-        if view is not None:
-            self.display.show_game(view, state)
+        self._flush()
+        try:
+            with self._lock:
+                view, state = self._view, self.navigator.state()
+            if view is not None:
+                self.display.show_game(view, state)
+        except Exception:
+            log.exception("redrawing failed")
 
     def press(self, button: str) -> None:
-        """Simulation and tests: "prev", "next", "ok" or "back" (a long OK)."""
+        """Simulation and tests: "prev", "next", "ok" or "back" (prev and next together)."""
         if button not in ("prev", "next", "ok", "back"):
             raise ValueError(f"unknown button {button!r}")
         with self._lock:
@@ -227,27 +325,101 @@ class TableHardware:
         self._redraw()
 
     def show_join(self, url: str, code: str) -> None:
-        self.display.show_join(url, code)
+        try:
+            self.display.show_join(url, code)
+        except Exception:
+            log.exception("showing the join screen failed")
 
     def show_enrollment(self, progress: Any) -> None:
         """``progress``: a companion.tags.EnrollmentProgress or a dict with done/total/prompt."""
-        get = progress.get if isinstance(progress, Mapping) else (
-            lambda k: getattr(progress, k))
-        self.display.show_enrollment(int(get("done")), int(get("total")), str(get("prompt")))
+        try:
+            get = progress.get if isinstance(progress, Mapping) else (
+                lambda k: getattr(progress, k))
+            self.display.show_enrollment(int(get("done")), int(get("total")),
+                                         str(get("prompt")))
+        except Exception:
+            log.exception("showing enrollment failed")
 
     def show_error(self, text: str) -> None:
-        self.display.show_error(text)
+        try:
+            self.display.show_error(text)
+        except Exception:
+            log.exception("showing an error failed")
 
     def signal(self, kind: str) -> None:
         """"ok", "error", "catch" or "win" on the LEDs and buzzer (no-op without them)."""
-        if self.feedback is not None:
-            self.feedback.signal(kind)
-        elif kind not in ("ok", "error", "catch", "win"):
+        if kind not in ("ok", "error", "catch", "win"):
             raise ValueError(f"unknown signal {kind!r}")
+        feedback = self.feedback
+        if feedback is not None:
+            try:
+                feedback.signal(kind)
+            except Exception:
+                log.exception("signal %r failed", kind)
 
     def frame_png(self, scale: int = 1) -> bytes:
         """The OLED's current frame as PNG bytes, for the page's mirror."""
         return self.display.frame_png(scale)
+
+
+class _Part:
+    """A device that may be missing: opened by ``opener``, reopened after a failure with a
+    growing pause; ``device`` is None meanwhile."""
+
+    def __init__(self, name: str, opener: Callable[[], Any], report: OnStatus) -> None:
+        self.name, self._opener, self._report = name, opener, report
+        self.device: Any = None
+        self.status: tuple[bool, str] | None = None
+        self._retry_at, self._backoff = 0.0, 1.0
+
+    def tick(self, now: float) -> None:
+        if self.device is not None or now < self._retry_at:
+            return
+        try:
+            self.device = self._opener()
+        except Exception as exc:  # noqa: BLE001 - any driver failure means "retry later"
+            self._schedule(now, f"cannot open: {exc or type(exc).__name__}")
+            return
+        self._backoff = 1.0
+        self._set(True, "ready")
+
+    def failed(self, now: float, message: str) -> None:
+        self.close()
+        self._schedule(now, message)
+
+    def close(self) -> None:
+        device, self.device = self.device, None
+        if device is not None:
+            _quietly(device.close)
+
+    def _schedule(self, now: float, message: str) -> None:
+        self._retry_at = now + self._backoff
+        self._backoff = min(MAX_BACKOFF_S, self._backoff * 2)
+        self._set(False, message)
+
+    def _set(self, working: bool, message: str) -> None:
+        if self.status == (working, message):
+            return
+        self.status = (working, message)
+        if working:
+            log.info("%s: %s", self.name, message)
+        else:
+            log.warning("%s: %s (retrying; the game goes on from the phones)", self.name,
+                        message)
+        self._report(self.name, working, message)
+
+
+def _status_json(status: tuple[bool, str] | None) -> dict[str, Any]:
+    if status is None:
+        return {"working": None, "message": "not tried yet"}
+    return {"working": status[0], "message": status[1]}
+
+
+def _quietly(fn: Callable[[], Any]) -> None:
+    try:
+        fn()
+    except Exception:  # noqa: BLE001 - closing a device that is gone may fail too
+        log.debug("closing failed", exc_info=True)
 
 
 def _guarded(on_action: OnAction) -> OnAction:

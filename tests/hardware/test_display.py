@@ -132,3 +132,89 @@ def test_the_font_covers_every_character_in_the_editions() -> None:
     assert missing == []
     for sample in "ÀÿĀžƒΑωАяЁўЇ€₥₽₴“”‘’„–—…•№™←→★♥♀♂■✕✓":
         assert oled_font().has(sample), sample
+
+
+# -- a missing or unplugged panel (issue 12, fault 2) ---------------------------------------
+
+def panel(bus: Any, now: list[float], status: list[Any]) -> Display:
+    from hardware.display import make_opener
+
+    opener = make_opener(DisplayConfig(kind="ssd1306"), serial=bus)
+    return Display(opener=opener, clock=lambda: now[0],
+                   on_status=lambda part, ok, msg: status.append((part, ok, msg)))
+
+
+def test_a_missing_panel_at_start_is_retried_and_shows_the_game_when_plugged_in() -> None:
+    """No OLED at start (luma's I2C: remote I/O error): the companion starts anyway, says the
+    screen is missing, keeps the page's mirror up to date, and shows the latest frame on the
+    panel once it is plugged in."""
+    from hardware.display import FakeI2C
+
+    bus, now, status = FakeI2C(), [0.0], []
+    bus.unplug()
+    display = panel(bus, now, status)
+    display.show_game(VIEW)  # must not raise
+    assert display.status() == (False, "cannot open: [Errno 121] Remote I/O error")
+    assert status == [("screen", False, "cannot open: [Errno 121] Remote I/O error")]
+    mirror = display.frame().tobytes()
+    assert mirror != Image.new("1", (128, 64)).tobytes()
+    bus.replug()
+    now[0] = 0.5
+    display.tick()  # too early: the pause is 1 s
+    assert display.device is None
+    now[0] = 1.0
+    display.tick()
+    assert display.status() == (True, "screen ready") and status[-1][1] is True
+    assert bus.frames > 0  # the latest frame reached the panel
+
+
+def test_a_panel_unplugged_while_running_is_retried_with_growing_pauses() -> None:
+    """Unplugging the OLED mid-game: frames keep going to the page's mirror, the screen is
+    reported missing, reopened after 1 s, then 2 s, ..., and works again when replugged."""
+    from hardware.display import FakeI2C, make_opener
+
+    bus, now, status, tries = FakeI2C(), [0.0], [], []
+    real = make_opener(DisplayConfig(kind="ssd1306"), serial=bus)
+    assert real is not None
+
+    def opener() -> Any:
+        tries.append(now[0])
+        return real()
+
+    display = Display(opener=opener, clock=lambda: now[0],
+                      on_status=lambda part, ok, msg: status.append(ok))
+    bus.unplug()
+    for t in (0.0, 0.5, 1.0, 2.0, 2.9, 3.0):
+        now[0] = t
+        display.show_error(f"at {t}")  # never raises
+    assert tries == [0.0, 1.0, 3.0]  # opened at start; then after 1 s, then after 2 s more
+    assert status[:2] == [True, False] and True not in status[1:]
+    assert display.frame().tobytes() != Image.new("1", (128, 64)).tobytes()
+    bus.replug()
+    now[0] = 7.0
+    display.tick()
+    assert display.device is not None and display.status() == (True, "screen ready")
+    assert status[-1] is True
+    display.close()
+
+
+def test_a_missing_i2c_bus_is_a_missing_screen_not_a_crash() -> None:
+    """Without /dev/i2c-N (I2C not enabled) luma raises DeviceNotFoundError: reported, retried."""
+    from luma.core.error import DeviceNotFoundError
+
+    def opener() -> Any:
+        raise DeviceNotFoundError("I2C device not found: /dev/i2c-1")
+
+    display = Display(opener=opener)
+    display.show_error("still fine")
+    assert display.status() == (False, "cannot open: I2C device not found: /dev/i2c-1")
+    assert display.frame().tobytes() != Image.new("1", (128, 64)).tobytes()
+
+
+def test_a_drawing_fault_never_escapes(display: Display) -> None:
+    """Whatever goes wrong while drawing, the screen says so and the caller goes on."""
+    def broken(draw: Any) -> None:
+        raise RuntimeError("boom")
+
+    display.render(broken)
+    assert display.frame().tobytes() != Image.new("1", (128, 64)).tobytes()

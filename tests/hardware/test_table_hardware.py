@@ -88,7 +88,7 @@ def test_real_reader_path_with_emulated_chip_and_unplug() -> None:
             {"readers": [{"role": "table"}], "buttons": {"kind": "none"},
              "feedback": {"kind": "none"}, "display": {"kind": "dummy"}},
             lambda r, u: taps.append(u), lambda a, x: None,
-            on_status=lambda r, ok, m: status.append((ok, m)))
+            on_status=lambda r, ok, m: status.append((r, ok, m)))
         table._clock = clock.time  # type: ignore[method-assign]
         table._slots["table"].reader._sleep = clock.sleep  # type: ignore[attr-defined]
         table.poll_once()
@@ -100,5 +100,85 @@ def test_real_reader_path_with_emulated_chip_and_unplug() -> None:
         table.poll_once()  # must not raise
         table.stop()
     assert taps == ["04A1B2C3D4E5F6"]
-    assert status[0] == (True, "reader ready") and status[-1][0] is False
+    readers = [(ok, m) for part, ok, m in status if part == "table"]
+    assert readers[0] == (True, "reader ready") and readers[-1][0] is False
     assert 25 not in gpio.pins
+
+
+def test_no_device_is_needed_to_start_and_each_one_recovers_when_plugged_in() -> None:
+    """The OLED, the buttons and the lights and buzzer all missing at start (a luma I2C
+    remote I/O error, GPIO lines that cannot be claimed): the table starts, says which are
+    missing, and uses each one once it is plugged in (it used to stop the service)."""
+    from hardware.display import FakeI2C
+    from hardware.fake_pins import FakePinFactory
+
+    now = [0.0]
+    pins, bus, status = FakePinFactory(), FakeI2C(), []
+    pins.unplug()
+    bus.unplug()
+    table = TableHardware.from_config(
+        {"readers": [{"role": "table", "kind": "fake"}], "display": {"kind": "ssd1306"}},
+        lambda r, u: None, lambda a, x: None, pin_factory=pins, display_serial=bus,
+        on_status=lambda part, ok, m: status.append((part, ok)), clock=lambda: now[0])
+    try:
+        table.show(VIEW)
+        table.signal("ok")
+        table.show_error("still no screen")  # none of these raises
+        states = table.status()
+        assert {k: v["working"] for k, v in states.items() if k != "reader table"} == {
+            "screen": False, "buttons": False, "lights and buzzer": False}
+        assert "Remote I/O error" in states["screen"]["message"]
+        pins.replug()
+        bus.replug()
+        now[0] = 1.0
+        table.tick()
+        assert all(v["working"] for k, v in table.status().items() if k != "reader table")
+        assert table.buttons is not None and bus.frames > 0
+        pins.pin(6).drive_low()  # the buttons work: "next"
+        assert table.navigator.index == 1
+    finally:
+        table.stop()
+    assert ("buttons", False) in status and ("buttons", True) in status
+
+
+def test_lights_unplugged_while_playing_are_reopened() -> None:
+    """A pin that fails while a pattern plays ends it quietly; the lights and buzzer are
+    reported missing and reopened once the pins answer again."""
+    from hardware.fake_pins import FakePinFactory
+
+    now = [0.0]
+    pins = FakePinFactory()
+    table = TableHardware.from_config(
+        {"readers": [{"role": "table", "kind": "fake"}], "display": {"kind": "dummy"},
+         "buttons": {"kind": "none"}}, lambda r, u: None, lambda a, x: None,
+        pin_factory=pins, clock=lambda: now[0])
+    try:
+        first = table.feedback
+        pins.unplug()
+        first.signal("ok", wait=True)
+        table.tick()
+        assert table.status()["lights and buzzer"]["working"] is False
+        assert table.feedback is None
+        table.signal("win")  # nothing to play it on: no error
+        pins.replug()
+        now[0] = 1.0
+        table.tick()
+        assert table.status()["lights and buzzer"] == {"working": True, "message": "ready"}
+        table.feedback.signal("ok", wait=True)
+        assert table.feedback.fault is None
+    finally:
+        table.stop()
+
+
+def test_a_missing_i2c_bus_does_not_stop_the_table() -> None:
+    """I2C not enabled (no /dev/i2c-N): luma raises DeviceNotFoundError; the table runs."""
+    table = TableHardware.from_config(
+        {"readers": [{"role": "table", "kind": "fake"}], "buttons": {"kind": "none"},
+         "feedback": {"kind": "none"}, "display": {"kind": "ssd1306", "i2c_port": 22}},
+        lambda r, u: None, lambda a, x: None)
+    try:
+        table.show(VIEW)
+        assert table.status()["screen"]["working"] is False
+        assert table.frame_png()[:4] == b"\x89PNG"
+    finally:
+        table.stop()
