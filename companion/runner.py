@@ -41,13 +41,12 @@ def run_companion(config: dict[str, Any], args: argparse.Namespace) -> int:
         if "t" in table_ref:
             table_ref["t"].press_action(action, extra)
 
-    def on_status(role: str, working: bool, message: str) -> None:
-        if working:
-            log.info("reader %s: %s", role, message)
-        else:
-            log.warning("reader %s: %s (retrying; the game goes on from the phones)", role,
-                        message)
-            hardware.show_error(f"Reader {role}: {message}. Retrying.")
+    def on_status(part: str, working: bool, message: str) -> None:
+        """A device came up or went missing (already in the journal; the page shows it)."""
+        if working or part == "screen":
+            return
+        name = part if part in ("buttons", "lights and buzzer") else f"Reader {part}"
+        hardware.show_error(f"{name.capitalize()}: {message}. Retrying.")
 
     try:
         hardware = TableHardware.from_config(config.get("hardware", {}), on_tap=on_tap,
@@ -80,10 +79,13 @@ def run_companion(config: dict[str, Any], args: argparse.Namespace) -> int:
     })
     table.public_url = url
     hardware.start()
-    if service.active_game():
-        table.show_active()
-    else:
-        hardware.show_join(url, "")
+    try:  # the screen is never a reason not to start (TableHardware logs its own faults)
+        if service.active_game():
+            table.show_active()
+        else:
+            hardware.show_join(url, "")
+    except Exception:
+        log.exception("the table's first screen failed; going on without it")
 
     notifier = Notifier.from_env()
     pinger = WatchdogPinger(notifier, watchdog_interval(),

@@ -3,6 +3,11 @@
 Every tap and button press becomes work on the service thread, so the registry and the game
 log have one writer. A tap that means nothing now is answered on the OLED (and to listeners such
 as the page) with the reason; nothing changes.
+
+The table (readers, buttons, OLED) serves one game at a time: the newest game when it is
+created, or the open game the banker chooses (:meth:`Table.serve`). A button press carries the
+game and version of the prompt the OLED showed: if the game moved on since, or the table now
+serves another game, the press is refused and changes nothing.
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ from typing import Any
 
 from companion.engine.editions import find_edition
 from companion.engine.types import Command, RuleError
-from companion.service import GameService, Outcome
+from companion.service import GameNotFound, GameRecord, GameService, Outcome
 from companion.tags import TagAlreadyEnrolled, TagError, TagRegistry
 
 log = logging.getLogger("companion.table")
@@ -46,20 +51,66 @@ class Table:
         return self.service.call(self._tap, role, uid)
 
     def press_action(self, action: dict[str, Any], extra: Any) -> Outcome:
-        """The buttons chose one of the view's actions (with its input, if any)."""
-        game_id = self.service.active_game()
-        if game_id is None:
-            return self._notice("No game is running.", "error")
+        """The buttons chose one of the view's actions (with its input, if any). The action
+        carries the ``game_id`` and ``version`` of the view the OLED showed (navigator)."""
+        served = self.served_game()
+        if served is None:
+            return self._tell("No game is running.")
+        game_id = action.get("game_id") or served
+        if game_id != served:
+            return self._tell("The table serves another game now; nothing was done. "
+                              "Check the screen and press again.")
         args = dict(action.get("args", {}))
         spec = action.get("input") or {}
         if extra is not None:
             kind = str(spec.get("kind", ""))
             key = {"dice": "dice", "amount": "amount"}.get(kind, str(spec.get("arg", "option")))
             args[key] = extra
+        version = action.get("version")
         out = self.service.submit(game_id, {"actor": action["actor"], "type": action["type"],
-                                            "args": args})
+                                            "args": args},
+                                  version if isinstance(version, int) else None)
+        if not out.ok:
+            self._tell(out.error, game_id)
         self._feedback(out)
         return out
+
+    # -- which game the table serves ------------------------------------------------------
+    def served_game(self) -> str | None:
+        """The game the readers, buttons and OLED serve: the banker's choice, else the newest
+        open game (a game the banker creates is served from then on)."""
+        return self.service.active_game()
+
+    def served(self) -> dict[str, Any] | None:
+        """``{game_id, title, edition, finished}`` of the served game, or None."""
+        game_id = self.served_game()
+        if game_id is None:
+            return None
+        try:
+            rec = self.service.record(game_id)
+        except GameNotFound:
+            return None
+        return {"game_id": rec.id, "title": rec.title, "edition": rec.edition,
+                "finished": bool(rec.state.finished)}
+
+    def serve(self, game_id: str) -> dict[str, Any]:
+        """The banker chooses which open game the table serves (kept across restarts).
+        Raises GameNotFound for an unknown game and RuleError for an ended one."""
+
+        def choose() -> GameRecord:
+            rec = self.service.record(game_id)
+            if rec.state.finished:
+                raise RuleError("That game has ended: the table can only serve an open game.")
+            self.service.store.set_setting("active_game", rec.id)
+            self.service._active = rec.id  # the service's "active game" is the served one
+            return rec
+
+        self.service.call(choose)
+        log.info("the table now serves game %s", game_id)
+        self.show_active()
+        served = self.served()
+        assert served is not None
+        return served
 
     # -- enrollment -----------------------------------------------------------------------
     def objects(self, edition: str) -> list[tuple[str, str]]:
@@ -104,7 +155,7 @@ class Table:
         if found is None:
             return self._notice(f"Unknown tag {uid}: the banker can enroll it.", "error")
         edition, obj = found
-        game_id = self.service.active_game()
+        game_id = self.served_game()
         if game_id is None:
             return self._notice("No game is running: start one on the page.", "error")
         rec = self.service.record(game_id)
@@ -138,6 +189,14 @@ class Table:
         self.enrollment()
         return self._notice(f"Enrolled {progress.next_label}.", "ok")
 
+    def _tell(self, text: str, game_id: str = "") -> Outcome:
+        """A refusal from off the service thread (a button), told like a tap's."""
+        try:
+            return self.service.call(self._notice, text, "error", game_id)
+        except Exception:  # noqa: BLE001 - telling must never stop a button
+            log.exception("could not tell the table: %s", text)
+            return Outcome(False, 0, error=text, code="illegal")
+
     def _notice(self, text: str, level: str, game_id: str = "") -> Outcome:
         """Tell the table (OLED, LEDs, page listeners) something that changed nothing."""
         self.service._publish(game_id, 0, {"text": text, "level": level})
@@ -168,13 +227,17 @@ class Table:
                 self.hardware.signal("error" if error else "ok")
             return
         if self.hardware is not None and self.enrolling is None:
-            if game_id == self.service.active_game():
+            if game_id == self.served_game():
                 self._show(game_id)
 
     def show_active(self) -> None:
-        game_id = self.service.active_game()
+        """The served game on the OLED (never raises: a screen fault is logged)."""
+        game_id = self.served_game()
         if game_id and self.hardware is not None:
-            self._show(game_id)
+            try:
+                self._show(game_id)
+            except Exception:  # noqa: BLE001 - the screen must never stop the table
+                log.exception("showing game %s on the table failed", game_id)
 
     def _show(self, game_id: str) -> None:
         """The game on the OLED; until its first move, the join screen (QR code and code)

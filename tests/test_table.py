@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from companion.service import GameService
 from companion.table import Table
 
@@ -56,3 +58,136 @@ def test_a_fault_from_any_source_reaches_the_screen(tmp_path: Path) -> None:
         assert ("error", "could not save") in screen.shown
         assert ("signal", "error") in screen.shown
         assert table.last_notice == {"text": "could not save", "level": "error"}
+
+
+# -- the buttons and the served game (issue 12, faults 5 and 8) ------------------------------
+
+MARIO = {"edition": "mario", "dice": "digital", "seed": 4, "settings": {"order": "seated"},
+         "players": [{"name": "Mario", "token": "Super Mushroom"},
+                     {"name": "Luigi", "token": "DK Barrel"}]}
+
+
+def simulated_table(service: GameService) -> Table:
+    from hardware.table import TableHardware
+
+    holder: dict[str, Table] = {}
+    hw = TableHardware.from_config({}, on_tap=lambda r, u: holder["t"].tap(r, u),
+                                   on_action=lambda a, e: holder["t"].press_action(a, e),
+                                   simulate=True)
+    holder["t"] = Table(service, hw)
+    return holder["t"]
+
+
+def test_a_late_button_press_cannot_act_on_a_newer_prompt(tmp_path: Path) -> None:
+    """The OLED showed Mario's roll; a phone rolled first. An OK that reaches the companion
+    only now (a contact bounce, a slow redraw) carries the version it was shown and is
+    refused as stale: the game does not move, and the table says why."""
+    with GameService(tmp_path) as service:
+        table = simulated_table(service)
+        hw = table.hardware
+        try:
+            gid = service.create_game(MARIO).game_id
+            shown = service.view(gid)
+            service.submit(gid, {"actor": "mario", "type": "roll", "args": {}})
+            moved = service.view(gid)["version"]
+            hw.show(shown)  # what the buttons still answer when the late press arrives
+            hw.press("ok")
+            assert service.view(gid)["version"] == moved
+            assert table.last_notice is not None
+            assert "changed since you looked" in table.last_notice["text"]
+            hw.show(service.view(gid))
+            hw.press("ok")  # a press on what is shown now acts
+            assert service.view(gid)["version"] > moved
+        finally:
+            hw.stop()
+
+
+def test_the_banker_chooses_which_game_the_table_serves(tmp_path: Path) -> None:
+    """With two games open the table serves the newest; the banker can switch it to the
+    other (taps and the screen follow, and the choice survives a restart); a new game is
+    served as soon as it is created; an unknown or ended game cannot be chosen."""
+    from companion.engine.types import RuleError
+    from companion.service import GameNotFound
+
+    with GameService(tmp_path) as service:
+        table = Table(service, Screen())
+        table.registry.enroll("04000000000001", "mario", "token:Super Mushroom")
+        older = service.create_game(MARIO).game_id
+        newer = service.create_game(MARIO).game_id
+        assert table.served_game() == newer
+        assert table.serve(older)["game_id"] == older
+        assert table.hardware.shown[-1] == ("game", service.view(older)["version"])
+        before = service.view(older)["version"]
+        assert table.tap("table", "04000000000001").ok  # Mario's token rolls in the older game
+        assert service.view(older)["version"] > before
+        assert not service.view(newer)["last_roll"]
+        with pytest.raises(GameNotFound):
+            table.serve("nope")
+        assert table.served_game() == older
+    with GameService(tmp_path) as service:
+        table = Table(service, Screen())
+        assert table.served_game() == older
+        newest = service.create_game(MARIO).game_id
+        assert table.served_game() == newest
+        assert service.submit(older, {"actor": "banker", "type": "end_game", "args": {}}).ok
+        with pytest.raises(RuleError, match="ended"):
+            table.serve(older)
+
+
+# -- `companion run` starts whatever the screen makes of the game (issue 12, faults 1, 2) ----
+
+def run_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, config: dict[str, Any],
+             on_pi: bool = False) -> tuple[int, Any]:
+    """``companion run`` up to the point it serves the page, then stopped; returns its exit
+    code and the hardware facade it built."""
+    import argparse
+    import signal
+
+    import companion.runner
+    import web.server
+    from hardware.table import TableHardware
+
+    seen: dict[str, Any] = {}
+    original = TableHardware.from_config
+
+    def spy(cls: Any, *args: Any, **kw: Any) -> Any:
+        seen["hw"] = original.__func__(cls, *args, **kw)  # type: ignore[attr-defined]
+        return seen["hw"]
+
+    monkeypatch.setattr(TableHardware, "from_config", classmethod(spy))
+    monkeypatch.setattr(web.server, "serve", lambda app, host, port, **kw: None)
+    monkeypatch.setattr(companion.runner, "on_raspberry_pi", lambda: on_pi)
+    old_term = signal.getsignal(signal.SIGTERM)
+    args = argparse.Namespace(host="127.0.0.1", port=0, state_dir=tmp_path, simulate=False,
+                              pin="2468", no_mdns=True)
+    try:
+        code = companion.runner.run_companion(config, args)
+    finally:
+        signal.signal(signal.SIGTERM, old_term)
+    return code, seen["hw"]
+
+
+def test_run_starts_with_names_and_money_signs_the_old_font_lacked(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Star Wars game (₥) with players Дмитрий and “Zoë”: `companion run` exited 1 with a
+    UnicodeEncodeError at every start. Now it starts and the screen shows the game."""
+    with GameService(tmp_path) as service:
+        gid = service.create_game({"edition": "starwars", "players": ["Дмитрий", "“Zoë”"],
+                                   "dice": "digital", "seed": 10,
+                                   "settings": {"order": "seated"}}).game_id
+        assert service.submit(gid, {"actor": "дмитрий", "type": "roll", "args": {}}).ok
+        assert "₥" in " ".join(service.view(gid)["log"]) + str(service.view(gid)["players"])
+    code, hw = run_once(tmp_path, monkeypatch, {})
+    assert code == 0
+    assert hw.display.frame().getbbox() is not None  # something is drawn
+
+
+def test_run_starts_without_its_screen(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a Pi whose OLED is missing (no I2C bus), `companion run` serves the page anyway and
+    reports the screen as not working (it used to die with luma's DeviceNotFoundError)."""
+    config = {"hardware": {"readers": [{"role": "table", "kind": "fake"}],
+                           "display": {"kind": "ssd1306", "i2c_port": 22},
+                           "buttons": {"kind": "mock"}, "feedback": {"kind": "mock"}}}
+    code, hw = run_once(tmp_path, monkeypatch, config, on_pi=True)
+    assert code == 0
+    assert hw.status()["screen"]["working"] is False

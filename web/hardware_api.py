@@ -1,4 +1,5 @@
-"""Banker-only hardware endpoints: the OLED mirror, virtual taps and tag enrollment."""
+"""Banker-only hardware endpoints: the OLED mirror, virtual taps, tag enrollment, and the
+table: which game it serves and how each device is doing."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 
 from companion.engine.types import RuleError
+from companion.service import GameNotFound
 from companion.tags import TagError, normalise_uid
 from web.api import body
 from web.context import web
@@ -42,11 +44,72 @@ def tap() -> Response:
         uid = normalise_uid(uid) if isinstance(uid, str) else normalise_uid("")
     except TagError as exc:
         raise ApiError("bad_request", str(exc)) from None
+    game_id = data.get("game_id")
+    if game_id is not None:
+        if not isinstance(game_id, str) or len(game_id) > 64:
+            raise ApiError("bad_request", "'game_id' is the game the tap is meant for.")
+        _check_served(game_id)
     try:
         hw.virtual_tap(role, uid)
     except (KeyError, TypeError) as exc:
         raise ApiError("bad_request", str(exc).strip("'\"")) from None
     return jsonify({"tapped": uid, "role": role})
+
+
+def _served_game() -> str | None:
+    table = web().settings.get("table")
+    if table is not None:
+        return str(table.served_game() or "") or None
+    return web().service.active_game()
+
+
+def _check_served(game_id: str) -> None:
+    """A virtual tap is like a tag on the table's reader: it reaches the game the table
+    serves. Sent from another game's page it is refused (409), naming the served game."""
+    served = _served_game()
+    if served == game_id:
+        return
+    if served is None:
+        raise ApiError("not_served", "No game is served at the table: start one, or choose "
+                       "one under Table.", 409)
+    try:
+        title = web().service.record(served).title
+    except GameNotFound:
+        title = "a game no longer here"
+    raise ApiError("not_served", f"The table serves another game ({title}, {served}), so a "
+                   "tap would not reach this one. Choose \"Serve this game at the table\" "
+                   "first.", 409)
+
+
+@bp.get("/table")
+def table_status() -> Response:
+    """The game the table serves and every device's state (a missing screen, reader,
+    buttons or lights are shown here while the companion retries them)."""
+    require_banker()
+    table = web().settings.get("table")
+    hw = web().hardware
+    served = table.served() if table is not None else None
+    devices = hw.status() if hw is not None and hasattr(hw, "status") else {}
+    return jsonify({"served": served, "devices": [
+        {"name": name, **state} for name, state in devices.items()]})
+
+
+@bp.post("/table")
+def serve_game() -> Response:
+    """The banker chooses which open game the table (readers, buttons, OLED) serves."""
+    require_banker()
+    table = web().settings.get("table")
+    if table is None:
+        raise ApiError("no_hardware", "No table hardware is attached.")
+    game_id = body().get("game_id")
+    if not isinstance(game_id, str) or not game_id or len(game_id) > 64:
+        raise ApiError("bad_request", "'game_id' names the game the table should serve.")
+    try:
+        return jsonify({"served": table.serve(game_id)})
+    except GameNotFound as exc:
+        raise ApiError("not_found", str(exc)) from None
+    except RuleError as exc:
+        raise ApiError("illegal", str(exc)) from None
 
 
 @bp.get("/tags")

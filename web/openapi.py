@@ -139,7 +139,15 @@ def document() -> dict[str, Any]:
                                  _ok("tapped"), body={"type": "object", "required": ["role", "uid"],
                                                       "properties": {
                                                           "role": {"type": "string"},
-                                                          "uid": {"type": "string"}}})},
+                                                          "uid": {"type": "string"},
+                                                          "game_id": {"type": "string"}}},
+                                 errors=(400, 403, 404, 409))},
+        "/api/table": {
+            "get": _op("The game the table serves and each device's state (banker)",
+                       _ok("table"), errors=(400, 403)),
+            "post": _op("Choose the game the table serves (banker)", _ok("served"),
+                        body={"type": "object", "required": ["game_id"], "properties": {
+                            "game_id": {"type": "string"}}}, errors=(400, 403, 404, 409))},
         "/api/tags": {"get": _op("Tag enrollment so far (banker)", _ok("tags"), errors=(400, 403))
                       | {"parameters": [{"name": "edition", "in": "query", "required": False,
                                          "schema": {"type": "string"}}]}},

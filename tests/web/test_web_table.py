@@ -117,3 +117,69 @@ def test_tokens_tapped_at_setup_are_reported_for_the_form(banker: Phone, table: 
     tap(banker, "04000000000004")
     wait_for(lambda: banker.get("/api/tags/last").get_json()["tap"]["n"] == last["n"] + 1)
     assert banker.get("/api/tags/last").get_json()["tap"]["object"] is None
+
+
+def test_a_virtual_tap_reaches_only_the_game_the_table_serves(banker: Phone, table: Table) -> None:
+    """Two games: the table serves the newest. A virtual tap sent from the older game's page
+    is refused with a message naming the served game (it used to land in the newest game);
+    once the banker switches the table to the older game, the same tap plays there."""
+    table.registry.enroll("04000000000001", "mario", "token:Super Mushroom")
+    setup = {"edition": "mario", "dice": "digital", "seed": 4, "settings": {"order": "seated"},
+             "players": [{"name": "Mario", "token": "Super Mushroom"},
+                         {"name": "Luigi", "token": "DK Barrel"}]}
+    older = banker.post("/api/games", setup).get_json()["game_id"]
+    newer = banker.post("/api/games", setup).get_json()["game_id"]
+    assert banker.get("/api/table").get_json()["served"]["game_id"] == newer
+    r = banker.post("/api/tap", {"role": "table", "uid": "04000000000001", "game_id": older})
+    assert r.status_code == 409
+    assert newer in r.get_json()["error"] and "Serve this game" in r.get_json()["error"]
+    time.sleep(0.45)
+    assert not table.service.view(newer)["last_roll"]  # nothing reached the newest game
+    r = banker.post("/api/table", {"game_id": older})
+    assert r.status_code == 200 and r.get_json()["served"]["game_id"] == older
+    games = {g["id"]: g["active"] for g in banker.get("/api/games").get_json()}
+    assert games[older] and not games[newer]
+    version = table.service.view(older)["version"]
+    tap_for(banker, older, "04000000000001")
+    wait_for(lambda: table.service.view(older)["version"] > version)
+    assert banker.post("/api/table", {"game_id": "nope"}).status_code == 404
+    assert banker.post("/api/table", {"game_id": 7}).status_code == 400
+
+
+def tap_for(banker: Phone, game_id: str, uid: str) -> None:
+    r = banker.post("/api/tap", {"role": "table", "uid": uid, "game_id": game_id})
+    assert r.status_code == 200, r.get_json()
+    time.sleep(0.45)
+
+
+def test_the_page_says_which_device_is_missing_until_it_is_back(tmp_path: Path) -> None:
+    """An OLED missing at start: the companion runs, GET /api/table says the screen is not
+    working and why; plugged in, it says it works again."""
+    from hardware.display import FakeI2C
+
+    bus = FakeI2C()
+    bus.unplug()
+    now = [0.0]
+    service = GameService(tmp_path).start()
+    hw = TableHardware.from_config(
+        {"readers": [{"role": "table", "kind": "fake"}], "display": {"kind": "ssd1306"},
+         "buttons": {"kind": "mock"}, "feedback": {"kind": "mock"}},
+        on_tap=lambda r, u: None, on_action=lambda a, e: None, display_serial=bus,
+        clock=lambda: now[0])
+    try:
+        table = Table(service, hw)
+        app = create_app(service, hardware=hw, config={"banker_pin": PIN, "table": table})
+        phone = Phone(app.test_client()).login()
+        devices = {d["name"]: d for d in phone.get("/api/table").get_json()["devices"]}
+        assert devices["screen"]["working"] is False
+        assert "Remote I/O error" in devices["screen"]["message"]
+        assert devices["buttons"]["working"] and devices["lights and buzzer"]["working"]
+        bus.replug()
+        now[0] = 1.0
+        hw.tick()
+        devices = {d["name"]: d for d in phone.get("/api/table").get_json()["devices"]}
+        assert devices["screen"] == {"name": "screen", "working": True, "message": "screen ready"}
+        assert Phone(app.test_client()).get("/api/table").status_code == 403
+    finally:
+        hw.stop()
+        service.stop()
