@@ -90,7 +90,7 @@ def table_status() -> Response:
     hw = web().hardware
     served = table.served() if table is not None else None
     devices = hw.status() if hw is not None and hasattr(hw, "status") else {}
-    return jsonify({"served": served, "devices": [
+    return jsonify({"served": served, "can_serve": table is not None, "devices": [
         {"name": name, **state} for name, state in devices.items()]})
 
 

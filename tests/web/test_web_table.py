@@ -183,3 +183,53 @@ def test_the_page_says_which_device_is_missing_until_it_is_back(tmp_path: Path) 
     finally:
         hw.stop()
         service.stop()
+
+
+def test_the_banker_switches_the_table_to_this_game_on_the_page(tmp_path: Path) -> None:
+    """In a real browser: the banker, on an older game's page, reads that the table serves
+    another game and each device's state, and makes the table serve this game with a click."""
+    import shutil
+    import threading
+
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    if not shutil.which("/usr/bin/chromium"):
+        pytest.skip("needs Debian's chromium")
+    from web.server import make_server
+
+    service = GameService(tmp_path).start()
+    hw = TableHardware.from_config({}, on_tap=lambda r, u: None, on_action=lambda a, e: None,
+                                   simulate=True)
+    table = Table(service, hw)
+    setup = {"edition": "mario", "players": ["Mario", "Luigi"], "seed": 1}
+    older = service.create_game(setup).game_id
+    newer = service.create_game(setup).game_id
+    app = create_app(service, hardware=hw, config={"banker_pin": PIN, "table": table})
+    srv = make_server(app, "127.0.0.1", 0, threads=8)
+    threading.Thread(target=srv.run, daemon=True).start()
+    base = f"http://127.0.0.1:{srv.effective_port}"
+    try:
+        with playwright_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path="/usr/bin/chromium",
+                                        args=["--no-sandbox", "--disable-gpu"])
+            page = browser.new_context(viewport={"width": 360, "height": 740}).new_page()
+            page.set_default_timeout(20000)
+            page.goto(base + "/")
+            page.locator("summary", has_text="Banker").click()
+            page.fill("#pin", PIN)
+            page.get_by_role("button", name="Log in").click()
+            playwright_api.expect(page.locator("#who")).to_have_text("Banker")
+            page.goto(f"{base}/?game={older}")
+            page.get_by_role("tab", name="Banker").click()
+            status = page.locator("#table-status")
+            playwright_api.expect(status).to_contain_text("serves another game: Monopoly")
+            playwright_api.expect(status).to_contain_text(newer)
+            playwright_api.expect(status).to_contain_text("screen: working")
+            page.locator("#serve-game").click()
+            playwright_api.expect(page.locator("#table-status")).to_contain_text(
+                "The table serves this game.")
+            browser.close()
+        assert table.served_game() == older
+    finally:
+        srv.close()
+        hw.stop()
+        service.stop()

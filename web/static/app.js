@@ -598,9 +598,11 @@ function bankerTab() {
     out.push(h("section", {"aria-label": "Virtual tap"}, h("h2", {}, "Virtual tap"),
       h("div", {class: "row"}, h("label", {}, "Reader", role), h("label", {}, "Tag UID", uid)),
       h("button", {onclick: () => act(async () => {
-        await api("POST", "/api/tap", {role: role.value, uid: uid.value}); toast("Tapped.", true);
+        await api("POST", "/api/tap", {role: role.value, uid: uid.value, game_id: S.game});
+        toast("Tapped.", true);
       })}, "Tap")));
   }
+  if (hw) out.push(tableSection());
   const tags = h("div", {}, h("p", {class: "muted"}, "Loading…"));
   api("GET", `/api/tags?edition=${encodeURIComponent(S.view.edition || "")}`).then((t) => {
     const p = t.progress;
@@ -631,6 +633,25 @@ function bankerTab() {
     await api("POST", "/api/banker/logout", {}); await loadSession(); S.tab = "table"; render();
   })}, "Log out of banker"));
   return out;
+}
+
+/* the table (readers, buttons, screen) serves one game: which, and how each device is */
+function tableSection() {
+  const box = h("div", {id: "table-status"}, h("p", {class: "muted"}, "Loading…"));
+  api("GET", "/api/table").then((t) => {
+    const here = t.served && t.served.game_id === S.game;
+    box.replaceChildren(
+      h("p", {}, here ? "The table serves this game." : t.served
+        ? `The table serves another game: ${t.served.title} (${t.served.game_id}).`
+        : "The table serves no game."),
+      here || !t.can_serve ? "" : h("button", {id: "serve-game", onclick: () => act(async () => {
+        await api("POST", "/api/table", {game_id: S.game});
+        toast("The table now serves this game.", true); render();
+      })}, "Serve this game at the table"),
+      h("ul", {}, ...t.devices.map((d) => h("li", {class: d.working === false ? "device-missing" : ""},
+        `${d.name}: ${d.working === false ? "not working, retrying" : "working"} (${d.message})`))));
+  }).catch((e) => box.replaceChildren(e.message));
+  return h("section", {"aria-label": "Table"}, h("h2", {}, "Table"), box);
 }
 
 /* ---- new game: the edition describes its setup (GET /api/editions/<name>) ---- */
