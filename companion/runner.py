@@ -42,11 +42,15 @@ def run_companion(config: dict[str, Any], args: argparse.Namespace) -> int:
             table_ref["t"].press_action(action, extra)
 
     def on_status(part: str, working: bool, message: str) -> None:
-        """A device came up or went missing (already in the journal; the page shows it)."""
-        if working or part == "screen":
+        """A device came up or went missing: the journal, the OLED (unless it is the one
+        missing) and the page (GET /api/table) say so."""
+        name = part if part in ("screen", "buttons", "lights and buzzer") else f"reader {part}"
+        if working:
+            log.info("%s: %s", name, message)
             return
-        name = part if part in ("buttons", "lights and buzzer") else f"Reader {part}"
-        hardware.show_error(f"{name.capitalize()}: {message}. Retrying.")
+        log.warning("%s: %s (retrying; the game goes on from the phones)", name, message)
+        if part != "screen":
+            hardware.show_error(f"{name[0].upper()}{name[1:]}: {message}. Retrying.")
 
     try:
         hardware = TableHardware.from_config(config.get("hardware", {}), on_tap=on_tap,
