@@ -1,4 +1,4 @@
-"""Answering the current prompt with three buttons: previous, next, OK (hold OK = back).
+"""Answering the current prompt with three buttons: previous, next, OK (previous + next = back).
 
 :class:`PromptNavigator` is pure logic over ``view["actions"]``: buttons call :meth:`prev`,
 :meth:`next`, :meth:`ok` and :meth:`back`; the OLED draws :meth:`state`. On OK it calls
