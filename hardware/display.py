@@ -115,7 +115,7 @@ class Display:
         self._opener = opener
         self._on_status = on_status
         self._clock = clock
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # on_status may draw (reentrant), never deadlock
         self._frame = Image.new("1", (screens.WIDTH, screens.HEIGHT))
         self._retry_at = 0.0
         self._backoff = 1.0

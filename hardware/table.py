@@ -156,7 +156,8 @@ class TableHardware:
     def tick(self) -> None:
         """Reopen missing devices whose pause has passed (the polling thread calls it)."""
         now = self._clock()
-        self.display.tick()
+        if self.display is not None:
+            self.display.tick()
         for part in self._parts.values():
             fault = getattr(part.device, "fault", None)
             if fault is not None:
@@ -168,7 +169,7 @@ class TableHardware:
         out: dict[str, dict[str, Any]] = {}
         for role, slot in self._slots.items():
             out[f"reader {role}"] = _status_json(slot.status)
-        screen = self.display.status()
+        screen = self.display.status() if self.display is not None else None
         if screen is not None:
             out["screen"] = _status_json(screen)
         for name, part in self._parts.items():

@@ -10,6 +10,7 @@ them, and invisible format characters (zero-width joiners, variation selectors) 
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
 from functools import cache
@@ -20,6 +21,8 @@ from PIL import Image, ImageDraw
 BDF = Path(__file__).with_name("fixed-6x12.bdf")
 REPLACEMENT = 0xFFFD
 ZWJ = "\u200d"
+_CHAR = re.compile(r"^ENCODING (-?\d+)\n.*?^BBX (-?\d+) (-?\d+) (-?\d+) (-?\d+)\n.*?"
+                   r"^BITMAP\n(.*?)^ENDCHAR", re.M | re.S)
 
 
 @dataclass(frozen=True)
@@ -36,42 +39,41 @@ class BitmapFont:
 
     def __init__(self, path: Path) -> None:
         self.cell_w, self.cell_h, self.ascent = 6, 12, 10
-        self.glyphs: dict[int, Glyph] = {}
+        self._raw: dict[int, tuple[str, int, int, int, int]] = {}  # hex rows, w, h, dx, dy
+        self._made: dict[int, Glyph] = {}
         self._load(path.read_text(encoding="ascii"))
-        if REPLACEMENT not in self.glyphs:  # a hollow box
+        if REPLACEMENT not in self._raw:  # a hollow box
             box = Image.new("1", (self.cell_w, self.cell_h))
             ImageDraw.Draw(box).rectangle((0, 1, self.cell_w - 2, self.cell_h - 3), outline=1)
-            self.glyphs[REPLACEMENT] = Glyph(box, 0, 0)
+            self._made[REPLACEMENT] = Glyph(box, 0, 0)
 
     def _load(self, text: str) -> None:
-        lines = iter(text.splitlines())
-        code, bbx = -1, (0, 0, 0, 0)
-        for line in lines:
+        head, _, chars = text.partition("STARTCHAR")
+        for line in head.splitlines():
             key, _, rest = line.partition(" ")
             if key == "FONTBOUNDINGBOX":
                 self.cell_w, self.cell_h = (int(v) for v in rest.split()[:2])
             elif key == "FONT_ASCENT":
                 self.ascent = int(rest)
-            elif key == "ENCODING":
-                code = int(rest.split()[0])
-            elif key == "BBX":
-                w, h, x, y = (int(v) for v in rest.split())
-                bbx = (w, h, x, y)
-            elif key == "BITMAP":
-                w, h, x, y = bbx
-                mask = Image.new("1", (max(w, 1), max(h, 1)))
-                for row in range(h):
-                    bits = int(next(lines), 16)
-                    width = ((w + 7) // 8) * 8
-                    for col in range(w):
-                        if bits >> (width - 1 - col) & 1:
-                            mask.putpixel((col, row), 1)
-                if code >= 0:
-                    self.glyphs[code] = Glyph(mask, x, self.ascent - h - y)
+        for m in _CHAR.finditer(chars):
+            code, w, h, x, y = (int(v) for v in m.group(1, 2, 3, 4, 5))
+            if code >= 0:
+                self._raw[code] = (m.group(6).replace("\n", ""), w, h, x, self.ascent - h - y)
+
+    def glyph(self, code: int) -> Glyph | None:
+        """The glyph of code point ``code`` (made on first use), or None."""
+        found = self._made.get(code)
+        if found is None and code in self._raw:
+            rows, w, h, dx, dy = self._raw[code]
+            # BDF rows are padded to whole bytes, most significant bit first: PIL's mode "1"
+            mask = (Image.frombytes("1", (w, h), bytes.fromhex(rows)) if w and h
+                    else Image.new("1", (1, 1)))
+            found = self._made[code] = Glyph(mask, dx, dy)
+        return found
 
     def has(self, char: str) -> bool:
         """Whether ``char`` has a glyph of its own (else it is drawn as �)."""
-        return ord(char) in self.glyphs
+        return ord(char) in self._raw or ord(char) in self._made
 
     def cells(self, text: str) -> list[str]:
         """``text`` split into what takes one cell each: a character and the combining marks
@@ -110,9 +112,11 @@ class BitmapFont:
             x += self.cell_w
 
     def _glyph(self, char: str) -> Glyph:
-        found = self.glyphs.get(ord(char))
+        found = self.glyph(ord(char))
         if found is None or unicodedata.east_asian_width(char) in ("W", "F"):
-            return self.glyphs[REPLACEMENT]
+            replacement = self.glyph(REPLACEMENT)
+            assert replacement is not None
+            return replacement
         return found
 
 

@@ -88,3 +88,15 @@ def test_new_prompt_resets_the_highlight_but_same_actions_keep_it() -> None:
     assert nav.index == 1
     nav.update({"prompt": {"to": ["p1"]}, "actions": [PICK]})
     assert nav.index == 0
+
+
+def test_ok_sends_the_game_and_version_of_the_view_it_shows() -> None:
+    """What OK sends names the prompt the screen showed, so the service can refuse it as
+    stale once the game has moved on."""
+    sent: list[Any] = []
+    nav = PromptNavigator(lambda a, x: sent.append((a["type"], a["game_id"], a["version"])))
+    nav.update({"game_id": "g1", "version": 12, "prompt": {"to": ["p1"]}, "actions": [ROLL]})
+    nav.ok()
+    nav.update({"game_id": "g1", "version": 15, "prompt": {"to": ["p1"]}, "actions": [ROLL]})
+    nav.ok()
+    assert sent == [("roll", "g1", 12), ("roll", "g1", 15)]
