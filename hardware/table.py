@@ -109,22 +109,22 @@ class TableHardware:
         opener = make_opener(cfg.display, simulate, serial=display_serial)
         table.display = Display(opener=opener, on_status=table._status_changed, clock=clock)
         if cfg.buttons.kind != "none":
-            factory = mock if simulate or cfg.buttons.kind == "mock" else pin_factory
+            button_pins = mock if simulate or cfg.buttons.kind == "mock" else pin_factory
 
             def open_buttons() -> Any:
                 from hardware.buttons import ButtonPanel
 
-                return ButtonPanel(cfg.buttons, navigator, pin_factory=factory,
+                return ButtonPanel(cfg.buttons, navigator, pin_factory=button_pins,
                                    on_change=table._redraw, lock=table._lock)
 
             table._add_part("buttons", open_buttons)
         if cfg.feedback.kind != "none":
-            factory = mock if simulate or cfg.feedback.kind == "mock" else pin_factory
+            light_pins = mock if simulate or cfg.feedback.kind == "mock" else pin_factory
 
             def open_feedback() -> Any:
                 from hardware.feedback import Feedback
 
-                return Feedback(cfg.feedback, pin_factory=factory)
+                return Feedback(cfg.feedback, pin_factory=light_pins)
 
             table._add_part("lights and buzzer", open_feedback)
         return table
