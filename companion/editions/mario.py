@@ -149,9 +149,13 @@ class MarioRules(MonopolyRules):
                             "GO.", active=True, wake=[], position=0)
 
     def task_land(self, ctx: C, player: str) -> None:
-        """A player landing on Bowser fights him first (not on Free Parking, not in Jail)."""
+        """A player landing on Bowser fights him first (not on Free Parking, not in Jail, not
+        on Go to Jail: "immediately put your token into the Jail section")."""
         b = self.bowser(ctx.state)
         p = ctx.state.player(player)
+        if ctx.state.b.spaces[p.position].kind == "go_to_jail":
+            super().task_land(ctx, player)
+            return
         if b["active"] and b["position"] == p.position and player in self.exposed(ctx.state,
                                                                                    p.position):
             ctx.then(Task("battle", {"leader": player}), Task("land_space", {"player": player}))

@@ -221,21 +221,21 @@ class MonopolinoRules(MonopolyRules):
         state = ctx.state
         name = state.name(pid)
         cname = state.b.color_names.get(color, color)
-        if self.booths_left(state, pid) == 0:
-            ctx.say(f"{name} has no booths left: the card is discarded.")
-            return
         members = state.b.colors[color]
         owners = {state.owner(i) for i in members}
         spaces = [state.b.spaces[i] for i in members]
-        if None in owners:
-            options = [(s.id, f"Place a booth on {s.name}") for s in spaces
-                       if state.owner(s.index) is None]
-        elif len(owners) == 1:
+        if None not in owners and len(owners) == 1:
             owner = state.name(owners.pop() or "")
             ctx.say(f"Both {cname} spaces hold {owner}'s booths: nothing can be done, "
                     f"{name} draws a new card.")
             ctx.then(Task("draw_card", {"player": pid, "deck": card.deck}))
             return
+        if self.booths_left(state, pid) == 0:
+            ctx.say(f"{name} has no booths left: the card is discarded.")
+            return
+        if None in owners:
+            options = [(s.id, f"Place a booth on {s.name}") for s in spaces
+                       if state.owner(s.index) is None]
         else:
             options = [(s.id, f"Replace {state.name(state.owner(s.index) or '')}'s booth on "
                         f"{s.name}") for s in spaces if state.owner(s.index) != pid]
