@@ -50,9 +50,9 @@ class TableSettings(MonopolyHost):
                          f"the {ctx.state.fmt(pot)} there (house rule).", source="pot")
 
     # -- the ranking when the banker ends a game early -------------------------------------
-    def money_ranking(self, state: MonopolyState) -> tuple[list[str], str]:
+    def money_ranking(self, state: MonopolyState, what: str = "in money") -> tuple[list[str], str]:
         """Money only."""
-        return _best(state, lambda pid: state.player(pid).money, "in money")
+        return _best(state, lambda pid: state.player(pid).money, what)
 
 
 def _best(state: MonopolyState, score: Any, what: str) -> tuple[list[str], str]:
@@ -60,4 +60,4 @@ def _best(state: MonopolyState, score: Any, what: str) -> tuple[list[str], str]:
     winners = [p.id for p in state.active if score(p.id) == best]
     names = " and ".join(state.name(w) for w in winners)
     verb = "is" if len(winners) == 1 else "are"
-    return winners, f"{names} {verb} richest with {state.fmt(best)} {what}."
+    return winners, f"{names} {verb} richest with {state.fmt(best)}{' ' + what if what else ''}."
