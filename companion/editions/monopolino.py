@@ -28,6 +28,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from companion.editions import readings
 from companion.engine import rng
 from companion.engine.rules import Ctx
 from companion.engine.state import Task
@@ -66,10 +67,14 @@ class MonopolinoRules(MonopolyRules):
     dice_count = 1
     board_fields = ("name", "price")
     """The amount shown is both price and rent: the banker corrects the price only."""
+    setting_names = readings.setting_names("monopolino")
+    settings_info = readings.settings_info("monopolino")
+    """Readings offered to the banker (seeds/monopolino.toml [[readings]])."""
 
     # -- setup ------------------------------------------------------------------------------
     def edition_setup(self, state: MonopolyState) -> MonopolyState:
         """Booths per player (10, or 14 with two players); the rent is the amount shown."""
+        readings.check(self.name, state.setup.settings)
         corrections = state.setup.settings.get("board") or {}
         for sid, change in dict(corrections.get("spaces", {})).items():
             if isinstance(change, Mapping) and "rent" in change:
@@ -209,6 +214,9 @@ class MonopolinoRules(MonopolyRules):
 
     def effect_pay_and_go(self, ctx: C, pid: str, card: Card, amount: int, space: str,
                           to: str = "pot", salary: bool = False) -> None:
+        if to == "pot" and readings.chosen(self.name, ctx.state.setup.settings,
+                                           "pay_card_to") == "bank":
+            to = "bank"
         where = "onto the LOTTERY" if to == "pot" else f"to {ctx.state.name(to)}"
         self.pay(ctx, pid, to, amount, f"Card: {ctx.state.name(pid)} pays "
                  f"{ctx.state.fmt(amount)} {where}")

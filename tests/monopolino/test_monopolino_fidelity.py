@@ -26,3 +26,21 @@ def test_booth_card_both_by_one_player_draws_again_even_without_booths() -> None
     land_on_risk(t, BOOTH_PURPLE, GO_START)
     assert t.state.ext["discard"]["risk"] == [BOOTH_PURPLE, GO_START]
     assert t.position("anna") == "start" and t.money("anna") == 800
+
+
+# -- readings offered as settings -------------------------------------------------------------
+
+def test_pay_card_to_the_lottery_by_default() -> None:
+    """pay_card_to = lottery (default): the card's €0.50 goes onto the LOTTERY, like the GO TO
+    SHOOTING GALLERY space ("place €0.50 on the LOTTERY space")."""
+    t = Table()
+    land_on_risk(t, PAY_AND_GO)
+    assert t.state.pot == 50 and t.position("anna") == "shooting-gallery"
+
+
+def test_pay_card_to_the_bank() -> None:
+    """pay_card_to = bank: the card's €0.50 goes to the Bank."""
+    t = Table(pay_card_to="bank")
+    bank = t.state.bank
+    land_on_risk(t, PAY_AND_GO)
+    assert t.state.pot == 0 and t.state.bank == bank + 50 and t.money("anna") == 700

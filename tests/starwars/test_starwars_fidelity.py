@@ -104,3 +104,35 @@ def test_a_power_without_effect_says_why() -> None:
     t.roll(4, 6)
     events = t.roll(4)
     assert any("Luke owns no property to pull anyone onto" in e.say for e in events)
+
+
+# -- readings offered as settings -------------------------------------------------------------
+
+def test_early_end_properties_ranks_by_properties() -> None:
+    """early_end = properties (default): the end-of-game ranking, most properties first."""
+    t = Table()
+    t.set_owner("mos-eisley", "leia")
+    t.do("banker", "end_game")
+    assert t.state.winners == ("leia",)
+
+
+def test_early_end_worth_ranks_by_money_and_prices() -> None:
+    """early_end = worth: money plus the prices of properties."""
+    t = Table(early_end="worth")
+    t.set_owner("mos-eisley", "leia")
+    arrange(t, "money", source="bank", to="luke", amount=100)
+    t.do("banker", "end_game")
+    assert t.state.winners == ("luke",)
+
+
+def test_free_parking_pot_house_rule() -> None:
+    """House rule off by default (Free Parking: "Nothing happens here"); on, the Galactic
+    Empire Tax goes onto Free Parking and landing there takes it."""
+    for rule, pot in (("off", 0), ("on", 100)):
+        t = Table(free_parking_pot=rule)
+        t.roll(1, 4)  # Galactic Empire Tax ₥100
+        assert t.state.pot == pot
+        if rule == "on":
+            place(t, "leia", "jail")
+            t.roll(3, 5)  # Leia -> Free Parking
+            assert t.state.pot == 0 and t.p("leia").money == 1600

@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from companion.editions import readings
 from companion.editions.starwars.force import POWERS, StarWarsForce
+from companion.editions.table_settings import TableSettings
 from companion.engine.rules import Ctx
 from companion.engine.state import Task
 from companion.engine.types import Action, Command, IllegalCommand
@@ -16,7 +18,7 @@ from companion.monopoly.state import MonopolyState
 C = Ctx[MonopolyState]
 
 
-class StarWarsRules(StarWarsForce, MonopolyRules):
+class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
     """Monopoly: Star Wars (ship tokens, Use the Force, the most properties wins)."""
 
     name = "starwars"
@@ -24,6 +26,9 @@ class StarWarsRules(StarWarsForce, MonopolyRules):
     max_players = 4
     order_dice = 1
     """Each player rolls one die; the highest roller starts."""
+    setting_names = readings.setting_names("starwars")
+    settings_info = readings.settings_info("starwars")
+    """Readings offered to the banker (seeds/starwars.toml [[readings]])."""
 
     # -- property markers -------------------------------------------------------------------
     def markers_left(self, state: MonopolyState, pid: str) -> int:
@@ -227,6 +232,8 @@ class StarWarsRules(StarWarsForce, MonopolyRules):
         return super().ended(state)
 
     def final_ranking(self, state: MonopolyState) -> tuple[list[str], str]:
+        if self.reading(state, "early_end") == "worth":
+            return super().final_ranking(state)
         return self.ranking(state)
 
     # -- front ends -------------------------------------------------------------------------
