@@ -69,3 +69,45 @@ def check(edition: str, settings: Mapping[str, Any]) -> None:
     """Refuse a game whose reading settings have a value that is not an option."""
     for name in setting_names(edition):
         chosen(edition, settings, name)
+
+
+def catalogue_problems(edition: str, doc: str, rulebook: str | None = None) -> list[str]:
+    """What is wrong with an edition's readings and citations: every reading needs a section
+    in its document (``doc``), every setting a default among its options and a word in the
+    document, every citation a quote or a reading; given the ``rulebook`` text, every quote
+    (in the data and the document) must be in it word for word, and every section heading."""
+    problems = []
+    ids = {r["id"] for r in readings(edition)}
+    for r in readings(edition):
+        if f"## {r['id']}:" not in doc:
+            problems.append(f"reading {r['id']} has no section in the document")
+        if "setting" in r:
+            if r["default"] not in [o["value"] for o in r["options"]]:
+                problems.append(f"setting {r['setting']}: default is not an option")
+            if f"Setting `{r['setting']}`" not in doc:
+                problems.append(f"setting {r['setting']} is not named in the document")
+    for rule, c in citations(edition).items():
+        if not ("quote" in c or "reading" in c or "house" in c):
+            problems.append(f"citation {rule} has no quote, reading or house rule")
+        if "reading" in c and c["reading"] not in ids:
+            problems.append(f"citation {rule} names an unknown reading {c['reading']}")
+        if "quote" in c and "section" not in c:
+            problems.append(f"citation {rule} has a quote without a section")
+    if rulebook is None:
+        return problems
+    text = " ".join(rulebook.split())
+    lines = {" ".join(line.split()).removesuffix("[]") for line in rulebook.splitlines()}
+    quotes = [(f"citation {k}", c["quote"]) for k, c in citations(edition).items() if "quote" in c]
+    quotes += [(f"citation {k} section", c["section"]) for k, c in citations(edition).items()
+               if "section" in c]
+    for line in doc.splitlines():
+        if line.startswith("> ") and ': "' in line:
+            quotes.append((f"document {line[2:40]}", line.split(': "', 1)[1].rstrip('"')))
+            quotes.append((f"document {line[2:40]} section", line[2:].split(': "', 1)[0]))
+    for where, quote in quotes:
+        if where.endswith("section"):
+            if " ".join(quote.split()) not in lines:
+                problems.append(f"{where}: no such heading in the rulebook: {quote!r}")
+        elif " ".join(quote.split()) not in text:
+            problems.append(f"{where}: not in the rulebook word for word: {quote!r}")
+    return problems
