@@ -1,4 +1,4 @@
-"""The Master Trainer readings document and data agree, and every quote is the rulebook's own words."""
+"""The Master Trainer readings document and data agree; every quote is the rulebook's."""
 
 from __future__ import annotations
 
