@@ -2,7 +2,9 @@
 
 Everything else (buying, auctions, rent, jail, cards, trades, debt) is the shared family.
 Bowser moves first on the black die (the second die of each roll), harms players he passes,
-puts locations he lands on in GAME OVER, and fights the players he meets.
+puts locations he lands on in GAME OVER, and fights the players he meets (never on Go to Jail:
+"immediately put your token into the Jail section"). Readings the banker may choose at setup
+(Bowser's rest, rent asked for, early-end ranking, Free Parking pot): docs/readings/mario.md.
 """
 
 from __future__ import annotations
