@@ -2,7 +2,9 @@
 
 Everything else (buying, auctions, rent, jail, cards, trades, debt) is the shared family.
 Bowser moves first on the black die (the second die of each roll), harms players he passes,
-puts locations he lands on in GAME OVER, and fights the players he meets.
+puts locations he lands on in GAME OVER, and fights the players he meets (never on Go to Jail:
+"immediately put your token into the Jail section"). Readings the banker may choose at setup
+(Bowser's rest, rent asked for, early-end ranking, Free Parking pot): docs/readings/mario.md.
 """
 
 from __future__ import annotations
@@ -10,9 +12,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from companion.editions import readings
+from companion.editions.table_settings import TableSettings
 from companion.engine.rules import Ctx
 from companion.engine.state import Task
-from companion.engine.types import Action, Command
+from companion.engine.types import Action, Command, IllegalCommand
 from companion.monopoly.board import Card, Space
 from companion.monopoly.rules import MonopolyRules
 from companion.monopoly.state import MonopolyState
@@ -20,14 +24,18 @@ from companion.monopoly.state import MonopolyState
 C = Ctx[MonopolyState]
 
 
-class MarioRules(MonopolyRules):
+class MarioRules(TableSettings, MonopolyRules):
     """The Super Mario Bros. Movie Edition."""
 
     name = "mario"
     title = "Monopoly: The Super Mario Bros. Movie Edition"
     max_players = 6
+    setting_names = readings.setting_names("mario")
+    settings_info = readings.settings_info("mario")
+    """Readings offered to the banker (seeds/mario.toml [[readings]], docs/readings/mario.md)."""
 
     def edition_setup(self, state: MonopolyState) -> MonopolyState:
+        state = super().edition_setup(state)
         start = state.b.find(state.b.rule("bowser_start")).index
         bowser = {"position": start, "active": True, "wake": []}
         return replace(state, ext={"bowser": bowser})
@@ -131,15 +139,21 @@ class MarioRules(MonopolyRules):
                 self.receive(ctx, pid, reward, f"The team rolled {total} ({need} or more) and "
                              f"beats Bowser: {state.name(pid)} collects {state.fmt(reward)}.")
             wake = [p.id for p in ctx.state.active]
-            self.set_bowser(ctx, "Bowser is knocked back beside GO and rests until every player "
-                            "has finished a turn.", position=0, active=False, wake=wake)
+            if self.reading(state, "bowser_rest") == "next_turn":
+                self.set_bowser(ctx, "Bowser is knocked back beside GO and rests until every "
+                                "player has finished their next turn.", position=0,
+                                active=False, wake=wake, since=ctx.state.turn_no)
+            else:
+                self.set_bowser(ctx, "Bowser is knocked back beside GO and rests until every "
+                                "player has finished a turn.", position=0, active=False,
+                                wake=wake)
         else:
             self.send_to_jail(ctx, leader, f"The team rolled only {total}: Bowser wins and "
                               f"{state.name(leader)}, the leader, goes to Jail.")
 
     def on_turn_end(self, ctx: C, pid: str) -> None:
         b = self.bowser(ctx.state)
-        if b["active"]:
+        if b["active"] or b.get("since") == ctx.state.turn_no:
             return
         wake = [w for w in b["wake"] if w != pid and not ctx.state.player(w).bankrupt]
         if wake:
@@ -149,9 +163,13 @@ class MarioRules(MonopolyRules):
                             "GO.", active=True, wake=[], position=0)
 
     def task_land(self, ctx: C, player: str) -> None:
-        """A player landing on Bowser fights him first (not on Free Parking, not in Jail)."""
+        """A player landing on Bowser fights him first (not on Free Parking, not in Jail, not
+        on Go to Jail: "immediately put your token into the Jail section")."""
         b = self.bowser(ctx.state)
         p = ctx.state.player(player)
+        if ctx.state.b.spaces[p.position].kind == "go_to_jail":
+            super().task_land(ctx, player)
+            return
         if b["active"] and b["position"] == p.position and player in self.exposed(ctx.state,
                                                                                    p.position):
             ctx.then(Task("battle", {"leader": player}), Task("land_space", {"player": player}))
@@ -196,6 +214,70 @@ class MarioRules(MonopolyRules):
         ctx.emit("deed", f"{ctx.state.name(command.actor)} pays {ctx.state.fmt(price)} to "
                  f"continue {ctx.state.b.spaces[index].name}: it collects rent again.",
                  space=index, game_over=False)
+
+    # -- reading: rent the owner must ask for -------------------------------------------
+    def charge_rent(self, ctx: C, pid: str, owner: str, space: Space) -> None:
+        """"When someone else lands on your location that you own, you ask them to pay": with
+        the setting ``rent_collection = ask`` the owner asks (``ask_rent``) before the next
+        player rolls, or the rent is lost."""
+        amount, rule = self.rent(ctx.state, space, owner)
+        if amount <= 0 or self.reading(ctx.state, "rent_collection") != "ask":
+            super().charge_rent(ctx, pid, owner, space)
+            return
+        claims = [*ctx.state.ext.get("rent_claims", ()),
+                  {"payer": pid, "owner": owner, "space": space.index, "amount": amount,
+                   "rule": rule, "turn": ctx.state.turn_no}]
+        ctx.emit("ext", f"{ctx.state.name(owner)} may ask {ctx.state.name(pid)} for "
+                 f"{ctx.state.fmt(amount)} for {space.name} before the next player rolls.",
+                 set={"rent_claims": claims})
+
+    def free_actions(self, state: MonopolyState) -> list[Action]:
+        out = super().free_actions(state)
+        for n, c in enumerate(state.ext.get("rent_claims", ())):
+            out.insert(0, Action(c["owner"], "ask_rent", f"Ask {state.name(c['payer'])} for "
+                                 f"{state.fmt(c['amount'])} ({state.b.spaces[c['space']].name})",
+                                 {"claim": n}))
+        return out
+
+    def cmd_ask_rent(self, ctx: C, command: Command) -> None:
+        """Ask for the rent of a landing on your location (before the next player rolls)."""
+        claims = list(ctx.state.ext.get("rent_claims", ()))
+        n = command.args.get("claim")
+        if not isinstance(n, int) or not 0 <= n < len(claims):
+            raise IllegalCommand("There is no such rent to ask for.")
+        c = claims.pop(n)
+        state = ctx.state
+        ctx.emit("ext", set={"rent_claims": claims})
+        why = (f"{state.name(c['owner'])} asks: {state.name(c['payer'])} pays "
+               f"{state.name(c['owner'])} {state.fmt(c['amount'])} for "
+               f"{state.b.spaces[c['space']].name} ({c['rule']})")
+        if state.player(c["payer"]).money >= c["amount"] or state.prompt is None:
+            self.task_charge(ctx, c["payer"], c["owner"], c["amount"], why)
+            return
+        prompt = state.prompt  # the debt is settled first, then the same question again
+        ctx.clear_prompt()
+        ctx.set_todo([Task("charge", {"payer": c["payer"], "payee": c["owner"],
+                                      "amount": c["amount"], "why": why}),
+                      Task("ask_again", prompt.to_json()), *ctx.todo])
+
+    def task_ask_again(self, ctx: C, kind: str, to: list[str], text: str,
+                       data: dict[str, Any]) -> None:
+        ctx.ask(kind, to, text, **data)
+
+    def task_turn_roll(self, ctx: C, dice: list[int]) -> None:
+        """The next player rolls: rent not asked for is lost."""
+        claims = ctx.state.ext.get("rent_claims", ())
+        lost = [c for c in claims if c["turn"] != ctx.state.turn_no]
+        if lost:
+            ctx.emit("ext", "Rent not asked for before this roll is lost: " + ", ".join(
+                f"{ctx.state.name(c['owner'])} {ctx.state.fmt(c['amount'])}" for c in lost) + ".",
+                set={"rent_claims": [c for c in claims if c not in lost]})
+        super().task_turn_roll(ctx, dice)
+
+    def final_ranking(self, state: MonopolyState) -> tuple[list[str], str]:
+        if self.reading(state, "early_end") == "money":
+            return self.money_ranking(state)
+        return super().final_ranking(state)
 
     # -- spaces and cards ---------------------------------------------------------------
     def land_super_star(self, ctx: C, pid: str, space: Space) -> None:

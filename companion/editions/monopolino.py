@@ -28,6 +28,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from companion.editions import readings
 from companion.engine import rng
 from companion.engine.rules import Ctx
 from companion.engine.state import Task
@@ -66,10 +67,14 @@ class MonopolinoRules(MonopolyRules):
     dice_count = 1
     board_fields = ("name", "price")
     """The amount shown is both price and rent: the banker corrects the price only."""
+    setting_names = readings.setting_names("monopolino")
+    settings_info = readings.settings_info("monopolino")
+    """Readings offered to the banker (seeds/monopolino.toml [[readings]])."""
 
     # -- setup ------------------------------------------------------------------------------
     def edition_setup(self, state: MonopolyState) -> MonopolyState:
         """Booths per player (10, or 14 with two players); the rent is the amount shown."""
+        readings.check(self.name, state.setup.settings)
         corrections = state.setup.settings.get("board") or {}
         for sid, change in dict(corrections.get("spaces", {})).items():
             if isinstance(change, Mapping) and "rent" in change:
@@ -209,6 +214,9 @@ class MonopolinoRules(MonopolyRules):
 
     def effect_pay_and_go(self, ctx: C, pid: str, card: Card, amount: int, space: str,
                           to: str = "pot", salary: bool = False) -> None:
+        if to == "pot" and readings.chosen(self.name, ctx.state.setup.settings,
+                                           "pay_card_to") == "bank":
+            to = "bank"
         where = "onto the LOTTERY" if to == "pot" else f"to {ctx.state.name(to)}"
         self.pay(ctx, pid, to, amount, f"Card: {ctx.state.name(pid)} pays "
                  f"{ctx.state.fmt(amount)} {where}")
@@ -221,21 +229,21 @@ class MonopolinoRules(MonopolyRules):
         state = ctx.state
         name = state.name(pid)
         cname = state.b.color_names.get(color, color)
-        if self.booths_left(state, pid) == 0:
-            ctx.say(f"{name} has no booths left: the card is discarded.")
-            return
         members = state.b.colors[color]
         owners = {state.owner(i) for i in members}
         spaces = [state.b.spaces[i] for i in members]
-        if None in owners:
-            options = [(s.id, f"Place a booth on {s.name}") for s in spaces
-                       if state.owner(s.index) is None]
-        elif len(owners) == 1:
+        if None not in owners and len(owners) == 1:
             owner = state.name(owners.pop() or "")
             ctx.say(f"Both {cname} spaces hold {owner}'s booths: nothing can be done, "
                     f"{name} draws a new card.")
             ctx.then(Task("draw_card", {"player": pid, "deck": card.deck}))
             return
+        if self.booths_left(state, pid) == 0:
+            ctx.say(f"{name} has no booths left: the card is discarded.")
+            return
+        if None in owners:
+            options = [(s.id, f"Place a booth on {s.name}") for s in spaces
+                       if state.owner(s.index) is None]
         else:
             options = [(s.id, f"Replace {state.name(state.owner(s.index) or '')}'s booth on "
                         f"{s.name}") for s in spaces if state.owner(s.index) != pid]

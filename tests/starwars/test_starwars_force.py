@@ -77,16 +77,17 @@ def test_force_3_levitate_after_a_double_ends_the_turn() -> None:
     assert t.state.turn_player.id == "leia" and t.p("luke").position == 0
 
 
-def test_force_3_jailed_ships_are_not_swapped() -> None:
-    """Ships in Jail stay there: they are not offered for Force Levitate."""
+def test_force_3_jailed_ships_are_offered() -> None:
+    """"any other ship on the board": a ship in Jail is offered for Force Levitate too
+    (tests/starwars/test_starwars_fidelity.py plays the swap)."""
     t = on_the_force(["Luke", "Leia", "Han"])
     place(t, "han", "jail")
     arrange(t, "jail", player="han", in_jail=True, tries=0)
     t.roll(3)
     options = [a.args["option"] for a in game.legal_actions(t.state) if a.type == "choose"]
-    assert options == ["leia"]
+    assert options == ["leia", "han"]
     with pytest.raises(IllegalCommand):
-        t.do("luke", "choose", option="han")
+        t.do("luke", "choose", option="luke")
 
 
 def test_force_4_pull_collects_rent() -> None:

@@ -44,7 +44,8 @@ def test_mario_setup_lists_tokens_spaces_and_cards(phone: Any) -> None:
     assert toad["name"] == "Toad Town" and toad["price"] > 0 and toad["rent"] > 0
     assert all(s["price"] > 0 for s in board["spaces"])
     assert {c["deck"] for c in board["cards"]} == {"question-block", "bowsers-fury"}
-    assert [s["name"] for s in setup["settings"]] == ["order"]
+    assert [s["name"] for s in setup["settings"]] == [
+        "order", "bowser_rest", "rent_collection", "early_end", "free_parking_pot"]
 
 
 def test_edition_specific_settings(phone: Any) -> None:
@@ -59,7 +60,8 @@ def test_edition_specific_settings(phone: Any) -> None:
     assert mt["board"] is None and "pikachu" not in mt["tokens"] and mt["tokens"]
     kinds = {s["name"]: s["type"] for s in mt["settings"]}
     assert kinds == {"city_items": "int", "item_deck": "counts", "event_deck": "counts",
-                     "board_spaces": "counts", "rivals": "json"}
+                     "board_spaces": "counts", "rivals": "json", "ball_adjust": "choice",
+                     "center_card": "choice"}
     assert "item_deck" in mt["unverified"]
 
 

@@ -127,6 +127,13 @@ class ActionRules(BattleRules):
             Action(pid, "challenge", "Dice Challenge: 1 or 6 revives all"),
         ]
 
+    def actions_revive_card(self, state: State) -> list[Action]:
+        pid = state.current
+        assert pid is not None
+        out = list(state.trainer(pid).knocked_out)
+        return [Action(pid, "revive", "Revive one Pokémon", {},
+                       choice("chip", self.chip_options(state, out)))]
+
     def actions_trade_event(self, state: State) -> list[Action]:
         pid = state.current
         assert pid is not None

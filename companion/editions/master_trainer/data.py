@@ -10,6 +10,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from companion.editions import readings
 from companion.engine.types import SetupError
 
 COLOURS = ("pink", "green", "blue", "red")
@@ -152,8 +153,10 @@ def load(settings: Mapping[str, Any] | None = None) -> EditionData:
         )
         for c in chips_raw["chip"]
     }
+    may_keep = readings.chosen("master-trainer", settings, "ball_adjust") == "may"
+    readings.check("master-trainer", settings)
     balls = {
-        f"{k}_ball": Ball(f"{k}_ball", v["name"], tuple(v["adjust"]), v["keep_roll"])
+        f"{k}_ball": Ball(f"{k}_ball", v["name"], tuple(v["adjust"]), v["keep_roll"] and may_keep)
         for k, v in rules["balls"].items()
     }
     unverified = [

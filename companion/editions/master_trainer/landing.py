@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from abc import abstractmethod
 
+from companion.editions import readings
 from companion.editions.master_trainer.base import State, data_of
 from companion.editions.master_trainer.catching import (
     catch_odds,
@@ -256,8 +257,13 @@ class LandingRules(TurnRules):
         self.end_turn(ctx)
 
     def event_pokemon_center(self, ctx: Ctx[State], pid: str) -> None:
+        """"It's used to revive any knocked-out Pokémon": all of them, or one of the player's
+        choice (setting center_card)."""
         out = list(ctx.state.trainer(pid).knocked_out)
-        if out:
+        one = readings.chosen("master-trainer", ctx.state.setup.settings, "center_card") == "one"
+        if len(out) > 1 and one:
+            ctx.ask("revive_card", (pid,), "Pokémon Center card: revive one knocked-out Pokémon.")
+        elif out:
             self.revive(ctx, pid, out, "Pokémon Center card: revives")
         else:
             ctx.say("Pokémon Center card: no knocked-out Pokémon to revive.")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from companion.editions import readings
 from companion.editions.master_trainer.base import data_of, initial_trainers
 from companion.editions.master_trainer.data import load
 from companion.editions.master_trainer.spaces import SPACES
@@ -55,6 +56,7 @@ class MasterTrainerRules(ViewRules):
                  "1-6)", "type": "json", "advanced": True,
                  "default": {k: {"strength": r.strength, "bonus": list(r.bonus)}
                              for k, r in data.rivals.items()}},
+                *readings.settings_info("master-trainer"),
             ],
             "tokens": list(data.movers),
             "board": None,

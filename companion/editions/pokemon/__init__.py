@@ -6,8 +6,10 @@ die (Poké Ball or X faces, a setting). The first Trainer whose tracker mat has 
 the last Trainer with Poké Balls, wins. Everything else (auctions, jail, cards, trades, debt) is
 the shared family, with hooks in ``spaces``, ``catching`` and ``battles``.
 
-Readings of the rulebook where it is silent (documented, banker can override by hand):
-spending your last Poké Ball on a re-roll puts you out (owing the Bank); Lapras offers every
+Readings of the rulebook where it is silent (docs/readings/pokemon.md; the ones with two
+plausible answers are settings in seeds/pokemon.toml [[readings]]): by default spending your
+last Poké Ball on a re-roll puts you out (owing the Bank); bankruptcy is offered only once
+selling every location to the Bank could not pay the debt; Lapras offers every
 space up to and including the next Lapras (landing there by Lapras does not ride again); the
 battle cards are played after both rolls, challenger first; bankruptcy hands locations to the
 creditor as in the family rules.
@@ -18,12 +20,14 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from companion.editions import readings
 from companion.editions.pokemon import data
 from companion.editions.pokemon.battles import PokemonBattles
 from companion.editions.pokemon.catching import PokemonCatching
 from companion.editions.pokemon.spaces import PokemonSpaces
+from companion.editions.table_settings import TableSettings
 from companion.engine.rules import Ctx
-from companion.engine.types import IllegalCommand
+from companion.engine.types import Action, Command, IllegalCommand
 from companion.monopoly.board import load_board
 from companion.monopoly.rules import MonopolyRules
 from companion.monopoly.state import Assets, MonopolyState
@@ -31,23 +35,49 @@ from companion.monopoly.state import Assets, MonopolyState
 C = Ctx[MonopolyState]
 
 
-class PokemonRules(PokemonSpaces, PokemonCatching, PokemonBattles, MonopolyRules):
+class PokemonRules(TableSettings, PokemonSpaces, PokemonCatching, PokemonBattles, MonopolyRules):
     """Monopoly: Pokémon Edition."""
 
     name = "pokemon"
     title = "Monopoly: Pokémon Edition"
     max_players = 4
     dice_count = 1
-    setting_names = ("ball_faces",)
+    setting_names = ("ball_faces", *readings.setting_names("pokemon"))
     settings_info = ({"name": "ball_faces", "label": "Poké Ball faces on the catching die",
-                      "type": "int", "min": 1, "max": 6},)
+                      "type": "int", "min": 1, "max": 6}, *readings.settings_info("pokemon"))
     trade_extras = ("pokemon",)
 
     def edition_setup(self, state: MonopolyState) -> MonopolyState:
+        state = super().edition_setup(state)
         faces = data.ball_faces_setting(state.b, dict(state.setup.settings))
         return replace(state, ext={"wild": data.all_chips(state.b),
                                    "caught": {p.id: [] for p in state.players},
                                    "ball_faces": faces, "catch": None, "battle": None})
+
+    # -- debts: "they have to try to earn Poké Balls by selling locations" -----------------
+    def sale_would_pay(self, state: MonopolyState) -> str | None:
+        """While selling locations to the Bank could still pay the debt: the reason
+        bankruptcy is refused; else None."""
+        d = state.debt
+        if d is None:
+            return None
+        owned = state.owned_by(d.player)
+        worth = state.player(d.player).money + sum(self.bank_price(state, i) for i in owned)
+        if not owned or worth < d.amount:
+            return None
+        names = ", ".join(state.b.spaces[i].name for i in owned)
+        return (f"{state.name(d.player)} must first try to earn Poké Balls: selling locations "
+                f"to the Bank ({names}) or to rival Trainers can pay the "
+                f"{state.fmt(d.amount)} owed.")
+
+    def actions_debt(self, state: MonopolyState) -> list[Action]:
+        out = super().actions_debt(state)
+        if self.sale_would_pay(state):
+            out = [a for a in out if a.type != "declare_bankruptcy"]
+        return out
+
+    def refuse_declare_bankruptcy(self, state: MonopolyState, command: Command) -> str | None:
+        return self.sale_would_pay(state)
 
     # -- trades and bankruptcy ------------------------------------------------------------
     def check_holds_extra(self, state: MonopolyState, pid: str, assets: Assets) -> None:
@@ -107,7 +137,10 @@ class PokemonRules(PokemonSpaces, PokemonCatching, PokemonBattles, MonopolyRules
         return None
 
     def final_ranking(self, state: MonopolyState) -> tuple[list[str], str]:
-        """Stopped early: most types on the mat, then most Pokémon, then most Poké Balls."""
+        """Stopped early: most types on the mat, then most Pokémon, then most Poké Balls
+        (setting early_end = balls: the most Poké Balls)."""
+        if self.reading(state, "early_end") == "balls":
+            return self.money_ranking(state, "")
         def score(pid: str) -> tuple[int, int, int]:
             return (len(data.mat_types(state, pid)), len(data.caught(state, pid)),
                     state.player(pid).money)

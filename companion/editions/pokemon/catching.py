@@ -1,13 +1,16 @@
 """Exploring a location and the catching die: catch, or pay to re-roll, or stop.
 
-A re-roll costs ``reroll_price`` (1 Poké Ball) paid to the Bank; a Trainer who spends their
-last Poké Ball on a re-roll has run out and is out of the game (their Pokémon are released).
+A re-roll costs ``reroll_price`` (1 Poké Ball) paid to the Bank. By default a Trainer who
+spends their last Poké Ball on a re-roll has run out and is out of the game before the roll
+(their Pokémon are released); the settings ``last_ball_reroll`` and ``zero_balls`` choose the
+other readings (docs/readings/pokemon.md). The odds shown are the real chance under them.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from companion.editions import readings
 from companion.editions.pokemon import data
 from companion.engine.rules import Ctx
 from companion.engine.state import Task
@@ -39,9 +42,12 @@ class PokemonCatching:
         cost = space.rent
         odds = data.catch_odds(state.ext["ball_faces"], int(state.b.rule("die_faces")),
                                max(0, state.player(pid).money - cost),
-                               int(state.b.rule("reroll_price")))
+                               int(state.b.rule("reroll_price")), data.counts_last(state))
+        after = " after paying"
+        if not data.wild(state)[space.color]:
+            odds, after = data.no_catch(odds), ""
         ctx.ask("explore", (pid,), f"{state.name(pid)} is on {state.name(owner)}'s {space.name}: "
-                f"pay {state.fmt(cost)} to explore ({data.odds_text(odds)} after paying), or "
+                f"pay {state.fmt(cost)} to explore ({data.odds_text(odds)}{after}), or "
                 f"battle {state.name(owner)}", space=index, owner=owner, cost=cost, odds=odds)
 
     def task_explore_offer(self: Any, ctx: C, player: str, space: int) -> None:
@@ -123,29 +129,49 @@ class PokemonCatching:
             ctx.emit("ext", f"X: {state.name(player)} catches nothing and has no Poké Ball left "
                      "to re-roll.", set={"catch": None})
             return
-        last = " (your last: you would run out and be out of the game)" if money == price else ""
         odds = data.catch_odds(state.ext["ball_faces"], int(state.b.rule("die_faces")),
-                               money - price, price)
+                               money, price, data.counts_last(state), paid=False)
         ctx.emit("ext", f"X: {state.name(player)} catches nothing.",
                  set={"catch": {**state.ext["catch"], "odds": odds, "after_reroll": True}})
+        if money <= price and not self.may_spend_last(state):
+            ctx.ask("catch_miss", (player,), f"{state.name(player)}: stop (your last Poké Ball "
+                    "cannot be spent on a re-roll)", space=space, price=price, odds=odds)
+            return
+        if money <= price and self.out_at_zero(state):
+            last = (" (your last: you would run out and be out of the game before the roll, "
+                    "so this re-roll cannot catch)")
+        elif money <= price:
+            last = " (your last Poké Ball)"
+        else:
+            last = ""
         ctx.ask("catch_miss", (player,), f"{state.name(player)}: stop, or pay "
-                f"{state.fmt(price)} to re-roll{last} ({data.odds_text(odds)} after paying)",
+                f"{state.fmt(price)} to re-roll{last} ({data.odds_text(odds)})",
                 space=space, price=price, odds=odds)
+
+    def may_spend_last(self, state: MonopolyState) -> bool:
+        return readings.chosen("pokemon", state.setup.settings, "last_ball_reroll") == "yes"
+
+    def out_at_zero(self, state: MonopolyState) -> bool:
+        return readings.chosen("pokemon", state.setup.settings, "zero_balls") == "reroll"
 
     def actions_catch_miss(self, state: MonopolyState) -> list[Action]:
         assert state.prompt is not None
         pid = state.prompt.to[0]
         price = state.prompt.data["price"]
         out = [Action(pid, "stop", "Stop: end the turn")]
-        if state.player(pid).money >= price:
+        money = state.player(pid).money
+        if money > price or (money == price and self.may_spend_last(state)):
             out.insert(0, Action(pid, "reroll", f"Pay {state.fmt(price)} and re-roll"))
         return out
 
     def refuse_reroll(self, state: MonopolyState, command: Command) -> str | None:
         p = state.prompt
         if p is not None and p.kind == "catch_miss" and command.actor in p.to:
-            if state.player(command.actor).money < p.data["price"]:
+            money = state.player(command.actor).money
+            if money < p.data["price"]:
                 return "A re-roll costs 1 Poké Ball and you have none left."
+            if money == p.data["price"] and not self.may_spend_last(state):
+                return "Your last Poké Ball cannot be spent on a re-roll (a setting of this game)."
         return None
 
     def cmd_reroll(self: Any, ctx: C, command: Command) -> None:
@@ -156,7 +182,7 @@ class PokemonCatching:
         ctx.clear_prompt()
         ctx.emit("money", f"{ctx.state.name(pid)} pays {ctx.state.fmt(d['price'])} to re-roll.",
                  source=pid, to="bank", amount=d["price"])
-        if ctx.state.player(pid).money <= 0:
+        if ctx.state.player(pid).money <= 0 and self.out_at_zero(ctx.state):
             ctx.emit("ext", f"{ctx.state.name(pid)} has run out of Poké Balls and is out of "
                      "the game.", set={"catch": None})
             self.go_bankrupt(ctx, pid, "bank")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from companion.editions import readings
 from companion.engine.types import SetupError
 from companion.monopoly.board import Board
 from companion.monopoly.state import MonopolyState
@@ -66,26 +67,72 @@ def battle_strength(state: MonopolyState, pid: str) -> int:
     return len(caught(state, pid)) + 1
 
 
-def catch_odds(ball_faces: int, faces: int, money: int, price: int) -> dict[str, Any]:
+def catch_odds(ball_faces: int, faces: int, money: int, price: int, counts_last: bool = False,
+               paid: bool = True) -> dict[str, Any]:
     """The exact chance of catching within the Poké Balls a Trainer has.
 
-    The next roll is already paid for; each re-roll costs ``price`` and a Trainer who spends
-    their last Poké Ball is out, so the rolls that count are 1 + (money - 1) // price."""
-    rolls = 1 + max(0, (money - 1) // price) if price > 0 else 1
+    ``paid``: the next roll is already paid for (exploring); otherwise it is a re-roll still to
+    pay. Each re-roll costs ``price``. ``counts_last``: a re-roll paid with the last Poké Ball
+    is rolled (setting zero_balls = debt with last_ball_reroll = yes); otherwise spending the
+    last Poké Ball catches nothing (the Trainer is out before the roll, or may not spend it)."""
+    if price > 0:
+        rerolls = money // price if counts_last else max(0, (money - 1) // price)
+    else:
+        rerolls = 0
+    rolls = rerolls + (1 if paid else 0)
     chance = 1 - (1 - Fraction(ball_faces, faces)) ** rolls
-    return {"chance": f"{chance.numerator}/{chance.denominator}", "numerator": chance.numerator,
-            "denominator": chance.denominator, "percent": round(float(chance) * 100, 1),
-            "rolls": rolls, "ball_faces": ball_faces, "faces": faces, "reroll_price": price,
-            "money": money}
+    return _odds(chance, rolls, ball_faces=ball_faces, faces=faces, reroll_price=price,
+                 money=money)
+
+
+def no_catch(odds: dict[str, Any]) -> dict[str, Any]:
+    """The same odds when nothing can be caught (no wild Pokémon of the type left)."""
+    return {**_odds(Fraction(0), odds["rolls"], **{k: odds[k] for k in (
+        "ball_faces", "faces", "reroll_price", "money")}), "nothing_left": True}
+
+
+def _odds(chance: Fraction, rolls: int, **rest: Any) -> dict[str, Any]:
+    return {"chance": f"{chance.numerator}/{chance.denominator}" if 0 < chance < 1
+            else str(chance.numerator), "numerator": chance.numerator,
+            "denominator": chance.denominator, "percent": _percent(chance),
+            "percent_text": _percent_text(chance), "rolls": rolls, **rest}
+
+
+def _percent(chance: Fraction) -> float:
+    """One decimal, never rounded to a certainty (0 or 100) that is not one."""
+    value = round(float(chance) * 100, 1)
+    if 0 < chance < 1:
+        value = min(max(value, 0.1), 99.9)
+    return value
+
+
+def _percent_text(chance: Fraction) -> str:
+    if chance in (0, 1):
+        return f"{int(chance) * 100}%"
+    value = round(float(chance) * 100, 1)
+    if value >= 100:
+        return ">99.9%"
+    if value <= 0:
+        return "<0.1%"
+    return f"{value}%"
+
+
+def counts_last(state: MonopolyState) -> bool:
+    """Is a re-roll paid with the last Poké Ball rolled? (the two reading settings)"""
+    def chosen(name: str) -> str:
+        return readings.chosen("pokemon", state.setup.settings, name)
+    return chosen("zero_balls") == "debt" and chosen("last_ball_reroll") == "yes"
 
 
 def odds_for(state: MonopolyState, pid: str) -> dict[str, Any]:
     b = state.b
     return catch_odds(state.ext["ball_faces"], int(b.rule("die_faces")),
-                      state.player(pid).money, int(b.rule("reroll_price")))
+                      state.player(pid).money, int(b.rule("reroll_price")), counts_last(state))
 
 
 def odds_text(odds: dict[str, Any]) -> str:
+    if odds.get("nothing_left"):
+        return "no wild Pokémon of this type are left: exploring catches nothing"
     rolls = odds["rolls"]
-    return (f"chance to catch within your Poké Balls: {odds['chance']} ({odds['percent']}%, "
-            f"{rolls} roll{'s' if rolls != 1 else ''})")
+    return (f"chance to catch within your Poké Balls: {odds['chance']} "
+            f"({odds['percent_text']}, {rolls} roll{'s' if rolls != 1 else ''})")

@@ -11,6 +11,9 @@ Decisions the rulebook leaves to the table:
   property with Force Stealth or receive more properties than it gives in a trade (it still
   auctions). A bankrupt ship's properties go to its creditor in full, as the rulebook says.
 - Hyperspace is a jump forward: passing GO on the way collects ₥200 ("every time you pass").
+- Owing a player: "Sell them your properties": each sale goes to the creditor at half the
+  purchase value, counted against the debt (the creditor pays any change); selling to the
+  Bank is for debts to the Bank. Trades stay open ("to the satisfaction of both players").
 - Owing the Bank: the properties are auctioned one after another at once, among the others;
   a Get Out of Jail Free card goes back under the Chance pile.
 """

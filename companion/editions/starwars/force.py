@@ -6,8 +6,10 @@ for rent), 5 Mind Trick (take ₥50 from each player), 6 Force Dash (to GO, coll
 
 Table decisions the rulebook leaves open (documented in tests/starwars):
 - a power that cannot be used (no property to swap, nothing unowned, no ship to swap with) is
-  lost: the turn goes on;
-- ships in Jail are neither swapped (Levitate) nor pulled (Force Pull): they stay in Jail;
+  lost, and the companion says what was missing: the turn goes on;
+- a ship in Jail is "on the board": Force Levitate swaps with it (the ships swap places and
+  Jail status: the levitating ship is then In Jail), Force Pull pulls it out of Jail onto the
+  property to pay rent (docs/readings/starwars.md);
 - a token moved by a power never collects GO salary, except Force Dash (it lands on GO);
 - Force Stealth needs a free property marker, like buying.
 """
@@ -63,7 +65,9 @@ class StarWarsForce(MonopolyHost):
         mine = state.owned_by(pid)
         theirs = [i for p in state.active if p.id != pid for i in state.owned_by(p.id)]
         if not mine or not theirs:
-            ctx.say("Mind Trick needs a property of yours and another player's: no effect.")
+            missing = f"{state.name(pid)} owns no property" if not mine else \
+                "no other player owns a property"
+            ctx.say(f"Mind Trick: {missing} to swap, no effect.")
             return
         self.ask_choice(ctx, "force_swap_mine", pid, f"{state.name(pid)}: which of your "
                         "properties do you give away?",
@@ -121,9 +125,9 @@ class StarWarsForce(MonopolyHost):
     # -- 3 Force Levitate ---------------------------------------------------------------
     def force_3(self, ctx: C, pid: str) -> None:
         state = ctx.state
-        ships = [p for p in state.active if p.id != pid and not p.in_jail]
+        ships = [p for p in state.active if p.id != pid]
         if not ships:
-            ctx.say("Force Levitate: no other ship can be swapped, no effect.")
+            ctx.say("Force Levitate: no other ship is on the board, no effect.")
             return
         self.ask_choice(ctx, "force_levitate", pid, f"{state.name(pid)}: swap places with which "
                         "ship?",
@@ -136,6 +140,11 @@ class StarWarsForce(MonopolyHost):
         ctx.emit("moved", f"Force Levitate: {me.name} and {other.name} swap places "
                  "(no GO salary).", player=me.id, to=other.position)
         ctx.emit("moved", player=other.id, to=me.position)
+        if me.in_jail != other.in_jail:
+            out, into = (other, me) if other.in_jail else (me, other)
+            ctx.emit("jail", f"{out.name} leaves Jail; {into.name} is now In Jail.",
+                     player=out.id, in_jail=False, tries=0)
+            ctx.emit("jail", player=into.id, in_jail=True, tries=0)
         if ctx.state.turn_player.id == player:
             ctx.emit("doubles", f"{me.name}'s turn ends.", count=0, again=False)
 
@@ -143,9 +152,10 @@ class StarWarsForce(MonopolyHost):
     def force_4(self, ctx: C, pid: str) -> None:
         state = ctx.state
         mine = state.owned_by(pid)
-        others = [p for p in state.active if p.id != pid and not p.in_jail]
+        others = [p for p in state.active if p.id != pid]
         if not mine or not others:
-            ctx.say("Force Pull needs a property of yours and a player outside Jail: no effect.")
+            ctx.say(f"Force Pull: {state.name(pid)} owns no property to pull anyone onto, "
+                    "no effect.")
             return
         self.ask_choice(ctx, "force_pull_who", pid, f"{state.name(pid)}: pull which player?",
                         [(p.id, p.name) for p in others], "force_pull_where", player=pid)
@@ -160,11 +170,14 @@ class StarWarsForce(MonopolyHost):
 
     def task_force_pull(self, ctx: C, player: str, victim: str, option: str) -> None:
         space = ctx.state.b.find(option)
-        if ctx.state.owner(space.index) != player or ctx.state.player(victim).in_jail:
+        if ctx.state.owner(space.index) != player:
             ctx.say("Force Pull: the property changed hands meanwhile, no effect.")
             return
         ctx.emit("moved", f"Force Pull: {ctx.state.name(player)} pulls {ctx.state.name(victim)} "
                  f"onto {space.name} (no GO salary).", player=victim, to=space.index)
+        if ctx.state.player(victim).in_jail:
+            ctx.emit("jail", f"{ctx.state.name(victim)} is pulled out of Jail.", player=victim,
+                     in_jail=False, tries=0)
         self.charge_rent(ctx, victim, player, space)
 
     # -- 5 Mind Trick: ₥50 from each ----------------------------------------------------

@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from companion.editions import readings
 from companion.editions.starwars.force import POWERS, StarWarsForce
+from companion.editions.table_settings import TableSettings
 from companion.engine.rules import Ctx
 from companion.engine.state import Task
-from companion.engine.types import Action, Command
+from companion.engine.types import Action, Command, IllegalCommand
 from companion.monopoly.board import Card, Space
 from companion.monopoly.rules import MonopolyRules
 from companion.monopoly.state import MonopolyState
@@ -16,7 +18,7 @@ from companion.monopoly.state import MonopolyState
 C = Ctx[MonopolyState]
 
 
-class StarWarsRules(StarWarsForce, MonopolyRules):
+class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
     """Monopoly: Star Wars (ship tokens, Use the Force, the most properties wins)."""
 
     name = "starwars"
@@ -24,6 +26,9 @@ class StarWarsRules(StarWarsForce, MonopolyRules):
     max_players = 4
     order_dice = 1
     """Each player rolls one die; the highest roller starts."""
+    setting_names = readings.setting_names("starwars")
+    settings_info = readings.settings_info("starwars")
+    """Readings offered to the banker (seeds/starwars.toml [[readings]])."""
 
     # -- property markers -------------------------------------------------------------------
     def markers_left(self, state: MonopolyState, pid: str) -> int:
@@ -118,6 +123,76 @@ class StarWarsRules(StarWarsForce, MonopolyRules):
                 return
         ctx.say("Hyperspace: no property is unowned, the ship stays.")
 
+    # -- owing a player: sell them your properties at half price ----------------------------
+    def actions_debt(self, state: MonopolyState) -> list[Action]:
+        """Owing a player: "Sell them your properties to pay off the debt" (not to the Bank)."""
+        d = state.debt
+        assert d is not None
+        if d.creditor in ("bank", "pot"):
+            return super().actions_debt(state)
+        out = []
+        if self.markers_left(state, d.creditor) > 0:
+            out = [Action(d.player, "sell_to_creditor",
+                          f"Sell {state.b.spaces[i].name} to {state.name(d.creditor)} for "
+                          f"{state.fmt(self.bank_price(state, i))}", {"space": i})
+                   for i in state.owned_by(d.player)]
+        return [*out, Action(d.player, "declare_bankruptcy", "Declare bankruptcy")]
+
+    def refuse_sell_to_bank(self, state: MonopolyState, command: Command) -> str | None:
+        d = state.debt
+        if d is not None and d.player == command.actor and d.creditor not in ("bank", "pot"):
+            return (f"Owing {state.name(d.creditor)}: sell them to {state.name(d.creditor)} at "
+                    "half price (or trade), not to the Bank.")
+        return None
+
+    def refuse_sell_to_creditor(self, state: MonopolyState, command: Command) -> str | None:
+        d = state.debt
+        if d is None or d.player != command.actor or d.creditor in ("bank", "pot"):
+            return "Selling to a player is only for paying a debt to that player."
+        if state.owner(command.args.get("space")) != command.actor:  # type: ignore[arg-type]
+            return "You can only sell a property you own."
+        if not self.markers_left(state, d.creditor):
+            return self.no_marker(state, d.creditor) + " Propose a trade instead."
+        return None
+
+    def cmd_sell_to_creditor(self, ctx: C, command: Command) -> None:
+        """Sell one of your properties to the player you owe at half its purchase value; the
+        value counts against the debt (the creditor pays any change)."""
+        state = ctx.state
+        d = state.debt
+        space = command.args.get("space")
+        if d is None or not isinstance(space, int) or state.owner(space) != command.actor:
+            raise IllegalCommand("You can only sell a property you own to the player you owe.")
+        value = self.bank_price(state, space)
+        left = d.amount - value
+        if left < 0 and state.player(d.creditor).money < -left:
+            raise IllegalCommand(f"{state.name(d.creditor)} cannot pay the "
+                                 f"{state.fmt(-left)} change: propose a trade instead.")
+        self.take_deed(ctx, space, d.creditor, f"{state.name(d.player)} sells "
+                       f"{state.b.spaces[space].name} to {state.name(d.creditor)} for "
+                       f"{state.fmt(value)} (half its price), counted against the debt.")
+        self.after_gain(ctx, d.creditor, space)
+        if left > 0:
+            ctx.emit("debt", debt={"player": d.player, "creditor": d.creditor, "amount": left,
+                                   "reason": d.reason})
+            self.settle_debt(ctx)
+            return
+        ctx.clear_prompt()
+        ctx.emit("debt", f"{d.reason}: paid.", debt=None)
+        if left < 0:
+            ctx.emit("money", f"{state.name(d.creditor)} pays {state.name(d.player)} the "
+                     f"{state.fmt(-left)} difference.", source=d.creditor, to=d.player,
+                     amount=-left)
+
+    def interpret_tap(self, state: MonopolyState, obj: str, role: str) -> Command:
+        """A location card tapped while owing a player sells it to them."""
+        kind, _, name = obj.partition(":")
+        if kind == "location":
+            for a in self.actions(state):
+                if a.type == "sell_to_creditor" and state.b.spaces[a.args["space"]].id == name:
+                    return Command(a.actor, a.type, dict(a.args))
+        return super().interpret_tap(state, obj, role)
+
     # -- owing the Bank: properties auctioned at once among the others ----------------------
     def after_bank_bankruptcy(self, ctx: C, pid: str, spaces: tuple[int, ...]) -> None:
         if spaces and len(ctx.state.active) > 1:
@@ -157,6 +232,8 @@ class StarWarsRules(StarWarsForce, MonopolyRules):
         return super().ended(state)
 
     def final_ranking(self, state: MonopolyState) -> tuple[list[str], str]:
+        if self.reading(state, "early_end") == "worth":
+            return super().final_ranking(state)
         return self.ranking(state)
 
     # -- front ends -------------------------------------------------------------------------

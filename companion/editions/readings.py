@@ -1,0 +1,113 @@
+"""Readings, settings and citations kept in each edition's data file.
+
+A *reading* is the companion's choice where a rulebook is silent or two of its passages
+disagree (``[[readings]]``); each is explained in ``docs/readings/<edition>.md``. A reading with
+two plausible answers is a *setting* the banker picks at setup: ``setting``, ``default`` and
+``options`` (each a value and a label in words). *Citations* (``[citations.<rule id>]``) give
+the rulebook section and a short exact quote for each automatic action.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from companion.engine.types import SetupError
+
+_FILES = {"master-trainer": ("master-trainer", "rules.toml")}
+
+
+@cache
+def _tables(edition: str) -> Mapping[str, Any]:
+    parts = _FILES.get(edition, (f"{edition}.toml",))
+    path = resources.files("seeds")
+    for part in parts:
+        path = path.joinpath(part)
+    return tomllib.loads(path.read_text("utf-8"))
+
+
+def readings(edition: str) -> list[dict[str, Any]]:
+    """Every reading the edition takes, in the data file's order."""
+    return [dict(r) for r in _tables(edition).get("readings", ())]
+
+
+def citations(edition: str) -> dict[str, dict[str, str]]:
+    """Rule id -> ``{section, quote}`` (or ``{reading}`` for the companion's own choice)."""
+    return {k: dict(v) for k, v in _tables(edition).get("citations", {}).items()}
+
+
+def settings_info(edition: str) -> tuple[dict[str, Any], ...]:
+    """The readings offered as settings, as setup-form entries (type ``choice``)."""
+    return tuple(
+        {"name": r["setting"], "label": r["label"], "type": "choice", "default": r["default"],
+         "choices": [{"value": o["value"], "label": o["label"]} for o in r["options"]]}
+        for r in readings(edition) if "setting" in r)
+
+
+def setting_names(edition: str) -> tuple[str, ...]:
+    return tuple(info["name"] for info in settings_info(edition))
+
+
+def chosen(edition: str, settings: Mapping[str, Any], name: str) -> str:
+    """The value of setting ``name`` in ``settings`` (its default when not given); a value
+    that is not one of its options is refused with the options in words."""
+    for info in settings_info(edition):
+        if info["name"] == name:
+            value = settings.get(name, info["default"])
+            values = [c["value"] for c in info["choices"]]
+            if value not in values:
+                words = "; ".join(f"'{c['value']}' ({c['label']})" for c in info["choices"])
+                raise SetupError(f"Setting '{name}' ({info['label']}) is one of: {words}.")
+            return str(value)
+    raise KeyError(name)
+
+
+def check(edition: str, settings: Mapping[str, Any]) -> None:
+    """Refuse a game whose reading settings have a value that is not an option."""
+    for name in setting_names(edition):
+        chosen(edition, settings, name)
+
+
+def catalogue_problems(edition: str, doc: str, rulebook: str | None = None) -> list[str]:
+    """What is wrong with an edition's readings and citations: every reading needs a section
+    in its document (``doc``), every setting a default among its options and a word in the
+    document, every citation a quote or a reading; given the ``rulebook`` text, every quote
+    (in the data and the document) must be in it word for word, and every section heading."""
+    problems = []
+    ids = {r["id"] for r in readings(edition)}
+    for r in readings(edition):
+        if f"## {r['id']}:" not in doc:
+            problems.append(f"reading {r['id']} has no section in the document")
+        if "setting" in r:
+            if r["default"] not in [o["value"] for o in r["options"]]:
+                problems.append(f"setting {r['setting']}: default is not an option")
+            if f"Setting `{r['setting']}`" not in doc:
+                problems.append(f"setting {r['setting']} is not named in the document")
+    for rule, c in citations(edition).items():
+        if not ("quote" in c or "reading" in c or "house" in c):
+            problems.append(f"citation {rule} has no quote, reading or house rule")
+        if "reading" in c and c["reading"] not in ids:
+            problems.append(f"citation {rule} names an unknown reading {c['reading']}")
+        if "quote" in c and "section" not in c:
+            problems.append(f"citation {rule} has a quote without a section")
+    if rulebook is None:
+        return problems
+    text = " ".join(rulebook.split())
+    lines = {" ".join(line.split()).removesuffix("[]") for line in rulebook.splitlines()}
+    quotes = [(f"citation {k}", c["quote"]) for k, c in citations(edition).items() if "quote" in c]
+    quotes += [(f"citation {k} section", c["section"]) for k, c in citations(edition).items()
+               if "section" in c]
+    for line in doc.splitlines():
+        if line.startswith("> ") and ': "' in line:
+            quotes.append((f"document {line[2:40]}", line.split(': "', 1)[1].rstrip('"')))
+            quotes.append((f"document {line[2:40]} section", line[2:].split(': "', 1)[0]))
+    for where, quote in quotes:
+        if where.endswith("section"):
+            if " ".join(quote.split()) not in lines:
+                problems.append(f"{where}: no such heading in the rulebook: {quote!r}")
+        elif " ".join(quote.split()) not in text:
+            problems.append(f"{where}: not in the rulebook word for word: {quote!r}")
+    return problems

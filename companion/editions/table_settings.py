@@ -1,0 +1,63 @@
+"""The readings a Monopoly-family edition offers as settings, and the house rules tables play.
+
+Mixed in before ``MonopolyRules``. The settings themselves are listed in the edition's data file
+(``[[readings]]``, see ``companion/editions/readings.py``); the banker picks them at setup.
+House rules are off by default:
+
+- ``free_parking_pot``: payments to the Bank that are not purchases (taxes, fines, Bowser's
+  toll, cards) go onto Free Parking; a player landing there takes the pot.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.editions import readings
+from companion.engine.rules import Ctx
+from companion.monopoly.board import Space
+from companion.monopoly.host import MonopolyHost
+from companion.monopoly.state import MonopolyState
+
+C = Ctx[MonopolyState]
+
+
+class TableSettings(MonopolyHost):
+    """``reading(state, name)``, settings checked at setup, the Free Parking pot."""
+
+    def reading(self, state: MonopolyState, name: str) -> str:
+        """The value the banker chose for setting ``name`` (or its documented default)."""
+        return readings.chosen(self.name, state.setup.settings, name)
+
+    def edition_setup(self, state: MonopolyState) -> MonopolyState:
+        readings.check(self.name, state.setup.settings)
+        out: MonopolyState = super().edition_setup(state)  # type: ignore[misc]
+        return out
+
+    # -- house rule: the Free Parking pot -------------------------------------------------
+    def pot_rule(self, state: MonopolyState) -> bool:
+        return "free_parking_pot" in readings.setting_names(self.name) and \
+            self.reading(state, "free_parking_pot") == "on"
+
+    def pay(self, ctx: C, payer: str, payee: str, amount: int, why: str) -> None:
+        if payee == "bank" and self.pot_rule(ctx.state):
+            payee, why = "pot", f"{why} (onto Free Parking: house rule)"
+        super().pay(ctx, payer, payee, amount, why)
+
+    def land_free_parking(self, ctx: C, pid: str, space: Space) -> None:
+        pot = ctx.state.pot
+        if self.pot_rule(ctx.state) and pot > 0:
+            self.receive(ctx, pid, pot, f"{ctx.state.name(pid)} lands on Free Parking and takes "
+                         f"the {ctx.state.fmt(pot)} there (house rule).", source="pot")
+
+    # -- the ranking when the banker ends a game early -------------------------------------
+    def money_ranking(self, state: MonopolyState, what: str = "in money") -> tuple[list[str], str]:
+        """Money only."""
+        return _best(state, lambda pid: state.player(pid).money, what)
+
+
+def _best(state: MonopolyState, score: Any, what: str) -> tuple[list[str], str]:
+    best = max(score(p.id) for p in state.active)
+    winners = [p.id for p in state.active if score(p.id) == best]
+    names = " and ".join(state.name(w) for w in winners)
+    verb = "is" if len(winners) == 1 else "are"
+    return winners, f"{names} {verb} richest with {state.fmt(best)}{' ' + what if what else ''}."
