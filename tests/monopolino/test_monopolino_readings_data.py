@@ -8,14 +8,14 @@ from pathlib import Path
 from companion.editions import readings
 
 ROOT = Path(__file__).resolve().parents[2]
-RULEBOOKS = Path(os.environ.get("COMPANION_RULEBOOKS", "/work/shared/seeds"))
+RULEBOOKS = Path(os.environ.get("COMPANION_RULEBOOKS", ROOT.parent / "shared" / "seeds"))
 EDITION, DOC, BOOK = "monopolino", "monopolino.md", "004_377543ec2cf43d2c.txt"
 
 
 def test_readings_and_citations_are_complete_and_quote_the_rulebook() -> None:
     """Every reading has its section, every setting its default and options, every citation a
     quote or a reading; the quotes are checked word for word when the rulebook is at hand
-    (COMPANION_RULEBOOKS, default /work/shared/seeds)."""
+    (COMPANION_RULEBOOKS, default ../shared/seeds beside the checkout)."""
     doc = (ROOT / "docs" / "readings" / DOC).read_text("utf-8")
     book = RULEBOOKS / BOOK
     text = book.read_text("utf-8") if book.exists() else None
