@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from companion import join_codes
 from companion.engine import game
 from companion.engine.editions import find_edition
 from companion.engine.state import BaseState
@@ -280,7 +281,7 @@ class GameService:
         except RuleError as exc:
             return Outcome(False, 0, error=str(exc), code="illegal")
         game_id = secrets.token_hex(4)
-        join_code = f"{secrets.randbelow(10**4):04d}"
+        join_code = join_codes.new_code({g["join_code"] for g in self.store.games()})
         now = self.clock()
         title = find_edition(setup.edition).title
         says = [e.say for e in events if e.say]
@@ -421,7 +422,7 @@ class GameService:
         now = self.clock()
         with self.store.transaction() as conn:
             self.store.add_game(conn, game_id, state.edition, str(head.get("title", "")), now,
-                                f"{secrets.randbelow(10**4):04d}")
+                                join_codes.new_code({g["join_code"] for g in self.store.games()}))
             for r, (seq, e) in zip(rows, log_rows, strict=True):
                 self.store.append(conn, game_id, seq, int(r.get("cmd", 0)),
                                   float(r.get("time", now)), [e])

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import hmac
 import io
-import time
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request, session
 
+from companion import join_codes
 from companion.engine import editions
 from web import access
 from web.context import web
@@ -184,21 +184,28 @@ def qr(game_id: str) -> Response:
 def join() -> Response:
     """Join the game with its code, as a spectator or (``player``) claiming that player."""
     w = web()
-    guard(w.join, "join")
+    guard(w.join, w.flood, "join")
     data = body()
     code, player = data.get("code"), data.get("player")
     if not isinstance(code, str) or not code.strip():
         raise ApiError("bad_request", "Enter the game's join code.")
     if player is not None and not isinstance(player, str):
         raise ApiError("bad_request", "'player' must be a player id.")
+    if len(code) > 16:
+        raise ApiError("bad_request", "A join code is 6 digits.")
     games = [g for g in w.service.games()
              if hmac.compare_digest(g["join_code"].encode(), code.strip().encode())]
-    games.sort(key=lambda g: (g["status"] == "open", g["created"]))
     if not games:
         record_failure(w.join, w.flood, "join")
         raise ApiError("not_found", "No game has that code; check the companion's screen.")
-    w.join.succeed(f"join:{request.remote_addr}")
-    game_id = games[-1]["id"]
+    found = games[-1]
+    svc = w.service
+    last = svc.call(join_codes.last_move, svc.store.conn, found["id"])
+    why = join_codes.refusal(found["status"], last, svc.clock())
+    if why:
+        record_failure(w.join, w.flood, "join")
+        raise ApiError("not_found", why)
+    game_id = found["id"]
     if player:
         ids = [p["id"] for p in w.service.view(game_id, None)["players"]]
         if player not in ids:
@@ -228,7 +235,7 @@ def release(game_id: str) -> Response:
 @bp.post("/banker/login")
 def banker_login() -> Response:
     w = web()
-    guard(w.pin, "pin")
+    guard(w.pin, w.flood, "pin")
     pin = body().get("pin")
     expected = w.settings["banker_pin"]
     if not expected:
@@ -237,11 +244,12 @@ def banker_login() -> Response:
         record_failure(w.pin, w.flood, "pin")
         raise ApiError("unauthorized", "Wrong PIN.")
     w.pin.succeed(f"pin:{request.remote_addr}")
-    session["banker_until"] = time.time() + BANKER_HOURS * 3600
+    w.bankers.end(session.get("banker"))
+    session["banker"] = w.bankers.start(BANKER_HOURS)
     return jsonify({"banker": True})
 
 
 @bp.post("/banker/logout")
 def banker_logout() -> Response:
-    session.pop("banker_until", None)
+    web().bankers.end(session.pop("banker", None))
     return jsonify({"banker": False})
