@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from companion import join_codes
+from companion import join_codes, limits
 from companion.engine import game
 from companion.engine.editions import find_edition
 from companion.engine.state import BaseState
@@ -277,9 +277,12 @@ class GameService:
     def _create_game(self, raw: Any) -> Outcome:
         try:
             setup = raw if isinstance(raw, GameSetup) else GameSetup.from_json(raw)
+            limits.check_setup(setup, find_edition(setup.edition).setup_info())
             events = game.new_game(setup)
         except RuleError as exc:
             return Outcome(False, 0, error=str(exc), code="illegal")
+        except (TypeError, ValueError, KeyError, AttributeError) as exc:  # an edition's own check
+            return Outcome(False, 0, error=f"That setup is not valid ({exc}).", code="illegal")
         game_id = secrets.token_hex(4)
         join_code = join_codes.new_code({g["join_code"] for g in self.store.games()})
         now = self.clock()
@@ -316,6 +319,7 @@ class GameService:
                                game_id=game_id)
         try:
             command = raw if isinstance(raw, Command) else Command.from_json(raw)
+            limits.check_command(command)
         except RuleError as exc:
             return Outcome(False, rec.version, error=str(exc), code="bad_request")
         if version is not None and version != rec.version:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hmac
 import io
+import json
+import re
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request, session
@@ -19,15 +21,46 @@ from web.security import guard, is_banker, record_failure, require_banker
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 BANKER_HOURS = 12
+MAX_SETUP_BODY = 256 * 1024
 
 
-def body() -> dict[str, Any]:
-    """The request's JSON object (empty body: ``{}``), or 400."""
-    if not request.get_data():
+SMALL_BODY = 16 * 1024
+"""Every body but a new game's setup (which may carry board and card corrections)."""
+MAX_DEPTH = 32
+_STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"')
+
+
+def nesting(raw: bytes) -> int:
+    """How deep lists and objects nest in the JSON text ``raw`` (strings skipped)."""
+    deepest = level = 0
+    for ch in re.findall(rb"[\[\]{}]", _STRINGS.sub(b"", raw)):
+        level += 1 if ch in (b"[", b"{") else -1
+        deepest = max(deepest, level)
+    return deepest
+
+
+def body(limit: int = SMALL_BODY, keys: tuple[str, ...] | None = None) -> dict[str, Any]:
+    """The request's JSON object (empty body: ``{}``), or a 4xx saying what is wrong:
+    larger than ``limit`` bytes, nested deeper than :data:`MAX_DEPTH`, not JSON, or with a
+    field outside ``keys``."""
+    raw = request.get_data()
+    if not raw:
         return {}
-    data = request.get_json(silent=True)
+    if len(raw) > limit:
+        raise ApiError("too_large", f"That request is too large (at most {limit // 1024} KB).")
+    if not request.is_json:
+        raise ApiError("bad_request", "The request body must be JSON (application/json).")
+    if nesting(raw) > MAX_DEPTH:
+        raise ApiError("bad_request", f"The request nests deeper than {MAX_DEPTH} levels.")
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise ApiError("bad_request", "The request body is not valid JSON.") from None
     if not isinstance(data, dict):
         raise ApiError("bad_request", "The request body must be a JSON object.")
+    if keys is not None and set(data) - set(keys):
+        extra = ", ".join(sorted(set(data) - set(keys)))
+        raise ApiError("bad_request", f"Unknown field(s) {extra}; expected {', '.join(keys)}.")
     return data
 
 
@@ -91,7 +124,8 @@ def list_games() -> Response:
 @bp.post("/games")
 def create_game() -> Response:
     require_banker()
-    return outcome_response(web().service.create_game(body()), created=True)
+    setup = body(MAX_SETUP_BODY, keys=("edition", "players", "seed", "dice", "settings"))
+    return outcome_response(web().service.create_game(setup), created=True)
 
 
 @bp.get("/games/<game_id>")
@@ -112,7 +146,7 @@ def seats(game_id: str) -> Response:
 
 @bp.post("/games/<game_id>/commands")
 def command(game_id: str) -> Response:
-    data = body()
+    data = body(keys=("actor", "type", "args", "version", "key"))
     access.viewer(game_id)
     access.may_act(game_id, data.get("actor"))
     version, key = data.get("version"), data.get("key")
