@@ -179,7 +179,8 @@ class Front:
             writer.close()
 
     async def _refuse(self, writer: asyncio.StreamWriter, status: int, text: str) -> None:
-        body = f'{{"error": "{text}", "code": "busy"}}'.encode()
+        code = {413: "too_large", 431: "too_large", 503: "busy"}.get(status, "bad_request")
+        body = f'{{"error": "{text}", "code": "{code}"}}'.encode()
         writer.write(self._head(status, [("Content-Type", "application/json"),
                                          ("Retry-After", "5")], len(body), False) + body)
         try:
@@ -244,6 +245,7 @@ class Front:
         conn = environ.get("HTTP_CONNECTION", "").lower()
         keep = "close" not in conn if version == "HTTP/1.1" else "keep-alive" in conn
         body = await self._body(environ, reader, writer)
+        environ.pop("HTTP_TRANSFER_ENCODING", None)  # the body is whole now
         if target.startswith(("http://", "https://")):
             target = "/" + target.split("/", 3)[3] if target.count("/") >= 3 else "/"
         path, _, query = target.partition("?")

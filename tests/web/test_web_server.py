@@ -224,3 +224,22 @@ def test_a_request_that_never_finishes_its_headers_is_closed(service: Any) -> No
             x.close()
     finally:
         srv.close()
+
+
+def test_the_front_takes_chunked_bodies_and_refuses_oversized_ones(service: Any) -> None:
+    app = create_app(service, config={"banker_pin": PIN})
+    srv = _serve(app)
+    try:
+        banker, _, _ = _banker_game(f"http://127.0.0.1:{srv.effective_port}")
+        with closing(banker):
+            def parts() -> Any:
+                yield b'{"edition": "mario", '
+                yield b'"players": ["A", "B"]}'
+            r = banker.post("/api/games", content=parts(),
+                            headers={"Content-Type": "application/json"})
+            assert r.status_code == 201, r.text
+            r = banker.post("/api/games", content=b"x" * 400_000,
+                            headers={"Content-Type": "application/json"})
+            assert r.status_code == 413 and r.json()["code"] == "too_large"
+    finally:
+        srv.close()
