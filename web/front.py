@@ -102,6 +102,7 @@ class Front:
         self._stop: asyncio.Event | None = None
         self._tick: asyncio.Event | None = None
         self._started = threading.Event()
+        self._running = False
         self._writers: set[asyncio.StreamWriter] = set()
         service = app.extensions["companion"].service if hasattr(app, "extensions") else None
         if service is not None:
@@ -109,6 +110,7 @@ class Front:
 
     # -- running --------------------------------------------------------------------------
     def run(self) -> None:
+        self._running = True
         asyncio.run(self._main())
 
     async def _main(self) -> None:
@@ -130,6 +132,8 @@ class Front:
         ext = getattr(self.app, "extensions", {}).get("companion")
         if ext is not None:
             ext.close_streams()
+        if self._running:
+            self._started.wait(5)  # closing right after start: let the loop come up first
         loop, stop = self.loop, self._stop
         if loop is not None and stop is not None and not loop.is_closed():
             try:
