@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from companion import join_codes, limits
 from companion.engine import game
 from companion.engine.editions import find_edition
 from companion.engine.state import BaseState
@@ -276,11 +277,14 @@ class GameService:
     def _create_game(self, raw: Any) -> Outcome:
         try:
             setup = raw if isinstance(raw, GameSetup) else GameSetup.from_json(raw)
+            limits.check_setup(setup, find_edition(setup.edition).setup_info())
             events = game.new_game(setup)
         except RuleError as exc:
             return Outcome(False, 0, error=str(exc), code="illegal")
+        except (TypeError, ValueError, KeyError, AttributeError) as exc:  # an edition's own check
+            return Outcome(False, 0, error=f"That setup is not valid ({exc}).", code="illegal")
         game_id = secrets.token_hex(4)
-        join_code = f"{secrets.randbelow(10**4):04d}"
+        join_code = join_codes.new_code({g["join_code"] for g in self.store.games()})
         now = self.clock()
         title = find_edition(setup.edition).title
         says = [e.say for e in events if e.say]
@@ -315,6 +319,7 @@ class GameService:
                                game_id=game_id)
         try:
             command = raw if isinstance(raw, Command) else Command.from_json(raw)
+            limits.check_command(command)
         except RuleError as exc:
             return Outcome(False, rec.version, error=str(exc), code="bad_request")
         if version is not None and version != rec.version:
@@ -421,7 +426,7 @@ class GameService:
         now = self.clock()
         with self.store.transaction() as conn:
             self.store.add_game(conn, game_id, state.edition, str(head.get("title", "")), now,
-                                f"{secrets.randbelow(10**4):04d}")
+                                join_codes.new_code({g["join_code"] for g in self.store.games()}))
             for r, (seq, e) in zip(rows, log_rows, strict=True):
                 self.store.append(conn, game_id, seq, int(r.get("cmd", 0)),
                                   float(r.get("time", now)), [e])

@@ -333,7 +333,7 @@ def main() -> int:
     ap.add_argument("--warmup", type=int, default=20)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=64)
-    ap.add_argument("--wsgi", choices=("cheroot", "waitress"), default=None)
+    ap.add_argument("--wsgi", choices=("front", "cheroot", "waitress"), default=None)
     ap.add_argument("--no-browser", action="store_true")
     ap.add_argument("--sync", choices=("FULL", "NORMAL"), default="FULL",
                     help="SQLite synchronous mode in the child (NORMAL: diagnosis only)")
@@ -370,7 +370,8 @@ def main() -> int:
                    rx_bytes_per_move=res["rx_bytes_per_move"],
                    rx_packets_per_move=res["rx_packets_per_move"], warmup=a.warmup,
                    transport="sse", server="child", mode="authoritative", interval_ms=0,
-                   wsgi=f"{wsgi} {pkg_version(wsgi)} threads={a.threads}",
+                   wsgi=f"{wsgi} {pkg_version(wsgi) if wsgi != 'front' else 'asyncio'} "
+                        f"threads={a.threads}",
                    durable=f"sqlite WAL synchronous={a.sync}, commit per move",
                    python=platform.python_version(), cpus=os.cpu_count(),
                    api_get_p99_ms_with_streams_open=res["api_get_ms_with_streams_open"]["p99"],

@@ -14,7 +14,7 @@ from flask import Flask
 from web import errors, security
 from web.claims import Claims
 from web.context import StreamSlots, Web
-from web.security import Limiter
+from web.security import BankerSessions, Limiter
 
 SECRET_SETTING = "web.secret_key"
 
@@ -61,6 +61,7 @@ def create_app(service: Any, hardware: Any = None, config: dict[str, Any] | None
         join=Limiter(limit=10, lock=60),
         flood=Limiter(limit=30, lock=60),
         streams=StreamSlots(int(cfg.get("stream_slots", 40))),
+        bankers=BankerSessions(service, str(pin or ""), app.config["SECRET_KEY"]),
         settings={"banker_pin": str(pin) if pin else "",
                   "public_url": str(cfg.get("public_url", "")),
                   "stream_seconds": float(cfg.get("stream_seconds", 300)),

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import hmac
 import io
-import time
+import json
+import re
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request, session
 
+from companion import join_codes
 from companion.engine import editions
 from web import access
 from web.context import web
@@ -19,15 +21,46 @@ from web.security import guard, is_banker, record_failure, require_banker
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 BANKER_HOURS = 12
+MAX_SETUP_BODY = 256 * 1024
 
 
-def body() -> dict[str, Any]:
-    """The request's JSON object (empty body: ``{}``), or 400."""
-    if not request.get_data():
+SMALL_BODY = 16 * 1024
+"""Every body but a new game's setup (which may carry board and card corrections)."""
+MAX_DEPTH = 32
+_STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"')
+
+
+def nesting(raw: bytes) -> int:
+    """How deep lists and objects nest in the JSON text ``raw`` (strings skipped)."""
+    deepest = level = 0
+    for ch in re.findall(rb"[\[\]{}]", _STRINGS.sub(b"", raw)):
+        level += 1 if ch in (b"[", b"{") else -1
+        deepest = max(deepest, level)
+    return deepest
+
+
+def body(limit: int = SMALL_BODY, keys: tuple[str, ...] | None = None) -> dict[str, Any]:
+    """The request's JSON object (empty body: ``{}``), or a 4xx saying what is wrong:
+    larger than ``limit`` bytes, nested deeper than :data:`MAX_DEPTH`, not JSON, or with a
+    field outside ``keys``."""
+    raw = request.get_data()
+    if not raw:
         return {}
-    data = request.get_json(silent=True)
+    if len(raw) > limit:
+        raise ApiError("too_large", f"That request is too large (at most {limit // 1024} KB).")
+    if not request.is_json:
+        raise ApiError("bad_request", "The request body must be JSON (application/json).")
+    if nesting(raw) > MAX_DEPTH:
+        raise ApiError("bad_request", f"The request nests deeper than {MAX_DEPTH} levels.")
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise ApiError("bad_request", "The request body is not valid JSON.") from None
     if not isinstance(data, dict):
         raise ApiError("bad_request", "The request body must be a JSON object.")
+    if keys is not None and set(data) - set(keys):
+        extra = ", ".join(sorted(set(data) - set(keys)))
+        raise ApiError("bad_request", f"Unknown field(s) {extra}; expected {', '.join(keys)}.")
     return data
 
 
@@ -91,7 +124,8 @@ def list_games() -> Response:
 @bp.post("/games")
 def create_game() -> Response:
     require_banker()
-    return outcome_response(web().service.create_game(body()), created=True)
+    setup = body(MAX_SETUP_BODY, keys=("edition", "players", "seed", "dice", "settings"))
+    return outcome_response(web().service.create_game(setup), created=True)
 
 
 @bp.get("/games/<game_id>")
@@ -112,7 +146,7 @@ def seats(game_id: str) -> Response:
 
 @bp.post("/games/<game_id>/commands")
 def command(game_id: str) -> Response:
-    data = body()
+    data = body(keys=("actor", "type", "args", "version", "key"))
     access.viewer(game_id)
     access.may_act(game_id, data.get("actor"))
     version, key = data.get("version"), data.get("key")
@@ -184,21 +218,28 @@ def qr(game_id: str) -> Response:
 def join() -> Response:
     """Join the game with its code, as a spectator or (``player``) claiming that player."""
     w = web()
-    guard(w.join, "join")
+    guard(w.join, w.flood, "join")
     data = body()
     code, player = data.get("code"), data.get("player")
     if not isinstance(code, str) or not code.strip():
         raise ApiError("bad_request", "Enter the game's join code.")
     if player is not None and not isinstance(player, str):
         raise ApiError("bad_request", "'player' must be a player id.")
+    if len(code) > 16:
+        raise ApiError("bad_request", "A join code is 6 digits.")
     games = [g for g in w.service.games()
              if hmac.compare_digest(g["join_code"].encode(), code.strip().encode())]
-    games.sort(key=lambda g: (g["status"] == "open", g["created"]))
     if not games:
         record_failure(w.join, w.flood, "join")
         raise ApiError("not_found", "No game has that code; check the companion's screen.")
-    w.join.succeed(f"join:{request.remote_addr}")
-    game_id = games[-1]["id"]
+    found = games[-1]
+    svc = w.service
+    last = svc.call(join_codes.last_move, svc.store.conn, found["id"])
+    why = join_codes.refusal(found["status"], last, svc.clock())
+    if why:
+        record_failure(w.join, w.flood, "join")
+        raise ApiError("not_found", why)
+    game_id = found["id"]
     if player:
         ids = [p["id"] for p in w.service.view(game_id, None)["players"]]
         if player not in ids:
@@ -228,7 +269,7 @@ def release(game_id: str) -> Response:
 @bp.post("/banker/login")
 def banker_login() -> Response:
     w = web()
-    guard(w.pin, "pin")
+    guard(w.pin, w.flood, "pin")
     pin = body().get("pin")
     expected = w.settings["banker_pin"]
     if not expected:
@@ -237,11 +278,12 @@ def banker_login() -> Response:
         record_failure(w.pin, w.flood, "pin")
         raise ApiError("unauthorized", "Wrong PIN.")
     w.pin.succeed(f"pin:{request.remote_addr}")
-    session["banker_until"] = time.time() + BANKER_HOURS * 3600
+    w.bankers.end(session.get("banker"))
+    session["banker"] = w.bankers.start(BANKER_HOURS)
     return jsonify({"banker": True})
 
 
 @bp.post("/banker/logout")
 def banker_logout() -> Response:
-    session.pop("banker_until", None)
+    web().bankers.end(session.pop("banker", None))
     return jsonify({"banker": False})

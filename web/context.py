@@ -9,7 +9,7 @@ from typing import Any
 from flask import current_app
 
 from web.claims import Claims
-from web.security import Limiter
+from web.security import BankerSessions, Limiter
 
 
 class StreamSlots:
@@ -71,6 +71,7 @@ class Web:
     join: Limiter
     flood: Limiter
     streams: StreamSlots
+    bankers: BankerSessions
     settings: dict[str, Any] = field(default_factory=dict)
     closing: threading.Event = field(default_factory=threading.Event)
     """Set when the server stops: every open stream ends at once."""

@@ -1,5 +1,9 @@
 """Server-Sent Events: one ``view`` event per game version, ``id:`` = the version.
 
+Under the production front (web/front.py) the view only checks who may watch and hands the
+stream to the front's event loop, so an open stream holds no thread; under other servers
+(Flask's test client, waitress, cheroot) it is a generator on a server thread.
+
 A phone that drops reconnects with ``Last-Event-ID`` (or ``?after=``) and at once gets the
 current view if the game moved meanwhile, so it misses nothing. Streams are limited in number
 and end after ``stream_seconds`` (the browser reconnects), so they never take every thread.
@@ -18,6 +22,7 @@ from flask import Blueprint, Response, request, session
 from web import access
 from web.context import StreamSlots, web
 from web.errors import ApiError
+from web.front import StreamSpec
 
 bp = Blueprint("events", __name__, url_prefix="/api")
 
@@ -94,8 +99,14 @@ def events(game_id: str) -> Response:
     def gone() -> bool:
         return w.closing.is_set() or superseded.is_set() or bool(hung_up())
 
+    headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+    if "companion.front" in request.environ:  # the loop writes the stream: no thread held
+        request.environ["companion.stream"] = StreamSpec(
+            game_id, viewer, last_seen(), w.settings["stream_seconds"],
+            w.settings["heartbeat"], gone, lambda: w.streams.give(owner, superseded),
+            frame=lambda: encoded(w.service, game_id, viewer))
+        return Response(b"", mimetype="text/event-stream", headers=headers)
     body = stream(w.service, game_id, viewer, last_seen(), w.streams,
                   w.settings["stream_seconds"], w.settings["heartbeat"], gone,
                   release=lambda: w.streams.give(owner, superseded))
-    return Response(body, mimetype="text/event-stream", headers={
-        "Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    return Response(body, mimetype="text/event-stream", headers=headers)

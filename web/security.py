@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import hmac
+import json
 import secrets
 import socket
 import threading
 import time
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Flask, current_app, request, session
@@ -75,9 +77,53 @@ def ensure_session() -> None:
         session["csrf"] = secrets.token_urlsafe(24)
 
 
+class BankerSessions:
+    """The banker logins the server still honours: ``token -> (until, PIN digest)``.
+
+    A signed cookie alone cannot be taken back, so the cookie only carries a random token
+    and this registry decides: logging out drops the token, and a token made under another
+    PIN (the PIN was changed) no longer counts. Kept in the settings table, so a restart
+    keeps the banker logged in."""
+
+    KEY = "web.banker_sessions"
+
+    def __init__(self, service: Any, pin: str, secret: str) -> None:
+        self.service = service
+        self.digest = hmac.new(secret.encode(), f"pin:{pin}".encode(), "sha256").hexdigest()
+        self._lock = threading.Lock()
+        raw = service.call(service.store.setting, self.KEY)
+        try:
+            data = json.loads(raw) if raw else {}
+        except ValueError:
+            data = {}
+        self._tokens: dict[str, list[Any]] = data if isinstance(data, dict) else {}
+
+    def _save(self) -> None:
+        now = time.time()
+        self._tokens = {t: v for t, v in self._tokens.items() if v[0] > now}
+        self.service.call(self.service.store.set_setting, self.KEY, json.dumps(self._tokens))
+
+    def start(self, hours: float) -> str:
+        token = secrets.token_urlsafe(24)
+        with self._lock:
+            self._tokens[token] = [time.time() + hours * 3600, self.digest]
+            self._save()
+        return token
+
+    def valid(self, token: Any) -> bool:
+        entry = self._tokens.get(token) if isinstance(token, str) else None
+        return (entry is not None and entry[0] > time.time()
+                and hmac.compare_digest(str(entry[1]), self.digest))
+
+    def end(self, token: Any) -> None:
+        with self._lock:
+            if isinstance(token, str) and self._tokens.pop(token, None) is not None:
+                self._save()
+
+
 def is_banker() -> bool:
-    until = session.get("banker_until", 0)
-    return isinstance(until, (int, float)) and until > time.time()
+    bankers: BankerSessions = current_app.extensions["companion"].bankers
+    return bankers.valid(session.get("banker"))
 
 
 def require_banker() -> None:
@@ -120,10 +166,11 @@ class Limiter:
             self._fails.pop(key, None)
 
 
-def guard(limiter: Limiter, what: str) -> None:
-    """Refuse while this client (or everyone, after a flood) is locked out."""
-    for key in (request.remote_addr or "?", "*"):
-        left = limiter.locked_for(f"{what}:{key}")
+def guard(limiter: Limiter, global_limiter: Limiter, what: str) -> None:
+    """Refuse while this client, or everyone after a flood from many addresses, is locked
+    out (the global count lives in ``global_limiter``, where :func:`record_failure` puts it)."""
+    for lim, key in ((limiter, request.remote_addr or "?"), (global_limiter, "*")):
+        left = lim.locked_for(f"{what}:{key}")
         if left:
             raise ApiError("locked", f"Too many wrong tries; wait {int(left) + 1} seconds.",
                            headers={"Retry-After": str(int(left) + 1)})

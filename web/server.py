@@ -1,10 +1,11 @@
-"""The production server for the page: a thread-pool WSGI server sized for live streams.
+"""The production server for the page.
 
-Each open event stream holds one pool thread. ``serve`` sizes the pool so that
-``threads - RESERVE`` streams fit and ``RESERVE`` threads always stay free for commands and
-page loads; a stream beyond that is refused with 503 and the page retries a moment later.
-Backends: ``waitress`` (a dependency already) and ``cheroot`` (writes each event straight
-from the request thread; measured faster for streams, see docs/web.md).
+The default backend is the front in web/front.py: an asyncio loop that holds every
+connection and live stream and hands only complete requests to a few worker threads, with
+header/body deadlines and a per-address connection cap (docs/web.md says why). The
+thread-per-connection servers ``waitress`` and ``cheroot`` remain selectable
+(``COMPANION_WSGI`` or ``backend=``) for comparison: under them each open stream holds one
+pool thread, so ``threads - RESERVE`` streams fit and ``RESERVE`` threads stay free.
 """
 
 from __future__ import annotations
@@ -71,20 +72,41 @@ class _Cheroot:
         self._srv.stop()
 
 
+class _Front:
+    """web/front.py: an asyncio loop holds the connections and the streams; a pool of
+    ``threads`` workers runs whole requests."""
+
+    def __init__(self, app: Flask, host: str, port: int, threads: int) -> None:
+        from web.front import Front
+
+        self._srv = Front(app, host, port, threads=min(threads, FRONT_WORKERS))
+        self.effective_port = self._srv.effective_port
+
+    def run(self) -> None:
+        self._srv.run()
+
+    def close(self) -> None:
+        self._srv.close()
+
+
+FRONT_WORKERS = 16
+"""Worker threads under the front: requests are whole and short when they reach one."""
+FRONT_STREAMS = 600
+"""Open live streams under the front (each costs a socket and a few KB, not a thread)."""
+
+
 def default_backend() -> str:
-    try:
-        import cheroot  # noqa: F401
-    except ImportError:
-        return "waitress"
-    return "cheroot"
+    return "front"
 
 
 def make_server(app: Flask, host: str, port: int, threads: int = 64,
                 backend: str | None = None) -> Server:
     """A server bound to ``host:port`` (``port`` 0: a free one); call ``.run()`` to serve."""
-    configure(app, threads)
     kind = backend or os.environ.get("COMPANION_WSGI") or default_backend()
-    cls: Any = {"waitress": _Waitress, "cheroot": _Cheroot}[kind]
+    configure(app, threads)
+    if kind == "front":
+        app.extensions["companion"].streams.capacity = FRONT_STREAMS
+    cls: Any = {"front": _Front, "waitress": _Waitress, "cheroot": _Cheroot}[kind]
     return cls(app, host, port, threads)  # type: ignore[no-any-return]
 
 

@@ -161,9 +161,13 @@ class GameSetup:
         edition = raw.get("edition")
         if not isinstance(edition, str):
             raise SetupError("A game setup needs an 'edition' name.")
+        if len(edition) > 40:
+            raise SetupError("An edition name is at most 40 characters.")
         players_raw = raw.get("players")
         if not isinstance(players_raw, list) or not players_raw:
             raise SetupError("A game setup needs a list of 'players'.")
+        if len(players_raw) > 12:
+            raise SetupError("A game has at most 12 players.")
         seats = []
         for i, p in enumerate(players_raw):
             if isinstance(p, str):
@@ -173,8 +177,13 @@ class GameSetup:
             name = p["name"].strip()
             if not name or len(name) > 24:
                 raise SetupError(f"Player {i + 1}'s name must be 1 to 24 characters.")
-            pid = p.get("id") or _slug(name)
-            seats.append(PlayerSeat(str(pid), name, str(p.get("token", ""))))
+            pid, token = p.get("id") or _slug(name), p.get("token") or ""
+            if not isinstance(pid, str) or len(pid) > 32 or set(p) - {"id", "name", "token"}:
+                raise SetupError(f"Player {i + 1}: an 'id' of at most 32 characters, a "
+                                 "'name' and a 'token', nothing else.")
+            if not isinstance(token, str) or len(token) > 32:
+                raise SetupError(f"Player {i + 1}'s token is a name of at most 32 characters.")
+            seats.append(PlayerSeat(pid, name, token))
         if len({s.id for s in seats}) != len(seats):
             raise SetupError("Two players have the same name; give each player their own.")
         if any(s.id in (BANKER, BANK) for s in seats):
@@ -183,8 +192,8 @@ class GameSetup:
         if dice not in ("digital", "physical"):
             raise SetupError("'dice' must be 'digital' or 'physical'.")
         seed = raw.get("seed", 0)
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise SetupError("'seed' must be an integer.")
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
+            raise SetupError("'seed' must be a whole number from 0 to 2**64 - 1.")
         settings = raw.get("settings", {})
         if not isinstance(settings, Mapping):
             raise SetupError("'settings' must be a JSON object.")

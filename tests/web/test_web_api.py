@@ -154,3 +154,41 @@ def test_openapi_document_lists_every_route(app: Any, phone: Any) -> None:
     documented = {p.replace("{", "<").replace("}", ">") for p in doc["paths"]}
     routes = {r.rule for r in app.url_map.iter_rules() if r.rule.startswith("/api/")}
     assert routes == documented
+
+
+def test_every_command_the_examples_send_or_offer_is_within_bounds() -> None:
+    """The declared argument table (companion/limits.py) refuses junk, never a real move:
+    every step of every example game and every action offered on the way passes it."""
+    import json
+    from pathlib import Path
+
+    from companion import limits
+    from companion.engine import game
+    from companion.engine.editions import find_edition
+    from companion.engine.types import Command, GameSetup
+    from companion.script import parse_step
+
+    for path in sorted(Path(__file__).resolve().parents[2].glob("examples/*.json")):
+        data = json.loads(path.read_text("utf-8"))
+        setup = GameSetup.from_json({k: v for k, v in data.items() if k != "steps"})
+        limits.check_setup(setup, find_edition(setup.edition).setup_info())
+        state = game.replay(game.new_game(setup))
+        for step in data["steps"]:
+            for a in game.legal_actions(state):
+                limits.check_command(Command(a.actor, a.type, dict(a.args)))
+            command = parse_step(state, step)
+            limits.check_command(command)
+            state = game.step(state, command)[1]
+
+
+def test_every_editions_default_settings_are_within_bounds() -> None:
+    from companion import limits
+    from companion.engine import editions
+    from companion.engine.types import GameSetup
+
+    for name in editions.EDITIONS:
+        info = editions.find_edition(name).setup_info()
+        settings = {s["name"]: s["default"] for s in info["settings"]}
+        setup = GameSetup.from_json({"edition": name, "players": ["A", "B", "C"],
+                                     "settings": settings})
+        limits.check_setup(setup, info)

@@ -6,6 +6,7 @@ import json
 import socket
 import threading
 import time
+from contextlib import closing
 from typing import Any
 
 import httpx
@@ -91,5 +92,154 @@ def test_a_phone_that_reconnects_takes_over_its_old_stream(service: Any) -> None
                 rest += chunk
             for s in socks:
                 s.close()
+    finally:
+        srv.close()
+
+
+# -- slow, idle and many connections (issue 12, item 3) ----------------------------------------
+def _serve(app: Any, **front: Any) -> Any:
+    if front:
+        from web.front import Front
+
+        srv = Front(app, "127.0.0.1", 0, **front)
+    else:
+        srv = make_server(app, "127.0.0.1", 0)  # what `companion run` uses
+    threading.Thread(target=srv.run, daemon=True).start()
+    return srv
+
+
+def _connect(port: int, addr: str) -> socket.socket:
+    return socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(addr, 0))
+
+
+def _banker_game(base: str) -> tuple[httpx.Client, str, str]:
+    banker = httpx.Client(base_url=base, timeout=10)
+    csrf = banker.get("/api/session").json()["csrf"]
+    banker.headers["X-CSRF-Token"] = csrf
+    assert banker.post("/api/banker/login", json={"pin": PIN}).status_code == 200
+    r = banker.post("/api/games", json={"edition": "mario", "players": ["Mario", "Luigi"]})
+    game = r.json()["game_id"]
+    return banker, game, banker.get(f"/api/games/{game}").json()["join_code"]
+
+
+def test_idle_and_slow_connections_do_not_freeze_the_page(service: Any) -> None:
+    """250 idle connections and 250 that send a header line now and then, from 20 other
+    machines, no login: the page still answers and a move still goes through."""
+    app = create_app(service, config={"banker_pin": PIN})
+    srv = _serve(app)
+    port, held = srv.effective_port, []
+    try:
+        for n in range(500):
+            s = _connect(port, f"127.0.0.{2 + n // 25}")
+            if n % 2:
+                s.sendall(b"GET /api/session HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: 1\r\n")
+            held.append(s)
+        banker, game, _ = _banker_game(f"http://127.0.0.1:{port}")
+        with closing(banker):
+            for s in held[1::2]:
+                s.sendall(b"X-Still-Coming: 1\r\n")
+            r = banker.post(f"/api/games/{game}/commands", json={
+                "actor": "banker", "type": "transfer",
+                "args": {"source": "bank", "to": "mario", "amount": 5, "reason": "test"}})
+            assert r.status_code == 200, r.text
+            assert banker.get(f"/api/games/{game}").json()["version"] == r.json()["version"]
+    finally:
+        for s in held:
+            s.close()
+        srv.close()
+
+
+def _open_stream(port: int, addr: str, game: str, cookie: str) -> socket.socket:
+    s = _connect(port, addr)
+    s.sendall(f"GET /api/games/{game}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+              f"Cookie: companion={cookie}\r\n\r\n".encode())
+    return s
+
+
+def _read_until(s: socket.socket, marker: bytes) -> bytes:
+    data = b""
+    while marker not in data:
+        chunk = s.recv(65536)
+        assert chunk, f"closed before {marker!r}: {data[-300:]!r}"
+        data += chunk
+    return data
+
+
+def test_a_phone_opens_its_stream_while_200_spectators_watch(service: Any) -> None:
+    app = create_app(service, config={"banker_pin": PIN, "heartbeat": 5})
+    srv = _serve(app)
+    port, streams = srv.effective_port, []
+    base = f"http://127.0.0.1:{port}"
+    try:
+        banker, game, code = _banker_game(base)
+        with closing(banker), httpx.Client(base_url=base, timeout=10) as visitor:
+            for n in range(200):  # 200 spectators, each with its own session, 5 machines
+                visitor.cookies.clear()
+                csrf = visitor.get("/api/session").json()["csrf"]
+                assert visitor.post("/api/join", json={"code": code},
+                                    headers={"X-CSRF-Token": csrf}).status_code == 200
+                s = _open_stream(port, f"127.0.0.{2 + n // 40}", game,
+                                 visitor.cookies["companion"])
+                assert _read_until(s, b"\r\n\r\n").split()[1] == b"200"
+                streams.append(s)
+            with httpx.Client(base_url=base, timeout=10) as phone:
+                csrf = phone.get("/api/session").json()["csrf"]
+                r = phone.post("/api/join", json={"code": code, "player": "mario"},
+                               headers={"X-CSRF-Token": csrf})
+                assert r.status_code == 200
+                mine = _open_stream(port, "127.0.0.100", game, phone.cookies["companion"])
+                streams.append(mine)
+                head = _read_until(mine, b"event: view")
+                assert head.split()[1] == b"200"
+                r = banker.post(f"/api/games/{game}/commands", json={
+                    "actor": "banker", "type": "transfer",
+                    "args": {"source": "bank", "to": "mario", "amount": 5, "reason": "x"}})
+                version = r.json()["version"]
+                _read_until(mine, f"id: {version}".encode())  # the phone sees the move
+                _read_until(streams[0], f"id: {version}".encode())  # and so do spectators
+    finally:
+        for s in streams:
+            s.close()
+        srv.close()
+
+
+def test_a_request_that_never_finishes_its_headers_is_closed(service: Any) -> None:
+    app = create_app(service, config={"banker_pin": PIN})
+    srv = _serve(app, header_timeout=0.5, per_address=3)
+    try:
+        s = _connect(srv.effective_port, "127.0.0.3")
+        s.sendall(b"GET /api/session HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        assert s.recv(100) == b""  # closed by the server, no answer, no thread held
+        s.close()
+        held = [_connect(srv.effective_port, "127.0.0.4") for _ in range(3)]
+        extra = _connect(srv.effective_port, "127.0.0.4")  # one more from that machine
+        assert _read_until(extra, b"\r\n\r\n").split()[1] == b"503"
+        other = _connect(srv.effective_port, "127.0.0.5")  # another machine still gets in
+        other.sendall(b"GET /api/session HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        assert _read_until(other, b"\r\n\r\n").split()[1] == b"200"
+        big = _connect(srv.effective_port, "127.0.0.6")
+        big.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * 40_000 + b"\r\n\r\n")
+        assert _read_until(big, b"\r\n\r\n").split()[1] == b"431"
+        for x in [*held, extra, other, big]:
+            x.close()
+    finally:
+        srv.close()
+
+
+def test_the_front_takes_chunked_bodies_and_refuses_oversized_ones(service: Any) -> None:
+    app = create_app(service, config={"banker_pin": PIN})
+    srv = _serve(app)
+    try:
+        banker, _, _ = _banker_game(f"http://127.0.0.1:{srv.effective_port}")
+        with closing(banker):
+            def parts() -> Any:
+                yield b'{"edition": "mario", '
+                yield b'"players": ["A", "B"]}'
+            r = banker.post("/api/games", content=parts(),
+                            headers={"Content-Type": "application/json"})
+            assert r.status_code == 201, r.text
+            r = banker.post("/api/games", content=b"x" * 400_000,
+                            headers={"Content-Type": "application/json"})
+            assert r.status_code == 413 and r.json()["code"] == "too_large"
     finally:
         srv.close()

@@ -1,0 +1,381 @@
+"""The HTTP front: one asyncio loop holds every connection; workers only see whole requests.
+
+A connection costs the loop a socket and a few KB, never a thread: the loop reads a request's
+head (within ``header_timeout``) and body (within ``body_timeout``, at most ``max_body``
+bytes), then hands the complete request to a small pool of WSGI worker threads, and writes
+the answer back itself. So idle, slow or half-sent connections cannot take the threads that
+answer phones. Each address may hold ``per_address`` connections (the Pi's own loopback is
+not limited); past that, or past ``max_connections``, a connection is answered 503 and
+closed.
+
+Live streams (``/api/games/<id>/events``) are checked by the Flask view like any request;
+the view then hands the stream to the loop (``environ["companion.stream"]``), which writes a
+frame per game version to every open stream. A stream holds no thread, so hundreds of
+spectators leave the pool free. Moves are still committed (fsync) by the game service
+before it publishes them; the loop only forwards what was published.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import resource
+import socket
+import sys
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import unquote_to_bytes
+
+log = logging.getLogger("web.front")
+
+MAX_HEAD = 16 * 1024
+MAX_HEADERS = 64
+LOOPBACK = frozenset({"127.0.0.1", "::1", "::ffff:127.0.0.1"})
+REASONS = {200: "OK", 400: "Bad Request", 408: "Request Timeout", 411: "Length Required",
+           413: "Payload Too Large", 431: "Request Header Fields Too Large",
+           500: "Internal Server Error", 501: "Not Implemented",
+           503: "Service Unavailable"}
+
+
+@dataclass
+class StreamSpec:
+    """What the events view hands the loop: whose view of which game, from which version."""
+
+    game_id: str
+    viewer: str | None
+    after: int
+    seconds: float
+    heartbeat: float
+    gone: Callable[[], bool]
+    """True when the stream must end (server closing, slot handed to a newer stream)."""
+    release: Callable[[], None]
+    frame: Callable[[], tuple[int, bytes]] = field(default=lambda: (0, b""))
+    """``(version, SSE frame)`` of the current view."""
+
+
+class BadRequest(Exception):
+    def __init__(self, status: int, text: str) -> None:
+        super().__init__(text)
+        self.status, self.text = status, text
+
+
+def raise_open_files(want: int = 4096) -> None:
+    """Let the process hold ``want`` sockets (the soft limit is often 1024)."""
+    try:
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        target = want if hard == resource.RLIM_INFINITY else min(want, hard)
+        if soft != resource.RLIM_INFINITY and soft < target:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    except (ValueError, OSError):
+        pass
+
+
+class Front:
+    """An HTTP/1.1 server for one WSGI app (see the module docstring)."""
+
+    def __init__(self, app: Any, host: str, port: int, threads: int = 16, *,
+                 header_timeout: float = 10.0, body_timeout: float = 30.0,
+                 keepalive: float = 30.0, write_timeout: float = 30.0,
+                 per_address: int = 48, max_connections: int = 2000,
+                 max_body: int | None = None) -> None:
+        self.app = app
+        self.header_timeout, self.body_timeout = header_timeout, body_timeout
+        self.keepalive, self.write_timeout = keepalive, write_timeout
+        self.per_address, self.max_connections = per_address, max_connections
+        limit = app.config.get("MAX_CONTENT_LENGTH") if hasattr(app, "config") else None
+        self.max_body = max_body or int(limit or 1024 * 1024)
+        raise_open_files(max_connections + 100)
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        self.sock = socket.create_server((host, port), family=family, backlog=1024)
+        self.sock.setblocking(False)
+        self.host, self.effective_port = host, int(self.sock.getsockname()[1])
+        self.pool = ThreadPoolExecutor(max(1, threads), thread_name_prefix="web")
+        self.open: Counter[str] = Counter()
+        self.streams = 0
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._stop: asyncio.Event | None = None
+        self._tick: asyncio.Event | None = None
+        self._started = threading.Event()
+        self._running = False
+        self._writers: set[asyncio.StreamWriter] = set()
+        service = app.extensions["companion"].service if hasattr(app, "extensions") else None
+        if service is not None:
+            service.subscribe(self._published)
+
+    # -- running --------------------------------------------------------------------------
+    def run(self) -> None:
+        self._running = True
+        asyncio.run(self._main())
+
+    async def _main(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        self._stop, self._tick = asyncio.Event(), asyncio.Event()
+        server = await asyncio.start_server(self._connection, sock=self.sock, limit=MAX_HEAD)
+        self._started.set()
+        try:
+            await self._stop.wait()
+        finally:
+            server.close()
+            for w in list(self._writers):
+                w.close()
+            await asyncio.sleep(0)
+            self.pool.shutdown(wait=False, cancel_futures=True)
+
+    def close(self) -> None:
+        """Stop serving: open streams end, connections close, ``run`` returns."""
+        ext = getattr(self.app, "extensions", {}).get("companion")
+        if ext is not None:
+            ext.close_streams()
+        if self._running:
+            self._started.wait(5)  # closing right after start: let the loop come up first
+        loop, stop = self.loop, self._stop
+        if loop is not None and stop is not None and not loop.is_closed():
+            try:
+                loop.call_soon_threadsafe(stop.set)
+            except RuntimeError:  # the loop ended meanwhile
+                pass
+        else:
+            self.sock.close()
+
+    def _published(self, game_id: str, version: int, notice: Any) -> None:
+        """On the service thread after a commit: wake the streams (on the loop)."""
+        loop = self.loop
+        if loop is not None and not loop.is_closed():
+            try:
+                loop.call_soon_threadsafe(self._wake)
+            except RuntimeError:
+                pass
+
+    def _wake(self) -> None:
+        if self._tick is not None:
+            self._tick.set()
+            self._tick = asyncio.Event()
+
+    # -- one connection ---------------------------------------------------------------------
+    async def _connection(self, reader: asyncio.StreamReader,
+                          writer: asyncio.StreamWriter) -> None:
+        peer = writer.get_extra_info("peername")
+        addr = str(peer[0]) if peer else "?"
+        limited = addr not in LOOPBACK
+        if (limited and self.open[addr] >= self.per_address) or \
+                sum(self.open.values()) >= self.max_connections:
+            await self._refuse(writer, 503, "Too many connections from this address.")
+            return
+        self.open[addr] += 1
+        self._writers.add(writer)
+        try:
+            await self._serve(reader, writer, addr, peer)
+        except (ConnectionError, asyncio.IncompleteReadError, TimeoutError, OSError):
+            pass
+        except Exception:
+            log.exception("connection failed")
+        finally:
+            self._writers.discard(writer)
+            self.open[addr] -= 1
+            if self.open[addr] <= 0:
+                del self.open[addr]
+            writer.close()
+
+    async def _refuse(self, writer: asyncio.StreamWriter, status: int, text: str) -> None:
+        code = {413: "too_large", 431: "too_large", 503: "busy"}.get(status, "bad_request")
+        body = f'{{"error": "{text}", "code": "{code}"}}'.encode()
+        writer.write(self._head(status, [("Content-Type", "application/json"),
+                                         ("Retry-After", "5")], len(body), False) + body)
+        try:
+            await asyncio.wait_for(writer.drain(), 2)
+        except (ConnectionError, TimeoutError, OSError):
+            pass
+        writer.close()
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                     addr: str, peer: Any) -> None:
+        deadline = self.header_timeout
+        while True:
+            try:
+                head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), deadline)
+            except asyncio.LimitOverrunError:
+                await self._refuse(writer, 431, "The request's headers are too large.")
+                return
+            except (asyncio.IncompleteReadError, TimeoutError):
+                return  # idle, too slow, or gone: close without a word
+            try:
+                environ, keep = await self._request(head, reader, writer, addr, peer)
+            except BadRequest as bad:
+                await self._refuse(writer, bad.status, bad.text)
+                return
+            status, headers, body, spec = await asyncio.get_running_loop().run_in_executor(
+                self.pool, self._call_app, environ)
+            if spec is not None:
+                await self._stream(reader, writer, status, headers, spec)
+                return
+            if environ["REQUEST_METHOD"] == "HEAD":
+                body = b""
+            writer.write(self._head(status, headers, len(body), keep) + body)
+            await asyncio.wait_for(writer.drain(), self.write_timeout)
+            if not keep:
+                return
+            deadline = self.keepalive
+
+    async def _request(self, head: bytes, reader: asyncio.StreamReader,
+                       writer: asyncio.StreamWriter, addr: str,
+                       peer: Any) -> tuple[dict[str, Any], bool]:
+        lines = head[:-4].split(b"\r\n")
+        while lines and not lines[0]:
+            lines.pop(0)  # tolerate blank lines before a request (RFC 9112 2.2)
+        parts = lines[0].decode("latin-1").split(" ") if lines else []
+        if len(parts) != 3 or not parts[2].startswith("HTTP/1."):
+            raise BadRequest(400, "Malformed request line.")
+        method, target, version = parts
+        if len(lines) - 1 > MAX_HEADERS:
+            raise BadRequest(431, "Too many header fields.")
+        environ: dict[str, Any] = {}
+        for line in lines[1:]:
+            name, sep, value = line.partition(b":")
+            if not sep or not name or name != name.strip():
+                raise BadRequest(400, "Malformed header field.")
+            key = name.decode("latin-1").upper().replace("-", "_")
+            val = value.decode("latin-1").strip()
+            if key in ("CONTENT_TYPE", "CONTENT_LENGTH"):
+                environ[key] = val
+            else:
+                k = "HTTP_" + key
+                environ[k] = f"{environ[k]},{val}" if k in environ else val
+        conn = environ.get("HTTP_CONNECTION", "").lower()
+        keep = "close" not in conn if version == "HTTP/1.1" else "keep-alive" in conn
+        body = await self._body(environ, reader, writer)
+        environ.pop("HTTP_TRANSFER_ENCODING", None)  # the body is whole now
+        if target.startswith(("http://", "https://")):
+            target = "/" + target.split("/", 3)[3] if target.count("/") >= 3 else "/"
+        path, _, query = target.partition("?")
+        environ.update({
+            "REQUEST_METHOD": method, "SCRIPT_NAME": "", "QUERY_STRING": query,
+            "PATH_INFO": unquote_to_bytes(path).decode("latin-1"),
+            "SERVER_NAME": self.host, "SERVER_PORT": str(self.effective_port),
+            "SERVER_PROTOCOL": version, "REMOTE_ADDR": addr,
+            "REMOTE_PORT": str(peer[1]) if peer else "0",
+            "wsgi.version": (1, 0), "wsgi.url_scheme": "http", "wsgi.input": io.BytesIO(body),
+            "wsgi.errors": sys.stderr, "wsgi.multithread": True, "wsgi.multiprocess": False,
+            "wsgi.run_once": False, "companion.front": self,
+        })
+        if body or "CONTENT_LENGTH" in environ:
+            environ["CONTENT_LENGTH"] = str(len(body))
+        return environ, keep
+
+    async def _body(self, environ: dict[str, Any], reader: asyncio.StreamReader,
+                    writer: asyncio.StreamWriter) -> bytes:
+        chunked = "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
+        raw_length = environ.get("CONTENT_LENGTH", "")
+        if not chunked and not raw_length:
+            return b""
+        if not chunked and (not raw_length.isdigit() or len(raw_length) > 12):
+            raise BadRequest(400, "Bad Content-Length.")
+        if not chunked and int(raw_length) > self.max_body:
+            raise BadRequest(413, "The request is too large.")
+        if environ.get("HTTP_EXPECT", "").lower() == "100-continue":
+            writer.write(b"HTTP/1.1 100 Continue\r\n\r\n")
+        try:
+            if not chunked:
+                return await asyncio.wait_for(reader.readexactly(int(raw_length)),
+                                              self.body_timeout)
+            return await asyncio.wait_for(self._chunks(reader), self.body_timeout)
+        except TimeoutError:
+            raise BadRequest(408, "The request body came too slowly.") from None
+
+    async def _chunks(self, reader: asyncio.StreamReader) -> bytes:
+        out = bytearray()
+        while True:
+            size_line = (await reader.readuntil(b"\r\n")).split(b";")[0].strip()
+            try:
+                size = int(size_line, 16)
+            except ValueError:
+                raise BadRequest(400, "Bad chunk size.") from None
+            if size == 0:
+                while (await reader.readuntil(b"\r\n")) != b"\r\n":
+                    pass  # trailers, ignored
+                return bytes(out)
+            if len(out) + size > self.max_body:
+                raise BadRequest(413, "The request is too large.")
+            out += (await reader.readexactly(size + 2))[:-2]
+
+    def _call_app(self, environ: dict[str, Any]) -> tuple[str, list[tuple[str, str]], bytes,
+                                                          StreamSpec | None]:
+        """On a worker thread: the whole answer (or the stream the view handed over)."""
+        started: list[Any] = []
+
+        def start_response(status: str, headers: list[tuple[str, str]],
+                           exc_info: Any = None) -> Callable[[bytes], None]:
+            started[:] = [status, headers]
+            return lambda data: None
+
+        try:
+            result = self.app(environ, start_response)
+            try:
+                spec = environ.get("companion.stream")
+                body = b"" if spec is not None else b"".join(result)
+            finally:
+                if hasattr(result, "close"):
+                    result.close()
+            return started[0], list(started[1]), body, spec
+        except Exception:
+            log.exception("the app failed")
+            body = b'{"error": "Something went wrong on the companion.", "code": "server_error"}'
+            return "500 Internal Server Error", [("Content-Type", "application/json")], body, None
+
+    @staticmethod
+    def _head(status: int | str, headers: list[tuple[str, str]], length: int | None,
+              keep: bool) -> bytes:
+        line = status if isinstance(status, str) else f"{status} {REASONS.get(status, '')}"
+        out = [f"HTTP/1.1 {line}"]
+        out += [f"{k}: {v}" for k, v in headers
+                if k.lower() not in ("content-length", "connection", "transfer-encoding")]
+        out.append(f"Content-Length: {length}" if length is not None
+                   else "Transfer-Encoding: chunked")
+        out.append("Connection: " + ("keep-alive" if keep else "close"))
+        return ("\r\n".join(out) + "\r\n\r\n").encode("latin-1")
+
+    # -- live streams -----------------------------------------------------------------------
+    async def _stream(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                      status: str, headers: list[tuple[str, str]], spec: StreamSpec) -> None:
+        """Write the stream's frames as the game moves, from the loop, until it ends."""
+        self.streams += 1
+        try:
+            if not status.startswith("200"):
+                writer.write(self._head(status, headers, 0, False))
+                return
+
+            async def send(data: bytes) -> None:
+                writer.write(b"%x\r\n%s\r\n" % (len(data), data))
+                await asyncio.wait_for(writer.drain(), self.write_timeout)
+
+            writer.write(self._head(status, headers, None, False))
+            await send(b"retry: 1500\n\n")
+            seen = spec.after
+            now = time.monotonic()
+            end, last_write = now + spec.seconds, now
+            while now < end and not spec.gone() and not reader.at_eof():
+                version, frame = spec.frame()
+                if version != seen:
+                    seen, last_write = version, time.monotonic()
+                    await send(frame)
+                    continue
+                tick = self._tick
+                assert tick is not None
+                try:
+                    await asyncio.wait_for(tick.wait(), max(0.0, min(1.0, end - now)))
+                except TimeoutError:
+                    pass
+                now = time.monotonic()
+                if now - last_write >= spec.heartbeat:
+                    last_write = now
+                    await send(b": ping\n\n")
+            writer.write(b"0\r\n\r\n")
+            await asyncio.wait_for(writer.drain(), self.write_timeout)
+        finally:
+            self.streams -= 1
+            spec.release()
