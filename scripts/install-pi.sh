@@ -183,12 +183,13 @@ check_gpio() {
     say "Checking the GPIO, SPI and NFC libraries"
     # Importing proves the install (opening /dev/gpiochip0 needs the Pi itself). RPi.GPIO and
     # mfrc522 are only looked up: rpi-lgpio refuses to load away from a Pi.
-    run "$VENV/bin/python" -c 'import importlib.util as u, lgpio, gpiozero, spidev
+    run "$VENV/bin/python" -c 'import importlib.metadata as m, importlib.util as u
+import lgpio, gpiozero, spidev
 from gpiozero.pins.lgpio import LGPIOFactory
 assert u.find_spec("mfrc522"), "mfrc522 is missing"
 assert u.find_spec("RPi.GPIO"), "rpi-lgpio is missing"
 assert u.find_spec("RPi._GPIO") is None, "the old RPi.GPIO library shadows rpi-lgpio"
-print("    lgpio", lgpio.get_module_version(), "with rpi-lgpio; gpiozero", gpiozero.__version__)'
+print("    lgpio", lgpio.get_module_version(), "with rpi-lgpio; gpiozero", m.version("gpiozero"))'
 }
 
 install_config() {

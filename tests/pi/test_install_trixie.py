@@ -64,6 +64,8 @@ def trixie() -> Iterator[Path]:
     """A fresh copy of the base system, with the kept caches moved in (and back after)."""
     base = base_system()
     root = base.with_name(base.name + ".run")
+    if (root / "proc").is_mount():  # left by a run that was killed
+        subprocess.run(["umount", "-l", str(root / "proc")], check=False)
     shutil.rmtree(root, ignore_errors=True)
     subprocess.run(["cp", "-a", str(base), str(root)], check=True)
     moved: list[tuple[Path, Path]] = []
