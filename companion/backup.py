@@ -94,13 +94,28 @@ def check_integrity(path: Path | str) -> None:
 
 
 def restore_db(backup_file: Path | str, db_path: Path | str) -> Path | None:
-    """Replace the database with a verified backup; stop the service first.
+    """Replace the database with a verified backup; refused while the service runs.
 
-    The current database is first saved as ``<db>.before-restore`` (returned; None if there was no
-    database). A corrupt backup is refused before anything is changed.
+    The state directory's lock (companion.statelock) is held throughout, so the service can
+    neither be running (it would go on writing to the old database and lose or mix events)
+    nor start half-way. The current database is first saved as ``<db>.before-restore``
+    (returned; None if there was no database). A corrupt backup is refused before anything is
+    changed.
     """
+    from companion.statelock import StateDirBusy, StateLock
+
     backup_file, db_path = Path(backup_file), Path(db_path)
     check_integrity(backup_file)
+    try:
+        with StateLock(db_path.parent, "companion restore"):
+            return _restore_locked(backup_file, db_path)
+    except StateDirBusy as exc:
+        raise BackupError(f"the database is in use. {exc}") from exc
+    except OSError as exc:
+        raise BackupError(f"{db_path.parent} cannot be written ({exc}).") from exc
+
+
+def _restore_locked(backup_file: Path, db_path: Path) -> Path | None:
     saved: Path | None = None
     if db_path.exists():
         saved = db_path.with_name(db_path.name + ".before-restore")

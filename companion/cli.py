@@ -12,6 +12,7 @@ from typing import Any
 
 from companion.config import ConfigError, default_state_dir, load_config, on_raspberry_pi
 from companion.engine.types import RuleError
+from companion.store import StoreError
 
 log = logging.getLogger("companion")
 
@@ -26,7 +27,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         return int(args.func(args))
-    except (RuleError, ConfigError) as exc:
+    except (RuleError, ConfigError, StoreError) as exc:
         print(f"companion: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -44,7 +45,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--port", type=int, help="port to serve the page on (default 8080)")
     run.add_argument("--simulate", action="store_true",
                      help="fake hardware (the default on a machine that is not a Raspberry Pi)")
-    run.add_argument("--pin", help="the banker's PIN (default from the config, else 1234)")
+    run.add_argument("--pin", help="the banker's PIN, 4 to 8 digits (default: from the config, "
+                     "else the one made up on the first run and printed at every start)")
     run.add_argument("--no-mdns", action="store_true", help="do not announce companion.local")
     run.add_argument("-v", "--verbose", action="store_true")
     run.set_defaults(func=cmd_run)
@@ -133,7 +135,8 @@ def cmd_editions(args: argparse.Namespace) -> int:
 def cmd_export(args: argparse.Namespace) -> int:
     from companion.service import GameNotFound, GameService
 
-    service = GameService(_state_dir(args))
+    # Reading only: works while the service runs (SQLite gives each query a consistent view).
+    service = GameService(_state_dir(args), lock=False)
     try:
         for line in service.export(args.game):
             print(line)
@@ -147,13 +150,18 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_import(args: argparse.Namespace) -> int:
     from companion.service import GameService
+    from companion.store import StoreError
 
     try:
         lines = args.file.read_text("utf-8").splitlines()
-    except OSError as exc:
+    except (OSError, UnicodeDecodeError) as exc:
         print(f"companion: cannot read {args.file}: {exc}", file=sys.stderr)
         return 2
-    service = GameService(_state_dir(args))
+    try:  # refused while the service runs: one writer per state directory
+        service = GameService(_state_dir(args), purpose="companion import")
+    except StoreError as exc:
+        print(f"companion import: refused: {exc}", file=sys.stderr)
+        return 2
     try:
         out = service.import_game(lines)
     finally:
@@ -171,7 +179,7 @@ def cmd_enroll(args: argparse.Namespace) -> int:
     from companion.tags import TagRegistry, enroll_interactive
 
     rules: Any = find_edition(args.edition)
-    service = GameService(_state_dir(args))
+    service = GameService(_state_dir(args), purpose="companion enroll")
     registry = TagRegistry(service.store.conn)
     try:
         if args.simulate or not on_raspberry_pi():

@@ -33,7 +33,32 @@ def load_config(path: str | Path | None) -> dict[str, Any]:
             f"Unknown section(s) in {p}: {', '.join(sorted(unknown))}. "
             "Known: server, hardware, banker, state."
         )
+    if isinstance(data.get("hardware"), dict) and "enabled" in data["hardware"]:
+        data["hardware"] = _hardware_switch(dict(data["hardware"]), p)
     return data
+
+
+SIMULATED_HARDWARE: dict[str, Any] = {
+    "readers": [{"role": "table", "kind": "fake"}],
+    "display": {"kind": "dummy"},
+    "buttons": {"kind": "mock"},
+    "feedback": {"kind": "mock"},
+}
+"""What ``[hardware] enabled = false`` stands for: virtual taps, the OLED mirror and the
+buttons on the page, no GPIO, SPI or I2C touched."""
+
+
+def _hardware_switch(section: dict[str, Any], path: Path) -> dict[str, Any]:
+    """``enabled = true`` keeps the section as it is; ``false`` swaps every part for its
+    simulation (tap timing settings are kept)."""
+    enabled = section.pop("enabled")
+    if not isinstance(enabled, bool):
+        raise ConfigError(f"[hardware] enabled in {path} is true or false, not {enabled!r}.")
+    if enabled:
+        return section
+    out = {k: v for k, v in section.items() if k == "taps"}
+    out.update({k: v for k, v in SIMULATED_HARDWARE.items()})
+    return out
 
 
 def default_state_dir() -> Path:

@@ -62,7 +62,7 @@ def run_companion(config: dict[str, Any], args: argparse.Namespace) -> int:
         service = GameService(state_dir).start()
     except StoreError as exc:
         log.error("%s", exc)
-        hardware.show_error("Database damaged: restore a backup (see the journal).")
+        hardware.show_error(exc.screen)  # damaged, read-only or in use: each says which
         print(f"companion: {exc}", flush=True)
         return 1
     pin = banker_pin(service, args.pin or config.get("banker", {}).get("pin"))
@@ -90,6 +90,11 @@ def run_companion(config: dict[str, Any], args: argparse.Namespace) -> int:
             hardware.show_join(url, "")
     except Exception:
         log.exception("the table's first screen failed; going on without it")
+    for notice in service.faults:  # damaged games: named on the OLED until the next move
+        try:
+            hardware.show_error(notice["text"])
+        except Exception:
+            log.exception("showing a start-up fault failed")
 
     notifier = Notifier.from_env()
     pinger = WatchdogPinger(notifier, watchdog_interval(),

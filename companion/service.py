@@ -28,7 +28,8 @@ from companion.engine.editions import find_edition
 from companion.engine.state import BaseState
 from companion.engine.types import Command, Event, GameSetup, RuleError
 from companion.memory import release_memory
-from companion.store import Row, Store
+from companion.statelock import StateDirBusy, StateLock
+from companion.store import Row, Store, StoreError
 
 log = logging.getLogger("companion.service")
 
@@ -60,6 +61,10 @@ class Outcome:
 
 class GameNotFound(LookupError):
     """No game with that id in this companion's database."""
+
+
+class GameDamaged(GameNotFound):
+    """The game is in the database but its log cannot be read (a damaged page or row)."""
 
 
 @dataclass
@@ -110,11 +115,17 @@ class GameService:
     """The single writer. Start it, submit commands, read states and views."""
 
     def __init__(self, state_dir: Path, *, clock: Callable[[], float] = time.time,
-                 snapshot_every: int = 500) -> None:
+                 snapshot_every: int = 500, lock: bool = True,
+                 purpose: str = "companion run") -> None:
+        """Open the database and load every open game. ``lock``: hold the state directory
+        (one writing process at a time, see companion.statelock); ``purpose`` names this
+        program to anyone refused. A game whose log cannot be read is set aside in
+        ``damaged`` (the others start) and reported in ``faults``."""
         self.state_dir = Path(state_dir)
         self.clock = clock
         self.snapshot_every = snapshot_every
-        self.store = Store(self.state_dir / DB_NAME)
+        self._lock = StateLock(self.state_dir, purpose) if lock else None
+        self._open_store()
         self.code = code_tag()
         self._games: dict[str, GameRecord] = {}
         self._queue: queue.Queue[tuple[Callable[..., Any], tuple[Any, ...], Future[Any]] | None]
@@ -123,10 +134,59 @@ class GameService:
         self._listeners: list[Listener] = []
         self.changed = threading.Condition()
         self.tap_handler: Callable[[str, str], Outcome] | None = None
-        for row in self.store.games("open"):
+        self.damaged: dict[str, str] = {}
+        """Games set aside at start-up: id -> what is wrong, in a player's words."""
+        self.faults: list[dict[str, Any]] = []
+        """Start-up problems as notices (``{"text", "level", "game_id"}``); every new
+        listener hears them, so they reach the OLED and the page."""
+        try:
+            opened = self.store.games("open")
+        except sqlite3.DatabaseError as exc:
+            self.stop()
+            raise StoreError(f"The list of games in {self.store.path} is damaged ({exc}). "
+                             "Restore a backup with `companion restore` (list them: "
+                             "`companion backup --list`).") from exc
+        for row in opened:
+            self._load_guarded(row)
+        try:
+            self._active: str | None = self.store.setting("active_game")
+            """The newest game created (kept in memory: it is asked after every commit)."""
+        except sqlite3.DatabaseError:
+            self._active = None
+
+    def _open_store(self) -> None:
+        """Take the state directory's lock, then open the database (StoreError if either
+        cannot be had, with the reason in a player's words)."""
+        from companion.store import writable_problem
+
+        if self._lock is not None:
+            try:
+                self._lock.acquire()
+            except StateDirBusy as exc:
+                raise StoreError(str(exc), "busy") from exc
+            except OSError as exc:
+                problem = writable_problem(self.state_dir / DB_NAME)
+                raise StoreError(problem or f"The state directory {self.state_dir} cannot be "
+                                 f"used ({exc}).", "read_only") from exc
+        try:
+            self.store = Store(self.state_dir / DB_NAME)
+        except StoreError:
+            if self._lock is not None:
+                self._lock.release()
+            raise
+
+    def _load_guarded(self, row: dict[str, Any]) -> None:
+        """Load one game; if its log cannot be read, set it aside and say so (the other
+        games still start)."""
+        try:
             self._load(row)
-        self._active = self.store.setting("active_game")
-        """The newest game created (kept in memory: it is asked after every commit)."""
+        except Exception as exc:  # a damaged page, row or pickle: this game only
+            log.error("game %s (%s) cannot be loaded: %r", row["id"], row["title"], exc)
+            text = (f"{row['title']} (game {row['id']}) is damaged and was not started: "
+                    f"{_reason(exc)}. The other games are fine. Restore a backup to get it "
+                    "back (companion backup --list).")
+            self.damaged[row["id"]] = text
+            self.faults.append({"text": text, "level": "error", "game_id": row["id"]})
 
     # -- the writer thread ------------------------------------------------------------------
     def start(self) -> GameService:
@@ -141,6 +201,8 @@ class GameService:
             self._thread.join(timeout=10)
             self._thread = None
         self.store.close()
+        if self._lock is not None:
+            self._lock.release()
 
     def __enter__(self) -> GameService:
         return self.start()
@@ -171,8 +233,14 @@ class GameService:
 
     def subscribe(self, listener: Listener) -> None:
         """``listener(game_id, version, notice)`` runs on the service thread after each commit
-        (``notice`` is None) or refused tap (``notice`` = ``{"text", "level"}``)."""
+        (``notice`` is None) or refused tap (``notice`` = ``{"text", "level"}``). A new
+        listener first hears the start-up faults (damaged games)."""
         self._listeners.append(listener)
+        for notice in list(self.faults):
+            try:
+                listener(notice.get("game_id", ""), 0, notice)
+            except Exception:  # a broken display must not stop the game
+                log.exception("listener failed")
 
     def _publish(self, game_id: str, version: int, notice: dict[str, Any] | None = None) -> None:
         with self.changed:
@@ -202,11 +270,19 @@ class GameService:
 
     # -- public reads ---------------------------------------------------------------------
     def games(self) -> list[dict[str, Any]]:
-        return self.call(self.store.games)
+        """Every game in the database; a damaged one has status ``damaged`` and a
+        ``problem`` saying what is wrong."""
+        out = self.call(self.store.games)
+        for g in out:
+            if g["id"] in self.damaged:
+                g.update(status="damaged", problem=self.damaged[g["id"]])
+        return out
 
     def record(self, game_id: str) -> GameRecord:
         rec = self._games.get(game_id)
         if rec is None:
+            if game_id in self.damaged:
+                raise GameDamaged(self.damaged[game_id])
             rec = self.call(self._load_by_id, game_id)
         return rec
 
@@ -239,15 +315,20 @@ class GameService:
         return self.call(self.store.commands, game_id)
 
     def export(self, game_id: str) -> Iterator[str]:
-        """The game's log as JSON lines (the first line describes the game)."""
+        """The game's log as JSON lines. The first line describes the game and says how
+        many events follow and their SHA-256 (see :func:`check_export`); the last event's
+        sequence number is the version."""
         import json
 
         rec = self.record(game_id)
         rows = self.call(self.store.rows, game_id)
+        lines = [json.dumps({"seq": r.seq, "cmd": r.cmd, "time": r.time, **r.event.to_json()})
+                 for r in rows]
         yield json.dumps({"game": rec.id, "edition": rec.edition, "title": rec.title,
-                          "join_code": rec.join_code, "version": rec.version})
-        for r in rows:
-            yield json.dumps({"seq": r.seq, "cmd": r.cmd, "time": r.time, **r.event.to_json()})
+                          "join_code": rec.join_code,
+                          "version": rows[-1].seq if rows else 0, "events": len(lines),
+                          "sha256": log_digest(lines)})
+        yield from lines
 
     def wait(self, game_id: str, after: int, timeout: float) -> int:
         """Block until the game's version passes ``after`` (or timeout); returns the version."""
@@ -417,8 +498,18 @@ class GameService:
 
         try:
             head = json.loads(lines[0])
-            rows = [json.loads(line) for line in lines[1:] if line.strip()]
+            if not isinstance(head, dict):
+                raise ValueError("the first line does not describe a game")
+            body = [line for line in lines[1:] if line.strip()]
+            rows = [json.loads(line) for line in body]
             log_rows = [(int(r["seq"]), Event.from_json(r)) for r in rows]
+        except (ValueError, KeyError, TypeError, IndexError, RuleError) as exc:
+            return Outcome(False, 0, error=f"Not a game export: {exc}", code="bad_request")
+        problem = check_export(head, [seq for seq, _ in log_rows], body)
+        if problem:
+            return Outcome(False, 0, error=f"The export is not whole: {problem} Nothing was "
+                           "imported; export the game again.", code="bad_request")
+        try:
             state = game.replay(e for _, e in game.effective(log_rows))
         except (ValueError, KeyError, TypeError, IndexError, RuleError) as exc:
             return Outcome(False, 0, error=f"Not a game export: {exc}", code="bad_request")
@@ -437,9 +528,15 @@ class GameService:
 
     # -- loading and snapshots ------------------------------------------------------------
     def _load_by_id(self, game_id: str) -> GameRecord:
+        if game_id in self.damaged:
+            raise GameDamaged(self.damaged[game_id])
         for row in self.store.games():
             if row["id"] == game_id:
-                return self._load(row)
+                self._load_guarded(row)
+                if game_id in self.damaged:
+                    self._publish(game_id, 0, self.faults[-1])
+                    raise GameDamaged(self.damaged[game_id])
+                return self._games[game_id]
         raise GameNotFound(f"There is no game {game_id!r}.")
 
     def _load(self, row: dict[str, Any]) -> GameRecord:
@@ -512,3 +609,51 @@ class GameService:
             return str(value)
         open_games = [g for g in self._games.values() if not g.state.finished]
         return open_games[-1].id if open_games else value
+
+
+def log_digest(lines: list[str]) -> str:
+    """SHA-256 of an export's event lines (each followed by a newline)."""
+    h = hashlib.sha256()
+    for line in lines:
+        h.update(line.encode("utf-8"))
+        h.update(b"\n")
+    return h.hexdigest()
+
+
+def check_export(head: dict[str, Any], seqs: list[int], lines: list[str]) -> str:
+    """What is wrong with an export's log ("" if it is whole): sequence numbers must run
+    1, 2, 3... without a gap, and the count, last version and SHA-256 in the first line
+    (older exports may lack some) must match what follows."""
+    if not seqs:
+        return "it has no events."
+    problems: list[str] = []
+    missing: list[str] = []
+    expected = 1
+    for seq in seqs:
+        if seq > expected:
+            missing.append(f"{expected}" if seq == expected + 1 else f"{expected} to {seq - 1}")
+        elif seq < expected:
+            problems.append(f"event {seq} is out of order or repeated")
+        expected = max(expected, seq + 1)
+    if missing:
+        problems.append(f"event(s) {', '.join(missing[:5])} are missing")
+    count = head.get("events")
+    if count is not None and count != len(seqs):
+        problems.append(f"the first line says {count} events but {len(seqs)} follow")
+    version = head.get("version")
+    if isinstance(version, int) and version != seqs[-1]:
+        if version > seqs[-1]:
+            problems.append(f"events {seqs[-1] + 1} to {version} are missing at the end")
+        else:
+            problems.append(f"the game was at version {version} but events run to {seqs[-1]}")
+    digest = head.get("sha256")
+    if digest is not None and not problems and digest != log_digest(lines):
+        problems.append("the events differ from the ones exported (their SHA-256 does not "
+                        "match)")
+    return "; ".join(problems) + "." if problems else ""
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, sqlite3.DatabaseError):
+        return f"its part of the database cannot be read ({exc})"
+    return f"its log cannot be replayed ({type(exc).__name__}: {exc})"

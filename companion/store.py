@@ -7,7 +7,9 @@ on disk or not at all, and it is acknowledged only after the commit returns.
 
 from __future__ import annotations
 
+import getpass
 import json
+import os
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -73,7 +75,46 @@ class Row:
 
 
 class StoreError(RuntimeError):
-    """The database cannot be used (corrupt, unreadable, full disk)."""
+    """The database cannot be used (corrupt, unreadable, full disk).
+
+    ``kind`` is ``damaged`` (the file is not a sound database), ``read_only`` (the state
+    directory or the file cannot be written: permissions or a read-only SD card; the games
+    are fine) or ``busy`` (another process holds the state directory); ``screen`` is the
+    short text for the OLED."""
+
+    def __init__(self, message: str, kind: str = "damaged", screen: str = "") -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.screen = screen or {
+            "damaged": "Database damaged: restore a backup (see the journal).",
+            "read_only": "Cannot save: the state folder is read-only (see the journal).",
+            "busy": "Another companion program is using the games (see the journal).",
+        }.get(kind, message)
+
+
+def writable_problem(path: Path) -> str | None:
+    """Why the database at ``path`` cannot be written, or None if nothing stops it."""
+    folder = path.parent
+    who = _user()
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return (f"The state directory {folder} is read-only for user {who} (permissions, or "
+                "a read-only file system): the companion cannot save games there. The games "
+                f"in it are not damaged. Make it writable (on a Pi: sudo chown -R companion: "
+                f"{folder}), or check the SD card, then start again.")
+    for name in (path.name, path.name + "-wal", path.name + "-shm"):
+        item = folder / name
+        if item.exists() and not os.access(item, os.R_OK | os.W_OK):
+            return (f"{item} cannot be written by user {who}: the companion cannot save "
+                    "games. The file is not damaged. Fix its owner or permissions (on a Pi: "
+                    f"sudo chown -R companion: {folder}), then start again.")
+    return None
+
+
+def _user() -> str:
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return str(os.getuid())
 
 
 class Store:
@@ -81,20 +122,37 @@ class Store:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            self.conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-            self.conn.execute("PRAGMA journal_mode=WAL")
-            self.conn.execute("PRAGMA synchronous=FULL")
-            self.conn.execute("PRAGMA foreign_keys=ON")
-            self.conn.execute("PRAGMA busy_timeout=5000")
-            self.conn.execute("PRAGMA cache_size=-1024")  # 1 MB: a Pi Zero has 512 MB in all
-            self.conn.executescript(SCHEMA)
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"The state directory {path.parent} cannot be created ({exc}).",
+                             "read_only") from exc
+        problem = writable_problem(path)
+        if problem:
+            raise StoreError(problem, "read_only")
+        conn: sqlite3.Connection | None = None
+        try:
+            conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=FULL")
+            conn.execute("PRAGMA foreign_keys=ON")
+            conn.execute("PRAGMA busy_timeout=5000")
+            conn.execute("PRAGMA cache_size=-1024")  # 1 MB: a Pi Zero has 512 MB in all
+            conn.executescript(SCHEMA)
         except sqlite3.DatabaseError as exc:
+            if conn is not None:
+                conn.close()
+            problem = writable_problem(path)
+            if problem or "readonly" in str(exc) or "unable to open" in str(exc):
+                raise StoreError(problem or f"The database {path} cannot be written ({exc}). "
+                                 "Check the SD card and the file's permissions.",
+                                 "read_only") from exc
             raise StoreError(
-                f"The database {path} cannot be opened ({exc}). Restore a backup "
-                "with `companion restore`, or move the file away to start afresh."
+                f"The database {path} is damaged and cannot be opened ({exc}). Restore a "
+                "backup with `companion restore` (list them: `companion backup --list`), or "
+                "move the file away to start afresh."
             ) from exc
+        self.conn = conn
 
     def close(self) -> None:
         self.conn.close()

@@ -3,12 +3,15 @@
 time. Prints acknowledged events lost (must be 0), the integrity_check results, and whether
 the reopened state equals a replay of the log from scratch.
 
-Usage: python scripts/crash_test.py [--kills 200] [--state-dir DIR] [--seed 1]
+Usage: python scripts/crash_test.py [--kills 200] [--state-dir DIR] [--seed 1] [--min-acks N]
 
 The child plays random legal commands through the real GameService (SQLite on disk, WAL,
 synchronous=FULL, snapshots every 40 events) and prints ``ACK <game> <version> <digest>`` only
-after each command is acknowledged. The parent kills it with SIGKILL at a random moment,
-then checks that every acknowledged version is on disk with exactly the acknowledged state.
+after each command is acknowledged. The parent waits for the child's first acknowledgement
+(so a slow start on a busy machine cannot eat the run), then kills it with SIGKILL at a random
+moment, and checks that every acknowledged version is on disk with exactly the acknowledged
+state. A run that acknowledged fewer than ``--min-acks`` commands (default: 5 per kill) proved
+nothing and fails.
 """
 
 from __future__ import annotations
@@ -21,8 +24,10 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
+from typing import IO
 
 from companion.engine import game
 from companion.engine.state import BaseState
@@ -80,11 +85,54 @@ def check(state_dir: Path, acks: list[tuple[str, int, str]]) -> tuple[int, str, 
     return lost, integrity, matches, same_as_replay
 
 
+FIRST_ACK_TIMEOUT_S = 120.0
+"""How long a child may take to acknowledge its first command (start-up on a busy Pi Zero)."""
+
+
+def read_acks(stream: IO[str], acks: list[tuple[str, int, str]],
+              first: threading.Event) -> None:
+    """Collect ``ACK`` lines from the child as they come; set ``first`` at the first one."""
+    for line in stream:
+        parts = line.split()
+        if len(parts) == 4 and parts[0] == "ACK":
+            acks.append((parts[1], int(parts[2]), parts[3]))
+            first.set()
+    first.set()  # the child ended: stop waiting
+
+
+def run_child(state_dir: Path, seed: int, delay: float) -> tuple[list[tuple[str, int, str]],
+                                                                  int | None, str]:
+    """One child: wait for its first acknowledgement, then SIGKILL it ``delay`` s later.
+
+    Returns (acknowledgements, exit status, stderr); the status is -SIGKILL after a kill."""
+    proc = subprocess.Popen(
+        [sys.executable, __file__, "--child", "--state-dir", str(state_dir), "--seed",
+         str(seed)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None and proc.stderr is not None
+    acks: list[tuple[str, int, str]] = []
+    first = threading.Event()
+    reader = threading.Thread(target=read_acks, args=(proc.stdout, acks, first), daemon=True)
+    reader.start()
+    errors: list[str] = []
+    drain = threading.Thread(target=lambda: errors.append(proc.stderr.read()), daemon=True)
+    drain.start()
+    first.wait(FIRST_ACK_TIMEOUT_S)
+    time.sleep(delay)
+    if proc.poll() is None:
+        os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    reader.join()
+    drain.join()
+    return acks, proc.returncode, "".join(errors)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kills", type=int, default=200)
     parser.add_argument("--state-dir", type=Path)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--min-acks", type=int, default=None,
+                        help="fail below this many acknowledged commands (default: 5 per kill)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -97,20 +145,15 @@ def main() -> int:
     bad_integrity = mismatches = replay_diffs = 0
     t0 = time.time()
     for i in range(args.kills):
-        proc = subprocess.Popen(
-            [sys.executable, __file__, "--child", "--state-dir", str(state_dir), "--seed",
-             str(rnd.randrange(10**9))],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        time.sleep(rnd.uniform(0.35, 1.2))
-        os.kill(proc.pid, signal.SIGKILL)
-        out, err = proc.communicate()
-        acks = []
-        for line in out.splitlines():
-            parts = line.split()
-            if len(parts) == 4 and parts[0] == "ACK":
-                acks.append((parts[1], int(parts[2]), parts[3]))
-        if proc.returncode != -signal.SIGKILL and err.strip():
-            print(f"child {i} failed:\n{err}", file=sys.stderr)
+        acks, status, err = run_child(state_dir, rnd.randrange(10**9),
+                                      rnd.uniform(0.05, 0.9))
+        if status != -signal.SIGKILL:
+            print(f"child {i} ended by itself (status {status}) before the kill:\n{err}",
+                  file=sys.stderr)
+            return 1
+        if not acks:
+            print(f"child {i} acknowledged nothing in {FIRST_ACK_TIMEOUT_S:.0f} s:\n{err}",
+                  file=sys.stderr)
             return 1
         total_acks += len(acks)
         lost, integrity, matches, same = check(state_dir, acks)
@@ -126,7 +169,11 @@ def main() -> int:
     print(f"integrity_check not ok: {bad_integrity} of {args.kills}")
     print(f"acknowledged state differs after reopening: {mismatches} of {args.kills}")
     print(f"reopened state differs from a full replay: {replay_diffs} of {args.kills}")
-    return 0 if lost_total == bad_integrity == mismatches == replay_diffs == 0 else 1
+    min_acks = 5 * args.kills if args.min_acks is None else args.min_acks
+    enough = total_acks >= min_acks
+    print(f"minimum acknowledged commands: {min_acks} ({'met' if enough else 'NOT MET'})")
+    held = lost_total == bad_integrity == mismatches == replay_diffs == 0
+    return 0 if held and enough else 1
 
 
 if __name__ == "__main__":

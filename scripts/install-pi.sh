@@ -3,8 +3,9 @@
 #
 #   sudo ./scripts/install-pi.sh            install or update; safe to run again
 #   ./scripts/install-pi.sh --dry-run       print the steps without doing anything
+#   sudo ./scripts/install-pi.sh --deps-only   only system packages and the Python environment
 #
-# See docs/raspberry-pi.md.
+# Raspberry Pi OS Bookworm or Trixie, 32- or 64-bit. See docs/raspberry-pi.md.
 set -euo pipefail
 
 REPO_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -19,12 +20,18 @@ SERVICE_USER=companion
 HARDWARE_GROUPS=(gpio spi i2c)
 APT_PACKAGES=(
     python3-venv python3-dev python3-pip build-essential   # venv, and C extensions (spidev)
+    swig                                                   # lgpio, when built from source
     libopenjp2-7 libjpeg-dev zlib1g-dev libfreetype-dev    # Pillow, when built from source
+    i2c-tools                                              # i2cdetect: is the OLED there?
 )
+# Installed when the distribution has them (Raspberry Pi OS does, Debian does not): lgpio
+# ready-built for this Python, so pip does not have to compile it.
+APT_OPTIONAL=(python3-lgpio liblgpio-dev)
 # Read to tell a Pi 5 apart; overridable so the dry-run can be tested on any machine.
 MODEL_FILE="${COMPANION_MODEL_FILE:-/proc/device-tree/model}"
 
 DRY_RUN=0
+DEPS_ONLY=0
 
 usage() {
     sed -n '2,7s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
@@ -53,6 +60,7 @@ parse_args() {
     while (($#)); do
         case "$1" in
         --dry-run | -n) DRY_RUN=1 ;;
+        --deps-only) DEPS_ONLY=1 ;;
         --help | -h)
             usage
             exit 0
@@ -73,8 +81,17 @@ require_root() {
     fi
 }
 
-is_pi5() {
-    [[ -r "$MODEL_FILE" ]] && tr -d '\0' <"$MODEL_FILE" | grep -q 'Raspberry Pi 5'
+model() {
+    if [[ -r "$MODEL_FILE" ]]; then
+        tr -d '\0' <"$MODEL_FILE"
+    else
+        echo "not a Raspberry Pi"
+    fi
+}
+
+# True when apt knows a package (after apt-get update).
+apt_has() {
+    apt-cache show --no-all-versions "$1" 2>/dev/null | grep -q '^Package:'
 }
 
 check_python() {
@@ -90,8 +107,16 @@ check_python() {
 install_packages() {
     say "Installing system packages: ${APT_PACKAGES[*]}"
     run apt-get update
+    local packages=("${APT_PACKAGES[@]}") package
+    for package in "${APT_OPTIONAL[@]}"; do
+        if apt_has "$package"; then
+            packages+=("$package")
+        else
+            note "$package is not in this distribution: lgpio will be built by pip"
+        fi
+    done
     run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-        "${APT_PACKAGES[@]}"
+        "${packages[@]}"
 }
 
 enable_buses() {
@@ -136,28 +161,35 @@ backup_before_update() {
 
 install_venv() {
     say "Python environment in $VENV"
-    if [[ -x "$VENV/bin/python" ]]; then
-        note "virtual environment already exists"
-    else
-        run mkdir -p "$PREFIX"
-        run python3 -m venv "$VENV"
-    fi
+    run mkdir -p "$PREFIX"
+    # --system-site-packages: Raspberry Pi OS's python3-lgpio (built for this very Python) is
+    # used as it is. Run on an existing environment too: it only updates its settings.
+    run python3 -m venv --system-site-packages "$VENV"
     run "$VENV/bin/pip" install --upgrade pip
-    if is_pi5; then
-        # RPi.GPIO cannot drive a Pi 5; rpi-lgpio provides the same RPi.GPIO module on lgpio.
-        # Both install the same files, so never keep both: remove RPi.GPIO first.
-        note "Raspberry Pi 5: using rpi-lgpio instead of RPi.GPIO"
-        run "$VENV/bin/pip" uninstall -y RPi.GPIO
-        run "$VENV/bin/pip" install "${REPO_DIR}[pi]"
-        if ((DRY_RUN)) || "$VENV/bin/pip" show RPi.GPIO >/dev/null 2>&1; then
-            # The [pi] extra picks RPi.GPIO on 32-bit Raspberry Pi OS, even on a Pi 5.
-            run "$VENV/bin/pip" uninstall -y RPi.GPIO
-        fi
-        # Reinstall: uninstalling RPi.GPIO deletes the module files the two share.
-        run "$VENV/bin/pip" install --force-reinstall --no-deps rpi-lgpio
-    else
-        run "$VENV/bin/pip" install "${REPO_DIR}[pi]"
-    fi
+    # GPIO goes through lgpio on every model and image: RPi.GPIO cannot add edge detection on
+    # kernels from 6.6 on and cannot drive a Pi 5 at all. PYPI=1 makes lgpio's source build
+    # (no wheel for Python 3.13 on Trixie) link its C library in statically.
+    note "GPIO through lgpio on $(model)"
+    run env PYPI=1 "$VENV/bin/pip" install "${REPO_DIR}[pi]"
+    # mfrc522 pulls in RPi.GPIO; rpi-lgpio provides the same RPi.GPIO module on lgpio. Both
+    # install the same files, so remove RPi.GPIO and reinstall rpi-lgpio (uninstalling
+    # RPi.GPIO deletes the module files the two share). pip only warns when it is not there,
+    # and never touches a system copy outside the environment.
+    run "$VENV/bin/pip" uninstall -y RPi.GPIO
+    run env PYPI=1 "$VENV/bin/pip" install --force-reinstall --no-deps rpi-lgpio
+}
+
+check_gpio() {
+    say "Checking the GPIO, SPI and NFC libraries"
+    # Importing proves the install (opening /dev/gpiochip0 needs the Pi itself). RPi.GPIO and
+    # mfrc522 are only looked up: rpi-lgpio refuses to load away from a Pi.
+    run "$VENV/bin/python" -c 'import importlib.metadata as m, importlib.util as u
+import lgpio, gpiozero, spidev
+from gpiozero.pins.lgpio import LGPIOFactory
+assert u.find_spec("mfrc522"), "mfrc522 is missing"
+assert u.find_spec("RPi.GPIO"), "rpi-lgpio is missing"
+assert u.find_spec("RPi._GPIO") is None, "the old RPi.GPIO library shadows rpi-lgpio"
+print("    lgpio", lgpio.get_module_version(), "with rpi-lgpio; gpiozero", m.version("gpiozero"))'
 }
 
 install_config() {
@@ -190,10 +222,17 @@ main() {
     [[ -f "$REPO_DIR/pyproject.toml" ]] || die "run from a clone of the repository ($REPO_DIR)"
     check_python
     install_packages
+    if ((DEPS_ONLY)); then
+        install_venv
+        check_gpio
+        say "Done: system packages and $VENV (--deps-only: no service installed)"
+        return
+    fi
     enable_buses
     create_user
     backup_before_update
     install_venv
+    check_gpio
     install_config
     install_service
     say "Done. Status: systemctl status companion   Logs: journalctl -u companion -f"

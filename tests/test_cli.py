@@ -94,3 +94,12 @@ def test_missing_config_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> 
     """``companion run --config`` with no such file says so and exits non-zero."""
     assert main(["run", "--config", "/nonexistent/config.toml"]) == 2
     assert "does not exist" in capsys.readouterr().err
+
+
+def test_run_help_does_not_promise_a_default_pin(capsys: pytest.CaptureFixture[str]) -> None:
+    """The PIN is made up on the first run (a shipped default would be known to everyone)."""
+    with pytest.raises(SystemExit):
+        main(["run", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "1234" not in text
+    assert "made up on the first run" in text

@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from reliability.damaged_start import run_damaged
 from reliability.faults import run_faults
 from reliability.guard import run_bounds, run_lockout, run_slow
 from reliability.harness import Result
@@ -15,6 +16,7 @@ from reliability.memory import run_memory
 from reliability.powercut import run_powercut
 from reliability.races import run_races, run_retries
 from reliability.restart import run_restart
+from reliability.restore_running import run_restore_running
 from reliability.soak import run_soak
 
 
@@ -32,6 +34,8 @@ def scenarios(quick: bool, soak_seconds: float | None,
         "slow": lambda w: run_slow(w, spectators=100 if q else 200),
         "bounds": run_bounds,
         "lockout": run_lockout,
+        "restore": lambda w: run_restore_running(w, attempts=3 if q else 5),
+        "damaged": run_damaged,
     }
 
 
@@ -39,7 +43,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Board Companion reliability suite")
     parser.add_argument("--quick", action="store_true", help="short runs (about 2 minutes)")
     parser.add_argument("--only", default="", help="comma-separated: powercut, races, "
-                        "retries, soak, restart, memory, faults, slow, bounds, lockout")
+                        "retries, soak, restart, memory, faults, slow, bounds, lockout, "
+                        "restore, damaged")
     parser.add_argument("--soak-seconds", type=float, help="soak length (default 60, quick 15)")
     parser.add_argument("--kills", type=int, help="power cuts (default 200, quick 20)")
     parser.add_argument("--work", type=Path, help="keep state and journals here")

@@ -1,7 +1,10 @@
-"""mDNS announcement and the URL shown to players. Everything stays on loopback."""
+"""mDNS announcement and the URL shown to players. Everything stays on loopback, and each test
+announces a name of its own, so a companion running on the same machine (./scripts/start)
+cannot answer in its place."""
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterator
 
 import pytest
@@ -21,25 +24,40 @@ def phone() -> Iterator[Zeroconf]:
     zc.close()
 
 
-def test_phone_finds_the_page_and_companion_local(phone: Zeroconf) -> None:
-    with Announcer(port=8123, addresses=LOOPBACK, interfaces=LOOPBACK) as announcer:
+@pytest.fixture
+def name() -> str:
+    """A service and host name no other companion on this machine uses."""
+    return f"companion-test-{secrets.token_hex(4)}"
+
+
+def test_phone_finds_the_page_and_its_local_name(phone: Zeroconf, name: str) -> None:
+    with Announcer(name, port=8123, addresses=LOOPBACK, interfaces=LOOPBACK) as announcer:
         assert announcer.announcing
-        info = phone.get_service_info(
-            "_http._tcp.local.", "companion._http._tcp.local.", timeout=3000
-        )
+        info = phone.get_service_info("_http._tcp.local.", f"{name}._http._tcp.local.",
+                                      timeout=3000)
         assert info is not None, "the service was not seen over multicast on loopback"
         assert info.port == 8123
-        assert info.server == "companion.local."
+        assert info.server == f"{name}.local."
         assert info.parsed_addresses() == ["127.0.0.1"]
-        resolver = AddressResolver("companion.local.")
+        resolver = AddressResolver(f"{name}.local.")
         assert resolver.request(phone, 3000)
         assert resolver.parsed_addresses() == ["127.0.0.1"]
-        assert best_url(8123, announcer) == "http://companion.local:8123"
+        assert best_url(8123, announcer) == f"http://{name}.local:8123"
     assert not announcer.announcing
     # The goodbye packets make the phone forget the page at once.
-    assert phone.get_service_info(
-        "_http._tcp.local.", "companion._http._tcp.local.", timeout=500
-    ) is None
+    assert phone.get_service_info("_http._tcp.local.", f"{name}._http._tcp.local.",
+                                  timeout=500) is None
+
+
+def test_another_companion_on_the_same_machine_does_not_answer_for_ours(
+        phone: Zeroconf, name: str) -> None:
+    """As when ./scripts/start runs beside the tests: the default "companion" is taken."""
+    with Announcer(port=8080, addresses=LOOPBACK, interfaces=LOOPBACK) as running, \
+            Announcer(name, port=8124, addresses=LOOPBACK, interfaces=LOOPBACK) as ours:
+        assert running.announcing and ours.announcing
+        info = phone.get_service_info("_http._tcp.local.", f"{name}._http._tcp.local.",
+                                      timeout=3000)
+        assert info is not None and info.port == 8124
 
 
 def test_without_any_lan_address_nothing_is_announced(monkeypatch: pytest.MonkeyPatch) -> None:

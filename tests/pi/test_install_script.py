@@ -54,23 +54,44 @@ def test_dry_run_shows_every_step_and_changes_nothing(tmp_path: Path) -> None:
         "python3-venv",
         "would run: raspi-config nonint do_spi 0" if shutil.which("raspi-config") else "SPI",
         "/opt/companion/venv/bin/pip install " + str(SCRIPT.parents[1]) + "\\[pi\\]",
+        "PYPI=1",
+        "swig",
+        "i2c-tools",
+        "--system-site-packages",
         "systemd/config.example.toml " + str(tmp_path / "config.toml"),
         "systemd/companion.service /etc/systemd/system/companion.service",
         "would run: systemctl enable companion.service",
     ]:
         assert expected in out, expected
     assert not (tmp_path / "config.toml").exists()
-    assert "RPi.GPIO" not in out, "a Pi 4 keeps whatever the [pi] extra chose"
 
 
-def test_pi5_removes_rpi_gpio_and_uses_rpi_lgpio(tmp_path: Path) -> None:
-    done = _dry_run(tmp_path, "Raspberry Pi 5 Model B Rev 1.0")
+@pytest.mark.parametrize("model", ["Raspberry Pi 3 Model B Plus Rev 1.3",
+                                   "Raspberry Pi 4 Model B Rev 1.5",
+                                   "Raspberry Pi 5 Model B Rev 1.0",
+                                   "Raspberry Pi Zero 2 W Rev 1.0"])
+def test_every_model_uses_lgpio_through_rpi_lgpio(tmp_path: Path, model: str) -> None:
+    """RPi.GPIO cannot add edge detection on kernels >= 6.6 (32-bit Bookworm) nor drive a
+    Pi 5: every model gets rpi-lgpio, reinstalled after RPi.GPIO (pulled in by mfrc522) is
+    removed, since uninstalling RPi.GPIO deletes the files the two share."""
+    done = _dry_run(tmp_path, model)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    uninstall = next(i for i, line in enumerate(lines) if "uninstall -y RPi.GPIO" in line)
     install = next(i for i, line in enumerate(lines) if "pip install /" in line)
+    uninstall = next(i for i, line in enumerate(lines) if "uninstall -y RPi.GPIO" in line)
     lgpio = next(i for i, line in enumerate(lines) if line.endswith("rpi-lgpio"))
-    assert uninstall < install < lgpio, "RPi.GPIO must be gone before rpi-lgpio goes in"
+    assert install < uninstall < lgpio
+    assert f"GPIO through lgpio on {model}" in done.stdout
+    assert "lgpio, gpiozero, spidev" in done.stdout, "the install ends by checking the imports"
+
+
+def test_deps_only_installs_packages_and_python_but_no_service(tmp_path: Path) -> None:
+    done = _dry_run(tmp_path, "Raspberry Pi 4 Model B Rev 1.5", "--deps-only")
+    assert done.returncode == 0, done.stderr
+    assert "would run: apt-get update" in done.stdout
+    assert "\\[pi\\]" in done.stdout
+    for absent in ("systemctl", "useradd", "config.example.toml", "raspi-config"):
+        assert absent not in done.stdout, absent
 
 
 def test_existing_config_is_kept(tmp_path: Path) -> None:
