@@ -36,6 +36,7 @@ ERRORS = 0x1B  # BufferOvfl, CollErr, ParityErr, ProtocolErr
 WUPA, HLTA, SEL_CL = 0x52, 0x50, (0x93, 0x95, 0x97)
 CASCADE_TAG = 0x88
 TIMER_TICK_S = (2 * 0xD3E + 1) / 13.56e6  # the prescaler MFRC522_Init sets: ~0.5 ms
+MAX_SPI_HZ = 10_000_000  # MFRC522 datasheet: SPI up to 10 Mbit/s
 
 _rst_users: weakref.WeakKeyDictionary[Any, dict[int, int]] = weakref.WeakKeyDictionary()
 """GPIO module -> reset pin -> open readers using it. Keyed by the module object itself (not
@@ -74,6 +75,9 @@ class Mfrc522Reader:
         irq_poll_s: float = 0.001,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
+        if not 0 < spi_hz <= MAX_SPI_HZ:
+            raise ValueError(f"spi_hz must be 1..{MAX_SPI_HZ} (the MFRC522's SPI limit), "
+                             f"got {spi_hz}")
         self.bus, self.device, self.rst_pin = bus, device, rst_pin
         self.spi_hz = spi_hz
         self.timeout_s = timeout_s
@@ -173,11 +177,11 @@ class Mfrc522Reader:
         uid: list[int] = []
         for sel in SEL_CL:
             part = self._transceive([sel, 0x20])
-            if part is None or len(part) != 5 or bcc(part[:4]) != part[4]:
+            if part is None or not self._uid_part_ok(part):
                 return True, None
             frame = [sel, 0x70, *part]
             sak = self._transceive([*frame, *crc_a(frame)])
-            if sak is None or len(sak) != 3 or crc_a(sak[:1]) != sak[1:]:
+            if sak is None or not self._sak_ok(sak):
                 return True, None
             if not sak[0] & 0x04:
                 uid += part[:4]
@@ -189,6 +193,20 @@ class Mfrc522Reader:
             return True, None
         self._halt()
         return True, bytes(uid).hex().upper()
+
+    @staticmethod
+    def _uid_part_ok(part: list[int]) -> bool:
+        """An anticollision answer: four UID bytes and their BCC."""
+        return len(part) == 5 and bcc(part[:4]) == part[4]
+
+    @staticmethod
+    def _sak_ok(sak: list[int]) -> bool:
+        """A SELECT answer: SAK and its CRC_A."""
+        return len(sak) == 3 and crc_a(sak[:1]) == sak[1:]
+
+    def _frame_errors(self) -> int:
+        """The receive errors the chip flagged (BufferOvfl, CollErr, ParityErr, ProtocolErr)."""
+        return self._read(ERROR) & ERRORS
 
     def _halt(self) -> None:
         """Send HLTA without waiting for the answer a halted tag never gives."""
@@ -215,7 +233,7 @@ class Mfrc522Reader:
             irq = self._read(COMM_IRQ)
             if irq == 0xFF:
                 raise ReaderError(f"reader on {self.where} reads all ones: disconnected?")
-            if irq & (RX_IRQ | IDLE_IRQ):
+            if irq & RX_IRQ:  # Transceive never goes Idle by itself: RxIRq ends an answer
                 break
             if irq & TIMER_IRQ:
                 return None
@@ -224,7 +242,7 @@ class Mfrc522Reader:
         else:
             raise ReaderError(f"reader on {self.where} stopped answering (no IRQ, no timer)")
         self._damaged = True
-        if self._read(ERROR) & ERRORS:
+        if self._frame_errors():
             return None
         count = self._read(FIFO_LEVEL)
         if count == 0 or count > 64 or self._read(CONTROL) & 0x07:
