@@ -29,6 +29,7 @@ from hardware.emulator.timelines import (  # noqa: E402
     table_placements,
     timeline,
 )
+from hardware.emulator.variants import CHECKS, PROTOCOL, noisy_reads  # noqa: E402
 from hardware.nfc import Mfrc522Reader  # noqa: E402
 from hardware.taps import TapDetector, TapSettings  # noqa: E402
 
@@ -175,37 +176,70 @@ def lift_figures(n: int, seed: int, settings: TapSettings, extra_s: float) -> No
         print(f"  lifted {label:11}  {n - 1 - counts[1:].count(0)} of {n - 1}")
 
 
-def end_to_end(n: int, seed: int) -> None:
-    """Placements through emulated chip (with glitches), adapter and tap detector."""
+def end_to_end(n: int, seed: int, settings: TapSettings) -> None:
+    """Two emulated readers polled in turn as the table's loop does (one time stamp per
+    pass, then ``poll_s``); a token on reader A is lifted for 0.40-0.45 s between rests of
+    0.3-2 s, reader B holds a resting token. Glitches on both chips: 3 % lost answers, 2 %
+    flipped bits, 1 % parity errors (about 9 % of reads lost)."""
     clock = VirtualClock()
-    chip = Mfrc522Chip(clock, glitches=Glitches(drop=0.03, flip=0.02, parity=0.01, seed=seed))
+    chips = {(0, d): Mfrc522Chip(clock, glitches=Glitches(drop=0.03, flip=0.02, parity=0.01,
+                                                          seed=seed + d)) for d in (0, 1)}
     rng = random.Random(seed)
-    settings = TapSettings()
-    detector = TapDetector(settings)
-    counts = []
-    with pi_modules({(0, 0): chip}):
-        reader = Mfrc522Reader(0, 0, 25, sleep=clock.sleep)
-        reader.open()
-        for _ in range(n):
-            count = 0
-            end_gap = clock.time() + rng.uniform(0.4, 1.5)
-            while clock.time() < end_gap:
-                if detector.feed(clock.time(), reader.read_uid()):
-                    count += 1
-                clock.sleep(settings.poll_s)
-            chip.place(UID7)
-            end = clock.time() + rng.uniform(0.3, 2.0)
-            while clock.time() < end:
-                if detector.feed(clock.time(), reader.read_uid()):
-                    count += 1
-                clock.sleep(settings.poll_s)
-            chip.remove()
-            counts.append(count)
-        reader.close()
-    print(f"End to end: {n} placements of one 7-byte tag through the emulated chip "
-          f"(3% lost answers, 2% flipped bits, 1% parity errors)")
-    print(f"  duplicates: {sum(c - 1 for c in counts if c > 1)}   "
-          f"misses: {counts.count(0)}")
+    spans, t = [], 0.5
+    for _ in range(n):
+        rest = rng.uniform(0.3, 2.0)
+        spans.append(Placement(UID7, t, t + rest))
+        t += rest + rng.uniform(0.40, 0.45)
+    taps: list[Sample] = []
+    b_taps = 0
+    with pi_modules(chips):
+        readers = [Mfrc522Reader(0, d, 25, sleep=clock.sleep) for d in (0, 1)]
+        detectors = [TapDetector(settings), TapDetector(settings)]
+        for reader in readers:
+            reader.open()
+        chips[(0, 1)].place("04B0B1B2B3B4B5")
+        on, k, passes = False, 0, 0
+        while clock.time() < t:
+            now = clock.time()
+            while k < len(spans) and now >= spans[k].end:
+                k += 1
+            want = k < len(spans) and now >= spans[k].start
+            if want != on:
+                (chips[(0, 0)].place if want else chips[(0, 0)].remove)(UID7)
+                on = want
+            for i, (reader, detector) in enumerate(zip(readers, detectors, strict=True)):
+                uid = reader.read_uid()
+                if detector.feed(now, uid):
+                    if i == 0:
+                        taps.append((now, uid))
+                    else:
+                        b_taps += 1
+            passes += 1
+            clock.sleep(settings.poll_s)
+        for reader in readers:
+            reader.close()
+    counts, stray = count_taps(spans, taps)
+    print(f"End to end, two emulated readers (9 % of reads lost): {n} placements on reader A "
+          f"lifted for 0.40-0.45 s (a pass every {t / passes * 1000:.0f} ms)")
+    print(f"  placements counted: {n - counts.count(0)} of {n}   duplicates: "
+          f"{sum(c - 1 for c in counts if c > 1) + stray}   taps of B's resting token: "
+          f"{b_taps} (target 1)")
+
+
+def driver_figures(reads: int, seed: int) -> None:
+    print(f"Never a wrong UID: noisy reads on the emulated chip ({reads} for the adapter; "
+          f"5 % lost answers, 5 % flipped bits, 2 % each of parity-blind, BCC-blind and "
+          f"parity-bit errors; a quarter of the time two tags in the field)")
+    print(f"  {'driver':22} {'reads':>6} {'right':>6} {'wrong':>6} {'none':>6} "
+          f"{'errors':>6} {'damaged SELECTs':>16}")
+    for driver in (Mfrc522Reader, *PROTOCOL, *CHECKS):
+        n = reads if driver in (Mfrc522Reader, *CHECKS) else min(reads, 500)
+        tally = noisy_reads(driver, n, seed)
+        if tally.refused_at_open:
+            print(f"  {driver.__name__:22} refused at open: {tally.refused_at_open}")
+            continue
+        print(f"  {driver.__name__:22} {n:6} {tally.right:6} {tally.wrong:6} {tally.nothing:6} "
+              f"{tally.errors:6} {tally.refused_selects:16}")
 
 
 def main() -> None:
@@ -215,6 +249,7 @@ def main() -> None:
     parser.add_argument("--neighbours", type=int, default=1000)
     parser.add_argument("--lifts", type=int, default=1000)
     parser.add_argument("--end-to-end", type=int, default=300)
+    parser.add_argument("--reads", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     settings = TapSettings()
@@ -224,7 +259,8 @@ def main() -> None:
     weak_placement_figures(2000, args.seed, settings)
     neighbour_figures(args.neighbours, args.seed, settings)
     lift_figures(args.lifts, args.seed, settings, 2 * empty_s)
-    end_to_end(args.end_to_end, args.seed)
+    end_to_end(args.end_to_end, args.seed, settings)
+    driver_figures(args.reads, args.seed)
 
 
 if __name__ == "__main__":

@@ -67,10 +67,12 @@ class FakeGPIO(types.ModuleType):
     def setwarnings(self, flag: bool) -> None:
         pass
 
-    def setup(self, pin: int, direction: int, initial: int = 0) -> None:
+    def setup(self, pin: int, direction: int, pull_up_down: int = 20,
+              initial: int = -1) -> None:
+        """As RPi.GPIO: without ``initial`` an output keeps the level it already drives."""
         if self.mode is None:
             raise RuntimeError("Please set pin numbering mode using GPIO.setmode")
-        self.pins[pin] = initial
+        self.pins[pin] = self.pins.get(pin, 0) if initial == -1 else int(initial)
         self._changed([pin])
 
     def output(self, pin: int, value: int) -> None:

@@ -64,3 +64,35 @@ def test_the_detector_learns_the_poll_interval_of_a_slow_loop() -> None:
     for i in range(100):
         detector.feed(i * 0.075, None)
     assert 0.07 < detector.interval < 0.08
+
+
+def test_two_emulated_readers_polled_in_turn_count_every_quick_lift() -> None:
+    """The table's loop: one time stamp per pass over both readers, then poll_s. Reader A's
+    token is lifted for 0.40-0.42 s between rests; B holds a resting token."""
+    from hardware.emulator import Glitches, Mfrc522Chip, VirtualClock, pi_modules
+    from hardware.nfc import Mfrc522Reader
+
+    clock, rng = VirtualClock(), random.Random(8)
+    chips = {(0, d): Mfrc522Chip(clock, glitches=Glitches(drop=0.03, flip=0.02, parity=0.01,
+                                                          seed=d)) for d in (0, 1)}
+    spans = lifts(30, rng, "04A1B2C3D4E5F6", (0.40, 0.42), rest_s=(0.3, 1.5))
+    taps: list[tuple[float, str | None]] = []
+    detectors = [TapDetector(), TapDetector()]
+    with pi_modules(chips):
+        readers = [Mfrc522Reader(0, d, 25, sleep=clock.sleep) for d in (0, 1)]
+        for reader in readers:
+            reader.open()
+        chips[(0, 1)].place("04B0B1B2B3B4B5")
+        on = False
+        while clock.time() < spans[-1].end + 0.5:
+            now = clock.time()
+            if on != any(p.start <= now < p.end for p in spans):  # put down or lifted
+                on = not on
+                chips[(0, 0)].place(spans[0].uid) if on else chips[(0, 0)].remove()
+            uid = readers[0].read_uid()
+            if detectors[0].feed(now, uid):
+                taps.append((now, uid))
+            detectors[1].feed(now, readers[1].read_uid())
+            clock.sleep(0.05)
+    assert detectors[1].present == "04B0B1B2B3B4B5"
+    assert count_taps(spans, taps) == ([1] * 30, 0)
