@@ -15,10 +15,14 @@ counts as lifted (its next read is a new tap) only after a silence that is all o
 - as many empty polls as fit in that window at the **observed** poll rate (at most
   ``removal_polls``): with two readers polled in turn a reader is polled about every 70 ms,
   not every 50, and a 0.4 s lift must still count;
-- for a tag that misses often (its miss rate, estimated per tag, above 15 %): enough polls in
-  a row that its own misses would produce such a run less than once in 10^8 polls. A token
-  at the edge with 30 % lost reads needs 16 silent polls (0.8 s); while two tags share the
-  field (each read on about every other poll) each needs 27.
+- for a tag that misses often (its miss rate, learnt per tag, clearly above 15 %): enough
+  polls in a row that its own misses would produce such a run less than once in 10^8 polls.
+  A token at the edge with 30 % lost reads needs 16 silent polls (0.8 s); while two tags
+  share the field (each read on about every other poll) each needs 27. The rate is learnt
+  from the tag's last ~256 polls, after its first 0.15 s (the wobble into place), a run of
+  lost reads counting for at most two (a hand over the antenna is one event), and starts at
+  5 %: in its first seconds a weak token is not known as weak yet (the bench counts the
+  re-taps that costs).
 
 A poll that returns another tag counts as a miss for every present tag but that one: the
 reader sees one tag at a time. The detector is pure: it is fed ``(time, uid or None)``
@@ -61,10 +65,12 @@ FALSE_LIFT_ODDS = 1e-8
 """A weak tag's own misses may look like a lift at most this often per poll."""
 WEAK_MISS_RATE = 0.15
 """Above this estimated miss rate a tag gets a budget from its rate, not only the window."""
-WEAK_MARGIN = 0.5
-"""A tag is weak only when its rate, less half a standard error, is above WEAK_MISS_RATE."""
+WEAK_MARGIN = 1.0
+"""A tag is weak only when its rate, less one standard error, is above WEAK_MISS_RATE."""
 PRIOR_RATE, PRIOR_POLLS, RATE_WINDOW, RUN_CAP = 0.05, 20.0, 256.0, 2
 """The miss rate starts at 5 % weighed as 20 polls, and follows the last ~256 polls."""
+SETTLE_S = 0.15
+"""Misses in a tag's first 0.15 s on the reader (it wobbles into place) teach nothing."""
 GAP_CAP = 1.5
 """A gap between polls counts for at most this many poll intervals of silence."""
 
@@ -81,9 +87,10 @@ def budget(miss_rate: float, base: int) -> int:
 class _Presence:
     """One tag believed to be on the reader."""
 
-    __slots__ = ("budget", "covered", "misses", "polls", "silent")
+    __slots__ = ("budget", "covered", "misses", "polls", "settled_at", "silent")
 
-    def __init__(self, base: int) -> None:
+    def __init__(self, t: float, base: int) -> None:
+        self.settled_at = t + SETTLE_S
         self.misses, self.polls = PRIOR_RATE * PRIOR_POLLS, PRIOR_POLLS
         self.silent = 0  # polls since it was last read
         self.covered = 0.0  # silence since then, each gap capped
@@ -95,14 +102,15 @@ class _Presence:
         ``RUN_CAP``: a hand over the antenna is one event, not a weak tag."""
         return self.misses / self.polls
 
-    def seen(self, base: int, sharing: int) -> None:
+    def seen(self, t: float, base: int, sharing: int) -> None:
         """Read again after a silence that was not a lift: learn from that silence.
 
         ``sharing``: tags present on the reader, this one included; they answer in turn, so
         each misses at least ``1 - 1/sharing`` of the polls.
         """
-        self.misses += min(self.silent, RUN_CAP)
-        self.polls += min(self.silent, RUN_CAP) + 1
+        if t >= self.settled_at:  # not while it wobbles into place
+            self.misses += min(self.silent, RUN_CAP)
+            self.polls += min(self.silent, RUN_CAP) + 1
         if self.polls > RATE_WINDOW:
             self.misses *= RATE_WINDOW / self.polls
             self.polls = RATE_WINDOW
@@ -163,8 +171,8 @@ class TapDetector:
         tag = self._tags.get(uid)
         new = tag is None
         if tag is None:
-            tag = self._tags[uid] = _Presence(base)
-        tag.seen(base, len(self._tags))
+            tag = self._tags[uid] = _Presence(t, base)
+        tag.seen(t, base, len(self._tags))
         return uid if new else None
 
     def _tick(self, t: float) -> float:
