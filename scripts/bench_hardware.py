@@ -162,6 +162,34 @@ def neighbour_figures(n: int, seed: int, settings: TapSettings) -> None:
           f"counted twice: {sum(1 for c in counts[1:] if c > 1)}")
 
 
+def emulated_neighbours(n: int, seed: int, settings: TapSettings) -> None:
+    """The same through the emulated chip and the adapter: the two tags collide there."""
+    clock, rng = VirtualClock(), random.Random(seed)
+    chip = Mfrc522Chip(clock, glitches=Glitches(drop=0.03, flip=0.02, parity=0.01, seed=seed))
+    spans = neighbours(n, rng, "04AA5E5E000001")
+    taps: list[Sample] = []
+    detector = TapDetector(settings)
+    with pi_modules({(0, 0): chip}):
+        reader = Mfrc522Reader(0, 0, 25, sleep=clock.sleep)
+        reader.open()
+        inside: set[str] = set()
+        while clock.time() < spans[0].end:
+            now = clock.time()
+            want = {p.uid for p in spans if p.start <= now < p.end}
+            for uid in want - inside:
+                chip.place(uid)
+            for uid in inside - want:
+                chip.remove(uid)
+            inside = want
+            if tap := detector.feed(now, reader.read_uid()):
+                taps.append((now, tap))
+            clock.sleep(settings.poll_s)
+        reader.close()
+    counts, stray = count_taps(spans, taps)
+    print(f"  through the emulated chip ({n} visits; the tags collide, the adapter selects the "
+          f"tag it read last): re-taps of the resting token: {counts[0] - 1 + stray}")
+
+
 def lift_figures(n: int, seed: int, settings: TapSettings, extra_s: float) -> None:
     print(f"Quick lifts with two readers (the loop spends {extra_s * 1000:.1f} ms on the "
           f"readers per pass): lifts counted (target all)")
@@ -258,6 +286,7 @@ def main() -> None:
     edge_figures(args.hours, args.seed, settings, 2 * empty_s)
     weak_placement_figures(2000, args.seed, settings)
     neighbour_figures(args.neighbours, args.seed, settings)
+    emulated_neighbours(args.neighbours // 5, args.seed, settings)
     lift_figures(args.lifts, args.seed, settings, 2 * empty_s)
     end_to_end(args.end_to_end, args.seed, settings)
     driver_figures(args.reads, args.seed)

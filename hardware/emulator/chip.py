@@ -185,7 +185,8 @@ class Mfrc522Chip:
         self.connected = True
         self.powered = True  # NRSTPD high
         self.transfers = 0
-        self.refused_selects = 0  # SELECTs with a UID no tag in the field has (damaged)
+        self.refused_selects = 0  # SELECTs for a UID no tag ever placed has (a damaged one)
+        self._parts: set[tuple[int, ...]] = set()  # every UID part + BCC ever placed
         self.garbled = 0  # SPI transfers too fast (or in the wrong mode) to make sense of
         self._noise = random.Random(0x522)
         self._reset()
@@ -195,6 +196,9 @@ class Mfrc522Chip:
         """Put a tag in the field (it powers up IDLE)."""
         tag = Tag(uid)
         self.tags.append(tag)
+        raw = list(tag.uid)
+        for part in ([raw] if len(raw) == 4 else [[0x88, *raw[:3]], raw[3:]]):
+            self._parts.add((*part, bcc(part)))
         return tag
 
     def remove(self, uid: bytes | str | None = None) -> None:
@@ -320,7 +324,8 @@ class Mfrc522Chip:
         self.regs[ERROR] = 0
         ready = any(t.state == "READY" for t in self.tags)
         answers = [a for t in self.tags if self.field_on and (a := t.receive(frame, last_bits))]
-        if ready and not answers and _is_select(frame, last_bits):
+        if ready and not answers and _is_select(frame, last_bits) \
+                and tuple(frame[2:7]) not in self._parts:
             self.refused_selects += 1
         self._answer = self._timer_at = None
         timer = tx_end + self._timer_period() if self.regs[T_MODE] & 0x80 else None

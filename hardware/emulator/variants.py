@@ -126,7 +126,8 @@ class Tally:
 
 def noisy_reads(driver: type[Mfrc522Reader], reads: int, seed: int = 1) -> Tally:
     """``reads`` polls of ``driver`` on an emulated chip with :func:`noisy_glitches`; every
-    20 polls the field gets new tags: one 4- or 7-byte tag, or (a quarter of the time) two.
+    20 polls the field gets new tags: one 4- or 7-byte tag, or (a quarter of the time) two;
+    half the time the first tag stays (a token resting, a neighbour joining or not).
 
     A read is right if it is the UID of a tag in the field, wrong otherwise. A ReaderError
     counts as an error and the driver is reopened, as the table's poll loop does.
@@ -146,7 +147,9 @@ def noisy_reads(driver: type[Mfrc522Reader], reads: int, seed: int = 1) -> Tally
         for i in range(reads):
             if i % 20 == 0:
                 chip.remove()
-                uids = [_random_uid(rng) for _ in range(2 if rng.random() < 0.25 else 1)]
+                keep = uids[:1] if uids and rng.random() < 0.5 else []  # it stays
+                total = 2 if rng.random() < 0.25 else 1  # with a neighbour, or alone
+                uids = keep + [_random_uid(rng) for _ in range(total - len(keep))]
                 for uid in uids:
                     chip.place(uid)
             try:

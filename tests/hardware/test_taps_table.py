@@ -96,3 +96,33 @@ def test_two_emulated_readers_polled_in_turn_count_every_quick_lift() -> None:
             clock.sleep(0.05)
     assert detectors[1].present == "04B0B1B2B3B4B5"
     assert count_taps(spans, taps) == ([1] * 30, 0)
+
+
+def test_a_neighbour_on_an_emulated_reader_never_retaps_the_resting_token() -> None:
+    """Through the chip and the adapter: the two tags collide, the adapter selects the one
+    it read last, so the resting token reads on and its detector sees no lift."""
+    from hardware.emulator import Glitches, Mfrc522Chip, VirtualClock, pi_modules
+    from hardware.nfc import Mfrc522Reader
+
+    clock, rng = VirtualClock(), random.Random(9)
+    chip = Mfrc522Chip(clock, glitches=Glitches(drop=0.03, flip=0.02, parity=0.01, seed=9))
+    spans = neighbours(20, rng, "04AA5E5E000001")
+    taps: list[tuple[float, str | None]] = []
+    detector = TapDetector()
+    with pi_modules({(0, 0): chip}):
+        reader = Mfrc522Reader(0, 0, 25, sleep=clock.sleep)
+        reader.open()
+        inside: set[str] = set()
+        while clock.time() < spans[0].end:
+            now = clock.time()
+            want = {p.uid for p in spans if p.start <= now < p.end}
+            for uid in want - inside:
+                chip.place(uid)
+            for uid in inside - want:
+                chip.remove(uid)
+            inside = want
+            if tap := detector.feed(now, reader.read_uid()):
+                taps.append((now, tap))
+            clock.sleep(0.05)
+    counts, stray = count_taps(spans, taps)
+    assert counts[0] == 1 and stray == 0
