@@ -33,13 +33,24 @@ CONTROL, BIT_FRAMING, T_RELOAD_H, T_RELOAD_L, VERSION = 0x0C, 0x0D, 0x2C, 0x2D, 
 CMD_IDLE, CMD_TRANSMIT, CMD_TRANSCEIVE = 0x00, 0x04, 0x0C
 TX_IRQ, RX_IRQ, IDLE_IRQ, TIMER_IRQ = 0x40, 0x20, 0x10, 0x01
 ERRORS = 0x1B  # BufferOvfl, CollErr, ParityErr, ProtocolErr
+COLL_ERR = 0x08
 WUPA, HLTA, SEL_CL = 0x52, 0x50, (0x93, 0x95, 0x97)
 CASCADE_TAG = 0x88
 TIMER_TICK_S = (2 * 0xD3E + 1) / 13.56e6  # the prescaler MFRC522_Init sets: ~0.5 ms
+MAX_SPI_HZ = 10_000_000  # MFRC522 datasheet: SPI up to 10 Mbit/s
 
 _rst_users: weakref.WeakKeyDictionary[Any, dict[int, int]] = weakref.WeakKeyDictionary()
 """GPIO module -> reset pin -> open readers using it. Keyed by the module object itself (not
 its id(), which a later module may reuse once the first is gone)."""
+
+
+def _level_part(uid: list[int], level: int) -> list[int]:
+    """The four bytes and BCC a tag with ``uid`` answers at cascade ``level`` (0, 1)."""
+    if len(uid) == 4:
+        part = uid if level == 0 else []
+    else:
+        part = [CASCADE_TAG, *uid[:3]] if level == 0 else uid[3:7]
+    return [*part, bcc(part)]
 
 
 class ReaderError(RuntimeError):
@@ -74,6 +85,9 @@ class Mfrc522Reader:
         irq_poll_s: float = 0.001,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
+        if not 0 < spi_hz <= MAX_SPI_HZ:
+            raise ValueError(f"spi_hz must be 1..{MAX_SPI_HZ} (the MFRC522's SPI limit), "
+                             f"got {spi_hz}")
         self.bus, self.device, self.rst_pin = bus, device, rst_pin
         self.spi_hz = spi_hz
         self.timeout_s = timeout_s
@@ -84,6 +98,8 @@ class Mfrc522Reader:
         self._max_polls = int(3 * timeout_s / irq_poll_s) + 5
         self._unsure = True  # the last read failed: a tag may be stuck in READY
         self._damaged = False  # the last frame got an answer, but a damaged one
+        self._collided = False  # an answer had a collision: more than one tag answered
+        self._last: list[int] | None = None  # the UID read last
 
     def __repr__(self) -> str:
         return f"Mfrc522Reader(bus={self.bus}, device={self.device}, rst_pin={self.rst_pin})"
@@ -165,30 +181,63 @@ class Mfrc522Reader:
         return uid
 
     def _select(self) -> tuple[bool, str | None]:
-        """(a tag answered WUPA, its full UID or None); halts the tag after a clean read."""
-        self._damaged = False
+        """(a tag answered WUPA, its full UID or None); halts the tag after a clean read.
+
+        When the anticollision answers collide (two tags in the field), the tag read last is
+        selected by its UID directly (ISO/IEC 14443-3 allows a SELECT of a known UID): only
+        that tag can answer it, with a SAK the CRC_A checks, so a token resting on the reader
+        keeps reading while a neighbour shares the field.
+        """
+        self._damaged = self._collided = False
         atqa = self._transceive([WUPA], tx_last_bits=7)
         if atqa is None or len(atqa) != 2:
             return self._damaged, None
+        uid = self._cascade()
+        if uid is None and self._collided and self._last is not None:
+            uid = self._cascade(self._last)
+        if uid is None:
+            return True, None
+        self._halt()
+        self._last = uid
+        return True, bytes(uid).hex().upper()
+
+    def _cascade(self, known: list[int] | None = None) -> list[int] | None:
+        """Anticollision and SELECT through the cascade levels (or SELECT ``known``)."""
         uid: list[int] = []
-        for sel in SEL_CL:
-            part = self._transceive([sel, 0x20])
-            if part is None or len(part) != 5 or bcc(part[:4]) != part[4]:
-                return True, None
+        for level, sel in enumerate(SEL_CL):
+            if known is None:
+                part = self._transceive([sel, 0x20])
+                if part is None or not self._uid_part_ok(part):
+                    return None
+            else:
+                part = _level_part(known, level)
             frame = [sel, 0x70, *part]
             sak = self._transceive([*frame, *crc_a(frame)])
-            if sak is None or len(sak) != 3 or crc_a(sak[:1]) != sak[1:]:
-                return True, None
+            if sak is None or not self._sak_ok(sak):
+                return None
             if not sak[0] & 0x04:
                 uid += part[:4]
                 break
             if part[0] != CASCADE_TAG:
-                return True, None
+                return None
             uid += part[1:4]
         else:
-            return True, None
-        self._halt()
-        return True, bytes(uid).hex().upper()
+            return None
+        return uid if known is None or uid == known else None
+
+    @staticmethod
+    def _uid_part_ok(part: list[int]) -> bool:
+        """An anticollision answer: four UID bytes and their BCC."""
+        return len(part) == 5 and bcc(part[:4]) == part[4]
+
+    @staticmethod
+    def _sak_ok(sak: list[int]) -> bool:
+        """A SELECT answer: SAK and its CRC_A."""
+        return len(sak) == 3 and crc_a(sak[:1]) == sak[1:]
+
+    def _frame_errors(self) -> int:
+        """The receive errors the chip flagged (BufferOvfl, CollErr, ParityErr, ProtocolErr)."""
+        return self._read(ERROR) & ERRORS
 
     def _halt(self) -> None:
         """Send HLTA without waiting for the answer a halted tag never gives."""
@@ -215,7 +264,7 @@ class Mfrc522Reader:
             irq = self._read(COMM_IRQ)
             if irq == 0xFF:
                 raise ReaderError(f"reader on {self.where} reads all ones: disconnected?")
-            if irq & (RX_IRQ | IDLE_IRQ):
+            if irq & RX_IRQ:  # Transceive never goes Idle by itself: RxIRq ends an answer
                 break
             if irq & TIMER_IRQ:
                 return None
@@ -224,7 +273,9 @@ class Mfrc522Reader:
         else:
             raise ReaderError(f"reader on {self.where} stopped answering (no IRQ, no timer)")
         self._damaged = True
-        if self._read(ERROR) & ERRORS:
+        errors = self._frame_errors()
+        if errors:
+            self._collided = self._collided or bool(errors & COLL_ERR)
             return None
         count = self._read(FIFO_LEVEL)
         if count == 0 or count > 64 or self._read(CONTROL) & 0x07:

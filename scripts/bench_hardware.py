@@ -12,11 +12,24 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from hardware.emulator import Glitches, Mfrc522Chip, VirtualClock, pi_modules  # noqa: E402
+from hardware.emulator.timelines import (  # noqa: E402
+    Noise,
+    Placement,
+    PollClock,
+    Sample,
+    count_taps,
+    lifts,
+    neighbours,
+    table_placements,
+    timeline,
+)
+from hardware.emulator.variants import CHECKS, PROTOCOL, noisy_reads  # noqa: E402
 from hardware.nfc import Mfrc522Reader  # noqa: E402
 from hardware.taps import TapDetector, TapSettings  # noqa: E402
 
@@ -30,13 +43,16 @@ def transfers_per_call(chip: Mfrc522Chip, fn: object, runs: int) -> float:
     return chip.transfers / runs
 
 
-def spi_figures() -> None:
+def spi_figures() -> float:
+    """Print the SPI figures; return the virtual time of an empty poll (s)."""
     clock = VirtualClock()
     chip = Mfrc522Chip(clock)
     with pi_modules({(0, 0): chip}):
         reader = Mfrc522Reader(0, 0, 25, sleep=clock.sleep)
         reader.open()
+        start = clock.time()
         empty = transfers_per_call(chip, reader.read_uid, 200)
+        empty_s = (clock.time() - start) / 200
         chip.place(UID7)
         start = clock.time()
         read7 = transfers_per_call(chip, reader.read_uid, 200)
@@ -65,62 +81,23 @@ def spi_figures() -> None:
     print(f"  adapter (WUPA, CL1, CL2, HLTA):    {read7:7.1f}   ({read7_ms:.1f} ms virtual)"
           f" -> {got}")
     print(f"  mfrc522 0.0.7 request+anticoll:    {lib_read_n:7.1f}   -> {lib_uid} (incomplete)")
+    print(f"  an empty poll takes {empty_s * 1000:.1f} ms (virtual)")
+    return empty_s
 
 
-def placements(n: int, rng: random.Random, poll_s: float) -> tuple[list[tuple[float, str | None]],
-                                                                     list[tuple[float, float]]]:
-    """Poll samples of ``n`` placements, as an MFRC522 reads NTAG stickers under tokens.
-
-    - Off the pad: a quarter of the placements are quick re-taps, the same token put back
-      after 0.4-0.8 s off the pad (the quickest lift-and-replace a player makes); the rest
-      come 0.4-2 s after the previous one, half of them the same token.
-    - On the pad for 0.3-3 s, polled every ``poll_s`` +-20 %:
-      - edge wobble: in the first and last 0.12 s the tag answers only 60 % of polls;
-      - isolated misses: 5 % of the other polls lose the answer (a corrupted frame);
-      - disturbances: 1 % of polls start a run of 2-3 lost reads (a hand or a second token
-        passing over the antenna). One disturbance at a time: the next can start once the
-        tag has answered again. (The earlier model let bursts start back to back, so a
-        resting tag could go silent for 0.45 s, longer than the quickest lift; from the
-        reader's side that is a lift, and no detector can tell it from one.)
-    """
-    samples: list[tuple[float, str | None]] = []
-    spans: list[tuple[float, float]] = []
-    t, previous = 0.0, "04000000000001"
-    for _ in range(n):
-        if rng.random() < 0.25:
-            gap, uid = rng.uniform(0.4, 0.8), previous  # a quick genuine re-tap
-        else:
-            gap = rng.uniform(0.4, 2.0)  # lifting and putting back takes at least 0.4 s
-            uid = previous if rng.random() < 0.5 else f"04{rng.randrange(16**12):012X}"
-        start, end = t + gap, t + gap + rng.uniform(0.3, 3.0)
-        spans.append((start, end))
-        burst, armed = 0, True
-        while t < end:
-            t += poll_s * rng.uniform(0.8, 1.2)
-            on = start <= t < end
-            if on and (t - start < 0.12 or end - t < 0.12):
-                on = rng.random() < 0.6  # the token wobbles on its way in and out
-            elif on and burst:
-                on, burst = False, burst - 1
-            elif on and armed and rng.random() < 0.01:
-                on, burst, armed = False, rng.randint(1, 2), False  # 2-3 lost reads
-            elif on and rng.random() < 0.05:
-                on = False  # an isolated miss
-            armed = armed or on
-            samples.append((t, uid if on else None))
-        previous = uid
-    return samples, spans
+def detect(samples: Iterable[Sample], settings: TapSettings) -> list[Sample]:
+    detector = TapDetector(settings)
+    return [(t, uid) for t, uid in samples if detector.feed(t, uid)]
 
 
-def silences(samples: list[tuple[float, str | None]],
-             spans: list[tuple[float, float]]) -> tuple[float, float]:
+def silences(samples: list[Sample], spans: list[Placement]) -> tuple[float, float]:
     """Longest silence of a tag lying on the pad, shortest silence of a lift (seconds)."""
     resting, lifted = 0.0, float("inf")
     i, last, last_span = 0, None, -1
     for t, uid in samples:
         if uid is None:
             continue
-        while i + 1 < len(spans) and t >= spans[i + 1][0]:
+        while i + 1 < len(spans) and t >= spans[i + 1].start:
             i += 1
         if last is not None:
             if last_span == i:
@@ -131,71 +108,188 @@ def silences(samples: list[tuple[float, str | None]],
     return resting, lifted
 
 
-def tap_figures(n: int, seed: int) -> None:
-    settings = TapSettings()
+def tap_figures(n: int, seed: int, settings: TapSettings) -> None:
     rng = random.Random(seed)
-    samples, spans = placements(n, rng, settings.poll_s)
-    detector = TapDetector(settings)
-    taps = [t for t, uid in samples if detector.feed(t, uid)]
-    counts = [0] * len(spans)
-    i = 0
-    for t in taps:
-        while i + 1 < len(spans) and t >= spans[i + 1][0]:
-            i += 1
-        counts[i] += 1
-    dup = sum(c - 1 for c in counts if c > 1)
-    missed = counts.count(0)
+    spans = table_placements(n, rng)
+    samples = list(timeline(spans, rng))
+    counts, stray = count_taps(spans, detect(samples, settings))
     resting, lifted = silences(samples, spans)
-    print(f"Tap detector over {n} noisy placements (poll {settings.poll_s * 1000:.0f} ms, "
-          f"removal after {settings.removal_s * 1000:.0f} ms and {settings.removal_polls} "
-          f"polls silent, {len(samples)} polls)")
-    print(f"  duplicates: {dup}   misses: {missed}   (target 0 and 0)")
+    print(f"Tap detector over {n} noisy placements ({len(samples)} polls, one reader)")
+    print(f"  duplicates: {sum(c - 1 for c in counts if c > 1) + stray}   "
+          f"misses: {counts.count(0)}   (target 0 and 0)")
     print(f"  longest silence of a resting tag: {resting * 1000:.0f} ms   "
           f"shortest silence of a lift: {lifted * 1000:.0f} ms")
 
 
-def end_to_end(n: int, seed: int) -> None:
-    """Placements through emulated chip (with glitches), adapter and tap detector."""
-    clock = VirtualClock()
-    chip = Mfrc522Chip(clock, glitches=Glitches(drop=0.03, flip=0.02, parity=0.01, seed=seed))
+def edge_figures(hours: float, seed: int, settings: TapSettings, extra_s: float) -> None:
+    print(f"A token resting at the edge of the field for {hours:g} h (spurious re-taps per "
+          f"10 h; target <= 1)")
+    for miss in (0.3, 0.5):
+        row = []
+        for readers, extra in ((1, 0.0), (2, extra_s)):
+            rng = random.Random(seed)
+            spans = [Placement("04EDGE0000000A", 0.5, hours * 3600, miss=miss)]
+            counts, stray = count_taps(spans, detect(timeline(spans, rng,
+                                                              clock=PollClock(extra_s=extra)),
+                                                     settings))
+            spurious = counts[0] - 1 + stray
+            row.append(f"{readers} reader{'s' if readers > 1 else ''}: "
+                       f"{spurious * 10 / hours:7.2f} ({spurious} in all)")
+        print(f"  {miss:.0%} lost reads   " + "   ".join(row))
+
+
+def weak_placement_figures(n: int, seed: int, settings: TapSettings) -> None:
+    """Short rests at the edge: the detector has not yet learnt how weak the token is."""
+    row = []
+    for miss in (0.3, 0.5):
+        rng = random.Random(seed)
+        spans = [Placement(f"04{k:012X}", 0.5 + 11 * k, 10.5 + 11 * k, miss=miss)
+                 for k in range(n)]
+        counts, stray = count_taps(spans, detect(timeline(spans, rng), settings))
+        row.append(f"{miss:.0%} lost reads: {sum(c - 1 for c in counts if c > 1) + stray}")
+    print(f"A token put down at the edge of the field for 10 s, {n} times: spurious re-taps")
+    print("  " + "   ".join(row))
+
+
+def neighbour_figures(n: int, seed: int, settings: TapSettings) -> None:
     rng = random.Random(seed)
-    settings = TapSettings()
+    spans = neighbours(n, rng, "04RESTING00001")
+    counts, stray = count_taps(spans, detect(timeline(spans, rng), settings))
+    print(f"A second token joins a resting one in the field {n} times (read alternately, "
+          f"{Noise().collision:.0%} of such polls collide)")
+    print(f"  re-taps of the resting token: {counts[0] - 1 + stray}   (target 0)   "
+          f"neighbour arrivals seen: {sum(1 for c in counts[1:] if c)} of {n}, "
+          f"counted twice: {sum(1 for c in counts[1:] if c > 1)}")
+
+
+def emulated_neighbours(n: int, seed: int, settings: TapSettings) -> None:
+    """The same through the emulated chip and the adapter: the two tags collide there."""
+    clock, rng = VirtualClock(), random.Random(seed)
+    chip = Mfrc522Chip(clock, glitches=Glitches(drop=0.03, flip=0.02, parity=0.01, seed=seed))
+    spans = neighbours(n, rng, "04AA5E5E000001")
+    taps: list[Sample] = []
     detector = TapDetector(settings)
-    counts = []
     with pi_modules({(0, 0): chip}):
         reader = Mfrc522Reader(0, 0, 25, sleep=clock.sleep)
         reader.open()
-        for _ in range(n):
-            count = 0
-            end_gap = clock.time() + rng.uniform(0.4, 1.5)
-            while clock.time() < end_gap:
-                if detector.feed(clock.time(), reader.read_uid()):
-                    count += 1
-                clock.sleep(settings.poll_s)
-            chip.place(UID7)
-            end = clock.time() + rng.uniform(0.3, 2.0)
-            while clock.time() < end:
-                if detector.feed(clock.time(), reader.read_uid()):
-                    count += 1
-                clock.sleep(settings.poll_s)
-            chip.remove()
-            counts.append(count)
+        inside: set[str] = set()
+        while clock.time() < spans[0].end:
+            now = clock.time()
+            want = {p.uid for p in spans if p.start <= now < p.end}
+            for uid in want - inside:
+                chip.place(uid)
+            for uid in inside - want:
+                chip.remove(uid)
+            inside = want
+            if tap := detector.feed(now, reader.read_uid()):
+                taps.append((now, tap))
+            clock.sleep(settings.poll_s)
         reader.close()
-    print(f"End to end: {n} placements of one 7-byte tag through the emulated chip "
-          f"(3% lost answers, 2% flipped bits, 1% parity errors)")
-    print(f"  duplicates: {sum(c - 1 for c in counts if c > 1)}   "
-          f"misses: {counts.count(0)}")
+    counts, stray = count_taps(spans, taps)
+    print(f"  through the emulated chip ({n} visits; the tags collide, the adapter selects the "
+          f"tag it read last): re-taps of the resting token: {counts[0] - 1 + stray}")
+
+
+def lift_figures(n: int, seed: int, settings: TapSettings, extra_s: float) -> None:
+    print(f"Quick lifts with two readers (the loop spends {extra_s * 1000:.1f} ms on the "
+          f"readers per pass): lifts counted (target all)")
+    for lift_s in ((0.40, 0.40), (0.40, 0.45), (0.45, 0.6)):
+        rng = random.Random(seed)
+        spans = lifts(n, rng, "04A1B2C3D4E5F6", lift_s)
+        counts, _ = count_taps(spans, detect(timeline(spans, rng,
+                                                       clock=PollClock(extra_s=extra_s)),
+                                              settings))
+        label = f"{lift_s[0]:.2f} s" if lift_s[0] == lift_s[1] else \
+            f"{lift_s[0]:.2f}-{lift_s[1]:.2f} s"
+        print(f"  lifted {label:11}  {n - 1 - counts[1:].count(0)} of {n - 1}")
+
+
+def end_to_end(n: int, seed: int, settings: TapSettings) -> None:
+    """Two emulated readers polled in turn as the table's loop does (one time stamp per
+    pass, then ``poll_s``); a token on reader A is lifted for 0.40-0.45 s between rests of
+    0.3-2 s, reader B holds a resting token. Glitches on both chips: 3 % lost answers, 2 %
+    flipped bits, 1 % parity errors (about 9 % of reads lost)."""
+    clock = VirtualClock()
+    chips = {(0, d): Mfrc522Chip(clock, glitches=Glitches(drop=0.03, flip=0.02, parity=0.01,
+                                                          seed=seed + d)) for d in (0, 1)}
+    rng = random.Random(seed)
+    spans, t = [], 0.5
+    for _ in range(n):
+        rest = rng.uniform(0.3, 2.0)
+        spans.append(Placement(UID7, t, t + rest))
+        t += rest + rng.uniform(0.40, 0.45)
+    taps: list[Sample] = []
+    b_taps = 0
+    with pi_modules(chips):
+        readers = [Mfrc522Reader(0, d, 25, sleep=clock.sleep) for d in (0, 1)]
+        detectors = [TapDetector(settings), TapDetector(settings)]
+        for reader in readers:
+            reader.open()
+        chips[(0, 1)].place("04B0B1B2B3B4B5")
+        on, k, passes = False, 0, 0
+        while clock.time() < t:
+            now = clock.time()
+            while k < len(spans) and now >= spans[k].end:
+                k += 1
+            want = k < len(spans) and now >= spans[k].start
+            if want != on:
+                (chips[(0, 0)].place if want else chips[(0, 0)].remove)(UID7)
+                on = want
+            for i, (reader, detector) in enumerate(zip(readers, detectors, strict=True)):
+                uid = reader.read_uid()
+                if detector.feed(now, uid):
+                    if i == 0:
+                        taps.append((now, uid))
+                    else:
+                        b_taps += 1
+            passes += 1
+            clock.sleep(settings.poll_s)
+        for reader in readers:
+            reader.close()
+    counts, stray = count_taps(spans, taps)
+    print(f"End to end, two emulated readers (9 % of reads lost): {n} placements on reader A "
+          f"lifted for 0.40-0.45 s (a pass every {t / passes * 1000:.0f} ms)")
+    print(f"  placements counted: {n - counts.count(0)} of {n}   duplicates: "
+          f"{sum(c - 1 for c in counts if c > 1) + stray}   taps of B's resting token: "
+          f"{b_taps} (target 1)")
+
+
+def driver_figures(reads: int, seed: int) -> None:
+    print(f"Never a wrong UID: noisy reads on the emulated chip ({reads} for the adapter; "
+          f"5 % lost answers, 5 % flipped bits, 2 % each of parity-blind, BCC-blind and "
+          f"parity-bit errors; a quarter of the time two tags in the field)")
+    print(f"  {'driver':22} {'reads':>6} {'right':>6} {'wrong':>6} {'none':>6} "
+          f"{'errors':>6} {'damaged SELECTs':>16}")
+    for driver in (Mfrc522Reader, *PROTOCOL, *CHECKS):
+        n = reads if driver in (Mfrc522Reader, *CHECKS) else min(reads, 500)
+        tally = noisy_reads(driver, n, seed)
+        if tally.refused_at_open:
+            print(f"  {driver.__name__:22} refused at open: {tally.refused_at_open}")
+            continue
+        print(f"  {driver.__name__:22} {n:6} {tally.right:6} {tally.wrong:6} {tally.nothing:6} "
+              f"{tally.errors:6} {tally.refused_selects:16}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--placements", type=int, default=10_000)
+    parser.add_argument("--hours", type=float, default=20.0)
+    parser.add_argument("--neighbours", type=int, default=1000)
+    parser.add_argument("--lifts", type=int, default=1000)
     parser.add_argument("--end-to-end", type=int, default=300)
+    parser.add_argument("--reads", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    spi_figures()
-    tap_figures(args.placements, args.seed)
-    end_to_end(args.end_to_end, args.seed)
+    settings = TapSettings()
+    empty_s = spi_figures()
+    tap_figures(args.placements, args.seed, settings)
+    edge_figures(args.hours, args.seed, settings, 2 * empty_s)
+    weak_placement_figures(2000, args.seed, settings)
+    neighbour_figures(args.neighbours, args.seed, settings)
+    emulated_neighbours(args.neighbours // 5, args.seed, settings)
+    lift_figures(args.lifts, args.seed, settings, 2 * empty_s)
+    end_to_end(args.end_to_end, args.seed, settings)
+    driver_figures(args.reads, args.seed)
 
 
 if __name__ == "__main__":

@@ -3,16 +3,25 @@
 :func:`pi_modules` installs them in ``sys.modules`` (and drops any cached ``mfrc522``) for
 the duration of a ``with`` block, so the real adapter and the unmodified ``mfrc522`` library
 run against the emulator. Calls the fakes do not know fail with AttributeError.
+
+Each chip's NRSTPD pin is wired to the fake GPIO pin ``chip.rst_pin`` (BCM; a driver in
+BOARD numbering reaches it by its physical pin): until a driver sets that pin up as an
+output and drives it high, the chip stays in hard power-down, as on a real Pi (pull-down).
 """
 
 from __future__ import annotations
 
 import sys
 import types
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 
 from hardware.emulator.chip import Mfrc522Chip
+
+# Physical header pin -> BCM number (40-pin header), for drivers in BOARD numbering.
+BOARD_TO_BCM = {3: 2, 5: 3, 7: 4, 8: 14, 10: 15, 11: 17, 12: 18, 13: 27, 15: 22, 16: 23,
+                18: 24, 19: 10, 21: 9, 22: 25, 23: 11, 24: 8, 26: 7, 27: 0, 28: 1, 29: 5,
+                31: 6, 32: 12, 33: 13, 35: 19, 36: 16, 37: 26, 38: 20, 40: 21}
 
 
 class FakeGPIO(types.ModuleType):
@@ -25,6 +34,27 @@ class FakeGPIO(types.ModuleType):
         self.mode: int | None = None
         self.pins: dict[int, int] = {}  # pin -> last output level, for pins set up
         self.cleanup_calls: list[object] = []
+        self._wires: dict[int, list[Callable[[bool], None]]] = {}  # BCM pin -> inputs
+
+    def wire(self, bcm: int, listener: Callable[[bool], None]) -> None:
+        """Connect an input (a chip's NRSTPD) to BCM pin ``bcm``; it sees the level now."""
+        self._wires.setdefault(bcm, []).append(listener)
+        listener(bool(self.level(bcm)))
+
+    def level(self, bcm: int) -> int:
+        """The level on BCM pin ``bcm``: its output if set up, else low (pull-down)."""
+        for pin, value in self.pins.items():
+            if self._bcm(pin) == bcm:
+                return value
+        return 0
+
+    def _bcm(self, pin: int) -> int | None:
+        return BOARD_TO_BCM.get(pin) if self.mode == self.BOARD else pin
+
+    def _changed(self, pins: list[int]) -> None:
+        for bcm in {self._bcm(p) for p in pins}:
+            for listener in self._wires.get(bcm, []) if bcm is not None else []:
+                listener(bool(self.level(bcm)))
 
     def getmode(self) -> int | None:
         return self.mode
@@ -37,26 +67,32 @@ class FakeGPIO(types.ModuleType):
     def setwarnings(self, flag: bool) -> None:
         pass
 
-    def setup(self, pin: int, direction: int, initial: int = 0) -> None:
+    def setup(self, pin: int, direction: int, pull_up_down: int = 20,
+              initial: int = -1) -> None:
+        """As RPi.GPIO: without ``initial`` an output keeps the level it already drives."""
         if self.mode is None:
             raise RuntimeError("Please set pin numbering mode using GPIO.setmode")
-        self.pins[pin] = initial
+        self.pins[pin] = self.pins.get(pin, 0) if initial == -1 else int(initial)
+        self._changed([pin])
 
     def output(self, pin: int, value: int) -> None:
         if pin not in self.pins:
             raise RuntimeError("The GPIO channel has not been set up as an OUTPUT")
         self.pins[pin] = int(value)
+        self._changed([pin])
 
     def cleanup(self, channel: int | list[int] | None = None) -> None:
         self.cleanup_calls.append(channel)
-        if channel is None:
-            self.pins.clear()
-            self.mode = None
-            return
-        for pin in channel if isinstance(channel, list) else [channel]:
+        released = list(self.pins) if channel is None else (
+            channel if isinstance(channel, list) else [channel])
+        bcms = [self._bcm(p) for p in released]
+        for pin in released:
             self.pins.pop(pin, None)
-        if not self.pins:
+        if channel is None or not self.pins:
             self.mode = None
+        for bcm in bcms:  # released pins fall back to the pull-down
+            for listener in self._wires.get(bcm, []) if bcm is not None else []:
+                listener(False)
 
 
 class FakeSpiDev:
@@ -73,10 +109,11 @@ class FakeSpiDev:
             raise FileNotFoundError(2, "No such file or directory", f"/dev/spidev{bus}.{device}")
         self.chip = self._chips[(bus, device)]
 
-    def xfer2(self, data: list[int]) -> list[int]:
+    def xfer2(self, data: list[int], speed_hz: int = 0, delay_usecs: int = 0,
+              bits_per_word: int = 0) -> list[int]:
         if self.chip is None:
             raise OSError(9, "Bad file descriptor")
-        return self.chip.xfer2(list(data))
+        return self.chip.xfer2(list(data), speed_hz or self.max_speed_hz, self.mode)
 
     def close(self) -> None:
         self.chip = None
@@ -98,6 +135,8 @@ def pi_modules(
 ) -> Iterator[FakeGPIO]:
     """Install fake ``spidev`` and ``RPi.GPIO`` for a ``with`` block; yields the fake GPIO."""
     gpio = gpio or FakeGPIO()
+    for chip in chips.values():
+        gpio.wire(chip.rst_pin, chip.set_nrstpd)
     rpi = types.ModuleType("RPi")
     rpi.GPIO = gpio  # type: ignore[attr-defined]
     saved = {name: sys.modules.get(name) for name in (*_DRIVERS, *_mfrc522_names())}

@@ -52,3 +52,118 @@ def test_missing_spi_device_fails_like_spidev() -> None:
             assert "/dev/spidev0.1" in str(exc)
         else:
             raise AssertionError("open should fail without a chip")
+
+
+# -- as strict as the datasheet --------------------------------------------------------------
+COMMAND, COMM_IRQ, FIFO_DATA, BIT_FRAMING = 0x01, 0x04, 0x09, 0x0D
+T_MODE, T_PRESCALER, T_RELOAD_H, T_RELOAD_L, TX_CONTROL = 0x2A, 0x2B, 0x2C, 0x2D, 0x14
+TX, RX, IDLE, TIMER = 0x40, 0x20, 0x10, 0x01
+
+
+def write(chip: Mfrc522Chip, addr: int, *values: int, hz: int = 1_000_000) -> None:
+    chip.xfer2([(addr << 1) & 0x7E, *values], hz)
+
+
+def read(chip: Mfrc522Chip, addr: int, hz: int = 1_000_000) -> int:
+    return chip.xfer2([((addr << 1) & 0x7E) | 0x80, 0], hz)[1]
+
+
+def ready_chip(clock: VirtualClock, timer_ticks: int = 20, prescaler: int = 0xD3E) -> Mfrc522Chip:
+    chip = Mfrc522Chip(clock)
+    write(chip, T_MODE, 0x80 | prescaler >> 8)
+    write(chip, T_PRESCALER, prescaler & 0xFF)
+    write(chip, T_RELOAD_H, timer_ticks >> 8)
+    write(chip, T_RELOAD_L, timer_ticks & 0xFF)
+    write(chip, TX_CONTROL, 0x83)  # antenna on
+    return chip
+
+
+def transceive(chip: Mfrc522Chip, clock: VirtualClock, frame: list[int], last_bits: int) -> int:
+    write(chip, COMMAND, 0x00)
+    write(chip, COMM_IRQ, 0x7F)
+    write(chip, FIFO_DATA, *frame)
+    write(chip, BIT_FRAMING, last_bits)
+    write(chip, COMMAND, 0x0C)
+    write(chip, BIT_FRAMING, 0x80 | last_bits)
+    clock.sleep(0.02)
+    return read(chip, COMM_IRQ)
+
+
+def test_an_answer_to_transceive_sets_rx_irq_never_idle_irq(clock: VirtualClock) -> None:
+    chip = ready_chip(clock)
+    chip.place("DEADBEEF")
+    irq = transceive(chip, clock, [0x52], 7)
+    assert irq & RX and irq & TX and not irq & IDLE and not irq & TIMER
+    assert read(chip, COMMAND) & 0x0F == 0x0C  # Transceive goes on until told otherwise
+
+
+def test_transmit_ends_by_itself_with_idle_irq(clock: VirtualClock) -> None:
+    chip = ready_chip(clock)
+    write(chip, FIFO_DATA, 0x50, 0x00, 0x57, 0xCD)
+    write(chip, COMMAND, 0x04)
+    clock.sleep(0.001)
+    assert read(chip, COMM_IRQ) & (TX | IDLE) == TX | IDLE
+
+
+def test_an_unknown_command_goes_idle_with_idle_irq(clock: VirtualClock) -> None:
+    chip = ready_chip(clock)
+    write(chip, COMM_IRQ, 0x7F)
+    write(chip, COMMAND, 0x05)
+    assert read(chip, COMM_IRQ) & IDLE and read(chip, COMMAND) & 0x0F == 0
+
+
+def test_the_timer_fires_on_silence_and_stops_when_a_tag_answers(clock: VirtualClock) -> None:
+    chip = ready_chip(clock)
+    assert transceive(chip, clock, [0x52], 7) & (TIMER | RX) == TIMER
+    chip.place("DEADBEEF")
+    assert transceive(chip, clock, [0x52], 7) & (TIMER | RX) == RX
+
+
+def test_a_timer_shorter_than_the_reply_time_fires_although_a_tag_answers(
+        clock: VirtualClock) -> None:
+    chip = ready_chip(clock, timer_ticks=1, prescaler=0)  # 0.15 us
+    chip.place("DEADBEEF")
+    assert transceive(chip, clock, [0x52], 7) & TIMER
+
+
+def test_a_select_sent_with_tx_last_bits_7_is_garbled(clock: VirtualClock) -> None:
+    chip = ready_chip(clock)
+    chip.place("DEADBEEF")
+    assert transceive(chip, clock, [0x52], 7) & RX
+    assert not transceive(chip, clock, [0x93, 0x20], 7) & RX  # 15 bits: no tag answers
+    assert transceive(chip, clock, [0x52], 7) & RX  # back to IDLE, so WUPA wakes it
+
+
+def test_spi_above_10_mhz_loses_writes_and_reads_noise(clock: VirtualClock) -> None:
+    chip = ready_chip(clock)
+    write(chip, T_RELOAD_L, 0x42, hz=20_000_000)
+    assert read(chip, T_RELOAD_L) == 20
+    assert chip.garbled == 1
+    write(chip, T_RELOAD_L, 0x42, hz=10_000_000)
+    assert read(chip, T_RELOAD_L) == 0x42
+
+
+def test_nrstpd_low_is_power_down_and_its_rising_edge_a_reset(clock: VirtualClock) -> None:
+    chip = Mfrc522Chip(clock, rst_pin=25)
+    with pi_modules({(0, 0): chip}) as gpio:
+        assert read(chip, 0x37) == 0x00  # the pin is not driven: pull-down, power-down
+        gpio.setmode(gpio.BCM)
+        gpio.setup(25, gpio.OUT)
+        gpio.output(25, 1)
+        assert read(chip, 0x37) == 0x92
+        write(chip, T_RELOAD_L, 0x42)
+        gpio.output(25, 0)
+        write(chip, T_RELOAD_L, 0x10)  # lost: the chip is powered down
+        gpio.output(25, 1)
+        assert read(chip, T_RELOAD_L) == 0x00  # reset to its default
+
+
+def test_a_board_numbered_driver_reaches_nrstpd_by_its_physical_pin(clock: VirtualClock) -> None:
+    chip = Mfrc522Chip(clock, rst_pin=25)
+    with pi_modules({(0, 0): chip}) as gpio:
+        gpio.setmode(gpio.BOARD)
+        gpio.setup(22, gpio.OUT)  # physical pin 22 is GPIO25
+        gpio.output(22, 1)
+        assert chip.powered
+        gpio.cleanup(22)
+        assert not chip.powered

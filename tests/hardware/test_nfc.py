@@ -130,3 +130,15 @@ def test_importing_the_facade_loads_no_pi_driver() -> None:
             "bad = [m for m in ('RPi', 'spidev', 'mfrc522') if m in sys.modules]; "
             "assert not bad, bad")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_a_resting_tag_keeps_reading_while_a_neighbour_collides_with_it(
+    chip: Mfrc522Chip, clock: VirtualClock, gpio: FakeGPIO
+) -> None:
+    reader = open_reader(clock)
+    chip.place("04A1B2C3D4E5F6")
+    assert reader.read_uid() == "04A1B2C3D4E5F6"
+    chip.place("04B1B2C3D4E5F6")  # a second token slides into the field
+    assert [reader.read_uid() for _ in range(5)] == ["04A1B2C3D4E5F6"] * 5
+    chip.remove("04A1B2C3D4E5F6")  # the first one is lifted: the neighbour reads alone
+    assert reader.read_uid() == "04B1B2C3D4E5F6"
