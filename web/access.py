@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import session
 
-from companion.service import GameNotFound
+from companion.service import GameDamaged, GameNotFound
 from web.context import web
 from web.errors import ApiError
 from web.security import is_banker
@@ -20,6 +20,8 @@ def record(game_id: str) -> Any:
         raise ApiError("not_found", "There is no such game.")
     try:
         return web().service.record(game_id)
+    except GameDamaged as exc:
+        raise ApiError("not_found", str(exc)) from None
     except GameNotFound:
         raise ApiError("not_found", "There is no such game.") from None
 

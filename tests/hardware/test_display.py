@@ -55,14 +55,14 @@ def test_error(display: Display) -> None:
 
 
 def test_join_screen(display: Display) -> None:
-    display.show_join("http://192.168.1.23:8000/join", "K7P2")
+    display.show_join("http://companion.local:8080/?code=482193", "482193")
     assert_matches_reference(display.frame(), "join")
 
 
 def test_join_qr_is_dark_on_lit_and_fits(display: Display) -> None:
-    display.show_join("http://192.168.1.23:8000/join", "K7P2")
+    display.show_join("http://companion.local:8080/?code=482193", "482193")
     frame = display.frame()
-    size = len(qr_matrix("http://192.168.1.23:8000/join"))
+    size = len(qr_matrix("http://companion.local:8080/?code=482193"))
     side = (size + 2) * 2
     top = (64 - side) // 2
     assert size <= 29 and side <= 64
