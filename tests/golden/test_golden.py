@@ -1,0 +1,60 @@
+"""Saved games survive upgrades: the golden logs recorded from earlier versions (see
+record.py) replay to the same views, prompts and to-do lists, and resume where they stopped."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion import script
+from companion.engine import game
+from companion.testing import check_golden, fingerprint, replay_export
+
+GOLDEN = Path(__file__).resolve().parent
+ROOT = GOLDEN.parents[1]
+FINALS: dict[str, Any] = json.loads((GOLDEN / "finals.json").read_text("utf-8"))
+LOGS: dict[str, Any] = FINALS["_golden"]
+
+
+def test_every_edition_has_a_finished_and_a_mid_turn_golden_game() -> None:
+    examples = (ROOT / "examples").glob("*.json")
+    editions = {json.loads(p.read_text("utf-8"))["edition"] for p in examples}
+    mid = {json.loads((ROOT / "examples" / e["example"]).read_text("utf-8"))["edition"]
+           for n, e in LOGS.items() if n.endswith(".mid-turn")}
+    assert mid == editions
+    for name, entry in LOGS.items():
+        if name.endswith(".mid-turn"):
+            assert entry["fingerprint"]["prompt"] is not None
+
+
+@pytest.mark.parametrize("name", sorted(LOGS))
+def test_golden_log_replays_to_the_same_game(name: str) -> None:
+    entry = LOGS[name]
+    lines = (GOLDEN / "logs" / entry["log"]).read_text("utf-8").splitlines()
+    assert fingerprint(replay_export(lines)) == entry["fingerprint"]
+
+
+@pytest.mark.parametrize("name", sorted(n for n in LOGS if n.endswith(".mid-turn")))
+def test_a_game_saved_mid_turn_resumes_and_ends_as_the_uninterrupted_one(name: str) -> None:
+    entry = LOGS[name]
+    lines = (GOLDEN / "logs" / entry["log"]).read_text("utf-8").splitlines()
+    state = replay_export(lines)
+    steps = json.loads((ROOT / "examples" / entry["example"]).read_text("utf-8"))["steps"]
+    for step in steps[entry["steps_run"]:]:
+        _, state = game.step(state, script.parse_step(state, step))
+    whole = LOGS[name.removesuffix(".mid-turn")]["fingerprint"]
+    assert fingerprint(state) == whole
+
+
+@pytest.mark.parametrize("example", sorted(p.name for p in (ROOT / "examples").glob("*.json")))
+def test_every_example_script_ends_in_the_recorded_final_state(example: str) -> None:
+    data = json.loads((ROOT / "examples" / example).read_text("utf-8"))
+    final = json.loads(json.dumps(script.run_script(data).final(), default=str))
+    assert final == FINALS[example]
+
+
+def test_check_golden_reports_nothing() -> None:
+    assert check_golden(str(GOLDEN)) == []
