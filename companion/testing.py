@@ -125,11 +125,16 @@ def replay_export(lines: list[str]) -> BaseState:
 
 
 def check_golden(folder: str) -> list[str]:
-    """Replay every golden log in ``folder`` (tests/golden) and list what differs."""
+    """Replay every golden log in ``folder`` (tests/golden) and list what differs; a game
+    saved mid-turn is also played on with its example's remaining steps, which runs the
+    tasks its to-do list names, and must end as the uninterrupted game did."""
     import json
     from pathlib import Path
 
+    from companion.script import parse_step
+
     root = Path(folder)
+    examples = root.resolve().parents[1] / "examples"
     table = json.loads((root / "finals.json").read_text("utf-8"))["_golden"]
     problems = []
     for name, entry in sorted(table.items()):
@@ -142,6 +147,17 @@ def check_golden(folder: str) -> list[str]:
         for key, want in entry["fingerprint"].items():
             if got.get(key) != want:
                 problems.append(f"{name}: {key} differs")
+        if name.endswith(".mid-turn"):
+            state = replay_export(lines)
+            steps = json.loads((examples / entry["example"]).read_text("utf-8"))["steps"]
+            try:
+                for step in steps[entry["steps_run"]:]:
+                    _, state = game.step(state, parse_step(state, step))
+            except Exception as exc:
+                problems.append(f"{name}: resuming failed: {exc!r}")
+                continue
+            if fingerprint(state) != table[name.removesuffix(".mid-turn")]["fingerprint"]:
+                problems.append(f"{name}: the resumed game ends differently")
     return problems
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from companion.engine.registry import task
 from companion.engine.rules import Ctx
 from companion.engine.state import Task
 from companion.engine.types import Action, Command
@@ -55,6 +56,7 @@ class MarioRules(MonopolyRules):
                  for k in range(len(state.players))]
         return [p.id for p in order if p.position == index and not p.in_jail and not p.bankrupt]
 
+    @task("bowser_move")
     def task_bowser_move(self, ctx: C, steps: int, why: str) -> None:
         state = ctx.state
         n = len(state.b.spaces)
@@ -71,6 +73,7 @@ class MarioRules(MonopolyRules):
                          f"{state.fmt(toll)}")
         ctx.then(Task("bowser_lands", {}))
 
+    @task("bowser_lands")
     def task_bowser_lands(self, ctx: C) -> None:
         state = ctx.state
         index = self.bowser(state)["position"]
@@ -96,6 +99,7 @@ class MarioRules(MonopolyRules):
         ctx.then(Task("bowser_lands", {}))
 
     # -- team battles -------------------------------------------------------------------
+    @task("battle")
     def task_battle(self, ctx: C, leader: str) -> None:
         state = ctx.state
         b = self.bowser(state)
@@ -109,12 +113,14 @@ class MarioRules(MonopolyRules):
                         [(p.id, f"Team up with {p.name}") for p in mates], "battle_team",
                         leader=leader)
 
+    @task("battle_team")
     def task_battle_team(self, ctx: C, leader: str, option: str) -> None:
         ctx.say(f"{ctx.state.name(leader)} and {ctx.state.name(option)} team up against Bowser.")
         self.ask_roll(ctx, "battle", leader, f"{ctx.state.name(leader)}: roll one die against "
                       "Bowser", 1, "battle_rolled", label="Roll against Bowser", leader=leader,
                       mate=option, first=None)
 
+    @task("battle_rolled")
     def task_battle_rolled(self, ctx: C, leader: str, mate: str, first: int | None,
                            dice: list[int]) -> None:
         state = ctx.state
@@ -148,6 +154,7 @@ class MarioRules(MonopolyRules):
             self.set_bowser(ctx, "Every player has finished a turn: Bowser is active again on "
                             "GO.", active=True, wake=[], position=0)
 
+    @task("land")
     def task_land(self, ctx: C, player: str) -> None:
         """A player landing on Bowser fights him first (not on Free Parking, not in Jail)."""
         b = self.bowser(ctx.state)
@@ -158,6 +165,7 @@ class MarioRules(MonopolyRules):
             return
         super().task_land(ctx, player)
 
+    @task("land_space")
     def task_land_space(self, ctx: C, player: str) -> None:
         super().task_land(ctx, player)
 
@@ -202,6 +210,7 @@ class MarioRules(MonopolyRules):
         self.ask_roll(ctx, "super_star", pid, f"Super Star! {ctx.state.name(pid)}: roll one die "
                       "and collect that many coins", 1, "super_star", label="Roll", player=pid)
 
+    @task("super_star")
     def task_super_star(self, ctx: C, player: str, dice: list[int]) -> None:
         self.receive(ctx, player, dice[0], f"Super Star: {ctx.state.name(player)} rolled "
                      f"{dice[0]} and collects {ctx.state.fmt(dice[0])}.")
@@ -211,6 +220,7 @@ class MarioRules(MonopolyRules):
                       "one die and lose that many coins", 1, "piranha_plant", label="Roll",
                       player=pid)
 
+    @task("piranha_plant")
     def task_piranha_plant(self, ctx: C, player: str, dice: list[int]) -> None:
         self.pay(ctx, player, "bank", dice[0], f"Piranha Plant: {ctx.state.name(player)} rolled "
                  f"{dice[0]} and pays {ctx.state.fmt(dice[0])}")

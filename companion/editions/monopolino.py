@@ -29,6 +29,7 @@ from dataclasses import replace
 from typing import Any
 
 from companion.engine import rng
+from companion.engine.registry import task
 from companion.engine.rules import Ctx
 from companion.engine.state import Task
 from companion.engine.types import BANKER, Action, Command, IllegalCommand, SetupError
@@ -127,6 +128,7 @@ class MonopolinoRules(MonopolyRules):
             return space.price * 2, "booths on both spaces of the colour: double"
         return space.price, "booth"
 
+    @task("charge")
     def task_charge(self, ctx: C, payer: str, payee: str, amount: int, why: str) -> None:
         """Pay in full, or hand over everything (the game then ends: no money left)."""
         p = ctx.state.player(payer)
@@ -138,6 +140,7 @@ class MonopolinoRules(MonopolyRules):
         ctx.emit("money", f"{why}.", source=payer, to=payee, amount=paid)
 
     # -- turns and spaces -------------------------------------------------------------------
+    @task("begin_turn")
     def task_begin_turn(self, ctx: C) -> None:
         p = ctx.state.turn_player
         self.ask_roll(ctx, "turn", p.id, f"{p.name}'s turn: roll the die", 1, "turn_roll")
@@ -146,6 +149,7 @@ class MonopolinoRules(MonopolyRules):
         self.ask_roll(ctx, "station", pid, f"{ctx.state.name(pid)} is on {space.name}: roll "
                       "again and move", 1, "station_roll", label="Roll again", player=pid)
 
+    @task("station_roll")
     def task_station_roll(self, ctx: C, player: str, dice: list[int]) -> None:
         ctx.then(Task("move", {"player": player, "steps": dice[0]}),
                  Task("land", {"player": player}))
@@ -189,6 +193,7 @@ class MonopolinoRules(MonopolyRules):
         self.set_discard(ctx, deck, [*self.discards(ctx.state, deck), card.id])
         self.apply_card(ctx, pid, card)
 
+    @task("draw_card")
     def task_draw_card(self, ctx: C, player: str, deck: str) -> None:
         self.draw_card(ctx, player, deck)
 
@@ -243,6 +248,7 @@ class MonopolinoRules(MonopolyRules):
         self.ask_choice(ctx, "booth_card", pid, f"{name}: place a booth on a {cname} space?",
                         options, "booth_card", player=pid)
 
+    @task("booth_card")
     def task_booth_card(self, ctx: C, player: str, option: str) -> None:
         name = ctx.state.name(player)
         if option == NO_BOOTH:

@@ -3,7 +3,8 @@
 An edition is a :class:`Rules` subclass. It names its handlers by prefix:
 
 - ``cmd_<type>(ctx, command)`` decides what a command does (raise :class:`RuleError` to refuse);
-- ``task_<name>(ctx, **args)`` runs one step of the to-do list;
+- a method declared ``@task("<id>")`` runs one step of the to-do list (the log stores the
+  id, so renaming the method changes no saved game; see :mod:`companion.engine.registry`);
 - ``on_<event type>(state, data) -> state`` applies one event (pure).
 
 ``decide`` runs a command against a working copy of the state: each emitted event is applied
@@ -18,6 +19,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Generic, TypeVar
 
+from companion.engine.registry import handler
 from companion.engine.state import BaseState, Task, evolve
 from companion.engine.types import (
     BANKER,
@@ -226,7 +228,10 @@ class Rules(ABC, Generic[S]):
             task = ctx.todo.pop(0)
             ctx._cursor = 0
             emitted = len(ctx.events)
-            getattr(self, "task_" + task.name)(ctx, **task.args)
+            run_task = handler(self, "task", task.name)
+            if run_task is None:  # pragma: no cover - a rules bug, never a player's fault
+                raise RuntimeError(f"{self.name}: no task declared with id {task.name!r}")
+            run_task(ctx, **task.args)
             if len(ctx.events) != emitted:  # only events change what ends a game
                 self.after_step(ctx)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from companion.engine.registry import task
 from companion.engine.rules import Ctx
 from companion.engine.state import Task
 from companion.engine.types import Command, IllegalCommand
@@ -28,6 +29,7 @@ class MonopolyDebts(MonopolyHost):
             return
         self.task_charge(ctx, payer, payee, amount, why)
 
+    @task("charge")
     def task_charge(self, ctx: C, payer: str, payee: str, amount: int, why: str) -> None:
         p = ctx.state.player(payer)
         if p.bankrupt or (payee not in ("bank", "pot") and ctx.state.player(payee).bankrupt):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from companion.engine.registry import task
 from companion.engine.rules import Ctx
 from companion.engine.state import Task
 from companion.engine.types import Command, IllegalCommand
@@ -20,6 +21,7 @@ class MonopolyTurns(MonopolyHost):
     """Dice each player rolls to see who starts; None: the same as ``dice_count``."""
 
     # -- who starts -----------------------------------------------------------------------
+    @task("order_roll")
     def task_order_roll(self, ctx: C, among: list[str]) -> None:
         """Each player in ``among`` rolls; the highest starts, ties roll again."""
         rolls = ctx.state.order_rolls
@@ -44,12 +46,14 @@ class MonopolyTurns(MonopolyHost):
                  order=order)
         ctx.then(Task("begin_turn"))
 
+    @task("order_rolled")
     def task_order_rolled(self, ctx: C, among: list[str], player: str, dice: list[int]) -> None:
         ctx.emit("order_roll", f"{ctx.state.name(player)} rolled {sum(dice)}.",
                  player=player, total=sum(dice))
         ctx.then(Task("order_roll", {"among": among}))
 
     # -- a turn ---------------------------------------------------------------------------
+    @task("begin_turn")
     def task_begin_turn(self, ctx: C) -> None:
         p = ctx.state.turn_player
         if p.in_jail:
@@ -60,6 +64,7 @@ class MonopolyTurns(MonopolyHost):
             label = "Roll"
         self.ask_roll(ctx, "turn", p.id, text, self.dice_count, "turn_roll", label=label)
 
+    @task("turn_roll")
     def task_turn_roll(self, ctx: C, dice: list[int]) -> None:
         p = ctx.state.turn_player
         if p.in_jail:
@@ -88,6 +93,7 @@ class MonopolyTurns(MonopolyHost):
         return [Task("move", {"player": pid, "steps": steps}), Task("land", {"player": pid}),
                 Task("after_move")]
 
+    @task("jail_roll")
     def task_jail_roll(self, ctx: C, dice: list[int]) -> None:
         p = ctx.state.turn_player
         if not p.in_jail:  # freed meanwhile
@@ -116,6 +122,7 @@ class MonopolyTurns(MonopolyHost):
     def rolls_out_of_jail(self, dice: list[int]) -> bool:
         return len(dice) == 2 and dice[0] == dice[1]
 
+    @task("after_move")
     def task_after_move(self, ctx: C) -> None:
         p = ctx.state.turn_player
         if p.bankrupt or p.in_jail or not ctx.state.again:
@@ -123,6 +130,7 @@ class MonopolyTurns(MonopolyHost):
         else:
             ctx.then(Task("begin_turn"))
 
+    @task("end_turn")
     def task_end_turn(self, ctx: C) -> None:
         state = ctx.state
         self.on_turn_end(ctx, state.turn_player.id)
@@ -141,6 +149,7 @@ class MonopolyTurns(MonopolyHost):
         """Edition hook: something that happens when a player's turn ends."""
 
     # -- moving ---------------------------------------------------------------------------
+    @task("move")
     def task_move(self, ctx: C, player: str, steps: int) -> None:
         p = ctx.state.player(player)
         if p.in_jail or p.bankrupt:
@@ -171,6 +180,7 @@ class MonopolyTurns(MonopolyHost):
             self.receive(ctx, pid, salary, f"{ctx.state.name(pid)} {verb} {go}: collects "
                          f"{ctx.state.fmt(salary)}.")
 
+    @task("land")
     def task_land(self, ctx: C, player: str) -> None:
         p = ctx.state.player(player)
         if p.in_jail or p.bankrupt:

@@ -9,6 +9,7 @@ from companion.editions.master_trainer.base import State, battle_json, data_of
 from companion.editions.master_trainer.landing import LandingRules
 from companion.editions.master_trainer.state import Battle
 from companion.editions.master_trainer.turns import chip_arg
+from companion.engine.registry import task
 from companion.engine.rules import Ctx
 from companion.engine.types import Command, IllegalCommand
 
@@ -237,6 +238,7 @@ class BattleRules(LandingRules):
         total = strength + roll + sum(cards)
         return total, f"{self.pname(state, pid)}: {' + '.join(parts)} = {total}"
 
+    @task("battle_rolled")
     def task_battle_rolled(self, ctx: Ctx[State], rolls: dict[str, int]) -> None:
         b = ctx.state.battle
         assert b is not None
@@ -295,6 +297,7 @@ class BattleRules(LandingRules):
                 "Master.")
         self.start_dice(ctx, "rival", others, "rival_rolled")
 
+    @task("rival_rolled")
     def task_rival_rolled(self, ctx: Ctx[State], rolls: dict[str, int]) -> None:
         best = max(rolls.values())
         top = [p for p, v in rolls.items() if v == best]
@@ -338,6 +341,7 @@ class BattleRules(LandingRules):
         total = r.strength + roll + bonus
         return total, f"{r.name}: {r.strength} + die {roll} + Attack Bonus {bonus} = {total}"
 
+    @task("final_rolled")
     def task_final_rolled(self, ctx: Ctx[State], rolls: dict[str, int]) -> None:
         state = ctx.state
         b = state.battle

@@ -13,6 +13,7 @@ from companion.editions.master_trainer.catching import (
 from companion.editions.master_trainer.data import COLOURS, Ball
 from companion.editions.master_trainer.spaces import SPACES
 from companion.editions.master_trainer.turns import TurnRules, chip_arg
+from companion.engine.registry import task
 from companion.engine.rules import Ctx
 from companion.engine.types import Command, IllegalCommand
 
@@ -20,6 +21,7 @@ from companion.engine.types import Command, IllegalCommand
 class LandingRules(TurnRules):
     """``reveal``, ``catch``, ``skip``, ``take``, ``revive``, ``challenge`` and the Event Cards."""
 
+    @task("landed")
     def task_landed(self, ctx: Ctx[State], space: str) -> None:
         s = SPACES[space]
         state = ctx.state
@@ -144,6 +146,7 @@ class LandingRules(TurnRules):
         ctx.clear_prompt()
         self.start_dice(ctx, "catch", [pid], "catch_rolled", ball=ball)
 
+    @task("catch_rolled")
     def task_catch_rolled(self, ctx: Ctx[State], rolls: dict[str, int], ball: str) -> None:
         state = ctx.state
         pid = state.current
@@ -221,6 +224,7 @@ class LandingRules(TurnRules):
         ctx.clear_prompt()
         self.start_dice(ctx, "revive", [command.actor], "challenge_rolled")
 
+    @task("challenge_rolled")
     def task_challenge_rolled(self, ctx: Ctx[State], rolls: dict[str, int]) -> None:
         pid = ctx.state.current
         assert pid is not None

@@ -10,6 +10,7 @@ from companion.editions.master_trainer.data import Chip
 from companion.editions.master_trainer.dice import DiceRules
 from companion.editions.master_trainer.spaces import SPACES, Space, land_options
 from companion.engine import rng as rng_mod
+from companion.engine.registry import task
 from companion.engine.rules import Ctx
 from companion.engine.state import Task
 from companion.engine.types import Command, IllegalCommand
@@ -53,6 +54,7 @@ class TurnRules(DiceRules):
         taken = {t.starter for t in state.trainers}
         return [c.slug for c in data_of(state).of_colour("starter") if c.slug not in taken]
 
+    @task("deal_starters")
     def task_deal_starters(self, ctx: Ctx[State]) -> None:
         waiting = [t.id for t in ctx.state.trainers if not t.starter]
         if not waiting:
@@ -96,6 +98,7 @@ class TurnRules(DiceRules):
         ctx.say(f"{names} tie for the weakest starter: each rolls a die, the highest goes first.")
         self.start_dice(ctx, "order", tied, "order_rolled")
 
+    @task("order_rolled")
     def task_order_rolled(self, ctx: Ctx[State], rolls: dict[str, int]) -> None:
         best = max(rolls.values())
         top = [p for p, v in rolls.items() if v == best]
@@ -119,6 +122,7 @@ class TurnRules(DiceRules):
         ctx.emit("turn_started", f"{self.pname(ctx.state, pid)}'s turn.", player=pid)
         self.start_dice(ctx, "move", [pid], "moved")
 
+    @task("moved")
     def task_moved(self, ctx: Ctx[State], rolls: dict[str, int]) -> None:
         pid = ctx.state.current
         assert pid is not None
@@ -179,6 +183,7 @@ class TurnRules(DiceRules):
     def end_turn(self, ctx: Ctx[State]) -> None:
         ctx.then(Task("turn_end"))
 
+    @task("turn_end")
     def task_turn_end(self, ctx: Ctx[State]) -> None:
         pid = ctx.state.current
         assert pid is not None

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.editions.pokemon import data
+from companion.engine.registry import task
 from companion.engine.rules import Ctx
 from companion.engine.state import Task
 from companion.engine.types import Command
@@ -61,6 +62,7 @@ class PokemonBattles:
                       f"(+{data.battle_strength(state, pid)} for your Pokémon and partner)", 1,
                       "battle_rolled", label="Roll for the battle", player=pid)
 
+    @task("battle_rolled")
     def task_battle_rolled(self: Any, ctx: C, player: str, dice: list[int]) -> None:
         b = ctx.state.ext["battle"]
         rolls = {**b["rolls"], player: dice[0]}
@@ -72,6 +74,7 @@ class PokemonBattles:
             return
         ctx.then(Task("battle_cards", {"player": b["challenger"]}))
 
+    @task("battle_cards")
     def task_battle_cards(self: Any, ctx: C, player: str) -> None:
         """Offer ``player`` their Challenge cards, one at a time, until they are done."""
         b = ctx.state.ext["battle"]
@@ -89,6 +92,7 @@ class PokemonBattles:
                         f"{self.total(ctx.state, rival)}; play a Challenge card?", options,
                         "battle_card", player=player)
 
+    @task("battle_card")
     def task_battle_card(self: Any, ctx: C, player: str, option: str) -> None:
         if option == "done":
             self.after_cards(ctx, player)
@@ -112,6 +116,7 @@ class PokemonBattles:
         b = state.ext["battle"]
         return int(b["rolls"].get(pid, 0)) + data.battle_strength(state, pid) + int(b["bonus"][pid])
 
+    @task("battle_end")
     def task_battle_end(self: Any, ctx: C) -> None:
         state = ctx.state
         b = state.ext["battle"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.editions.pokemon import data
+from companion.engine.registry import task
 from companion.engine.rules import Ctx
 from companion.engine.state import Task
 from companion.engine.types import Action, Command
@@ -44,6 +45,7 @@ class PokemonCatching:
                 f"pay {state.fmt(cost)} to explore ({data.odds_text(odds)} after paying), or "
                 f"battle {state.name(owner)}", space=index, owner=owner, cost=cost, odds=odds)
 
+    @task("explore_offer")
     def task_explore_offer(self: Any, ctx: C, player: str, space: int) -> None:
         if not ctx.state.player(player).bankrupt and ctx.state.owner(space) == player:
             self.offer_explore(ctx, player, space)
@@ -73,6 +75,7 @@ class PokemonCatching:
                      "(exploration cost)")
         ctx.then(Task("catch_start", {"player": pid, "space": index}))
 
+    @task("catch_start")
     def task_catch_start(self: Any, ctx: C, player: str, space: int) -> None:
         state = ctx.state
         if state.player(player).bankrupt:
@@ -102,6 +105,7 @@ class PokemonCatching:
                 f"({data.odds_text(odds)}; faces {hint})", roll=spec, odds=odds, faces=faces,
                 space=index, type=s.color)
 
+    @task("catch_rolled")
     def task_catch_rolled(self: Any, ctx: C, player: str, space: int, dice: list[int]) -> None:
         state = ctx.state
         s = state.b.spaces[space]

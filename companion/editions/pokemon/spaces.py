@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.engine.registry import task
 from companion.engine.rules import Ctx
 from companion.engine.state import Task
 from companion.engine.types import Action, Command
@@ -74,6 +75,7 @@ class PokemonSpaces:
         self.ask_choice(ctx, "lapras", pid, f"Lapras! {state.name(pid)}: ride to any space up "
                         "to the next Lapras, or stay", options, "lapras_move", player=pid)
 
+    @task("lapras_move")
     def task_lapras_move(self: Any, ctx: C, player: str, option: str) -> None:
         if option == "stay":
             ctx.say(f"{ctx.state.name(player)} stays on Lapras.")
@@ -90,6 +92,7 @@ class PokemonSpaces:
     def rolls_out_of_jail(self, dice: list[int]) -> bool:
         return dice[0] == 6
 
+    @task("begin_turn")
     def task_begin_turn(self: Any, ctx: C) -> None:
         p = ctx.state.turn_player
         if not p.in_jail:
@@ -99,6 +102,7 @@ class PokemonSpaces:
                       f"pay {ctx.state.fmt(ctx.state.b.rule('jail_fine'))}, use a Get Out of "
                       "Jail Free card, or roll for a 6", 1, "turn_roll", label="Roll for a 6")
 
+    @task("jail_roll")
     def task_jail_roll(self: Any, ctx: C, dice: list[int]) -> None:
         """A 6 frees the Trainer; that move does not follow the space it ends on."""
         p = ctx.state.turn_player

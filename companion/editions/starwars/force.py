@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from companion.engine.registry import task
 from companion.engine.rules import Ctx
 from companion.monopoly.board import Card, Space
 from companion.monopoly.host import MonopolyHost
@@ -51,6 +52,7 @@ class StarWarsForce(MonopolyHost):
         self.ask_roll(ctx, "force", pid, f"Use the Force! {ctx.state.name(pid)}: roll one die",
                       1, "force_rolled", label="Roll for the Force", player=pid)
 
+    @task("force_rolled")
     def task_force_rolled(self, ctx: C, player: str, dice: list[int]) -> None:
         face = dice[0]
         ctx.emit("note", f"The Force: {ctx.state.name(player)} rolled {face}, {POWERS[face]}.",
@@ -70,6 +72,7 @@ class StarWarsForce(MonopolyHost):
                         [(state.b.spaces[i].id, state.b.spaces[i].name) for i in sorted(mine)],
                         "force_swap_take", player=pid)
 
+    @task("force_swap_take")
     def task_force_swap_take(self, ctx: C, player: str, option: str) -> None:
         state = ctx.state
         theirs = sorted(i for p in state.active if p.id != player for i in state.owned_by(p.id))
@@ -80,6 +83,7 @@ class StarWarsForce(MonopolyHost):
                          for i in theirs],
                         "force_swap", player=player, give=option)
 
+    @task("force_swap")
     def task_force_swap(self, ctx: C, player: str, give: str, option: str) -> None:
         state = ctx.state
         mine, theirs = state.b.find(give).index, state.b.find(option).index
@@ -109,6 +113,7 @@ class StarWarsForce(MonopolyHost):
                         [(state.b.spaces[i].id, state.b.spaces[i].name) for i in free],
                         "force_stealth", player=pid)
 
+    @task("force_stealth")
     def task_force_stealth(self, ctx: C, player: str, option: str) -> None:
         space = ctx.state.b.find(option)
         self.move_to(ctx, player, space.index, salary=False,
@@ -130,6 +135,7 @@ class StarWarsForce(MonopolyHost):
                         [(p.id, f"{p.name} on {state.b.spaces[p.position].name}") for p in ships],
                         "force_levitate", player=pid)
 
+    @task("force_levitate")
     def task_force_levitate(self, ctx: C, player: str, option: str) -> None:
         state = ctx.state
         me, other = state.player(player), state.player(option)
@@ -150,6 +156,7 @@ class StarWarsForce(MonopolyHost):
         self.ask_choice(ctx, "force_pull_who", pid, f"{state.name(pid)}: pull which player?",
                         [(p.id, p.name) for p in others], "force_pull_where", player=pid)
 
+    @task("force_pull_where")
     def task_force_pull_where(self, ctx: C, player: str, option: str) -> None:
         state = ctx.state
         self.ask_choice(ctx, "force_pull_where", player, f"{state.name(player)}: pull "
@@ -158,6 +165,7 @@ class StarWarsForce(MonopolyHost):
                          for i in sorted(state.owned_by(player))],
                         "force_pull", player=player, victim=option)
 
+    @task("force_pull")
     def task_force_pull(self, ctx: C, player: str, victim: str, option: str) -> None:
         space = ctx.state.b.find(option)
         if ctx.state.owner(space.index) != player or ctx.state.player(victim).in_jail:
