@@ -39,7 +39,7 @@ class MarioRules(MonopolyRules):
         return dict(state.ext["bowser"])
 
     def set_bowser(self, ctx: C, say: str = "", **changes: Any) -> None:
-        ctx.emit("ext", say, set={"bowser": {**self.bowser(ctx.state), **changes}})
+        ctx.emit("edition_values_set", say, set={"bowser": {**self.bowser(ctx.state), **changes}})
 
     def before_move(self, ctx: C, dice: list[int]) -> list[Task]:
         """Bowser moves first, on the black die, while he is active."""
@@ -87,7 +87,8 @@ class MarioRules(MonopolyRules):
                 ctx.say(f"Bowser lands on {space.name}, but {state.name(owner)}'s complete colour "
                         "set protects it.")
             else:
-                ctx.emit("deed", f"Bowser lands on {space.name}: GAME OVER, no rent until its "
+                ctx.emit("game_over_marked",
+                         f"Bowser lands on {space.name}: GAME OVER, no rent until its "
                          "owner continues it.", space=index, game_over=True)
         for pid in self.exposed(ctx.state, index):
             ctx.then(Task("battle", {"leader": pid}))
@@ -200,8 +201,9 @@ class MarioRules(MonopolyRules):
         """Before rolling, pay 1 coin to bring one of your GAME OVER locations back."""
         index = command.args["space"]
         price = ctx.state.b.rule("continue_price")
-        ctx.emit("money", source=command.actor, to="bank", amount=price)
-        ctx.emit("deed", f"{ctx.state.name(command.actor)} pays {ctx.state.fmt(price)} to "
+        ctx.emit("money_paid", source=command.actor, to="bank", amount=price)
+        ctx.emit("game_over_marked",
+                 f"{ctx.state.name(command.actor)} pays {ctx.state.fmt(price)} to "
                  f"continue {ctx.state.b.spaces[index].name}: it collects rent again.",
                  space=index, game_over=False)
 
@@ -242,8 +244,8 @@ class MarioRules(MonopolyRules):
     def effect_continue_all(self, ctx: C, pid: str, card: Card) -> None:
         for i in ctx.state.owned_by(pid):
             if ctx.state.deeds[i].game_over:
-                ctx.emit("deed", f"{ctx.state.b.spaces[i].name} continues for free.", space=i,
-                         game_over=False)
+                ctx.emit("game_over_marked", f"{ctx.state.b.spaces[i].name} continues for free.",
+                         space=i, game_over=False)
 
     # -- the end --------------------------------------------------------------------------
     def ended(self, state: MonopolyState) -> tuple[list[str], str] | None:

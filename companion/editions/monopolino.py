@@ -89,12 +89,12 @@ class MonopolinoRules(MonopolyRules):
         return int(state.ext["booths"][pid])
 
     def set_booths(self, ctx: C, pid: str, count: int) -> None:
-        ctx.emit("player_ext", key="booths", player=pid, value=count)
+        ctx.emit("player_value_set", key="booths", player=pid, value=count)
 
     def place_booth(self, ctx: C, pid: str, index: int, why: str) -> None:
         """Put one of ``pid``'s booths on a space, sending any booth there back to its owner."""
         old = ctx.state.owner(index)
-        ctx.emit("deed", why, space=index, owner=pid)
+        ctx.emit("deed_owned", why, space=index, owner=pid)
         if old is not None:
             self.set_booths(ctx, old, self.booths_left(ctx.state, old) + 1)
         self.set_booths(ctx, pid, self.booths_left(ctx.state, pid) - 1)
@@ -119,7 +119,8 @@ class MonopolinoRules(MonopolyRules):
             ctx.say(f"{p.name} cannot pay {state.fmt(space.price)} for {space.name}: no booth is "
                     "placed.")
             return
-        ctx.emit("money", f"{p.name} pays {state.fmt(space.price)} to the Bank for {space.name}.",
+        ctx.emit("money_paid",
+                 f"{p.name} pays {state.fmt(space.price)} to the Bank for {space.name}.",
                  source=pid, to="bank", amount=space.price)
         self.place_booth(ctx, pid, space.index, f"{p.name} places a booth on {space.name}.")
 
@@ -137,7 +138,7 @@ class MonopolinoRules(MonopolyRules):
             return
         if paid < amount:
             why = f"{why}: {p.name} has only {ctx.state.fmt(p.money)} and pays it all"
-        ctx.emit("money", f"{why}.", source=payer, to=payee, amount=paid)
+        ctx.emit("money_paid", f"{why}.", source=payer, to=payee, amount=paid)
 
     # -- turns and spaces -------------------------------------------------------------------
     @task("begin_turn")
@@ -188,7 +189,7 @@ class MonopolinoRules(MonopolyRules):
             ctx.say(f"There are no {title} cards left.")
             return
         card = ctx.state.b.card(cards[0])
-        ctx.emit("deck", f"{ctx.state.name(pid)} draws {title}: \u201c{card.text}\u201d",
+        ctx.emit("deck_changed", f"{ctx.state.name(pid)} draws {title}: \u201c{card.text}\u201d",
                  deck=deck, cards=list(cards[1:]), card=card.id, player=pid)
         self.set_discard(ctx, deck, [*self.discards(ctx.state, deck), card.id])
         self.apply_card(ctx, pid, card)
@@ -202,13 +203,14 @@ class MonopolinoRules(MonopolyRules):
         return list(state.ext["discard"][deck])
 
     def set_discard(self, ctx: C, deck: str, cards: list[str]) -> None:
-        ctx.emit("ext", set={"discard": {**ctx.state.ext["discard"], deck: cards}})
+        ctx.emit("edition_values_set", set={"discard": {**ctx.state.ext["discard"], deck: cards}})
 
     def reshuffle(self, ctx: C, deck: str) -> None:
         """The deck is used up: shuffle the discard pile into a new deck."""
         order, nxt = rng.shuffled(ctx.state.rng, tuple(self.discards(ctx.state, deck)))
-        ctx.emit("rng", rng=nxt)
-        ctx.emit("deck", f"The {ctx.state.b.deck_titles[deck]} cards are used up: the discard "
+        ctx.emit("rng_advanced", rng=nxt)
+        ctx.emit("deck_changed",
+                 f"The {ctx.state.b.deck_titles[deck]} cards are used up: the discard "
                  "pile is shuffled into a new deck.", deck=deck, cards=list(order))
         self.set_discard(ctx, deck, [])
 

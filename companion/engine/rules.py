@@ -17,8 +17,9 @@ from __future__ import annotations
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
+from companion.engine.events import checked, is_current, upcast
 from companion.engine.registry import handler
 from companion.engine.state import BaseState, Task, evolve
 from companion.engine.types import (
@@ -48,14 +49,15 @@ class Ctx(Generic[S]):
         self._cursor = 0
 
     def emit(self, type: str, say: str = "", **data: Any) -> None:
-        """Record an event and apply it to the working state."""
-        event = Event(type, data, say)
+        """Record event ``type`` (a name declared in :mod:`companion.engine.events`; its
+        fields are checked) and apply it to the working state."""
+        event = checked(type, data, say)
         self.state = self.rules.apply(self.state, event)
         self.events.append(event)
 
     def say(self, text: str) -> None:
         """Record a note for the players that changes nothing else."""
-        self.emit("note", text)
+        self.emit("noted", text)
 
     def ask(self, kind: str, to: tuple[str, ...] | list[str], text: str, **data: Any) -> None:
         """Wait for a decision: the interpreter stops until a command answers it."""
@@ -80,7 +82,7 @@ class Ctx(Generic[S]):
         if self.state.prompt != start.prompt or self.state.todo != start.todo:
             prompt = self.state.prompt
             self.emit(
-                "flow",
+                "flow_changed",
                 prompt=None if prompt is None else prompt.to_json(),
                 todo=[t.to_json() for t in self.state.todo],
             )
@@ -127,7 +129,7 @@ class Ctx(Generic[S]):
         from companion.engine import rng as rng_mod
 
         value, nxt = rng_mod.below(self.state.rng, n)
-        self.emit("rng", rng=nxt)
+        self.emit("rng_advanced", rng=nxt)
         return value
 
 
@@ -189,11 +191,22 @@ class Rules(ABC, Generic[S]):
             handlers = self.__dict__["_handlers"] = {}
         handler = handlers.get(event.type)
         if handler is None:
-            handler = getattr(self, "on_" + event.type, None)
-            if handler is None:
-                raise ValueError(f"{self.name}: unknown event type {event.type!r}")
-            handlers[event.type] = handler
+            handler = handlers[event.type] = self._handler(event.type)
         return handler(state, event.data)
+
+    def _handler(self, tag: str) -> Callable[[S, Mapping[str, Any]], S]:
+        """The apply handler of events stored as ``tag``; a tag an earlier version wrote is
+        upcast to the current event first (see :mod:`companion.engine.events`)."""
+        if is_current(tag):
+            found = getattr(self, "on_" + tag.split("@", 1)[0], None)
+            if found is None:
+                raise ValueError(f"{self.name}: no handler for event type {tag!r}")
+            return cast(Callable[[S, Mapping[str, Any]], S], found)
+
+        def upcast_then_apply(state: S, data: Mapping[str, Any]) -> S:
+            return self.apply(state, Event(*upcast(tag, data)))
+
+        return upcast_then_apply
 
     def decide(self, state: S, command: Command) -> list[Event]:
         return self.step(state, command)[0]
@@ -364,7 +377,7 @@ class Rules(ABC, Generic[S]):
         ctx.then(Task(data["task"], {**data["args"], "option": command.args["option"]}))
 
     # -- events every edition shares ------------------------------------------------------
-    def on_flow(self, state: S, data: Mapping[str, Any]) -> S:
+    def on_flow_changed(self, state: S, data: Mapping[str, Any]) -> S:
         raw = data["prompt"]
         return evolve(
             state,
@@ -375,10 +388,10 @@ class Rules(ABC, Generic[S]):
     def on_rolled(self, state: S, data: Mapping[str, Any]) -> S:
         return evolve(state, rng=data["rng"], last_roll=tuple(data["dice"]))
 
-    def on_rng(self, state: S, data: Mapping[str, Any]) -> S:
+    def on_rng_advanced(self, state: S, data: Mapping[str, Any]) -> S:
         return evolve(state, rng=data["rng"])
 
-    def on_note(self, state: S, data: Mapping[str, Any]) -> S:
+    def on_noted(self, state: S, data: Mapping[str, Any]) -> S:
         return state
 
     def on_finished(self, state: S, data: Mapping[str, Any]) -> S:

@@ -39,7 +39,7 @@ class MonopolyCards(MonopolyHost):
             return
         card = ctx.state.b.card(cards[0])
         rest = cards[1:] if card.keep else (*cards[1:], card.id)
-        ctx.emit("deck", f"{ctx.state.name(pid)} draws {ctx.state.b.deck_titles[deck]}: "
+        ctx.emit("deck_changed", f"{ctx.state.name(pid)} draws {ctx.state.b.deck_titles[deck]}: "
                  f"\u201c{card.text}\u201d", deck=deck, cards=list(rest), card=card.id,
                  player=pid)
         self.apply_card(ctx, pid, card)
@@ -101,4 +101,4 @@ class MonopolyCards(MonopolyHost):
         """A used keep-card goes back under its deck."""
         card = ctx.state.b.card(card_id)
         ctx.emit("card_kept", player=pid, card=card_id, keep=False)
-        ctx.emit("deck", deck=card.deck, cards=[*ctx.state.decks[card.deck], card_id])
+        ctx.emit("deck_changed", deck=card.deck, cards=[*ctx.state.decks[card.deck], card_id])

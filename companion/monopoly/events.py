@@ -36,44 +36,46 @@ def assets_from_json(raw: Mapping[str, Any]) -> Assets:
 class MonopolyEvents(MonopolyHost):
     """Apply handlers (``on_<event>``) for the events every Monopoly edition emits."""
 
-    def on_order(self, state: M, data: Mapping[str, Any]) -> M:
+    def on_order_decided(self, state: M, data: Mapping[str, Any]) -> M:
         by_id = {p.id: p for p in state.players}
         return evolve(state, players=tuple(by_id[i] for i in data["order"]), current=0,
                        order_rolls={})
 
-    def on_order_roll(self, state: M, data: Mapping[str, Any]) -> M:
-        rolls = dict(state.order_rolls)
-        if data.get("reset"):
-            rolls = {}
-        else:
-            rolls[data["player"]] = data["total"]
-        return evolve(state, order_rolls=rolls)
+    def on_order_rolled(self, state: M, data: Mapping[str, Any]) -> M:
+        return evolve(state, order_rolls={**state.order_rolls, data["player"]: data["total"]})
 
-    def on_money(self, state: M, data: Mapping[str, Any]) -> M:
+    def on_order_rolls_cleared(self, state: M, data: Mapping[str, Any]) -> M:
+        return evolve(state, order_rolls={})
+
+    def on_money_paid(self, state: M, data: Mapping[str, Any]) -> M:
         amount = data["amount"]
         return _add(_add(state, data["source"], -amount), data["to"], amount)
 
-    def on_moved(self, state: M, data: Mapping[str, Any]) -> M:
+    def on_moved_to(self, state: M, data: Mapping[str, Any]) -> M:
         return _with_player(state, data["player"], position=data["to"])
 
-    def on_jail(self, state: M, data: Mapping[str, Any]) -> M:
+    def on_jail_changed(self, state: M, data: Mapping[str, Any]) -> M:
         return _with_player(state, data["player"], in_jail=data["in_jail"],
                             jail_tries=data.get("tries", 0))
 
-    def on_deed(self, state: M, data: Mapping[str, Any]) -> M:
+    def on_deed_owned(self, state: M, data: Mapping[str, Any]) -> M:
         index = data["space"]
-        old = state.deeds[index]
-        new = replace(old, **{k: data[k] for k in ("owner", "game_over") if k in data})
+        new = replace(state.deeds[index], owner=data["owner"])
         return evolve(state, deeds={**state.deeds, index: new})
 
-    def on_turn(self, state: M, data: Mapping[str, Any]) -> M:
+    def on_game_over_marked(self, state: M, data: Mapping[str, Any]) -> M:
+        index = data["space"]
+        new = replace(state.deeds[index], game_over=data["game_over"])
+        return evolve(state, deeds={**state.deeds, index: new})
+
+    def on_turn_passed(self, state: M, data: Mapping[str, Any]) -> M:
         return evolve(state, current=data["current"], doubles=0, again=False,
                        turn_no=state.turn_no + 1)
 
-    def on_doubles(self, state: M, data: Mapping[str, Any]) -> M:
+    def on_doubles_counted(self, state: M, data: Mapping[str, Any]) -> M:
         return evolve(state, doubles=data["count"], again=data["again"])
 
-    def on_deck(self, state: M, data: Mapping[str, Any]) -> M:
+    def on_deck_changed(self, state: M, data: Mapping[str, Any]) -> M:
         return evolve(state, decks={**state.decks, data["deck"]: tuple(data["cards"])})
 
     def on_card_kept(self, state: M, data: Mapping[str, Any]) -> M:
@@ -84,21 +86,21 @@ class MonopolyEvents(MonopolyHost):
         cards.remove(data["card"])
         return _with_player(state, p.id, cards=tuple(cards))
 
-    def on_auction(self, state: M, data: Mapping[str, Any]) -> M:
+    def on_auction_changed(self, state: M, data: Mapping[str, Any]) -> M:
         raw = data["auction"]
         if raw is None:
             return evolve(state, auction=None)
         return evolve(state, auction=Auction(raw["space"], raw["floor"], raw["high"],
                                               raw["bidder"], tuple(raw["passed"])))
 
-    def on_debt(self, state: M, data: Mapping[str, Any]) -> M:
+    def on_debt_changed(self, state: M, data: Mapping[str, Any]) -> M:
         raw = data["debt"]
         if raw is None:
             return evolve(state, debt=None)
         return evolve(state, debt=Debt(raw["player"], raw["creditor"], raw["amount"],
                                         raw["reason"]))
 
-    def on_bankrupt(self, state: M, data: Mapping[str, Any]) -> M:
+    def on_went_bankrupt(self, state: M, data: Mapping[str, Any]) -> M:
         return _with_player(state, data["player"], bankrupt=True, in_jail=False, cards=())
 
     def on_trade_proposed(self, state: M, data: Mapping[str, Any]) -> M:
@@ -109,10 +111,10 @@ class MonopolyEvents(MonopolyHost):
     def on_trade_closed(self, state: M, data: Mapping[str, Any]) -> M:
         return evolve(state, trades=tuple(t for t in state.trades if t.id != data["id"]))
 
-    def on_ext(self, state: M, data: Mapping[str, Any]) -> M:
+    def on_edition_values_set(self, state: M, data: Mapping[str, Any]) -> M:
         return evolve(state, ext={**state.ext, **data["set"]})
 
-    def on_player_ext(self, state: M, data: Mapping[str, Any]) -> M:
+    def on_player_value_set(self, state: M, data: Mapping[str, Any]) -> M:
         """Edition values kept per player live in ``ext[key][player]``."""
         key, pid = data["key"], data["player"]
         table = dict(state.ext.get(key, {}))

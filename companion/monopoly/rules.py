@@ -202,7 +202,7 @@ class MonopolyRules(
         have = state.pot if src == "pot" else None if src == "bank" else state.player(src).money
         if have is not None and have < amount:
             raise IllegalCommand(f"{state.name(src)} has only {state.fmt(have)}.")
-        ctx.emit("money", f"Banker: {state.fmt(amount)} from {state.name(src)} to "
+        ctx.emit("money_paid", f"Banker: {state.fmt(amount)} from {state.name(src)} to "
                  f"{state.name(to)} ({reason.strip()}).", source=src, to=to, amount=amount)
         self.settle_debt(ctx)
 

@@ -35,20 +35,20 @@ class MonopolyTurns(MonopolyHost):
         best = max(rolls[pid] for pid in among)
         top = [pid for pid in among if rolls[pid] == best]
         if len(top) > 1:
-            ctx.emit("order_roll", f"Tie at {best} between "
+            ctx.emit("order_rolls_cleared", f"Tie at {best} between "
                      f"{', '.join(ctx.state.name(p) for p in top)}: they roll again.", reset=True)
             ctx.then(Task("order_roll", {"among": top}))
             return
         seated = [p.id for p in ctx.state.players]
         first = seated.index(top[0])
         order = seated[first:] + seated[:first]
-        ctx.emit("order", f"{ctx.state.name(top[0])} rolled highest ({best}) and starts.",
+        ctx.emit("order_decided", f"{ctx.state.name(top[0])} rolled highest ({best}) and starts.",
                  order=order)
         ctx.then(Task("begin_turn"))
 
     @task("order_rolled")
     def task_order_rolled(self, ctx: C, among: list[str], player: str, dice: list[int]) -> None:
-        ctx.emit("order_roll", f"{ctx.state.name(player)} rolled {sum(dice)}.",
+        ctx.emit("order_rolled", f"{ctx.state.name(player)} rolled {sum(dice)}.",
                  player=player, total=sum(dice))
         ctx.then(Task("order_roll", {"among": among}))
 
@@ -77,7 +77,7 @@ class MonopolyTurns(MonopolyHost):
                               "straight to Jail.")
             ctx.then(Task("end_turn"))
             return
-        ctx.emit("doubles", f"Doubles! {p.name} will roll again." if double else "",
+        ctx.emit("doubles_counted", f"Doubles! {p.name} will roll again." if double else "",
                  count=count, again=double)
         ctx.then(*self.before_move(ctx, dice), *self.move_tasks(p.id, sum(self.move_dice(dice))))
 
@@ -112,7 +112,7 @@ class MonopolyTurns(MonopolyHost):
             self.pay(ctx, p.id, "bank", fine, f"{p.name}'s Jail fine")
             ctx.then(*self.move_tasks(p.id, sum(self.move_dice(dice))))
             return
-        ctx.emit("jail", f"No {self.jail_exit_words}: {p.name} stays in Jail "
+        ctx.emit("jail_changed", f"No {self.jail_exit_words}: {p.name} stays in Jail "
                  f"(try {tries} of {tries_allowed}).", player=p.id, in_jail=True, tries=tries)
         ctx.then(Task("end_turn"))
 
@@ -142,7 +142,7 @@ class MonopolyTurns(MonopolyHost):
             nxt = (nxt + 1) % n
             if not ctx.state.players[nxt].bankrupt:
                 break
-        ctx.emit("turn", current=nxt)
+        ctx.emit("turn_passed", current=nxt)
         ctx.then(Task("begin_turn"))
 
     def on_turn_end(self, ctx: C, pid: str) -> None:
@@ -158,7 +158,7 @@ class MonopolyTurns(MonopolyHost):
         target = (p.position + steps) % n
         passed = p.position + steps >= n
         space = ctx.state.b.spaces[target]
-        ctx.emit("moved", f"{p.name} moves {steps} to {space.name}.", player=p.id, to=target,
+        ctx.emit("moved_to", f"{p.name} moves {steps} to {space.name}.", player=p.id, to=target,
                  steps=steps)
         if passed:
             self.collect_salary(ctx, p.id, landed=target == 0)
@@ -167,7 +167,7 @@ class MonopolyTurns(MonopolyHost):
         """Move a token forward to ``target``; salary if it passes GO and ``salary``."""
         p = ctx.state.player(pid)
         passed = salary and (target <= p.position or target == 0) and target != p.position
-        ctx.emit("moved", why or f"{p.name} moves to {ctx.state.b.spaces[target].name}.",
+        ctx.emit("moved_to", why or f"{p.name} moves to {ctx.state.b.spaces[target].name}.",
                  player=pid, to=target)
         if passed:
             self.collect_salary(ctx, pid, landed=target == 0)
@@ -193,13 +193,13 @@ class MonopolyTurns(MonopolyHost):
     # -- jail -----------------------------------------------------------------------------
     def send_to_jail(self, ctx: C, pid: str, why: str) -> None:
         jail = ctx.state.b.first("jail").index
-        ctx.emit("moved", why, player=pid, to=jail)
-        ctx.emit("jail", player=pid, in_jail=True, tries=0)
+        ctx.emit("moved_to", why, player=pid, to=jail)
+        ctx.emit("jail_changed", player=pid, in_jail=True, tries=0)
         if ctx.state.turn_player.id == pid:
-            ctx.emit("doubles", count=0, again=False)
+            ctx.emit("doubles_counted", count=0, again=False)
 
     def release(self, ctx: C, pid: str, why: str) -> None:
-        ctx.emit("jail", why, player=pid, in_jail=False, tries=0)
+        ctx.emit("jail_changed", why, player=pid, in_jail=False, tries=0)
 
     def cmd_pay_jail_fine(self, ctx: C, command: Command) -> None:
         """Pay the fine at the start of the turn, then roll and move as usual."""

@@ -155,7 +155,7 @@ class MasterTrainerBase(Rules[MasterTrainerState]):
         t = state.trainer(data["player"])
         return state.with_trainer(replace(t, starter=data["chip"], team=(data["chip"],)))
 
-    def on_order_set(self, state: State, data: Mapping[str, Any]) -> State:
+    def on_turn_order_set(self, state: State, data: Mapping[str, Any]) -> State:
         return replace(state, order=tuple(data["order"]))
 
     def on_turn_started(self, state: State, data: Mapping[str, Any]) -> State:
@@ -164,11 +164,11 @@ class MasterTrainerBase(Rules[MasterTrainerState]):
             landed_colour="", chip_at_stake="", battle=None, offer=None,
         )
 
-    def on_turn_flags(self, state: State, data: Mapping[str, Any]) -> State:
+    def on_turn_flags_set(self, state: State, data: Mapping[str, Any]) -> State:
         allowed = {"moved", "flew", "passed", "landed_colour", "chip_at_stake"}
         return replace(state, **{k: v for k, v in data.items() if k in allowed})
 
-    def on_dice_round(self, state: State, data: Mapping[str, Any]) -> State:
+    def on_dice_round_changed(self, state: State, data: Mapping[str, Any]) -> State:
         raw = data["round"]
         if raw is None:
             return replace(state, dice=None)
@@ -263,11 +263,11 @@ class MasterTrainerBase(Rules[MasterTrainerState]):
         )
         return state.with_trainer(a2).with_trainer(b2)
 
-    def on_moved(self, state: State, data: Mapping[str, Any]) -> State:
+    def on_mover_placed(self, state: State, data: Mapping[str, Any]) -> State:
         t = state.trainer(data["player"])
         return state.with_trainer(replace(t, place=data["place"], on_plateau=data["on_plateau"]))
 
-    def on_battle(self, state: State, data: Mapping[str, Any]) -> State:
+    def on_battle_changed(self, state: State, data: Mapping[str, Any]) -> State:
         raw = data["battle"]
         if raw is None:
             return replace(state, battle=None)
@@ -279,7 +279,7 @@ class MasterTrainerBase(Rules[MasterTrainerState]):
             ),
         )
 
-    def on_offer(self, state: State, data: Mapping[str, Any]) -> State:
+    def on_offer_changed(self, state: State, data: Mapping[str, Any]) -> State:
         raw = data["offer"]
         if raw is None:
             return replace(state, offer=None)
@@ -289,8 +289,8 @@ class MasterTrainerBase(Rules[MasterTrainerState]):
                         tuple(raw.get("items", ()))),
         )
 
-    def on_items_given(self, state: State, data: Mapping[str, Any]) -> State:
-        giver = state.trainer(data["from"])
+    def on_items_handed_over(self, state: State, data: Mapping[str, Any]) -> State:
+        giver = state.trainer(data["giver"])
         state = state.with_trainer(replace(giver, items=without(giver.items, data["cards"])))
         taker = state.trainer(data["to"])
         return state.with_trainer(replace(taker, items=taker.items + tuple(data["cards"])))

@@ -29,9 +29,9 @@ class LandingRules(TurnRules):
         assert pid is not None
         name = self.pname(state, pid)
         on_plateau = s.kind in ("plateau", "plateau-catch", "final")
-        ctx.emit("moved", f"{name} lands on {s.label}.", player=pid, place=s.key,
+        ctx.emit("mover_placed", f"{name} lands on {s.label}.", player=pid, place=s.key,
                  on_plateau=on_plateau)
-        ctx.emit("turn_flags", passed=False, landed_colour=s.colour)
+        ctx.emit("turn_flags_set", passed=False, landed_colour=s.colour)
         if s.kind == "town":
             self.draw_items(ctx, pid, data_of(state).city_items, "City or town")
         elif s.kind == "cinnabar":
@@ -92,7 +92,7 @@ class LandingRules(TurnRules):
             ctx.emit("chip_revealed", f"The chip is {c.name} ({c.colour}, {c.power} Power "
                      f"Points): caught by rolling {faces}.", chip=chip)
         else:
-            ctx.emit("turn_flags", f"{c.name} lies face up here: caught by rolling {faces}.",
+            ctx.emit("turn_flags_set", f"{c.name} lies face up here: caught by rolling {faces}.",
                      chip_at_stake=chip)
         ctx.clear_prompt()
         self.ask_catch(ctx)
@@ -268,7 +268,7 @@ class LandingRules(TurnRules):
         self.end_turn(ctx)
 
     def event_unknown_dungeon(self, ctx: Ctx[State], pid: str) -> None:
-        ctx.emit("turn_flags", landed_colour="yellow")
+        ctx.emit("turn_flags_set", landed_colour="yellow")
         if not self.hidden(ctx.state, "yellow"):
             ctx.say("Unknown Dungeon: every legendary Pokémon has been caught; the card is "
                     "discarded.")

@@ -112,7 +112,7 @@ class TurnRules(DiceRules):
         seats = [p.id for p in ctx.state.setup.players]
         i = seats.index(first)
         order = seats[i:] + seats[:i]
-        ctx.emit("order_set",
+        ctx.emit("turn_order_set",
                  f"{self.pname(ctx.state, first)} {why} and goes first; play passes to the "
                  "left. Everyone starts in Pallet Town.", order=order)
         self.begin_turn(ctx, first)
@@ -126,7 +126,7 @@ class TurnRules(DiceRules):
     def task_moved(self, ctx: Ctx[State], rolls: dict[str, int]) -> None:
         pid = ctx.state.current
         assert pid is not None
-        ctx.emit("turn_flags", moved=True, passed=True)
+        ctx.emit("turn_flags_set", moved=True, passed=True)
         self.ask_land(ctx, f"{self.pname(ctx.state, pid)} rolled {rolls[pid]}: move your mover, "
                            "then say where it landed (or stop beside a mover you passed).")
 
@@ -190,7 +190,7 @@ class TurnRules(DiceRules):
         t = ctx.state.trainer(pid)
         power = self.power(ctx.state, pid)
         if power >= GOAL and not t.on_plateau and t.place != "cinnabar":
-            ctx.emit("moved",
+            ctx.emit("mover_placed",
                      f"{self.pname(ctx.state, pid)} has {power} Power Points of revived Pokémon "
                      "at the end of the turn: straight to Cinnabar Island.",
                      player=pid, place="cinnabar", on_plateau=False)
@@ -252,8 +252,8 @@ class TurnRules(DiceRules):
                 raise IllegalCommand("Fly takes you to a city or town on the road, not on or "
                                      "into Indigo Plateau.")
             self.return_items(ctx, pid, [card], f"{name} plays Fly instead of rolling.")
-            ctx.emit("dice_round", round=None)
-            ctx.emit("turn_flags", moved=True, flew=True, passed=False)
+            ctx.emit("dice_round_changed", round=None)
+            ctx.emit("turn_flags_set", moved=True, flew=True, passed=False)
             self.ask_land(ctx, f"{name}: fly your mover to any city or town and say which.")
             return
         raise IllegalCommand(

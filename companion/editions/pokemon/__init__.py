@@ -68,7 +68,7 @@ class PokemonRules(PokemonSpaces, PokemonCatching, PokemonBattles, MonopolyRules
             table = data.all_caught(ctx.state)
             table[giver] = [c for c in table[giver] if c not in chips]
             table[taker] = [*table[taker], *chips]
-            ctx.emit("ext", set={"caught": table})
+            ctx.emit("edition_values_set", set={"caught": table})
 
     def hand_over_extras(self, ctx: C, pid: str, heir: str | None) -> None:
         """Owing a Trainer: they get the wild Pokémon. Owing the Bank: released to the wild."""
@@ -87,7 +87,7 @@ class PokemonRules(PokemonSpaces, PokemonCatching, PokemonBattles, MonopolyRules
             changes["wild"] = wild
             say = f"{ctx.state.name(pid)}'s wild Pokémon are released back beside the board." \
                 if chips else ""
-        ctx.emit("ext", say, set=changes)
+        ctx.emit("edition_values_set", say, set=changes)
 
     def describe(self, state: MonopolyState, a: Assets) -> str:
         names = data.type_names(state.b)

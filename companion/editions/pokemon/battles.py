@@ -31,7 +31,7 @@ class PokemonBattles:
         return [c for c in state.player(pid).cards if self.is_battle_card(state, c)]
 
     def set_battle(self, ctx: C, say: str = "", **changes: Any) -> None:
-        ctx.emit("ext", say, set={"battle": {**ctx.state.ext["battle"], **changes}})
+        ctx.emit("edition_values_set", say, set={"battle": {**ctx.state.ext["battle"], **changes}})
 
     def refuse_battle(self, state: MonopolyState, command: Command) -> str | None:
         p = state.prompt
@@ -50,7 +50,7 @@ class PokemonBattles:
         assert owner is not None  # refuse_battle lets only a rival-owned location through
         ctx.clear_prompt()
         state = ctx.state
-        ctx.emit("ext", f"{state.name(pid)} battles {state.name(owner)} for "
+        ctx.emit("edition_values_set", f"{state.name(pid)} battles {state.name(owner)} for "
                  f"{state.b.spaces[index].name}!",
                  set={"battle": {"challenger": pid, "owner": owner, "space": index,
                                  "rolls": {}, "bonus": {pid: 0, owner: 0}}})
@@ -123,7 +123,7 @@ class PokemonBattles:
         me, owner, index = b["challenger"], b["owner"], b["space"]
         mine, theirs = self.total(state, me), self.total(state, owner)
         space = state.b.spaces[index]
-        ctx.emit("ext", set={"battle": None})
+        ctx.emit("edition_values_set", set={"battle": None})
         if mine > theirs:
             why = f"{state.name(me)} wins the battle {mine} to {theirs}"
             if state.owner(index) != owner:

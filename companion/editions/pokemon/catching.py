@@ -94,7 +94,8 @@ class PokemonCatching:
         odds = data.odds_for(state, pid)
         k, n = odds["ball_faces"], odds["faces"]
         faces = ["ball"] * k + ["x"] * (n - k)
-        ctx.emit("ext", set={"catch": {"player": pid, "space": index, "type": s.color,
+        ctx.emit("edition_values_set",
+                 set={"catch": {"player": pid, "space": index, "type": s.color,
                                        "odds": odds}})
         hint = f"1-{k} Poké Ball" if k > 1 else "1 Poké Ball"
         if k < n:
@@ -117,20 +118,22 @@ class PokemonCatching:
             where = "beside the mat" if s.color in data.mat_types(state, player) else "on the mat"
             table = data.all_caught(state)
             table[player] = [*mine, chip]
-            ctx.emit("ext", f"Poké Ball! {state.name(player)} catches a wild {kind}-type "
+            ctx.emit("edition_values_set",
+                     f"Poké Ball! {state.name(player)} catches a wild {kind}-type "
                      f"Pokémon ({chip}) and puts it {where}.",
                      set={"wild": chips, "caught": table, "catch": None})
             return
         price = int(state.b.rule("reroll_price"))
         money = state.player(player).money
         if money < price:
-            ctx.emit("ext", f"X: {state.name(player)} catches nothing and has no Poké Ball left "
+            ctx.emit("edition_values_set",
+                     f"X: {state.name(player)} catches nothing and has no Poké Ball left "
                      "to re-roll.", set={"catch": None})
             return
         last = " (your last: you would run out and be out of the game)" if money == price else ""
         odds = data.catch_odds(state.ext["ball_faces"], int(state.b.rule("die_faces")),
                                money - price, price)
-        ctx.emit("ext", f"X: {state.name(player)} catches nothing.",
+        ctx.emit("edition_values_set", f"X: {state.name(player)} catches nothing.",
                  set={"catch": {**state.ext["catch"], "odds": odds, "after_reroll": True}})
         ctx.ask("catch_miss", (player,), f"{state.name(player)}: stop, or pay "
                 f"{state.fmt(price)} to re-roll{last} ({data.odds_text(odds)} after paying)",
@@ -158,10 +161,12 @@ class PokemonCatching:
         d = ctx.state.prompt.data
         pid = command.actor
         ctx.clear_prompt()
-        ctx.emit("money", f"{ctx.state.name(pid)} pays {ctx.state.fmt(d['price'])} to re-roll.",
+        ctx.emit("money_paid",
+                 f"{ctx.state.name(pid)} pays {ctx.state.fmt(d['price'])} to re-roll.",
                  source=pid, to="bank", amount=d["price"])
         if ctx.state.player(pid).money <= 0:
-            ctx.emit("ext", f"{ctx.state.name(pid)} has run out of Poké Balls and is out of "
+            ctx.emit("edition_values_set",
+                     f"{ctx.state.name(pid)} has run out of Poké Balls and is out of "
                      "the game.", set={"catch": None})
             self.go_bankrupt(ctx, pid, "bank")
             return
@@ -170,4 +175,5 @@ class PokemonCatching:
     def cmd_stop(self, ctx: C, command: Command) -> None:
         """Do not explore, or stop re-rolling: the turn goes on to its end."""
         ctx.clear_prompt()
-        ctx.emit("ext", f"{ctx.state.name(command.actor)} stops.", set={"catch": None})
+        ctx.emit("edition_values_set",
+                 f"{ctx.state.name(command.actor)} stops.", set={"catch": None})

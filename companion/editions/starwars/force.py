@@ -14,7 +14,8 @@ Table decisions the rulebook leaves open (documented in tests/starwars):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from companion.engine.registry import task
 from companion.engine.rules import Ctx
@@ -55,9 +56,13 @@ class StarWarsForce(MonopolyHost):
     @task("force_rolled")
     def task_force_rolled(self, ctx: C, player: str, dice: list[int]) -> None:
         face = dice[0]
-        ctx.emit("note", f"The Force: {ctx.state.name(player)} rolled {face}, {POWERS[face]}.",
+        ctx.emit("force_die_rolled",
+                 f"The Force: {ctx.state.name(player)} rolled {face}, {POWERS[face]}.",
                  face=face, player=player)
         getattr(self, f"force_{face}")(ctx, player)
+
+    def on_force_die_rolled(self, state: MonopolyState, data: Mapping[str, Any]) -> MonopolyState:
+        return state
 
     # -- 1 Mind Trick: swap -------------------------------------------------------------
     def force_1(self, ctx: C, pid: str) -> None:
@@ -139,11 +144,11 @@ class StarWarsForce(MonopolyHost):
     def task_force_levitate(self, ctx: C, player: str, option: str) -> None:
         state = ctx.state
         me, other = state.player(player), state.player(option)
-        ctx.emit("moved", f"Force Levitate: {me.name} and {other.name} swap places "
+        ctx.emit("moved_to", f"Force Levitate: {me.name} and {other.name} swap places "
                  "(no GO salary).", player=me.id, to=other.position)
-        ctx.emit("moved", player=other.id, to=me.position)
+        ctx.emit("moved_to", player=other.id, to=me.position)
         if ctx.state.turn_player.id == player:
-            ctx.emit("doubles", f"{me.name}'s turn ends.", count=0, again=False)
+            ctx.emit("doubles_counted", f"{me.name}'s turn ends.", count=0, again=False)
 
     # -- 4 Force Pull -------------------------------------------------------------------
     def force_4(self, ctx: C, pid: str) -> None:
@@ -171,7 +176,7 @@ class StarWarsForce(MonopolyHost):
         if ctx.state.owner(space.index) != player or ctx.state.player(victim).in_jail:
             ctx.say("Force Pull: the property changed hands meanwhile, no effect.")
             return
-        ctx.emit("moved", f"Force Pull: {ctx.state.name(player)} pulls {ctx.state.name(victim)} "
+        ctx.emit("moved_to", f"Force Pull: {ctx.state.name(player)} pulls {ctx.state.name(victim)} "
                  f"onto {space.name} (no GO salary).", player=victim, to=space.index)
         self.charge_rent(ctx, victim, player, space)
 

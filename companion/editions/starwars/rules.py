@@ -121,7 +121,8 @@ class StarWarsRules(StarWarsForce, MonopolyRules):
     # -- owing the Bank: properties auctioned at once among the others ----------------------
     def after_bank_bankruptcy(self, ctx: C, pid: str, spaces: tuple[int, ...]) -> None:
         if spaces and len(ctx.state.active) > 1:
-            ctx.emit("ext", "The Bank auctions the bankrupt ship's properties at once.",
+            ctx.emit("edition_values_set",
+                     "The Bank auctions the bankrupt ship's properties at once.",
                      set={"bank_auctions": sorted(spaces)})
             self.next_bank_auction(ctx)
 
@@ -129,7 +130,7 @@ class StarWarsRules(StarWarsForce, MonopolyRules):
         queue = list(ctx.state.ext.get("bank_auctions", ()))
         if not queue or ctx.state.auction is not None:
             return
-        ctx.emit("ext", set={"bank_auctions": queue[1:]})
+        ctx.emit("edition_values_set", set={"bank_auctions": queue[1:]})
         self.start_auction(ctx, queue[0])
 
     def close_auction(self, ctx: C) -> None:
