@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from companion.engine.registry import task
+from companion.engine.registry import effect, space_kind, task
 from companion.engine.rules import Ctx
 from companion.engine.state import Task
 from companion.engine.types import Action, Command
@@ -208,6 +208,7 @@ class MarioRules(MonopolyRules):
                  space=index, game_over=False)
 
     # -- spaces and cards ---------------------------------------------------------------
+    @space_kind("super_star")
     def land_super_star(self, ctx: C, pid: str, space: Space) -> None:
         self.ask_roll(ctx, "super_star", pid, f"Super Star! {ctx.state.name(pid)}: roll one die "
                       "and collect that many coins", 1, "super_star", label="Roll", player=pid)
@@ -217,6 +218,7 @@ class MarioRules(MonopolyRules):
         self.receive(ctx, player, dice[0], f"Super Star: {ctx.state.name(player)} rolled "
                      f"{dice[0]} and collects {ctx.state.fmt(dice[0])}.")
 
+    @space_kind("piranha_plant")
     def land_piranha_plant(self, ctx: C, pid: str, space: Space) -> None:
         self.ask_roll(ctx, "piranha_plant", pid, f"Piranha Plant! {ctx.state.name(pid)}: roll "
                       "one die and lose that many coins", 1, "piranha_plant", label="Roll",
@@ -227,12 +229,14 @@ class MarioRules(MonopolyRules):
         self.pay(ctx, player, "bank", dice[0], f"Piranha Plant: {ctx.state.name(player)} rolled "
                  f"{dice[0]} and pays {ctx.state.fmt(dice[0])}")
 
+    @effect("move_bowser")
     def effect_move_bowser(self, ctx: C, pid: str, card: Card, steps: int) -> None:
         if not self.bowser(ctx.state)["active"]:
             ctx.say("Bowser is resting beside GO: the card has no effect.")
             return
         ctx.then(Task("bowser_move", {"steps": steps, "why": "Bowser's Fury"}))
 
+    @effect("move_bowser_to")
     def effect_move_bowser_to(self, ctx: C, pid: str, card: Card, space: str) -> None:
         if not self.bowser(ctx.state)["active"]:
             ctx.say("Bowser is resting beside GO: the card has no effect.")
@@ -241,6 +245,7 @@ class MarioRules(MonopolyRules):
             space).index
         self.move_bowser_to(ctx, target, "card")
 
+    @effect("continue_all")
     def effect_continue_all(self, ctx: C, pid: str, card: Card) -> None:
         for i in ctx.state.owned_by(pid):
             if ctx.state.deeds[i].game_over:

@@ -29,7 +29,7 @@ from dataclasses import replace
 from typing import Any
 
 from companion.engine import rng
-from companion.engine.registry import task
+from companion.engine.registry import effect, space_kind, task
 from companion.engine.rules import Ctx
 from companion.engine.state import Task
 from companion.engine.types import BANKER, Action, Command, IllegalCommand, SetupError
@@ -65,6 +65,7 @@ class MonopolinoRules(MonopolyRules):
     title = "Monopolino"
     max_players = 4
     dice_count = 1
+    quiet_kinds = frozenset({"go", "shooting_gallery"})
     board_fields = ("name", "price")
     """The amount shown is both price and rent: the banker corrects the price only."""
 
@@ -99,6 +100,7 @@ class MonopolinoRules(MonopolyRules):
             self.set_booths(ctx, old, self.booths_left(ctx.state, old) + 1)
         self.set_booths(ctx, pid, self.booths_left(ctx.state, pid) - 1)
 
+    @space_kind("location")
     def land_location(self, ctx: C, pid: str, space: Space) -> None:
         owner = ctx.state.owner(space.index)
         if owner is None:
@@ -146,6 +148,7 @@ class MonopolinoRules(MonopolyRules):
         p = ctx.state.turn_player
         self.ask_roll(ctx, "turn", p.id, f"{p.name}'s turn: roll the die", 1, "turn_roll")
 
+    @space_kind("train")
     def land_train(self, ctx: C, pid: str, space: Space) -> None:
         self.ask_roll(ctx, "station", pid, f"{ctx.state.name(pid)} is on {space.name}: roll "
                       "again and move", 1, "station_roll", label="Roll again", player=pid)
@@ -155,13 +158,14 @@ class MonopolinoRules(MonopolyRules):
         ctx.then(Task("move", {"player": player, "steps": dice[0]}),
                  Task("land", {"player": player}))
 
+    @space_kind("sweets")
+    @space_kind("balloons")
     def land_sweets(self, ctx: C, pid: str, space: Space) -> None:
         fee = ctx.state.b.rule("lottery_fee")
         self.pay(ctx, pid, "pot", fee, f"{ctx.state.name(pid)} lands on {space.name}: pays "
                  f"{ctx.state.fmt(fee)} onto the LOTTERY")
 
-    land_balloons = land_sweets
-
+    @space_kind("lottery")
     def land_lottery(self, ctx: C, pid: str, space: Space) -> None:
         pot = ctx.state.pot
         if pot <= 0:
@@ -170,6 +174,7 @@ class MonopolinoRules(MonopolyRules):
         self.receive(ctx, pid, pot, f"{ctx.state.name(pid)} lands on the LOTTERY and takes "
                      f"{ctx.state.fmt(pot)}.", source="pot")
 
+    @space_kind("go_to_shooting_gallery")
     def land_go_to_shooting_gallery(self, ctx: C, pid: str, space: Space) -> None:
         fee = ctx.state.b.rule("lottery_fee")
         self.pay(ctx, pid, "pot", fee, f"{ctx.state.name(pid)} lands on {space.name}: puts "
@@ -214,6 +219,7 @@ class MonopolinoRules(MonopolyRules):
                  "pile is shuffled into a new deck.", deck=deck, cards=list(order))
         self.set_discard(ctx, deck, [])
 
+    @effect("pay_and_go")
     def effect_pay_and_go(self, ctx: C, pid: str, card: Card, amount: int, space: str,
                           to: str = "pot", salary: bool = False) -> None:
         where = "onto the LOTTERY" if to == "pot" else f"to {ctx.state.name(to)}"
@@ -222,6 +228,7 @@ class MonopolinoRules(MonopolyRules):
         self.move_to(ctx, pid, ctx.state.b.find(space).index, salary)
         ctx.then(Task("land", {"player": pid}))
 
+    @effect("booth")
     def effect_booth(self, ctx: C, pid: str, card: Card, color: str) -> None:
         """Place a booth on a free space of ``color``; both taken by different players:
         replace an opponent's; both by one player: discard and draw again."""

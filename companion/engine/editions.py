@@ -47,5 +47,6 @@ def find_edition(name: str) -> Rules[Any]:
             raise
         raise SetupError(f"Edition {name!r} is not installed in this build.") from exc
     rules: Rules[Any] = getattr(module, cls_name)()
+    rules.check()  # a seed naming something no rule handles fails here, at start-up
     _cache[name] = rules
     return rules

@@ -69,3 +69,13 @@ def handler(obj: object, kind: str, id: str) -> Callable[..., Any] | None:
     """The bound ``kind`` handler ``id`` of ``obj``, or None when none is declared."""
     name = declared(type(obj)).get(kind, {}).get(id)
     return None if name is None else getattr(obj, name)
+
+
+def need(obj: object, kind: str, id: str) -> Callable[..., Any]:
+    """The bound ``kind`` handler ``id`` of ``obj``; editions check their data when they load,
+    so a missing one is a bug in the rules, reported with what is declared."""
+    found = handler(obj, kind, id)
+    if found is None:
+        known = ", ".join(sorted(declared(type(obj)).get(kind, {})))
+        raise LookupError(f"{type(obj).__name__} declares no {kind} {id!r} (known: {known})")
+    return found

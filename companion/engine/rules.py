@@ -178,6 +178,10 @@ class Rules(ABC, Generic[S]):
         data, or None) and ``unverified`` (facts shipped as defaults, not from the rulebook)."""
         return {"settings": [], "tokens": [], "board": None, "unverified": []}
 
+    def check(self) -> None:
+        """Check the edition's data against its declared rules when it loads (raise
+        :class:`companion.engine.seeds.SeedError` naming the file and field)."""
+
     def interpret_tap(self, state: S, obj: str, role: str) -> Command:
         """What a tag tap means now (``obj`` like ``"token:..."``); RuleError says why not."""
         raise IllegalCommand("That tag means nothing in this game.")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.engine.registry import space_kind
 from companion.engine.rules import Ctx
 from companion.engine.types import BANKER, Command, IllegalCommand
 from companion.monopoly.board import Space
@@ -16,14 +17,14 @@ C = Ctx[MonopolyState]
 class MonopolyMarket(MonopolyHost):
     """Landing on an ownable space: buy or auction, or pay rent. Mixed into MonopolyRules."""
 
+    @space_kind("location")
+    @space_kind("station")
     def land_location(self, ctx: C, pid: str, space: Space) -> None:
         owner = ctx.state.owner(space.index)
         if owner is None:
             self.offer(ctx, pid, space)
         elif owner != pid and not ctx.state.player(owner).bankrupt:
             self.charge_rent(ctx, pid, owner, space)
-
-    land_station = land_location
 
     def offer(self, ctx: C, pid: str, space: Space) -> None:
         """Ask the lander to buy at the price or to auction (never neither)."""

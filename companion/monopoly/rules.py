@@ -9,11 +9,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from companion.engine.registry import handler, prompt_kind
 from companion.engine.rules import Ctx
 from companion.engine.state import Task
 from companion.engine.types import BANKER, Action, Command, GameSetup, IllegalCommand, SetupError
 from companion.monopoly import rng_setup
-from companion.monopoly.board import load_board
+from companion.monopoly.board import check_seed, load_board
 from companion.monopoly.cards import MonopolyCards
 from companion.monopoly.debts import MonopolyDebts
 from companion.monopoly.events import MonopolyEvents, fresh_deeds, new_player
@@ -35,6 +36,12 @@ class MonopolyRules(
     min_players = 2
     max_players = 4
     after_end_commands = frozenset()
+
+    quiet_kinds: frozenset[str] = frozenset({"go", "jail", "free_parking"})
+    """Space kinds where landing does nothing by itself (no ``@space_kind`` handler)."""
+
+    def check(self) -> None:
+        check_seed(self.name, self, self.quiet_kinds)
 
     # -- setup ----------------------------------------------------------------------------
     def initial_state(self, setup: GameSetup) -> MonopolyState:
@@ -123,11 +130,12 @@ class MonopolyRules(
         out = self.prompt_actions(state)
         prompt = state.prompt
         if prompt is not None:
-            kind_actions = getattr(self, "actions_" + prompt.kind, None)
+            kind_actions = handler(self, "prompt", prompt.kind)
             if kind_actions is not None:
                 out += kind_actions(state)
         return out
 
+    @prompt_kind("turn")
     def actions_turn(self, state: MonopolyState) -> list[Action]:
         p = state.turn_player
         out = []
@@ -143,6 +151,7 @@ class MonopolyRules(
         """Edition hook: extra things the player may do before rolling."""
         return []
 
+    @prompt_kind("buy")
     def actions_buy(self, state: MonopolyState) -> list[Action]:
         assert state.prompt is not None
         pid = state.prompt.to[0]
@@ -153,9 +162,11 @@ class MonopolyRules(
         out.append(Action(pid, "auction", "Auction"))
         return out
 
+    @prompt_kind("auction")
     def actions_auction(self, state: MonopolyState) -> list[Action]:
         return self.auction_actions(state)
 
+    @prompt_kind("debt")
     def actions_debt(self, state: MonopolyState) -> list[Action]:
         d = state.debt
         assert d is not None

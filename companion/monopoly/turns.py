@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.engine.registry import task
+from companion.engine.registry import handler, space_kind, task
 from companion.engine.rules import Ctx
 from companion.engine.state import Task
 from companion.engine.types import Command, IllegalCommand
@@ -186,9 +186,9 @@ class MonopolyTurns(MonopolyHost):
         if p.in_jail or p.bankrupt:
             return
         space = ctx.state.b.spaces[p.position]
-        handler = getattr(self, "land_" + space.kind, None)
-        if handler is not None:
-            handler(ctx, p.id, space)
+        land = handler(self, "space", space.kind)
+        if land is not None:
+            land(ctx, p.id, space)
 
     # -- jail -----------------------------------------------------------------------------
     def send_to_jail(self, ctx: C, pid: str, why: str) -> None:
@@ -222,6 +222,7 @@ class MonopolyTurns(MonopolyHost):
         self.release(ctx, p.id, f"{p.name} uses a Get Out of Jail Free card.")
         ctx.then(Task("begin_turn"))
 
+    @space_kind("go_to_jail")
     def land_go_to_jail(self, ctx: C, pid: str, space: object) -> None:
         self.send_to_jail(ctx, pid, f"{ctx.state.name(pid)} lands on Go to Jail: straight to "
                           "Jail, no salary.")

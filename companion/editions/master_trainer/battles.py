@@ -9,7 +9,7 @@ from companion.editions.master_trainer.base import State, battle_json, data_of
 from companion.editions.master_trainer.landing import LandingRules
 from companion.editions.master_trainer.state import Battle
 from companion.editions.master_trainer.turns import chip_arg
-from companion.engine.registry import task
+from companion.engine.registry import declare, task
 from companion.engine.rules import Ctx
 from companion.engine.types import Command, IllegalCommand
 
@@ -373,6 +373,7 @@ class BattleRules(LandingRules):
         self.end_turn(ctx)
 
     # -- Trade Pokémon and Let's Fight! cards ---------------------------------------------
+    @declare("event_card", "trade")
     def event_trade(self, ctx: Ctx[State], pid: str) -> None:
         if not self.trade_targets(ctx.state, pid):
             ctx.say("Trade Pokémon: no trade is possible (starters cannot be traded); the card "
@@ -382,6 +383,7 @@ class BattleRules(LandingRules):
         ctx.ask("trade_event", (pid,), "Trade Pokémon: give one of your Pokémon to another "
                 "player and take one of theirs (not a starter).")
 
+    @declare("event_card", "lets_fight")
     def event_lets_fight(self, ctx: Ctx[State], pid: str) -> None:
         if not self.battle_targets(ctx.state, pid):
             ctx.say("Let's Fight!: nobody can battle now (knocked-out Pokémon cannot fight); "

@@ -13,7 +13,7 @@ from companion.editions.master_trainer.catching import (
 from companion.editions.master_trainer.data import COLOURS, Ball
 from companion.editions.master_trainer.spaces import SPACES
 from companion.editions.master_trainer.turns import TurnRules, chip_arg
-from companion.engine.registry import task
+from companion.engine.registry import declare, need, task
 from companion.engine.rules import Ctx
 from companion.engine.types import Command, IllegalCommand
 
@@ -245,20 +245,24 @@ class LandingRules(TurnRules):
         title = data_of(state).event_names[card]
         ctx.emit("event_drawn", f"{self.pname(state, pid)} draws the Event Card {title} "
                  "(it goes under the Event pile).", player=pid, card=card)
-        getattr(self, "event_" + card)(ctx, pid)
+        need(self, "event_card", card)(ctx, pid)
 
+    @declare("event_card", "take_1")
     def event_take_1(self, ctx: Ctx[State], pid: str) -> None:
         self.draw_items(ctx, pid, 1, "Take Item Card 1")
         self.end_turn(ctx)
 
+    @declare("event_card", "take_2")
     def event_take_2(self, ctx: Ctx[State], pid: str) -> None:
         self.draw_items(ctx, pid, 2, "Take Item Card 2")
         self.end_turn(ctx)
 
+    @declare("event_card", "take_3")
     def event_take_3(self, ctx: Ctx[State], pid: str) -> None:
         self.draw_items(ctx, pid, 3, "Take Item Card 3")
         self.end_turn(ctx)
 
+    @declare("event_card", "pokemon_center")
     def event_pokemon_center(self, ctx: Ctx[State], pid: str) -> None:
         out = list(ctx.state.trainer(pid).knocked_out)
         if out:
@@ -267,6 +271,7 @@ class LandingRules(TurnRules):
             ctx.say("Pokémon Center card: no knocked-out Pokémon to revive.")
         self.end_turn(ctx)
 
+    @declare("event_card", "unknown_dungeon")
     def event_unknown_dungeon(self, ctx: Ctx[State], pid: str) -> None:
         ctx.emit("turn_flags_set", landed_colour="yellow")
         if not self.hidden(ctx.state, "yellow"):
@@ -290,6 +295,7 @@ class LandingRules(TurnRules):
             out += u + d
         return out
 
+    @declare("event_card", "chance")
     def event_chance(self, ctx: Ctx[State], pid: str) -> None:
         if not self.chance_candidates(ctx.state):
             ctx.say("Chance: no chip is left on the board; the card is discarded.")

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.editions.master_trainer.base import data_of, initial_trainers
-from companion.editions.master_trainer.data import load
+from companion.editions.master_trainer.data import check_seed, load
 from companion.editions.master_trainer.spaces import SPACES
 from companion.editions.master_trainer.state import MasterTrainerState
 from companion.editions.master_trainer.view import ViewRules
@@ -18,6 +18,9 @@ from companion.engine.types import Command, GameSetup, IllegalCommand, SetupErro
 class MasterTrainerRules(ViewRules):
     """Pokémon Master Trainer (1999): no money, a race to 20 Power Points and a win against
     a Pokémon Master. Players move their own movers; the companion keeps the rest."""
+
+    def check(self) -> None:
+        check_seed(self)
 
     def initial_state(self, setup: GameSetup) -> MasterTrainerState:
         data = load(setup.settings)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.editions.pokemon import data
-from companion.engine.registry import task
+from companion.engine.registry import prompt_kind, task
 from companion.engine.rules import Ctx
 from companion.engine.state import Task
 from companion.engine.types import Action, Command
@@ -50,6 +50,7 @@ class PokemonCatching:
         if not ctx.state.player(player).bankrupt and ctx.state.owner(space) == player:
             self.offer_explore(ctx, player, space)
 
+    @prompt_kind("explore")
     def actions_explore(self, state: MonopolyState) -> list[Action]:
         assert state.prompt is not None
         pid = state.prompt.to[0]
@@ -139,6 +140,7 @@ class PokemonCatching:
                 f"{state.fmt(price)} to re-roll{last} ({data.odds_text(odds)} after paying)",
                 space=space, price=price, odds=odds)
 
+    @prompt_kind("catch_miss")
     def actions_catch_miss(self, state: MonopolyState) -> list[Action]:
         assert state.prompt is not None
         pid = state.prompt.to[0]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.engine.registry import task
+from companion.engine.registry import effect, prompt_kind, space_kind, task
 from companion.engine.rules import Ctx
 from companion.engine.state import Task
 from companion.engine.types import Action, Command
@@ -18,6 +18,7 @@ class PokemonSpaces:
     """Locations, Lapras and Jail. Mixed into PokemonRules."""
 
     # -- locations ------------------------------------------------------------------------
+    @space_kind("location")
     def land_location(self: Any, ctx: C, pid: str, space: Space) -> None:
         """Uncontrolled: take control by paying its cost, or auction it if the Trainer cannot
         afford it. Controlled: explore (or battle the owner)."""
@@ -35,6 +36,7 @@ class PokemonSpaces:
             return
         self.offer_explore(ctx, pid, space.index)
 
+    @prompt_kind("buy")
     def actions_buy(self, state: MonopolyState) -> list[Action]:
         assert state.prompt is not None
         pid = state.prompt.to[0]
@@ -65,6 +67,7 @@ class PokemonSpaces:
                 break
         return out
 
+    @space_kind("lapras")
     def land_lapras(self: Any, ctx: C, pid: str, space: Space) -> None:
         state = ctx.state
         options: list[tuple[Any, str]] = [("stay", "Stay here")]
@@ -114,6 +117,7 @@ class PokemonSpaces:
         super().task_jail_roll(ctx, dice)  # type: ignore[misc]
 
     # -- cards ----------------------------------------------------------------------------
+    @effect("keep")
     def effect_keep(self, ctx: C, pid: str, card: Card, use: str = "jail", **_: Any) -> None:
         what = "a battle" if use == "battle" else "later"
         ctx.emit("card_kept", f"{ctx.state.name(pid)} keeps the card for {what}.", player=pid,

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from companion.engine.registry import task
+from companion.engine.registry import declare, effect, need, space_kind, task
 from companion.engine.rules import Ctx
 from companion.monopoly.board import Card, Space
 from companion.monopoly.host import MonopolyHost
@@ -43,9 +43,11 @@ class StarWarsForce(MonopolyHost):
 
     force_steal = 50
 
+    @space_kind("force")
     def land_force(self, ctx: C, pid: str, space: Space) -> None:
         self.use_the_force(ctx, pid)
 
+    @effect("use_the_force")
     def effect_use_the_force(self, ctx: C, pid: str, card: Card) -> None:
         self.use_the_force(ctx, pid)
 
@@ -59,12 +61,13 @@ class StarWarsForce(MonopolyHost):
         ctx.emit("force_die_rolled",
                  f"The Force: {ctx.state.name(player)} rolled {face}, {POWERS[face]}.",
                  face=face, player=player)
-        getattr(self, f"force_{face}")(ctx, player)
+        need(self, "force", str(face))(ctx, player)
 
     def on_force_die_rolled(self, state: MonopolyState, data: Mapping[str, Any]) -> MonopolyState:
         return state
 
     # -- 1 Mind Trick: swap -------------------------------------------------------------
+    @declare("force", "1")
     def force_1(self, ctx: C, pid: str) -> None:
         state = ctx.state
         mine = state.owned_by(pid)
@@ -104,6 +107,7 @@ class StarWarsForce(MonopolyHost):
         self.after_gain(ctx, player, theirs)
 
     # -- 2 Force Stealth ----------------------------------------------------------------
+    @declare("force", "2")
     def force_2(self, ctx: C, pid: str) -> None:
         state = ctx.state
         free = [i for i in state.b.ownable if state.owner(i) is None]
@@ -129,6 +133,7 @@ class StarWarsForce(MonopolyHost):
         self.after_gain(ctx, player, space.index)
 
     # -- 3 Force Levitate ---------------------------------------------------------------
+    @declare("force", "3")
     def force_3(self, ctx: C, pid: str) -> None:
         state = ctx.state
         ships = [p for p in state.active if p.id != pid and not p.in_jail]
@@ -151,6 +156,7 @@ class StarWarsForce(MonopolyHost):
             ctx.emit("doubles_counted", f"{me.name}'s turn ends.", count=0, again=False)
 
     # -- 4 Force Pull -------------------------------------------------------------------
+    @declare("force", "4")
     def force_4(self, ctx: C, pid: str) -> None:
         state = ctx.state
         mine = state.owned_by(pid)
@@ -181,6 +187,7 @@ class StarWarsForce(MonopolyHost):
         self.charge_rent(ctx, victim, player, space)
 
     # -- 5 Mind Trick: ₥50 from each ----------------------------------------------------
+    @declare("force", "5")
     def force_5(self, ctx: C, pid: str) -> None:
         amount = self.force_steal
         for p in ctx.state.active:
@@ -189,6 +196,7 @@ class StarWarsForce(MonopolyHost):
                          f"{ctx.state.name(pid)} {ctx.state.fmt(amount)}")
 
     # -- 6 Force Dash -------------------------------------------------------------------
+    @declare("force", "6")
     def force_6(self, ctx: C, pid: str) -> None:
         self.move_to(ctx, pid, 0, salary=True, why=f"Force Dash: {ctx.state.name(pid)} "
                      "moves directly to GO.")

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.editions.starwars.force import POWERS, StarWarsForce
+from companion.engine.registry import effect, prompt_kind, space_kind
 from companion.engine.rules import Ctx
 from companion.engine.state import Task
 from companion.engine.types import Action, Command
@@ -34,6 +35,7 @@ class StarWarsRules(StarWarsForce, MonopolyRules):
         return (f"All {state.b.rule('markers', 16)} of {state.name(pid)}'s property markers are "
                 "on the board: no more properties for that ship.")
 
+    @prompt_kind("buy")
     def actions_buy(self, state: MonopolyState) -> list[Action]:
         assert state.prompt is not None
         out = super().actions_buy(state)
@@ -93,13 +95,16 @@ class StarWarsRules(StarWarsForce, MonopolyRules):
         return None
 
     # -- spaces -----------------------------------------------------------------------------
+    @space_kind("tax")
     def land_tax(self, ctx: C, pid: str, space: Space) -> None:
         self.pay(ctx, pid, "bank", space.amount, f"Galactic Empire Tax: {ctx.state.name(pid)} "
                  f"pays {ctx.state.fmt(space.amount)} to the Bank")
 
+    @space_kind("hyperspace")
     def land_hyperspace(self, ctx: C, pid: str, space: Space) -> None:
         self.hyperspace(ctx, pid)
 
+    @effect("hyperspace")
     def effect_hyperspace(self, ctx: C, pid: str, card: Card) -> None:
         self.hyperspace(ctx, pid)
 
