@@ -1,9 +1,14 @@
-"""A small harness to play a game through the public engine API (tests and examples).
+"""The one harness to play any edition through the public engine API (tests and examples).
 
 >>> g = TableGame.start("mario", ["Mario", "Luigi"])
 >>> g.roll(3, 4)            # the current prompt's actor rolls physical dice 3 and 4
 >>> g.do("buy")             # the prompted player buys
+>>> g.by("luigi", "bid", amount=3)   # an actor named first
+>>> g.arrange("money_paid", source="bank", to="mario", amount=5)  # set up a position
 >>> g.state.players[0].money
+
+Tests get it from the ``play`` fixture (conftest.py): ``play("pokemon", ["Ash", "Misty"])``.
+Edition test helpers subclass it with that edition's vocabulary (tests/<edition>/...).
 """
 
 from __future__ import annotations
@@ -49,12 +54,23 @@ class TableGame:
         """``type`` by ``actor`` (default: the first actor the prompt waits for)."""
         return self.send(Command(actor or self.prompted(type), type, args))
 
+    def by(self, actor: str, type: str, **args: Any) -> list[Event]:
+        """``type`` by ``actor``."""
+        return self.send(Command(actor, type, args))
+
+    def arrange(self, type: str, **data: Any) -> None:
+        """Set up a position with an ordinary event (tests only; a name from any earlier
+        version is upcast), so replaying ``events`` still rebuilds the state."""
+        event = Event(type, data)
+        self.state = game.apply(self.state, event)
+        self.events.append(event)
+
     def roll(self, *dice: int, actor: str | None = None) -> list[Event]:
         """Answer the current roll prompt with physical dice values."""
-        return self.do("roll", actor, dice=list(dice))
+        return self.by(actor or self.prompted("roll"), "roll", dice=list(dice))
 
     def choose(self, option: Any, actor: str | None = None) -> list[Event]:
-        return self.do("choose", actor, option=option)
+        return self.by(actor or self.prompted("choose"), "choose", option=option)
 
     def prompted(self, type: str = "") -> str:
         legal = self.actions()
@@ -77,6 +93,12 @@ class TableGame:
 
     def player(self, pid: str) -> Any:
         return self.state.player(pid)
+
+    p = player
+
+    def index(self, space: str) -> int:
+        """A space's index on a ring board, by id."""
+        return int(self.state.b.find(space).index)
 
     def replayed(self) -> BaseState:
         return game.replay(self.events)
