@@ -109,16 +109,24 @@ class Board:
         return cached
 
 
+SEED_FILES: dict[str, str] = {}
+"""Data files outside ``seeds/`` by edition (an edition's ``seed_file``; see MonopolyRules)."""
+
+
 @cache
 def _raw(edition: str) -> Mapping[str, Any]:
     try:
-        text = resources.files("seeds").joinpath(f"{edition}.toml").read_text("utf-8")
+        if edition in SEED_FILES:
+            with open(SEED_FILES[edition], encoding="utf-8") as fh:
+                text = fh.read()
+        else:
+            text = resources.files("seeds").joinpath(f"{edition}.toml").read_text("utf-8")
     except FileNotFoundError as exc:
         raise SetupError(f"No data file for edition {edition!r}.") from exc
     return tomllib.loads(text)
 
 
-_MONEY = {"start": int, "*": True}
+_MONEY = {"start": int, "one": str, "many": str, "symbol?": str, "decimals?": int, "*": True}
 _CARD = {"id": str, "text": str, "effect": {"do": str, "*": True}}
 SEED_SCHEMA: dict[str, Any] = {
     "edition": {"title": str, "unverified?": [str], "tokens?": [str], "*": True},
@@ -137,7 +145,7 @@ free; ``extra`` space fields are kept for the edition)."""
 def check_seed(edition: str, rules: object, quiet_kinds: frozenset[str]) -> None:
     """Validate ``seeds/<edition>.toml`` and check that every space kind and card effect it
     names has a declared handler taking the arguments the file gives (SeedError if not)."""
-    source = f"seeds/{edition}.toml"
+    source = SEED_FILES.get(edition, f"seeds/{edition}.toml")
     try:
         raw = _raw(edition)
     except tomllib.TOMLDecodeError as exc:

@@ -14,7 +14,7 @@ from companion.engine.rules import Ctx
 from companion.engine.state import Task
 from companion.engine.types import BANKER, Action, Command, GameSetup, IllegalCommand, SetupError
 from companion.monopoly import rng_setup
-from companion.monopoly.board import check_seed, load_board
+from companion.monopoly.board import SEED_FILES, check_seed, load_board
 from companion.monopoly.cards import MonopolyCards
 from companion.monopoly.debts import MonopolyDebts
 from companion.monopoly.events import MonopolyEvents, fresh_deeds, new_player
@@ -40,7 +40,12 @@ class MonopolyRules(
     quiet_kinds: frozenset[str] = frozenset({"go", "jail", "free_parking"})
     """Space kinds where landing does nothing by itself (no ``@space_kind`` handler)."""
 
+    seed_file: str = ""
+    """The edition's data file when it is not ``seeds/<name>.toml`` (a path)."""
+
     def check(self) -> None:
+        if self.seed_file:
+            SEED_FILES[self.name] = self.seed_file
         check_seed(self.name, self, self.quiet_kinds)
 
     # -- setup ----------------------------------------------------------------------------
