@@ -229,6 +229,28 @@ class TurnRules(DiceRules):
         return card
 
     # -- items played on your own turn -------------------------------------------------------
+    def refuse_use(self, state: State, command: Command) -> str:
+        """Why ``use`` cannot be played now, in the item's own words ("" when it may be, or
+        when only the generic reason applies). Pure: nothing is tried on a scratch game."""
+        pid = command.actor
+        if pid not in {t.id for t in state.trainers}:
+            return ""
+        try:
+            card = self.held_card(state, pid, command.args.get("item"))
+            if card == "potion":
+                chip = chip_arg(command.args.get("chip"), data_of(state).chips)
+                if chip not in state.trainer(pid).knocked_out:
+                    return "A Potion revives one of your own knocked-out Pokémon."
+        except IllegalCommand as exc:
+            return str(exc)
+        if card == "fly" and state.current == pid and not self.may_fly(state, pid):
+            return "Fly takes you to a city or town on the road, not on or into Indigo Plateau."
+        if card not in ("potion", "fly"):
+            return (f"{self.item_name(state, card)} is not played this way: Poké Balls when "
+                    "catching, Attack Bonus cards in a battle, Time Machine right after a roll, "
+                    "Poké Doll when challenged or forced to trade.")
+        return ""
+
     def cmd_use(self, ctx: Ctx[State], command: Command) -> None:
         """``use item=potion <chip>`` revives one of your knocked-out Pokémon;
         ``use item=fly`` instead of rolling: fly to any city or town."""
