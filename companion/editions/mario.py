@@ -7,7 +7,8 @@ puts locations he lands on in GAME OVER, and fights the players he meets.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.engine.registry import effect, space_kind, task
@@ -16,9 +17,17 @@ from companion.engine.state import Task
 from companion.engine.types import Action, Command
 from companion.monopoly.board import Card, Space
 from companion.monopoly.rules import MonopolyRules
-from companion.monopoly.state import MonopolyState
+from companion.monopoly.state import EditionValues, MonopolyState, values_of
 
 C = Ctx[MonopolyState]
+
+
+@dataclass(frozen=True)
+class MarioValues(EditionValues):
+    """Mario's own state."""
+
+    bowser: Mapping[str, Any]
+    """Bowser's ``position`` (space index), whether he is ``active``, and who he ``wake``s."""
 
 
 class MarioRules(MonopolyRules):
@@ -31,12 +40,12 @@ class MarioRules(MonopolyRules):
     def edition_setup(self, state: MonopolyState) -> MonopolyState:
         start = state.b.find(state.b.rule("bowser_start")).index
         bowser = {"position": start, "active": True, "wake": []}
-        return replace(state, ext={"bowser": bowser})
+        return replace(state, ext=MarioValues(bowser=bowser))
 
     # -- Bowser -----------------------------------------------------------------------------
     @staticmethod
     def bowser(state: MonopolyState) -> dict[str, Any]:
-        return dict(state.ext["bowser"])
+        return dict(values_of(state, MarioValues).bowser)
 
     def set_bowser(self, ctx: C, say: str = "", **changes: Any) -> None:
         ctx.emit("edition_values_set", say, set={"bowser": {**self.bowser(ctx.state), **changes}})

@@ -25,7 +25,7 @@ Choices where the rulebook says nothing (documented here, tested in tests/monopo
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.engine import rng
@@ -35,7 +35,7 @@ from companion.engine.state import Task
 from companion.engine.types import BANKER, Action, Command, IllegalCommand, SetupError
 from companion.monopoly.board import Card, Space, load_board
 from companion.monopoly.rules import MonopolyRules
-from companion.monopoly.state import MonopolyState
+from companion.monopoly.state import EditionValues, MonopolyState, values_of
 
 C = Ctx[MonopolyState]
 NO_BOOTH = "none"
@@ -56,6 +56,16 @@ ABSENT = {
     "pay_jail_fine": "Monopolino has no jail.",
     "use_jail_card": "Monopolino has no jail.",
 }
+
+
+@dataclass(frozen=True)
+class MonopolinoValues(EditionValues):
+    """Monopolino's own state."""
+
+    booths: Mapping[str, int]
+    """Booths each player has left to place."""
+    discard: Mapping[str, list[str]]
+    """Each deck's discard pile (reshuffled when the deck runs out)."""
 
 
 class MonopolinoRules(MonopolyRules):
@@ -80,14 +90,14 @@ class MonopolinoRules(MonopolyRules):
         b = state.b
         spaces = tuple(replace(s, rent=s.price) if s.ownable else s for s in b.spaces)
         per = b.rule("booths_two_players") if len(state.players) == 2 else b.rule("booths")
-        ext = {"booths": {p.id: per for p in state.players},
-               "discard": {deck: [] for deck in b.decks}}
+        ext = MonopolinoValues(booths={p.id: per for p in state.players},
+                               discard={deck: [] for deck in b.decks})
         return replace(state, board=replace(b, spaces=spaces), ext=ext)
 
     # -- booths -----------------------------------------------------------------------------
     @staticmethod
     def booths_left(state: MonopolyState, pid: str) -> int:
-        return int(state.ext["booths"][pid])
+        return int(values_of(state, MonopolinoValues).booths[pid])
 
     def set_booths(self, ctx: C, pid: str, count: int) -> None:
         ctx.emit("player_value_set", key="booths", player=pid, value=count)
@@ -205,10 +215,11 @@ class MonopolinoRules(MonopolyRules):
 
     @staticmethod
     def discards(state: MonopolyState, deck: str) -> list[str]:
-        return list(state.ext["discard"][deck])
+        return list(values_of(state, MonopolinoValues).discard[deck])
 
     def set_discard(self, ctx: C, deck: str, cards: list[str]) -> None:
-        ctx.emit("edition_values_set", set={"discard": {**ctx.state.ext["discard"], deck: cards}})
+        discard = values_of(ctx.state, MonopolinoValues).discard
+        ctx.emit("edition_values_set", set={"discard": {**discard, deck: cards}})
 
     def reshuffle(self, ctx: C, deck: str) -> None:
         """The deck is used up: shuffle the discard pile into a new deck."""
@@ -310,7 +321,7 @@ class MonopolinoRules(MonopolyRules):
 
     def extra_view(self, state: MonopolyState) -> dict[str, Any]:
         return {
-            "booths": dict(state.ext["booths"]),
+            "booths": dict(values_of(state, MonopolinoValues).booths),
             "lottery": state.pot, "lottery_text": state.fmt(state.pot),
             "risk": {"deck": len(state.decks["risk"]),
                      "discard": len(self.discards(state, "risk"))},

@@ -112,14 +112,13 @@ class MonopolyEvents(MonopolyHost):
         return evolve(state, trades=tuple(t for t in state.trades if t.id != data["id"]))
 
     def on_edition_values_set(self, state: M, data: Mapping[str, Any]) -> M:
-        return evolve(state, ext={**state.ext, **data["set"]})
+        return evolve(state, ext=state.ext.updated(data["set"]))
 
     def on_player_value_set(self, state: M, data: Mapping[str, Any]) -> M:
-        """Edition values kept per player live in ``ext[key][player]``."""
+        """An edition value kept per player: field ``key`` maps player ids to values."""
         key, pid = data["key"], data["player"]
-        table = dict(state.ext.get(key, {}))
-        table[pid] = data["value"]
-        return evolve(state, ext={**state.ext, key: table})
+        table = {**getattr(state.ext, key), pid: data["value"]}
+        return evolve(state, ext=state.ext.updated({key: table}))
 
 
 def new_player(pid: str, name: str, token: str, money: int) -> Player:

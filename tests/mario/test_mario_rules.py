@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import pytest
 
+from companion.editions.mario import MarioValues
 from companion.engine.types import IllegalCommand
 from companion.monopoly.state import Deed
 from companion.testing import TableGame
@@ -30,7 +31,7 @@ def bowser(g: TableGame) -> dict:
 
 
 def put_bowser(g: TableGame, position: int, active: bool = True) -> None:
-    g.patch(ext={"bowser": {"position": position, "active": active, "wake": []}})
+    g.patch(ext=MarioValues(bowser={"position": position, "active": active, "wake": []}))
 
 
 def own(g: TableGame, index: int, pid: str | None, game_over: bool = False) -> None:

@@ -57,7 +57,7 @@ class Table(TableGame):
         return self.state.b.spaces[self.state.player(pid).position].id
 
     def booths(self, pid: str) -> int:
-        return int(self.state.ext["booths"][pid])
+        return int(self.state.ext.booths[pid])
 
     def owner(self, space: str) -> str | None:
         return self.state.owner(self.index(space))

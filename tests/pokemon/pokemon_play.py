@@ -55,12 +55,12 @@ class Table(TableGame):
         return self.state.player(pid).money
 
     def caught(self, pid: str) -> list[str]:
-        return list(self.state.ext["caught"][pid])
+        return list(self.state.ext.caught[pid])
 
     def give(self, pid: str, *chips: str) -> None:
         """Set up a test position: move wild chips onto a Trainer's mat (banker-free, by events)."""
-        wild = {t: [c for c in cs if c not in chips] for t, cs in self.state.ext["wild"].items()}
-        caught = {p: list(c) for p, c in self.state.ext["caught"].items()}
+        wild = {t: [c for c in cs if c not in chips] for t, cs in self.state.ext.wild.items()}
+        caught = {p: list(c) for p, c in self.state.ext.caught.items()}
         caught[pid] += list(chips)
         self.arrange("edition_values_set", set={"wild": wild, "caught": caught})
 
@@ -93,7 +93,7 @@ def random_trade(state: MonopolyState, rnd: random.Random) -> Command | None:
         owned = list(state.owned_by(pid))
         if owned and rnd.random() < 0.5:
             out["spaces"] = [rnd.choice(owned)]
-        chips = list(state.ext["caught"][pid])
+        chips = list(state.ext.caught[pid])
         if chips and rnd.random() < 0.5:
             out["pokemon"] = [rnd.choice(chips)]
         return out

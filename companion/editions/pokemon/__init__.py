@@ -45,9 +45,9 @@ class PokemonRules(PokemonSpaces, PokemonCatching, PokemonBattles, MonopolyRules
 
     def edition_setup(self, state: MonopolyState) -> MonopolyState:
         faces = data.ball_faces_setting(state.b, dict(state.setup.settings))
-        return replace(state, ext={"wild": data.all_chips(state.b),
-                                   "caught": {p.id: [] for p in state.players},
-                                   "ball_faces": faces, "catch": None, "battle": None})
+        return replace(state, ext=data.PokemonValues(
+            wild=data.all_chips(state.b), caught={p.id: [] for p in state.players},
+            ball_faces=faces))
 
     # -- trades and bankruptcy ------------------------------------------------------------
     def check_holds_extra(self, state: MonopolyState, pid: str, assets: Assets) -> None:
@@ -58,8 +58,9 @@ class PokemonRules(PokemonSpaces, PokemonCatching, PokemonBattles, MonopolyRules
         for chip in assets.extra.get("pokemon", ()):
             if chip not in mine:
                 raise IllegalCommand(f"{state.name(pid)} does not hold the wild Pokémon {chip}.")
-        if state.ext.get("battle") and assets.spaces:
-            if state.ext["battle"]["space"] in assets.spaces:
+        battle = data.values(state).battle
+        if battle and assets.spaces:
+            if battle["space"] in assets.spaces:
                 raise IllegalCommand("A location being battled for cannot be traded.")
 
     def hand_over_extra(self, ctx: C, giver: str, taker: str, a: Assets) -> None:
@@ -132,15 +133,15 @@ class PokemonRules(PokemonSpaces, PokemonCatching, PokemonBattles, MonopolyRules
         return out
 
     def extra_view(self, state: MonopolyState) -> dict[str, Any]:
-        ext = state.ext
-        k, n = ext["ball_faces"], int(state.b.rule("die_faces"))
+        ext = data.values(state)
+        k, n = ext.ball_faces, int(state.b.rule("die_faces"))
         return {"types": data.type_names(state.b),
-                "wild": {t: len(c) for t, c in ext["wild"].items()},
+                "wild": {t: len(c) for t, c in ext.wild.items()},
                 "catching_die": {"faces": ["ball"] * k + ["x"] * (n - k), "ball_faces": k,
                                  "reroll_price": int(state.b.rule("reroll_price"))},
-                "catch": ext["catch"], "battle": ext["battle"],
+                "catch": ext.catch, "battle": ext.battle,
                 "mats": {pid: {"types": sorted(data.mat_types(state, pid)),
-                               "count": len(chips)} for pid, chips in ext["caught"].items()}}
+                               "count": len(chips)} for pid, chips in ext.caught.items()}}
 
     def tag_objects(self) -> list[tuple[str, str]]:
         board = load_board(self.name)

@@ -31,7 +31,7 @@ class PokemonBattles:
         return [c for c in state.player(pid).cards if self.is_battle_card(state, c)]
 
     def set_battle(self, ctx: C, say: str = "", **changes: Any) -> None:
-        ctx.emit("edition_values_set", say, set={"battle": {**ctx.state.ext["battle"], **changes}})
+        ctx.emit("edition_values_set", say, set={"battle": {**data.battle(ctx.state), **changes}})
 
     def refuse_battle(self, state: MonopolyState, command: Command) -> str | None:
         p = state.prompt
@@ -64,7 +64,7 @@ class PokemonBattles:
 
     @task("battle_rolled")
     def task_battle_rolled(self: Any, ctx: C, player: str, dice: list[int]) -> None:
-        b = ctx.state.ext["battle"]
+        b = data.battle(ctx.state)
         rolls = {**b["rolls"], player: dice[0]}
         strength = data.battle_strength(ctx.state, player)
         self.set_battle(ctx, f"{ctx.state.name(player)} rolls {dice[0]} + {strength} for their "
@@ -77,7 +77,7 @@ class PokemonBattles:
     @task("battle_cards")
     def task_battle_cards(self: Any, ctx: C, player: str) -> None:
         """Offer ``player`` their Challenge cards, one at a time, until they are done."""
-        b = ctx.state.ext["battle"]
+        b = data.battle(ctx.state)
         cards = self.battle_cards(ctx.state, player)
         if not cards:
             self.after_cards(ctx, player)
@@ -99,27 +99,27 @@ class PokemonBattles:
             return
         card = ctx.state.b.card(option)
         bonus = int(card.effect.get("bonus", 0))
-        b = ctx.state.ext["battle"]
+        b = data.battle(ctx.state)
         self.return_card(ctx, player, option)
         self.set_battle(ctx, f"{ctx.state.name(player)} plays \u201c{card.text.split('.')[0]}\u201d"
                         f": +{bonus}.", bonus={**b["bonus"], player: b["bonus"][player] + bonus})
         ctx.then(Task("battle_cards", {"player": player}))
 
     def after_cards(self: Any, ctx: C, player: str) -> None:
-        b = ctx.state.ext["battle"]
+        b = data.battle(ctx.state)
         if player == b["challenger"]:
             ctx.then(Task("battle_cards", {"player": b["owner"]}))
         else:
             ctx.then(Task("battle_end", {}))
 
     def total(self, state: MonopolyState, pid: str) -> int:
-        b = state.ext["battle"]
+        b = data.battle(state)
         return int(b["rolls"].get(pid, 0)) + data.battle_strength(state, pid) + int(b["bonus"][pid])
 
     @task("battle_end")
     def task_battle_end(self: Any, ctx: C) -> None:
         state = ctx.state
-        b = state.ext["battle"]
+        b = data.battle(state)
         me, owner, index = b["challenger"], b["owner"], b["space"]
         mine, theirs = self.total(state, me), self.total(state, owner)
         space = state.b.spaces[index]

@@ -38,7 +38,7 @@ class PokemonCatching:
             return
         assert owner is not None
         cost = space.rent
-        odds = data.catch_odds(state.ext["ball_faces"], int(state.b.rule("die_faces")),
+        odds = data.catch_odds(data.values(state).ball_faces, int(state.b.rule("die_faces")),
                                max(0, state.player(pid).money - cost),
                                int(state.b.rule("reroll_price")))
         ctx.ask("explore", (pid,), f"{state.name(pid)} is on {state.name(owner)}'s {space.name}: "
@@ -112,7 +112,7 @@ class PokemonCatching:
         state = ctx.state
         s = state.b.spaces[space]
         kind = data.type_names(state.b)[s.color]
-        if dice[0] <= state.ext["ball_faces"]:
+        if dice[0] <= data.values(state).ball_faces:
             chips = data.wild(state)
             chip = chips[s.color].pop(0)
             mine = data.caught(state, player)
@@ -132,10 +132,10 @@ class PokemonCatching:
                      "to re-roll.", set={"catch": None})
             return
         last = " (your last: you would run out and be out of the game)" if money == price else ""
-        odds = data.catch_odds(state.ext["ball_faces"], int(state.b.rule("die_faces")),
+        odds = data.catch_odds(data.values(state).ball_faces, int(state.b.rule("die_faces")),
                                money - price, price)
         ctx.emit("edition_values_set", f"X: {state.name(player)} catches nothing.",
-                 set={"catch": {**state.ext["catch"], "odds": odds, "after_reroll": True}})
+                 set={"catch": {**data.catch(state), "odds": odds, "after_reroll": True}})
         ctx.ask("catch_miss", (player,), f"{state.name(player)}: stop, or pay "
                 f"{state.fmt(price)} to re-roll{last} ({data.odds_text(odds)} after paying)",
                 space=space, price=price, odds=odds)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.editions.starwars.force import POWERS, StarWarsForce
@@ -12,9 +13,17 @@ from companion.engine.state import Task
 from companion.engine.types import Action, Command
 from companion.monopoly.board import Card, Space
 from companion.monopoly.rules import MonopolyRules
-from companion.monopoly.state import MonopolyState
+from companion.monopoly.state import EditionValues, MonopolyState, values_of
 
 C = Ctx[MonopolyState]
+
+
+@dataclass(frozen=True)
+class StarWarsValues(EditionValues):
+    """Star Wars' own state."""
+
+    bank_auctions: tuple[int, ...] | list[int] = ()
+    """Spaces of a ship bankrupt to the Bank still to be auctioned, in order."""
 
 
 class StarWarsRules(StarWarsForce, MonopolyRules):
@@ -27,6 +36,9 @@ class StarWarsRules(StarWarsForce, MonopolyRules):
     """Each player rolls one die; the highest roller starts."""
 
     # -- property markers -------------------------------------------------------------------
+    def edition_setup(self, state: MonopolyState) -> MonopolyState:
+        return replace(state, ext=StarWarsValues())
+
     def markers_left(self, state: MonopolyState, pid: str) -> int:
         """Property markers a ship still has in front of it (16 minus properties owned)."""
         return int(state.b.rule("markers", 16)) - len(state.owned_by(pid))
@@ -132,7 +144,7 @@ class StarWarsRules(StarWarsForce, MonopolyRules):
             self.next_bank_auction(ctx)
 
     def next_bank_auction(self, ctx: C) -> None:
-        queue = list(ctx.state.ext.get("bank_auctions", ()))
+        queue = list(values_of(ctx.state, StarWarsValues).bank_auctions)
         if not queue or ctx.state.auction is not None:
             return
         ctx.emit("edition_values_set", set={"bank_auctions": queue[1:]})
@@ -171,7 +183,8 @@ class StarWarsRules(StarWarsForce, MonopolyRules):
             "markers_left": {p.id: self.markers_left(state, p.id) for p in state.players},
             "properties_owned": {p.id: len(state.owned_by(p.id)) for p in state.players},
             "force_powers": {str(k): v for k, v in POWERS.items()},
-            "bank_auctions": [state.b.spaces[i].name for i in state.ext.get("bank_auctions", ())],
+            "bank_auctions": [state.b.spaces[i].name
+                              for i in values_of(state, StarWarsValues).bank_auctions],
         }
 
 
