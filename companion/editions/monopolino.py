@@ -32,7 +32,7 @@ from companion.engine import rng
 from companion.engine.registry import effect, space_kind, task
 from companion.engine.rules import Ctx
 from companion.engine.state import Task
-from companion.engine.types import BANKER, Action, Command, IllegalCommand, SetupError
+from companion.engine.types import BANKER, Action, SetupError
 from companion.monopoly.board import Card, Space, load_board
 from companion.monopoly.rules import MonopolyRules
 from companion.monopoly.state import EditionValues, MonopolyState, values_of
@@ -41,20 +41,13 @@ C = Ctx[MonopolyState]
 NO_BOOTH = "none"
 """The ``choose`` option that declines a BOOTH card."""
 
-ABSENT = {
-    "buy": "Monopolino has no buying choice: a free street gets your booth automatically.",
-    "auction": "Monopolino has no auctions.",
-    "bid": "Monopolino has no auctions.",
-    "pass": "Monopolino has no auctions.",
-    "close_auction": "Monopolino has no auctions.",
-    "propose_trade": "Monopolino has no trades.",
-    "accept_trade": "Monopolino has no trades.",
-    "decline_trade": "Monopolino has no trades.",
-    "cancel_trade": "Monopolino has no trades.",
-    "sell_to_bank": "In Monopolino booths are never sold.",
-    "declare_bankruptcy": "Monopolino has no bankruptcy: the game ends when a player has no money.",
-    "pay_jail_fine": "Monopolino has no jail.",
-    "use_jail_card": "Monopolino has no jail.",
+WITHOUT = {
+    "buying": "Monopolino has no buying choice: a free street gets your booth automatically.",
+    "auctions": "Monopolino has no auctions.",
+    "trades": "Monopolino has no trades.",
+    "selling": "In Monopolino booths are never sold.",
+    "bankruptcy": "Monopolino has no bankruptcy: the game ends when a player has no money.",
+    "jail": "Monopolino has no jail.",
 }
 
 
@@ -76,6 +69,7 @@ class MonopolinoRules(MonopolyRules):
     max_players = 4
     dice_count = 1
     quiet_kinds = frozenset({"go", "shooting_gallery"})
+    without = WITHOUT
     board_fields = ("name", "price")
     """The amount shown is both price and rent: the banker corrects the price only."""
 
@@ -285,12 +279,6 @@ class MonopolinoRules(MonopolyRules):
     def free_actions(self, state: MonopolyState) -> list[Action]:
         """Only the banker's corrections: Monopolino has no trades."""
         return [a for a in super().free_actions(state) if a.actor == BANKER]
-
-    def check_legal(self, state: MonopolyState, command: Command) -> None:
-        why = ABSENT.get(command.type)
-        if why:
-            raise IllegalCommand(why)
-        super().check_legal(state, command)
 
     # -- the end ----------------------------------------------------------------------------
     def richest(self, state: MonopolyState) -> tuple[list[str], str]:

@@ -263,7 +263,11 @@ class Rules(ABC, Generic[S]):
     def check_legal(self, state: S, command: Command) -> None:
         """Refuse a command no legal action matches, saying who may act and on what.
 
-        An edition may explain a refusal better with ``refuse_<type>(state, command)``."""
+        An edition may explain a refusal better with ``refuse_<type>(state, command)``, or
+        refuse a command it does not have at all with ``absent(command)``."""
+        why_absent = self.absent(command)
+        if why_absent:
+            raise IllegalCommand(why_absent)
         refuse = getattr(self, "refuse_" + command.type, None)
         if refuse is not None:
             why = refuse(state, command)
@@ -293,6 +297,10 @@ class Rules(ABC, Generic[S]):
                 f"That choice is not one of the options: {self.waiting_for(state)}"
             )
         raise IllegalCommand(f"That is not possible now. {self.waiting_for(state)}")
+
+    def absent(self, command: Command) -> str:
+        """Why this edition has no ``command`` at all ("" when it has it)."""
+        return ""
 
     def waiting_for(self, state: S) -> str:
         if state.prompt is None:

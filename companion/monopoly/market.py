@@ -166,6 +166,13 @@ class MonopolyMarket(MonopolyHost):
         self.close_auction(ctx)
 
     def close_auction(self, ctx: C) -> None:
+        self.settle_auction(ctx)
+        self.after_auction(ctx)
+
+    def after_auction(self, ctx: C) -> None:
+        """Edition hook: an auction just closed (Star Wars auctions the next Bank property)."""
+
+    def settle_auction(self, ctx: C) -> None:
         a = ctx.state.auction
         assert a is not None
         ctx.clear_prompt()

@@ -37,6 +37,24 @@ class MonopolyRules(
     max_players = 4
     after_end_commands = frozenset()
 
+    FEATURES: dict[str, tuple[str, ...]] = {
+        "buying": ("buy",),
+        "auctions": ("auction", "bid", "pass", "close_auction"),
+        "trades": ("propose_trade", "accept_trade", "decline_trade", "cancel_trade"),
+        "selling": ("sell_to_bank",),
+        "bankruptcy": ("declare_bankruptcy",),
+        "jail": ("pay_jail_fine", "use_jail_card"),
+    }
+    """The family's optional features and the commands each one brings."""
+    without: dict[str, str] = {}
+    """Features the edition leaves out, with the reason a player is given (Monopolino)."""
+
+    def absent(self, command: Command) -> str:
+        for feature, why in self.without.items():
+            if command.type in self.FEATURES[feature]:
+                return why
+        return ""
+
     quiet_kinds: frozenset[str] = frozenset({"go", "jail", "free_parking"})
     """Space kinds where landing does nothing by itself (no ``@space_kind`` handler)."""
 

@@ -150,8 +150,7 @@ class StarWarsRules(StarWarsForce, MonopolyRules):
         ctx.emit("edition_values_set", set={"bank_auctions": queue[1:]})
         self.start_auction(ctx, queue[0])
 
-    def close_auction(self, ctx: C) -> None:
-        super().close_auction(ctx)
+    def after_auction(self, ctx: C) -> None:
         self.next_bank_auction(ctx)
 
     # -- the end ----------------------------------------------------------------------------
