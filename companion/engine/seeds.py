@@ -19,13 +19,13 @@ class SeedError(RuntimeError):
     """An edition's data file is malformed or names something no rule handles."""
 
 
-Spec = Mapping[str, Any]
+Spec = Mapping[str, object]
 """A schema: ``{field: type}`` where type is a Python type, a tuple of types, a nested Spec
 (an object), or a one-element list ``[item spec]`` (a list). A field whose name ends in
 ``?`` is optional; other fields are allowed only when the Spec has ``"*": True``."""
 
 
-def validate(value: Any, spec: Any, where: str) -> None:
+def validate(value: object, spec: object, where: str) -> None:
     """Raise SeedError at the first field of ``value`` that does not fit ``spec``."""
     if isinstance(spec, list):
         if not isinstance(value, list):
@@ -48,9 +48,10 @@ def validate(value: Any, spec: Any, where: str) -> None:
             if extra:
                 raise SeedError(f"{where}: unknown field(s) {', '.join(extra)}")
         return
-    ok = isinstance(value, spec) and not (isinstance(value, bool) and spec in (int, (int, float)))
-    if not ok:
-        want = spec.__name__ if isinstance(spec, type) else " or ".join(t.__name__ for t in spec)
+    types = spec if isinstance(spec, tuple) else (spec,)
+    kinds = tuple(t for t in types if isinstance(t, type))
+    if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+        want = " or ".join(t.__name__ for t in kinds)
         raise SeedError(f"{where}: expected {want}, got {value!r}")
 
 
@@ -74,7 +75,7 @@ def check_names(
     raise SeedError(f"{where} = {name!r}: no rule handles this {kind} (known: {known})")
 
 
-def check_arguments(method: Callable[..., Any], fixed: int, args: Mapping[str, Any],
+def check_arguments(method: Callable[..., Any], fixed: int, args: Mapping[str, object],
                     where: str) -> None:
     """SeedError unless ``method`` accepts ``fixed`` positional values and ``args``."""
     try:
