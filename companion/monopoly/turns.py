@@ -101,8 +101,13 @@ class MonopolyTurns(MonopolyHost):
             return
         tries_allowed = self.jail_tries
         if self.rolls_out_of_jail(dice):
-            self.release(ctx, p.id, f"{p.name} rolled {self.jail_exit_words} and leaves Jail.")
-            ctx.then(*self.move_tasks(p.id, sum(self.move_dice(dice))))
+            self.release(ctx, p.id, self.jail_exit_say.format(name=p.name,
+                                                              words=self.jail_exit_words))
+            steps = sum(self.move_dice(dice))
+            if self.jail_exit_lands:
+                ctx.then(*self.move_tasks(p.id, steps))
+            else:
+                ctx.then(Task("move", {"player": p.id, "steps": steps}), Task("after_move"))
             return
         tries = p.jail_tries + 1
         if tries >= tries_allowed:
@@ -118,6 +123,9 @@ class MonopolyTurns(MonopolyHost):
 
     jail_tries = 3
     jail_exit_words = "doubles"
+    jail_exit_say = "{name} rolled {words} and leaves Jail."
+    jail_exit_lands = True
+    """Whether the move that rolls a player out of Jail follows the space it ends on."""
 
     def rolls_out_of_jail(self, dice: list[int]) -> bool:
         return len(dice) == 2 and dice[0] == dice[1]

@@ -91,6 +91,10 @@ class PokemonSpaces:
 
     # -- Jail on one die ------------------------------------------------------------------
     jail_exit_words = "6"
+    jail_exit_say = ("{name} rolled a 6 and leaves Jail; the space moved to is not followed "
+                     "this time.")
+    jail_exit_lands = False
+    """A 6 frees the Trainer; that move does not follow the space it ends on."""
 
     def rolls_out_of_jail(self, dice: list[int]) -> bool:
         return dice[0] == 6
@@ -104,17 +108,6 @@ class PokemonSpaces:
         self.ask_roll(ctx, "turn", p.id, f"{p.name} is in Jail (try {p.jail_tries + 1} of 3): "
                       f"pay {ctx.state.fmt(ctx.state.b.rule('jail_fine'))}, use a Get Out of "
                       "Jail Free card, or roll for a 6", 1, "turn_roll", label="Roll for a 6")
-
-    @task("jail_roll")
-    def task_jail_roll(self: Any, ctx: C, dice: list[int]) -> None:
-        """A 6 frees the Trainer; that move does not follow the space it ends on."""
-        p = ctx.state.turn_player
-        if p.in_jail and self.rolls_out_of_jail(dice):
-            self.release(ctx, p.id, f"{p.name} rolled a 6 and leaves Jail; the space moved to "
-                         "is not followed this time.")
-            ctx.then(Task("move", {"player": p.id, "steps": dice[0]}), Task("after_move"))
-            return
-        super().task_jail_roll(ctx, dice)  # type: ignore[misc]
 
     # -- cards ----------------------------------------------------------------------------
     @effect("keep")
