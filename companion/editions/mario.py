@@ -28,6 +28,8 @@ class MarioValues(EditionValues):
 
     bowser: Mapping[str, Any]
     """Bowser's ``position`` (space index), whether he is ``active``, and who he ``wake``s."""
+    game_over: frozenset[int] = frozenset()
+    """Locations whose card lies on its GAME OVER side (no rent until continued)."""
 
 
 class MarioRules(MonopolyRules):
@@ -88,9 +90,8 @@ class MarioRules(MonopolyRules):
         index = self.bowser(state)["position"]
         space = state.b.spaces[index]
         if space.ownable:
-            deed = state.deeds[index]
-            owner = deed.owner
-            if deed.game_over:
+            owner = state.deeds[index].owner
+            if self.game_over_at(state, index):
                 ctx.say(f"{space.name} is already GAME OVER.")
             elif owner is not None and state.has_set(owner, space.color):
                 ctx.say(f"Bowser lands on {space.name}, but {state.name(owner)}'s complete colour "
@@ -180,8 +181,18 @@ class MarioRules(MonopolyRules):
         super().task_land(ctx, player)
 
     # -- GAME OVER and continues ---------------------------------------------------------
+    def game_over_at(self, state: MonopolyState, index: int) -> bool:
+        return index in values_of(state, MarioValues).game_over
+
+    def on_game_over_marked(self, state: MonopolyState,
+                            data: Mapping[str, Any]) -> MonopolyState:
+        values = values_of(state, MarioValues)
+        marks = values.game_over | {data["space"]} if data["game_over"] else (
+            values.game_over - {data["space"]})
+        return replace(state, ext=values.updated({"game_over": marks}))
+
     def rent(self, state: MonopolyState, space: Space, owner: str) -> tuple[int, str]:
-        if state.deeds[space.index].game_over:
+        if self.game_over_at(state, space.index):
             return 0, "GAME OVER: no rent until it is continued"
         return super().rent(state, space, owner)
 
@@ -193,14 +204,14 @@ class MarioRules(MonopolyRules):
         return [
             Action(p.id, "continue_location",
                    f"Continue {state.b.spaces[i].name} for {state.fmt(price)}", {"space": i})
-            for i in state.owned_by(p.id) if state.deeds[i].game_over
+            for i in state.owned_by(p.id) if self.game_over_at(state, i)
         ]
 
     def refuse_continue_location(self, state: MonopolyState, command: Command) -> str | None:
         space = command.args.get("space")
         if not isinstance(space, int) or state.owner(space) != command.actor:
             return "You can only continue a location you own."
-        if not state.deeds[space].game_over:
+        if not self.game_over_at(state, space):
             return f"{state.b.spaces[space].name} is not in GAME OVER."
         if state.turn_player.id != command.actor:
             return "Continue your locations at the start of your own turn."
@@ -257,13 +268,13 @@ class MarioRules(MonopolyRules):
     @effect("continue_all")
     def effect_continue_all(self, ctx: C, pid: str, card: Card) -> None:
         for i in ctx.state.owned_by(pid):
-            if ctx.state.deeds[i].game_over:
+            if self.game_over_at(ctx.state, i):
                 ctx.emit("game_over_marked", f"{ctx.state.b.spaces[i].name} continues for free.",
                          space=i, game_over=False)
 
     # -- the end --------------------------------------------------------------------------
     def ended(self, state: MonopolyState) -> tuple[list[str], str] | None:
-        if all(state.deeds[i].game_over for i in state.b.ownable):
+        if all(self.game_over_at(state, i) for i in state.b.ownable):
             return [], ("Bowser has put all 16 locations in GAME OVER: the Mushroom Kingdom is "
                         "his and everyone loses.")
         return super().ended(state)

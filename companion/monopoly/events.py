@@ -63,11 +63,6 @@ class MonopolyEvents(MonopolyHost):
         new = replace(state.deeds[index], owner=data["owner"])
         return evolve(state, deeds={**state.deeds, index: new})
 
-    def on_game_over_marked(self, state: M, data: Mapping[str, Any]) -> M:
-        index = data["space"]
-        new = replace(state.deeds[index], game_over=data["game_over"])
-        return evolve(state, deeds={**state.deeds, index: new})
-
     def on_turn_passed(self, state: M, data: Mapping[str, Any]) -> M:
         return evolve(state, current=data["current"], doubles=0, again=False,
                        turn_no=state.turn_no + 1)

@@ -55,6 +55,11 @@ class MonopolyRules(
                 return why
         return ""
 
+    def game_over_at(self, state: MonopolyState, index: int) -> bool:
+        """Mario's GAME OVER mark on a location (shown in every edition's view, never set
+        outside Mario)."""
+        return False
+
     quiet_kinds: frozenset[str] = frozenset({"go", "jail", "free_parking"})
     """Space kinds where landing does nothing by itself (no ``@space_kind`` handler)."""
 

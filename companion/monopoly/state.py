@@ -52,11 +52,9 @@ class Player:
 
 @dataclass(frozen=True, slots=True)
 class Deed:
-    """Who holds an ownable space, and the edition's marks on its card."""
+    """Who holds an ownable space."""
 
     owner: str | None = None
-    game_over: bool = False
-    """Mario: the card lies on its GAME OVER side (no rent until continued)."""
 
 
 @dataclass(frozen=True, slots=True)
