@@ -11,6 +11,7 @@ import pytest
 
 from companion import script
 from companion.engine import game
+from companion.service import GameService
 from companion.testing import check_golden, fingerprint, replay_export
 
 GOLDEN = Path(__file__).resolve().parent
@@ -58,3 +59,24 @@ def test_every_example_script_ends_in_the_recorded_final_state(example: str) -> 
 
 def test_check_golden_reports_nothing() -> None:
     assert check_golden(str(GOLDEN)) == []
+
+
+@pytest.mark.parametrize("name", sorted(n for n in LOGS if n.endswith(".mid-turn")))
+def test_an_old_export_imports_into_the_service_and_survives_a_restart(
+        name: str, tmp_path: Path) -> None:
+    """The whole path a Pi takes after an update: import the old export into real SQLite,
+    stop, start again (the game is rebuilt from the stored rows) and play on."""
+    entry = LOGS[name]
+    lines = (GOLDEN / "logs" / entry["log"]).read_text("utf-8").splitlines()
+    with GameService(tmp_path) as svc:
+        out = svc.import_game(lines)
+        assert out.ok, out.error
+        game_id = out.game_id
+        assert fingerprint(svc.state(game_id)[1]) == entry["fingerprint"]
+    with GameService(tmp_path) as svc:
+        state = svc.state(game_id)[1]
+        assert fingerprint(state) == entry["fingerprint"]
+        step = json.loads((ROOT / "examples" / entry["example"]).read_text("utf-8"))[
+            "steps"][entry["steps_run"]]
+        done = svc.submit(game_id, script.parse_step(state, step).to_json())
+        assert done.ok, done.error
