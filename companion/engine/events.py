@@ -85,8 +85,27 @@ Upcaster = Callable[[Data], tuple[str, Data]]
 UPCASTERS: dict[str, Upcaster] = {}
 
 
-def renamed(new: str) -> Upcaster:
-    return lambda data: (new, data)
+class renamed:  # noqa: N801 - used like a function in the table below
+    """An upcaster that only renames (the data is unchanged)."""
+
+    def __init__(self, new: str) -> None:
+        self.to = new
+
+    def __call__(self, data: Data) -> tuple[str, Data]:
+        return self.to, data
+
+
+def renamed_to(tag: str) -> str | None:
+    """The current tag ``tag`` becomes when every step on its way only renames (so a replay
+    can apply it with no work per event), or None when some step looks at the data."""
+    for _ in range(100):
+        if is_current(tag):
+            return tag
+        step = UPCASTERS.get(tag)
+        if not isinstance(step, renamed):
+            return None
+        tag = step.to
+    return None
 
 
 def _split(key: str, with_key: str, without: str) -> Upcaster:

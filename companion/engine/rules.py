@@ -19,7 +19,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Generic, TypeVar, cast
 
-from companion.engine.events import checked, is_current, upcast
+from companion.engine.events import checked, is_current, renamed_to, upcast
 from companion.engine.registry import handler
 from companion.engine.state import BaseState, Task, evolve
 from companion.engine.types import (
@@ -206,6 +206,10 @@ class Rules(ABC, Generic[S]):
             if found is None:
                 raise ValueError(f"{self.name}: no handler for event type {tag!r}")
             return cast(Callable[[S, Mapping[str, Any]], S], found)
+
+        same_data = renamed_to(tag)
+        if same_data is not None:  # a pure rename: the current handler, nothing per event
+            return self._handler(same_data)
 
         def upcast_then_apply(state: S, data: Mapping[str, Any]) -> S:
             return self.apply(state, Event(*upcast(tag, data)))
