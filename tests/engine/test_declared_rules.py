@@ -90,3 +90,22 @@ def test_handlers_are_declared_by_stable_id() -> None:
     assert {"land", "bowser_move", "battle"} <= set(table["task"])
     assert {"location", "card", "super_star", "go_to_jail"} <= set(table["space"])
     assert {"collect", "move_bowser"} <= set(table["effect"])
+
+
+PREFIXES = {"task_": "task", "land_": "space", "effect_": "effect", "actions_": "prompt",
+            "event_": "event_card", "force_": "force"}
+
+
+@pytest.mark.parametrize("edition", list(editions.EDITIONS))
+def test_every_handler_method_is_declared_with_an_id(edition: str) -> None:
+    """A handler method without its declaration would never run (or fail mid-game): code
+    written before ids existed (``def task_x`` alone) must add ``@task("x")``."""
+    rules = editions.find_edition(edition)
+    table = declared(type(rules))
+    declared_names = {name for ids in table.values() for name in ids.values()}
+    for attr in dir(rules):
+        kind = next((k for p, k in PREFIXES.items() if attr.startswith(p)), None)
+        if kind and callable(getattr(rules, attr)):
+            assert attr in declared_names, (
+                f"{edition}: {attr} is not declared; add @declare({kind!r}, <id>) "
+                "(@task, @space_kind, @effect, @prompt_kind)")
