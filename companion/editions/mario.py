@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from companion.engine.events import GameOverMarked
 from companion.engine.registry import effect, space_kind, task
 from companion.engine.rules import Ctx
 from companion.engine.state import Task
@@ -184,11 +185,9 @@ class MarioRules(MonopolyRules):
     def game_over_at(self, state: MonopolyState, index: int) -> bool:
         return index in values_of(state, MarioValues).game_over
 
-    def on_game_over_marked(self, state: MonopolyState,
-                            data: Mapping[str, Any]) -> MonopolyState:
+    def on_game_over_marked(self, state: MonopolyState, e: GameOverMarked) -> MonopolyState:
         values = values_of(state, MarioValues)
-        marks = values.game_over | {data["space"]} if data["game_over"] else (
-            values.game_over - {data["space"]})
+        marks = values.game_over | {e.space} if e.game_over else values.game_over - {e.space}
         return replace(state, ext=values.updated({"game_over": marks}))
 
     def rent(self, state: MonopolyState, space: Space, owner: str) -> tuple[int, str]:

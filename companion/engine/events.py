@@ -24,11 +24,14 @@ from companion.engine.types import Event
 
 Data = Mapping[str, Any]
 """A stored event's JSON fields."""
-Blob = Mapping[str, object] | None
+Blob = Mapping[str, Any] | None
 """A nested JSON object kept as stored (an auction, a debt, a battle...)."""
 
 
-@dataclass(frozen=True, slots=True)
+D = TypeVar("D", bound="EventData")
+
+
+@dataclass(frozen=True)
 class EventData:
     """Base of every event type: ``NAME`` and ``VERSION`` identify it in the log."""
 
@@ -38,6 +41,14 @@ class EventData:
     @classmethod
     def tag(cls) -> str:
         return cls.NAME if cls.VERSION == 1 else f"{cls.NAME}@{cls.VERSION}"
+
+    @classmethod
+    def from_stored(cls: type[D], data: Data) -> D:
+        """The event from stored data already checked when it was emitted (replay's hot
+        path: no ``__init__``; missing optional fields read their class defaults)."""
+        obj = object.__new__(cls)
+        obj.__dict__.update(data)
+        return obj
 
     def to_data(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
@@ -166,7 +177,7 @@ def is_current(tag: str) -> bool:
 # -- the events ------------------------------------------------------------------------------
 # The engine's own.
 @event("game_started")
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class GameStarted(EventData):
     edition: str
     players: list[Mapping[str, str]]
@@ -176,14 +187,14 @@ class GameStarted(EventData):
 
 
 @event("undone")
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Undone(EventData):
     to_seq: int
     cmd: int
 
 
 @event("flow_changed")
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class FlowChanged(EventData):
     """Where a command left the prompt and the to-do list (tasks by declared id)."""
 
@@ -192,7 +203,7 @@ class FlowChanged(EventData):
 
 
 @event("rolled")
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Rolled(EventData):
     who: str
     dice: list[int]
@@ -201,19 +212,19 @@ class Rolled(EventData):
 
 
 @event("rng_advanced")
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class RngAdvanced(EventData):
     rng: int
 
 
 @event("noted")
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Noted(EventData):
     """A message for the players that changes nothing else."""
 
 
 @event("finished")
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Finished(EventData):
     winners: list[str]
     reason: str
@@ -221,26 +232,26 @@ class Finished(EventData):
 
 # The Monopoly family.
 @event("order_decided")
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class OrderDecided(EventData):
     order: list[str]
 
 
 @event("order_rolled")
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class OrderRolled(EventData):
     player: str
     total: int
 
 
 @event("order_rolls_cleared")
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class OrderRollsCleared(EventData):
     reset: bool = True
 
 
 @event("money_paid")
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class MoneyPaid(EventData):
     """``amount`` moves from account ``source`` to account ``to`` (a player, bank or pot)."""
 
@@ -250,7 +261,7 @@ class MoneyPaid(EventData):
 
 
 @event("moved_to")
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class MovedTo(EventData):
     player: str
     to: int
@@ -258,7 +269,7 @@ class MovedTo(EventData):
 
 
 @event("jail_changed")
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class JailChanged(EventData):
     player: str
     in_jail: bool
@@ -266,14 +277,14 @@ class JailChanged(EventData):
 
 
 @event("deed_owned")
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class DeedOwned(EventData):
     space: int
     owner: str | None
 
 
 @event("game_over_marked")
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class GameOverMarked(EventData):
     """Mario: Bowser's GAME OVER card lies on (or is lifted from) a location."""
 
@@ -282,20 +293,20 @@ class GameOverMarked(EventData):
 
 
 @event("turn_passed")
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class TurnPassed(EventData):
     current: int
 
 
 @event("doubles_counted")
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class DoublesCounted(EventData):
     count: int
     again: bool
 
 
 @event("deck_changed")
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class DeckChanged(EventData):
     """A deck's new order; ``card`` and ``player`` when a card was drawn."""
 
@@ -306,7 +317,7 @@ class DeckChanged(EventData):
 
 
 @event("card_kept")
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class CardKept(EventData):
     player: str
     card: str
@@ -314,25 +325,25 @@ class CardKept(EventData):
 
 
 @event("auction_changed")
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class AuctionChanged(EventData):
     auction: Blob
 
 
 @event("debt_changed")
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class DebtChanged(EventData):
     debt: Blob
 
 
 @event("went_bankrupt")
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class WentBankrupt(EventData):
     player: str
 
 
 @event("trade_proposed")
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class TradeProposed(EventData):
     id: int
     proposer: str
@@ -342,14 +353,14 @@ class TradeProposed(EventData):
 
 
 @event("trade_closed")
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class TradeClosed(EventData):
     id: int
     accepted: bool
 
 
 @event("edition_values_set")
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class EditionValuesSet(EventData):
     """Values of an edition's own state (``set``: field name -> new value)."""
 
@@ -357,7 +368,7 @@ class EditionValuesSet(EventData):
 
 
 @event("player_value_set")
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class PlayerValueSet(EventData):
     """An edition's own per-player value (Monopolino's lottery tickets...)."""
 
@@ -367,7 +378,7 @@ class PlayerValueSet(EventData):
 
 
 @event("force_die_rolled")
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ForceDieRolled(EventData):
     """Star Wars: the Force die shows ``face`` for ``player``."""
 
@@ -377,19 +388,19 @@ class ForceDieRolled(EventData):
 
 # Pokémon Master Trainer.
 @event("turn_order_set")
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class TurnOrderSet(EventData):
     order: list[str]
 
 
 @event("turn_started")
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class TurnStarted(EventData):
     player: str
 
 
 @event("turn_flags_set")
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class TurnFlagsSet(EventData):
     """The turn's flags that changed (each field given only when it changes)."""
 
@@ -401,7 +412,7 @@ class TurnFlagsSet(EventData):
 
 
 @event("mover_placed")
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class MoverPlaced(EventData):
     player: str
     place: str
@@ -409,39 +420,39 @@ class MoverPlaced(EventData):
 
 
 @event("dice_round_changed")
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class DiceRoundChanged(EventData):
     round: Blob
 
 
 @event("die_counted")
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class DieCounted(EventData):
     player: str
     value: int
 
 
 @event("battle_changed")
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class BattleChanged(EventData):
     battle: Blob
 
 
 @event("offer_changed")
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class OfferChanged(EventData):
     offer: Blob
 
 
 @event("starter_dealt")
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class StarterDealt(EventData):
     player: str
     chip: str
 
 
 @event("decks_shuffled")
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class DecksShuffled(EventData):
     items: list[str]
     events: list[str]
@@ -450,7 +461,7 @@ class DecksShuffled(EventData):
 
 
 @event("chip_caught")
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ChipCaught(EventData):
     player: str
     chip: str
@@ -459,41 +470,41 @@ class ChipCaught(EventData):
 
 
 @event("chip_revealed")
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ChipRevealed(EventData):
     chip: str
 
 
 @event("knocked_out")
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class KnockedOut(EventData):
     player: str
     chip: str
 
 
 @event("revived")
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Revived(EventData):
     player: str
     chips: list[str]
 
 
 @event("items_drawn")
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ItemsDrawn(EventData):
     player: str
     count: int
 
 
 @event("items_returned")
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ItemsReturned(EventData):
     player: str
     cards: list[str]
 
 
 @event("items_taken")
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ItemsTaken(EventData):
     winner: str
     loser: str
@@ -501,7 +512,7 @@ class ItemsTaken(EventData):
 
 
 @event("items_handed_over")
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class ItemsHandedOver(EventData):
     giver: str
     to: str
@@ -509,14 +520,14 @@ class ItemsHandedOver(EventData):
 
 
 @event("event_drawn")
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class EventDrawn(EventData):
     player: str
     card: str
 
 
 @event("traded")
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Traded(EventData):
     a: str
     b: str

@@ -5,7 +5,8 @@ An edition is a :class:`Rules` subclass. It names its handlers by prefix:
 - ``cmd_<type>(ctx, command)`` decides what a command does (raise :class:`RuleError` to refuse);
 - a method declared ``@task("<id>")`` runs one step of the to-do list (the log stores the
   id, so renaming the method changes no saved game; see :mod:`companion.engine.registry`);
-- ``on_<event type>(state, data) -> state`` applies one event (pure).
+- ``on_<event name>(state, e) -> state`` applies one event (pure; ``e`` is the event's
+  dataclass from :mod:`companion.engine.events`).
 
 ``decide`` runs a command against a working copy of the state: each emitted event is applied
 at once, so later rules see its effect, and the resulting event list applied to the original
@@ -19,7 +20,18 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Generic, TypeVar, cast
 
-from companion.engine.events import checked, is_current, renamed_to, upcast
+from companion.engine.events import (
+    EVENT_TYPES,
+    Finished,
+    FlowChanged,
+    Noted,
+    RngAdvanced,
+    Rolled,
+    checked,
+    is_current,
+    renamed_to,
+    upcast,
+)
 from companion.engine.registry import handler
 from companion.engine.state import BaseState, Task, evolve
 from companion.engine.types import (
@@ -202,10 +214,13 @@ class Rules(ABC, Generic[S]):
         """The apply handler of events stored as ``tag``; a tag an earlier version wrote is
         upcast to the current event first (see :mod:`companion.engine.events`)."""
         if is_current(tag):
-            found = getattr(self, "on_" + tag.split("@", 1)[0], None)
+            name = tag.split("@", 1)[0]
+            found = getattr(self, "on_" + name, None)
             if found is None:
                 raise ValueError(f"{self.name}: no handler for event type {tag!r}")
-            return cast(Callable[[S, Mapping[str, Any]], S], found)
+            on = cast(Callable[[S, Any], S], found)
+            make = EVENT_TYPES[name].from_stored
+            return lambda state, data: on(state, make(data))
 
         same_data = renamed_to(tag)
         if same_data is not None:  # a pure rename: the current handler, nothing per event
@@ -393,29 +408,29 @@ class Rules(ABC, Generic[S]):
         ctx.then(Task(data["task"], {**data["args"], "option": command.args["option"]}))
 
     # -- events every edition shares ------------------------------------------------------
-    def on_flow_changed(self, state: S, data: Mapping[str, Any]) -> S:
-        raw = data["prompt"]
+    def on_flow_changed(self, state: S, e: FlowChanged) -> S:
+        raw = e.prompt
         return evolve(
             state,
             prompt=None if raw is None else Prompt.from_json(raw),
-            todo=tuple(Task.from_json(t) for t in data["todo"]),
+            todo=tuple(Task.from_json(t) for t in e.todo),
         )
 
-    def on_rolled(self, state: S, data: Mapping[str, Any]) -> S:
-        return evolve(state, rng=data["rng"], last_roll=tuple(data["dice"]))
+    def on_rolled(self, state: S, e: Rolled) -> S:
+        return evolve(state, rng=e.rng, last_roll=tuple(e.dice))
 
-    def on_rng_advanced(self, state: S, data: Mapping[str, Any]) -> S:
-        return evolve(state, rng=data["rng"])
+    def on_rng_advanced(self, state: S, e: RngAdvanced) -> S:
+        return evolve(state, rng=e.rng)
 
-    def on_noted(self, state: S, data: Mapping[str, Any]) -> S:
+    def on_noted(self, state: S, e: Noted) -> S:
         return state
 
-    def on_finished(self, state: S, data: Mapping[str, Any]) -> S:
+    def on_finished(self, state: S, e: Finished) -> S:
         return evolve(
             state,
             finished=True,
-            winners=tuple(data["winners"]),
-            end_reason=data["reason"],
+            winners=tuple(e.winners),
+            end_reason=e.reason,
             prompt=None,
             todo=(),
         )

@@ -14,9 +14,9 @@ Table decisions the rulebook leaves open (documented in tests/starwars):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from companion.engine.events import ForceDieRolled
 from companion.engine.registry import declare, effect, need, space_kind, task
 from companion.engine.rules import Ctx
 from companion.monopoly.board import Card, Space
@@ -63,7 +63,7 @@ class StarWarsForce(MonopolyHost):
                  face=face, player=player)
         need(self, "force", str(face))(ctx, player)
 
-    def on_force_die_rolled(self, state: MonopolyState, data: Mapping[str, Any]) -> MonopolyState:
+    def on_force_die_rolled(self, state: MonopolyState, e: ForceDieRolled) -> MonopolyState:
         return state
 
     # -- 1 Mind Trick: swap -------------------------------------------------------------
