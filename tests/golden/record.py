@@ -1,6 +1,7 @@
 """Record the golden logs (run once per format change, never to make a failing test pass).
 
-    python tests/golden/record.py          # writes tests/golden/logs/*.jsonl and finals.json
+    python tests/golden/record.py              # adds golden logs for new examples/editions
+    python tests/golden/record.py --examples   # also refreshes the example scripts' finals
 
 Each example script in examples/ is played to the end and exported as the service exports a
 game (a head line, then one JSON line per event). For each edition one game is also stopped
@@ -63,21 +64,30 @@ def mid_turn(state: BaseState) -> bool:
     return state.prompt is not None and bool(state.todo or (dice is not None and dice.then))
 
 
-def main() -> int:
+def main(argv: list[str]) -> int:
+    """Record golden logs that do not exist yet (never overwrite one: it stands for saved
+    games of the version that wrote it) and, with ``--examples``, refresh the recorded final
+    state of every example script (after a rule change that is meant to change them)."""
     LOGS.mkdir(exist_ok=True)
-    finals: dict[str, Any] = {}
-    mid_done: set[str] = set()
+    table = GOLDEN / "finals.json"
+    finals: dict[str, Any] = json.loads(table.read_text("utf-8")) if table.exists() else {}
+    golden = finals.setdefault("_golden", {})
+    mids = {e["example"] for n, e in golden.items() if n.endswith(".mid-turn")}
+    mid_done = {json.loads((ROOT / "examples" / e).read_text("utf-8"))["edition"] for e in mids}
+    added = 0
     for path in sorted((ROOT / "examples").glob("*.json")):
         data = json.loads(path.read_text("utf-8"))
-        result = script.run_script(data)
-        finals[path.name] = json.loads(json.dumps(result.final(), default=str))
-        state, events, cmds, _ = play(data, stop_mid_turn=False)
+        if "--examples" in argv or path.name not in finals:
+            result = script.run_script(data)
+            finals[path.name] = json.loads(json.dumps(result.final(), default=str))
         name = path.stem
-        (LOGS / f"{name}.jsonl").write_text(
-            "\n".join(export_lines(data["edition"], events, cmds)) + "\n", "utf-8")
-        entry = {"log": f"{name}.jsonl", "example": path.name, "steps_run": len(data["steps"]),
-                 "fingerprint": fingerprint(state)}
-        finals.setdefault("_golden", {})[name] = entry
+        if name not in golden:
+            state, events, cmds, _ = play(data, stop_mid_turn=False)
+            (LOGS / f"{name}.jsonl").write_text(
+                "\n".join(export_lines(data["edition"], events, cmds)) + "\n", "utf-8")
+            golden[name] = {"log": f"{name}.jsonl", "example": path.name,
+                            "steps_run": len(data["steps"]), "fingerprint": fingerprint(state)}
+            added += 1
         if data["edition"] not in mid_done:
             state, events, cmds, n = play(data, stop_mid_turn=True)
             if mid_turn(state):
@@ -85,18 +95,18 @@ def main() -> int:
                 mid = f"{name}.mid-turn"
                 (LOGS / f"{mid}.jsonl").write_text(
                     "\n".join(export_lines(data["edition"], events, cmds)) + "\n", "utf-8")
-                finals["_golden"][mid] = {"log": f"{mid}.jsonl", "example": path.name,
-                                          "steps_run": n, "fingerprint": fingerprint(state)}
-    (GOLDEN / "finals.json").write_text(json.dumps(finals, indent=1, sort_keys=True) + "\n",
-                                        "utf-8")
+                golden[mid] = {"log": f"{mid}.jsonl", "example": path.name,
+                               "steps_run": n, "fingerprint": fingerprint(state)}
+                added += 1
+    table.write_text(json.dumps(finals, indent=1, sort_keys=True) + "\n", "utf-8")
     missing = {d["edition"] for d in (json.loads(p.read_text("utf-8")) for p in
                                       (ROOT / "examples").glob("*.json"))} - mid_done
     if missing:
         print("no mid-turn game for", sorted(missing), file=sys.stderr)
         return 1
-    print(f"recorded {len(finals['_golden'])} golden logs")
+    print(f"{added} golden logs added, {len(golden)} in all")
     return 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(main(sys.argv[1:]))
