@@ -9,19 +9,34 @@ puts locations he lands on in GAME OVER, and fights the players he meets (never 
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.editions import readings
 from companion.editions.table_settings import TableSettings
+from companion.engine.events import GameOverMarked
+from companion.engine.registry import effect, space_kind, task
 from companion.engine.rules import Ctx
 from companion.engine.state import Task
 from companion.engine.types import Action, Command, IllegalCommand
 from companion.monopoly.board import Card, Space
 from companion.monopoly.rules import MonopolyRules
-from companion.monopoly.state import MonopolyState
+from companion.monopoly.state import EditionValues, MonopolyState, values_of
 
 C = Ctx[MonopolyState]
+
+
+@dataclass(frozen=True)
+class MarioValues(EditionValues):
+    """Mario's own state."""
+
+    bowser: Mapping[str, Any]
+    """Bowser's ``position`` (space index), whether he is ``active``, and who he ``wake``s."""
+    game_over: frozenset[int] = frozenset()
+    """Locations whose card lies on its GAME OVER side (no rent until continued)."""
+    rent_claims: Sequence[Mapping[str, Any]] = ()
+    """Rents an owner may still ask for (reading ``rent_collection = ask``)."""
 
 
 class MarioRules(TableSettings, MonopolyRules):
@@ -38,15 +53,15 @@ class MarioRules(TableSettings, MonopolyRules):
         state = super().edition_setup(state)
         start = state.b.find(state.b.rule("bowser_start")).index
         bowser = {"position": start, "active": True, "wake": []}
-        return replace(state, ext={"bowser": bowser})
+        return replace(state, ext=MarioValues(bowser=bowser))
 
     # -- Bowser -----------------------------------------------------------------------------
     @staticmethod
     def bowser(state: MonopolyState) -> dict[str, Any]:
-        return dict(state.ext["bowser"])
+        return dict(values_of(state, MarioValues).bowser)
 
     def set_bowser(self, ctx: C, say: str = "", **changes: Any) -> None:
-        ctx.emit("ext", say, set={"bowser": {**self.bowser(ctx.state), **changes}})
+        ctx.emit("edition_values_set", say, set={"bowser": {**self.bowser(ctx.state), **changes}})
 
     def before_move(self, ctx: C, dice: list[int]) -> list[Task]:
         """Bowser moves first, on the black die, while he is active."""
@@ -63,6 +78,7 @@ class MarioRules(TableSettings, MonopolyRules):
                  for k in range(len(state.players))]
         return [p.id for p in order if p.position == index and not p.in_jail and not p.bankrupt]
 
+    @task("bowser_move")
     def task_bowser_move(self, ctx: C, steps: int, why: str) -> None:
         state = ctx.state
         n = len(state.b.spaces)
@@ -79,20 +95,21 @@ class MarioRules(TableSettings, MonopolyRules):
                          f"{state.fmt(toll)}")
         ctx.then(Task("bowser_lands", {}))
 
+    @task("bowser_lands")
     def task_bowser_lands(self, ctx: C) -> None:
         state = ctx.state
         index = self.bowser(state)["position"]
         space = state.b.spaces[index]
         if space.ownable:
-            deed = state.deeds[index]
-            owner = deed.owner
-            if deed.game_over:
+            owner = state.deeds[index].owner
+            if self.game_over_at(state, index):
                 ctx.say(f"{space.name} is already GAME OVER.")
             elif owner is not None and state.has_set(owner, space.color):
                 ctx.say(f"Bowser lands on {space.name}, but {state.name(owner)}'s complete colour "
                         "set protects it.")
             else:
-                ctx.emit("deed", f"Bowser lands on {space.name}: GAME OVER, no rent until its "
+                ctx.emit("game_over_marked",
+                         f"Bowser lands on {space.name}: GAME OVER, no rent until its "
                          "owner continues it.", space=index, game_over=True)
         for pid in self.exposed(ctx.state, index):
             ctx.then(Task("battle", {"leader": pid}))
@@ -104,6 +121,7 @@ class MarioRules(TableSettings, MonopolyRules):
         ctx.then(Task("bowser_lands", {}))
 
     # -- team battles -------------------------------------------------------------------
+    @task("battle")
     def task_battle(self, ctx: C, leader: str) -> None:
         state = ctx.state
         b = self.bowser(state)
@@ -117,12 +135,14 @@ class MarioRules(TableSettings, MonopolyRules):
                         [(p.id, f"Team up with {p.name}") for p in mates], "battle_team",
                         leader=leader)
 
+    @task("battle_team")
     def task_battle_team(self, ctx: C, leader: str, option: str) -> None:
         ctx.say(f"{ctx.state.name(leader)} and {ctx.state.name(option)} team up against Bowser.")
         self.ask_roll(ctx, "battle", leader, f"{ctx.state.name(leader)}: roll one die against "
                       "Bowser", 1, "battle_rolled", label="Roll against Bowser", leader=leader,
                       mate=option, first=None)
 
+    @task("battle_rolled")
     def task_battle_rolled(self, ctx: C, leader: str, mate: str, first: int | None,
                            dice: list[int]) -> None:
         state = ctx.state
@@ -162,6 +182,7 @@ class MarioRules(TableSettings, MonopolyRules):
             self.set_bowser(ctx, "Every player has finished a turn: Bowser is active again on "
                             "GO.", active=True, wake=[], position=0)
 
+    @task("land")
     def task_land(self, ctx: C, player: str) -> None:
         """A player landing on Bowser fights him first (not on Free Parking, not in Jail, not
         on Go to Jail: "immediately put your token into the Jail section")."""
@@ -176,12 +197,21 @@ class MarioRules(TableSettings, MonopolyRules):
             return
         super().task_land(ctx, player)
 
+    @task("land_space")
     def task_land_space(self, ctx: C, player: str) -> None:
         super().task_land(ctx, player)
 
     # -- GAME OVER and continues ---------------------------------------------------------
+    def game_over_at(self, state: MonopolyState, index: int) -> bool:
+        return index in values_of(state, MarioValues).game_over
+
+    def on_game_over_marked(self, state: MonopolyState, e: GameOverMarked) -> MonopolyState:
+        values = values_of(state, MarioValues)
+        marks = values.game_over | {e.space} if e.game_over else values.game_over - {e.space}
+        return replace(state, ext=values.updated({"game_over": marks}))
+
     def rent(self, state: MonopolyState, space: Space, owner: str) -> tuple[int, str]:
-        if state.deeds[space.index].game_over:
+        if self.game_over_at(state, space.index):
             return 0, "GAME OVER: no rent until it is continued"
         return super().rent(state, space, owner)
 
@@ -193,14 +223,14 @@ class MarioRules(TableSettings, MonopolyRules):
         return [
             Action(p.id, "continue_location",
                    f"Continue {state.b.spaces[i].name} for {state.fmt(price)}", {"space": i})
-            for i in state.owned_by(p.id) if state.deeds[i].game_over
+            for i in state.owned_by(p.id) if self.game_over_at(state, i)
         ]
 
     def refuse_continue_location(self, state: MonopolyState, command: Command) -> str | None:
         space = command.args.get("space")
         if not isinstance(space, int) or state.owner(space) != command.actor:
             return "You can only continue a location you own."
-        if not state.deeds[space].game_over:
+        if not self.game_over_at(state, space):
             return f"{state.b.spaces[space].name} is not in GAME OVER."
         if state.turn_player.id != command.actor:
             return "Continue your locations at the start of your own turn."
@@ -210,8 +240,9 @@ class MarioRules(TableSettings, MonopolyRules):
         """Before rolling, pay 1 coin to bring one of your GAME OVER locations back."""
         index = command.args["space"]
         price = ctx.state.b.rule("continue_price")
-        ctx.emit("money", source=command.actor, to="bank", amount=price)
-        ctx.emit("deed", f"{ctx.state.name(command.actor)} pays {ctx.state.fmt(price)} to "
+        ctx.emit("money_paid", source=command.actor, to="bank", amount=price)
+        ctx.emit("game_over_marked",
+                 f"{ctx.state.name(command.actor)} pays {ctx.state.fmt(price)} to "
                  f"continue {ctx.state.b.spaces[index].name}: it collects rent again.",
                  space=index, game_over=False)
 
@@ -227,7 +258,7 @@ class MarioRules(TableSettings, MonopolyRules):
         claims = [*ctx.state.ext.get("rent_claims", ()),
                   {"payer": pid, "owner": owner, "space": space.index, "amount": amount,
                    "rule": rule, "turn": ctx.state.turn_no}]
-        ctx.emit("ext", f"{ctx.state.name(owner)} may ask {ctx.state.name(pid)} for "
+        ctx.emit("edition_values_set", f"{ctx.state.name(owner)} may ask {ctx.state.name(pid)} for "
                  f"{ctx.state.fmt(amount)} for {space.name} before the next player rolls.",
                  set={"rent_claims": claims})
 
@@ -247,7 +278,7 @@ class MarioRules(TableSettings, MonopolyRules):
             raise IllegalCommand("There is no such rent to ask for.")
         c = claims.pop(n)
         state = ctx.state
-        ctx.emit("ext", set={"rent_claims": claims})
+        ctx.emit("edition_values_set", set={"rent_claims": claims})
         why = (f"{state.name(c['owner'])} asks: {state.name(c['payer'])} pays "
                f"{state.name(c['owner'])} {state.fmt(c['amount'])} for "
                f"{state.b.spaces[c['space']].name} ({c['rule']})")
@@ -260,6 +291,7 @@ class MarioRules(TableSettings, MonopolyRules):
                                       "amount": c["amount"], "why": why}),
                       Task("ask_again", prompt.to_json()), *ctx.todo])
 
+    @task("ask_again")
     def task_ask_again(self, ctx: C, kind: str, to: list[str], text: str,
                        data: dict[str, Any]) -> None:
         ctx.ask(kind, to, text, **data)
@@ -269,9 +301,10 @@ class MarioRules(TableSettings, MonopolyRules):
         claims = ctx.state.ext.get("rent_claims", ())
         lost = [c for c in claims if c["turn"] != ctx.state.turn_no]
         if lost:
-            ctx.emit("ext", "Rent not asked for before this roll is lost: " + ", ".join(
-                f"{ctx.state.name(c['owner'])} {ctx.state.fmt(c['amount'])}" for c in lost) + ".",
-                set={"rent_claims": [c for c in claims if c not in lost]})
+            names = ", ".join(f"{ctx.state.name(c['owner'])} {ctx.state.fmt(c['amount'])}"
+                              for c in lost)
+            ctx.emit("edition_values_set", f"Rent not asked for before this roll is lost: {names}.",
+                     set={"rent_claims": [c for c in claims if c not in lost]})
         super().task_turn_roll(ctx, dice)
 
     def final_ranking(self, state: MonopolyState) -> tuple[list[str], str]:
@@ -280,29 +313,35 @@ class MarioRules(TableSettings, MonopolyRules):
         return super().final_ranking(state)
 
     # -- spaces and cards ---------------------------------------------------------------
+    @space_kind("super_star")
     def land_super_star(self, ctx: C, pid: str, space: Space) -> None:
         self.ask_roll(ctx, "super_star", pid, f"Super Star! {ctx.state.name(pid)}: roll one die "
                       "and collect that many coins", 1, "super_star", label="Roll", player=pid)
 
+    @task("super_star")
     def task_super_star(self, ctx: C, player: str, dice: list[int]) -> None:
         self.receive(ctx, player, dice[0], f"Super Star: {ctx.state.name(player)} rolled "
                      f"{dice[0]} and collects {ctx.state.fmt(dice[0])}.")
 
+    @space_kind("piranha_plant")
     def land_piranha_plant(self, ctx: C, pid: str, space: Space) -> None:
         self.ask_roll(ctx, "piranha_plant", pid, f"Piranha Plant! {ctx.state.name(pid)}: roll "
                       "one die and lose that many coins", 1, "piranha_plant", label="Roll",
                       player=pid)
 
+    @task("piranha_plant")
     def task_piranha_plant(self, ctx: C, player: str, dice: list[int]) -> None:
         self.pay(ctx, player, "bank", dice[0], f"Piranha Plant: {ctx.state.name(player)} rolled "
                  f"{dice[0]} and pays {ctx.state.fmt(dice[0])}")
 
+    @effect("move_bowser")
     def effect_move_bowser(self, ctx: C, pid: str, card: Card, steps: int) -> None:
         if not self.bowser(ctx.state)["active"]:
             ctx.say("Bowser is resting beside GO: the card has no effect.")
             return
         ctx.then(Task("bowser_move", {"steps": steps, "why": "Bowser's Fury"}))
 
+    @effect("move_bowser_to")
     def effect_move_bowser_to(self, ctx: C, pid: str, card: Card, space: str) -> None:
         if not self.bowser(ctx.state)["active"]:
             ctx.say("Bowser is resting beside GO: the card has no effect.")
@@ -311,15 +350,16 @@ class MarioRules(TableSettings, MonopolyRules):
             space).index
         self.move_bowser_to(ctx, target, "card")
 
+    @effect("continue_all")
     def effect_continue_all(self, ctx: C, pid: str, card: Card) -> None:
         for i in ctx.state.owned_by(pid):
-            if ctx.state.deeds[i].game_over:
-                ctx.emit("deed", f"{ctx.state.b.spaces[i].name} continues for free.", space=i,
-                         game_over=False)
+            if self.game_over_at(ctx.state, i):
+                ctx.emit("game_over_marked", f"{ctx.state.b.spaces[i].name} continues for free.",
+                         space=i, game_over=False)
 
     # -- the end --------------------------------------------------------------------------
     def ended(self, state: MonopolyState) -> tuple[list[str], str] | None:
-        if all(state.deeds[i].game_over for i in state.b.ownable):
+        if all(self.game_over_at(state, i) for i in state.b.ownable):
             return [], ("Bowser has put all 16 locations in GAME OVER: the Mushroom Kingdom is "
                         "his and everyone loses.")
         return super().ended(state)

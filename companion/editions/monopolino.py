@@ -25,37 +25,41 @@ Choices where the rulebook says nothing (documented here, tested in tests/monopo
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.editions import readings
 from companion.engine import rng
+from companion.engine.registry import effect, space_kind, task
 from companion.engine.rules import Ctx
 from companion.engine.state import Task
-from companion.engine.types import BANKER, Action, Command, IllegalCommand, SetupError
+from companion.engine.types import BANKER, Action, SetupError
 from companion.monopoly.board import Card, Space, load_board
 from companion.monopoly.rules import MonopolyRules
-from companion.monopoly.state import MonopolyState
+from companion.monopoly.state import EditionValues, MonopolyState, values_of
 
 C = Ctx[MonopolyState]
 NO_BOOTH = "none"
 """The ``choose`` option that declines a BOOTH card."""
 
-ABSENT = {
-    "buy": "Monopolino has no buying choice: a free street gets your booth automatically.",
-    "auction": "Monopolino has no auctions.",
-    "bid": "Monopolino has no auctions.",
-    "pass": "Monopolino has no auctions.",
-    "close_auction": "Monopolino has no auctions.",
-    "propose_trade": "Monopolino has no trades.",
-    "accept_trade": "Monopolino has no trades.",
-    "decline_trade": "Monopolino has no trades.",
-    "cancel_trade": "Monopolino has no trades.",
-    "sell_to_bank": "In Monopolino booths are never sold.",
-    "declare_bankruptcy": "Monopolino has no bankruptcy: the game ends when a player has no money.",
-    "pay_jail_fine": "Monopolino has no jail.",
-    "use_jail_card": "Monopolino has no jail.",
+WITHOUT = {
+    "buying": "Monopolino has no buying choice: a free street gets your booth automatically.",
+    "auctions": "Monopolino has no auctions.",
+    "trades": "Monopolino has no trades.",
+    "selling": "In Monopolino booths are never sold.",
+    "bankruptcy": "Monopolino has no bankruptcy: the game ends when a player has no money.",
+    "jail": "Monopolino has no jail.",
 }
+
+
+@dataclass(frozen=True)
+class MonopolinoValues(EditionValues):
+    """Monopolino's own state."""
+
+    booths: Mapping[str, int]
+    """Booths each player has left to place."""
+    discard: Mapping[str, list[str]]
+    """Each deck's discard pile (reshuffled when the deck runs out)."""
 
 
 class MonopolinoRules(MonopolyRules):
@@ -65,6 +69,8 @@ class MonopolinoRules(MonopolyRules):
     title = "Monopolino"
     max_players = 4
     dice_count = 1
+    quiet_kinds = frozenset({"go", "shooting_gallery"})
+    without = WITHOUT
     board_fields = ("name", "price")
     """The amount shown is both price and rent: the banker corrects the price only."""
     setting_names = readings.setting_names("monopolino")
@@ -83,26 +89,27 @@ class MonopolinoRules(MonopolyRules):
         b = state.b
         spaces = tuple(replace(s, rent=s.price) if s.ownable else s for s in b.spaces)
         per = b.rule("booths_two_players") if len(state.players) == 2 else b.rule("booths")
-        ext = {"booths": {p.id: per for p in state.players},
-               "discard": {deck: [] for deck in b.decks}}
+        ext = MonopolinoValues(booths={p.id: per for p in state.players},
+                               discard={deck: [] for deck in b.decks})
         return replace(state, board=replace(b, spaces=spaces), ext=ext)
 
     # -- booths -----------------------------------------------------------------------------
     @staticmethod
     def booths_left(state: MonopolyState, pid: str) -> int:
-        return int(state.ext["booths"][pid])
+        return int(values_of(state, MonopolinoValues).booths[pid])
 
     def set_booths(self, ctx: C, pid: str, count: int) -> None:
-        ctx.emit("player_ext", key="booths", player=pid, value=count)
+        ctx.emit("player_value_set", key="booths", player=pid, value=count)
 
     def place_booth(self, ctx: C, pid: str, index: int, why: str) -> None:
         """Put one of ``pid``'s booths on a space, sending any booth there back to its owner."""
         old = ctx.state.owner(index)
-        ctx.emit("deed", why, space=index, owner=pid)
+        ctx.emit("deed_owned", why, space=index, owner=pid)
         if old is not None:
             self.set_booths(ctx, old, self.booths_left(ctx.state, old) + 1)
         self.set_booths(ctx, pid, self.booths_left(ctx.state, pid) - 1)
 
+    @space_kind("location")
     def land_location(self, ctx: C, pid: str, space: Space) -> None:
         owner = ctx.state.owner(space.index)
         if owner is None:
@@ -123,7 +130,8 @@ class MonopolinoRules(MonopolyRules):
             ctx.say(f"{p.name} cannot pay {state.fmt(space.price)} for {space.name}: no booth is "
                     "placed.")
             return
-        ctx.emit("money", f"{p.name} pays {state.fmt(space.price)} to the Bank for {space.name}.",
+        ctx.emit("money_paid",
+                 f"{p.name} pays {state.fmt(space.price)} to the Bank for {space.name}.",
                  source=pid, to="bank", amount=space.price)
         self.place_booth(ctx, pid, space.index, f"{p.name} places a booth on {space.name}.")
 
@@ -132,6 +140,7 @@ class MonopolinoRules(MonopolyRules):
             return space.price * 2, "booths on both spaces of the colour: double"
         return space.price, "booth"
 
+    @task("charge")
     def task_charge(self, ctx: C, payer: str, payee: str, amount: int, why: str) -> None:
         """Pay in full, or hand over everything (the game then ends: no money left)."""
         p = ctx.state.player(payer)
@@ -140,28 +149,32 @@ class MonopolinoRules(MonopolyRules):
             return
         if paid < amount:
             why = f"{why}: {p.name} has only {ctx.state.fmt(p.money)} and pays it all"
-        ctx.emit("money", f"{why}.", source=payer, to=payee, amount=paid)
+        ctx.emit("money_paid", f"{why}.", source=payer, to=payee, amount=paid)
 
     # -- turns and spaces -------------------------------------------------------------------
+    @task("begin_turn")
     def task_begin_turn(self, ctx: C) -> None:
         p = ctx.state.turn_player
         self.ask_roll(ctx, "turn", p.id, f"{p.name}'s turn: roll the die", 1, "turn_roll")
 
+    @space_kind("train")
     def land_train(self, ctx: C, pid: str, space: Space) -> None:
         self.ask_roll(ctx, "station", pid, f"{ctx.state.name(pid)} is on {space.name}: roll "
                       "again and move", 1, "station_roll", label="Roll again", player=pid)
 
+    @task("station_roll")
     def task_station_roll(self, ctx: C, player: str, dice: list[int]) -> None:
         ctx.then(Task("move", {"player": player, "steps": dice[0]}),
                  Task("land", {"player": player}))
 
+    @space_kind("sweets")
+    @space_kind("balloons")
     def land_sweets(self, ctx: C, pid: str, space: Space) -> None:
         fee = ctx.state.b.rule("lottery_fee")
         self.pay(ctx, pid, "pot", fee, f"{ctx.state.name(pid)} lands on {space.name}: pays "
                  f"{ctx.state.fmt(fee)} onto the LOTTERY")
 
-    land_balloons = land_sweets
-
+    @space_kind("lottery")
     def land_lottery(self, ctx: C, pid: str, space: Space) -> None:
         pot = ctx.state.pot
         if pot <= 0:
@@ -170,6 +183,7 @@ class MonopolinoRules(MonopolyRules):
         self.receive(ctx, pid, pot, f"{ctx.state.name(pid)} lands on the LOTTERY and takes "
                      f"{ctx.state.fmt(pot)}.", source="pot")
 
+    @space_kind("go_to_shooting_gallery")
     def land_go_to_shooting_gallery(self, ctx: C, pid: str, space: Space) -> None:
         fee = ctx.state.b.rule("lottery_fee")
         self.pay(ctx, pid, "pot", fee, f"{ctx.state.name(pid)} lands on {space.name}: puts "
@@ -189,29 +203,33 @@ class MonopolinoRules(MonopolyRules):
             ctx.say(f"There are no {title} cards left.")
             return
         card = ctx.state.b.card(cards[0])
-        ctx.emit("deck", f"{ctx.state.name(pid)} draws {title}: \u201c{card.text}\u201d",
+        ctx.emit("deck_changed", f"{ctx.state.name(pid)} draws {title}: \u201c{card.text}\u201d",
                  deck=deck, cards=list(cards[1:]), card=card.id, player=pid)
         self.set_discard(ctx, deck, [*self.discards(ctx.state, deck), card.id])
         self.apply_card(ctx, pid, card)
 
+    @task("draw_card")
     def task_draw_card(self, ctx: C, player: str, deck: str) -> None:
         self.draw_card(ctx, player, deck)
 
     @staticmethod
     def discards(state: MonopolyState, deck: str) -> list[str]:
-        return list(state.ext["discard"][deck])
+        return list(values_of(state, MonopolinoValues).discard[deck])
 
     def set_discard(self, ctx: C, deck: str, cards: list[str]) -> None:
-        ctx.emit("ext", set={"discard": {**ctx.state.ext["discard"], deck: cards}})
+        discard = values_of(ctx.state, MonopolinoValues).discard
+        ctx.emit("edition_values_set", set={"discard": {**discard, deck: cards}})
 
     def reshuffle(self, ctx: C, deck: str) -> None:
         """The deck is used up: shuffle the discard pile into a new deck."""
         order, nxt = rng.shuffled(ctx.state.rng, tuple(self.discards(ctx.state, deck)))
-        ctx.emit("rng", rng=nxt)
-        ctx.emit("deck", f"The {ctx.state.b.deck_titles[deck]} cards are used up: the discard "
+        ctx.emit("rng_advanced", rng=nxt)
+        ctx.emit("deck_changed",
+                 f"The {ctx.state.b.deck_titles[deck]} cards are used up: the discard "
                  "pile is shuffled into a new deck.", deck=deck, cards=list(order))
         self.set_discard(ctx, deck, [])
 
+    @effect("pay_and_go")
     def effect_pay_and_go(self, ctx: C, pid: str, card: Card, amount: int, space: str,
                           to: str = "pot", salary: bool = False) -> None:
         if to == "pot" and readings.chosen(self.name, ctx.state.setup.settings,
@@ -223,6 +241,7 @@ class MonopolinoRules(MonopolyRules):
         self.move_to(ctx, pid, ctx.state.b.find(space).index, salary)
         ctx.then(Task("land", {"player": pid}))
 
+    @effect("booth")
     def effect_booth(self, ctx: C, pid: str, card: Card, color: str) -> None:
         """Place a booth on a free space of ``color``; both taken by different players:
         replace an opponent's; both by one player: discard and draw again."""
@@ -251,6 +270,7 @@ class MonopolinoRules(MonopolyRules):
         self.ask_choice(ctx, "booth_card", pid, f"{name}: place a booth on a {cname} space?",
                         options, "booth_card", player=pid)
 
+    @task("booth_card")
     def task_booth_card(self, ctx: C, player: str, option: str) -> None:
         name = ctx.state.name(player)
         if option == NO_BOOTH:
@@ -267,12 +287,6 @@ class MonopolinoRules(MonopolyRules):
     def free_actions(self, state: MonopolyState) -> list[Action]:
         """Only the banker's corrections: Monopolino has no trades."""
         return [a for a in super().free_actions(state) if a.actor == BANKER]
-
-    def check_legal(self, state: MonopolyState, command: Command) -> None:
-        why = ABSENT.get(command.type)
-        if why:
-            raise IllegalCommand(why)
-        super().check_legal(state, command)
 
     # -- the end ----------------------------------------------------------------------------
     def richest(self, state: MonopolyState) -> tuple[list[str], str]:
@@ -303,7 +317,7 @@ class MonopolinoRules(MonopolyRules):
 
     def extra_view(self, state: MonopolyState) -> dict[str, Any]:
         return {
-            "booths": dict(state.ext["booths"]),
+            "booths": dict(values_of(state, MonopolinoValues).booths),
             "lottery": state.pot, "lottery_text": state.fmt(state.pot),
             "risk": {"deck": len(state.decks["risk"]),
                      "discard": len(self.discards(state, "risk"))},

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.editions import readings
+from companion.engine.registry import space_kind
 from companion.engine.rules import Ctx
 from companion.monopoly.board import Space
 from companion.monopoly.host import MonopolyHost
@@ -43,6 +44,7 @@ class TableSettings(MonopolyHost):
             payee, why = "pot", f"{why} (onto Free Parking: house rule)"
         super().pay(ctx, payer, payee, amount, why)
 
+    @space_kind("free_parking")
     def land_free_parking(self, ctx: C, pid: str, space: Space) -> None:
         pot = ctx.state.pot
         if self.pot_rule(ctx.state) and pot > 0:

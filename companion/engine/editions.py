@@ -32,6 +32,22 @@ def available() -> list[str]:
     return out
 
 
+def register_edition(rules: Rules[Any]) -> None:
+    """Add an edition that is not shipped (a test's, a plug-in's) under ``rules.name``; its
+    data is checked now, as a shipped edition's is when first used (SeedError if bad)."""
+    if not rules.name or rules.name in EDITIONS:
+        raise ValueError(f"edition name {rules.name!r} is empty or taken")
+    rules.check()
+    EDITIONS[rules.name] = f"{type(rules).__module__}:{type(rules).__qualname__}"
+    _cache[rules.name] = rules
+
+
+def unregister_edition(name: str) -> None:
+    """Remove an edition added with :func:`register_edition`."""
+    EDITIONS.pop(name, None)
+    _cache.pop(name, None)
+
+
 def find_edition(name: str) -> Rules[Any]:
     """The rules of edition ``name``, or SetupError naming the known editions."""
     if name in _cache:
@@ -47,5 +63,6 @@ def find_edition(name: str) -> Rules[Any]:
             raise
         raise SetupError(f"Edition {name!r} is not installed in this build.") from exc
     rules: Rules[Any] = getattr(module, cls_name)()
+    rules.check()  # a seed naming something no rule handles fails here, at start-up
     _cache[name] = rules
     return rules

@@ -3,8 +3,10 @@
 An edition is a :class:`Rules` subclass. It names its handlers by prefix:
 
 - ``cmd_<type>(ctx, command)`` decides what a command does (raise :class:`RuleError` to refuse);
-- ``task_<name>(ctx, **args)`` runs one step of the to-do list;
-- ``on_<event type>(state, data) -> state`` applies one event (pure).
+- a method declared ``@task("<id>")`` runs one step of the to-do list (the log stores the
+  id, so renaming the method changes no saved game; see :mod:`companion.engine.registry`);
+- ``on_<event name>(state, e) -> state`` applies one event (pure; ``e`` is the event's
+  dataclass from :mod:`companion.engine.events`).
 
 ``decide`` runs a command against a working copy of the state: each emitted event is applied
 at once, so later rules see its effect, and the resulting event list applied to the original
@@ -16,8 +18,21 @@ from __future__ import annotations
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
+from companion.engine.events import (
+    EVENT_TYPES,
+    Finished,
+    FlowChanged,
+    Noted,
+    RngAdvanced,
+    Rolled,
+    checked,
+    is_current,
+    renamed_to,
+    upcast,
+)
+from companion.engine.registry import handler
 from companion.engine.state import BaseState, Task, evolve
 from companion.engine.types import (
     BANKER,
@@ -46,14 +61,15 @@ class Ctx(Generic[S]):
         self._cursor = 0
 
     def emit(self, type: str, say: str = "", **data: Any) -> None:
-        """Record an event and apply it to the working state."""
-        event = Event(type, data, say)
+        """Record event ``type`` (a name declared in :mod:`companion.engine.events`; its
+        fields are checked) and apply it to the working state."""
+        event = checked(type, data, say)
         self.state = self.rules.apply(self.state, event)
         self.events.append(event)
 
     def say(self, text: str) -> None:
         """Record a note for the players that changes nothing else."""
-        self.emit("note", text)
+        self.emit("noted", text)
 
     def ask(self, kind: str, to: tuple[str, ...] | list[str], text: str, **data: Any) -> None:
         """Wait for a decision: the interpreter stops until a command answers it."""
@@ -78,7 +94,7 @@ class Ctx(Generic[S]):
         if self.state.prompt != start.prompt or self.state.todo != start.todo:
             prompt = self.state.prompt
             self.emit(
-                "flow",
+                "flow_changed",
                 prompt=None if prompt is None else prompt.to_json(),
                 todo=[t.to_json() for t in self.state.todo],
             )
@@ -125,7 +141,7 @@ class Ctx(Generic[S]):
         from companion.engine import rng as rng_mod
 
         value, nxt = rng_mod.below(self.state.rng, n)
-        self.emit("rng", rng=nxt)
+        self.emit("rng_advanced", rng=nxt)
         return value
 
 
@@ -174,6 +190,10 @@ class Rules(ABC, Generic[S]):
         data, or None) and ``unverified`` (facts shipped as defaults, not from the rulebook)."""
         return {"settings": [], "tokens": [], "board": None, "unverified": []}
 
+    def check(self) -> None:
+        """Check the edition's data against its declared rules when it loads (raise
+        :class:`companion.engine.seeds.SeedError` naming the file and field)."""
+
     def interpret_tap(self, state: S, obj: str, role: str) -> Command:
         """What a tag tap means now (``obj`` like ``"token:..."``); RuleError says why not."""
         raise IllegalCommand("That tag means nothing in this game.")
@@ -187,11 +207,29 @@ class Rules(ABC, Generic[S]):
             handlers = self.__dict__["_handlers"] = {}
         handler = handlers.get(event.type)
         if handler is None:
-            handler = getattr(self, "on_" + event.type, None)
-            if handler is None:
-                raise ValueError(f"{self.name}: unknown event type {event.type!r}")
-            handlers[event.type] = handler
+            handler = handlers[event.type] = self._handler(event.type)
         return handler(state, event.data)
+
+    def _handler(self, tag: str) -> Callable[[S, Mapping[str, Any]], S]:
+        """The apply handler of events stored as ``tag``; a tag an earlier version wrote is
+        upcast to the current event first (see :mod:`companion.engine.events`)."""
+        if is_current(tag):
+            name = tag.split("@", 1)[0]
+            found = getattr(self, "on_" + name, None)
+            if found is None:
+                raise ValueError(f"{self.name}: no handler for event type {tag!r}")
+            on = cast(Callable[[S, Any], S], found)
+            make = EVENT_TYPES[name].from_stored
+            return lambda state, data: on(state, make(data))
+
+        same_data = renamed_to(tag)
+        if same_data is not None:  # a pure rename: the current handler, nothing per event
+            return self._handler(same_data)
+
+        def upcast_then_apply(state: S, data: Mapping[str, Any]) -> S:
+            return self.apply(state, Event(*upcast(tag, data)))
+
+        return upcast_then_apply
 
     def decide(self, state: S, command: Command) -> list[Event]:
         return self.step(state, command)[0]
@@ -226,7 +264,10 @@ class Rules(ABC, Generic[S]):
             task = ctx.todo.pop(0)
             ctx._cursor = 0
             emitted = len(ctx.events)
-            getattr(self, "task_" + task.name)(ctx, **task.args)
+            run_task = handler(self, "task", task.name)
+            if run_task is None:  # pragma: no cover - a rules bug, never a player's fault
+                raise RuntimeError(f"{self.name}: no task declared with id {task.name!r}")
+            run_task(ctx, **task.args)
             if len(ctx.events) != emitted:  # only events change what ends a game
                 self.after_step(ctx)
 
@@ -241,7 +282,11 @@ class Rules(ABC, Generic[S]):
     def check_legal(self, state: S, command: Command) -> None:
         """Refuse a command no legal action matches, saying who may act and on what.
 
-        An edition may explain a refusal better with ``refuse_<type>(state, command)``."""
+        An edition may explain a refusal better with ``refuse_<type>(state, command)``, or
+        refuse a command it does not have at all with ``absent(command)``."""
+        why_absent = self.absent(command)
+        if why_absent:
+            raise IllegalCommand(why_absent)
         refuse = getattr(self, "refuse_" + command.type, None)
         if refuse is not None:
             why = refuse(state, command)
@@ -271,6 +316,10 @@ class Rules(ABC, Generic[S]):
                 f"That choice is not one of the options: {self.waiting_for(state)}"
             )
         raise IllegalCommand(f"That is not possible now. {self.waiting_for(state)}")
+
+    def absent(self, command: Command) -> str:
+        """Why this edition has no ``command`` at all ("" when it has it)."""
+        return ""
 
     def waiting_for(self, state: S) -> str:
         if state.prompt is None:
@@ -359,29 +408,29 @@ class Rules(ABC, Generic[S]):
         ctx.then(Task(data["task"], {**data["args"], "option": command.args["option"]}))
 
     # -- events every edition shares ------------------------------------------------------
-    def on_flow(self, state: S, data: Mapping[str, Any]) -> S:
-        raw = data["prompt"]
+    def on_flow_changed(self, state: S, e: FlowChanged) -> S:
+        raw = e.prompt
         return evolve(
             state,
             prompt=None if raw is None else Prompt.from_json(raw),
-            todo=tuple(Task.from_json(t) for t in data["todo"]),
+            todo=tuple(Task.from_json(t) for t in e.todo),
         )
 
-    def on_rolled(self, state: S, data: Mapping[str, Any]) -> S:
-        return evolve(state, rng=data["rng"], last_roll=tuple(data["dice"]))
+    def on_rolled(self, state: S, e: Rolled) -> S:
+        return evolve(state, rng=e.rng, last_roll=tuple(e.dice))
 
-    def on_rng(self, state: S, data: Mapping[str, Any]) -> S:
-        return evolve(state, rng=data["rng"])
+    def on_rng_advanced(self, state: S, e: RngAdvanced) -> S:
+        return evolve(state, rng=e.rng)
 
-    def on_note(self, state: S, data: Mapping[str, Any]) -> S:
+    def on_noted(self, state: S, e: Noted) -> S:
         return state
 
-    def on_finished(self, state: S, data: Mapping[str, Any]) -> S:
+    def on_finished(self, state: S, e: Finished) -> S:
         return evolve(
             state,
             finished=True,
-            winners=tuple(data["winners"]),
-            end_reason=data["reason"],
+            winners=tuple(e.winners),
+            end_reason=e.reason,
             prompt=None,
             todo=(),
         )

@@ -13,6 +13,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from companion.engine.seeds import SeedError, check_arguments, check_names, validate
 from companion.engine.types import SetupError
 from companion.money import Currency
 
@@ -108,13 +109,64 @@ class Board:
         return cached
 
 
+SEED_FILES: dict[str, str] = {}
+"""Data files outside ``seeds/`` by edition (an edition's ``seed_file``; see MonopolyRules)."""
+
+
 @cache
 def _raw(edition: str) -> Mapping[str, Any]:
     try:
-        text = resources.files("seeds").joinpath(f"{edition}.toml").read_text("utf-8")
+        if edition in SEED_FILES:
+            with open(SEED_FILES[edition], encoding="utf-8") as fh:
+                text = fh.read()
+        else:
+            text = resources.files("seeds").joinpath(f"{edition}.toml").read_text("utf-8")
     except FileNotFoundError as exc:
         raise SetupError(f"No data file for edition {edition!r}.") from exc
     return tomllib.loads(text)
+
+
+_MONEY = {"start": int, "one": str, "many": str, "symbol?": str, "decimals?": int, "*": True}
+_CARD = {"id": str, "text": str, "effect": {"do": str, "*": True}}
+SEED_SCHEMA: dict[str, Any] = {
+    "edition": {"title": str, "unverified?": [str], "tokens?": [str], "*": True},
+    "money": _MONEY,
+    "spaces": [{"id": str, "name": str, "kind": str, "color?": str, "price?": int,
+                "rent?": int, "deck?": str, "amount?": int, "*": True}],
+    "decks?": [{"id": str, "title": str, "cards": [_CARD]}],
+    "rules?": {"*": True},
+    "colors?": {"*": True},
+    "*": True,
+}
+"""The shape of ``seeds/<edition>.toml`` (edition tables such as Pokémon's ``types`` are
+free; ``extra`` space fields are kept for the edition)."""
+
+
+def check_seed(edition: str, rules: object, quiet_kinds: frozenset[str]) -> None:
+    """Validate ``seeds/<edition>.toml`` and check that every space kind and card effect it
+    names has a declared handler taking the arguments the file gives (SeedError if not)."""
+    source = SEED_FILES.get(edition, f"seeds/{edition}.toml")
+    try:
+        raw = _raw(edition)
+    except tomllib.TOMLDecodeError as exc:
+        raise SeedError(f"{source}: {exc}") from None
+    validate(raw, SEED_SCHEMA, source)
+    check_board_names(raw, source, rules, quiet_kinds)
+
+
+def check_board_names(raw: Mapping[str, Any], source: str, rules: object,
+                      quiet_kinds: frozenset[str]) -> None:
+    """Every ``spaces[i].kind`` and ``decks[d].cards[c].effect.do`` of ``raw`` is handled."""
+    for i, s in enumerate(raw["spaces"]):
+        check_names(rules, "space", s["kind"], f"{source}: spaces[{i}] ({s['id']}).kind",
+                    quiet_kinds)
+    for d, deck in enumerate(raw.get("decks", [])):
+        for c, card in enumerate(deck["cards"]):
+            where = f"{source}: decks[{d}].cards[{c}] ({card['id']}).effect"
+            args = {k: v for k, v in card["effect"].items() if k != "do"}
+            method = check_names(rules, "effect", card["effect"]["do"], where + ".do")
+            assert method is not None
+            check_arguments(method, 3, args, where)
 
 
 def load_board(edition: str, corrections: Mapping[str, Any] | None = None) -> Board:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.engine.registry import effect, need, space_kind
 from companion.engine.rules import Ctx
 from companion.engine.state import Task
 from companion.monopoly.board import Card, Space
@@ -29,6 +30,7 @@ C = Ctx[MonopolyState]
 class MonopolyCards(MonopolyHost):
     """Drawing cards and applying their effects. Mixed into MonopolyRules."""
 
+    @space_kind("card")
     def land_card(self, ctx: C, pid: str, space: Space) -> None:
         self.draw_card(ctx, pid, space.deck)
 
@@ -39,7 +41,7 @@ class MonopolyCards(MonopolyHost):
             return
         card = ctx.state.b.card(cards[0])
         rest = cards[1:] if card.keep else (*cards[1:], card.id)
-        ctx.emit("deck", f"{ctx.state.name(pid)} draws {ctx.state.b.deck_titles[deck]}: "
+        ctx.emit("deck_changed", f"{ctx.state.name(pid)} draws {ctx.state.b.deck_titles[deck]}: "
                  f"\u201c{card.text}\u201d", deck=deck, cards=list(rest), card=card.id,
                  player=pid)
         self.apply_card(ctx, pid, card)
@@ -47,32 +49,38 @@ class MonopolyCards(MonopolyHost):
     def apply_card(self, ctx: C, pid: str, card: Card) -> None:
         effect = dict(card.effect)
         word = effect.pop("do")
-        getattr(self, "effect_" + word)(ctx, pid, card, **effect)
+        need(self, "effect", word)(ctx, pid, card, **effect)
 
+    @effect("collect")
     def effect_collect(self, ctx: C, pid: str, card: Card, amount: int) -> None:
         self.receive(ctx, pid, amount, f"Card: {ctx.state.name(pid)} collects "
                      f"{ctx.state.fmt(amount)}.")
 
+    @effect("pay")
     def effect_pay(self, ctx: C, pid: str, card: Card, amount: int, to: str = "bank") -> None:
         self.pay(ctx, pid, to, amount, f"Card: {ctx.state.name(pid)} pays {ctx.state.fmt(amount)}")
 
+    @effect("collect_from_each")
     def effect_collect_from_each(self, ctx: C, pid: str, card: Card, amount: int) -> None:
         for p in ctx.state.active:
             if p.id != pid:
                 self.pay(ctx, p.id, pid, amount, f"Card: {p.name} pays {ctx.state.name(pid)} "
                          f"{ctx.state.fmt(amount)}")
 
+    @effect("pay_each")
     def effect_pay_each(self, ctx: C, pid: str, card: Card, amount: int) -> None:
         for p in ctx.state.active:
             if p.id != pid:
                 self.pay(ctx, pid, p.id, amount, f"Card: {ctx.state.name(pid)} pays {p.name} "
                          f"{ctx.state.fmt(amount)}")
 
+    @effect("move_to")
     def effect_move_to(self, ctx: C, pid: str, card: Card, space: str, salary: bool = True) -> None:
         target = ctx.state.b.find(space).index
         self.move_to(ctx, pid, target, salary)
         ctx.then(Task("land", {"player": pid}))
 
+    @effect("move_by")
     def effect_move_by(self, ctx: C, pid: str, card: Card, steps: int) -> None:
         if steps >= 0:
             ctx.then(Task("move", {"player": pid, "steps": steps}), Task("land", {"player": pid}))
@@ -84,13 +92,16 @@ class MonopolyCards(MonopolyHost):
                      f"{ctx.state.b.spaces[target].name}.")
         ctx.then(Task("land", {"player": pid}))
 
+    @effect("go_to_jail")
     def effect_go_to_jail(self, ctx: C, pid: str, card: Card) -> None:
         self.send_to_jail(ctx, pid, f"Card: {ctx.state.name(pid)} goes straight to Jail.")
 
+    @effect("keep")
     def effect_keep(self, ctx: C, pid: str, card: Card, use: str = "jail") -> None:
         ctx.emit("card_kept", f"{ctx.state.name(pid)} keeps the card for later.", player=pid,
                  card=card.id, keep=True)
 
+    @effect("banker")
     def effect_banker(self, ctx: C, pid: str, card: Card, **_: Any) -> None:
         ctx.say("The banker applies this card by hand.")
 
@@ -101,4 +112,4 @@ class MonopolyCards(MonopolyHost):
         """A used keep-card goes back under its deck."""
         card = ctx.state.b.card(card_id)
         ctx.emit("card_kept", player=pid, card=card_id, keep=False)
-        ctx.emit("deck", deck=card.deck, cards=[*ctx.state.decks[card.deck], card_id])
+        ctx.emit("deck_changed", deck=card.deck, cards=[*ctx.state.decks[card.deck], card_id])

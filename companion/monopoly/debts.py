@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from companion.engine.registry import task
 from companion.engine.rules import Ctx
 from companion.engine.state import Task
 from companion.engine.types import Command, IllegalCommand
@@ -16,7 +17,7 @@ class MonopolyDebts(MonopolyHost):
 
     def receive(self, ctx: C, pid: str, amount: int, why: str, source: str = "bank") -> None:
         if amount > 0:
-            ctx.emit("money", why, source=source, to=pid, amount=amount)
+            ctx.emit("money_paid", why, source=source, to=pid, amount=amount)
 
     def pay(self, ctx: C, payer: str, payee: str, amount: int, why: str) -> None:
         """Make ``payer`` pay; if they cannot, they owe it and must raise money first."""
@@ -28,14 +29,16 @@ class MonopolyDebts(MonopolyHost):
             return
         self.task_charge(ctx, payer, payee, amount, why)
 
+    @task("charge")
     def task_charge(self, ctx: C, payer: str, payee: str, amount: int, why: str) -> None:
         p = ctx.state.player(payer)
         if p.bankrupt or (payee not in ("bank", "pot") and ctx.state.player(payee).bankrupt):
             return
         if p.money >= amount:
-            ctx.emit("money", f"{why}.", source=payer, to=payee, amount=amount)
+            ctx.emit("money_paid", f"{why}.", source=payer, to=payee, amount=amount)
             return
-        ctx.emit("debt", f"{why}: {p.name} has only {ctx.state.fmt(p.money)} and must raise "
+        ctx.emit("debt_changed",
+                 f"{why}: {p.name} has only {ctx.state.fmt(p.money)} and must raise "
                  f"{ctx.state.fmt(amount)}.",
                  debt={"player": payer, "creditor": payee, "amount": amount, "reason": why})
         self.ask_debt(ctx)
@@ -55,8 +58,8 @@ class MonopolyDebts(MonopolyHost):
         p = ctx.state.player(d.player)
         if p.money >= d.amount:
             ctx.clear_prompt()
-            ctx.emit("debt", debt=None)
-            ctx.emit("money", f"{d.reason}: {p.name} pays {ctx.state.fmt(d.amount)}.",
+            ctx.emit("debt_changed", debt=None)
+            ctx.emit("money_paid", f"{d.reason}: {p.name} pays {ctx.state.fmt(d.amount)}.",
                      source=d.player, to=d.creditor, amount=d.amount)
         else:
             self.ask_debt(ctx)
@@ -76,7 +79,7 @@ class MonopolyDebts(MonopolyHost):
         name = ctx.state.b.spaces[space].name
         self.take_deed(ctx, space, None, f"{ctx.state.name(pid)} sells {name} to the Bank "
                        f"for {ctx.state.fmt(value)}.")
-        ctx.emit("money", source="bank", to=pid, amount=value)
+        ctx.emit("money_paid", source="bank", to=pid, amount=value)
         self.settle_debt(ctx)
 
     def cmd_declare_bankruptcy(self, ctx: C, command: Command) -> None:
@@ -84,7 +87,7 @@ class MonopolyDebts(MonopolyHost):
         d = ctx.state.debt
         assert d is not None
         ctx.clear_prompt()
-        ctx.emit("debt", debt=None)
+        ctx.emit("debt_changed", debt=None)
         self.go_bankrupt(ctx, d.player, d.creditor)
 
     def go_bankrupt(self, ctx: C, pid: str, creditor: str) -> None:
@@ -93,7 +96,7 @@ class MonopolyDebts(MonopolyHost):
         to_player = creditor not in ("bank", "pot")
         heir = creditor if to_player else "bank"
         if p.money:
-            ctx.emit("money", source=pid, to=heir, amount=p.money)
+            ctx.emit("money_paid", source=pid, to=heir, amount=p.money)
         for index in state.owned_by(pid):
             self.take_deed(ctx, index, creditor if to_player else None, "")
         for card in p.cards:
@@ -104,7 +107,7 @@ class MonopolyDebts(MonopolyHost):
                 self.return_card(ctx, pid, card)
         self.hand_over_extras(ctx, pid, creditor if to_player else None)
         where = state.name(creditor) if to_player else "the Bank"
-        ctx.emit("bankrupt", f"{p.name} is bankrupt: everything goes to {where}.", player=pid)
+        ctx.emit("went_bankrupt", f"{p.name} is bankrupt: everything goes to {where}.", player=pid)
         if not to_player:
             self.after_bank_bankruptcy(ctx, pid, state.owned_by(pid))
         if ctx.state.turn_player.id == pid:

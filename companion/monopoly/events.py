@@ -6,6 +6,26 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from companion.engine.events import (
+    AuctionChanged,
+    CardKept,
+    DebtChanged,
+    DeckChanged,
+    DeedOwned,
+    DoublesCounted,
+    EditionValuesSet,
+    JailChanged,
+    MoneyPaid,
+    MovedTo,
+    OrderDecided,
+    OrderRolled,
+    OrderRollsCleared,
+    PlayerValueSet,
+    TradeClosed,
+    TradeProposed,
+    TurnPassed,
+    WentBankrupt,
+)
 from companion.engine.state import evolve
 from companion.monopoly.host import MonopolyHost
 from companion.monopoly.state import Assets, Auction, Debt, Deed, MonopolyState, Player, Trade
@@ -36,88 +56,84 @@ def assets_from_json(raw: Mapping[str, Any]) -> Assets:
 class MonopolyEvents(MonopolyHost):
     """Apply handlers (``on_<event>``) for the events every Monopoly edition emits."""
 
-    def on_order(self, state: M, data: Mapping[str, Any]) -> M:
+    def on_order_decided(self, state: M, e: OrderDecided) -> M:
         by_id = {p.id: p for p in state.players}
-        return evolve(state, players=tuple(by_id[i] for i in data["order"]), current=0,
+        return evolve(state, players=tuple(by_id[i] for i in e.order), current=0,
                        order_rolls={})
 
-    def on_order_roll(self, state: M, data: Mapping[str, Any]) -> M:
-        rolls = dict(state.order_rolls)
-        if data.get("reset"):
-            rolls = {}
-        else:
-            rolls[data["player"]] = data["total"]
-        return evolve(state, order_rolls=rolls)
+    def on_order_rolled(self, state: M, e: OrderRolled) -> M:
+        return evolve(state, order_rolls={**state.order_rolls, e.player: e.total})
 
-    def on_money(self, state: M, data: Mapping[str, Any]) -> M:
-        amount = data["amount"]
-        return _add(_add(state, data["source"], -amount), data["to"], amount)
+    def on_order_rolls_cleared(self, state: M, e: OrderRollsCleared) -> M:
+        return evolve(state, order_rolls={})
 
-    def on_moved(self, state: M, data: Mapping[str, Any]) -> M:
-        return _with_player(state, data["player"], position=data["to"])
+    def on_money_paid(self, state: M, e: MoneyPaid) -> M:
+        amount = e.amount
+        return _add(_add(state, e.source, -amount), e.to, amount)
 
-    def on_jail(self, state: M, data: Mapping[str, Any]) -> M:
-        return _with_player(state, data["player"], in_jail=data["in_jail"],
-                            jail_tries=data.get("tries", 0))
+    def on_moved_to(self, state: M, e: MovedTo) -> M:
+        return _with_player(state, e.player, position=e.to)
 
-    def on_deed(self, state: M, data: Mapping[str, Any]) -> M:
-        index = data["space"]
-        old = state.deeds[index]
-        new = replace(old, **{k: data[k] for k in ("owner", "game_over") if k in data})
+    def on_jail_changed(self, state: M, e: JailChanged) -> M:
+        return _with_player(state, e.player, in_jail=e.in_jail,
+                            jail_tries=e.tries)
+
+    def on_deed_owned(self, state: M, e: DeedOwned) -> M:
+        index = e.space
+        new = replace(state.deeds[index], owner=e.owner)
         return evolve(state, deeds={**state.deeds, index: new})
 
-    def on_turn(self, state: M, data: Mapping[str, Any]) -> M:
-        return evolve(state, current=data["current"], doubles=0, again=False,
+    def on_turn_passed(self, state: M, e: TurnPassed) -> M:
+        return evolve(state, current=e.current, doubles=0, again=False,
                        turn_no=state.turn_no + 1)
 
-    def on_doubles(self, state: M, data: Mapping[str, Any]) -> M:
-        return evolve(state, doubles=data["count"], again=data["again"])
+    def on_doubles_counted(self, state: M, e: DoublesCounted) -> M:
+        return evolve(state, doubles=e.count, again=e.again)
 
-    def on_deck(self, state: M, data: Mapping[str, Any]) -> M:
-        return evolve(state, decks={**state.decks, data["deck"]: tuple(data["cards"])})
+    def on_deck_changed(self, state: M, e: DeckChanged) -> M:
+        return evolve(state, decks={**state.decks, e.deck: tuple(e.cards)})
 
-    def on_card_kept(self, state: M, data: Mapping[str, Any]) -> M:
-        p = state.player(data["player"])
-        if data["keep"]:
-            return _with_player(state, p.id, cards=(*p.cards, data["card"]))
+    def on_card_kept(self, state: M, e: CardKept) -> M:
+        p = state.player(e.player)
+        if e.keep:
+            return _with_player(state, p.id, cards=(*p.cards, e.card))
         cards = list(p.cards)
-        cards.remove(data["card"])
+        cards.remove(e.card)
         return _with_player(state, p.id, cards=tuple(cards))
 
-    def on_auction(self, state: M, data: Mapping[str, Any]) -> M:
-        raw = data["auction"]
+    def on_auction_changed(self, state: M, e: AuctionChanged) -> M:
+        raw = e.auction
         if raw is None:
             return evolve(state, auction=None)
         return evolve(state, auction=Auction(raw["space"], raw["floor"], raw["high"],
                                               raw["bidder"], tuple(raw["passed"])))
 
-    def on_debt(self, state: M, data: Mapping[str, Any]) -> M:
-        raw = data["debt"]
+    def on_debt_changed(self, state: M, e: DebtChanged) -> M:
+        raw = e.debt
         if raw is None:
             return evolve(state, debt=None)
         return evolve(state, debt=Debt(raw["player"], raw["creditor"], raw["amount"],
                                         raw["reason"]))
 
-    def on_bankrupt(self, state: M, data: Mapping[str, Any]) -> M:
-        return _with_player(state, data["player"], bankrupt=True, in_jail=False, cards=())
+    def on_went_bankrupt(self, state: M, e: WentBankrupt) -> M:
+        return _with_player(state, e.player, bankrupt=True, in_jail=False, cards=())
 
-    def on_trade_proposed(self, state: M, data: Mapping[str, Any]) -> M:
-        trade = Trade(data["id"], data["proposer"], data["to"], assets_from_json(data["give"]),
-                      assets_from_json(data["take"]))
-        return evolve(state, trades=(*state.trades, trade), next_trade=data["id"] + 1)
+    def on_trade_proposed(self, state: M, e: TradeProposed) -> M:
+        trade = Trade(e.id, e.proposer, e.to, assets_from_json(e.give),
+                      assets_from_json(e.take))
+        return evolve(state, trades=(*state.trades, trade), next_trade=e.id + 1)
 
-    def on_trade_closed(self, state: M, data: Mapping[str, Any]) -> M:
-        return evolve(state, trades=tuple(t for t in state.trades if t.id != data["id"]))
+    def on_trade_closed(self, state: M, e: TradeClosed) -> M:
+        return evolve(state, trades=tuple(t for t in state.trades if t.id != e.id))
 
-    def on_ext(self, state: M, data: Mapping[str, Any]) -> M:
-        return evolve(state, ext={**state.ext, **data["set"]})
+    def on_edition_values_set(self, state: M, e: EditionValuesSet) -> M:
+        return evolve(state, ext=state.ext.updated(e.set))
 
-    def on_player_ext(self, state: M, data: Mapping[str, Any]) -> M:
-        """Edition values kept per player live in ``ext[key][player]``."""
-        key, pid = data["key"], data["player"]
-        table = dict(state.ext.get(key, {}))
-        table[pid] = data["value"]
-        return evolve(state, ext={**state.ext, key: table})
+    def on_player_value_set(self, state: M, e: PlayerValueSet) -> M:
+        """An edition value kept per player: field ``key`` maps player ids to values."""
+        key, pid = e.key, e.player
+        table = {**getattr(state.ext, key), pid: e.value}
+        return evolve(state, ext=state.ext.updated({key: table}))
 
 
 def new_player(pid: str, name: str, token: str, money: int) -> Player:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.engine.registry import space_kind
 from companion.engine.rules import Ctx
 from companion.engine.types import BANKER, Command, IllegalCommand
 from companion.monopoly.board import Space
@@ -16,14 +17,14 @@ C = Ctx[MonopolyState]
 class MonopolyMarket(MonopolyHost):
     """Landing on an ownable space: buy or auction, or pay rent. Mixed into MonopolyRules."""
 
+    @space_kind("location")
+    @space_kind("station")
     def land_location(self, ctx: C, pid: str, space: Space) -> None:
         owner = ctx.state.owner(space.index)
         if owner is None:
             self.offer(ctx, pid, space)
         elif owner != pid and not ctx.state.player(owner).bankrupt:
             self.charge_rent(ctx, pid, owner, space)
-
-    land_station = land_location
 
     def offer(self, ctx: C, pid: str, space: Space) -> None:
         """Ask the lander to buy at the price or to auction (never neither)."""
@@ -61,12 +62,12 @@ class MonopolyMarket(MonopolyHost):
                                  f"the price is {ctx.state.fmt(price)}. Auction it instead.")
         ctx.clear_prompt()
         space = ctx.state.b.spaces[index]
-        ctx.emit("money", source=p.id, to="bank", amount=price)
+        ctx.emit("money_paid", source=p.id, to="bank", amount=price)
         self.take_deed(ctx, index, p.id, f"{p.name} buys {space.name} for {ctx.state.fmt(price)}.")
         self.after_gain(ctx, p.id, index)
 
     def take_deed(self, ctx: C, index: int, pid: str | None, why: str) -> None:
-        ctx.emit("deed", why, space=index, owner=pid)
+        ctx.emit("deed_owned", why, space=index, owner=pid)
 
     def after_gain(self, ctx: C, pid: str, index: int) -> None:
         """Edition hook: a player just gained a space (bought, won, traded)."""
@@ -81,7 +82,8 @@ class MonopolyMarket(MonopolyHost):
     def start_auction(self, ctx: C, index: int) -> None:
         floor = ctx.state.b.rule("auction_start", 1)
         space = ctx.state.b.spaces[index]
-        ctx.emit("auction", f"{space.name} goes to auction: bids from {ctx.state.fmt(floor)}.",
+        ctx.emit("auction_changed",
+                 f"{space.name} goes to auction: bids from {ctx.state.fmt(floor)}.",
                  auction={"space": index, "floor": floor, "high": 0, "bidder": None,
                           "passed": []})
         self.ask_auction(ctx)
@@ -135,7 +137,7 @@ class MonopolyMarket(MonopolyHost):
         if amount > p.money:
             raise IllegalCommand(f"{p.name} cannot bid {ctx.state.fmt(amount)}: "
                                  f"only {ctx.state.fmt(p.money)} in hand.")
-        ctx.emit("auction", f"{p.name} bids {ctx.state.fmt(amount)}.",
+        ctx.emit("auction_changed", f"{p.name} bids {ctx.state.fmt(amount)}.",
                  auction={"space": a.space, "floor": a.floor, "high": amount, "bidder": p.id,
                           "passed": list(a.passed)})
         self.auction_settled_or_ask(ctx)
@@ -144,7 +146,7 @@ class MonopolyMarket(MonopolyHost):
         """Drop out of the running auction."""
         a = ctx.state.auction
         assert a is not None
-        ctx.emit("auction", f"{ctx.state.name(command.actor)} passes.",
+        ctx.emit("auction_changed", f"{ctx.state.name(command.actor)} passes.",
                  auction={"space": a.space, "floor": a.floor, "high": a.high,
                           "bidder": a.bidder, "passed": [*a.passed, command.actor]})
         self.auction_settled_or_ask(ctx)
@@ -164,15 +166,22 @@ class MonopolyMarket(MonopolyHost):
         self.close_auction(ctx)
 
     def close_auction(self, ctx: C) -> None:
+        self.settle_auction(ctx)
+        self.after_auction(ctx)
+
+    def after_auction(self, ctx: C) -> None:
+        """Edition hook: an auction just closed (Star Wars auctions the next Bank property)."""
+
+    def settle_auction(self, ctx: C) -> None:
         a = ctx.state.auction
         assert a is not None
         ctx.clear_prompt()
         space = ctx.state.b.spaces[a.space]
-        ctx.emit("auction", auction=None)
+        ctx.emit("auction_changed", auction=None)
         if a.bidder is None:
             ctx.say(f"Nobody bid: {space.name} stays with the Bank.")
             return
-        ctx.emit("money", source=a.bidder, to="bank", amount=a.high)
+        ctx.emit("money_paid", source=a.bidder, to="bank", amount=a.high)
         self.take_deed(ctx, a.space, a.bidder, f"{ctx.state.name(a.bidder)} wins {space.name} "
                        f"at auction for {ctx.state.fmt(a.high)}.")
         self.after_gain(ctx, a.bidder, a.space)

@@ -9,11 +9,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from companion.engine.registry import handler, prompt_kind
 from companion.engine.rules import Ctx
 from companion.engine.state import Task
 from companion.engine.types import BANKER, Action, Command, GameSetup, IllegalCommand, SetupError
 from companion.monopoly import rng_setup
-from companion.monopoly.board import load_board
+from companion.monopoly.board import SEED_FILES, check_seed, load_board
 from companion.monopoly.cards import MonopolyCards
 from companion.monopoly.debts import MonopolyDebts
 from companion.monopoly.events import MonopolyEvents, fresh_deeds, new_player
@@ -35,6 +36,40 @@ class MonopolyRules(
     min_players = 2
     max_players = 4
     after_end_commands = frozenset()
+
+    FEATURES: dict[str, tuple[str, ...]] = {
+        "buying": ("buy",),
+        "auctions": ("auction", "bid", "pass", "close_auction"),
+        "trades": ("propose_trade", "accept_trade", "decline_trade", "cancel_trade"),
+        "selling": ("sell_to_bank",),
+        "bankruptcy": ("declare_bankruptcy",),
+        "jail": ("pay_jail_fine", "use_jail_card"),
+    }
+    """The family's optional features and the commands each one brings."""
+    without: dict[str, str] = {}
+    """Features the edition leaves out, with the reason a player is given (Monopolino)."""
+
+    def absent(self, command: Command) -> str:
+        for feature, why in self.without.items():
+            if command.type in self.FEATURES[feature]:
+                return why
+        return ""
+
+    def game_over_at(self, state: MonopolyState, index: int) -> bool:
+        """Mario's GAME OVER mark on a location (shown in every edition's view, never set
+        outside Mario)."""
+        return False
+
+    quiet_kinds: frozenset[str] = frozenset({"go", "jail", "free_parking"})
+    """Space kinds where landing does nothing by itself (no ``@space_kind`` handler)."""
+
+    seed_file: str = ""
+    """The edition's data file when it is not ``seeds/<name>.toml`` (a path)."""
+
+    def check(self) -> None:
+        if self.seed_file:
+            SEED_FILES[self.name] = self.seed_file
+        check_seed(self.name, self, self.quiet_kinds)
 
     # -- setup ----------------------------------------------------------------------------
     def initial_state(self, setup: GameSetup) -> MonopolyState:
@@ -123,11 +158,12 @@ class MonopolyRules(
         out = self.prompt_actions(state)
         prompt = state.prompt
         if prompt is not None:
-            kind_actions = getattr(self, "actions_" + prompt.kind, None)
+            kind_actions = handler(self, "prompt", prompt.kind)
             if kind_actions is not None:
                 out += kind_actions(state)
         return out
 
+    @prompt_kind("turn")
     def actions_turn(self, state: MonopolyState) -> list[Action]:
         p = state.turn_player
         out = []
@@ -143,6 +179,7 @@ class MonopolyRules(
         """Edition hook: extra things the player may do before rolling."""
         return []
 
+    @prompt_kind("buy")
     def actions_buy(self, state: MonopolyState) -> list[Action]:
         assert state.prompt is not None
         pid = state.prompt.to[0]
@@ -153,9 +190,11 @@ class MonopolyRules(
         out.append(Action(pid, "auction", "Auction"))
         return out
 
+    @prompt_kind("auction")
     def actions_auction(self, state: MonopolyState) -> list[Action]:
         return self.auction_actions(state)
 
+    @prompt_kind("debt")
     def actions_debt(self, state: MonopolyState) -> list[Action]:
         d = state.debt
         assert d is not None
@@ -202,7 +241,7 @@ class MonopolyRules(
         have = state.pot if src == "pot" else None if src == "bank" else state.player(src).money
         if have is not None and have < amount:
             raise IllegalCommand(f"{state.name(src)} has only {state.fmt(have)}.")
-        ctx.emit("money", f"Banker: {state.fmt(amount)} from {state.name(src)} to "
+        ctx.emit("money_paid", f"Banker: {state.fmt(amount)} from {state.name(src)} to "
                  f"{state.name(to)} ({reason.strip()}).", source=src, to=to, amount=amount)
         self.settle_debt(ctx)
 

@@ -4,10 +4,33 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
-from companion.engine.state import BaseState
+from companion.engine.state import BaseState, evolve
 from companion.monopoly.board import Board
+
+V = TypeVar("V", bound="EditionValues")
+
+
+@dataclass(frozen=True)
+class EditionValues:
+    """An edition's own values in a Monopoly-family state. Each edition subclasses it with
+    typed fields (Bowser's place, tracker mats, booths left, ...) and reads them with
+    :func:`values_of`; the ``edition_values_set`` event sets fields by name and refuses a name
+    the edition did not declare. (Read-only ``values["name"]`` works too, for code written
+    against the untyped ``ext`` dict this replaces.)"""
+
+    def updated(self: V, changes: Mapping[str, Any]) -> V:
+        return evolve(self, **changes)
+
+    def __getitem__(self, key: str) -> Any:
+        try:
+            return getattr(self, key)
+        except AttributeError:
+            raise KeyError(key) from None
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return getattr(self, key, default)
 
 
 @dataclass(frozen=True)
@@ -29,11 +52,9 @@ class Player:
 
 @dataclass(frozen=True, slots=True)
 class Deed:
-    """Who holds an ownable space, and the edition's marks on its card."""
+    """Who holds an ownable space."""
 
     owner: str | None = None
-    game_over: bool = False
-    """Mario: the card lies on its GAME OVER side (no rent until continued)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,8 +140,8 @@ class MonopolyState(BaseState):
     next_trade: int = 1
     turn_no: int = 0
     order_rolls: Mapping[str, int] = field(default_factory=dict)
-    ext: Mapping[str, Any] = field(default_factory=dict)
-    """Edition-specific values (Bowser's place, tracker mats, booths left, ...)."""
+    ext: EditionValues = field(default_factory=EditionValues)
+    """The edition's own typed values (see :class:`EditionValues`)."""
 
     # -- lookups --------------------------------------------------------------------------
     def player(self, pid: str) -> Player:
@@ -171,3 +192,11 @@ class MonopolyState(BaseState):
 
     def fmt(self, amount: int) -> str:
         return self.b.currency.format(amount)
+
+
+def values_of(state: MonopolyState, kind: type[V]) -> V:
+    """``state``'s edition values, typed as the edition declared them."""
+    values = state.ext
+    if not isinstance(values, kind):
+        raise TypeError(f"{state.edition} keeps {type(values).__name__}, not {kind.__name__}")
+    return values

@@ -104,7 +104,7 @@ class MonopolyTrades(MonopolyHost):
 
     def hand_over(self, ctx: C, giver: str, taker: str, a: Assets) -> None:
         if a.money:
-            ctx.emit("money", source=giver, to=taker, amount=a.money)
+            ctx.emit("money_paid", source=giver, to=taker, amount=a.money)
         for index in a.spaces:
             self.take_deed(ctx, index, taker, "")
             self.after_gain(ctx, taker, index)

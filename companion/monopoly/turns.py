@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from companion.engine.registry import handler, space_kind, task
 from companion.engine.rules import Ctx
 from companion.engine.state import Task
 from companion.engine.types import Command, IllegalCommand
@@ -20,6 +21,7 @@ class MonopolyTurns(MonopolyHost):
     """Dice each player rolls to see who starts; None: the same as ``dice_count``."""
 
     # -- who starts -----------------------------------------------------------------------
+    @task("order_roll")
     def task_order_roll(self, ctx: C, among: list[str]) -> None:
         """Each player in ``among`` rolls; the highest starts, ties roll again."""
         rolls = ctx.state.order_rolls
@@ -33,23 +35,25 @@ class MonopolyTurns(MonopolyHost):
         best = max(rolls[pid] for pid in among)
         top = [pid for pid in among if rolls[pid] == best]
         if len(top) > 1:
-            ctx.emit("order_roll", f"Tie at {best} between "
+            ctx.emit("order_rolls_cleared", f"Tie at {best} between "
                      f"{', '.join(ctx.state.name(p) for p in top)}: they roll again.", reset=True)
             ctx.then(Task("order_roll", {"among": top}))
             return
         seated = [p.id for p in ctx.state.players]
         first = seated.index(top[0])
         order = seated[first:] + seated[:first]
-        ctx.emit("order", f"{ctx.state.name(top[0])} rolled highest ({best}) and starts.",
+        ctx.emit("order_decided", f"{ctx.state.name(top[0])} rolled highest ({best}) and starts.",
                  order=order)
         ctx.then(Task("begin_turn"))
 
+    @task("order_rolled")
     def task_order_rolled(self, ctx: C, among: list[str], player: str, dice: list[int]) -> None:
-        ctx.emit("order_roll", f"{ctx.state.name(player)} rolled {sum(dice)}.",
+        ctx.emit("order_rolled", f"{ctx.state.name(player)} rolled {sum(dice)}.",
                  player=player, total=sum(dice))
         ctx.then(Task("order_roll", {"among": among}))
 
     # -- a turn ---------------------------------------------------------------------------
+    @task("begin_turn")
     def task_begin_turn(self, ctx: C) -> None:
         p = ctx.state.turn_player
         if p.in_jail:
@@ -60,6 +64,7 @@ class MonopolyTurns(MonopolyHost):
             label = "Roll"
         self.ask_roll(ctx, "turn", p.id, text, self.dice_count, "turn_roll", label=label)
 
+    @task("turn_roll")
     def task_turn_roll(self, ctx: C, dice: list[int]) -> None:
         p = ctx.state.turn_player
         if p.in_jail:
@@ -72,7 +77,7 @@ class MonopolyTurns(MonopolyHost):
                               "straight to Jail.")
             ctx.then(Task("end_turn"))
             return
-        ctx.emit("doubles", f"Doubles! {p.name} will roll again." if double else "",
+        ctx.emit("doubles_counted", f"Doubles! {p.name} will roll again." if double else "",
                  count=count, again=double)
         ctx.then(*self.before_move(ctx, dice), *self.move_tasks(p.id, sum(self.move_dice(dice))))
 
@@ -88,6 +93,7 @@ class MonopolyTurns(MonopolyHost):
         return [Task("move", {"player": pid, "steps": steps}), Task("land", {"player": pid}),
                 Task("after_move")]
 
+    @task("jail_roll")
     def task_jail_roll(self, ctx: C, dice: list[int]) -> None:
         p = ctx.state.turn_player
         if not p.in_jail:  # freed meanwhile
@@ -95,8 +101,13 @@ class MonopolyTurns(MonopolyHost):
             return
         tries_allowed = self.jail_tries
         if self.rolls_out_of_jail(dice):
-            self.release(ctx, p.id, f"{p.name} rolled {self.jail_exit_words} and leaves Jail.")
-            ctx.then(*self.move_tasks(p.id, sum(self.move_dice(dice))))
+            self.release(ctx, p.id, self.jail_exit_say.format(name=p.name,
+                                                              words=self.jail_exit_words))
+            steps = sum(self.move_dice(dice))
+            if self.jail_exit_lands:
+                ctx.then(*self.move_tasks(p.id, steps))
+            else:
+                ctx.then(Task("move", {"player": p.id, "steps": steps}), Task("after_move"))
             return
         tries = p.jail_tries + 1
         if tries >= tries_allowed:
@@ -106,16 +117,20 @@ class MonopolyTurns(MonopolyHost):
             self.pay(ctx, p.id, "bank", fine, f"{p.name}'s Jail fine")
             ctx.then(*self.move_tasks(p.id, sum(self.move_dice(dice))))
             return
-        ctx.emit("jail", f"No {self.jail_exit_words}: {p.name} stays in Jail "
+        ctx.emit("jail_changed", f"No {self.jail_exit_words}: {p.name} stays in Jail "
                  f"(try {tries} of {tries_allowed}).", player=p.id, in_jail=True, tries=tries)
         ctx.then(Task("end_turn"))
 
     jail_tries = 3
     jail_exit_words = "doubles"
+    jail_exit_say = "{name} rolled {words} and leaves Jail."
+    jail_exit_lands = True
+    """Whether the move that rolls a player out of Jail follows the space it ends on."""
 
     def rolls_out_of_jail(self, dice: list[int]) -> bool:
         return len(dice) == 2 and dice[0] == dice[1]
 
+    @task("after_move")
     def task_after_move(self, ctx: C) -> None:
         p = ctx.state.turn_player
         if p.bankrupt or p.in_jail or not ctx.state.again:
@@ -123,6 +138,7 @@ class MonopolyTurns(MonopolyHost):
         else:
             ctx.then(Task("begin_turn"))
 
+    @task("end_turn")
     def task_end_turn(self, ctx: C) -> None:
         state = ctx.state
         self.on_turn_end(ctx, state.turn_player.id)
@@ -134,13 +150,14 @@ class MonopolyTurns(MonopolyHost):
             nxt = (nxt + 1) % n
             if not ctx.state.players[nxt].bankrupt:
                 break
-        ctx.emit("turn", current=nxt)
+        ctx.emit("turn_passed", current=nxt)
         ctx.then(Task("begin_turn"))
 
     def on_turn_end(self, ctx: C, pid: str) -> None:
         """Edition hook: something that happens when a player's turn ends."""
 
     # -- moving ---------------------------------------------------------------------------
+    @task("move")
     def task_move(self, ctx: C, player: str, steps: int) -> None:
         p = ctx.state.player(player)
         if p.in_jail or p.bankrupt:
@@ -149,7 +166,7 @@ class MonopolyTurns(MonopolyHost):
         target = (p.position + steps) % n
         passed = p.position + steps >= n
         space = ctx.state.b.spaces[target]
-        ctx.emit("moved", f"{p.name} moves {steps} to {space.name}.", player=p.id, to=target,
+        ctx.emit("moved_to", f"{p.name} moves {steps} to {space.name}.", player=p.id, to=target,
                  steps=steps)
         if passed:
             self.collect_salary(ctx, p.id, landed=target == 0)
@@ -158,7 +175,7 @@ class MonopolyTurns(MonopolyHost):
         """Move a token forward to ``target``; salary if it passes GO and ``salary``."""
         p = ctx.state.player(pid)
         passed = salary and (target <= p.position or target == 0) and target != p.position
-        ctx.emit("moved", why or f"{p.name} moves to {ctx.state.b.spaces[target].name}.",
+        ctx.emit("moved_to", why or f"{p.name} moves to {ctx.state.b.spaces[target].name}.",
                  player=pid, to=target)
         if passed:
             self.collect_salary(ctx, pid, landed=target == 0)
@@ -171,25 +188,26 @@ class MonopolyTurns(MonopolyHost):
             self.receive(ctx, pid, salary, f"{ctx.state.name(pid)} {verb} {go}: collects "
                          f"{ctx.state.fmt(salary)}.")
 
+    @task("land")
     def task_land(self, ctx: C, player: str) -> None:
         p = ctx.state.player(player)
         if p.in_jail or p.bankrupt:
             return
         space = ctx.state.b.spaces[p.position]
-        handler = getattr(self, "land_" + space.kind, None)
-        if handler is not None:
-            handler(ctx, p.id, space)
+        land = handler(self, "space", space.kind)
+        if land is not None:
+            land(ctx, p.id, space)
 
     # -- jail -----------------------------------------------------------------------------
     def send_to_jail(self, ctx: C, pid: str, why: str) -> None:
         jail = ctx.state.b.first("jail").index
-        ctx.emit("moved", why, player=pid, to=jail)
-        ctx.emit("jail", player=pid, in_jail=True, tries=0)
+        ctx.emit("moved_to", why, player=pid, to=jail)
+        ctx.emit("jail_changed", player=pid, in_jail=True, tries=0)
         if ctx.state.turn_player.id == pid:
-            ctx.emit("doubles", count=0, again=False)
+            ctx.emit("doubles_counted", count=0, again=False)
 
     def release(self, ctx: C, pid: str, why: str) -> None:
-        ctx.emit("jail", why, player=pid, in_jail=False, tries=0)
+        ctx.emit("jail_changed", why, player=pid, in_jail=False, tries=0)
 
     def cmd_pay_jail_fine(self, ctx: C, command: Command) -> None:
         """Pay the fine at the start of the turn, then roll and move as usual."""
@@ -212,6 +230,7 @@ class MonopolyTurns(MonopolyHost):
         self.release(ctx, p.id, f"{p.name} uses a Get Out of Jail Free card.")
         ctx.then(Task("begin_turn"))
 
+    @space_kind("go_to_jail")
     def land_go_to_jail(self, ctx: C, pid: str, space: object) -> None:
         self.send_to_jail(ctx, pid, f"{ctx.state.name(pid)} lands on Go to Jail: straight to "
                           "Jail, no salary.")

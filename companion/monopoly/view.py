@@ -31,7 +31,7 @@ def monopoly_view(rules: MonopolyRules, state: MonopolyState) -> dict[str, Any]:
                                 "color": s.color}
         if s.ownable:
             item.update(price=s.price, rent=s.rent, owner=deed.owner if deed else None,
-                        game_over=bool(deed and deed.game_over))
+                        game_over=rules.game_over_at(state, s.index))
         if s.kind == "tax":
             item["amount"] = s.amount
         spaces.append(item)

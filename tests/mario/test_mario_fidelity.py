@@ -17,7 +17,8 @@ def mario(n: int = 2, **settings: object) -> TableGame:
 
 
 def put_bowser(g: TableGame, position: int, active: bool = True) -> None:
-    g.patch(ext={**g.state.ext, "bowser": {"position": position, "active": active, "wake": []}})
+    bowser = {"position": position, "active": active, "wake": []}
+    g.patch(ext=g.state.ext.updated({"bowser": bowser}))
 
 
 def test_go_to_jail_with_bowser_on_it_goes_straight_to_jail() -> None:

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import pytest
 
+from companion.editions.mario import MarioValues
 from companion.engine.types import IllegalCommand
-from companion.monopoly.state import Deed
 from companion.testing import TableGame
 
 GO, BROOKLYN, PIZZERIA, TOAD_TOWN, JAIL, SUPER_STAR, PEACH = 0, 1, 3, 4, 7, 9, 10
@@ -30,11 +30,16 @@ def bowser(g: TableGame) -> dict:
 
 
 def put_bowser(g: TableGame, position: int, active: bool = True) -> None:
-    g.patch(ext={"bowser": {"position": position, "active": active, "wake": []}})
+    g.patch(ext=MarioValues(bowser={"position": position, "active": active, "wake": []}))
 
 
 def own(g: TableGame, index: int, pid: str | None, game_over: bool = False) -> None:
-    g.patch(deeds={**g.state.deeds, index: Deed(pid, game_over)})
+    g.arrange("deed_owned", space=index, owner=pid)
+    g.arrange("game_over_marked", space=index, game_over=game_over)
+
+
+def game_over(g: TableGame, index: int) -> bool:
+    return index in g.state.ext.game_over
 
 
 def test_everyone_starts_with_30_coins_and_bowser_on_free_parking() -> None:
@@ -104,7 +109,7 @@ def test_bowser_landing_on_a_location_puts_it_in_game_over() -> None:
     g = mario()
     own(g, SNOW, "luigi")
     g.roll(2, 3)  # Bowser 14 -> 17 Snow Kingdom
-    assert g.state.deeds[SNOW].game_over
+    assert game_over(g, SNOW)
     assert any("GAME OVER" in s for s in g.says(1))
 
 
@@ -114,7 +119,7 @@ def test_a_complete_colour_set_protects_from_game_over() -> None:
     own(g, RAINBOW, "luigi")
     own(g, SNOW, "luigi")
     g.roll(2, 3)
-    assert not g.state.deeds[SNOW].game_over
+    assert not game_over(g, SNOW)
     assert any("protects" in s for s in g.says(1))
 
 
@@ -147,7 +152,7 @@ def test_continue_a_game_over_location_for_one_coin() -> None:
     g = mario()
     own(g, PEACH, "mario", game_over=True)
     g.do("continue_location", space=PEACH)
-    assert not g.state.deeds[PEACH].game_over
+    assert not game_over(g, PEACH)
     assert g.player("mario").money == 29
     assert g.state.prompt.kind == "turn"  # still their turn to roll
 
@@ -184,7 +189,7 @@ def test_game_over_travels_with_the_card_when_bought() -> None:
     own(g, TOAD_TOWN, None, game_over=True)
     g.roll(3, 1)
     g.do("buy")
-    assert g.state.deeds[TOAD_TOWN] == Deed("mario", True)
+    assert g.state.owner(TOAD_TOWN) == "mario" and game_over(g, TOAD_TOWN)
 
 
 def test_auction_from_one_coin_anyone_bids_banker_closes() -> None:
@@ -450,7 +455,7 @@ def test_bankrupt_to_a_player_hands_over_locations_and_cards() -> None:
     g.roll(1, 1)
     g.do("declare_bankruptcy")
     assert g.player("mario").bankrupt
-    assert g.state.deeds[BROOKLYN] == Deed("luigi", True)
+    assert g.state.owner(BROOKLYN) == "luigi" and game_over(g, BROOKLYN)
     assert g.player("luigi").cards == ("bf-01",)
     assert g.state.prompt.to == ("luigi",)
 
@@ -482,8 +487,8 @@ def test_last_player_standing_wins() -> None:
 def test_all_sixteen_locations_in_game_over_means_everyone_loses() -> None:
     """If Bowser puts all 16 locations in GAME OVER, the game ends and nobody wins."""
     g = mario()
-    deeds = {i: Deed(None, i != SNOW) for i in g.state.b.ownable}
-    g.patch(deeds=deeds)
+    for i in g.state.b.ownable:
+        own(g, i, None, game_over=i != SNOW)
     g.roll(2, 3)
     assert g.state.finished and g.state.winners == ()
     assert "everyone loses" in g.state.end_reason
@@ -498,7 +503,7 @@ def test_trade_needs_both_sides_and_keeps_game_over() -> None:
     assert g.state.owner(BROOKLYN) == "mario"
     trade = g.state.trades[0].id
     g.do("accept_trade", actor="luigi", trade=trade)
-    assert g.state.deeds[BROOKLYN] == Deed("luigi", True)
+    assert g.state.owner(BROOKLYN) == "luigi" and game_over(g, BROOKLYN)
     assert g.player("mario").money == 33 and g.player("luigi").money == 27
 
 

@@ -11,35 +11,31 @@ from companion.editions.master_trainer import MasterTrainerRules, MasterTrainerS
 from companion.editions.master_trainer.state import DiceRound
 from companion.engine import game
 from companion.engine.rules import Ctx
-from companion.engine.types import Command, Event, GameSetup
+from companion.engine.types import Event
 from companion.script import run_script
+from companion.testing import TableGame
 
 RULES = MasterTrainerRules()
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
-class Table:
-    """A game in progress. ``do`` plays a command the way the service would."""
+class Table(TableGame):
+    """A game in progress (the shared harness, actor named first in ``do``)."""
+
+    state: MasterTrainerState
 
     def __init__(
         self, players: tuple[str, ...] = ("Ash", "Misty"), dice: str = "physical",
         seed: int = 1, settings: dict[str, Any] | None = None,
     ) -> None:
-        setup = GameSetup.from_json({
-            "edition": "master-trainer", "players": list(players), "dice": dice,
-            "seed": seed, "settings": settings or {},
-        })
-        self.events: list[Event] = game.new_game(setup)
-        self.state: MasterTrainerState = game.replay(self.events)  # type: ignore[assignment]
+        g = TableGame.start("master-trainer", list(players), dice=dice, seed=seed, order="",
+                            settings=settings)
+        super().__init__(g.state, g.events, g.batches)
 
-    def do(self, actor: str, type: str, **args: Any) -> list[Event]:
-        events = game.decide(self.state, Command(actor, type, args))
-        for e in events:
-            self.state = game.apply(self.state, e)  # type: ignore[assignment]
-        self.events += events
-        return events
+    def do(self, actor: str, type: str, **args: Any) -> list[Event]:  # type: ignore[override]
+        return self.by(actor, type, **args)
 
-    def says(self, events: list[Event]) -> str:
+    def says(self, events: list[Event]) -> str:  # type: ignore[override]
         return " | ".join(e.say for e in events if e.say)
 
     # -- arranging a scene (tests only) ----------------------------------------------------
@@ -85,10 +81,6 @@ class Table:
     @property
     def prompt_kind(self) -> str:
         return self.state.prompt.kind if self.state.prompt else ""
-
-    def actions(self, actor: str | None = None) -> list[Any]:
-        acts = game.legal_actions(self.state)
-        return [a for a in acts if actor is None or a.actor == actor]
 
     def view(self, viewer: str | None = None) -> dict[str, Any]:
         return game.view(self.state, viewer)

@@ -92,7 +92,7 @@ def play(seed: int, players: int, dice: str, steps: int = STEPS) -> tuple[Table,
         starts.append(len(t.events))
         events = t.do(command.actor, command.type, **command.args)
         for e in events:
-            if e.type == "moved" and "straight to Cinnabar" in e.say:
+            if e.type == "mover_placed" and "straight to Cinnabar" in e.say:
                 assert revived_power(t.state.trainer(e.data["player"])) >= 20
         check_books(t)
     return t, starts

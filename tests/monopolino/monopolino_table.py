@@ -5,70 +5,51 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.engine import game
-from companion.engine.types import Command, Event, GameSetup
+from companion.engine.types import Event
 from companion.monopoly.state import MonopolyState
+from companion.testing import TableGame
 
 
-class Table:
-    """A game in progress: its event log and the live state."""
+class Table(TableGame):
+    """A Monopolino game in progress (the shared harness, actor named first in ``do``)."""
+
+    state: MonopolyState
 
     def __init__(self, players: tuple[str, ...] = ("Anna", "Ben"), seed: int = 1,
                  dice: str = "physical", **settings: Any) -> None:
-        setup = GameSetup.from_json({"edition": "monopolino", "players": list(players),
-                                     "seed": seed, "dice": dice,
-                                     "settings": {"order": "seated", **settings}})
-        self.events: list[Event] = game.new_game(setup)
-        self.state: MonopolyState = game.replay(self.events)  # type: ignore[assignment]
+        g = TableGame.start("monopolino", list(players), dice=dice, seed=seed,
+                            settings=settings)
+        super().__init__(g.state, g.events, g.batches)
 
     # -- playing ------------------------------------------------------------------------
-    def do(self, actor: str, type: str, **args: Any) -> list[Event]:
-        new = game.decide(self.state, Command(actor, type, args))
-        for e in new:
-            self.state = game.apply(self.state, e)  # type: ignore[assignment]
-        self.events += new
-        return new
-
-    def roll(self, value: int, actor: str | None = None) -> list[Event]:
-        assert self.state.prompt is not None, "nothing asks for a roll"
-        return self.do(actor or self.state.prompt.to[0], "roll", dice=[value])
-
-    def choose(self, option: Any, actor: str | None = None) -> list[Event]:
-        assert self.state.prompt is not None, "nothing asks for a choice"
-        return self.do(actor or self.state.prompt.to[0], "choose", option=option)
+    def do(self, actor: str, type: str, **args: Any) -> list[Event]:  # type: ignore[override]
+        return self.by(actor, type, **args)
 
     # -- arranging a position -----------------------------------------------------------
-    def arrange(self, type: str, **data: Any) -> None:
-        event = Event(type, data)
-        self.state = game.apply(self.state, event)  # type: ignore[assignment]
-        self.events.append(event)
 
     def put(self, pid: str, space: str) -> None:
-        self.arrange("moved", player=pid, to=self.index(space))
+        self.arrange("moved_to", player=pid, to=self.index(space))
 
     def give_booth(self, pid: str, space: str) -> None:
-        self.arrange("deed", space=self.index(space), owner=pid)
-        self.arrange("player_ext", key="booths", player=pid, value=self.booths(pid) - 1)
+        self.arrange("deed_owned", space=self.index(space), owner=pid)
+        self.arrange("player_value_set", key="booths", player=pid, value=self.booths(pid) - 1)
 
     def set_booths(self, pid: str, count: int) -> None:
-        self.arrange("player_ext", key="booths", player=pid, value=count)
+        self.arrange("player_value_set", key="booths", player=pid, value=count)
 
     def set_money(self, pid: str, amount: int) -> None:
         delta = amount - self.money(pid)
         if delta > 0:
-            self.arrange("money", source="bank", to=pid, amount=delta)
+            self.arrange("money_paid", source="bank", to=pid, amount=delta)
         elif delta < 0:
-            self.arrange("money", source=pid, to="bank", amount=-delta)
+            self.arrange("money_paid", source=pid, to="bank", amount=-delta)
 
     def stack(self, *cards: str) -> None:
         """Put ``cards`` on top of the RISK deck, in this order."""
         rest = [c for c in self.state.decks["risk"] if c not in cards]
-        self.arrange("deck", deck="risk", cards=[*cards, *rest])
+        self.arrange("deck_changed", deck="risk", cards=[*cards, *rest])
 
     # -- reading ------------------------------------------------------------------------
-    def index(self, space: str) -> int:
-        return self.state.b.find(space).index
-
     def money(self, pid: str) -> int:
         return self.state.player(pid).money
 
@@ -76,7 +57,7 @@ class Table:
         return self.state.b.spaces[self.state.player(pid).position].id
 
     def booths(self, pid: str) -> int:
-        return int(self.state.ext["booths"][pid])
+        return int(self.state.ext.booths[pid])
 
     def owner(self, space: str) -> str | None:
         return self.state.owner(self.index(space))

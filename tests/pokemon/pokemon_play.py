@@ -10,35 +10,29 @@ from companion.engine import game
 from companion.engine.state import BaseState
 from companion.engine.types import Command, Event, GameSetup, IllegalCommand
 from companion.monopoly.state import MonopolyState
+from companion.testing import TableGame
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-class Table:
-    """A game played through the public engine API, keeping the log."""
+class Table(TableGame):
+    """A Pokémon game (the shared harness, actor named first in ``do``)."""
+
+    state: MonopolyState
 
     def __init__(self, players: list[str] | None = None, dice: str = "physical", seed: int = 1,
                  **settings: Any) -> None:
-        settings.setdefault("order", "seated")
-        setup = GameSetup.from_json({"edition": "pokemon", "players": players or ["Ash", "Misty"],
-                                     "dice": dice, "seed": seed, "settings": settings})
-        self.events: list[Event] = game.new_game(setup)
-        self.history: list[list[Event]] = []
-        self.state: MonopolyState = game.replay(self.events)  # type: ignore[assignment]
+        g = TableGame.start("pokemon", players or ["Ash", "Misty"], dice=dice, seed=seed,
+                            settings=settings)
+        super().__init__(g.state, g.events, g.batches)
 
-    def do(self, actor: str, type: str, **args: Any) -> list[Event]:
-        evs = game.decide(self.state, Command(actor, type, args))
-        for e in evs:
-            self.state = game.apply(self.state, e)  # type: ignore[assignment]
-        self.events += evs
-        self.history.append(evs)
-        return evs
+    @property
+    def history(self) -> list[list[Event]]:
+        """The events of each command played (the opening events are not one)."""
+        return self.batches[1:]
 
-    def roll(self, *values: int, actor: str | None = None) -> list[Event]:
-        return self.do(actor or self.asked, "roll", dice=list(values))
-
-    def choose(self, option: Any, actor: str | None = None) -> list[Event]:
-        return self.do(actor or self.asked, "choose", option=option)
+    def do(self, actor: str, type: str, **args: Any) -> list[Event]:  # type: ignore[override]
+        return self.by(actor, type, **args)
 
     @property
     def asked(self) -> str:
@@ -54,26 +48,26 @@ class Table:
         pid = self.asked
         target = self.state.b.find(space_id).index
         start = (target - steps) % len(self.state.b.spaces)
-        self._inject(Event("moved", {"player": pid, "to": start}))
+        self.arrange("moved_to", player=pid, to=start)
         return self.roll(steps)
 
     def money(self, pid: str) -> int:
         return self.state.player(pid).money
 
     def caught(self, pid: str) -> list[str]:
-        return list(self.state.ext["caught"][pid])
+        return list(self.state.ext.caught[pid])
 
     def give(self, pid: str, *chips: str) -> None:
         """Set up a test position: move wild chips onto a Trainer's mat (banker-free, by events)."""
-        wild = {t: [c for c in cs if c not in chips] for t, cs in self.state.ext["wild"].items()}
-        caught = {p: list(c) for p, c in self.state.ext["caught"].items()}
+        wild = {t: [c for c in cs if c not in chips] for t, cs in self.state.ext.wild.items()}
+        caught = {p: list(c) for p, c in self.state.ext.caught.items()}
         caught[pid] += list(chips)
-        self._inject(Event("ext", {"set": {"wild": wild, "caught": caught}}))
+        self.arrange("edition_values_set", set={"wild": wild, "caught": caught})
 
     def own(self, pid: str | None, *space_ids: str) -> None:
         for sid in space_ids:
             index = self.state.b.find(sid).index
-            self._inject(Event("deed", {"space": index, "owner": pid}))
+            self.arrange("deed_owned", space=index, owner=pid)
 
     def _inject(self, event: Event) -> None:
         self.state = game.apply(self.state, event)  # type: ignore[assignment]
@@ -99,7 +93,7 @@ def random_trade(state: MonopolyState, rnd: random.Random) -> Command | None:
         owned = list(state.owned_by(pid))
         if owned and rnd.random() < 0.5:
             out["spaces"] = [rnd.choice(owned)]
-        chips = list(state.ext["caught"][pid])
+        chips = list(state.ext.caught[pid])
         if chips and rnd.random() < 0.5:
             out["pokemon"] = [rnd.choice(chips)]
         return out

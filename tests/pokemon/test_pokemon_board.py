@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
+from pokemon_play import Table, total_money
 
-sys.path.insert(0, str(Path(__file__).parent))
-from pokemon_play import Table, total_money  # noqa: E402
-
-from companion.engine import game  # noqa: E402
-from companion.engine.types import Event, IllegalCommand, SetupError  # noqa: E402
-from companion.monopoly.board import load_board  # noqa: E402
+from companion.engine import game
+from companion.engine.types import Event, IllegalCommand, SetupError
+from companion.monopoly.board import load_board
 
 LOCATIONS = {
     "rock": (["Rocky Path", "Cliffside"], 1), "ice": (["Snowy Mountain", "Glacier"], 1),

@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-import sys
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
+from pokemon_play import Table
 
-sys.path.insert(0, str(Path(__file__).parent))
-from pokemon_play import Table  # noqa: E402
-
-from companion.editions.pokemon.data import catch_odds  # noqa: E402
-from companion.engine import game  # noqa: E402
-from companion.engine.types import Event, IllegalCommand, SetupError  # noqa: E402
+from companion.editions.pokemon.data import catch_odds
+from companion.engine import game
+from companion.engine.types import Event, IllegalCommand, SetupError
 
 
 def types(t: Table) -> list[str]:

@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
+from pokemon_play import ROOT
 
-sys.path.insert(0, str(Path(__file__).parent))
-from pokemon_play import ROOT  # noqa: E402
-
-from companion.engine import game  # noqa: E402
-from companion.script import run_script  # noqa: E402
+from companion.engine import game
+from companion.script import run_script
 
 EXAMPLES = sorted((ROOT / "examples").glob("pokemon-*.json"))
 ENDINGS = {

@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pokemon_play import random_game, total_money
 
-sys.path.insert(0, str(Path(__file__).parent))
-from pokemon_play import random_game, total_money  # noqa: E402
-
-from companion.engine import game  # noqa: E402
+from companion.engine import game
 
 GAMES = dict(seed=st.integers(0, 2**32), players=st.integers(2, 4),
              dice=st.sampled_from(["digital", "physical"]), faces=st.integers(1, 6))

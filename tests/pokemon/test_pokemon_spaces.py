@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
+from pokemon_play import Table
 
-sys.path.insert(0, str(Path(__file__).parent))
-from pokemon_play import Table  # noqa: E402
-
-from companion.engine import game  # noqa: E402
-from companion.engine.types import Event, IllegalCommand  # noqa: E402
+from companion.engine import game
+from companion.engine.types import Event, IllegalCommand
 
 
 def options(t: Table) -> list[str]:

@@ -3,15 +3,11 @@
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
-
-from reliability import faults  # noqa: E402
+from reliability import faults
 
 
 def test_a_missing_config_exits_non_zero_saying_so(tmp_path: Path) -> None:

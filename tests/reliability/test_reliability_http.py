@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
-
-from reliability.powercut import run_powercut  # noqa: E402
-from reliability.races import run_races, run_retries  # noqa: E402
-from reliability.restart import run_restart  # noqa: E402
+from reliability.powercut import run_powercut
+from reliability.races import run_races, run_retries
+from reliability.restart import run_restart
 
 
 def test_four_phones_buying_one_location_make_one_sale(tmp_path: Path) -> None:

@@ -5,13 +5,10 @@ second are a figure of ``scripts/reliability --only memory``, not a check)."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
-
-from reliability.memory import TARGET_MB, run_memory  # noqa: E402
-from reliability.soak import run_soak  # noqa: E402
+from reliability.memory import TARGET_MB, run_memory
+from reliability.soak import run_soak
 
 
 def test_fifty_streams_with_drops_and_resumes_miss_nothing(tmp_path: Path) -> None:

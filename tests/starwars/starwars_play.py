@@ -8,47 +8,30 @@ from typing import Any
 from companion.engine import game
 from companion.engine.types import Command, Event, GameSetup, IllegalCommand
 from companion.monopoly.state import MonopolyState
+from companion.testing import TableGame
 
 
-class Table:
-    """A game under test: the event log and the live state."""
+class Table(TableGame):
+    """A Star Wars game under test (the shared harness, actor named first in ``do``)."""
+
+    state: MonopolyState
 
     def __init__(self, players: list[str] | None = None, dice: str = "physical", seed: int = 1,
                  **settings: Any) -> None:
-        setup = GameSetup.from_json({
-            "edition": "starwars", "players": players or ["Luke", "Leia"], "dice": dice,
-            "seed": seed, "settings": {"order": "seated", **settings}})
-        self.log: list[Event] = game.new_game(setup)
-        self.state: MonopolyState = game.replay(self.log)  # type: ignore[assignment]
+        g = TableGame.start("starwars", players or ["Luke", "Leia"], dice=dice, seed=seed,
+                            settings=settings)
+        super().__init__(g.state, g.events, g.batches)
 
-    def do(self, actor: str, type: str, **args: Any) -> list[Event]:
-        events = game.decide(self.state, Command(actor, type, args))
-        for e in events:
-            self.state = game.apply(self.state, e)  # type: ignore[assignment]
-        self.log += events
-        return events
+    @property
+    def log(self) -> list[Event]:
+        return self.events
 
-    def roll(self, *dice: int, actor: str | None = None) -> list[Event]:
-        assert self.state.prompt is not None
-        who = actor or self.state.prompt.data["roll"]["who"]
-        return self.do(who, "roll", dice=list(dice))
-
-    def choose(self, option: Any) -> list[Event]:
-        assert self.state.prompt is not None
-        return self.do(self.state.prompt.to[0], "choose", option=option)
-
-    def p(self, pid: str) -> Any:
-        return self.state.player(pid)
+    def do(self, actor: str, type: str, **args: Any) -> list[Event]:  # type: ignore[override]
+        return self.by(actor, type, **args)
 
     def set_owner(self, space: str, owner: str | None) -> None:
         """Arrange a position: give a space to a player without payment (test setup)."""
-        index = self.state.b.find(space).index
-        event = Event("deed", {"space": index, "owner": owner})
-        self.state = game.apply(self.state, event)  # type: ignore[assignment]
-        self.log.append(event)
-
-    def index(self, space: str) -> int:
-        return self.state.b.find(space).index
+        self.arrange("deed_owned", space=self.index(space), owner=owner)
 
     def total_money(self) -> int:
         return sum(p.money for p in self.state.players) + self.state.bank + self.state.pot
@@ -116,24 +99,22 @@ def random_game(seed: int, players: int = 3, max_commands: int = 3000, harsh: bo
 
 def arrange(table: Table, type: str, **data: Any) -> None:
     """Apply a raw event to set up a position (kept in the log, so replay still matches)."""
-    event = Event(type, data)
-    table.state = game.apply(table.state, event)  # type: ignore[assignment]
-    table.log.append(event)
+    table.arrange(type, **data)
 
 
 def place(table: Table, pid: str, space: str) -> None:
-    arrange(table, "moved", player=pid, to=table.index(space))
+    arrange(table, "moved_to", player=pid, to=table.index(space))
 
 
 def set_money(table: Table, pid: str, amount: int) -> None:
     delta = amount - table.p(pid).money
     if delta > 0:
-        arrange(table, "money", source="bank", to=pid, amount=delta)
+        arrange(table, "money_paid", source="bank", to=pid, amount=delta)
     elif delta < 0:
-        arrange(table, "money", source=pid, to="bank", amount=-delta)
+        arrange(table, "money_paid", source=pid, to="bank", amount=-delta)
 
 
 def stack(table: Table, *cards: str) -> None:
     """Put ``cards`` on top of the Chance pile in this order."""
     rest = [c for c in table.state.decks["chance"] if c not in cards]
-    arrange(table, "deck", deck="chance", cards=[*cards, *rest])
+    arrange(table, "deck_changed", deck="chance", cards=[*cards, *rest])

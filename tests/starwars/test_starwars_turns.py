@@ -22,7 +22,7 @@ def test_passing_go_collects_200() -> None:
     place(t, "luke", "imperial-palace")
     t.roll(1, 2)  # 31 + 3 -> 2 (Chance), passing GO
     assert t.p("luke").position == 2
-    assert any(e.type == "money" and e.data["amount"] == 200 and e.data["to"] == "luke"
+    assert any(e.type == "money_paid" and e.data["amount"] == 200 and e.data["to"] == "luke"
                for e in t.log[-12:])
 
 

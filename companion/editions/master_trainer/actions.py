@@ -7,6 +7,7 @@ from typing import Any
 
 from companion.editions.master_trainer.base import State, data_of
 from companion.editions.master_trainer.battles import BattleRules
+from companion.engine.registry import handler, prompt_kind
 from companion.engine.types import Action
 
 
@@ -38,7 +39,7 @@ class ActionRules(BattleRules):
             if state.dice.purpose == "move" and not state.dice.window:
                 out += self.item_actions(state, fly=True)
             return out
-        method = getattr(self, "actions_" + prompt.kind, None)
+        method = handler(self, "prompt", prompt.kind)
         return method(state) if method else []
 
     def item_actions(self, state: State, fly: bool = False) -> list[Action]:
@@ -55,6 +56,7 @@ class ActionRules(BattleRules):
             out.append(Action(pid, "use", "Fly to any city or town", {"item": "fly"}))
         return out
 
+    @prompt_kind("starter")
     def actions_starter(self, state: State) -> list[Action]:
         assert state.prompt is not None
         opts = self.chip_options(state, self.free_starters(state))
@@ -63,6 +65,7 @@ class ActionRules(BattleRules):
             for p in state.prompt.to
         ]
 
+    @prompt_kind("land")
     def actions_land(self, state: State) -> list[Action]:
         pid = state.current
         assert pid is not None
@@ -90,6 +93,7 @@ class ActionRules(BattleRules):
         }
         return [Action(pid, "trade", label, {}, form)]
 
+    @prompt_kind("reveal")
     def actions_reveal(self, state: State) -> list[Action]:
         pid = state.current
         assert pid is not None
@@ -101,6 +105,7 @@ class ActionRules(BattleRules):
             Action(pid, "skip", "The space is empty / leave it"),
         ]
 
+    @prompt_kind("catch")
     def actions_catch(self, state: State) -> list[Action]:
         pid = state.current
         assert pid is not None
@@ -109,6 +114,7 @@ class ActionRules(BattleRules):
             Action(pid, "skip", "Leave it"),
         ]
 
+    @prompt_kind("take")
     def actions_take(self, state: State) -> list[Action]:
         pid = state.current
         assert pid is not None
@@ -117,6 +123,7 @@ class ActionRules(BattleRules):
         return [Action(pid, "take", "Take a chip (Chance)", {},
                        choice("chip", self.chip_options(state, chips), optional=down))]
 
+    @prompt_kind("revive")
     def actions_revive(self, state: State) -> list[Action]:
         pid = state.current
         assert pid is not None
@@ -127,6 +134,7 @@ class ActionRules(BattleRules):
             Action(pid, "challenge", "Dice Challenge: 1 or 6 revives all"),
         ]
 
+    @prompt_kind("revive_card")
     def actions_revive_card(self, state: State) -> list[Action]:
         pid = state.current
         assert pid is not None
@@ -134,11 +142,13 @@ class ActionRules(BattleRules):
         return [Action(pid, "revive", "Revive one Pokémon", {},
                        choice("chip", self.chip_options(state, out)))]
 
+    @prompt_kind("trade_event")
     def actions_trade_event(self, state: State) -> list[Action]:
         pid = state.current
         assert pid is not None
         return self.trade_actions(state, pid, "Trade Pokémon: choose the trade")
 
+    @prompt_kind("lets_fight")
     def actions_lets_fight(self, state: State) -> list[Action]:
         pid = state.current
         assert pid is not None
@@ -151,21 +161,25 @@ class ActionRules(BattleRules):
             return [Action(pid, "poke_doll", "Play a Poké Doll to stop it")]
         return []
 
+    @prompt_kind("challenge")
     def actions_challenge(self, state: State) -> list[Action]:
         assert state.prompt is not None
         pid = state.prompt.to[0]
         return [Action(pid, "accept", "Accept the battle"), *self.doll_actions(state, pid)]
 
+    @prompt_kind("forced_trade")
     def actions_forced_trade(self, state: State) -> list[Action]:
         assert state.prompt is not None
         pid = state.prompt.to[0]
         return [Action(pid, "accept", "Make the trade"), *self.doll_actions(state, pid)]
 
+    @prompt_kind("offer")
     def actions_offer(self, state: State) -> list[Action]:
         assert state.prompt is not None
         pid = state.prompt.to[0]
         return [Action(pid, "accept", "Accept the trade"), Action(pid, "decline", "Decline")]
 
+    @prompt_kind("fight")
     def actions_fight(self, state: State) -> list[Action]:
         assert state.prompt is not None
         out = []
@@ -177,6 +191,7 @@ class ActionRules(BattleRules):
                               form))
         return out
 
+    @prompt_kind("discard")
     def actions_discard(self, state: State) -> list[Action]:
         pid = state.current
         assert pid is not None

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any
@@ -21,6 +20,28 @@ from companion.editions.master_trainer.state import (
     MasterTrainerState,
     Offer,
     Trainer,
+)
+from companion.engine.events import (
+    BattleChanged,
+    ChipCaught,
+    ChipRevealed,
+    DecksShuffled,
+    DiceRoundChanged,
+    DieCounted,
+    EventDrawn,
+    ItemsDrawn,
+    ItemsHandedOver,
+    ItemsReturned,
+    ItemsTaken,
+    KnockedOut,
+    MoverPlaced,
+    OfferChanged,
+    Revived,
+    StarterDealt,
+    Traded,
+    TurnFlagsSet,
+    TurnOrderSet,
+    TurnStarted,
 )
 from companion.engine.rules import Ctx, Rules
 from companion.engine.types import Event
@@ -145,31 +166,30 @@ class MasterTrainerBase(Rules[MasterTrainerState]):
             new = replace(new, log=(*new.log, event.say)[-LOG_SIZE:])
         return new
 
-    def on_decks_shuffled(self, state: State, data: Mapping[str, Any]) -> State:
+    def on_decks_shuffled(self, state: State, e: DecksShuffled) -> State:
         return replace(
-            state, items_deck=tuple(data["items"]), events_deck=tuple(data["events"]),
-            rng=data["rng"], board_down=dict(data["board_down"]),
+            state, items_deck=tuple(e.items), events_deck=tuple(e.events),
+            rng=e.rng, board_down=dict(e.board_down),
         )
 
-    def on_starter_dealt(self, state: State, data: Mapping[str, Any]) -> State:
-        t = state.trainer(data["player"])
-        return state.with_trainer(replace(t, starter=data["chip"], team=(data["chip"],)))
+    def on_starter_dealt(self, state: State, e: StarterDealt) -> State:
+        t = state.trainer(e.player)
+        return state.with_trainer(replace(t, starter=e.chip, team=(e.chip,)))
 
-    def on_order_set(self, state: State, data: Mapping[str, Any]) -> State:
-        return replace(state, order=tuple(data["order"]))
+    def on_turn_order_set(self, state: State, e: TurnOrderSet) -> State:
+        return replace(state, order=tuple(e.order))
 
-    def on_turn_started(self, state: State, data: Mapping[str, Any]) -> State:
+    def on_turn_started(self, state: State, e: TurnStarted) -> State:
         return replace(
-            state, current=data["player"], moved=False, flew=False, passed=False,
+            state, current=e.player, moved=False, flew=False, passed=False,
             landed_colour="", chip_at_stake="", battle=None, offer=None,
         )
 
-    def on_turn_flags(self, state: State, data: Mapping[str, Any]) -> State:
-        allowed = {"moved", "flew", "passed", "landed_colour", "chip_at_stake"}
-        return replace(state, **{k: v for k, v in data.items() if k in allowed})
+    def on_turn_flags_set(self, state: State, e: TurnFlagsSet) -> State:
+        return replace(state, **{k: v for k, v in e.to_data().items() if v is not None})
 
-    def on_dice_round(self, state: State, data: Mapping[str, Any]) -> State:
-        raw = data["round"]
+    def on_dice_round_changed(self, state: State, e: DiceRoundChanged) -> State:
+        raw = e.round
         if raw is None:
             return replace(state, dice=None)
         return replace(
@@ -180,75 +200,75 @@ class MasterTrainerBase(Rules[MasterTrainerState]):
             ),
         )
 
-    def on_die_counted(self, state: State, data: Mapping[str, Any]) -> State:
+    def on_die_counted(self, state: State, e: DieCounted) -> State:
         assert state.dice is not None
-        who = data["player"]
+        who = e.player
         return replace(
             state,
             dice=replace(
                 state.dice,
                 waiting=tuple(w for w in state.dice.waiting if w != who),
-                rolls={**state.dice.rolls, who: data["value"]},
+                rolls={**state.dice.rolls, who: e.value},
             ),
         )
 
-    def on_items_drawn(self, state: State, data: Mapping[str, Any]) -> State:
-        n = data["count"]
-        t = state.trainer(data["player"])
+    def on_items_drawn(self, state: State, e: ItemsDrawn) -> State:
+        n = e.count
+        t = state.trainer(e.player)
         new = state.with_trainer(replace(t, items=t.items + state.items_deck[:n]))
         return replace(new, items_deck=state.items_deck[n:])
 
-    def on_items_returned(self, state: State, data: Mapping[str, Any]) -> State:
-        t = state.trainer(data["player"])
-        new = state.with_trainer(replace(t, items=without(t.items, data["cards"])))
-        return replace(new, items_deck=state.items_deck + tuple(data["cards"]))
+    def on_items_returned(self, state: State, e: ItemsReturned) -> State:
+        t = state.trainer(e.player)
+        new = state.with_trainer(replace(t, items=without(t.items, e.cards)))
+        return replace(new, items_deck=state.items_deck + tuple(e.cards))
 
-    def on_items_taken(self, state: State, data: Mapping[str, Any]) -> State:
-        loser, winner = state.trainer(data["loser"]), state.trainer(data["winner"])
-        state = state.with_trainer(replace(loser, items=without(loser.items, data["cards"])))
-        winner = state.trainer(data["winner"])
-        return state.with_trainer(replace(winner, items=winner.items + tuple(data["cards"])))
+    def on_items_taken(self, state: State, e: ItemsTaken) -> State:
+        loser, winner = state.trainer(e.loser), state.trainer(e.winner)
+        state = state.with_trainer(replace(loser, items=without(loser.items, e.cards)))
+        winner = state.trainer(e.winner)
+        return state.with_trainer(replace(winner, items=winner.items + tuple(e.cards)))
 
-    def on_event_drawn(self, state: State, data: Mapping[str, Any]) -> State:
+    def on_event_drawn(self, state: State, e: EventDrawn) -> State:
         deck = state.events_deck
         return replace(state, events_deck=deck[1:] + deck[:1])
 
-    def on_chip_revealed(self, state: State, data: Mapping[str, Any]) -> State:
-        chip = data["chip"]
+    def on_chip_revealed(self, state: State, e: ChipRevealed) -> State:
+        chip = e.chip
         colour = self.chip(state, chip).colour
         if colour not in COLOURS:
             return replace(state, chip_at_stake=chip)
         down = {**state.board_down, colour: state.board_down.get(colour, 0) - 1}
         return replace(state, board_down=down, face_up=(*state.face_up, chip), chip_at_stake=chip)
 
-    def on_chip_caught(self, state: State, data: Mapping[str, Any]) -> State:
-        chip = data["chip"]
+    def on_chip_caught(self, state: State, e: ChipCaught) -> State:
+        chip = e.chip
         colour = self.chip(state, chip).colour
         down = dict(state.board_down)
-        if data["face_down"]:
+        if e.face_down:
             down[colour] -= 1
-        if data["refill"]:
+        if e.refill:
             down[colour] += 1
-        t = state.trainer(data["player"])
+        t = state.trainer(e.player)
         state = state.with_trainer(replace(t, team=(*t.team, chip)))
         return replace(
             state, board_down=down, face_up=tuple(c for c in state.face_up if c != chip)
         )
 
-    def on_knocked_out(self, state: State, data: Mapping[str, Any]) -> State:
-        t = state.trainer(data["player"])
-        return state.with_trainer(replace(t, knocked_out=(*t.knocked_out, data["chip"])))
+    def on_knocked_out(self, state: State, e: KnockedOut) -> State:
+        t = state.trainer(e.player)
+        return state.with_trainer(replace(t, knocked_out=(*t.knocked_out, e.chip)))
 
-    def on_revived(self, state: State, data: Mapping[str, Any]) -> State:
-        t = state.trainer(data["player"])
-        back = set(data["chips"])
+    def on_revived(self, state: State, e: Revived) -> State:
+        t = state.trainer(e.player)
+        back = set(e.chips)
         return state.with_trainer(
             replace(t, knocked_out=tuple(c for c in t.knocked_out if c not in back))
         )
 
-    def on_traded(self, state: State, data: Mapping[str, Any]) -> State:
-        a, b = state.trainer(data["a"]), state.trainer(data["b"])
-        give, take = data["give"], data["take"]
+    def on_traded(self, state: State, e: Traded) -> State:
+        a, b = state.trainer(e.a), state.trainer(e.b)
+        give, take = e.give, e.take
         a2 = replace(
             a,
             team=tuple(take if c == give else c for c in a.team),
@@ -263,12 +283,12 @@ class MasterTrainerBase(Rules[MasterTrainerState]):
         )
         return state.with_trainer(a2).with_trainer(b2)
 
-    def on_moved(self, state: State, data: Mapping[str, Any]) -> State:
-        t = state.trainer(data["player"])
-        return state.with_trainer(replace(t, place=data["place"], on_plateau=data["on_plateau"]))
+    def on_mover_placed(self, state: State, e: MoverPlaced) -> State:
+        t = state.trainer(e.player)
+        return state.with_trainer(replace(t, place=e.place, on_plateau=e.on_plateau))
 
-    def on_battle(self, state: State, data: Mapping[str, Any]) -> State:
-        raw = data["battle"]
+    def on_battle_changed(self, state: State, e: BattleChanged) -> State:
+        raw = e.battle
         if raw is None:
             return replace(state, battle=None)
         return replace(
@@ -279,8 +299,8 @@ class MasterTrainerBase(Rules[MasterTrainerState]):
             ),
         )
 
-    def on_offer(self, state: State, data: Mapping[str, Any]) -> State:
-        raw = data["offer"]
+    def on_offer_changed(self, state: State, e: OfferChanged) -> State:
+        raw = e.offer
         if raw is None:
             return replace(state, offer=None)
         return replace(
@@ -289,11 +309,11 @@ class MasterTrainerBase(Rules[MasterTrainerState]):
                         tuple(raw.get("items", ()))),
         )
 
-    def on_items_given(self, state: State, data: Mapping[str, Any]) -> State:
-        giver = state.trainer(data["from"])
-        state = state.with_trainer(replace(giver, items=without(giver.items, data["cards"])))
-        taker = state.trainer(data["to"])
-        return state.with_trainer(replace(taker, items=taker.items + tuple(data["cards"])))
+    def on_items_handed_over(self, state: State, e: ItemsHandedOver) -> State:
+        giver = state.trainer(e.giver)
+        state = state.with_trainer(replace(giver, items=without(giver.items, e.cards)))
+        taker = state.trainer(e.to)
+        return state.with_trainer(replace(taker, items=taker.items + tuple(e.cards)))
 
 
 def battle_json(b: Battle) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from companion.editions.master_trainer.base import State, battle_json, data_of
 from companion.editions.master_trainer.landing import LandingRules
 from companion.editions.master_trainer.state import Battle
 from companion.editions.master_trainer.turns import chip_arg
+from companion.engine.registry import declare, task
 from companion.engine.rules import Ctx
 from companion.engine.types import Command, IllegalCommand
 
@@ -58,7 +59,7 @@ class BattleRules(LandingRules):
             )
         kind = "passing" if ctx.state.prompt and ctx.state.prompt.kind == "land" else "fight"
         ctx.clear_prompt()
-        ctx.emit("battle", f"{self.pname(ctx.state, pid)} challenges "
+        ctx.emit("battle_changed", f"{self.pname(ctx.state, pid)} challenges "
                  f"{self.pname(ctx.state, other)} to a Trainer Battle.",
                  battle=battle_json(Battle(kind, pid, other)))
         doll = " or stop the fight with a Poké Doll" if "poke_doll" in ctx.state.trainer(
@@ -113,7 +114,7 @@ class BattleRules(LandingRules):
                  "items": items}
         g, t_ = self.chip(state, give).name, self.chip(state, take).name
         extra = "".join(f" + {self.item_name(state, c)}" for c in items)
-        ctx.emit("offer", f"{self.pname(state, pid)} offers {g}{extra} for "
+        ctx.emit("offer_changed", f"{self.pname(state, pid)} offers {g}{extra} for "
                  f"{self.pname(state, other)}'s {t_}.", offer=offer)
         if forced:
             doll = " unless you stop it with a Poké Doll" if "poke_doll" in state.trainer(
@@ -142,18 +143,18 @@ class BattleRules(LandingRules):
                  f"gets {self.chip(ctx.state, offer.give).name}. Both movers share the space "
                  "and the turn ends.",
                  a=offer.by, b=offer.to, give=offer.give, take=offer.take)
-        ctx.emit("offer", offer=None)
+        ctx.emit("offer_changed", offer=None)
         self.end_turn(ctx)
 
     def cmd_decline(self, ctx: Ctx[State], command: Command) -> None:
         """``decline``: turn down a trade offer (the mover goes on to its space)."""
         ctx.clear_prompt()
-        ctx.emit("offer", f"{self.pname(ctx.state, command.actor)} declines the trade.",
+        ctx.emit("offer_changed", f"{self.pname(ctx.state, command.actor)} declines the trade.",
                  offer=None)
         self.back_to_landing(ctx)
 
     def back_to_landing(self, ctx: Ctx[State]) -> None:
-        ctx.emit("turn_flags", passed=False)
+        ctx.emit("turn_flags_set", passed=False)
         self.ask_land(ctx, f"{self.pname(ctx.state, ctx.state.current or '')}: go on to the "
                            "space you rolled and say where it is.")
 
@@ -166,8 +167,8 @@ class BattleRules(LandingRules):
                           f"{self.pname(ctx.state, pid)} plays a Poké Doll and stops {what}.")
         ctx.clear_prompt()
         battle = ctx.state.battle
-        ctx.emit("battle", battle=None)
-        ctx.emit("offer", offer=None)
+        ctx.emit("battle_changed", battle=None)
+        ctx.emit("offer_changed", offer=None)
         if kind == "challenge" and battle is not None and battle.kind == "passing":
             self.back_to_landing(ctx)
         else:
@@ -209,7 +210,8 @@ class BattleRules(LandingRules):
         new = replace(battle, fighters={**battle.fighters, pid: chip},
                       bonus={**battle.bonus, pid: tuple(cards)})
         n = len(cards)
-        ctx.emit("battle", f"{self.pname(state, pid)} sends out {self.chip(state, chip).name} "
+        ctx.emit("battle_changed",
+                 f"{self.pname(state, pid)} sends out {self.chip(state, chip).name} "
                  f"with {n} secret Attack Bonus card{'s' if n != 1 else ''}.",
                  battle=battle_json(new))
         ctx.clear_prompt()
@@ -237,6 +239,7 @@ class BattleRules(LandingRules):
         total = strength + roll + sum(cards)
         return total, f"{self.pname(state, pid)}: {' + '.join(parts)} = {total}"
 
+    @task("battle_rolled")
     def task_battle_rolled(self, ctx: Ctx[State], rolls: dict[str, int]) -> None:
         b = ctx.state.battle
         assert b is not None
@@ -252,7 +255,7 @@ class BattleRules(LandingRules):
         self.use_bonus_cards(ctx)
         self.take_prize(ctx, winner, loser)
         self.knock_out(ctx, loser, b.fighters[loser])
-        ctx.emit("battle", battle=None)
+        ctx.emit("battle_changed", battle=None)
         self.end_turn(ctx)
 
     def use_bonus_cards(self, ctx: Ctx[State]) -> None:
@@ -295,6 +298,7 @@ class BattleRules(LandingRules):
                 "Master.")
         self.start_dice(ctx, "rival", others, "rival_rolled")
 
+    @task("rival_rolled")
     def task_rival_rolled(self, ctx: Ctx[State], rolls: dict[str, int]) -> None:
         best = max(rolls.values())
         top = [p for p, v in rolls.items() if v == best]
@@ -308,14 +312,16 @@ class BattleRules(LandingRules):
         pid = ctx.state.current
         assert pid is not None
         if not self.able(ctx.state, pid):
-            ctx.emit("moved", f"{self.pname(ctx.state, pid)} has no Pokémon able to fight the "
+            ctx.emit("mover_placed",
+                     f"{self.pname(ctx.state, pid)} has no Pokémon able to fight the "
                      "Final Battle and goes back to Cinnabar Island.",
                      player=pid, place="cinnabar", on_plateau=False)
             self.end_turn(ctx)
             return
         rivals = list(data_of(ctx.state).rivals)
         rival = rivals[ctx.draw(len(rivals))]
-        ctx.emit("battle", f"{self.pname(ctx.state, master)} ({why}) draws a Rival Card and "
+        ctx.emit("battle_changed",
+                 f"{self.pname(ctx.state, master)} ({why}) draws a Rival Card and "
                  "looks at it secretly.",
                  battle=battle_json(Battle("final", pid, master, rival=rival)))
         self.ask_fight(ctx)
@@ -325,7 +331,7 @@ class BattleRules(LandingRules):
         assert b is not None
         r = data_of(ctx.state).rivals[b.rival]
         note = "" if r.verified else " (values not verified from the printed card)"
-        ctx.emit("battle", f"{self.pname(ctx.state, b.defender)} shows the Rival Card: "
+        ctx.emit("battle_changed", f"{self.pname(ctx.state, b.defender)} shows the Rival Card: "
                  f"{r.name} with {r.pokemon}, Attack Strength {r.strength}{note}.",
                  battle=battle_json(replace(b, revealed=True)))
         self.start_dice(ctx, "final", [b.challenger, b.defender], "final_rolled")
@@ -338,6 +344,7 @@ class BattleRules(LandingRules):
         total = r.strength + roll + bonus
         return total, f"{r.name}: {r.strength} + die {roll} + Attack Bonus {bonus} = {total}"
 
+    @task("final_rolled")
     def task_final_rolled(self, ctx: Ctx[State], rolls: dict[str, int]) -> None:
         state = ctx.state
         b = state.battle
@@ -357,14 +364,16 @@ class BattleRules(LandingRules):
             return
         ctx.say(f"{p_text}; {m_text}. The Pokémon Master wins.")
         self.knock_out(ctx, b.challenger, b.fighters[b.challenger])
-        ctx.emit("moved", f"{name} goes back to Cinnabar Island.", player=b.challenger,
+        ctx.emit("mover_placed", f"{name} goes back to Cinnabar Island.", player=b.challenger,
                  place="cinnabar", on_plateau=False)
         self.draw_items(ctx, b.defender, data_of(state).limits["master_reward_items"],
                         "The Pokémon Master's reward")
-        ctx.emit("battle", "The Rival Cards are shuffled back onto Indigo Plateau.", battle=None)
+        ctx.emit("battle_changed",
+                 "The Rival Cards are shuffled back onto Indigo Plateau.", battle=None)
         self.end_turn(ctx)
 
     # -- Trade Pokémon and Let's Fight! cards ---------------------------------------------
+    @declare("event_card", "trade")
     def event_trade(self, ctx: Ctx[State], pid: str) -> None:
         if not self.trade_targets(ctx.state, pid):
             ctx.say("Trade Pokémon: no trade is possible (starters cannot be traded); the card "
@@ -374,6 +383,7 @@ class BattleRules(LandingRules):
         ctx.ask("trade_event", (pid,), "Trade Pokémon: give one of your Pokémon to another "
                 "player and take one of theirs (not a starter).")
 
+    @declare("event_card", "lets_fight")
     def event_lets_fight(self, ctx: Ctx[State], pid: str) -> None:
         if not self.battle_targets(ctx.state, pid):
             ctx.say("Let's Fight!: nobody can battle now (knocked-out Pokémon cannot fight); "

@@ -196,3 +196,32 @@ def evolution_bonuses(team: tuple[str, ...], data: EditionData) -> dict[str, int
             top = group[-1]
             out[top] = max(out.get(top, 0), 3 if len(group) == 2 else 5)
     return out
+
+
+_CHIP = {"number": int, "slug": str, "name": str, "colour": str, "power": int, "attack": str,
+         "strength": int, "catch": [int]}
+_TABLE = {"*": True}
+SEED_SCHEMA: dict[str, dict[str, Any]] = {
+    "chips": {"chip": [_CHIP]},
+    "evolution": {"groups": [[str]]},
+    "rules": {**{name: _TABLE for name in ("limits", "city_items", "board_spaces", "balls",
+                                             "item_deck", "item_names", "event_deck",
+                                             "event_names", "rivals", "movers")},
+              "readings?": [_TABLE], "citations?": _TABLE},
+}
+"""The shape of ``seeds/master-trainer/*.toml``."""
+
+
+def check_seed(rules: object) -> None:
+    """Validate the three data files and check that every Event Card they name has a
+    declared ``event_card`` handler (SeedError naming the file and field if not)."""
+    from companion.engine.seeds import check_names, validate
+
+    for name, raw in zip(("chips", "rules", "evolution"), _raw(), strict=True):
+        validate(raw, SEED_SCHEMA[name], f"seeds/master-trainer/{name}.toml")
+    rules_raw = _raw()[1]
+    for table in ("event_deck", "event_names"):
+        for card in rules_raw[table]:
+            if card != "verified":
+                check_names(rules, "event_card", card,
+                            f"seeds/master-trainer/rules.toml: {table}.{card}")

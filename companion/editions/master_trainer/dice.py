@@ -30,7 +30,7 @@ class DiceRules(MasterTrainerBase):
     ) -> None:
         """Ask each of ``who`` for one die, then run task ``then(rolls=..., **args)``."""
         ctx.emit(
-            "dice_round",
+            "dice_round_changed",
             round=round_json(DiceRound(purpose, tuple(who), {}, then, args)),
         )
         self.ask_dice(ctx)
@@ -88,7 +88,7 @@ class DiceRules(MasterTrainerBase):
         if not holders:
             self.finish_dice(ctx)
             return
-        ctx.emit("dice_round", round=round_json(replace(r, window=True)))
+        ctx.emit("dice_round_changed", round=round_json(replace(r, window=True)))
         shown = ", ".join(f"{self.pname(ctx.state, w)} {v}" for w, v in r.rolls.items())
         names = ", ".join(self.pname(ctx.state, h) for h in holders)
         ctx.ask("time_machine", holders,
@@ -107,7 +107,7 @@ class DiceRules(MasterTrainerBase):
         r = ctx.state.dice
         assert r is not None
         ctx.clear_prompt()
-        ctx.emit("dice_round", round=None)
+        ctx.emit("dice_round_changed", round=None)
         ctx.then(Task(r.then, {**r.args, "rolls": dict(r.rolls)}))
 
     def cmd_keep(self, ctx: Ctx[State], command: Command) -> None:
@@ -130,5 +130,5 @@ class DiceRules(MasterTrainerBase):
         (value,) = ctx.roll(1, command.args.get("dice"), target, r.purpose)
         self.count_die(ctx, target, value)
         assert ctx.state.dice is not None
-        ctx.emit("dice_round", round=round_json(replace(ctx.state.dice, window=False)))
+        ctx.emit("dice_round_changed", round=round_json(replace(ctx.state.dice, window=False)))
         self.after_dice(ctx)

@@ -14,6 +14,7 @@ from companion.editions.master_trainer.catching import (
 from companion.editions.master_trainer.data import COLOURS, Ball
 from companion.editions.master_trainer.spaces import SPACES
 from companion.editions.master_trainer.turns import TurnRules, chip_arg
+from companion.engine.registry import declare, need, task
 from companion.engine.rules import Ctx
 from companion.engine.types import Command, IllegalCommand
 
@@ -21,6 +22,7 @@ from companion.engine.types import Command, IllegalCommand
 class LandingRules(TurnRules):
     """``reveal``, ``catch``, ``skip``, ``take``, ``revive``, ``challenge`` and the Event Cards."""
 
+    @task("landed")
     def task_landed(self, ctx: Ctx[State], space: str) -> None:
         s = SPACES[space]
         state = ctx.state
@@ -28,9 +30,9 @@ class LandingRules(TurnRules):
         assert pid is not None
         name = self.pname(state, pid)
         on_plateau = s.kind in ("plateau", "plateau-catch", "final")
-        ctx.emit("moved", f"{name} lands on {s.label}.", player=pid, place=s.key,
+        ctx.emit("mover_placed", f"{name} lands on {s.label}.", player=pid, place=s.key,
                  on_plateau=on_plateau)
-        ctx.emit("turn_flags", passed=False, landed_colour=s.colour)
+        ctx.emit("turn_flags_set", passed=False, landed_colour=s.colour)
         if s.kind == "town":
             self.draw_items(ctx, pid, data_of(state).city_items, "City or town")
         elif s.kind == "cinnabar":
@@ -91,7 +93,7 @@ class LandingRules(TurnRules):
             ctx.emit("chip_revealed", f"The chip is {c.name} ({c.colour}, {c.power} Power "
                      f"Points): caught by rolling {faces}.", chip=chip)
         else:
-            ctx.emit("turn_flags", f"{c.name} lies face up here: caught by rolling {faces}.",
+            ctx.emit("turn_flags_set", f"{c.name} lies face up here: caught by rolling {faces}.",
                      chip_at_stake=chip)
         ctx.clear_prompt()
         self.ask_catch(ctx)
@@ -145,6 +147,7 @@ class LandingRules(TurnRules):
         ctx.clear_prompt()
         self.start_dice(ctx, "catch", [pid], "catch_rolled", ball=ball)
 
+    @task("catch_rolled")
     def task_catch_rolled(self, ctx: Ctx[State], rolls: dict[str, int], ball: str) -> None:
         state = ctx.state
         pid = state.current
@@ -222,6 +225,7 @@ class LandingRules(TurnRules):
         ctx.clear_prompt()
         self.start_dice(ctx, "revive", [command.actor], "challenge_rolled")
 
+    @task("challenge_rolled")
     def task_challenge_rolled(self, ctx: Ctx[State], rolls: dict[str, int]) -> None:
         pid = ctx.state.current
         assert pid is not None
@@ -242,20 +246,24 @@ class LandingRules(TurnRules):
         title = data_of(state).event_names[card]
         ctx.emit("event_drawn", f"{self.pname(state, pid)} draws the Event Card {title} "
                  "(it goes under the Event pile).", player=pid, card=card)
-        getattr(self, "event_" + card)(ctx, pid)
+        need(self, "event_card", card)(ctx, pid)
 
+    @declare("event_card", "take_1")
     def event_take_1(self, ctx: Ctx[State], pid: str) -> None:
         self.draw_items(ctx, pid, 1, "Take Item Card 1")
         self.end_turn(ctx)
 
+    @declare("event_card", "take_2")
     def event_take_2(self, ctx: Ctx[State], pid: str) -> None:
         self.draw_items(ctx, pid, 2, "Take Item Card 2")
         self.end_turn(ctx)
 
+    @declare("event_card", "take_3")
     def event_take_3(self, ctx: Ctx[State], pid: str) -> None:
         self.draw_items(ctx, pid, 3, "Take Item Card 3")
         self.end_turn(ctx)
 
+    @declare("event_card", "pokemon_center")
     def event_pokemon_center(self, ctx: Ctx[State], pid: str) -> None:
         """"It's used to revive any knocked-out Pokémon": all of them, or one of the player's
         choice (setting center_card)."""
@@ -269,8 +277,9 @@ class LandingRules(TurnRules):
             ctx.say("Pokémon Center card: no knocked-out Pokémon to revive.")
         self.end_turn(ctx)
 
+    @declare("event_card", "unknown_dungeon")
     def event_unknown_dungeon(self, ctx: Ctx[State], pid: str) -> None:
-        ctx.emit("turn_flags", landed_colour="yellow")
+        ctx.emit("turn_flags_set", landed_colour="yellow")
         if not self.hidden(ctx.state, "yellow"):
             ctx.say("Unknown Dungeon: every legendary Pokémon has been caught; the card is "
                     "discarded.")
@@ -292,6 +301,7 @@ class LandingRules(TurnRules):
             out += u + d
         return out
 
+    @declare("event_card", "chance")
     def event_chance(self, ctx: Ctx[State], pid: str) -> None:
         if not self.chance_candidates(ctx.state):
             ctx.say("Chance: no chip is left on the board; the card is discarded.")

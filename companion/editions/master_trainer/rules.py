@@ -7,18 +7,20 @@ from typing import Any
 
 from companion.editions import readings
 from companion.editions.master_trainer.base import data_of, initial_trainers
-from companion.editions.master_trainer.data import load
+from companion.editions.master_trainer.data import check_seed, load
 from companion.editions.master_trainer.spaces import SPACES
 from companion.editions.master_trainer.state import MasterTrainerState
 from companion.editions.master_trainer.view import ViewRules
 from companion.engine import rng as rng_mod
-from companion.engine.rules import Ctx
 from companion.engine.types import Command, GameSetup, IllegalCommand, SetupError
 
 
 class MasterTrainerRules(ViewRules):
     """Pokémon Master Trainer (1999): no money, a race to 20 Power Points and a win against
     a Pokémon Master. Players move their own movers; the companion keeps the rest."""
+
+    def check(self) -> None:
+        check_seed(self)
 
     def initial_state(self, setup: GameSetup) -> MasterTrainerState:
         data = load(setup.settings)
@@ -62,20 +64,6 @@ class MasterTrainerRules(ViewRules):
             "board": None,
             "unverified": list(data.unverified),
         }
-
-    def check_legal(self, state: MasterTrainerState, command: Command) -> None:
-        """Refuse a command no legal action matches; when the command's own rules say why
-        (Fly on the Plateau, a starter in a trade, ...), give that reason instead."""
-        try:
-            super().check_legal(state, command)
-        except IllegalCommand as generic:
-            try:
-                getattr(self, "cmd_" + command.type)(Ctx(self, state), command)
-            except IllegalCommand as specific:
-                raise specific from None
-            except Exception:  # out of context: the generic reason stands
-                pass
-            raise generic
 
     def tag_objects(self) -> list[tuple[str, str]]:
         """Objects a tag can stand for: every chip, every mover, every kind of space."""

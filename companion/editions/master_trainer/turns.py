@@ -10,6 +10,7 @@ from companion.editions.master_trainer.data import Chip
 from companion.editions.master_trainer.dice import DiceRules
 from companion.editions.master_trainer.spaces import SPACES, Space, land_options
 from companion.engine import rng as rng_mod
+from companion.engine.registry import task
 from companion.engine.rules import Ctx
 from companion.engine.state import Task
 from companion.engine.types import Command, IllegalCommand
@@ -53,6 +54,7 @@ class TurnRules(DiceRules):
         taken = {t.starter for t in state.trainers}
         return [c.slug for c in data_of(state).of_colour("starter") if c.slug not in taken]
 
+    @task("deal_starters")
     def task_deal_starters(self, ctx: Ctx[State]) -> None:
         waiting = [t.id for t in ctx.state.trainers if not t.starter]
         if not waiting:
@@ -96,6 +98,7 @@ class TurnRules(DiceRules):
         ctx.say(f"{names} tie for the weakest starter: each rolls a die, the highest goes first.")
         self.start_dice(ctx, "order", tied, "order_rolled")
 
+    @task("order_rolled")
     def task_order_rolled(self, ctx: Ctx[State], rolls: dict[str, int]) -> None:
         best = max(rolls.values())
         top = [p for p, v in rolls.items() if v == best]
@@ -109,7 +112,7 @@ class TurnRules(DiceRules):
         seats = [p.id for p in ctx.state.setup.players]
         i = seats.index(first)
         order = seats[i:] + seats[:i]
-        ctx.emit("order_set",
+        ctx.emit("turn_order_set",
                  f"{self.pname(ctx.state, first)} {why} and goes first; play passes to the "
                  "left. Everyone starts in Pallet Town.", order=order)
         self.begin_turn(ctx, first)
@@ -119,10 +122,11 @@ class TurnRules(DiceRules):
         ctx.emit("turn_started", f"{self.pname(ctx.state, pid)}'s turn.", player=pid)
         self.start_dice(ctx, "move", [pid], "moved")
 
+    @task("moved")
     def task_moved(self, ctx: Ctx[State], rolls: dict[str, int]) -> None:
         pid = ctx.state.current
         assert pid is not None
-        ctx.emit("turn_flags", moved=True, passed=True)
+        ctx.emit("turn_flags_set", moved=True, passed=True)
         self.ask_land(ctx, f"{self.pname(ctx.state, pid)} rolled {rolls[pid]}: move your mover, "
                            "then say where it landed (or stop beside a mover you passed).")
 
@@ -179,13 +183,14 @@ class TurnRules(DiceRules):
     def end_turn(self, ctx: Ctx[State]) -> None:
         ctx.then(Task("turn_end"))
 
+    @task("turn_end")
     def task_turn_end(self, ctx: Ctx[State]) -> None:
         pid = ctx.state.current
         assert pid is not None
         t = ctx.state.trainer(pid)
         power = self.power(ctx.state, pid)
         if power >= GOAL and not t.on_plateau and t.place != "cinnabar":
-            ctx.emit("moved",
+            ctx.emit("mover_placed",
                      f"{self.pname(ctx.state, pid)} has {power} Power Points of revived Pokémon "
                      "at the end of the turn: straight to Cinnabar Island.",
                      player=pid, place="cinnabar", on_plateau=False)
@@ -224,6 +229,28 @@ class TurnRules(DiceRules):
         return card
 
     # -- items played on your own turn -------------------------------------------------------
+    def refuse_use(self, state: State, command: Command) -> str:
+        """Why ``use`` cannot be played now, in the item's own words ("" when it may be, or
+        when only the generic reason applies). Pure: nothing is tried on a scratch game."""
+        pid = command.actor
+        if pid not in {t.id for t in state.trainers}:
+            return ""
+        try:
+            card = self.held_card(state, pid, command.args.get("item"))
+            if card == "potion":
+                chip = chip_arg(command.args.get("chip"), data_of(state).chips)
+                if chip not in state.trainer(pid).knocked_out:
+                    return "A Potion revives one of your own knocked-out Pokémon."
+        except IllegalCommand as exc:
+            return str(exc)
+        if card == "fly" and state.current == pid and not self.may_fly(state, pid):
+            return "Fly takes you to a city or town on the road, not on or into Indigo Plateau."
+        if card not in ("potion", "fly"):
+            return (f"{self.item_name(state, card)} is not played this way: Poké Balls when "
+                    "catching, Attack Bonus cards in a battle, Time Machine right after a roll, "
+                    "Poké Doll when challenged or forced to trade.")
+        return ""
+
     def cmd_use(self, ctx: Ctx[State], command: Command) -> None:
         """``use item=potion <chip>`` revives one of your knocked-out Pokémon;
         ``use item=fly`` instead of rolling: fly to any city or town."""
@@ -247,8 +274,8 @@ class TurnRules(DiceRules):
                 raise IllegalCommand("Fly takes you to a city or town on the road, not on or "
                                      "into Indigo Plateau.")
             self.return_items(ctx, pid, [card], f"{name} plays Fly instead of rolling.")
-            ctx.emit("dice_round", round=None)
-            ctx.emit("turn_flags", moved=True, flew=True, passed=False)
+            ctx.emit("dice_round_changed", round=None)
+            ctx.emit("turn_flags_set", moved=True, flew=True, passed=False)
             self.ask_land(ctx, f"{name}: fly your mover to any city or town and say which.")
             return
         raise IllegalCommand(

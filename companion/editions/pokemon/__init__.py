@@ -50,9 +50,9 @@ class PokemonRules(TableSettings, PokemonSpaces, PokemonCatching, PokemonBattles
     def edition_setup(self, state: MonopolyState) -> MonopolyState:
         state = super().edition_setup(state)
         faces = data.ball_faces_setting(state.b, dict(state.setup.settings))
-        return replace(state, ext={"wild": data.all_chips(state.b),
-                                   "caught": {p.id: [] for p in state.players},
-                                   "ball_faces": faces, "catch": None, "battle": None})
+        return replace(state, ext=data.PokemonValues(
+            wild=data.all_chips(state.b), caught={p.id: [] for p in state.players},
+            ball_faces=faces))
 
     # -- debts: "they have to try to earn Poké Balls by selling locations" -----------------
     def sale_would_pay(self, state: MonopolyState) -> str | None:
@@ -88,8 +88,9 @@ class PokemonRules(TableSettings, PokemonSpaces, PokemonCatching, PokemonBattles
         for chip in assets.extra.get("pokemon", ()):
             if chip not in mine:
                 raise IllegalCommand(f"{state.name(pid)} does not hold the wild Pokémon {chip}.")
-        if state.ext.get("battle") and assets.spaces:
-            if state.ext["battle"]["space"] in assets.spaces:
+        battle = data.values(state).battle
+        if battle and assets.spaces:
+            if battle["space"] in assets.spaces:
                 raise IllegalCommand("A location being battled for cannot be traded.")
 
     def hand_over_extra(self, ctx: C, giver: str, taker: str, a: Assets) -> None:
@@ -98,7 +99,7 @@ class PokemonRules(TableSettings, PokemonSpaces, PokemonCatching, PokemonBattles
             table = data.all_caught(ctx.state)
             table[giver] = [c for c in table[giver] if c not in chips]
             table[taker] = [*table[taker], *chips]
-            ctx.emit("ext", set={"caught": table})
+            ctx.emit("edition_values_set", set={"caught": table})
 
     def hand_over_extras(self, ctx: C, pid: str, heir: str | None) -> None:
         """Owing a Trainer: they get the wild Pokémon. Owing the Bank: released to the wild."""
@@ -117,7 +118,7 @@ class PokemonRules(TableSettings, PokemonSpaces, PokemonCatching, PokemonBattles
             changes["wild"] = wild
             say = f"{ctx.state.name(pid)}'s wild Pokémon are released back beside the board." \
                 if chips else ""
-        ctx.emit("ext", say, set=changes)
+        ctx.emit("edition_values_set", say, set=changes)
 
     def describe(self, state: MonopolyState, a: Assets) -> str:
         names = data.type_names(state.b)
@@ -165,15 +166,15 @@ class PokemonRules(TableSettings, PokemonSpaces, PokemonCatching, PokemonBattles
         return out
 
     def extra_view(self, state: MonopolyState) -> dict[str, Any]:
-        ext = state.ext
-        k, n = ext["ball_faces"], int(state.b.rule("die_faces"))
+        ext = data.values(state)
+        k, n = ext.ball_faces, int(state.b.rule("die_faces"))
         return {"types": data.type_names(state.b),
-                "wild": {t: len(c) for t, c in ext["wild"].items()},
+                "wild": {t: len(c) for t, c in ext.wild.items()},
                 "catching_die": {"faces": ["ball"] * k + ["x"] * (n - k), "ball_faces": k,
                                  "reroll_price": int(state.b.rule("reroll_price"))},
-                "catch": ext["catch"], "battle": ext["battle"],
+                "catch": ext.catch, "battle": ext.battle,
                 "mats": {pid: {"types": sorted(data.mat_types(state, pid)),
-                               "count": len(chips)} for pid, chips in ext["caught"].items()}}
+                               "count": len(chips)} for pid, chips in ext.caught.items()}}
 
     def tag_objects(self) -> list[tuple[str, str]]:
         board = load_board(self.name)

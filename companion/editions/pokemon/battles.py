@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.editions.pokemon import data
+from companion.engine.registry import task
 from companion.engine.rules import Ctx
 from companion.engine.state import Task
 from companion.engine.types import Command
@@ -30,7 +31,7 @@ class PokemonBattles:
         return [c for c in state.player(pid).cards if self.is_battle_card(state, c)]
 
     def set_battle(self, ctx: C, say: str = "", **changes: Any) -> None:
-        ctx.emit("ext", say, set={"battle": {**ctx.state.ext["battle"], **changes}})
+        ctx.emit("edition_values_set", say, set={"battle": {**data.battle(ctx.state), **changes}})
 
     def refuse_battle(self, state: MonopolyState, command: Command) -> str | None:
         p = state.prompt
@@ -49,7 +50,7 @@ class PokemonBattles:
         assert owner is not None  # refuse_battle lets only a rival-owned location through
         ctx.clear_prompt()
         state = ctx.state
-        ctx.emit("ext", f"{state.name(pid)} battles {state.name(owner)} for "
+        ctx.emit("edition_values_set", f"{state.name(pid)} battles {state.name(owner)} for "
                  f"{state.b.spaces[index].name}!",
                  set={"battle": {"challenger": pid, "owner": owner, "space": index,
                                  "rolls": {}, "bonus": {pid: 0, owner: 0}}})
@@ -61,8 +62,9 @@ class PokemonBattles:
                       f"(+{data.battle_strength(state, pid)} for your Pokémon and partner)", 1,
                       "battle_rolled", label="Roll for the battle", player=pid)
 
+    @task("battle_rolled")
     def task_battle_rolled(self: Any, ctx: C, player: str, dice: list[int]) -> None:
-        b = ctx.state.ext["battle"]
+        b = data.battle(ctx.state)
         rolls = {**b["rolls"], player: dice[0]}
         strength = data.battle_strength(ctx.state, player)
         self.set_battle(ctx, f"{ctx.state.name(player)} rolls {dice[0]} + {strength} for their "
@@ -72,9 +74,10 @@ class PokemonBattles:
             return
         ctx.then(Task("battle_cards", {"player": b["challenger"]}))
 
+    @task("battle_cards")
     def task_battle_cards(self: Any, ctx: C, player: str) -> None:
         """Offer ``player`` their Challenge cards, one at a time, until they are done."""
-        b = ctx.state.ext["battle"]
+        b = data.battle(ctx.state)
         cards = self.battle_cards(ctx.state, player)
         if not cards:
             self.after_cards(ctx, player)
@@ -89,36 +92,38 @@ class PokemonBattles:
                         f"{self.total(ctx.state, rival)}; play a Challenge card?", options,
                         "battle_card", player=player)
 
+    @task("battle_card")
     def task_battle_card(self: Any, ctx: C, player: str, option: str) -> None:
         if option == "done":
             self.after_cards(ctx, player)
             return
         card = ctx.state.b.card(option)
         bonus = int(card.effect.get("bonus", 0))
-        b = ctx.state.ext["battle"]
+        b = data.battle(ctx.state)
         self.return_card(ctx, player, option)
         self.set_battle(ctx, f"{ctx.state.name(player)} plays \u201c{card.text.split('.')[0]}\u201d"
                         f": +{bonus}.", bonus={**b["bonus"], player: b["bonus"][player] + bonus})
         ctx.then(Task("battle_cards", {"player": player}))
 
     def after_cards(self: Any, ctx: C, player: str) -> None:
-        b = ctx.state.ext["battle"]
+        b = data.battle(ctx.state)
         if player == b["challenger"]:
             ctx.then(Task("battle_cards", {"player": b["owner"]}))
         else:
             ctx.then(Task("battle_end", {}))
 
     def total(self, state: MonopolyState, pid: str) -> int:
-        b = state.ext["battle"]
+        b = data.battle(state)
         return int(b["rolls"].get(pid, 0)) + data.battle_strength(state, pid) + int(b["bonus"][pid])
 
+    @task("battle_end")
     def task_battle_end(self: Any, ctx: C) -> None:
         state = ctx.state
-        b = state.ext["battle"]
+        b = data.battle(state)
         me, owner, index = b["challenger"], b["owner"], b["space"]
         mine, theirs = self.total(state, me), self.total(state, owner)
         space = state.b.spaces[index]
-        ctx.emit("ext", set={"battle": None})
+        ctx.emit("edition_values_set", set={"battle": None})
         if mine > theirs:
             why = f"{state.name(me)} wins the battle {mine} to {theirs}"
             if state.owner(index) != owner:

@@ -12,6 +12,7 @@ from typing import Any
 
 from companion.editions import readings
 from companion.editions.pokemon import data
+from companion.engine.registry import prompt_kind, task
 from companion.engine.rules import Ctx
 from companion.engine.state import Task
 from companion.engine.types import Action, Command
@@ -40,7 +41,7 @@ class PokemonCatching:
             return
         assert owner is not None
         cost = space.rent
-        odds = data.catch_odds(state.ext["ball_faces"], int(state.b.rule("die_faces")),
+        odds = data.catch_odds(data.values(state).ball_faces, int(state.b.rule("die_faces")),
                                max(0, state.player(pid).money - cost),
                                int(state.b.rule("reroll_price")), data.counts_last(state))
         after = " after paying"
@@ -50,10 +51,12 @@ class PokemonCatching:
                 f"pay {state.fmt(cost)} to explore ({data.odds_text(odds)}{after}), or "
                 f"battle {state.name(owner)}", space=index, owner=owner, cost=cost, odds=odds)
 
+    @task("explore_offer")
     def task_explore_offer(self: Any, ctx: C, player: str, space: int) -> None:
         if not ctx.state.player(player).bankrupt and ctx.state.owner(space) == player:
             self.offer_explore(ctx, player, space)
 
+    @prompt_kind("explore")
     def actions_explore(self, state: MonopolyState) -> list[Action]:
         assert state.prompt is not None
         pid = state.prompt.to[0]
@@ -79,6 +82,7 @@ class PokemonCatching:
                      "(exploration cost)")
         ctx.then(Task("catch_start", {"player": pid, "space": index}))
 
+    @task("catch_start")
     def task_catch_start(self: Any, ctx: C, player: str, space: int) -> None:
         state = ctx.state
         if state.player(player).bankrupt:
@@ -97,7 +101,8 @@ class PokemonCatching:
         odds = data.odds_for(state, pid)
         k, n = odds["ball_faces"], odds["faces"]
         faces = ["ball"] * k + ["x"] * (n - k)
-        ctx.emit("ext", set={"catch": {"player": pid, "space": index, "type": s.color,
+        ctx.emit("edition_values_set",
+                 set={"catch": {"player": pid, "space": index, "type": s.color,
                                        "odds": odds}})
         hint = f"1-{k} Poké Ball" if k > 1 else "1 Poké Ball"
         if k < n:
@@ -108,31 +113,34 @@ class PokemonCatching:
                 f"({data.odds_text(odds)}; faces {hint})", roll=spec, odds=odds, faces=faces,
                 space=index, type=s.color)
 
+    @task("catch_rolled")
     def task_catch_rolled(self: Any, ctx: C, player: str, space: int, dice: list[int]) -> None:
         state = ctx.state
         s = state.b.spaces[space]
         kind = data.type_names(state.b)[s.color]
-        if dice[0] <= state.ext["ball_faces"]:
+        if dice[0] <= data.values(state).ball_faces:
             chips = data.wild(state)
             chip = chips[s.color].pop(0)
             mine = data.caught(state, player)
             where = "beside the mat" if s.color in data.mat_types(state, player) else "on the mat"
             table = data.all_caught(state)
             table[player] = [*mine, chip]
-            ctx.emit("ext", f"Poké Ball! {state.name(player)} catches a wild {kind}-type "
+            ctx.emit("edition_values_set",
+                     f"Poké Ball! {state.name(player)} catches a wild {kind}-type "
                      f"Pokémon ({chip}) and puts it {where}.",
                      set={"wild": chips, "caught": table, "catch": None})
             return
         price = int(state.b.rule("reroll_price"))
         money = state.player(player).money
         if money < price:
-            ctx.emit("ext", f"X: {state.name(player)} catches nothing and has no Poké Ball left "
+            ctx.emit("edition_values_set",
+                     f"X: {state.name(player)} catches nothing and has no Poké Ball left "
                      "to re-roll.", set={"catch": None})
             return
-        odds = data.catch_odds(state.ext["ball_faces"], int(state.b.rule("die_faces")),
+        odds = data.catch_odds(data.values(state).ball_faces, int(state.b.rule("die_faces")),
                                money, price, data.counts_last(state), paid=False)
-        ctx.emit("ext", f"X: {state.name(player)} catches nothing.",
-                 set={"catch": {**state.ext["catch"], "odds": odds, "after_reroll": True}})
+        ctx.emit("edition_values_set", f"X: {state.name(player)} catches nothing.",
+                 set={"catch": {**data.catch(state), "odds": odds, "after_reroll": True}})
         if money <= price and not self.may_spend_last(state):
             ctx.ask("catch_miss", (player,), f"{state.name(player)}: stop (your last Poké Ball "
                     "cannot be spent on a re-roll)", space=space, price=price, odds=odds)
@@ -154,6 +162,7 @@ class PokemonCatching:
     def out_at_zero(self, state: MonopolyState) -> bool:
         return readings.chosen("pokemon", state.setup.settings, "zero_balls") == "reroll"
 
+    @prompt_kind("catch_miss")
     def actions_catch_miss(self, state: MonopolyState) -> list[Action]:
         assert state.prompt is not None
         pid = state.prompt.to[0]
@@ -180,10 +189,12 @@ class PokemonCatching:
         d = ctx.state.prompt.data
         pid = command.actor
         ctx.clear_prompt()
-        ctx.emit("money", f"{ctx.state.name(pid)} pays {ctx.state.fmt(d['price'])} to re-roll.",
+        ctx.emit("money_paid",
+                 f"{ctx.state.name(pid)} pays {ctx.state.fmt(d['price'])} to re-roll.",
                  source=pid, to="bank", amount=d["price"])
         if ctx.state.player(pid).money <= 0 and self.out_at_zero(ctx.state):
-            ctx.emit("ext", f"{ctx.state.name(pid)} has run out of Poké Balls and is out of "
+            ctx.emit("edition_values_set",
+                     f"{ctx.state.name(pid)} has run out of Poké Balls and is out of "
                      "the game.", set={"catch": None})
             self.go_bankrupt(ctx, pid, "bank")
             return
@@ -192,4 +203,5 @@ class PokemonCatching:
     def cmd_stop(self, ctx: C, command: Command) -> None:
         """Do not explore, or stop re-rolling: the turn goes on to its end."""
         ctx.clear_prompt()
-        ctx.emit("ext", f"{ctx.state.name(command.actor)} stops.", set={"catch": None})
+        ctx.emit("edition_values_set",
+                 f"{ctx.state.name(command.actor)} stops.", set={"catch": None})

@@ -1,19 +1,21 @@
 """The edition's own tables: wild Pokémon chips, tracker mats, the catching die and its odds.
 
-State lives in ``state.ext``: ``wild`` (type -> chip ids still beside the board), ``caught``
-(player -> chip ids on or beside their mat), ``ball_faces``, and the ``catch`` / ``battle``
-under way (for the view). A chip id is ``<type>-<n>``.
+State lives in ``state.ext`` (:class:`PokemonValues`): ``wild`` (type -> chip ids still
+beside the board), ``caught`` (player -> chip ids on or beside their mat), ``ball_faces``,
+and the ``catch`` / ``battle`` under way (for the view). A chip id is ``<type>-<n>``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from companion.editions import readings
 from companion.engine.types import SetupError
 from companion.monopoly.board import Board
-from companion.monopoly.state import MonopolyState
+from companion.monopoly.state import EditionValues, MonopolyState, values_of
 
 
 def chip_type(chip: str) -> str:
@@ -42,15 +44,15 @@ def ball_faces_setting(board: Board, settings: dict[str, Any]) -> int:
 
 
 def wild(state: MonopolyState) -> dict[str, list[str]]:
-    return {t: list(c) for t, c in state.ext["wild"].items()}
+    return {t: list(c) for t, c in values(state).wild.items()}
 
 
 def caught(state: MonopolyState, pid: str) -> list[str]:
-    return list(state.ext["caught"].get(pid, ()))
+    return list(values(state).caught.get(pid, ()))
 
 
 def all_caught(state: MonopolyState) -> dict[str, list[str]]:
-    return {p: list(c) for p, c in state.ext["caught"].items()}
+    return {p: list(c) for p, c in values(state).caught.items()}
 
 
 def mat_types(state: MonopolyState, pid: str) -> set[str]:
@@ -59,7 +61,7 @@ def mat_types(state: MonopolyState, pid: str) -> set[str]:
 
 
 def mat_complete(state: MonopolyState, pid: str) -> bool:
-    return mat_types(state, pid) >= set(state.ext["wild"])
+    return mat_types(state, pid) >= set(values(state).wild)
 
 
 def battle_strength(state: MonopolyState, pid: str) -> int:
@@ -126,7 +128,7 @@ def counts_last(state: MonopolyState) -> bool:
 
 def odds_for(state: MonopolyState, pid: str) -> dict[str, Any]:
     b = state.b
-    return catch_odds(state.ext["ball_faces"], int(b.rule("die_faces")),
+    return catch_odds(values(state).ball_faces, int(b.rule("die_faces")),
                       state.player(pid).money, int(b.rule("reroll_price")), counts_last(state))
 
 
@@ -136,3 +138,35 @@ def odds_text(odds: dict[str, Any]) -> str:
     rolls = odds["rolls"]
     return (f"chance to catch within your Poké Balls: {odds['chance']} "
             f"({odds['percent_text']}, {rolls} roll{'s' if rolls != 1 else ''})")
+
+
+@dataclass(frozen=True)
+class PokemonValues(EditionValues):
+    """Pokémon's own state: the tracker mats and the catch or battle in progress."""
+
+    wild: Mapping[str, list[str]]
+    """Type -> chip ids still beside the board."""
+    caught: Mapping[str, list[str]]
+    """Player id -> chip ids on their tracker mat."""
+    ball_faces: int
+    """Die faces that catch (the game's setting)."""
+    catch: Mapping[str, Any] | None = None
+    battle: Mapping[str, Any] | None = None
+
+
+def values(state: MonopolyState) -> PokemonValues:
+    return values_of(state, PokemonValues)
+
+
+def battle(state: MonopolyState) -> Mapping[str, Any]:
+    """The Pokémon battle under way (the rules only ask during one)."""
+    b = values(state).battle
+    assert b is not None, "no battle under way"
+    return b
+
+
+def catch(state: MonopolyState) -> Mapping[str, Any]:
+    """The catch under way (the rules only ask during one)."""
+    c = values(state).catch
+    assert c is not None, "no catch under way"
+    return c

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.engine.registry import effect, prompt_kind, space_kind, task
 from companion.engine.rules import Ctx
 from companion.engine.state import Task
 from companion.engine.types import Action, Command
@@ -17,6 +18,7 @@ class PokemonSpaces:
     """Locations, Lapras and Jail. Mixed into PokemonRules."""
 
     # -- locations ------------------------------------------------------------------------
+    @space_kind("location")
     def land_location(self: Any, ctx: C, pid: str, space: Space) -> None:
         """Uncontrolled: take control by paying its cost, or auction it if the Trainer cannot
         afford it. Controlled: explore (or battle the owner)."""
@@ -34,6 +36,7 @@ class PokemonSpaces:
             return
         self.offer_explore(ctx, pid, space.index)
 
+    @prompt_kind("buy")
     def actions_buy(self, state: MonopolyState) -> list[Action]:
         assert state.prompt is not None
         pid = state.prompt.to[0]
@@ -64,6 +67,7 @@ class PokemonSpaces:
                 break
         return out
 
+    @space_kind("lapras")
     def land_lapras(self: Any, ctx: C, pid: str, space: Space) -> None:
         state = ctx.state
         options: list[tuple[Any, str]] = [("stay", "Stay here")]
@@ -74,6 +78,7 @@ class PokemonSpaces:
         self.ask_choice(ctx, "lapras", pid, f"Lapras! {state.name(pid)}: ride to any space up "
                         "to the next Lapras, or stay", options, "lapras_move", player=pid)
 
+    @task("lapras_move")
     def task_lapras_move(self: Any, ctx: C, player: str, option: str) -> None:
         if option == "stay":
             ctx.say(f"{ctx.state.name(player)} stays on Lapras.")
@@ -86,10 +91,15 @@ class PokemonSpaces:
 
     # -- Jail on one die ------------------------------------------------------------------
     jail_exit_words = "6"
+    jail_exit_say = ("{name} rolled a 6 and leaves Jail; the space moved to is not followed "
+                     "this time.")
+    jail_exit_lands = False
+    """A 6 frees the Trainer; that move does not follow the space it ends on."""
 
     def rolls_out_of_jail(self, dice: list[int]) -> bool:
         return dice[0] == 6
 
+    @task("begin_turn")
     def task_begin_turn(self: Any, ctx: C) -> None:
         p = ctx.state.turn_player
         if not p.in_jail:
@@ -99,17 +109,8 @@ class PokemonSpaces:
                       f"pay {ctx.state.fmt(ctx.state.b.rule('jail_fine'))}, use a Get Out of "
                       "Jail Free card, or roll for a 6", 1, "turn_roll", label="Roll for a 6")
 
-    def task_jail_roll(self: Any, ctx: C, dice: list[int]) -> None:
-        """A 6 frees the Trainer; that move does not follow the space it ends on."""
-        p = ctx.state.turn_player
-        if p.in_jail and self.rolls_out_of_jail(dice):
-            self.release(ctx, p.id, f"{p.name} rolled a 6 and leaves Jail; the space moved to "
-                         "is not followed this time.")
-            ctx.then(Task("move", {"player": p.id, "steps": dice[0]}), Task("after_move"))
-            return
-        super().task_jail_roll(ctx, dice)  # type: ignore[misc]
-
     # -- cards ----------------------------------------------------------------------------
+    @effect("keep")
     def effect_keep(self, ctx: C, pid: str, card: Card, use: str = "jail", **_: Any) -> None:
         what = "a battle" if use == "battle" else "later"
         ctx.emit("card_kept", f"{ctx.state.name(pid)} keeps the card for {what}.", player=pid,

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from companion.engine.events import ForceDieRolled
+from companion.engine.registry import declare, effect, need, space_kind, task
 from companion.engine.rules import Ctx
 from companion.monopoly.board import Card, Space
 from companion.monopoly.host import MonopolyHost
@@ -43,9 +45,11 @@ class StarWarsForce(MonopolyHost):
 
     force_steal = 50
 
+    @space_kind("force")
     def land_force(self, ctx: C, pid: str, space: Space) -> None:
         self.use_the_force(ctx, pid)
 
+    @effect("use_the_force")
     def effect_use_the_force(self, ctx: C, pid: str, card: Card) -> None:
         self.use_the_force(ctx, pid)
 
@@ -53,13 +57,19 @@ class StarWarsForce(MonopolyHost):
         self.ask_roll(ctx, "force", pid, f"Use the Force! {ctx.state.name(pid)}: roll one die",
                       1, "force_rolled", label="Roll for the Force", player=pid)
 
+    @task("force_rolled")
     def task_force_rolled(self, ctx: C, player: str, dice: list[int]) -> None:
         face = dice[0]
-        ctx.emit("note", f"The Force: {ctx.state.name(player)} rolled {face}, {POWERS[face]}.",
+        ctx.emit("force_die_rolled",
+                 f"The Force: {ctx.state.name(player)} rolled {face}, {POWERS[face]}.",
                  face=face, player=player)
-        getattr(self, f"force_{face}")(ctx, player)
+        need(self, "force", str(face))(ctx, player)
+
+    def on_force_die_rolled(self, state: MonopolyState, e: ForceDieRolled) -> MonopolyState:
+        return state
 
     # -- 1 Mind Trick: swap -------------------------------------------------------------
+    @declare("force", "1")
     def force_1(self, ctx: C, pid: str) -> None:
         state = ctx.state
         mine = state.owned_by(pid)
@@ -74,6 +84,7 @@ class StarWarsForce(MonopolyHost):
                         [(state.b.spaces[i].id, state.b.spaces[i].name) for i in sorted(mine)],
                         "force_swap_take", player=pid)
 
+    @task("force_swap_take")
     def task_force_swap_take(self, ctx: C, player: str, option: str) -> None:
         state = ctx.state
         theirs = sorted(i for p in state.active if p.id != player for i in state.owned_by(p.id))
@@ -84,6 +95,7 @@ class StarWarsForce(MonopolyHost):
                          for i in theirs],
                         "force_swap", player=player, give=option)
 
+    @task("force_swap")
     def task_force_swap(self, ctx: C, player: str, give: str, option: str) -> None:
         state = ctx.state
         mine, theirs = state.b.find(give).index, state.b.find(option).index
@@ -99,6 +111,7 @@ class StarWarsForce(MonopolyHost):
         self.after_gain(ctx, player, theirs)
 
     # -- 2 Force Stealth ----------------------------------------------------------------
+    @declare("force", "2")
     def force_2(self, ctx: C, pid: str) -> None:
         state = ctx.state
         free = [i for i in state.b.ownable if state.owner(i) is None]
@@ -113,6 +126,7 @@ class StarWarsForce(MonopolyHost):
                         [(state.b.spaces[i].id, state.b.spaces[i].name) for i in free],
                         "force_stealth", player=pid)
 
+    @task("force_stealth")
     def task_force_stealth(self, ctx: C, player: str, option: str) -> None:
         space = ctx.state.b.find(option)
         self.move_to(ctx, player, space.index, salary=False,
@@ -123,6 +137,7 @@ class StarWarsForce(MonopolyHost):
         self.after_gain(ctx, player, space.index)
 
     # -- 3 Force Levitate ---------------------------------------------------------------
+    @declare("force", "3")
     def force_3(self, ctx: C, pid: str) -> None:
         state = ctx.state
         ships = [p for p in state.active if p.id != pid]
@@ -134,21 +149,23 @@ class StarWarsForce(MonopolyHost):
                         [(p.id, f"{p.name} on {state.b.spaces[p.position].name}") for p in ships],
                         "force_levitate", player=pid)
 
+    @task("force_levitate")
     def task_force_levitate(self, ctx: C, player: str, option: str) -> None:
         state = ctx.state
         me, other = state.player(player), state.player(option)
-        ctx.emit("moved", f"Force Levitate: {me.name} and {other.name} swap places "
+        ctx.emit("moved_to", f"Force Levitate: {me.name} and {other.name} swap places "
                  "(no GO salary).", player=me.id, to=other.position)
-        ctx.emit("moved", player=other.id, to=me.position)
+        ctx.emit("moved_to", player=other.id, to=me.position)
         if me.in_jail != other.in_jail:
             out, into = (other, me) if other.in_jail else (me, other)
-            ctx.emit("jail", f"{out.name} leaves Jail; {into.name} is now In Jail.",
+            ctx.emit("jail_changed", f"{out.name} leaves Jail; {into.name} is now In Jail.",
                      player=out.id, in_jail=False, tries=0)
-            ctx.emit("jail", player=into.id, in_jail=True, tries=0)
+            ctx.emit("jail_changed", player=into.id, in_jail=True, tries=0)
         if ctx.state.turn_player.id == player:
-            ctx.emit("doubles", f"{me.name}'s turn ends.", count=0, again=False)
+            ctx.emit("doubles_counted", f"{me.name}'s turn ends.", count=0, again=False)
 
     # -- 4 Force Pull -------------------------------------------------------------------
+    @declare("force", "4")
     def force_4(self, ctx: C, pid: str) -> None:
         state = ctx.state
         mine = state.owned_by(pid)
@@ -160,6 +177,7 @@ class StarWarsForce(MonopolyHost):
         self.ask_choice(ctx, "force_pull_who", pid, f"{state.name(pid)}: pull which player?",
                         [(p.id, p.name) for p in others], "force_pull_where", player=pid)
 
+    @task("force_pull_where")
     def task_force_pull_where(self, ctx: C, player: str, option: str) -> None:
         state = ctx.state
         self.ask_choice(ctx, "force_pull_where", player, f"{state.name(player)}: pull "
@@ -168,19 +186,21 @@ class StarWarsForce(MonopolyHost):
                          for i in sorted(state.owned_by(player))],
                         "force_pull", player=player, victim=option)
 
+    @task("force_pull")
     def task_force_pull(self, ctx: C, player: str, victim: str, option: str) -> None:
         space = ctx.state.b.find(option)
         if ctx.state.owner(space.index) != player:
             ctx.say("Force Pull: the property changed hands meanwhile, no effect.")
             return
-        ctx.emit("moved", f"Force Pull: {ctx.state.name(player)} pulls {ctx.state.name(victim)} "
+        ctx.emit("moved_to", f"Force Pull: {ctx.state.name(player)} pulls {ctx.state.name(victim)} "
                  f"onto {space.name} (no GO salary).", player=victim, to=space.index)
         if ctx.state.player(victim).in_jail:
-            ctx.emit("jail", f"{ctx.state.name(victim)} is pulled out of Jail.", player=victim,
-                     in_jail=False, tries=0)
+            ctx.emit("jail_changed", f"{ctx.state.name(victim)} is pulled out of Jail.",
+                     player=victim, in_jail=False, tries=0)
         self.charge_rent(ctx, victim, player, space)
 
     # -- 5 Mind Trick: ₥50 from each ----------------------------------------------------
+    @declare("force", "5")
     def force_5(self, ctx: C, pid: str) -> None:
         amount = self.force_steal
         for p in ctx.state.active:
@@ -189,6 +209,7 @@ class StarWarsForce(MonopolyHost):
                          f"{ctx.state.name(pid)} {ctx.state.fmt(amount)}")
 
     # -- 6 Force Dash -------------------------------------------------------------------
+    @declare("force", "6")
     def force_6(self, ctx: C, pid: str) -> None:
         self.move_to(ctx, pid, 0, salary=True, why=f"Force Dash: {ctx.state.name(pid)} "
                      "moves directly to GO.")

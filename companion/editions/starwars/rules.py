@@ -3,19 +3,29 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.editions import readings
 from companion.editions.starwars.force import POWERS, StarWarsForce
 from companion.editions.table_settings import TableSettings
+from companion.engine.registry import effect, prompt_kind, space_kind
 from companion.engine.rules import Ctx
 from companion.engine.state import Task
 from companion.engine.types import Action, Command, IllegalCommand
 from companion.monopoly.board import Card, Space
 from companion.monopoly.rules import MonopolyRules
-from companion.monopoly.state import MonopolyState
+from companion.monopoly.state import EditionValues, MonopolyState, values_of
 
 C = Ctx[MonopolyState]
+
+
+@dataclass(frozen=True)
+class StarWarsValues(EditionValues):
+    """Star Wars' own state."""
+
+    bank_auctions: tuple[int, ...] | list[int] = ()
+    """Spaces of a ship bankrupt to the Bank still to be auctioned, in order."""
 
 
 class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
@@ -31,6 +41,9 @@ class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
     """Readings offered to the banker (seeds/starwars.toml [[readings]])."""
 
     # -- property markers -------------------------------------------------------------------
+    def edition_setup(self, state: MonopolyState) -> MonopolyState:
+        return replace(super().edition_setup(state), ext=StarWarsValues())
+
     def markers_left(self, state: MonopolyState, pid: str) -> int:
         """Property markers a ship still has in front of it (16 minus properties owned)."""
         return int(state.b.rule("markers", 16)) - len(state.owned_by(pid))
@@ -39,6 +52,7 @@ class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
         return (f"All {state.b.rule('markers', 16)} of {state.name(pid)}'s property markers are "
                 "on the board: no more properties for that ship.")
 
+    @prompt_kind("buy")
     def actions_buy(self, state: MonopolyState) -> list[Action]:
         assert state.prompt is not None
         out = super().actions_buy(state)
@@ -98,13 +112,16 @@ class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
         return None
 
     # -- spaces -----------------------------------------------------------------------------
+    @space_kind("tax")
     def land_tax(self, ctx: C, pid: str, space: Space) -> None:
         self.pay(ctx, pid, "bank", space.amount, f"Galactic Empire Tax: {ctx.state.name(pid)} "
                  f"pays {ctx.state.fmt(space.amount)} to the Bank")
 
+    @space_kind("hyperspace")
     def land_hyperspace(self, ctx: C, pid: str, space: Space) -> None:
         self.hyperspace(ctx, pid)
 
+    @effect("hyperspace")
     def effect_hyperspace(self, ctx: C, pid: str, card: Card) -> None:
         self.hyperspace(ctx, pid)
 
@@ -173,14 +190,14 @@ class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
                        f"{state.fmt(value)} (half its price), counted against the debt.")
         self.after_gain(ctx, d.creditor, space)
         if left > 0:
-            ctx.emit("debt", debt={"player": d.player, "creditor": d.creditor, "amount": left,
-                                   "reason": d.reason})
+            ctx.emit("debt_changed", debt={"player": d.player, "creditor": d.creditor,
+                                           "amount": left, "reason": d.reason})
             self.settle_debt(ctx)
             return
         ctx.clear_prompt()
-        ctx.emit("debt", f"{d.reason}: paid.", debt=None)
+        ctx.emit("debt_changed", f"{d.reason}: paid.", debt=None)
         if left < 0:
-            ctx.emit("money", f"{state.name(d.creditor)} pays {state.name(d.player)} the "
+            ctx.emit("money_paid", f"{state.name(d.creditor)} pays {state.name(d.player)} the "
                      f"{state.fmt(-left)} difference.", source=d.creditor, to=d.player,
                      amount=-left)
 
@@ -196,19 +213,19 @@ class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
     # -- owing the Bank: properties auctioned at once among the others ----------------------
     def after_bank_bankruptcy(self, ctx: C, pid: str, spaces: tuple[int, ...]) -> None:
         if spaces and len(ctx.state.active) > 1:
-            ctx.emit("ext", "The Bank auctions the bankrupt ship's properties at once.",
+            ctx.emit("edition_values_set",
+                     "The Bank auctions the bankrupt ship's properties at once.",
                      set={"bank_auctions": sorted(spaces)})
             self.next_bank_auction(ctx)
 
     def next_bank_auction(self, ctx: C) -> None:
-        queue = list(ctx.state.ext.get("bank_auctions", ()))
+        queue = list(values_of(ctx.state, StarWarsValues).bank_auctions)
         if not queue or ctx.state.auction is not None:
             return
-        ctx.emit("ext", set={"bank_auctions": queue[1:]})
+        ctx.emit("edition_values_set", set={"bank_auctions": queue[1:]})
         self.start_auction(ctx, queue[0])
 
-    def close_auction(self, ctx: C) -> None:
-        super().close_auction(ctx)
+    def after_auction(self, ctx: C) -> None:
         self.next_bank_auction(ctx)
 
     # -- the end ----------------------------------------------------------------------------
@@ -242,7 +259,8 @@ class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
             "markers_left": {p.id: self.markers_left(state, p.id) for p in state.players},
             "properties_owned": {p.id: len(state.owned_by(p.id)) for p in state.players},
             "force_powers": {str(k): v for k, v in POWERS.items()},
-            "bank_auctions": [state.b.spaces[i].name for i in state.ext.get("bank_auctions", ())],
+            "bank_auctions": [state.b.spaces[i].name
+                              for i in values_of(state, StarWarsValues).bank_auctions],
         }
 
 

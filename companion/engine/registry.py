@@ -1,0 +1,81 @@
+"""Declared rules: every handler the log or the seed data can name carries a stable id.
+
+A method is declared with ``@task("move")``, ``@effect("collect")``, ``@space_kind("go")``,
+``@prompt_kind("buy")`` (or the general ``@declare(kind, id)``). The id, never the method's
+name, is what the log stores (tasks on the to-do list, the task a prompt runs next) and what
+seed files name (space kinds, card effects), so renaming a method changes no saved game.
+``declared(cls)`` lists an edition's ids per kind; editions check their seed data against it
+when they load (see ``Rules.check``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+ATTR = "__rule_ids__"
+
+
+def declare(kind: str, id: str) -> Callable[[F], F]:
+    """Declare the decorated method as the ``kind`` handler with stable id ``id``."""
+
+    def mark(fn: F) -> F:
+        ids: tuple[tuple[str, str], ...] = getattr(fn, ATTR, ())
+        setattr(fn, ATTR, (*ids, (kind, id)))
+        return fn
+
+    return mark
+
+
+def task(id: str) -> Callable[[F], F]:
+    """A step of the to-do list (``ctx.then(Task(id, ...))``); its id is stored in the log."""
+    return declare("task", id)
+
+
+def effect(id: str) -> Callable[[F], F]:
+    """A card effect word (``effect = {<id> = ...}`` in a seed file)."""
+    return declare("effect", id)
+
+
+def space_kind(id: str) -> Callable[[F], F]:
+    """What landing on a space of ``kind = "<id>"`` does."""
+    return declare("space", id)
+
+
+def prompt_kind(id: str) -> Callable[[F], F]:
+    """The actions a prompt of kind ``id`` offers."""
+    return declare("prompt", id)
+
+
+_cache: dict[type, dict[str, dict[str, str]]] = {}
+
+
+def declared(cls: type) -> dict[str, dict[str, str]]:
+    """``{kind: {id: attribute name}}`` for ``cls`` and its bases (subclasses win)."""
+    table = _cache.get(cls)
+    if table is None:
+        table = {}
+        for klass in reversed(cls.__mro__):
+            for name, value in vars(klass).items():
+                for kind, id in getattr(value, ATTR, ()):
+                    table.setdefault(kind, {})[id] = name
+        _cache[cls] = table
+    return table
+
+
+def handler(obj: object, kind: str, id: str) -> Callable[..., Any] | None:
+    """The bound ``kind`` handler ``id`` of ``obj``, or None when none is declared."""
+    name = declared(type(obj)).get(kind, {}).get(id)
+    return None if name is None else getattr(obj, name)
+
+
+def need(obj: object, kind: str, id: str) -> Callable[..., Any]:
+    """The bound ``kind`` handler ``id`` of ``obj``; editions check their data when they load,
+    so a missing one is a bug in the rules, reported with what is declared."""
+    found = handler(obj, kind, id)
+    if found is None:
+        known = ", ".join(sorted(declared(type(obj)).get(kind, {})))
+        raise LookupError(f"{type(obj).__name__} declares no {kind} {id!r} (known: {known})")
+    return found

@@ -1,0 +1,84 @@
+"""Seed data checked when an edition loads: a small schema, and every name a seed gives (a
+space kind, a card effect, an event card) must have a declared handler.
+
+A problem is a :class:`SeedError` naming the file and the field, raised by ``find_edition``
+at start-up, never in the middle of a game. It is not a :class:`SetupError`: a broken data
+file is a bug in the build, not a player's wrong choice.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from companion.engine.registry import declared
+
+
+class SeedError(RuntimeError):
+    """An edition's data file is malformed or names something no rule handles."""
+
+
+Spec = Mapping[str, object]
+"""A schema: ``{field: type}`` where type is a Python type, a tuple of types, a nested Spec
+(an object), or a one-element list ``[item spec]`` (a list). A field whose name ends in
+``?`` is optional; other fields are allowed only when the Spec has ``"*": True``."""
+
+
+def validate(value: object, spec: object, where: str) -> None:
+    """Raise SeedError at the first field of ``value`` that does not fit ``spec``."""
+    if isinstance(spec, list):
+        if not isinstance(value, list):
+            raise SeedError(f"{where}: expected a list, got {type(value).__name__}")
+        for i, item in enumerate(value):
+            validate(item, spec[0], f"{where}[{i}]")
+        return
+    if isinstance(spec, Mapping):
+        if not isinstance(value, Mapping):
+            raise SeedError(f"{where}: expected a table, got {type(value).__name__}")
+        fields = {k.rstrip("?"): k.endswith("?") for k in spec if k != "*"}
+        for name, optional in fields.items():
+            if name not in value:
+                if not optional:
+                    raise SeedError(f"{_join(where, name)}: missing")
+                continue
+            validate(value[name], spec[name + "?" if optional else name], _join(where, name))
+        if not spec.get("*"):
+            extra = sorted(set(value) - set(fields))
+            if extra:
+                raise SeedError(f"{where}: unknown field(s) {', '.join(extra)}")
+        return
+    types = spec if isinstance(spec, tuple) else (spec,)
+    kinds = tuple(t for t in types if isinstance(t, type))
+    if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+        want = " or ".join(t.__name__ for t in kinds)
+        raise SeedError(f"{where}: expected {want}, got {value!r}")
+
+
+def _join(where: str, name: str) -> str:
+    """``seeds/x.toml: spaces[3].kind``: the file, then the field's path."""
+    return f"{where}: {name}" if where.endswith(".toml") else f"{where}.{name}"
+
+
+def check_names(
+    rules: object, kind: str, name: str, where: str, quiet: frozenset[str] = frozenset()
+) -> Callable[..., Any] | None:
+    """The handler ``rules`` declares for ``kind`` ``name``; SeedError when there is none
+    (``quiet`` names need none: landing on GO does nothing by itself)."""
+    table = declared(type(rules)).get(kind, {})
+    if name in table:
+        method: Callable[..., Any] = getattr(rules, table[name])
+        return method
+    if name in quiet:
+        return None
+    known = ", ".join(sorted({*table, *quiet}))
+    raise SeedError(f"{where} = {name!r}: no rule handles this {kind} (known: {known})")
+
+
+def check_arguments(method: Callable[..., Any], fixed: int, args: Mapping[str, object],
+                    where: str) -> None:
+    """SeedError unless ``method`` accepts ``fixed`` positional values and ``args``."""
+    try:
+        inspect.signature(method).bind(*([None] * fixed), **args)
+    except TypeError as exc:
+        raise SeedError(f"{where}: {exc}") from None

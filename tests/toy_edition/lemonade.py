@@ -1,0 +1,29 @@
+"""Lemonade Stand: the smallest edition, written against the declared rules API.
+
+Everything shared (turns, buying, rent, cards, debts) comes from the Monopoly family; the data
+file gives the board; this module adds the one rule of its own: ``kind = "heatwave"``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from companion.engine.registry import space_kind
+from companion.engine.rules import Ctx
+from companion.monopoly.board import Space
+from companion.monopoly.rules import MonopolyRules
+from companion.monopoly.state import MonopolyState
+
+
+class LemonadeRules(MonopolyRules):
+    name = "lemonade"
+    title = "Lemonade Stand"
+    seed_file = str(Path(__file__).with_name("lemonade.toml"))
+
+    @space_kind("heatwave")
+    def land_heatwave(self, ctx: Ctx[MonopolyState], pid: str, space: Space) -> None:
+        """Heatwave: every other player buys a lemonade from the lander."""
+        for p in ctx.state.active:
+            if p.id != pid:
+                self.pay(ctx, p.id, pid, space.amount,
+                         f"Heatwave: {p.name} buys a lemonade from {ctx.state.name(pid)}")

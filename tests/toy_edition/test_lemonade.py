@@ -1,0 +1,58 @@
+"""The declared rules API is enough for a new edition: one data file, one short module."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from lemonade import LemonadeRules
+
+from companion.engine import game
+from companion.engine.editions import register_edition, unregister_edition
+from companion.engine.seeds import SeedError
+from companion.testing import TableGame
+
+Play = Callable[..., TableGame]
+
+
+@pytest.fixture(autouse=True)
+def lemonade() -> Iterator[None]:
+    register_edition(LemonadeRules())
+    yield
+    unregister_edition("lemonade")
+
+
+def test_heatwave_makes_every_other_player_buy_a_lemonade(play: Play) -> None:
+    g = play("lemonade", ["Ann", "Bob", "Cy"])
+    g.roll(1, 3)  # Start -> Heatwave
+    assert [g.p(p).money for p in ("ann", "bob", "cy")] == [12, 9, 9]
+    assert "Heatwave: Bob buys a lemonade from Ann" in " ".join(g.says(1))
+
+
+def test_shared_rules_come_from_the_family_buy_rent_and_the_card(play: Play) -> None:
+    g = play("lemonade", ["Ann", "Bob"])
+    g.roll(1, 2)  # Start -> Sugar Street
+    g.do("buy")
+    assert g.state.owner(g.index("sugar-street")) == "ann"
+    g.roll(1, 1)  # Bob: doubles, the Surprise card: collect 3
+    assert g.p("bob").money == 13
+    g.roll(2, 3)  # Bob again: 2 + 5 = 7 -> past Start (salary 2) to Lemon Lane
+    assert g.p("bob").money == 15
+    assert game.replay(g.events) == g.state
+
+
+def test_a_seed_naming_a_kind_with_no_rule_fails_when_the_edition_loads(
+        tmp_path: Path) -> None:
+    seed = Path(LemonadeRules.seed_file).read_text("utf-8")
+    bad = tmp_path / "hail.toml"
+    bad.write_text(seed.replace('kind = "heatwave"', 'kind = "hailstorm"'), "utf-8")
+
+    class Hail(LemonadeRules):
+        name = "hail"
+        seed_file = str(bad)
+
+    with pytest.raises(SeedError, match=r"hail\.toml: spaces\[4\] \(heatwave\)\.kind = "
+                                        r"'hailstorm': no rule handles this space"):
+        register_edition(Hail())
+    unregister_edition("hail")
