@@ -39,6 +39,8 @@ class GameLog:
     lines: dict[int, dict[str, Any]] = field(default_factory=dict)
     waiting: dict[int, dict[str, Any]] = field(default_factory=dict)
     shown_count: dict[int, int] = field(default_factory=dict)
+    gap_since: float | None = None
+    """When events started waiting for a missing one (None: no gap)."""
 
 
 @dataclass
@@ -143,6 +145,10 @@ class Board:
             self._note("log", {"key": tv.key, "game": gid, "line": dict(line)})
             if line["type"] == UNDONE and line["to_seq"] is not None:
                 self._undo(tv, gid, g, int(line["to_seq"]), line["seq"])
+        if not g.waiting:
+            g.gap_since = None
+        elif g.gap_since is None:
+            g.gap_since = self.clock()
 
     def _undo(self, tv: TableView, gid: str, g: GameLog, to_seq: int, at: int) -> None:
         """Strike through what an undo takes back (as the table's own history does)."""
@@ -225,6 +231,14 @@ class Board:
             if tables:
                 out.append({"kind": "standings", "standings": self.standings()})
             return self.revision, out
+
+    def gaps(self, older_than: float) -> bool:
+        """Whether some game has waited this long for a missing event (the subscriber then
+        asks the broker for the retained log pages again)."""
+        now = self.clock()
+        with self.changed:
+            return any(g.gap_since is not None and now - g.gap_since >= older_than
+                       for tv in self.tables.values() for g in tv.games.values())
 
     def wait_for(self, predicate: Callable[[], bool], timeout: float) -> bool:
         """Block until ``predicate()`` (called under the board's lock) holds, or timeout."""

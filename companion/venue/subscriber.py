@@ -23,6 +23,9 @@ from companion.venue.topics import ROOT
 
 log = logging.getLogger("companion.venue.screen")
 
+GAP_CHECK = 5.0
+"""Seconds an event may wait for a missing earlier one before the pages are asked again."""
+
 
 class ScreenSubscriber:
     """``start()`` connects (and reconnects on its own); ``stop()`` disconnects."""
@@ -47,8 +50,22 @@ class ScreenSubscriber:
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
+        self._stopping = threading.Event()
+        self._repair: threading.Thread | None = None
+
+    def _repair_gaps(self) -> None:
+        """A message the broker dropped (a full queue) leaves a gap: subscribing again makes
+        the broker send every retained log page again, which fills it."""
+        while not self._stopping.wait(GAP_CHECK):
+            if self.connected.is_set() and self.board.gaps(GAP_CHECK):
+                log.info("filling a gap from the retained log pages")
+                self.client.subscribe(self.topic, qos=1)
 
     def start(self) -> ScreenSubscriber:
+        self._stopping.clear()
+        self._repair = threading.Thread(target=self._repair_gaps, name="venue-gaps",
+                                        daemon=True)
+        self._repair.start()
         props = Properties(PacketTypes.CONNECT)  # type: ignore[no-untyped-call]
         props.SessionExpiryInterval = 3600
         self.client.connect_async(self.broker, self.port, keepalive=30, clean_start=False,
@@ -57,6 +74,9 @@ class ScreenSubscriber:
         return self
 
     def stop(self) -> None:
+        self._stopping.set()
+        if self._repair is not None:
+            self._repair.join(timeout=10)
         self.client.disconnect()
         self.client.loop_stop()
 
