@@ -57,6 +57,9 @@ class VenueSettings:
                     f"[venue] {key} = {value!r}: use 1 to 32 letters, digits, '-' or '_' "
                     "(it is one level of the MQTT topic).")
             names[key] = value
+        if names["table"] == "screen":
+            raise VenueConfigError("[venue] table = \"screen\" is the venue screen's account "
+                                   "on the broker; name the table otherwise.")
         tls = raw.get("tls", False)
         if not isinstance(tls, bool):
             raise VenueConfigError("[venue] tls is true or false.")

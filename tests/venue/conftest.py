@@ -15,14 +15,26 @@ from companion.venue.subscriber import ScreenSubscriber
 TABLES = [f"t{n:02d}" for n in range(1, 21)]
 
 
-@pytest.fixture
-def broker(tmp_path: Path) -> Iterator[Broker]:
+def _broker(tmp_path: Path) -> Broker:
     if not os.path.exists(MOSQUITTO):
         pytest.skip("needs Debian's mosquitto (./scripts/test installs it as root)")
     users = {"screen": SCREEN_PASSWORD, **{t: f"pw-{t}" for t in TABLES}}
     (tmp_path / "broker").mkdir()
-    b = Broker(tmp_path / "broker", users)
+    return Broker(tmp_path / "broker", users)
+
+
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[Broker]:
+    b = _broker(tmp_path)
     b.start()
+    yield b
+    b.stop()
+
+
+@pytest.fixture
+def broker_off(tmp_path: Path) -> Iterator[Broker]:
+    """Configured on its port, not started: the test starts it when it wants."""
+    b = _broker(tmp_path)
     yield b
     b.stop()
 
