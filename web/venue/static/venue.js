@@ -4,7 +4,7 @@
 (function () {
   const tables = new Map();
   let standings = [];
-  const SHOW = 5;
+  const SHOW = 4;
 
   function el(tag, cls, text) {
     const e = document.createElement(tag);
@@ -33,7 +33,7 @@
         const winner = g.finished && g.winners.includes(p.id);
         const li = el("li", (p.is_current ? "current" : "") + (p.bankrupt ? " out" : "") +
           (winner ? " winner" : ""));
-        li.append(el("span", "who", (winner ? "🏆 " : p.is_current ? "▶ " : "") + p.name),
+        li.append(el("span", "who", (winner ? "★ " : p.is_current ? "▶ " : "") + p.name),
           el("span", "points", p.points_text));
         ul.append(li);
       }
