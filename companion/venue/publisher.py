@@ -49,7 +49,9 @@ class VenuePublisher:
         self._wake = threading.Event()
         self._stopping = threading.Event()
         self._dirty: queue.SimpleQueue[str] = queue.SimpleQueue()
-        self._acks: queue.SimpleQueue[int] = queue.SimpleQueue()
+        self._acks: queue.SimpleQueue[tuple[int, bool]] = queue.SimpleQueue()
+        self.refused: str | None = None
+        """Why the broker refused this table's messages (its ACL), until the next connection."""
         self._epoch = 0
         """Connections made so far (bumped on the network thread; read here)."""
         self.connected = threading.Event()
@@ -100,7 +102,7 @@ class VenuePublisher:
 
     def _on_publish(self, client: mqtt.Client, userdata: Any, mid: int, reason: Any,
                     properties: Any) -> None:
-        self._acks.put(mid)
+        self._acks.put((mid, bool(reason.is_failure)))
         self._wake.set()
 
     def topic(self, *rest: str) -> str:
@@ -160,20 +162,27 @@ class VenuePublisher:
             self._wake.clear()
             try:
                 self._take_acks()
-                if time.monotonic() - last_scan > SCAN_EVERY:
-                    self._scan(box)
-                    last_scan = time.monotonic()
                 dirty = self._take_dirty()
+                if time.monotonic() - last_scan > SCAN_EVERY:  # a safety net
+                    self._scan(box)
+                    dirty |= set(self._tracked)
+                    last_scan = time.monotonic()
                 if dirty - self._tracked.keys():
                     self._scan(box)
                 if not self.connected.is_set():
                     continue
                 if self._epoch != epoch:
                     epoch = self._epoch
+                    if self.refused is not None:  # start again from what was delivered
+                        self.refused = None
+                        self._sent.update(self._acked)
+                        self._flying.clear()
+                        self._mids.clear()
                     self._resend_retained(box)
                     dirty |= set(self._tracked)
                 for gid in sorted(dirty & self._tracked.keys()):
-                    self._send_new(box, gid)
+                    if self.refused is None:
+                        self._send_new(box, gid)
                 self._send_summary()
                 self._save(box)
             except Exception:  # the table plays on; try again on the next wake
@@ -193,11 +202,17 @@ class VenuePublisher:
     def _take_acks(self) -> None:
         while True:
             try:
-                mid = self._acks.get_nowait()
+                mid, failed = self._acks.get_nowait()
             except queue.Empty:
                 return
             hit = self._mids.pop(mid, None)
             if hit is None:
+                continue
+            if failed:  # not delivered: the cursor stays; sent again on the next connection
+                if self.refused is None:
+                    self.refused = (f"the broker refuses {self.topic('...')}: check that "
+                                    "[venue] table and username match the broker's ACL")
+                    log.error("%s", self.refused)
                 continue
             gid, seq = hit
             flying = self._flying.setdefault(gid, set())
@@ -225,8 +240,8 @@ class VenuePublisher:
 
     def _send_new(self, box: Outbox, gid: str) -> None:
         flying = self._flying.setdefault(gid, set())
-        if len(self._mids) >= WINDOW:
-            self._wake.set()  # come back when acks arrive
+        if len(self._mids) >= WINDOW:  # come back to this game when acks arrive
+            self._dirty.put(gid)
             return
         sent = self._sent.get(gid, 0)
         rows = box.rows(gid, after=topics.PAGE * topics.page_of(sent + 1))

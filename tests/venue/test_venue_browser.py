@@ -10,8 +10,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from venue_helpers import (FOUR_PLAYERS, ROOT, Broker, ScreenServer, SimTable, caught_up,
-                           run_all, wait_until)
+from venue_helpers import (
+    FOUR_PLAYERS,
+    ROOT,
+    Broker,
+    ScreenServer,
+    SimTable,
+    caught_up,
+    run_all,
+    wait_until,
+)
 
 from companion.venue.board import Board
 from companion.venue.subscriber import ScreenSubscriber

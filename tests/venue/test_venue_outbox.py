@@ -133,3 +133,43 @@ def test_a_game_finished_before_joining_the_venue_stays_home(tmp_path: Path,
         sub.stop()
         publisher.stop()
         service.stop()
+
+
+def test_a_burst_larger_than_the_in_flight_window_is_delivered_whole(
+        tmp_path: Path, broker_off: Broker, monkeypatch: object) -> None:
+    """Events owed while the window of unacknowledged messages is full are not forgotten."""
+    import companion.venue.publisher as publisher_module
+
+    monkeypatch.setattr(publisher_module, "WINDOW", 3)  # type: ignore[attr-defined]
+    table = SimTable(tmp_path, "t01", broker_off.port, SCRIPT)
+    try:
+        table.begin()
+        table.play()  # everything owed at once
+        broker_off.start()
+        board, sub = screen_on(broker_off)
+        try:
+            wait_until(lambda: caught_up(board, [table]), what="the whole game")
+        finally:
+            sub.stop()
+    finally:
+        table.close()
+
+
+def test_what_the_broker_refuses_is_not_counted_as_delivered(tmp_path: Path,
+                                                             broker: Broker) -> None:
+    """A table configured under another table's name (the ACL refuses it) plays on, says why
+    nothing arrives, and keeps every event owed."""
+    service = GameService(tmp_path / "t02").start()
+    publisher = VenuePublisher(service, VenueSettings(
+        broker="127.0.0.1", port=broker.port, venue="cafe", table="t02", username="t01",
+        password="pw-t01")).start()
+    try:
+        data = json.loads(SCRIPT.read_text())
+        data.pop("steps")
+        gid = service.create_game(data).game_id
+        wait_until(lambda: publisher.refused is not None, what="the refusal")
+        assert "ACL" in (publisher.refused or "")
+        assert publisher.owed() == service.state(gid)[0]
+    finally:
+        publisher.stop()
+        service.stop()
