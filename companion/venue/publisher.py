@@ -64,6 +64,8 @@ class VenuePublisher:
         self._saved: dict[str, int] = {}
         self._tracked: dict[str, dict[str, Any]] = {}
         self._digests: dict[str, int] = {}
+        self._pages: dict[str, tuple[int, list[dict[str, Any]]]] = {}
+        """Per game: the page being filled and its events so far."""
         self._summary: bytes = b""
         self.client = self._make_client()
 
@@ -244,26 +246,42 @@ class VenuePublisher:
             self._dirty.put(gid)
             return
         sent = self._sent.get(gid, 0)
-        rows = box.rows(gid, after=topics.PAGE * topics.page_of(sent + 1))
-        new = [r for r in rows if r.seq > sent][: WINDOW - len(self._mids)]
+        rows = box.rows(gid, after=sent)
+        new = rows[: WINDOW - len(self._mids)]
+        touched: set[int] = set()
         for r in new:
-            info = self.client.publish(self.topic("game", gid, "event"),
-                                       topics.encode(topics.event_json(gid, r)), 1)
+            event = topics.event_json(gid, r)
+            info = self.client.publish(self.topic("game", gid, "event"), topics.encode(event), 1)
             self._mids[info.mid] = (gid, r.seq)
             flying.add(r.seq)
             self._sent[gid] = r.seq
-        if new:
-            upto = new[-1].seq
-            for page in range(topics.page_of(new[0].seq), topics.page_of(upto) + 1):
-                self._send_page(gid, page, [r for r in rows if r.seq <= upto])
-            if upto < rows[-1].seq:
-                self._dirty.put(gid)
-                self._wake.set()
+            page = topics.page_of(r.seq)
+            if page not in touched and touched:
+                self._send_page(gid, max(touched))  # a page just filled up: its last version
+            touched.add(page)
+            self._page_events(box, gid, page, r.seq).append(event)
+        if touched:
+            self._send_page(gid, max(touched))
+        if len(new) < len(rows):
+            self._dirty.put(gid)
+            self._wake.set()
         self._send_digest(box, gid)
 
-    def _send_page(self, gid: str, page: int, rows: list[Any]) -> None:
-        self.client.publish(self.topic("game", gid, "log", str(page)),
-                            topics.encode(topics.page_json(gid, page, rows)), 1, True)
+    def _page_events(self, box: Outbox, gid: str, page: int, seq: int) -> list[dict[str, Any]]:
+        """The events of ``page`` before ``seq``, kept in memory for the page being filled
+        (read from the log only after a restart or when a game comes back)."""
+        cached = self._pages.get(gid)
+        if cached is None or cached[0] != page:
+            rows = box.rows(gid, after=page * topics.PAGE) if (seq - 1) % topics.PAGE else []
+            cached = self._pages[gid] = (page, [topics.event_json(gid, r) for r in rows
+                                                if r.seq < seq])
+        return cached[1]
+
+    def _send_page(self, gid: str, page: int) -> None:
+        cached = self._pages[gid]
+        payload = {"v": topics.VERSION, "game": gid, "page": page, "events": cached[1]}
+        self.client.publish(self.topic("game", gid, "log", str(page)), topics.encode(payload),
+                            1, True)
 
     def _resend_retained(self, box: Outbox) -> None:
         """After any (re)connection: the broker may have restarted and lost what it kept."""
@@ -272,9 +290,9 @@ class VenuePublisher:
         self.client.publish(self.topic("status"), self._status(True), 1, True)
         for gid in self._tracked:
             rows = [r for r in box.rows(gid) if r.seq <= self._sent.get(gid, 0)]
-            if rows:
-                for page in range(topics.page_of(rows[-1].seq) + 1):
-                    self._send_page(gid, page, rows)
+            for page in range(topics.page_of(rows[-1].seq) + 1 if rows else 0):
+                self.client.publish(self.topic("game", gid, "log", str(page)),
+                                    topics.encode(topics.page_json(gid, page, rows)), 1, True)
 
     def _send_digest(self, box: Outbox, gid: str) -> None:
         view = self._view(box, gid)

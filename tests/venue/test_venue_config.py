@@ -59,3 +59,15 @@ def test_bad_values_are_refused_with_the_fix(tmp_path: Path, extra: str, message
     text = "\n".join(line for line in GOOD.splitlines() if not line.startswith(key + " "))
     with pytest.raises(ConfigError, match=message):
         load_config(write(tmp_path, text + "\n" + extra + "\n"))
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--listen", "nowhere"], "address:port"),
+    (["--venue", "caf/e"], "letters, digits"),
+])
+def test_the_venue_command_explains_bad_options(args: list[str], message: str,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    from companion.cli import main
+
+    assert main(["venue", "--broker", "127.0.0.1", *args]) == 2
+    assert message in capsys.readouterr().err
