@@ -52,7 +52,7 @@ class VenuePublisher:
         self._acks: queue.SimpleQueue[tuple[int, bool]] = queue.SimpleQueue()
         self.refused: str | None = None
         """Why the broker refused this table's messages (its ACL), until the next connection."""
-        self._epoch = 0
+        self.connections = 0
         """Connections made so far (bumped on the network thread; read here)."""
         self.connected = threading.Event()
         self._thread: threading.Thread | None = None
@@ -93,7 +93,7 @@ class VenuePublisher:
         if reason.is_failure:
             log.warning("venue broker refused the connection: %s", reason)
             return
-        self._epoch += 1
+        self.connections += 1
         self.connected.set()
         self._wake.set()
 
@@ -173,8 +173,8 @@ class VenuePublisher:
                     self._scan(box)
                 if not self.connected.is_set():
                     continue
-                if self._epoch != epoch:
-                    epoch = self._epoch
+                if self.connections != epoch:
+                    epoch = self.connections
                     if self.refused is not None:  # start again from what was delivered
                         self.refused = None
                         self._sent.update(self._acked)

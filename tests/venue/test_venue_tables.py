@@ -84,14 +84,17 @@ def test_twenty_tables_the_screen_shows_every_table_as_it_is(tmp_path: Path, bro
         close_all(tables)
 
 
-def drop_connection(table: SimTable) -> None:
-    """The table's Wi-Fi goes: its socket dies under it (the client must notice and redial)."""
+def drop_connection(table: SimTable) -> int:
+    """The table's Wi-Fi goes: its socket dies under it (the client must notice and redial).
+    Returns the number of connections made before."""
+    before = table.publisher.connections
     sock = table.publisher.client.socket()
     if sock is not None:
         try:
             sock.shutdown(socket.SHUT_RDWR)
         except OSError:
             pass
+    return before
 
 
 def test_broker_killed_and_connections_dropped_lose_nothing(tmp_path: Path, broker: Broker,
@@ -116,9 +119,9 @@ def test_broker_killed_and_connections_dropped_lose_nothing(tmp_path: Path, brok
         upto(0.35)
         broker.start()
         upto(0.45)
-        drop_connection(tables[0])
+        before = drop_connection(tables[0])
         upto(0.55)
-        wait_until(lambda: tables[0].publisher.connected.is_set(), what="t01 to redial")
+        wait_until(lambda: tables[0].publisher.connections > before, what="t01 to redial")
         broker.kill()  # 2
         drop_connection(tables[1])
         upto(0.7)
