@@ -271,7 +271,8 @@ class VenuePublisher:
         """The events of ``page`` before ``seq``, kept in memory for the page being filled
         (read from the log only after a restart or when a game comes back)."""
         cached = self._pages.get(gid)
-        if cached is None or cached[0] != page:
+        if cached is None or cached[0] != page or (
+                cached[1][-1]["seq"] if cached[1] else page * topics.PAGE) != seq - 1:
             rows = box.rows(gid, after=page * topics.PAGE) if (seq - 1) % topics.PAGE else []
             cached = self._pages[gid] = (page, [topics.event_json(gid, r) for r in rows
                                                 if r.seq < seq])
