@@ -80,8 +80,10 @@ def build_parser() -> argparse.ArgumentParser:
     enroll.set_defaults(func=cmd_enroll)
 
     from companion import backup
+    from companion.venue import screen
 
     backup.register_cli(sub)
+    screen.add_parser(sub)
     return parser
 
 

@@ -27,15 +27,29 @@ def load_config(path: str | Path | None) -> dict[str, Any]:
         ) from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"Config file {p} is not valid TOML: {exc}") from None
-    unknown = set(data) - {"server", "hardware", "banker", "state"}
+    unknown = set(data) - {"server", "hardware", "banker", "state", "venue"}
     if unknown:
         raise ConfigError(
             f"Unknown section(s) in {p}: {', '.join(sorted(unknown))}. "
-            "Known: server, hardware, banker, state."
+            "Known: server, hardware, banker, state, venue."
         )
     if isinstance(data.get("hardware"), dict) and "enabled" in data["hardware"]:
         data["hardware"] = _hardware_switch(dict(data["hardware"]), p)
+    if "venue" in data:
+        venue_settings(data)
     return data
+
+
+def venue_settings(config: dict[str, Any]) -> Any:
+    """``[venue]`` checked (a VenueSettings), or None when the table is not in a venue."""
+    if "venue" not in config:
+        return None
+    from companion.venue.settings import VenueConfigError, VenueSettings
+
+    try:
+        return VenueSettings.from_toml(config["venue"])
+    except VenueConfigError as exc:
+        raise ConfigError(str(exc)) from None
 
 
 SIMULATED_HARDWARE: dict[str, Any] = {

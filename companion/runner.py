@@ -9,7 +9,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from companion.config import ConfigError, default_state_dir, on_raspberry_pi
+from companion.config import ConfigError, default_state_dir, on_raspberry_pi, venue_settings
 from companion.memory import limit_malloc_arenas
 from companion.service import GameService
 from companion.store import StoreError
@@ -66,6 +66,15 @@ def run_companion(config: dict[str, Any], args: argparse.Namespace) -> int:
         print(f"companion: {exc}", flush=True)
         return 1
     pin = banker_pin(service, args.pin or config.get("banker", {}).get("pin"))
+    venue = venue_settings(config)
+    if venue is not None:  # [venue]: publish to the venue's broker (docs/venue.md)
+        from companion.venue.publisher import VenuePublisher
+
+        publisher: VenuePublisher | None = VenuePublisher(service, venue).start()
+        log.info("publishing to the venue broker %s as %s/%s", venue.broker, venue.venue,
+                 venue.table)
+    else:
+        publisher = None
     table = Table(service, hardware)
     table_ref["t"] = table
 
@@ -121,6 +130,8 @@ def run_companion(config: dict[str, Any], args: argparse.Namespace) -> int:
         pinger.stop()
         notifier.close()
         hardware.stop()
+        if publisher is not None:
+            publisher.stop()
         if announcer is not None:
             announcer.close()
         service.stop()

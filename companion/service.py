@@ -286,6 +286,10 @@ class GameService:
             rec = self.call(self._load_by_id, game_id)
         return rec
 
+    def loaded(self, game_id: str) -> bool:
+        """Whether the game is in memory (then reading it never waits for the service thread)."""
+        return game_id in self._games
+
     def state(self, game_id: str) -> tuple[int, BaseState]:
         return self.record(game_id).current
 
