@@ -78,8 +78,10 @@ def build_parser() -> argparse.ArgumentParser:
     enroll.set_defaults(func=cmd_enroll)
 
     from companion import backup
+    from companion.boxes import cli as profile_cli
 
     backup.register_cli(sub)
+    profile_cli.register_cli(sub)
     return parser
 
 
