@@ -41,10 +41,15 @@ def editor_data(profile: dict[str, Any]) -> dict[str, Any]:
     from companion.monopoly.board import _raw, load_board
 
     board = load_board(profile["edition"], profile["settings"].get("board"))
+    out["board"] = _board_data(profile, board, facts, _raw(profile["edition"]))
+    return out
+
+
+def _board_data(profile: dict[str, Any], board: Any, facts: list[str],
+                raw: Any) -> dict[str, Any]:
     marks = board_edit.facts_by_space(facts)
     tags = {obj: uid for uid, obj in profile["tags"].items()}
-    raw = _raw(profile["edition"])
-    out["board"] = {
+    return {
         "spaces": [{"id": s.id, "name": s.name, "kind": s.kind, "color": s.color,
                     "price": s.price, "rent": s.rent, "amount": s.amount, "deck": s.deck,
                     "unverified": marks.get(s.id, [])} for s in board.spaces],
@@ -57,7 +62,24 @@ def editor_data(profile: dict[str, Any]) -> dict[str, Any]:
         "layout_unverified": "board.layout" in facts,
         "currency": board.currency.to_json(),
     }
-    return out
+
+
+@bp.get("/api/profiles/defaults/<edition>")
+def defaults(edition: str) -> Response:
+    """The edition's shipped board and cards, the editor's starting point (not checked
+    against the rulebook's totals: a default board may not meet them)."""
+    require_banker()
+    from companion.engine.editions import available
+
+    if edition not in available():
+        raise ApiError("not_found", f"edition: {edition!r} is not an edition.")
+    profile = {"format": 1, "edition": edition, "name": "", "note": "", "settings": {},
+               "tags": {}}
+
+    def build(_: Profiles) -> dict[str, Any]:
+        return editor_data(profile)
+
+    return jsonify(_call(build))
 
 
 @bp.get("/profile")
