@@ -128,7 +128,7 @@ def edit_spaces(edition: str, raw: Mapping[str, Any], corrections: Mapping[str, 
             if needed not in new:
                 raise _fail(f"{path}.{needed}", "a new space needs one.")
         after = new.get("after", order[-1])
-        if after not in order:
+        if not isinstance(after, str) or after not in order:
             raise _fail(f"{path}.after", f"there is no space {after!r} to put it after.")
         spaces[sid] = {"id": sid, "name": "", "kind": ""}
         order.insert(order.index(after) + 1, sid)
@@ -137,7 +137,7 @@ def edit_spaces(edition: str, raw: Mapping[str, Any], corrections: Mapping[str, 
 
     for n, sid in enumerate(_list(corrections, "remove")):
         path = f"remove[{n}]"
-        if sid not in spaces or sid not in order:
+        if not isinstance(sid, str) or sid not in spaces or sid not in order:
             raise _fail(path, f"there is no space {sid!r} to remove.")
         if sid in fixed:
             raise _fail(path, f"the rulebook places {sid!r}; it cannot be removed.")
@@ -155,7 +155,7 @@ def edit_spaces(edition: str, raw: Mapping[str, Any], corrections: Mapping[str, 
         if bad:
             raise _fail(f"spaces.{sid}.{sorted(bad)[0]}",
                         f"not a fact of a space; correct {_choices(SPACE_FIELDS)}.")
-        if "kind" in change and sid in fixed and change["kind"] != spaces[sid]["kind"]:
+        if change.get("kind", spaces[sid]["kind"]) != spaces[sid]["kind"] and sid in fixed:
             raise _fail(f"spaces.{sid}.kind", f"the rulebook places {sid!r}; its kind stays "
                         f"{spaces[sid]['kind']!r}.")
         _set_fields(spaces[sid], change, f"spaces.{sid}", kinds, colors, decks)
@@ -187,6 +187,8 @@ def _set_fields(space: dict[str, Any], change: Mapping[str, Any], path: str,
                 kinds: frozenset[str], colors: set[str], decks: set[str]) -> None:
     for key, value in change.items():
         where = f"{path}.{key}"
+        if key in ("kind", "color", "deck") and not isinstance(value, str):
+            raise _fail(where, "a name from the edition's list.")
         if key == "kind":
             if value not in kinds:
                 raise _fail(where, f"{value!r} is not a kind this edition handles; choose one "
@@ -303,7 +305,7 @@ def check_confirmed(corrections: Mapping[str, Any], known: Iterable[str]) -> Non
         raise _fail("confirmed", "a list of facts such as 'spaces.<id>.price'.")
     known_set = set(known)
     for n, fact in enumerate(confirmed):
-        if fact not in known_set:
+        if not isinstance(fact, str) or fact not in known_set:
             raise _fail(f"confirmed[{n}]", f"{fact!r} is not an unverified fact of this board.")
 
 
@@ -340,7 +342,7 @@ def evolution_groups(value: Any, chips: Iterable[str],
         if not isinstance(group, list) or not 2 <= len(group) <= 3:
             raise _fail(path, "a group lists 2 or 3 Pokémon, least evolved first.")
         for slug in group:
-            if slug not in known:
+            if not isinstance(slug, str) or slug not in known:
                 raise _fail(path, f"{slug!r} is not a Pokémon chip of this edition.")
         out.append(tuple(str(s) for s in group))
     return tuple(out)

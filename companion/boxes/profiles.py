@@ -116,6 +116,8 @@ def _check_settings(profile: Mapping[str, Any]) -> None:
         text = str(exc)
         raise ProfileError(text if text.split(" ")[0].endswith(":") else f"settings: {text}"
                            ) from None
+    except (TypeError, ValueError, KeyError, AttributeError) as exc:  # a value of a wrong type
+        raise ProfileError(f"settings: a value has the wrong type ({exc}).") from None
 
 
 # -- unverified facts -------------------------------------------------------------------------

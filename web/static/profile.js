@@ -299,6 +299,7 @@ async function enrolTag(c, line, button) {
       for (const u of Object.keys(P.tags)) if (P.tags[u] === `card:${c.id}` || u === tap.uid) delete P.tags[u];
       P.tags[tap.uid] = `card:${c.id}`;
       line.textContent = `Tag ${tap.uid}`;
+      button.textContent = "Replace tag";
     } else if (tries < 60) return;
     else line.textContent = "No tap; try again.";
     clearInterval(P.polling); P.polling = null; button.disabled = false; recheck();
