@@ -25,6 +25,8 @@ NUMBER_FIELDS = ("price", "rent", "amount")
 KEYS = ("spaces", "add", "remove", "order", "cards", "confirmed")
 OWNABLE = ("location", "station")
 STRUCTURAL = ("add", "remove", "order")
+UNUSED = frozenset({"station"})
+"""Kinds the shared rules know but no shipped edition's board has (offered only where used)."""
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 
 
@@ -76,7 +78,7 @@ def handled_kinds(edition: str, raw_spaces: Iterable[Mapping[str, Any]]) -> froz
         rules = find_edition(edition)
     except Exception:  # an unknown edition has only its data file's kinds
         return frozenset(kinds)
-    kinds |= {n[len("land_"):] for n in dir(rules) if n.startswith("land_")}
+    kinds |= {n[len("land_"):] for n in dir(rules) if n.startswith("land_")} - UNUSED
     return frozenset(kinds)
 
 
@@ -230,6 +232,8 @@ def _check_board(edition: str, spaces: list[dict[str, Any]], totals: Totals,
                 groups.setdefault(str(s["color"]), []).append(sid)
         if kind == "card" and not s.get("deck"):
             raise _fail(f"spaces.{sid}.deck", "a card space needs the deck it draws from.")
+        if kind == "go_to_jail" and not any(o["kind"] == "jail" for o in spaces):
+            raise _fail(f"spaces.{sid}.kind", "'go_to_jail' needs a Jail space on the board.")
     if not structural:
         return
     locations = sum(1 for s in spaces if s["kind"] == "location")

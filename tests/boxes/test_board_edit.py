@@ -99,6 +99,8 @@ def test_spaces_added_removed_and_reordered() -> None:
     ({"layout": []}, "board.layout:"),
     ({"add": [{"id": "Bad Id", "name": "X", "kind": "card"}]}, "add[0].id:"),
     ({"confirmed": ["spaces.go.price"]}, "confirmed[0]:"),
+    ({"spaces": {"mos-eisley": {"kind": ["location"]}}}, "spaces.mos-eisley.kind:"),
+    ({"remove": [["go"]]}, "remove[0]:"),
 ])
 def test_bad_corrections_name_the_field(corrections: dict[str, object], field: str) -> None:
     assert refused("starwars", corrections).startswith(field)
@@ -129,3 +131,8 @@ def test_the_game_view_shows_unverified_facts_where_they_are_used() -> None:
     spaces = {s["id"]: s for s in view["board"]["spaces"]}
     assert spaces["mos-eisley"]["unverified"] == ["price", "rent"]
     assert "unverified" not in spaces["go"]
+
+
+def test_go_to_jail_needs_a_jail() -> None:
+    text = refused("monopolino", {"spaces": {"lottery": {"kind": "go_to_jail"}}})
+    assert text == "spaces.lottery.kind: 'go_to_jail' needs a Jail space on the board."
