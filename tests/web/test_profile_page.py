@@ -139,3 +139,30 @@ def test_the_owner_corrects_the_board_and_cards_and_saves_a_profile(
     expect(page.get_by_role("link", name="Export")).to_be_visible()
     page.evaluate("window.scrollTo(0, 0)")
     shot(page, "saved")
+
+
+def test_the_setup_form_starts_a_game_from_a_saved_profile(
+        server: tuple[str, GameService, FakeTable], page: Any) -> None:
+    base, service, _ = server
+    board = {"spaces": {"imperial-palace": {"kind": "free_parking"},
+                        "tibanna-mines": {"kind": "card", "deck": "chance", "color": ""}}}
+    service.call(lambda: Profiles(service.store.conn).save(
+        {"edition": "starwars", "name": "Our box", "settings": {"board": board}}))
+    page.goto(f"{base}/profile")
+    page.fill("#pin", PIN)
+    page.get_by_role("button", name="Log in").click()
+    expect(page.locator("#pf-edition")).to_be_visible()
+    page.goto(base)
+    page.locator("#setup summary").first.click()
+    page.select_option("#setup-edition", "starwars")
+    expect(page.locator("#setup-profile option", has_text="Our box")).to_have_count(1)
+    page.select_option("#setup-profile", "Our box")
+    page.fill("#setup-players", "Luke\nLeia")
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator("#toast")).to_have_text("Game started.")
+    game_id = service.games()[-1]["id"]
+    spaces = {s["id"]: s for s in service.view(game_id)["board"]["spaces"]}
+    assert spaces["imperial-palace"]["kind"] == "free_parking"
+    assert sum(s["kind"] == "location" for s in spaces.values()) == 16
+    link = page.get_by_role("link", name="Box profiles (board and cards of your box)")
+    expect(link).to_be_attached()  # the banker tab leads to the editor
