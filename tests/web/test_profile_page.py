@@ -81,6 +81,8 @@ def test_the_owner_corrects_the_board_and_cards_and_saves_a_profile(
     page.get_by_role("button", name="Start from the edition's defaults").click()
 
     # One property turned into Free Parking: 17 properties against 16 markers, said inline.
+    for sid in ("imperial-palace", "tibanna-mines", "senate", "mos-eisley"):
+        page.locator(f"#space-{sid} > summary").click()
     page.select_option('[data-field="spaces.imperial-palace.kind"]', "free_parking")
     error = page.locator("#board-errors + .field-error")
     expect(error).to_have_text("settings.board.spaces: the board has 17 properties; the "

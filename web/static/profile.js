@@ -4,7 +4,7 @@
 
 const P = {session: null, edition: "", name: "", defaults: null, spaces: [], cards: [],
   tags: {}, confirmed: [], other: {}, note: "", marks: {}, unverified: [], saved: false,
-  polling: null};
+  polling: null, open: new Set()};
 const FIELDS = ["name", "kind", "color", "price", "rent", "amount", "deck"];
 const NUMBERS = new Set(["price", "rent", "amount"]);
 
@@ -100,6 +100,8 @@ function showError(text) {
   clearErrors();
   const field = text.split(": ")[0].replace(/^settings\.board\./, "").replace(/^settings\./, "");
   let target = document.querySelector(`[data-field="${CSS.escape(field)}"]`);
+  const holder = target && target.closest("details.space");
+  if (holder) holder.open = true;
   if (!target && /^(spaces|colors|order|add|remove)\b/.test(field)) target = $("board-errors");
   if (!target && /^cards\b/.test(field)) target = $("cards-errors");
   if (!target) target = $("profile-errors");
@@ -118,7 +120,7 @@ async function check() {
     const r = await api("POST", "/api/profiles/check", draft());
     clearErrors(); adopt(r, false);
     status(`Valid. ${r.unverified.length} fact(s) still unverified.`, true);
-    renderMarks();
+    renderMarks(); refreshSummaries();
     return true;
   } catch (e) { showError(e.message); return false; }
 }
@@ -229,6 +231,16 @@ function renderMarks() {
   const layout = $("layout-mark");
   if (layout) layout.hidden = !P.unverified.includes("board.layout");
 }
+function refreshSummaries() {
+  document.querySelectorAll("details.space").forEach((box) => {
+    const sid = box.id.slice("space-".length);
+    const n = (P.marks[`s:${sid}`] || []).length;
+    const sum = box.querySelector("summary");
+    const old = sum.querySelector(".unverified");
+    if (old) old.remove();
+    if (n) sum.append(h("span", {class: "unverified", title: "facts not yet checked"}, `${n}?`));
+  });
+}
 function spaceView(s, i) {
   const b = P.defaults.board;
   const input = (f) => {
@@ -243,7 +255,11 @@ function spaceView(s, i) {
       type: NUMBERS.has(f) ? "number" : "text", maxlength: NUMBERS.has(f) ? null : 40});
     el.setAttribute("data-field", `spaces.${s.id}.${f}`);
     el.addEventListener("change", () => {
-      s[f] = NUMBERS.has(f) ? Number(el.value) : el.value; recheck();
+      s[f] = NUMBERS.has(f) ? Number(el.value) : el.value;
+      const sum = $(`space-${s.id}`).querySelector("summary");
+      sum.querySelector(".sname").textContent = s.name;
+      sum.querySelector(".skind").textContent = s.kind + (s.price ? ` · ${s.price}` : "");
+      recheck();
     });
     return [h("label", {for: id, class: f === "name" ? "wide" : null}, f), el];
   };
@@ -257,9 +273,12 @@ function spaceView(s, i) {
     if (f === "name") { label.className = "wide"; el.classList.add("wide"); }
     grid.append(h("div", {class: f === "name" ? "wide" : null}, label, el));
   }
-  return h("div", {class: "space", id: `space-${s.id}`},
-    h("div", {class: "space-head"}, h("span", {class: "idx"}, String(i)),
-      h("span", {class: "sid"}, s.id),
+  const marks = (P.marks[`s:${s.id}`] || []).length;
+  const box = h("details", {class: "space", id: `space-${s.id}`, open: P.open.has(s.id)},
+    h("summary", {}, h("span", {class: "idx"}, String(i)), h("span", {class: "sname"}, s.name),
+      h("span", {class: "muted skind"}, s.kind + (s.price ? ` · ${s.price}` : "")),
+      marks ? h("span", {class: "unverified", title: "facts not yet checked"}, `${marks}?`) : null),
+    h("div", {class: "space-head"}, h("span", {class: "sid"}, s.id),
       h("button", {type: "button", "aria-label": `Move ${s.name} up`, disabled: i <= 1,
         onclick: () => move(-1)}, "↑"),
       h("button", {type: "button", "aria-label": `Move ${s.name} down`,
@@ -268,9 +287,12 @@ function spaceView(s, i) {
         disabled: i === 0, onclick: () => { P.spaces.splice(i, 1); drawSpaces(); recheck(); }},
       "✕")),
     markBox(`s:${s.id}`, `spaces.${s.id}`), grid);
+  box.addEventListener("toggle", () => { if (box.open) P.open.add(s.id); else P.open.delete(s.id); });
+  return box;
 }
 function drawSpaces() {
   $("spaces").replaceChildren(...P.spaces.map(spaceView));
+  $("board-title").textContent = `Board (${P.spaces.length} spaces)`;
 }
 function cardView(c) {
   const id = `card-${c.id}`;
@@ -321,7 +343,7 @@ function editor() {
     h("div", {id: "profile-errors"}))];
   if (b) {
     const newId = h("input", {id: "new-space-id", placeholder: "new-space-id", maxlength: 40});
-    parts.push(h("section", {"aria-label": "Board"}, h("h2", {}, `Board (${P.spaces.length} spaces)`),
+    parts.push(h("section", {"aria-label": "Board"}, h("h2", {id: "board-title"}, `Board (${P.spaces.length} spaces)`),
       h("p", {class: "unverified", id: "layout-mark", hidden: !P.unverified.includes("board.layout")},
         "unverified: board layout (order and kinds)",
         h("button", {type: "button", onclick: () => {
