@@ -168,3 +168,31 @@ def test_the_setup_form_starts_a_game_from_a_saved_profile(
     assert sum(s["kind"] == "location" for s in spaces.values()) == 16
     link = page.get_by_role("link", name="Box profiles (board and cards of your box)")
     expect(link).to_be_attached()  # the banker tab leads to the editor
+
+
+def test_spaces_are_added_removed_and_reordered(
+        server: tuple[str, GameService, FakeTable], page: Any) -> None:
+    base, service, _ = server
+    page.goto(f"{base}/profile?edition=pokemon")
+    page.fill("#pin", PIN)
+    page.get_by_role("button", name="Log in").click()
+    page.fill("#pf-new", "Family box")
+    page.get_by_role("button", name="Start from the edition's defaults").click()
+    first = page.locator("details.space", has=page.locator(".skind", has_text="card")).first
+    removed = first.get_attribute("id").removeprefix("space-")
+    first.locator("summary").click()
+    first.get_by_role("button", name="Remove").click()
+    page.fill("#new-space-id", "rest-stop")
+    page.get_by_role("button", name="Add", exact=True).click()
+    expect(page.locator("#board-title")).to_have_text("Board (28 spaces)")
+    added = page.locator("#space-rest-stop")
+    added.get_by_role("button", name="Move rest-stop up").click()
+    expect(page.locator("details.space").nth(26)).to_have_attribute("id", "space-rest-stop")
+    expect(page.locator("#status")).to_have_class("ok")
+    page.get_by_role("button", name="Save").click()
+    expect(page.locator("#status")).to_contain_text("Saved.")
+    board = service.call(lambda: Profiles(service.store.conn).get("Family box", "pokemon")
+                         )["settings"]["board"]
+    assert board["remove"] == [removed]
+    assert board["add"] == [{"id": "rest-stop", "name": "rest-stop", "kind": "free_parking"}]
+    assert board["order"][26] == "rest-stop" and len(board["order"]) == 28

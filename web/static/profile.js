@@ -354,8 +354,10 @@ function editor() {
         h("button", {type: "button", onclick: () => {
           const sid = newId.value.trim();
           if (!sid) { showError("add[0].id: give the new space an id."); return; }
-          P.spaces.push({id: sid, name: sid, kind: "free_parking", color: "", price: 0, rent: 0,
-            amount: 0, deck: ""});
+          const kind = b.kinds.includes("free_parking") ? "free_parking" : b.kinds[0];
+          P.spaces.push({id: sid, name: sid, kind, color: "", price: 0, rent: 0, amount: 0,
+            deck: ""});
+          P.open.add(sid);
           newId.value = ""; drawSpaces(); recheck();
         }}, "Add"))));
     parts.push(h("section", {"aria-label": "Cards"}, h("h2", {}, `Cards (${P.cards.length})`),
