@@ -162,3 +162,14 @@ def test_the_cli_lists_shows_exports_imports_and_deletes(
     bad.write_text(json.dumps(PROFILE | {"edition": "chess"}))
     assert main(["profile", "import", str(bad), *state]) == 2
     assert capsys.readouterr().err.startswith("companion: edition:")
+
+
+def test_corrected_evolution_groups_give_the_bonus() -> None:
+    from companion.editions.master_trainer.data import evolution_bonuses, load
+
+    shipped = load()
+    assert evolution_bonuses(("pidgey", "rattata"), shipped) == {}
+    fixed = load({"evolution_groups": [["pidgey", "rattata"]]})
+    assert evolution_bonuses(("pidgey", "rattata"), fixed) == {"rattata": 3}
+    assert "evolution_groups" in shipped.unverified
+    assert "evolution_groups" not in fixed.unverified
