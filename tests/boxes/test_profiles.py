@@ -173,3 +173,20 @@ def test_corrected_evolution_groups_give_the_bonus() -> None:
     assert evolution_bonuses(("pidgey", "rattata"), fixed) == {"rattata": 3}
     assert "evolution_groups" in shipped.unverified
     assert "evolution_groups" not in fixed.unverified
+
+
+def test_a_profile_whose_tags_cannot_be_written_is_not_saved_at_all(tmp_path: Path) -> None:
+    """The profile row and its card tags are one transaction: a failure on the tags (here a
+    trigger standing in for a full disk) leaves no profile behind."""
+    with GameService(tmp_path) as service:
+        conn = service.store.conn
+        profiles = Profiles(conn)
+        TagRegistry(conn)
+        conn.execute("CREATE TRIGGER no_tags BEFORE INSERT ON tags "
+                     "BEGIN SELECT RAISE(ABORT, 'disk full'); END")
+        with pytest.raises(sqlite3.IntegrityError):
+            service.call(lambda: profiles.save(PROFILE))
+        assert service.call(profiles.list) == []
+        conn.execute("DROP TRIGGER no_tags")
+        service.call(lambda: profiles.save(PROFILE))
+        assert [p["name"] for p in service.call(profiles.list)] == ["our box"]
