@@ -80,9 +80,11 @@ def build_parser() -> argparse.ArgumentParser:
     enroll.set_defaults(func=cmd_enroll)
 
     from companion import backup
+    from companion.boxes import cli as profile_cli
     from companion.venue import screen
 
     backup.register_cli(sub)
+    profile_cli.register_cli(sub)
     screen.add_parser(sub)
     return parser
 

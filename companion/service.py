@@ -361,6 +361,9 @@ class GameService:
 
     def _create_game(self, raw: Any) -> Outcome:
         try:
+            if isinstance(raw, dict) and raw.get("profile"):  # a box profile's settings
+                from companion.boxes.profiles import Profiles
+                raw = Profiles(self.store.conn).resolve(raw)
             setup = raw if isinstance(raw, GameSetup) else GameSetup.from_json(raw)
             limits.check_setup(setup, find_edition(setup.edition).setup_info())
             events = game.new_game(setup)

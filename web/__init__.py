@@ -70,10 +70,11 @@ def create_app(service: Any, hardware: Any = None, config: dict[str, Any] | None
     )
     security.install(app)
     errors.install(app)
-    from web import api, events, hardware_api, pages
+    from web import api, events, hardware_api, pages, profiles_api
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(events.bp)
     app.register_blueprint(hardware_api.bp)
+    app.register_blueprint(profiles_api.bp)
     return app

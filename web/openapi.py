@@ -47,7 +47,62 @@ SETUP = {"type": "object", "required": ["edition", "players"], "properties": {
             "name": {"type": "string"}, "id": {"type": "string"}, "token": {"type": "string"}}}]}},
     "seed": {"type": "integer"}, "dice": {"enum": ["digital", "physical"]},
     "settings": {"type": "object", "description": "edition settings; 'board': {'spaces': "
-                 "{id: {price, rent, name}}, 'cards': {id: {text}}} corrects board data"}}}
+                 "{id: {kind, name, color, price, rent, amount, deck}}, 'add', 'remove', "
+                 "'order', 'cards': {id: {text}}, 'confirmed'} corrects board data"},
+    "profile": {"type": "string", "description": "a saved box profile whose settings are "
+                "merged under these (docs/profiles.md)"}}}
+
+PROFILE = {"type": "object", "properties": {
+    "format": {"type": "integer", "enum": [1]}, "edition": {"type": "string"},
+    "name": {"type": "string"}, "note": {"type": "string"},
+    "settings": {"type": "object", "description": "as the setup form sends them; 'board' = "
+                 "board corrections (docs/profiles.md)"},
+    "tags": {"type": "object", "description": "tag UID -> object ('card:<id>')"}}}
+PROFILE_DATA = _ok("the profile with its board, cards and unverified facts", {
+    "type": "object", "properties": {"profile": PROFILE,
+                                     "unverified": {"type": "array", "items": {"type": "string"}},
+                                     "board": {"type": "object", "nullable": True}}})
+
+
+def profile_paths() -> dict[str, Any]:
+    """Box profiles (web/profiles_api.py, banker only)."""
+    names = [{"name": n, "in": "path", "required": True, "schema": {"type": "string"}}
+             for n in ("edition", "name")]
+    csrf = {"name": "X-CSRF-Token", "in": "header", "required": True,
+            "schema": {"type": "string"}}
+
+    def named(op: dict[str, Any]) -> dict[str, Any]:
+        op["parameters"] = names + op.get("parameters", [])
+        return op
+
+    delete = _op("Delete a profile (banker)", _ok("deleted"))
+    delete["parameters"] = [csrf]
+    return {
+        "/api/profiles": {"get": _op("Saved box profiles (banker)", _ok("profiles"),
+                                     errors=(400, 403)) | {"parameters": [{
+                                         "name": "edition", "in": "query", "required": False,
+                                         "schema": {"type": "string"}}]}},
+        "/api/profiles/check": {"post": _op("Check a draft profile without saving (banker)",
+                                            PROFILE_DATA, body=PROFILE)},
+        "/api/profiles/import": {"post": _op("Save an exported profile file (banker; "
+                                             "?replace=1 replaces)", PROFILE_DATA, body=PROFILE)},
+        "/api/profiles/defaults/{edition}": {"get": _op(
+            "The edition's shipped board and cards (banker)", PROFILE_DATA) | {
+                "parameters": names[:1]}},
+        "/api/profiles/{edition}/{name}": {
+            "get": named(_op("A profile with its board and unverified facts (banker)",
+                             PROFILE_DATA)),
+            "put": named(_op("Save a profile, all or nothing (banker)", PROFILE_DATA,
+                             body=PROFILE)),
+            "delete": named(delete)},
+        "/api/profiles/{edition}/{name}/confirm": {"post": named(_op(
+            "Confirm an unverified fact as printed on the box (banker)", PROFILE_DATA,
+            body={"type": "object", "required": ["fact"], "properties": {
+                "fact": {"type": "string"}}}))},
+        "/api/profiles/{edition}/{name}/export": {"get": named(_op(
+            "The profile as a file to share (banker)", PROFILE_DATA))},
+    }
+
 
 EDITION = {"type": "object", "properties": {
     "name": {"type": "string"}, "title": {"type": "string"}, "family": {"type": "string"},
@@ -159,6 +214,7 @@ def document() -> dict[str, Any]:
                 "edition": {"type": "string", "nullable": True},
                 "move": {"type": "boolean"}}})},
         "/api/openapi.json": {"get": _op("This document", _ok("OpenAPI 3"), errors=(400,))},
+        **profile_paths(),
     }
     return {
         "openapi": "3.0.3",

@@ -13,6 +13,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from companion.boxes import board_edit
 from companion.engine.seeds import SeedError, check_arguments, check_names, validate
 from companion.engine.types import SetupError
 from companion.money import Currency
@@ -172,11 +173,15 @@ def check_board_names(raw: Mapping[str, Any], source: str, rules: object,
 def load_board(edition: str, corrections: Mapping[str, Any] | None = None) -> Board:
     """The board of ``edition`` with the banker's ``corrections`` applied.
 
-    ``corrections`` = ``{"spaces": {space_id: {"name"?, "price"?, "rent"?, "amount"?}},
-    "cards": {card_id: {"text"?}}}``; anything unknown is refused with a SetupError.
+    ``corrections`` = ``{"spaces": {space_id: {"kind"?, "name"?, "color"?, "price"?, "rent"?,
+    "amount"?, "deck"?}}, "add"?, "remove"?, "order"?, "cards": {card_id: {"text"?}},
+    "confirmed"?}`` (see companion/boxes/board_edit.py); anything wrong is refused with a
+    SetupError naming the field.
     """
     raw = _raw(edition)
     money = raw["money"]
+    corrections = corrections or {}
+    raw_spaces = board_edit.edit_spaces(edition, raw, corrections)
     spaces = tuple(
         Space(
             index=i,
@@ -190,7 +195,7 @@ def load_board(edition: str, corrections: Mapping[str, Any] | None = None) -> Bo
             amount=int(s.get("amount", 0)),
             extra={k: v for k, v in s.items() if k not in _SPACE_KEYS},
         )
-        for i, s in enumerate(raw["spaces"])
+        for i, s in enumerate(raw_spaces)
     )
     decks: dict[str, tuple[Card, ...]] = {}
     titles: dict[str, str] = {}
@@ -199,7 +204,9 @@ def load_board(edition: str, corrections: Mapping[str, Any] | None = None) -> Bo
         decks[d["id"]] = tuple(
             Card(str(c["id"]), d["id"], str(c["text"]), dict(c["effect"])) for c in d["cards"]
         )
-    spaces, decks = _correct(spaces, decks, corrections or {})
+    spaces, decks = _correct(spaces, decks, {"cards": corrections.get("cards") or {}})
+    board_edit.check_confirmed(corrections, board_edit.unverified_facts(raw, raw_spaces, {}))
+    facts = board_edit.unverified_facts(raw, raw_spaces, corrections)
     colors: dict[str, list[int]] = {}
     for s in spaces:
         if s.ownable and s.color:
@@ -216,11 +223,11 @@ def load_board(edition: str, corrections: Mapping[str, Any] | None = None) -> Bo
         color_names=dict(raw.get("colors", {})),
         unverified=tuple(raw["edition"].get("unverified", ())),
         tokens=tuple(raw["edition"].get("tokens", ())),
-        data={k: v for k, v in raw.items() if k not in _TOP_KEYS},
+        data={k: v for k, v in raw.items() if k not in _TOP_KEYS} | {"unverified_facts": facts},
     )
 
 
-_SPACE_KEYS = {"id", "name", "kind", "color", "price", "rent", "deck", "amount"}
+_SPACE_KEYS = {"id", "name", "kind", "color", "price", "rent", "deck", "amount", "unverified"}
 _TOP_KEYS = {"edition", "money", "spaces", "decks", "rules", "colors"}
 
 

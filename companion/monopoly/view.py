@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from companion.boxes.board_edit import facts_by_space
 from companion.monopoly.state import MonopolyState
 
 if TYPE_CHECKING:
@@ -13,12 +14,14 @@ if TYPE_CHECKING:
 def monopoly_view(rules: MonopolyRules, state: MonopolyState) -> dict[str, Any]:
     b = state.b
     current = state.turn_player.id if state.players and not state.finished else None
+    marks = facts_by_space(b.data.get("unverified_facts", ()))
     players = [
         {
             "id": p.id, "name": p.name, "token": p.token, "money": p.money,
             "money_text": b.currency.format(p.money), "position": p.position,
             "space": b.spaces[p.position].name, "in_jail": p.in_jail, "jail_tries": p.jail_tries,
-            "cards": [{"id": c, "text": b.card(c).text} for c in p.cards],
+            "cards": [{"id": c, "text": b.card(c).text} | ({"unverified": ["text"]} if c in marks
+                                                             else {}) for c in p.cards],
             "bankrupt": p.bankrupt, "is_current": p.id == current,
             "spaces": list(state.owned_by(p.id)),
         }
@@ -34,6 +37,8 @@ def monopoly_view(rules: MonopolyRules, state: MonopolyState) -> dict[str, Any]:
                         game_over=rules.game_over_at(state, s.index))
         if s.kind == "tax":
             item["amount"] = s.amount
+        if s.id in marks:  # facts shipped as defaults, not (yet) checked against the box
+            item["unverified"] = marks[s.id]
         spaces.append(item)
     auction = state.auction
     return {

@@ -629,6 +629,7 @@ function bankerTab() {
     h("button", {class: "danger", onclick: () => act(async () => {
       await api("POST", `/api/games/${g}/undo`, {}); toast("Undone.", true);
     })}, "Undo last step"))));
+  out.push(h("p", {}, h("a", {class: "btn", id: "profiles-link", href: "/profile"}, "Box profiles (board and cards of your box)")));  // profile editor (profiles branch)
   out.push(setupForm(), gamesSection(), h("button", {onclick: () => act(async () => {
     await api("POST", "/api/banker/logout", {}); await loadSession(); S.tab = "table"; render();
   })}, "Log out of banker"));
@@ -816,6 +817,7 @@ function setupForm() {
   const settings = h("textarea", {id: "setup-settings", spellcheck: "false", class: "code",
     placeholder: '{"board": {"spaces": {"id": {"price": 2}}, "cards": {"id": {"text": "..."}}}}'});
   const advancedBox = h("div");
+  const profile = h("select", {id: "setup-profile"});  // box profiles (profiles branch)
   let info = null, readers = [], boardRead = () => undefined, pending = null;
   const chosen = {};  // player name -> token
   const names = () => players.value.split("\n").map((l) => l.trim()).filter(Boolean)
@@ -882,6 +884,9 @@ function setupForm() {
     advancedBox.replaceChildren();
     if (!ed.value) return;
     const name = ed.value;
+    profile.replaceChildren(h("option", {value: ""}, "None: the edition's defaults"));
+    api("GET", `/api/profiles?edition=${encodeURIComponent(name)}`).then((r) => profile.append(
+      ...r.profiles.map((p) => h("option", {value: p.name}, p.name)))).catch(() => {});
     pending = editionInfo(name).then((r) => {
       if (ed.value !== name) return;
       info = r.setup;
@@ -930,7 +935,9 @@ function setupForm() {
     const tokens = ps.map((p) => p.token).filter(Boolean);
     if (new Set(tokens).size < tokens.length) throw new Error("Two players have the same token.");
     const r = await api("POST", "/api/games", {edition: ed.value, players: ps, dice: dice.value,
-      seed: Number(seed.value) || 0, settings: form});
+      seed: Number(seed.value) || 0, ...(profile.value  // a profile's corrections replace the form's
+        ? {profile: profile.value, settings: settings.value.trim() ? JSON.parse(settings.value) : {}}
+        : {settings: form})});
     S.setupEl = null;
     toast("Game started.", true); await loadSession(); openGame(r.game_id, "banker");
   });
@@ -938,7 +945,9 @@ function setupForm() {
     h("label", {for: "setup-edition"}, "Edition"), ed,
     h("label", {for: "setup-players"}, "Players, one name per line"), players, tokenBox,
     h("div", {class: "row"}, tapButton), tapStatus,
-    h("label", {for: "setup-dice"}, "Dice"), dice, editionBox,
+    h("label", {for: "setup-dice"}, "Dice"), dice,
+    h("label", {for: "setup-profile"}, "Box profile (your corrections, ", h("a", {href: "/profile"}, "edit"), ")"), profile,
+    editionBox,
     h("label", {for: "setup-seed"}, "Seed (shuffles and digital dice)"), seed,
     h("details", {class: "sub"}, h("summary", {}, "Advanced"), advancedBox,
       h("label", {for: "setup-settings"}, "More settings and corrections (JSON, merged in)"), settings),

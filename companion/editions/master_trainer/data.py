@@ -10,6 +10,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from companion.boxes import board_edit
 from companion.editions import readings
 from companion.engine.types import SetupError
 
@@ -169,16 +170,22 @@ def load(settings: Mapping[str, Any] | None = None) -> EditionData:
     city = settings.get("city_items", rules["city_items"]["count"])
     if not isinstance(city, int) or isinstance(city, bool) or not 0 <= city <= 3:
         raise SetupError("Setting 'city_items' must be a whole number from 0 to 3.")
+    counts = {name: _counts(rules[name], settings.get(name), name)
+              for name in ("item_deck", "event_deck", "board_spaces")}
+    groups = board_edit.evolution_groups(settings.get("evolution_groups"), chips,
+                                         tuple(tuple(g) for g in evolution["groups"]))
+    if "evolution_groups" not in settings:
+        unverified.append("evolution_groups")
     return EditionData(
         chips=chips,
-        groups=tuple(tuple(g) for g in evolution["groups"]),
+        groups=groups,
         balls=balls,
-        item_deck=_counts(rules["item_deck"], settings.get("item_deck"), "item_deck"),
+        item_deck=counts["item_deck"],
         item_names=dict(rules["item_names"]),
-        event_deck=_counts(rules["event_deck"], settings.get("event_deck"), "event_deck"),
+        event_deck=counts["event_deck"],
         event_names=dict(rules["event_names"]),
         rivals=rivals,
-        board_spaces=_counts(rules["board_spaces"], settings.get("board_spaces"), "board_spaces"),
+        board_spaces=counts["board_spaces"],
         city_items=city,
         limits=dict(rules["limits"]),
         movers=dict(rules["movers"]),

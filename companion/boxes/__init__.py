@@ -1,0 +1,1 @@
+"""The real box on the table: whole-board corrections and saved box profiles (docs/profiles.md)."""

@@ -1,0 +1,352 @@
+"""Whole-board corrections: every fact of a space, spaces added, removed and reordered, checked
+against what the edition handles and the totals its rulebook prints. Pure: raw dicts in and out.
+
+A board correction (``settings.board``) is::
+
+    {"spaces": {id: {"kind"?, "name"?, "color"?, "price"?, "rent"?, "amount"?, "deck"?}},
+     "add": [{"id", "name", "kind", "after"?, ...}], "remove": [id, ...], "order": [id, ...],
+     "cards": {id: {"text"}}, "confirmed": ["spaces.<id>.<field>", "cards.<id>.text", ...]}
+
+Every refusal is a :class:`SetupError` whose message starts with the field it is about
+(``spaces.imperial-palace.kind: ...``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.engine.types import SetupError
+
+SPACE_FIELDS = ("kind", "name", "color", "price", "rent", "amount", "deck")
+NUMBER_FIELDS = ("price", "rent", "amount")
+KEYS = ("spaces", "add", "remove", "order", "cards", "confirmed")
+OWNABLE = ("location", "station")
+STRUCTURAL = ("add", "remove", "order")
+UNUSED = frozenset({"station"})
+"""Kinds the shared rules know but no shipped edition's board has (offered only where used)."""
+_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
+
+
+@dataclass(frozen=True)
+class Totals:
+    """What an edition's rulebook prints about its board (None: not printed)."""
+
+    spaces: int | None = None
+    locations: int | None = None
+    locations_rule: str | None = None
+    """A rule whose value is the number of locations (Star Wars: ``markers``)."""
+    group_size: tuple[int, int] = (2, 4)
+    group_exact: Mapping[str, int] = field(default_factory=dict)
+    kind_counts: Mapping[str, int] = field(default_factory=dict)
+    fixed: tuple[str, ...] = ()
+    """Space ids the rulebook places (never removed or moved)."""
+
+
+RULEBOOK: Mapping[str, Totals] = {
+    "mario": Totals(spaces=28, locations=16, group_size=(2, 2),
+                    kind_counts={"card": 6, "super_star": 1, "piranha_plant": 1},
+                    fixed=("go", "jail", "free-parking", "go-to-jail")),
+    "pokemon": Totals(locations=16, group_size=(2, 2), fixed=("go",)),
+    "monopolino": Totals(spaces=32, locations=16, group_size=(2, 2), fixed=("go",)),
+    "starwars": Totals(locations_rule="markers", group_size=(2, 4), group_exact={"endor": 3},
+                       fixed=("go",)),
+}
+"""Monopoly-family totals from the rulebooks (seeds/*.toml headers)."""
+
+MASTER_TRAINER_TOTALS = {"item_deck": 54, "event_deck": 54, "board_spaces": 37}
+"""Pokémon Master Trainer: 54 Item Cards, 54 Event Cards, 37 chips on the board's spaces."""
+
+
+def _fail(path: str, text: str) -> SetupError:
+    return SetupError(f"{path}: {text}")
+
+
+def _choices(values: Iterable[str]) -> str:
+    return ", ".join(sorted(values))
+
+
+def handled_kinds(edition: str, raw_spaces: Iterable[Mapping[str, Any]]) -> frozenset[str]:
+    """Kinds of space the edition's rules handle: those on its own board plus every kind it has
+    a ``land_<kind>`` rule for."""
+    kinds = {str(s["kind"]) for s in raw_spaces}
+    from companion.engine.editions import find_edition  # late: the rules import the board
+
+    try:
+        rules = find_edition(edition)
+    except Exception:  # an unknown edition has only its data file's kinds
+        return frozenset(kinds)
+    kinds |= {n[len("land_"):] for n in dir(rules) if n.startswith("land_")} - UNUSED
+    return frozenset(kinds)
+
+
+def is_structural(corrections: Mapping[str, Any]) -> bool:
+    """True when the correction changes the board's layout (kinds, spaces, order)."""
+    if any(corrections.get(k) for k in STRUCTURAL):
+        return True
+    spaces = corrections.get("spaces") or {}
+    return isinstance(spaces, Mapping) and any(
+        isinstance(c, Mapping) and ("kind" in c or "color" in c) for c in spaces.values())
+
+
+def edit_spaces(edition: str, raw: Mapping[str, Any], corrections: Mapping[str, Any],
+                *, strict: bool = False) -> list[dict[str, Any]]:
+    """The edition's raw space dicts with ``corrections`` applied and checked. The rulebook's
+    totals are checked when the layout changes, or always when ``strict`` (a box profile)."""
+    if not isinstance(corrections, Mapping):
+        raise _fail("board", "a board correction is an object (spaces, add, remove, order, "
+                             "cards, confirmed).")
+    unknown = set(corrections) - set(KEYS)
+    if unknown:
+        raise _fail(f"board.{sorted(unknown)[0]}", f"not a board correction; use "
+                    f"{_choices(KEYS)}.")
+    default = [dict(s) for s in raw["spaces"]]
+    kinds = handled_kinds(edition, default)
+    colors = set(raw.get("colors", {}))
+    decks = {str(d["id"]) for d in raw.get("decks", [])}
+    rules = dict(raw.get("rules", {}))
+    totals = RULEBOOK.get(edition, Totals())
+    fixed = set(totals.fixed) | {v for v in rules.values() if isinstance(v, str)}
+    spaces = {str(s["id"]): s for s in default}
+    order = list(spaces)
+
+    for n, new in enumerate(_list(corrections, "add")):
+        path = f"add[{n}]"
+        if not isinstance(new, Mapping):
+            raise _fail(path, "a new space is an object with id, name and kind.")
+        sid = new.get("id")
+        if not isinstance(sid, str) or not _ID.match(sid):
+            raise _fail(f"{path}.id", "a new space needs an id of lower-case letters, digits "
+                                      "and dashes (1 to 40).")
+        if sid in spaces:
+            raise _fail(f"{path}.id", f"there is already a space {sid!r}.")
+        unknown_keys = set(new) - {"id", "after", *SPACE_FIELDS}
+        if unknown_keys:
+            raise _fail(f"{path}.{sorted(unknown_keys)[0]}", f"a space has "
+                        f"{_choices(SPACE_FIELDS)} (and 'after').")
+        for needed in ("name", "kind"):
+            if needed not in new:
+                raise _fail(f"{path}.{needed}", "a new space needs one.")
+        after = new.get("after", order[-1])
+        if not isinstance(after, str) or after not in order:
+            raise _fail(f"{path}.after", f"there is no space {after!r} to put it after.")
+        spaces[sid] = {"id": sid, "name": "", "kind": ""}
+        order.insert(order.index(after) + 1, sid)
+        _set_fields(spaces[sid], {k: v for k, v in new.items() if k in SPACE_FIELDS},
+                    f"spaces.{sid}", kinds, colors, decks)
+
+    for n, sid in enumerate(_list(corrections, "remove")):
+        path = f"remove[{n}]"
+        if not isinstance(sid, str) or sid not in spaces or sid not in order:
+            raise _fail(path, f"there is no space {sid!r} to remove.")
+        if sid in fixed:
+            raise _fail(path, f"the rulebook places {sid!r}; it cannot be removed.")
+        order.remove(sid)
+
+    changes = corrections.get("spaces") or {}
+    if not isinstance(changes, Mapping):
+        raise _fail("spaces", "space corrections map a space id to its changed fields.")
+    for sid, change in changes.items():
+        if sid not in order:
+            raise _fail(f"spaces.{sid}", f"there is no space {sid!r} on this board.")
+        if not isinstance(change, Mapping):
+            raise _fail(f"spaces.{sid}", f"a space correction sets {_choices(SPACE_FIELDS)}.")
+        bad = set(change) - set(SPACE_FIELDS)
+        if bad:
+            raise _fail(f"spaces.{sid}.{sorted(bad)[0]}",
+                        f"not a fact of a space; correct {_choices(SPACE_FIELDS)}.")
+        if change.get("kind", spaces[sid]["kind"]) != spaces[sid]["kind"] and sid in fixed:
+            raise _fail(f"spaces.{sid}.kind", f"the rulebook places {sid!r}; its kind stays "
+                        f"{spaces[sid]['kind']!r}.")
+        _set_fields(spaces[sid], change, f"spaces.{sid}", kinds, colors, decks)
+
+    wanted = corrections.get("order")
+    if wanted is not None:
+        if not isinstance(wanted, list) or sorted(map(str, wanted)) != sorted(order):
+            missing = sorted(set(order) - set(map(str, wanted or [])))
+            extra = sorted(set(map(str, wanted or [])) - set(order))
+            why = (f"{missing[0]!r} is missing" if missing else
+                   f"{extra[0]!r} is not on the board" if extra else "each space once")
+            raise _fail("order", f"list every space of the board once, starting at GO ({why}).")
+        order = [str(s) for s in wanted]
+
+    out = [spaces[s] for s in order]
+    _check_board(edition, out, totals, rules, colors,
+                 structural=strict or is_structural(corrections))
+    return out
+
+
+def _list(corrections: Mapping[str, Any], key: str) -> list[Any]:
+    value = corrections.get(key) or []
+    if not isinstance(value, list):
+        raise _fail(key, "must be a list.")
+    return value
+
+
+def _set_fields(space: dict[str, Any], change: Mapping[str, Any], path: str,
+                kinds: frozenset[str], colors: set[str], decks: set[str]) -> None:
+    for key, value in change.items():
+        where = f"{path}.{key}"
+        if key in ("kind", "color", "deck") and not isinstance(value, str):
+            raise _fail(where, "a name from the edition's list.")
+        if key == "kind":
+            if value not in kinds:
+                raise _fail(where, f"{value!r} is not a kind this edition handles; choose one "
+                                   f"of {_choices(kinds)}.")
+            space["kind"] = value
+        elif key == "name":
+            if not isinstance(value, str) or not 0 < len(value.strip()) <= 40:
+                raise _fail(where, "a space name is 1 to 40 characters.")
+            space["name"] = value.strip()
+        elif key == "color":
+            if value != "" and value not in colors:
+                raise _fail(where, f"{value!r} is not a colour group of this edition; choose "
+                                   f"one of {_choices(colors)}.")
+            space["color"] = value
+        elif key == "deck":
+            if value != "" and value not in decks:
+                raise _fail(where, f"{value!r} is not a deck of this edition; choose one of "
+                                   f"{_choices(decks)}.")
+            space["deck"] = value
+        else:
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 10**6:
+                raise _fail(where, "a whole amount from 0 to 1000000.")
+            space[key] = value
+
+
+def _check_board(edition: str, spaces: list[dict[str, Any]], totals: Totals,
+                 rules: Mapping[str, Any], colors: set[str], *, structural: bool) -> None:
+    """Each space makes sense; when the layout changed, the rulebook's totals hold."""
+    if not spaces or spaces[0]["kind"] != "go":
+        raise _fail("order", "the board starts at GO.")
+    groups: dict[str, list[str]] = {}
+    for s in spaces:
+        sid, kind = s["id"], s["kind"]
+        if kind in OWNABLE:
+            if kind == "location" and not s.get("color"):
+                raise _fail(f"spaces.{sid}.color", f"a location needs a colour group; choose "
+                                                   f"one of {_choices(colors)}.")
+            if s.get("color"):
+                groups.setdefault(str(s["color"]), []).append(sid)
+        if kind == "card" and not s.get("deck"):
+            raise _fail(f"spaces.{sid}.deck", "a card space needs the deck it draws from.")
+        if kind == "go_to_jail" and not any(o["kind"] == "jail" for o in spaces):
+            raise _fail(f"spaces.{sid}.kind", "'go_to_jail' needs a Jail space on the board.")
+    if not structural:
+        return
+    locations = sum(1 for s in spaces if s["kind"] == "location")
+    want = totals.locations
+    if totals.locations_rule:
+        want = int(rules.get(totals.locations_rule, 0)) or None
+    if want is not None and locations != want:
+        why = (f" ({want} {totals.locations_rule} per player)" if totals.locations_rule else "")
+        raise _fail("spaces", f"the board has {locations} properties; the rulebook has "
+                              f"{want}{why}.")
+    if totals.spaces is not None and len(spaces) != totals.spaces:
+        raise _fail("spaces", f"the board has {len(spaces)} spaces; the rulebook has "
+                              f"{totals.spaces}.")
+    for kind, count in totals.kind_counts.items():
+        have = sum(1 for s in spaces if s["kind"] == kind)
+        if have != count:
+            raise _fail("spaces", f"the board has {have} {kind} space(s); the rulebook has "
+                                  f"{count}.")
+    lo, hi = totals.group_size
+    for color, members in sorted(groups.items()):
+        exact = totals.group_exact.get(color)
+        if exact is not None and len(members) != exact:
+            raise _fail(f"colors.{color}", f"the rulebook's {color} group has {exact} "
+                                           f"properties, not {len(members)}.")
+        if exact is None and not lo <= len(members) <= hi:
+            size = f"{lo}" if lo == hi else f"{lo} to {hi}"
+            raise _fail(f"colors.{color}", f"a colour group has {size} properties, not "
+                                           f"{len(members)} ({', '.join(members)}).")
+
+
+# -- unverified facts -------------------------------------------------------------------------
+_WORDS = (("name", "name"), ("price", "price"), ("rent", "rent"), ("amount", "tax"))
+
+
+def unverified_facts(raw: Mapping[str, Any], spaces: Iterable[Mapping[str, Any]],
+                     corrections: Mapping[str, Any]) -> list[str]:
+    """Facts of this board shipped as defaults, not printed in the rulebook, and neither
+    corrected nor confirmed: ``board.layout``, ``spaces.<id>.<field>``, ``cards.<id>.text``.
+
+    A space may list its own ``unverified = [fields]`` in the data file; otherwise the
+    edition's ``unverified`` words (names, prices, rents, tax amounts, card texts) apply."""
+    words = " ".join(raw.get("edition", {}).get("unverified", ())).lower()
+    facts: list[str] = []
+    if any(w in words for w in ("layout", "order")) and not is_structural(corrections):
+        facts.append("board.layout")
+    changed = corrections.get("spaces") or {}
+    for s in spaces:
+        sid = str(s["id"])
+        own = s.get("unverified")
+        if isinstance(own, list):
+            fields = [str(f) for f in own]
+        else:
+            fields = []
+            for fact, word in _WORDS:
+                applies = (s["kind"] in OWNABLE) if fact != "amount" else (
+                    s["kind"] not in OWNABLE and int(s.get("amount", 0)) > 0)
+                if applies and word in words:
+                    fields.append(fact)
+        fields = [f for f in fields if f not in changed.get(sid, {})]
+        facts += [f"spaces.{sid}.{f}" for f in fields]
+    if "card" in words:
+        cards = corrections.get("cards") or {}
+        facts += [f"cards.{c['id']}.text" for d in raw.get("decks", []) for c in d["cards"]
+                  if c["id"] not in cards]
+    confirmed = set(corrections.get("confirmed") or ())
+    return [f for f in facts if f not in confirmed]
+
+
+def check_confirmed(corrections: Mapping[str, Any], known: Iterable[str]) -> None:
+    """``confirmed`` lists facts this board has (see :func:`unverified_facts`)."""
+    confirmed = corrections.get("confirmed") or []
+    if not isinstance(confirmed, list):
+        raise _fail("confirmed", "a list of facts such as 'spaces.<id>.price'.")
+    known_set = set(known)
+    for n, fact in enumerate(confirmed):
+        if not isinstance(fact, str) or fact not in known_set:
+            raise _fail(f"confirmed[{n}]", f"{fact!r} is not an unverified fact of this board.")
+
+
+def facts_by_space(facts: Iterable[str]) -> dict[str, list[str]]:
+    """``{"spaces.x.price", "cards.c.text"}`` -> ``{"x": ["price"], "c": ["text"]}``."""
+    out: dict[str, list[str]] = {}
+    for fact in facts:
+        parts = fact.split(".")
+        if len(parts) == 3:
+            out.setdefault(parts[1], []).append(parts[2])
+    return out
+
+
+# -- Pokémon Master Trainer -------------------------------------------------------------------
+def check_master_trainer(counts: Mapping[str, Mapping[str, int]]) -> None:
+    """The Item deck, the Event deck and the board's chips add up to the printed totals."""
+    for name, total in MASTER_TRAINER_TOTALS.items():
+        have = sum(counts[name].values())
+        if have != total:
+            raise _fail(name, f"adds up to {have}; the rulebook has {total}.")
+
+
+def evolution_groups(value: Any, chips: Iterable[str],
+                     default: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, ...], ...]:
+    """The banker's Evolution Groups (lists of 2 or 3 chip slugs, least evolved first)."""
+    if value is None:
+        return default
+    known = set(chips)
+    if not isinstance(value, list):
+        raise _fail("evolution_groups", "a list of groups, each a list of 2 or 3 Pokémon.")
+    out = []
+    for n, group in enumerate(value):
+        path = f"evolution_groups[{n}]"
+        if not isinstance(group, list) or not 2 <= len(group) <= 3:
+            raise _fail(path, "a group lists 2 or 3 Pokémon, least evolved first.")
+        for slug in group:
+            if not isinstance(slug, str) or slug not in known:
+                raise _fail(path, f"{slug!r} is not a Pokémon chip of this edition.")
+        out.append(tuple(str(s) for s in group))
+    return tuple(out)

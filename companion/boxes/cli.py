@@ -1,0 +1,75 @@
+"""``companion profile list|show|export|import|delete``: box profiles from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from companion.boxes.profiles import Profiles, export_text, import_text, unverified
+
+
+def register_cli(sub: Any) -> None:
+    """Add the ``profile`` command to the ``companion`` parser."""
+    prof = sub.add_parser("profile", help="box profiles: the owner's corrections, per edition")
+    psub = prof.add_subparsers(metavar="ACTION", required=True)
+    for name, text, func in (
+        ("list", "list the saved profiles", _list),
+        ("show", "print a profile and its still unverified facts", _show),
+        ("export", "print a profile as a file to share (JSON)", _export),
+        ("import", "check and save a profile file", _import),
+        ("delete", "delete a profile", _delete),
+    ):
+        p = psub.add_parser(name, help=text)
+        if name == "import":
+            p.add_argument("file", type=Path)
+            p.add_argument("--replace", action="store_true",
+                           help="replace a profile of the same name")
+        elif name != "list":
+            p.add_argument("name")
+        p.add_argument("--edition", help="the edition (when names are shared)")
+        p.add_argument("--state-dir", type=Path)
+        p.set_defaults(func=func)
+
+
+def _open(args: argparse.Namespace) -> Profiles:
+    from companion.cli import _state_dir
+    from companion.service import DB_NAME
+    from companion.store import Store
+
+    return Profiles(Store(_state_dir(args) / DB_NAME).conn)
+
+
+def _list(args: argparse.Namespace) -> int:
+    for row in _open(args).list(args.edition):
+        print(f"{row['edition']}\t{row['name']}")
+    return 0
+
+
+def _show(args: argparse.Namespace) -> int:
+    profile = _open(args).get(args.name, args.edition)
+    print(json.dumps(profile | {"unverified": unverified(profile)}, indent=2, ensure_ascii=False))
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    sys.stdout.write(export_text(_open(args).get(args.name, args.edition)))
+    return 0
+
+
+def _import(args: argparse.Namespace) -> int:
+    profile = import_text(Path(args.file).read_text("utf-8"))
+    if args.edition and args.edition != profile["edition"]:
+        print(f"companion: edition: the file is a {profile['edition']} profile.", file=sys.stderr)
+        return 2
+    saved = _open(args).save(profile, replace=args.replace)
+    print(f"Saved {saved['edition']} profile {saved['name']!r}.")
+    return 0
+
+
+def _delete(args: argparse.Namespace) -> int:
+    gone = _open(args).delete(args.name, args.edition)
+    print(f"Deleted {gone['edition']} profile {gone['name']!r}.")
+    return 0

@@ -1,0 +1,265 @@
+"""Box profiles: the owner's corrections for one edition, saved once under a name and chosen at
+setup for every later game (docs/profiles.md).
+
+A profile is ``{"format": 1, "edition", "name", "settings", "tags"}``: ``settings`` is exactly
+what the setup form sends (board corrections, card texts, decks, chips, evolution groups,
+readings, house rules), ``tags`` maps card tag UIDs to objects (``"card:chance-03"``). It lives
+in the ``box_profiles`` table of the companion's database. A game made from a profile stores the
+profile's settings in its own setup, so it replays the same even if the profile changes later.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+import sqlite3
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from companion.boxes import board_edit
+from companion.engine.editions import available, find_edition
+from companion.engine.types import GameSetup, PlayerSeat, SetupError
+from companion.tags import TagError, TagRegistry, normalise_uid
+
+FORMAT = 1
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS box_profiles (
+    edition TEXT NOT NULL,
+    name TEXT NOT NULL,
+    body TEXT NOT NULL,
+    updated REAL NOT NULL,
+    PRIMARY KEY (edition, name)
+)
+"""
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.'-]{0,39}$")
+_MT_TABLES = ("item_deck", "event_deck", "board_spaces", "city_items")
+
+
+class ProfileError(SetupError):
+    """A profile that cannot be saved, found or used; the message names the field."""
+
+
+# -- checking ---------------------------------------------------------------------------------
+def check(raw: Any) -> dict[str, Any]:
+    """The profile in its stored form, or ProfileError naming the first wrong field."""
+    if not isinstance(raw, Mapping):
+        raise ProfileError("profile: a profile is a JSON object (format, edition, name, "
+                           "settings, tags).")
+    unknown = set(raw) - {"format", "edition", "name", "settings", "tags", "note"}
+    if unknown:
+        raise ProfileError(f"{sorted(unknown)[0]}: not part of a profile.")
+    fmt = raw.get("format", FORMAT)
+    if fmt != FORMAT:
+        raise ProfileError(f"format: this companion reads profile format {FORMAT}, not {fmt!r}.")
+    edition = raw.get("edition")
+    if edition not in available():
+        raise ProfileError(f"edition: {edition!r} is not an edition; choose one of "
+                           f"{', '.join(available())}.")
+    name = raw.get("name")
+    if not isinstance(name, str) or not _NAME.match(name.strip()):
+        raise ProfileError("name: 1 to 40 letters, digits, spaces, dots, dashes or underscores.")
+    note = raw.get("note", "")
+    if not isinstance(note, str) or len(note) > 500:
+        raise ProfileError("note: text of at most 500 characters.")
+    settings = raw.get("settings", {})
+    if not isinstance(settings, Mapping):
+        raise ProfileError("settings: an object, as the setup form sends it.")
+    tags = raw.get("tags", {})
+    if not isinstance(tags, Mapping):
+        raise ProfileError("tags: an object mapping tag UIDs to objects.")
+    clean_tags: dict[str, str] = {}
+    for uid, obj in tags.items():
+        try:
+            key = normalise_uid(uid)
+        except TagError as exc:
+            raise ProfileError(f"tags.{uid}: {exc}.") from None
+        if not isinstance(obj, str) or not 0 < len(obj) <= 80:
+            raise ProfileError(f"tags.{uid}: the object the tag stands for, e.g. 'card:<id>'.")
+        if obj in clean_tags.values():
+            raise ProfileError(f"tags.{uid}: {obj} already has another tag.")
+        clean_tags[key] = obj
+    out = {"format": FORMAT, "edition": edition, "name": name.strip(), "note": note,
+           "settings": copy.deepcopy(dict(settings)), "tags": clean_tags}
+    _check_settings(out)
+    return out
+
+
+def _check_settings(profile: Mapping[str, Any]) -> None:
+    """A trial game with the profile's settings; for a board, the rulebook's totals hold."""
+    edition, settings = profile["edition"], profile["settings"]
+    rules = find_edition(edition)
+    if getattr(rules, "family", "") == "monopoly":
+        from companion.monopoly.board import _raw
+
+        try:
+            board_edit.edit_spaces(edition, _raw(edition), settings.get("board") or {},
+                                   strict=True)
+        except SetupError as exc:
+            raise ProfileError(f"settings.board.{exc}") from None
+    if edition == "master-trainer":
+        from companion.editions.master_trainer.data import load
+
+        try:
+            data = load(settings)
+            board_edit.check_master_trainer({"item_deck": data.item_deck,
+                                             "event_deck": data.event_deck,
+                                             "board_spaces": data.board_spaces})
+        except SetupError as exc:
+            raise ProfileError(f"settings.{exc}") from None
+    lo = int(getattr(rules, "min_players", 2))
+    seats = tuple(PlayerSeat(f"p{i}", f"P{i}") for i in range(1, lo + 1))
+    try:
+        rules.initial_state(GameSetup(edition, seats, 0, "digital", dict(settings)))
+    except SetupError as exc:
+        text = str(exc)
+        raise ProfileError(text if text.split(" ")[0].endswith(":") else f"settings: {text}"
+                           ) from None
+    except (TypeError, ValueError, KeyError, AttributeError) as exc:  # a value of a wrong type
+        raise ProfileError(f"settings: a value has the wrong type ({exc}).") from None
+
+
+# -- unverified facts -------------------------------------------------------------------------
+def unverified(profile: Mapping[str, Any]) -> list[str]:
+    """Facts the profile still takes from the shipped defaults (neither corrected nor
+    confirmed)."""
+    edition, settings = profile["edition"], profile["settings"]
+    if edition == "master-trainer":
+        from companion.editions.master_trainer.data import load
+
+        return list(load(settings).unverified)
+    from companion.monopoly.board import load_board
+
+    return list(load_board(edition, settings.get("board")).data["unverified_facts"])
+
+
+def confirm(profile: Mapping[str, Any], fact: str) -> dict[str, Any]:
+    """The profile with ``fact`` confirmed as printed on the owner's box (the mark clears)."""
+    out = copy.deepcopy(dict(profile))
+    if fact not in unverified(out):
+        raise ProfileError(f"fact: {fact!r} is not an unverified fact of this profile.")
+    settings = out["settings"]
+    if out["edition"] == "master-trainer":
+        from companion.editions.master_trainer.data import load
+
+        data = load(settings)
+        if fact in _MT_TABLES:
+            value = getattr(data, fact)
+            settings[fact] = dict(value) if isinstance(value, Mapping) else value
+        elif fact == "evolution_groups":
+            settings[fact] = [list(g) for g in data.groups]
+        elif fact.startswith("rivals."):
+            key = fact.split(".", 1)[1]
+            rival = data.rivals[key]
+            settings.setdefault("rivals", {})[key] = {"strength": rival.strength,
+                                                      "bonus": list(rival.bonus)}
+    else:
+        board = settings.setdefault("board", {})
+        board.setdefault("confirmed", []).append(fact)
+    return check(out)
+
+
+# -- storage ----------------------------------------------------------------------------------
+class Profiles:
+    """The ``box_profiles`` table on a connection in autocommit mode (the store's)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        conn.execute(SCHEMA)
+
+    def list(self, edition: str | None = None) -> list[dict[str, Any]]:
+        sql = "SELECT edition, name, updated FROM box_profiles"
+        args: tuple[str, ...] = ()
+        if edition:
+            sql, args = sql + " WHERE edition = ?", (edition,)
+        rows = self.conn.execute(sql + " ORDER BY edition, name", args).fetchall()
+        return [{"edition": e, "name": n, "updated": u} for e, n, u in rows]
+
+    def get(self, name: str, edition: str | None = None) -> dict[str, Any]:
+        """The profile called ``name`` (``edition`` needed only when two editions share it)."""
+        sql, args = "SELECT body FROM box_profiles WHERE name = ?", [name]
+        if edition:
+            sql, args = sql + " AND edition = ?", [name, edition]
+        rows = self.conn.execute(sql, args).fetchall()
+        if not rows:
+            where = f" for {edition}" if edition else ""
+            raise ProfileError(f"profile: there is no profile {name!r}{where}.")
+        if len(rows) > 1:
+            raise ProfileError(f"profile: several editions have a profile {name!r}; name the "
+                               "edition.")
+        return dict(json.loads(rows[0][0]))
+
+    def save(self, raw: Any, *, replace: bool = True, now: float | None = None
+             ) -> dict[str, Any]:
+        """Check and save a profile and enrol its tags, all in one transaction."""
+        profile = check(raw)
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            exists = self.conn.execute(
+                "SELECT 1 FROM box_profiles WHERE edition = ? AND name = ?",
+                (profile["edition"], profile["name"])).fetchone()
+            if exists and not replace:
+                raise ProfileError(f"name: {profile['edition']} already has a profile "
+                                   f"{profile['name']!r}; delete it or choose another name.")
+            self.conn.execute(
+                "INSERT OR REPLACE INTO box_profiles (edition, name, body, updated) "
+                "VALUES (?, ?, ?, ?)",
+                (profile["edition"], profile["name"], json.dumps(profile, ensure_ascii=False),
+                 time.time() if now is None else now))
+            registry = TagRegistry(self.conn)
+            for uid, obj in profile["tags"].items():
+                registry.enroll(uid, profile["edition"], obj, obj, move=True, now=now)
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        self.conn.execute("COMMIT")
+        return profile
+
+    def delete(self, name: str, edition: str | None = None) -> dict[str, Any]:
+        profile = self.get(name, edition)
+        self.conn.execute("DELETE FROM box_profiles WHERE edition = ? AND name = ?",
+                          (profile["edition"], profile["name"]))
+        return profile
+
+    def confirm(self, name: str, edition: str | None, fact: str) -> dict[str, Any]:
+        return self.save(confirm(self.get(name, edition), fact))
+
+    def resolve(self, raw: Mapping[str, Any]) -> dict[str, Any]:
+        """A setup naming ``"profile"`` with the profile's settings merged in (the setup's own
+        settings win); the result no longer names the profile, so the game keeps every
+        correction it was made with."""
+        out = {k: v for k, v in raw.items() if k != "profile"}
+        name = raw.get("profile")
+        if name in (None, ""):
+            return out
+        if not isinstance(name, str):
+            raise ProfileError("profile: the name of a saved profile.")
+        edition = raw.get("edition")
+        profile = self.get(name, edition if isinstance(edition, str) else None)
+        if edition is not None and edition != profile["edition"]:
+            raise ProfileError(f"profile: {name!r} is a {profile['edition']} profile, not "
+                               f"{edition}.")
+        given = raw.get("settings") or {}
+        if not isinstance(given, Mapping):
+            raise ProfileError("settings: must be a JSON object.")
+        out["edition"] = profile["edition"]
+        out["settings"] = copy.deepcopy(profile["settings"]) | dict(given)
+        return out
+
+
+# -- files ------------------------------------------------------------------------------------
+def export_text(profile: Mapping[str, Any]) -> str:
+    """The profile as one readable JSON file (format version first)."""
+    ordered = {k: profile[k] for k in ("format", "edition", "name", "note", "settings", "tags")
+               if k in profile}
+    return json.dumps(ordered, indent=2, ensure_ascii=False) + "\n"
+
+
+def import_text(text: str) -> dict[str, Any]:
+    """Read an exported profile (checked; nothing is saved here)."""
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ProfileError(f"profile: not a JSON profile file ({exc}).") from None
+    return check(raw)

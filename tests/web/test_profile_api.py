@@ -1,0 +1,69 @@
+"""Box profiles over HTTP: banker only, saved whole or not at all, used by POST /api/games."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from web_helpers import Phone
+
+BOARD = {"spaces": {"imperial-palace": {"kind": "free_parking"},
+                    "tibanna-mines": {"kind": "card", "deck": "chance"}}}
+
+
+def put(phone: Phone, path: str, body: Any) -> Any:
+    return phone.client.put(path, json=body, headers={"X-CSRF-Token": phone.csrf})
+
+
+def test_profiles_are_for_the_banker_only(phone: Any) -> None:
+    guest = phone()
+    assert guest.get("/api/profiles").status_code == 403
+    assert put(guest, "/api/profiles/starwars/box", {"settings": {}}).status_code == 403
+    assert guest.get("/api/profiles/defaults/starwars").status_code == 403
+
+
+def test_save_list_export_import_and_start_a_game(banker: Phone) -> None:
+    r = put(banker, "/api/profiles/starwars/our-box", {"settings": {"board": BOARD}})
+    assert r.status_code == 200, r.get_json()
+    spaces = {s["id"]: s for s in r.get_json()["board"]["spaces"]}
+    assert spaces["imperial-palace"]["kind"] == "free_parking"
+    assert banker.get("/api/profiles?edition=starwars").get_json()["profiles"][0]["name"] == \
+        "our-box"
+    text = banker.get("/api/profiles/starwars/our-box/export").get_data(as_text=True)
+    assert json.loads(text)["settings"]["board"] == BOARD
+    assert banker.client.delete("/api/profiles/starwars/our-box",
+                                headers={"X-CSRF-Token": banker.csrf}).status_code == 200
+    assert banker.get("/api/profiles/starwars/our-box").status_code == 404
+    r = banker.post("/api/profiles/import", data=text,
+                    headers={"Content-Type": "application/json"})
+    assert r.status_code == 200, r.get_json()
+    r = banker.post("/api/games", {"edition": "starwars", "players": ["A", "B"],
+                                   "profile": "our-box"})
+    assert r.status_code == 201, r.get_json()
+    view = banker.get(f"/api/games/{r.get_json()['game_id']}").get_json()
+    kinds = {s["id"]: s["kind"] for s in view["board"]["spaces"]}
+    assert kinds["imperial-palace"] == "free_parking"
+
+
+def test_a_wrong_profile_is_refused_naming_the_field_and_not_saved(banker: Phone) -> None:
+    r = put(banker, "/api/profiles/starwars/box",
+            {"settings": {"board": {"spaces": {"imperial-palace": {"kind": "parking"}}}}})
+    assert r.status_code == 400
+    assert r.get_json()["error"].startswith("settings.board.spaces.imperial-palace.kind: "
+                                            "'parking' is not a kind this edition handles")
+    r = banker.post("/api/profiles/check", {"edition": "starwars", "name": "box"})
+    assert r.get_json()["error"].startswith("settings.board.spaces: the board has 18 properties")
+    assert banker.get("/api/profiles").get_json()["profiles"] == []
+    r = banker.post("/api/games", {"edition": "starwars", "players": ["A", "B"],
+                                   "profile": "nope"})
+    assert r.status_code == 409 and "there is no profile 'nope'" in r.get_json()["error"]
+
+
+def test_confirming_a_fact_clears_the_mark(banker: Phone) -> None:
+    put(banker, "/api/profiles/starwars/box", {"settings": {"board": BOARD}})
+    r = banker.post("/api/profiles/starwars/box/confirm", {"fact": "spaces.senate.price"})
+    assert r.status_code == 200, r.get_json()
+    senate = next(s for s in r.get_json()["board"]["spaces"] if s["id"] == "senate")
+    assert senate["unverified"] == ["name", "rent"]
+    r = banker.post("/api/profiles/starwars/box/confirm", {"fact": "spaces.senate.price"})
+    assert r.status_code == 400 and r.get_json()["error"].startswith("fact:")

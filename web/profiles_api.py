@@ -1,0 +1,155 @@
+"""Box profiles over HTTP (banker only) and the profile editor page (docs/profiles.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, render_template, request
+
+from companion.boxes import board_edit
+from companion.boxes.profiles import ProfileError, Profiles, check, export_text, import_text
+from companion.boxes.profiles import unverified as unverified_facts
+from companion.engine.types import SetupError
+from web.api import body
+from web.context import web
+from web.errors import ApiError
+from web.security import require_banker
+
+bp = Blueprint("profiles", __name__)
+
+
+def _call(fn: Callable[[Profiles], Any]) -> Any:
+    """Run ``fn`` on the service thread with the profiles table; a refusal becomes a 400."""
+    service = web().service
+    try:
+        return service.call(lambda: fn(Profiles(service.store.conn)))
+    except ProfileError as exc:
+        code = "not_found" if "there is no profile" in str(exc) else "bad_request"
+        raise ApiError(code, str(exc)) from None
+    except SetupError as exc:
+        raise ApiError("bad_request", str(exc)) from None
+
+
+def editor_data(profile: dict[str, Any]) -> dict[str, Any]:
+    """The profile with what the editor shows: every space and card with its facts and
+    still-unverified marks, the kinds, colours and decks to choose from."""
+    facts = unverified_facts(profile)
+    out: dict[str, Any] = {"profile": profile, "unverified": facts, "board": None}
+    if profile["edition"] == "master-trainer":
+        return out
+    from companion.monopoly.board import _raw, load_board
+
+    board = load_board(profile["edition"], profile["settings"].get("board"))
+    out["board"] = _board_data(profile, board, facts, _raw(profile["edition"]))
+    return out
+
+
+def _board_data(profile: dict[str, Any], board: Any, facts: list[str],
+                raw: Any) -> dict[str, Any]:
+    marks = board_edit.facts_by_space(facts)
+    tags = {obj: uid for uid, obj in profile["tags"].items()}
+    return {
+        "spaces": [{"id": s.id, "name": s.name, "kind": s.kind, "color": s.color,
+                    "price": s.price, "rent": s.rent, "amount": s.amount, "deck": s.deck,
+                    "unverified": marks.get(s.id, [])} for s in board.spaces],
+        "kinds": sorted(board_edit.handled_kinds(profile["edition"], raw["spaces"])),
+        "colors": dict(board.color_names),
+        "decks": dict(board.deck_titles),
+        "cards": [{"id": c.id, "deck": deck, "text": c.text, "tag": tags.get(f"card:{c.id}"),
+                   "unverified": marks.get(c.id, [])}
+                  for deck, cards in board.decks.items() for c in cards],
+        "layout_unverified": "board.layout" in facts,
+        "currency": board.currency.to_json(),
+    }
+
+
+@bp.get("/api/profiles/defaults/<edition>")
+def defaults(edition: str) -> Response:
+    """The edition's shipped board and cards, the editor's starting point (not checked
+    against the rulebook's totals: a default board may not meet them)."""
+    require_banker()
+    from companion.engine.editions import available
+
+    if edition not in available():
+        raise ApiError("not_found", f"edition: {edition!r} is not an edition.")
+    profile = {"format": 1, "edition": edition, "name": "", "note": "", "settings": {},
+               "tags": {}}
+
+    def build(_: Profiles) -> dict[str, Any]:
+        return editor_data(profile)
+
+    return jsonify(_call(build))
+
+
+@bp.get("/profile")
+def page() -> Response:
+    """The profile editor (a page of its own, linked from the banker's tab)."""
+    resp = Response(render_template("profile.html"))
+    resp.headers["Cache-Control"] = "no-cache"
+    return resp
+
+
+@bp.get("/api/profiles")
+def list_profiles() -> Response:
+    require_banker()
+    edition = request.args.get("edition") or None
+    return jsonify({"profiles": _call(lambda p: p.list(edition))})
+
+
+@bp.post("/api/profiles/check")
+def check_profile() -> Response:
+    """Check a draft without saving it: the editor's inline validation."""
+    require_banker()
+    data = body()
+    return jsonify(_call(lambda p: editor_data(check(data))))
+
+
+@bp.get("/api/profiles/<edition>/<name>")
+def get_profile(edition: str, name: str) -> Response:
+    require_banker()
+    return jsonify(_call(lambda p: editor_data(p.get(name, edition))))
+
+
+@bp.put("/api/profiles/<edition>/<name>")
+def save_profile(edition: str, name: str) -> Response:
+    """Save (create or replace) a profile: ``{settings, tags?, note?}``; all or nothing."""
+    require_banker()
+    data = body() | {"edition": edition, "name": name}
+    return jsonify(_call(lambda p: editor_data(p.save(data))))
+
+
+@bp.delete("/api/profiles/<edition>/<name>")
+def delete_profile(edition: str, name: str) -> Response:
+    require_banker()
+    gone = _call(lambda p: p.delete(name, edition))
+    return jsonify({"deleted": {"edition": gone["edition"], "name": gone["name"]}})
+
+
+@bp.post("/api/profiles/<edition>/<name>/confirm")
+def confirm_fact(edition: str, name: str) -> Response:
+    """Confirm one unverified fact (``{"fact": "spaces.<id>.price"}``): the mark clears."""
+    require_banker()
+    fact = body().get("fact")
+    if not isinstance(fact, str):
+        raise ApiError("bad_request", "fact: name the fact, e.g. 'spaces.<id>.price'.")
+    return jsonify(_call(lambda p: editor_data(p.confirm(name, edition, fact))))
+
+
+@bp.get("/api/profiles/<edition>/<name>/export")
+def export_profile(edition: str, name: str) -> Response:
+    require_banker()
+    text = _call(lambda p: export_text(p.get(name, edition)))
+    resp = Response(text, mimetype="application/json")
+    resp.headers["Content-Disposition"] = f'attachment; filename="{edition}-{name}.json"'
+    return resp
+
+
+@bp.post("/api/profiles/import")
+def import_profile() -> Response:
+    """Save an exported profile file (the body); ``?replace=1`` replaces one of that name."""
+    require_banker()
+    text = request.get_data(as_text=True)
+    replace = request.args.get("replace") in ("1", "true")
+    saved = _call(lambda p: p.save(import_text(text), replace=replace))
+    return jsonify(editor_data(saved))

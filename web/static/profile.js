@@ -1,0 +1,394 @@
+/* The box profile editor (web/templates/profile.html, docs/profiles.md): the owner's board,
+   cards and card tags, saved once per edition and chosen at setup. Text only into the DOM. */
+"use strict";
+
+const P = {session: null, edition: "", name: "", defaults: null, spaces: [], cards: [],
+  tags: {}, confirmed: [], other: {}, note: "", marks: {}, unverified: [], saved: false,
+  polling: null, open: new Set()};
+const FIELDS = ["name", "kind", "color", "price", "rent", "amount", "deck"];
+const NUMBERS = new Set(["price", "rent", "amount"]);
+
+function h(tag, attrs, ...kids) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else if (k === "class") el.className = v;
+    else el.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const kid of kids.flat()) {
+    if (kid === null || kid === undefined || kid === false) continue;
+    el.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
+  }
+  return el;
+}
+const $ = (id) => document.getElementById(id);
+const clone = (x) => JSON.parse(JSON.stringify(x));
+function toast(text, info) {
+  const t = $("toast"); t.textContent = text; t.className = info ? "info" : ""; t.hidden = false;
+  clearTimeout(toast.timer); toast.timer = setTimeout(() => { t.hidden = true; }, 5000);
+}
+async function api(method, path, body, raw) {
+  const opts = {method, headers: {Accept: "application/json"}, credentials: "same-origin"};
+  if (method !== "GET") {
+    opts.headers["Content-Type"] = "application/json";
+    opts.headers["X-CSRF-Token"] = P.session ? P.session.csrf : "";
+    opts.body = raw !== undefined ? raw : JSON.stringify(body || {});
+  }
+  let resp;
+  try { resp = await fetch(path, opts); } catch (e) {
+    throw new Error("The companion cannot be reached; check the Wi-Fi.");
+  }
+  const data = await resp.json().catch(() => ({}));
+  if (!resp.ok) {
+    const err = new Error(data.error || `Refused (${resp.status}).`);
+    err.code = data.code; throw err;
+  }
+  return data;
+}
+async function act(fn) { try { return await fn(); } catch (e) { toast(e.message); return null; } }
+const enc = encodeURIComponent;
+
+/* ---- the draft: corrections are the differences from the edition's shipped board ---- */
+function corrections() {
+  const base = P.defaults.board;
+  const byId = Object.fromEntries(base.spaces.map((s) => [s.id, s]));
+  const ids = P.spaces.map((s) => s.id);
+  const out = {};
+  const spaces = {}, add = [];
+  for (const s of P.spaces) {
+    const d = byId[s.id];
+    if (!d) {
+      const n = {id: s.id};
+      for (const f of FIELDS) if (s[f] !== "" && s[f] !== 0) n[f] = s[f];
+      add.push(n); continue;
+    }
+    const change = {};
+    for (const f of FIELDS) if (s[f] !== d[f]) change[f] = s[f];
+    if (Object.keys(change).length) spaces[s.id] = change;
+  }
+  const remove = base.spaces.map((s) => s.id).filter((id) => !ids.includes(id));
+  const natural = base.spaces.map((s) => s.id).filter((id) => ids.includes(id))
+    .concat(add.map((a) => a.id));
+  if (Object.keys(spaces).length) out.spaces = spaces;
+  if (add.length) out.add = add;
+  if (remove.length) out.remove = remove;
+  if (natural.join() !== ids.join()) out.order = ids;
+  const cards = {};
+  const texts = Object.fromEntries(base.cards.map((c) => [c.id, c.text]));
+  for (const c of P.cards) if (c.text !== texts[c.id]) cards[c.id] = {text: c.text};
+  if (Object.keys(cards).length) out.cards = cards;
+  if (P.confirmed.length) out.confirmed = P.confirmed.slice();
+  return out;
+}
+function draft() {
+  const settings = clone(P.other);
+  if (P.defaults.board) {
+    const board = corrections();
+    if (Object.keys(board).length) settings.board = board;
+  }
+  return {format: 1, edition: P.edition, name: ($("pf-name") || {}).value || P.name,
+    note: P.note, settings, tags: P.tags};
+}
+
+/* ---- validation messages next to the field they name ---- */
+function clearErrors() {
+  document.querySelectorAll(".field-error").forEach((e) => e.remove());
+  document.querySelectorAll(".invalid").forEach((e) => e.classList.remove("invalid"));
+}
+function showError(text) {
+  clearErrors();
+  const field = text.split(": ")[0].replace(/^settings\.board\./, "").replace(/^settings\./, "");
+  let target = document.querySelector(`[data-field="${CSS.escape(field)}"]`);
+  const holder = target && target.closest("details.space");
+  if (holder) holder.open = true;
+  if (!target && /^(spaces|colors|order|add|remove)\b/.test(field)) target = $("board-errors");
+  if (!target && /^cards\b/.test(field)) target = $("cards-errors");
+  if (!target) target = $("profile-errors");
+  if (target && target.matches("input,select,textarea")) target.classList.add("invalid");
+  const msg = h("p", {class: "field-error", role: "alert"}, text);
+  if (target) target.after(msg);
+  status(text, false);
+  if (target) target.scrollIntoView({block: "center"});
+}
+function status(text, ok) {
+  const el = $("status"); if (!el) return;
+  el.textContent = text; el.className = ok ? "ok" : "bad";
+}
+async function check() {
+  try {
+    const r = await api("POST", "/api/profiles/check", draft());
+    clearErrors(); adopt(r, false);
+    status(`Valid. ${r.unverified.length} fact(s) still unverified.`, true);
+    renderMarks(); refreshSummaries();
+    return true;
+  } catch (e) { showError(e.message); return false; }
+}
+let checkTimer = null;
+function recheck() { clearTimeout(checkTimer); checkTimer = setTimeout(check, 400); }
+
+function adopt(r, replaceAll) {
+  P.unverified = r.unverified;
+  P.marks = {};
+  if (r.board) {
+    for (const s of r.board.spaces) P.marks[`s:${s.id}`] = s.unverified;
+    for (const c of r.board.cards) P.marks[`c:${c.id}`] = c.unverified;
+  }
+  if (replaceAll) {
+    P.spaces = r.board ? clone(r.board.spaces).map((s) => { delete s.unverified; return s; }) : [];
+    P.cards = r.board ? clone(r.board.cards).map((c) => ({id: c.id, deck: c.deck, text: c.text})) : [];
+    P.tags = clone(r.profile.tags);
+    const settings = clone(r.profile.settings);
+    P.confirmed = (settings.board && settings.board.confirmed) || [];
+    delete settings.board;
+    P.other = settings; P.note = r.profile.note || ""; P.name = r.profile.name;
+  }
+}
+
+/* ---- the page ---- */
+async function main() {
+  try { P.session = await api("GET", "/api/session"); } catch (e) { toast(e.message); return; }
+  $("app").removeAttribute("aria-busy");
+  if (!P.session.banker) return login();
+  chooser();
+}
+function login() {
+  const pin = h("input", {id: "pin", type: "password", inputmode: "numeric", autocomplete: "off"});
+  $("app").replaceChildren(h("section", {}, h("h2", {}, "Banker only"),
+    h("label", {for: "pin"}, "Banker PIN"), pin,
+    h("button", {class: "primary", onclick: () => act(async () => {
+      await api("POST", "/api/banker/login", {pin: pin.value});
+      P.session = await api("GET", "/api/session"); chooser();
+    })}, "Log in")));
+}
+async function chooser() {
+  const ed = h("select", {id: "pf-edition"});
+  const list = h("div", {id: "pf-list"});
+  const newName = h("input", {id: "pf-new", placeholder: "Our box", maxlength: 40});
+  const file = h("input", {id: "pf-import", type: "file", accept: ".json,application/json"});
+  const fill = async () => {
+    const r = await api("GET", `/api/profiles?edition=${enc(ed.value)}`);
+    list.replaceChildren(r.profiles.length ? h("ul", {}, ...r.profiles.map((p) =>
+      h("li", {}, h("button", {class: "link", onclick: () => act(() => open(p.edition, p.name))},
+        p.name)))) : h("p", {class: "muted"}, "No saved profile for this edition yet."));
+  };
+  ed.addEventListener("change", () => act(fill));
+  const eds = await api("GET", "/api/editions");
+  ed.replaceChildren(...eds.map((e) => h("option", {value: e.name}, e.title)));
+  const want = new URLSearchParams(location.search).get("edition");
+  if (want) ed.value = want;
+  $("app").replaceChildren(
+    h("section", {}, h("h2", {}, "Your box"),
+      h("p", {class: "muted"}, "Correct the board and cards once to match the box on the table; "
+        + "choose the profile when you start a game."),
+      h("label", {for: "pf-edition"}, "Edition"), ed, list),
+    h("section", {}, h("h2", {}, "New profile"), h("label", {for: "pf-new"}, "Name"), newName,
+      h("button", {class: "primary", onclick: () => act(() => {
+        if (!newName.value.trim()) throw new Error("name: give the profile a name.");
+        return open(ed.value, null, newName.value.trim());
+      })}, "Start from the edition's defaults")),
+    h("section", {}, h("h2", {}, "Import a shared profile"), h("label", {for: "pf-import"},
+      "Profile file (.json)"), file,
+      h("button", {onclick: () => act(async () => {
+        if (!file.files.length) throw new Error("Choose a file first.");
+        const text = await file.files[0].text();
+        const r = await api("POST", "/api/profiles/import", null, text);
+        toast(`Imported ${r.profile.name}.`, true);
+        await open(r.profile.edition, r.profile.name);
+      })}, "Import")));
+  await fill();
+}
+async function open(edition, name, newName) {
+  P.edition = edition;
+  P.defaults = await api("GET", `/api/profiles/defaults/${enc(edition)}`);
+  if (name) {
+    adopt(await api("GET", `/api/profiles/${enc(edition)}/${enc(name)}`), true);
+    P.saved = true;
+  } else {
+    adopt(P.defaults, true); P.name = newName; P.saved = false;
+  }
+  history.replaceState(null, "", `/profile?edition=${enc(edition)}`);
+  editor();
+}
+
+function markBox(key, prefix) {
+  const box = h("div", {class: "marks", "data-marks": key});
+  for (const f of P.marks[key] || []) {
+    const fact = `${prefix}.${f}`;
+    box.append(h("span", {class: "unverified"}, `unverified: ${f}`,
+      h("button", {type: "button", title: `Confirm ${fact} as printed on your box`,
+        onclick: () => { if (!P.confirmed.includes(fact)) P.confirmed.push(fact); check(); }},
+      "Confirm")));
+  }
+  return box;
+}
+function renderMarks() {
+  document.querySelectorAll("[data-marks]").forEach((box) => {
+    const key = box.getAttribute("data-marks");
+    box.replaceWith(markBox(key, key.startsWith("s:") ? `spaces.${key.slice(2)}`
+      : `cards.${key.slice(2)}`));
+  });
+  const layout = $("layout-mark");
+  if (layout) layout.hidden = !P.unverified.includes("board.layout");
+}
+function refreshSummaries() {
+  document.querySelectorAll("details.space").forEach((box) => {
+    const sid = box.id.slice("space-".length);
+    const n = (P.marks[`s:${sid}`] || []).length;
+    const sum = box.querySelector("summary");
+    const old = sum.querySelector(".unverified");
+    if (old) old.remove();
+    if (n) sum.append(h("span", {class: "unverified", title: "facts not yet checked"}, `${n}?`));
+  });
+}
+function spaceView(s, i) {
+  const b = P.defaults.board;
+  const input = (f) => {
+    const id = `sp-${i}-${f}`;
+    let el;
+    if (f === "kind") el = h("select", {id}, ...b.kinds.map((k) => h("option", {value: k, selected: s.kind === k}, k)));
+    else if (f === "color") el = h("select", {id}, h("option", {value: ""}, "none"),
+      ...Object.entries(b.colors).map(([k, v]) => h("option", {value: k, selected: s.color === k}, v)));
+    else if (f === "deck") el = h("select", {id}, h("option", {value: ""}, "none"),
+      ...Object.entries(b.decks).map(([k, v]) => h("option", {value: k, selected: s.deck === k}, v)));
+    else el = h("input", {id, value: s[f], inputmode: NUMBERS.has(f) ? "numeric" : null,
+      type: NUMBERS.has(f) ? "number" : "text", maxlength: NUMBERS.has(f) ? null : 40});
+    el.setAttribute("data-field", `spaces.${s.id}.${f}`);
+    el.addEventListener("change", () => {
+      s[f] = NUMBERS.has(f) ? Number(el.value) : el.value;
+      const sum = $(`space-${s.id}`).querySelector("summary");
+      sum.querySelector(".sname").textContent = s.name;
+      sum.querySelector(".skind").textContent = s.kind + (s.price ? ` · ${s.price}` : "");
+      recheck();
+    });
+    return [h("label", {for: id, class: f === "name" ? "wide" : null}, f), el];
+  };
+  const move = (d) => {
+    const j = i + d; if (j < 1 || j >= P.spaces.length) return;
+    [P.spaces[i], P.spaces[j]] = [P.spaces[j], P.spaces[i]]; drawSpaces(); recheck();
+  };
+  const grid = h("div", {class: "grid"});
+  for (const f of FIELDS) {
+    const [label, el] = input(f);
+    if (f === "name") { label.className = "wide"; el.classList.add("wide"); }
+    grid.append(h("div", {class: f === "name" ? "wide" : null}, label, el));
+  }
+  const marks = (P.marks[`s:${s.id}`] || []).length;
+  const box = h("details", {class: "space", id: `space-${s.id}`, open: P.open.has(s.id)},
+    h("summary", {}, h("span", {class: "idx"}, String(i)), h("span", {class: "sname"}, s.name),
+      h("span", {class: "muted skind"}, s.kind + (s.price ? ` · ${s.price}` : "")),
+      marks ? h("span", {class: "unverified", title: "facts not yet checked"}, `${marks}?`) : null),
+    h("div", {class: "space-head"}, h("span", {class: "sid"}, s.id),
+      h("button", {type: "button", "aria-label": `Move ${s.name} up`, disabled: i <= 1,
+        onclick: () => move(-1)}, "↑"),
+      h("button", {type: "button", "aria-label": `Move ${s.name} down`,
+        disabled: i === 0 || i === P.spaces.length - 1, onclick: () => move(1)}, "↓"),
+      h("button", {type: "button", class: "danger", "aria-label": `Remove ${s.name}`,
+        disabled: i === 0, onclick: () => { P.spaces.splice(i, 1); drawSpaces(); recheck(); }},
+      "✕")),
+    markBox(`s:${s.id}`, `spaces.${s.id}`), grid);
+  box.addEventListener("toggle", () => { if (box.open) P.open.add(s.id); else P.open.delete(s.id); });
+  return box;
+}
+function drawSpaces() {
+  $("spaces").replaceChildren(...P.spaces.map(spaceView));
+  $("board-title").textContent = `Board (${P.spaces.length} spaces)`;
+}
+function cardView(c) {
+  const id = `card-${c.id}`;
+  const text = h("textarea", {id, rows: 2, maxlength: 200, "data-field": `cards.${c.id}.text`});
+  text.value = c.text;
+  text.addEventListener("change", () => { c.text = text.value; recheck(); });
+  const uid = Object.keys(P.tags).find((u) => P.tags[u] === `card:${c.id}`);
+  const tagLine = h("span", {class: "tag", id: `tag-${c.id}`}, uid ? `Tag ${uid}` : "No tag");
+  const enrol = h("button", {type: "button", onclick: () => act(() => enrolTag(c, tagLine, enrol))},
+    uid ? "Replace tag" : "Tap card tag");
+  return h("div", {class: "card"}, h("label", {for: id}, `${P.defaults.board.decks[c.deck] || c.deck} · ${c.id}`),
+    markBox(`c:${c.id}`, `cards.${c.id}`), text, h("div", {class: "row"}, tagLine, enrol));
+}
+async function enrolTag(c, line, button) {
+  if (P.polling) { clearInterval(P.polling); P.polling = null; }
+  let seen = (await api("GET", "/api/tags/last")).tap;
+  seen = seen ? seen.n : 0;
+  line.textContent = "Tap this card on the reader…";
+  button.disabled = true;
+  let tries = 0;
+  P.polling = setInterval(async () => {
+    tries += 1;
+    let tap = null;
+    try { tap = (await api("GET", "/api/tags/last")).tap; } catch (e) { tries = 1e9; }
+    if (tap && tap.n > seen) {
+      for (const u of Object.keys(P.tags)) if (P.tags[u] === `card:${c.id}` || u === tap.uid) delete P.tags[u];
+      P.tags[tap.uid] = `card:${c.id}`;
+      line.textContent = `Tag ${tap.uid}`;
+      button.textContent = "Replace tag";
+    } else if (tries < 60) return;
+    else line.textContent = "No tap; try again.";
+    clearInterval(P.polling); P.polling = null; button.disabled = false; recheck();
+  }, 500);
+}
+function editor() {
+  const b = P.defaults.board;
+  const name = h("input", {id: "pf-name", value: P.name, maxlength: 40, "data-field": "name"});
+  const note = h("textarea", {id: "pf-note", rows: 2, maxlength: 500, "data-field": "note"});
+  note.value = P.note; note.addEventListener("change", () => { P.note = note.value; });
+  const other = h("textarea", {id: "pf-other", class: "code", rows: 6, spellcheck: "false",
+    "data-field": "settings"});
+  other.value = JSON.stringify(P.other, null, 1);
+  other.addEventListener("change", () => {
+    try { P.other = JSON.parse(other.value || "{}"); recheck(); } catch (e) { showError("settings: not valid JSON."); }
+  });
+  const parts = [h("section", {}, h("h2", {}, `${P.edition} profile`),
+    h("label", {for: "pf-name"}, "Name"), name, h("label", {for: "pf-note"}, "Note"), note,
+    h("div", {id: "profile-errors"}))];
+  if (b) {
+    const newId = h("input", {id: "new-space-id", placeholder: "new-space-id", maxlength: 40});
+    parts.push(h("section", {"aria-label": "Board"}, h("h2", {id: "board-title"}, `Board (${P.spaces.length} spaces)`),
+      h("p", {class: "unverified", id: "layout-mark", hidden: !P.unverified.includes("board.layout")},
+        "unverified: board layout (order and kinds)",
+        h("button", {type: "button", onclick: () => {
+          if (!P.confirmed.includes("board.layout")) P.confirmed.push("board.layout"); check();
+        }}, "Confirm")),
+      h("div", {id: "board-errors"}), h("div", {id: "spaces"}),
+      h("div", {class: "row"}, h("label", {for: "new-space-id"}, "Add a space", newId),
+        h("button", {type: "button", onclick: () => {
+          const sid = newId.value.trim();
+          if (!sid) { showError("add[0].id: give the new space an id."); return; }
+          const kind = b.kinds.includes("free_parking") ? "free_parking" : b.kinds[0];
+          P.spaces.push({id: sid, name: sid, kind, color: "", price: 0, rent: 0, amount: 0,
+            deck: ""});
+          P.open.add(sid);
+          newId.value = ""; drawSpaces(); recheck();
+        }}, "Add"))));
+    parts.push(h("section", {"aria-label": "Cards"}, h("h2", {}, `Cards (${P.cards.length})`),
+      h("div", {id: "cards-errors"}), h("div", {id: "cards"}, ...P.cards.map(cardView))));
+  }
+  parts.push(h("section", {"aria-label": "Other settings"}, h("h2", {}, "Other settings"),
+    h("p", {class: "muted"}, b ? "House rules and readings, as the setup form sends them (JSON)."
+      : "Deck counts, chips on the board, evolution groups, rivals, readings (JSON)."),
+    other, P.unverified.length && !b ? h("p", {class: "muted"}, `Unverified: ${P.unverified.join(", ")}`) : null));
+  parts.push(h("div", {class: "sticky-save"}, h("p", {id: "status", "aria-live": "polite"}),
+    h("button", {type: "button", onclick: check}, "Check"),
+    h("button", {type: "button", class: "primary", id: "pf-save", onclick: () => act(save)}, "Save"),
+    P.saved ? h("a", {class: "btn", href: `/api/profiles/${enc(P.edition)}/${enc(P.name)}/export`,
+      download: `${P.edition}-${P.name}.json`}, "Export") : null,
+    P.saved ? h("button", {type: "button", class: "danger", onclick: () => act(remove)}, "Delete") : null,
+    h("button", {type: "button", onclick: () => act(chooser)}, "All profiles")));
+  $("app").replaceChildren(...parts);
+  if (b) drawSpaces();
+}
+async function save() {
+  const d = draft();
+  try {
+    const r = await api("PUT", `/api/profiles/${enc(P.edition)}/${enc(d.name)}`, d);
+    adopt(r, true); P.saved = true; editor();
+    status(`Saved. ${r.unverified.length} fact(s) still unverified.`, true);
+    toast("Profile saved.", true);
+  } catch (e) { showError(e.message); }
+}
+async function remove() {
+  if (!confirm(`Delete the profile ${P.name}?`)) return;
+  await api("DELETE", `/api/profiles/${enc(P.edition)}/${enc(P.name)}`);
+  toast("Deleted.", true); await chooser();
+}
+main();
