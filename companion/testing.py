@@ -137,6 +137,54 @@ def fingerprint(state: BaseState) -> dict[str, Any]:
     }
 
 
+def seat_views(state: BaseState) -> dict[str, Any]:
+    """Every seat's view and the spectators' (``""``), without the actions, as plain JSON."""
+    import json
+
+    views = {"": game.view(state)}
+    for seat in state.setup.players:
+        views[seat.id] = game.view(state, seat.id)
+    for v in views.values():
+        v.pop("actions", None)
+    out: dict[str, Any] = json.loads(json.dumps(views, sort_keys=True, default=str))
+    return out
+
+
+def view_changes(recorded: Any, current: Any, path: str = "") -> list[str]:
+    """Where ``current`` no longer shows what ``recorded`` showed: a changed value, a missing
+    key, a list of another length. Keys a later version adds are allowed (the page may learn
+    more about a game; it must not forget or change what a saved game showed). ``unverified``
+    lists name the box's facts still to be confirmed, not the game, and may change."""
+    if isinstance(recorded, dict) and isinstance(current, dict):
+        out = []
+        for key, value in recorded.items():
+            where = f"{path}.{key}" if path else key
+            if key == "unverified":
+                continue
+            if key not in current:
+                out.append(f"{where}: missing")
+            else:
+                out.extend(view_changes(value, current[key], where))
+        return out
+    if isinstance(recorded, list) and isinstance(current, list):
+        if len(recorded) != len(current):
+            return [f"{path}: {len(recorded)} items, now {len(current)}"]
+        return [c for i, (r, n) in enumerate(zip(recorded, current, strict=True))
+                for c in view_changes(r, n, f"{path}[{i}]")]
+    return [] if recorded == current else [f"{path}: {recorded!r} is now {current!r}"]
+
+
+def recorded_views(folder: str) -> dict[str, Any]:
+    """The seat views each golden log showed when it was recorded (views.json.gz)."""
+    import gzip
+    import json
+    from pathlib import Path
+
+    raw = gzip.decompress((Path(folder) / "views.json.gz").read_bytes())
+    out: dict[str, Any] = json.loads(raw)
+    return out
+
+
 def replay_export(lines: list[str]) -> BaseState:
     """The state an exported log (``GameService.export`` lines) replays to, as an import does."""
     import json
@@ -168,17 +216,21 @@ def check_golden(folder: str) -> list[str]:
     root = Path(folder)
     examples = root.resolve().parents[1] / "examples"
     table = json.loads((root / "finals.json").read_text("utf-8"))["_golden"]
+    views = recorded_views(folder)
     problems = []
     for name, entry in sorted(table.items()):
         lines = (root / "logs" / entry["log"]).read_text("utf-8").splitlines()
         try:
-            got = fingerprint(replay_export(lines))
+            replayed = replay_export(lines)
+            got = fingerprint(replayed)
         except Exception as exc:  # report every log, not just the first failure
             problems.append(f"{name}: replay failed: {exc!r}")
             continue
         for key, want in entry["fingerprint"].items():
-            if got.get(key) != want:
+            if key != "views_sha256" and got.get(key) != want:
                 problems.append(f"{name}: {key} differs")
+        problems.extend(f"{name}: view {c}"
+                        for c in view_changes(views[name], seat_views(replayed))[:5])
         if name.endswith(".mid-turn"):
             script = json.loads((examples / entry["example"]).read_text("utf-8"))
             try:

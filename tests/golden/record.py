@@ -11,6 +11,7 @@ steps still to play. ``fingerprint`` says what a replay must reproduce.
 
 from __future__ import annotations
 
+import gzip
 import json
 import sys
 from pathlib import Path
@@ -20,7 +21,7 @@ from companion import script
 from companion.engine import game
 from companion.engine.state import BaseState
 from companion.engine.types import Event
-from companion.testing import fingerprint
+from companion.testing import fingerprint, recorded_views, seat_views
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = Path(__file__).resolve().parent
@@ -72,6 +73,8 @@ def main(argv: list[str]) -> int:
     table = GOLDEN / "finals.json"
     finals: dict[str, Any] = json.loads(table.read_text("utf-8")) if table.exists() else {}
     golden = finals.setdefault("_golden", {})
+    views_file = GOLDEN / "views.json.gz"
+    views = recorded_views(str(GOLDEN)) if views_file.exists() else {}
     mids = {e["example"] for n, e in golden.items() if n.endswith(".mid-turn")}
     mid_done = {json.loads((ROOT / "examples" / e).read_text("utf-8"))["edition"] for e in mids}
     added = 0
@@ -87,6 +90,7 @@ def main(argv: list[str]) -> int:
                 "\n".join(export_lines(data["edition"], events, cmds)) + "\n", "utf-8")
             golden[name] = {"log": f"{name}.jsonl", "example": path.name,
                             "steps_run": len(data["steps"]), "fingerprint": fingerprint(state)}
+            views[name] = seat_views(state)
             added += 1
         if data["edition"] not in mid_done:
             state, events, cmds, n = play(data, stop_mid_turn=True)
@@ -97,8 +101,11 @@ def main(argv: list[str]) -> int:
                     "\n".join(export_lines(data["edition"], events, cmds)) + "\n", "utf-8")
                 golden[mid] = {"log": f"{mid}.jsonl", "example": path.name,
                                "steps_run": n, "fingerprint": fingerprint(state)}
+                views[mid] = seat_views(state)
                 added += 1
     table.write_text(json.dumps(finals, indent=1, sort_keys=True) + "\n", "utf-8")
+    views_file.write_bytes(gzip.compress(json.dumps(
+        views, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode(), mtime=0))
     missing = {d["edition"] for d in (json.loads(p.read_text("utf-8")) for p in
                                       (ROOT / "examples").glob("*.json"))} - mid_done
     if missing:
