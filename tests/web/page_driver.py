@@ -57,9 +57,11 @@ def running_server(state_dir: Path) -> Iterator[tuple[str, GameService]]:
             srv.close()
 
 
-def new_phone(browser: Any, errors: list[str], scheme: str = "light") -> Any:
+def new_phone(browser: Any, errors: list[str], scheme: str = "light",
+              bypass_csp: bool = False) -> Any:
+    """A 390×844 phone; ``bypass_csp`` lets a test inject its own style or axe-core."""
     ctx = browser.new_context(viewport=PHONE, device_scale_factor=1, color_scheme=scheme,
-                              reduced_motion="reduce")
+                              reduced_motion="reduce", bypass_csp=bypass_csp)
     ctx.set_default_timeout(30000)  # generous: CI shares two cores with the server
     page = ctx.new_page()
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -68,8 +70,10 @@ def new_phone(browser: Any, errors: list[str], scheme: str = "light") -> Any:
 
 
 def expect() -> Any:
+    """Playwright's ``expect``, patient: CI shares two cores with the server."""
     from playwright.sync_api import expect as pw_expect
 
+    pw_expect.set_options(timeout=20_000)
     return pw_expect
 
 
@@ -215,3 +219,9 @@ def steady(page: Any, version: int) -> None:
     page.wait_for_selector("#live.on")
     page.evaluate("() => { document.activeElement && document.activeElement.blur(); "
                   "window.scrollTo(0, 0); }")
+
+
+def leave(page: Any) -> None:
+    """Give the seat back (so another phone of the test can claim it) and close the phone."""
+    page.evaluate("() => api('POST', `/api/games/${gid()}/release`, {player: me()})")
+    page.context.close()

@@ -1,5 +1,5 @@
-"""Each edition's main states at 390×844, light and dark, against the pictures committed in
-docs/screens/: a pixel counts as different when a channel moves by more than TOLERANCE, and
+"""Each edition's main states on a 390×844 phone (the whole page), light and dark, against the
+pictures committed in docs/screens/: a pixel counts as different when a channel moves by more than TOLERANCE, and
 a picture fails when more than MAX_FRACTION of its pixels differ. Same seeds, same fonts
 (DejaVu Sans), no animation, toasts hidden. UPDATE_SCREENS=1 rewrites the pictures."""
 
@@ -18,6 +18,7 @@ from page_driver import (
     SCRIPTS,
     join,
     join_code,
+    leave,
     new_phone,
     running_server,
     setup_game,
@@ -63,13 +64,13 @@ def test_screens_match(edition: str, where: str, browser: Any, tmp_path: Any) ->
         view = service.view(game_id, None)
         who = view["current"] if view["current"] in ids else ids[0]
         for scheme in ("light", "dark"):
-            page = new_phone(browser, errors, scheme)
+            page = new_phone(browser, errors, scheme, bypass_csp=True)
             join(page, base, join_code(service, game_id), who)
             steady(page, view["version"])
             name = f"{edition}-{where}-{scheme}.png"
             got = tmp_path / name
-            page.screenshot(path=str(got))
-            page.context.close()
+            page.screenshot(path=str(got), full_page=True)
+            leave(page)
             ref = SCREENS / name
             if os.environ.get("UPDATE_SCREENS") or not ref.exists():
                 SCREENS.mkdir(parents=True, exist_ok=True)

@@ -240,7 +240,7 @@ function notify(before, v) {
   const hits = newLines(before.log || [], v.log || []).filter((t) => t.startsWith(name) &&
     /\b(pays|loses|draws|goes to|GAME OVER|must raise|is bankrupt|gives)\b/.test(t));
   if (hits.length) {
-    toast(hits.map((t) => t.replace(new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`),
+    toast(hits.map((t) => words(t).replace(new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`),
       "You")).join(" "), true);
     if (navigator.vibrate) navigator.vibrate(120);
   }
@@ -260,7 +260,7 @@ function send(action, extra) {
   return act(async () => {
     const out = await api("POST", `/api/games/${gid()}/commands`,
       {actor: action.actor, type: action.type, args, version: S.view.version, key: randomKey()});
-    if (out && out.says && out.says.length) toast(out.says.join(" "), true);
+    if (out && out.says && out.says.length) toast(words(out.says.join(" ")), true);
   });
 }
 
@@ -416,8 +416,9 @@ function offers(v) {
 /* ---- this phone's actions; destructive ones apart and confirmed ---- */
 function actionsSection(v) {
   const mine = (v.actions || []).filter((a) => mayAct(a.actor) && !OFFER.has(a.type));
-  const normal = mine.filter((a) => !DANGER.has(a.type) && a.actor !== "banker");
-  const tools = mine.filter((a) => !DANGER.has(a.type) && a.actor === "banker");
+  const tool = (a) => a.actor === "banker" && a.input && a.input.kind === "transfer";
+  const normal = mine.filter((a) => !DANGER.has(a.type) && !tool(a));
+  const tools = mine.filter((a) => !DANGER.has(a.type) && tool(a));
   const danger = mine.filter((a) => DANGER.has(a.type) && a.type !== "end_game");
   if (!normal.length && !tools.length && !danger.length) mine.length = 0;
   if (!mine.length) {
@@ -632,6 +633,11 @@ function auctionSection(v) {
 
 /* ---- each edition drawn as itself ---- */
 function editionSection(v) {
+  try { return editionParts(v); } catch (e) {  /* one odd value must not blank the page */
+    return [h("section", {}, h("p", {class: "muted"}, "This part of the table cannot be drawn."))];
+  }
+}
+function editionParts(v) {
   const ed = v.edition;
   const parts = [];
   if (v.board && v.board.spaces && v.board.spaces.length) parts.push(boardSection(v));
@@ -818,7 +824,7 @@ function trainerSection(v) {
     if (battle.kind === "final") {
       const r = battle.rival;
       sec.append(r ? h("div", {class: "rival"}, h("h3", {}, `Rival: ${r.name}`),
-        h("p", {}, `${(r.pokemon || []).join(", ")}; strength ${r.strength}`),
+        h("p", {}, `${[].concat(r.pokemon || []).join(", ")}; strength ${r.strength}`),
         (r.bonus_by_roll || []).length ? h("p", {class: "muted"}, "Bonus by roll: " + r.bonus_by_roll
           .map((b, i) => `${i + 1}: +${b}`).join(", ")) : "")
         : h("p", {}, "The rival is still face down."));
