@@ -16,6 +16,7 @@ import hmac
 import json
 import secrets
 import threading
+
 from flask import Blueprint, Response, jsonify, session
 
 from web import access

@@ -70,6 +70,13 @@ def test_scripted_game_to_the_end(edition: str, browser: Any, tmp_path: Any) -> 
             page.wait_for_function(f"() => window.__version >= {final['version']}")
             expect()(page.locator(".glance .turn")).to_contain_text("Game over")
         no_internal_names(len(steps))
+        # what hit a player (rent, a card...) was shown on that player's phone, to them
+        for pid, page in phones.items():
+            name = next(p["name"] for p in final["players"] if p["id"] == pid)
+            paid = [r["say"] for r in service.history(game_id) if r["say"].startswith(
+                f"{name} pays ") and not r["undone"]]
+            hits = page.evaluate("window.__hits || []")
+            assert bool(paid) == any(h.startswith("You pay ") for h in hits), (pid, paid, hits)
         winner = next(p["name"] for p in final["players"] if p["id"] == final["winners"][0])
         expect()(bank.locator(".glance .turn")).to_contain_text(winner)
         SHOTS.mkdir(parents=True, exist_ok=True)

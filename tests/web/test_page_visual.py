@@ -1,7 +1,8 @@
-"""Each edition's main states on a 390×844 phone (the whole page), light and dark, against the
-pictures committed in docs/screens/: a pixel counts as different when a channel moves by more than TOLERANCE, and
-a picture fails when more than MAX_FRACTION of its pixels differ. Same seeds, same fonts
-(DejaVu Sans), no animation, toasts hidden. UPDATE_SCREENS=1 rewrites the pictures."""
+"""Each edition's main states on a 390×844 phone (the whole page), light and dark, against
+the pictures committed in docs/screens/: a pixel counts as different when a channel moves by
+more than TOLERANCE, and a picture fails when more than MAX_FRACTION of its pixels differ.
+Same seeds, same fonts (DejaVu Sans), no animation, toasts hidden. UPDATE_SCREENS=1 rewrites
+the pictures."""
 
 from __future__ import annotations
 

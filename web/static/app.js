@@ -240,10 +240,18 @@ function notify(before, v) {
   const hits = newLines(before.log || [], v.log || []).filter((t) => t.startsWith(name) &&
     /\b(pays|loses|draws|goes to|GAME OVER|must raise|is bankrupt|gives)\b/.test(t));
   if (hits.length) {
-    toast(hits.map((t) => words(t).replace(new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`),
-      "You")).join(" "), true);
+    const text = hits.map((t) => secondPerson(words(t), name)).join(" ");
+    (window.__hits = window.__hits || []).push(text);
+    toast(text, true);
     if (navigator.vibrate) navigator.vibrate(120);
   }
+}
+const YOU = {pays: "pay", draws: "draw", loses: "lose", gives: "give", goes: "go", is: "are",
+  has: "have", must: "must", lands: "land", moves: "move"};
+function secondPerson(text, name) {  /* "Luigi pays Mario 3 coins" -> "You pay Mario 3 coins" */
+  const rest = text.slice(name.length).trimStart();
+  const verb = rest.split(" ")[0];
+  return verb in YOU ? `You ${YOU[verb]}${rest.slice(verb.length)}` : text;
 }
 function beep() {
   try {
@@ -734,7 +742,7 @@ function boardSection(v) {
 
 /* long words break where a reader expects ("Mush-room"), not anywhere ("Mushroo m") */
 function softHyphens(name) {
-  return String(name).replace(/[A-Za-zÀ-ÿ']{8,}/g, (w) => {
+  return String(name).replace(/[A-Za-zÀ-ÿ']{7,}/g, (w) => {
     const cut = Math.ceil(w.length / 2);
     return `${w.slice(0, cut)}\u00ad${w.slice(cut)}`;
   });
@@ -944,9 +952,25 @@ function historyTab() {
     return [sec];
   }
   const list = h("ol", {class: "hist", reversed: true});
+  let lastCmd = null;
   for (const row of S.history) {
     const li = h("li", {class: row.undone ? "undone" : ""}, words(row.say));
     if (row.cite) li.append(h("span", {class: "cite"}, ` (${row.cite})`));
+    /* the banker can take a move back from here, after saying yes */
+    if (banker() && !row.undone && row.cmd > 0 && row.cmd !== lastCmd &&
+        !/^The banker undoes/.test(row.say)) {
+      const asking = S.confirm === `undo:${row.cmd}`;
+      li.append(asking ? h("span", {class: "row", role: "alert"}, h("button", {class: "danger solid",
+        "data-undo": row.cmd, onclick: () => act(async () => {
+          S.confirm = null;
+          await api("POST", `/api/games/${gid()}/undo`, {cmd: row.cmd});
+          toast(`Taken back: ${words(row.say)} and everything after it.`, true);
+        })}, "Yes, take back this move and all after it"), h("button", {onclick: () => {
+        S.confirm = null; render(); }}, "Cancel"))
+        : h("button", {class: "link", "aria-label": `Take back: ${words(row.say)}`, onclick: () => {
+          S.confirm = `undo:${row.cmd}`; render(); }}, "take back…"));
+    }
+    lastCmd = row.cmd;
     list.append(li);
   }
   sec.append(list);
