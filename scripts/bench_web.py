@@ -320,7 +320,7 @@ def first_render(base: str, code: str, loads: int = 5) -> float:
         page = ctx.new_page()
         page.goto(f"{base}/?code={code}")
         page.get_by_role("button", name="Join", exact=True).click()
-        page.wait_for_selector("[data-claim]")
+        page.wait_for_selector(".seats .seat")
         times = []
         for _ in range(loads):
             page.goto(base + "/")

@@ -220,8 +220,3 @@ def steady(page: Any, version: int) -> None:
     page.evaluate("() => { document.activeElement && document.activeElement.blur(); "
                   "window.scrollTo(0, 0); }")
 
-
-def leave(page: Any) -> None:
-    """Give the seat back (so another phone of the test can claim it) and close the phone."""
-    page.evaluate("() => api('POST', `/api/games/${gid()}/release`, {player: me()})")
-    page.context.close()

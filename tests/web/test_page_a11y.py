@@ -17,7 +17,6 @@ from page_driver import (
     banker_starts,
     join,
     join_code,
-    leave,
     new_phone,
     running_server,
     script,
@@ -54,10 +53,10 @@ def violations(page: Any) -> list[str]:
 @pytest.mark.parametrize("edition", list(SCRIPTS))
 def test_no_serious_violation(edition: str, browser: Any, tmp_path: Any) -> None:
     errors: list[str] = []
-    with running_server(tmp_path) as (base, service):
-        game_id, ids = setup_game(service, edition, "play")
-        view = service.view(game_id, None)
-        for scheme in ("light", "dark"):
+    for scheme in ("light", "dark"):  # a server each: the phone claims the same seat
+        with running_server(tmp_path / scheme) as (base, service):
+            game_id, ids = setup_game(service, edition, "play")
+            view = service.view(game_id, None)
             page = new_phone(browser, errors, scheme, bypass_csp=True)
             join(page, base, join_code(service, game_id), ids[0])
             page.wait_for_function(f"() => window.__version >= {view['version']}")
@@ -65,7 +64,7 @@ def test_no_serious_violation(edition: str, browser: Any, tmp_path: Any) -> None
             page.locator("#tab-history").click()
             page.wait_for_selector("ol.hist")
             assert violations(page) == [], f"{edition} history, {scheme}"
-            leave(page)
+            page.context.close()
     assert errors == []
 
 

@@ -19,7 +19,6 @@ from page_driver import (
     SCRIPTS,
     join,
     join_code,
-    leave,
     new_phone,
     running_server,
     setup_game,
@@ -60,28 +59,28 @@ def differing_fraction(a: Any, b: Any) -> float:
 @pytest.mark.parametrize("edition", list(SCRIPTS))
 def test_screens_match(edition: str, where: str, browser: Any, tmp_path: Any) -> None:
     errors: list[str] = []
-    with running_server(tmp_path) as (base, service):
-        game_id, ids = setup_game(service, edition, where)
-        view = service.view(game_id, None)
-        who = view["current"] if view["current"] in ids else ids[0]
-        for scheme in ("light", "dark"):
+    for scheme in ("light", "dark"):  # a server each: the phone claims the same seat
+        with running_server(tmp_path / scheme) as (base, service):
+            game_id, ids = setup_game(service, edition, where)
+            view = service.view(game_id, None)
+            who = view["current"] if view["current"] in ids else ids[0]
             page = new_phone(browser, errors, scheme, bypass_csp=True)
             join(page, base, join_code(service, game_id), who)
             steady(page, view["version"])
             name = f"{edition}-{where}-{scheme}.png"
             got = tmp_path / name
             page.screenshot(path=str(got), full_page=True)
-            leave(page)
-            ref = SCREENS / name
-            if os.environ.get("UPDATE_SCREENS") or not ref.exists():
-                SCREENS.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(got, ref)
-                continue
-            with Image.open(got) as a, Image.open(ref) as b:
-                frac = differing_fraction(a, b)
-            if frac > MAX_FRACTION:
-                out = ROOT / "artifacts" / "screenshots"
-                out.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(got, out / f"actual-{name}")
-            assert frac <= MAX_FRACTION, f"{name}: {frac:.2%} of the pixels differ"
+            page.context.close()
+        ref = SCREENS / name
+        if os.environ.get("UPDATE_SCREENS") or not ref.exists():
+            SCREENS.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(got, ref)
+            continue
+        with Image.open(got) as a, Image.open(ref) as b:
+            frac = differing_fraction(a, b)
+        if frac > MAX_FRACTION:
+            out = ROOT / "artifacts" / "screenshots"
+            out.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(got, out / f"actual-{name}")
+        assert frac <= MAX_FRACTION, f"{name}: {frac:.2%} of the pixels differ"
     assert errors == []

@@ -661,7 +661,7 @@ function groupColor(c) {
   if (!c) return "";
   const css = String(c).replace(/-/g, "");
   if (/^[a-z]{3,20}$/.test(css) && window.CSS && CSS.supports("color", css)) return css;
-  const keys = Object.keys((S.view.board && S.view.board.colors) || {});
+  const keys = Object.keys((S.view.board && S.view.board.colors) || {}).sort();  /* any key order */
   return GROUP_FALLBACK[Math.max(0, keys.indexOf(c)) % GROUP_FALLBACK.length];
 }
 function flagWords(sp) {
@@ -755,7 +755,7 @@ function pokemonMats(v) {
     const got = new Set(p.types || []);
     const mat = h("ul", {class: "mat", "aria-label": `${p.name}'s mat: ${got.size} of ${
       Object.keys(types).length} types`});
-    for (const [t, name] of Object.entries(types)) {
+    for (const [t, name] of Object.entries(types).sort((a, b) => a[1].localeCompare(b[1]))) {
       mat.append(h("li", {class: got.has(t) ? "got" : ""}, got.has(t) ? "● " : "○ ", name));
     }
     sec.append(h("h3", {}, dot(p.id), `${p.name}${p.partner ? ` with ${p.partner}` : ""}: `
@@ -774,7 +774,7 @@ function pokemonMats(v) {
       + ` to catch within ${odds.rolls} rolls with ${money(odds.money)}.`));
   }
   if (ex.wild) sec.append(h("p", {class: "muted"}, "Wild Pokémon left: " + Object.entries(ex.wild)
-    .map(([t, c]) => `${typeName(t)} ${c}`).join(", ")));
+    .sort((a, b) => typeName(a[0]).localeCompare(typeName(b[0]))).map(([t, c]) => `${typeName(t)} ${c}`).join(", ")));
   return sec;
 }
 function forceSection(v) {
@@ -806,6 +806,7 @@ function boothSection(v) {
 /* Master Trainer: chips as cards by owner, colour and knock-out; items; the rival */
 const CHIP_COLOURS = {starter: "Starter", pink: "Pink", green: "Green", blue: "Blue", red: "Red",
   yellow: "Yellow", purple: "Purple", white: "White"};
+const colourRank = (c) => { const i = Object.keys(CHIP_COLOURS).indexOf(c); return i < 0 ? 99 : i; };
 function chipCard(c) {
   return h("li", {class: `chip c-${String(c.colour).replace(/[^a-z]/g, "")}` + (c.knocked_out ? " ko" : ""),
     "aria-label": `${c.name}, number ${c.number}, ${CHIP_COLOURS[c.colour] || humanize(c.colour)}, `
@@ -872,7 +873,7 @@ function trainerSection(v) {
   }
   if (ex.tray) {
     out.push(h("section", {class: "muted-sec", "aria-label": "Chips left"}, h("h2", {}, "Chips left to find"),
-      h("p", {}, Object.entries(ex.tray).map(([c, n]) => `${CHIP_COLOURS[c] || humanize(c)}: ${n} in the tray`
+      h("p", {}, Object.entries(ex.tray).sort((a, b) => colourRank(a[0]) - colourRank(b[0])).map(([c, n]) => `${CHIP_COLOURS[c] || humanize(c)}: ${n} in the tray`
         + `${ex.board_face_down && ex.board_face_down[c] !== undefined ? `, ${ex.board_face_down[c]} face down` : ""}`)
         .join("; ") + (ex.dungeon !== undefined ? `; ${ex.dungeon} in the dungeon.` : "."))));
   }
