@@ -223,3 +223,22 @@ def test_second_edition_and_escaping(server: tuple[str, GameService], browser: A
     shot(ash, "pokemon-ash")
     ash.context.close()
     assert errors == []
+
+
+def test_claiming_a_seat_switches_to_that_players_view(browser: Any, tmp_path: Any) -> None:
+    """A phone watches first (a spectator's view), then claims Misty: the live view is Misty's
+    from then on, so Ash's hidden Item Cards are not on her phone."""
+    from page_driver import join_code, setup_game
+
+    errors: list[str] = []
+    with running_server(tmp_path) as (base, service):
+        game_id, _ = setup_game(service, "master-trainer", "play")
+        ash_items = service.view(game_id, "misty")["players"][0]["items"]
+        assert "cards" not in ash_items and ash_items["count"] > 0
+        misty = new_phone(browser, errors)
+        join(misty, base, join_code(service, game_id), "misty")
+        ash = misty.locator('.trainer[aria-label="Ash\'s team"]')
+        expect(ash).to_contain_text(f"Items in hand: {ash_items['count']}")
+        expect(ash.locator(".items")).to_have_count(0)
+        misty.context.close()
+    assert errors == []

@@ -205,8 +205,10 @@ async function loadSeat() {
   const r = await api("GET", `/seat/${gid()}`).catch(() => null);
   if (!r) return;
   S.seat = r;
-  if (r.granted) { await loadSession(); toast(`This phone plays ${playerName(r.granted)} again.`, true); }
+  if (r.granted) { await loadSession(); seatChanged(); toast(`This phone plays ${playerName(r.granted)} again.`, true); }
 }
+/* this phone is someone else now: views (and secrets in them) follow the new seat */
+function seatChanged() { S.seen = -1; connect(); loadView(); }
 function newLines(old, now) {  /* log lines that arrived since the previous view */
   if (!old) return [];
   const a = old.map(logText), b = now.map(logText);
@@ -1028,7 +1030,7 @@ function seatRow(p) {
       })}, "New seat key"),
       h("button", {class: "danger", onclick: () => act(async () => {
         await api("POST", `/api/games/${gid()}/release`, {player: p.id});
-        await loadSession(); render();
+        await loadSession(); seatChanged(); render();
       })}, "Leave this seat")));
     return row;
   }
@@ -1045,7 +1047,7 @@ function seatRow(p) {
       h("label", {for: key.id}, "Seat key from the old phone"), key,
       h("div", {class: "row"}, h("button", {class: "primary", onclick: () => act(async () => {
         await api("POST", `/seat/${gid()}/reclaim`, {player: p.id, key: key.value.trim()});
-        await loadSession(); S.tab = "table"; toast(`This phone plays ${p.name} again.`, true); render();
+        await loadSession(); seatChanged(); S.tab = "table"; toast(`This phone plays ${p.name} again.`, true); render();
       })}, "Take back with the key"),
       h("button", {"data-ask": p.id, onclick: () => act(async () => {
         await api("POST", `/seat/${gid()}/reclaim`, {player: p.id});
@@ -1057,7 +1059,7 @@ async function claim(pid) {
   const code = S.code || (S.view && S.view.join_code);
   await act(async () => {
     await api("POST", "/api/join", {code, player: pid});
-    await loadSession();
+    await loadSession(); seatChanged();
     const r = await api("POST", `/seat/${gid()}/key`, {}).catch(() => null);
     if (r) S.newKey = {game: S.game, player: r.player, key: r.key};
     S.tab = "table"; render(); keepAwake();
