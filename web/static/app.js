@@ -200,11 +200,14 @@ async function loadView() {
   const v = await api("GET", `/api/games/${gid()}`).catch(() => null);
   if (v) showView(v);
 }
-async function loadSeat() {
+/* seat order and requests; draws again only when they changed */
+async function loadSeat(draw) {
   if (!S.game) return;
   const r = await api("GET", `/seat/${gid()}`).catch(() => null);
   if (!r) return;
+  const changed = JSON.stringify(r) !== JSON.stringify(S.seat);
   S.seat = r;
+  if (draw && changed && S.view) render();
   if (r.granted) { await loadSession(); seatChanged(); toast(`This phone plays ${playerName(r.granted)} again.`, true); }
 }
 /* this phone is someone else now: views (and secrets in them) follow the new seat */
@@ -221,11 +224,13 @@ function showView(v) {
   if (S.view && v.version < S.view.version) return;
   const before = S.view;
   const moved = !before || before.version !== v.version;
-  S.view = v; window.__version = v.version;
+  const json = JSON.stringify(v);
+  if (!moved && json === S.viewJson) return;  /* the same view again (the stream's first frame) */
+  S.view = v; S.viewJson = json; window.__version = v.version;
   if (moved) { S.history = null; S.balances = null; S.confirm = null; }
   if (moved && before) notify(before, v);
-  if (!S.seat || (S.seat.asking && S.seat.asking.length) || banker()) loadSeat().then(render);
-  render();
+  if (S.seat && moved && banker()) loadSeat(true);
+  if (!S.seatPending) render();
 }
 
 /* ---- your turn, and what hits you ---- */
@@ -1516,17 +1521,24 @@ function setupForm() {
 
 /* ---- start ---- */
 function openGame(id, tab) {
-  if (S.game !== id) { S.view = null; S.seen = -1; S.history = null; S.balances = null; S.seat = null; }
+  if (S.game !== id) {
+    S.view = null; S.viewJson = null; S.seen = -1; S.history = null; S.balances = null; S.seat = null;
+  }
   S.game = id; S.tab = tab || "table";
   history.replaceState(null, "", `/?game=${encodeURIComponent(id)}`);
-  render(); loadView(); connect(); loadSeat().then(render); keepAwake();
+  render(); connect(); keepAwake();
+  /* the first picture waits for the seat order too, so colours never change under the eye */
+  S.seatPending = true;
+  Promise.all([api("GET", `/api/games/${gid()}`).catch(() => null), loadSeat()]).then(([v]) => {
+    S.seatPending = false;
+    if (v && (!S.view || v.version >= S.view.version)) { S.viewJson = null; showView(v); } else render();
+  });
 }
 /* the banker hears about seat requests, and an asking phone about the banker's yes */
 setInterval(() => {
   if (!S.game || document.visibilityState !== "visible") return;
   if (!(banker() || (S.seat && (S.seat.asking || []).length))) return;
-  const before = JSON.stringify(S.seat);
-  loadSeat().then(() => { if (JSON.stringify(S.seat) !== before) render(); });
+  loadSeat(true);
 }, 4000);
 async function main() {
   applyPrefs();
