@@ -1187,8 +1187,10 @@ function bankerTab() {
       h("button", {onclick: () => act(async () => {
         const before = S.view.version;
         await api("POST", "/api/tap", {role: role.value, uid: uid.value});
-        await new Promise((r) => setTimeout(r, 700));
-        await loadView();
+        for (let i = 0; i < 8 && S.view.version <= before; i += 1) {  /* up to 2 s */
+          await new Promise((r) => setTimeout(r, 250));
+          if (i === 3) await loadView();
+        }
         if (S.view.version > before) toast(`The table took the tag: ${logText((S.view.log || []).slice(-1)[0])}`, true);
         else toast("The table did not act on that tag; its screen says why.");
       })}, "Tap")));
