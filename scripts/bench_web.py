@@ -308,8 +308,8 @@ FIRST_RENDER_LIMIT_MS = 300
 
 
 def first_render(base: str, code: str, loads: int = 5) -> float:
-    """Median ms from navigation start to the game drawn (at a glance, the board and the
-    players), for a joined spectator on a 390×844 phone."""
+    """Median ms from navigation start to the game first drawn (at a glance, the board and
+    the players; the page's ``window.__drawn``), for a joined spectator on a 390×844 phone."""
     from playwright.sync_api import sync_playwright
 
     args = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -326,7 +326,8 @@ def first_render(base: str, code: str, loads: int = 5) -> float:
             page.goto(base + "/")
             page.wait_for_selector(".glance")
             page.wait_for_selector(".players")
-            times.append(page.evaluate("performance.now()"))
+            # the page notes when it first drew a game (Playwright's polling is not counted)
+            times.append(page.evaluate("window.__drawn"))
         b.close()
     return round(sorted(times)[len(times) // 2], 1)
 

@@ -300,6 +300,7 @@ function render() {
   app.replaceChildren(nav, h("div", {role: "tabpanel", "aria-labelledby": `tab-${S.tab}`},
     ...body()));
   if (focus && $(focus)) $(focus).focus();
+  if (window.__drawn === undefined) window.__drawn = performance.now();  /* first game drawn */
 }
 
 function tableTab() {
