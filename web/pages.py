@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, render_template
 
+from web import seat_reclaim
+
 bp = Blueprint("pages", __name__)
+seat_reclaim.register(bp)
 
 
 @bp.get("/")

@@ -1,17 +1,16 @@
-/* Board Companion phone page. Renders the generic VIEW (docs/contracts.md) from the JSON API.
-   Every piece of game data goes into the DOM through textContent or attributes, never HTML. */
+/* Board Companion phone page. Renders the VIEW (docs/contracts.md) for game night: at a glance,
+   in words, each edition drawn as itself. Game data goes into the DOM as text, never HTML. */
 "use strict";
 
 const S = {session: null, game: null, view: null, es: null, seen: -1, tab: "table",
-  history: null, balances: null, retry: null};
-const COLORS = ["#e53935", "#1e88e5", "#43a047", "#fb8c00", "#8e24aa", "#00897b", "#6d4c41",
-  "#d81b60"];
+  history: null, balances: null, retry: null, seat: null, confirm: null, wake: null,
+  prefs: loadPrefs()};
+/* seat colours, AA against white text and as frames on both themes */
+const COLORS = ["#c62828", "#1565c0", "#2e7d32", "#ad5700", "#6a1b9a", "#00796b", "#5d4037",
+  "#ad1457"];
 const SVGNS = "http://www.w3.org/2000/svg";
-const KNOWN_TOP = new Set(["game_id", "version", "edition", "title", "family", "currency",
-  "players", "current", "prompt", "actions", "log", "last_roll", "finished", "winners",
-  "end_reason", "board", "extra", "join_code"]);
-const KNOWN_PLAYER = new Set(["id", "name", "token", "money", "money_text", "position", "space",
-  "in_jail", "bankrupt", "is_current", "spaces", "cards"]);
+const DANGER = new Set(["end_game", "declare_bankruptcy"]);
+const OFFER = new Set(["accept_trade", "decline_trade", "cancel_trade"]);
 
 /* ---- DOM helpers (text only) ---- */
 function h(tag, attrs, ...kids) {
@@ -23,7 +22,7 @@ function h(tag, attrs, ...kids) {
     else el.setAttribute(k, v === true ? "" : String(v));
   }
   for (const kid of kids.flat()) {
-    if (kid === null || kid === undefined || kid === false) continue;
+    if (kid === null || kid === undefined || kid === false || kid === "") continue;
     el.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
   }
   return el;
@@ -42,13 +41,59 @@ function randomKey() {
 }
 function toast(text, info) {
   const t = $("toast"); t.textContent = text; t.className = info ? "info" : ""; t.hidden = false;
-  clearTimeout(toast.timer); toast.timer = setTimeout(() => { t.hidden = true; }, 5000);
+  toast.error = !info;
+  clearTimeout(toast.timer); toast.timer = setTimeout(hideToast, info ? 3500 : 6000);
 }
+function hideToast() { $("toast").hidden = true; toast.error = false; }
 function safeColor(c) {
   return typeof c === "string" && /^(#[0-9a-f]{3,8}|[a-z]{3,20})$/i.test(c) ? c : "transparent";
 }
 
-/* ---- API ---- */
+/* ---- preferences: theme, large text, sound (kept on this phone) ---- */
+function loadPrefs() {
+  try { return Object.assign({theme: "auto", big: false, sound: false},
+    JSON.parse(localStorage.getItem("companion.prefs") || "{}")); } catch (e) {
+    return {theme: "auto", big: false, sound: false};
+  }
+}
+function applyPrefs() {
+  const r = document.documentElement;
+  if (S.prefs.theme === "auto") delete r.dataset.theme; else r.dataset.theme = S.prefs.theme;
+  r.classList.toggle("big", !!S.prefs.big);
+  try { localStorage.setItem("companion.prefs", JSON.stringify(S.prefs)); } catch (e) { /* private */ }
+}
+
+/* ---- words: amounts, odds, names ---- */
+function money(n) {
+  const c = S.view && S.view.currency;
+  if (n === null || n === undefined) return "";
+  if (!c) return String(n);
+  const dec = c.decimals || 0;
+  if (c.symbol) return `${n < 0 ? "−" : ""}${c.symbol}${(Math.abs(n) / 10 ** dec).toFixed(dec)}`;
+  return `${n} ${Math.abs(n) === 1 ? c.one : c.many}`;
+}
+/* a chance in words; never rounded to 100 % unless certain */
+function chance(num, den) {
+  if (!den) return "";
+  const p = (100 * num) / den;
+  let k = 0;
+  while (k < 6 && num !== den && Number(p.toFixed(k)) >= 100) k += 1;
+  while (k < 6 && num !== 0 && Number(p.toFixed(k)) <= 0) k += 1;
+  const pct = `${p.toFixed(k)} %`;
+  const word = num === den ? "certain" : num === 0 ? "impossible" : p >= 99 ? "almost certain"
+    : p >= 75 ? "very likely" : p >= 50 ? "likely" : p >= 25 ? "possible" : "unlikely";
+  return `${word} (${pct})`;
+}
+/* engine texts with raw odds ("16383/16384 (100.0%, 14 rolls)") into words */
+function words(text) {
+  const types = Object.keys((S.view && S.view.extra && S.view.extra.types) || {}).join("|");
+  return String(text ?? "")
+    .replace(types ? new RegExp(` \\((?:${types})-\\d+\\)`, "g") : /$^/, "")  /* "(ice-1)" */
+    .replace(/(\d+)\/(\d+) \((\d+(?:\.\d+)?)%(?:, (\d+) rolls?)?\)/g, (m, a, b, _p, r) =>
+      chance(Number(a), Number(b)) + (r ? ` within ${r} rolls` : ""))
+    .replace(/\b(\d+) in (\d+) \((\d+(?:\.\d+)?)%\)/g, (m, a, b) => `${a} in ${b}, ${
+      chance(Number(a), Number(b))}`);
+}
 async function api(method, path, body) {
   const opts = {method, headers: {Accept: "application/json"}, credentials: "same-origin"};
   if (method !== "GET") {
@@ -67,8 +112,13 @@ async function api(method, path, body) {
   }
   return data;
 }
+/* run an API call: a refusal toasts its words; a success clears an old error toast */
 async function act(fn) {
-  try { return await fn(); } catch (e) {
+  try {
+    const out = await fn();
+    if (toast.error) hideToast();
+    return out;
+  } catch (e) {
     toast(e.message);
     if (e.code === "stale" || e.code === "illegal") await loadView();
     if (e.code === "csrf") await loadSession();
@@ -80,27 +130,47 @@ async function act(fn) {
 async function loadSession() { S.session = await api("GET", "/api/session"); }
 const banker = () => !!(S.session && S.session.banker);
 const me = () => (S.session && S.game ? S.session.games[S.game] || null : null);
+const gid = () => encodeURIComponent(S.game);
 function mayAct(actor) { return banker() || (me() !== null && actor === me()); }
+function player(id) { return S.view && S.view.players.find((x) => x.id === id); }
 function playerName(id) {
   if (id === "banker") return "Banker";
-  if (id === "bank") return "Bank";
-  const p = S.view && S.view.players.find((x) => x.id === id);
-  return p ? p.name : String(id);
+  if (id === "bank" || id === null || id === undefined) return "the Bank";
+  const p = player(id);
+  return p ? p.name : "a player";
+}
+function seatIndex(id) {
+  const order = (S.seat && S.seat.order) || (S.view ? S.view.players.map((p) => p.id).sort() : []);
+  return order.indexOf(id);
 }
 function playerColor(id) {
-  const i = S.view ? S.view.players.findIndex((p) => p.id === id) : -1;
-  return i < 0 ? "#888" : COLORS[i % COLORS.length];
+  const i = seatIndex(id);
+  return i < 0 ? "#6b675f" : COLORS[i % COLORS.length];
 }
 function spaceName(i) {
-  const sp = S.view && S.view.board && S.view.board.spaces.find((x) => x.index === i || x.id === i);
-  return sp ? sp.name : String(i);
+  const b = S.view && S.view.board;
+  const sp = b && b.spaces.find((x) => x.index === i || x.id === i);
+  return sp ? sp.name : "a space";
+}
+function typeName(t) {
+  const types = (S.view && S.view.extra && S.view.extra.types) || {};
+  return types[t] || humanize(t);
+}
+function pokemonName(chip) {  /* "rock-1" -> "Rock-type Pokémon" */
+  const t = String(chip).replace(/-\d+$/, "");
+  return `${typeName(t)}-type Pokémon`;
+}
+function dot(id) {
+  const el = h("span", {class: "pdot", "aria-hidden": "true"});
+  el.style.setProperty("--c", playerColor(id));
+  return el;
 }
 
 /* ---- live updates ---- */
 function connect() {
   if (S.es) S.es.close();
   clearTimeout(S.retry);
-  const es = new EventSource(`/api/games/${encodeURIComponent(S.game)}/events?after=${S.seen}`);
+  const es = new EventSource(`/api/games/${gid()}/events?after=${S.seen}`);
   S.es = es;
   es.addEventListener("view", (ev) => {
     const v = JSON.parse(ev.data);
@@ -117,29 +187,95 @@ function setLive(on) {
   d.setAttribute("aria-label", on ? "live" : "reconnecting"); d.title = on ? "live" : "reconnecting";
 }
 document.addEventListener("visibilitychange", () => {
-  if (document.visibilityState === "visible" && S.game &&
-      (!S.es || S.es.readyState === EventSource.CLOSED)) connect();
+  if (document.visibilityState !== "visible" || !S.game) return;
+  if (!S.es || S.es.readyState === EventSource.CLOSED) connect();
+  keepAwake();
 });
+async function keepAwake() {  /* the screen stays on while a game is open */
+  if (!S.game || !navigator.wakeLock || (S.wake && !S.wake.released)) return;
+  try { S.wake = await navigator.wakeLock.request("screen"); } catch (e) { S.wake = null; }
+}
 async function loadView() {
   if (!S.game) return;
-  const v = await api("GET", `/api/games/${encodeURIComponent(S.game)}`).catch(() => null);
+  const v = await api("GET", `/api/games/${gid()}`).catch(() => null);
   if (v) showView(v);
+}
+/* seat order and requests; draws again only when they changed */
+async function loadSeat(draw) {
+  if (!S.game) return;
+  const r = await api("GET", `/seat/${gid()}`).catch(() => null);
+  if (!r) return;
+  const changed = JSON.stringify(r) !== JSON.stringify(S.seat);
+  S.seat = r;
+  if (draw && changed && S.view) render();
+  if (r.granted) { await loadSession(); seatChanged(); toast(`This phone plays ${playerName(r.granted)} again.`, true); }
+}
+/* this phone is someone else now: views (and secrets in them) follow the new seat */
+function seatChanged() { S.seen = -1; connect(); loadView(); }
+function newLines(old, now) {  /* log lines that arrived since the previous view */
+  if (!old) return [];
+  const a = old.map(logText), b = now.map(logText);
+  for (let k = Math.min(a.length, b.length); k > 0; k -= 1) {
+    if (a.slice(a.length - k).join("\n") === b.slice(0, k).join("\n")) return b.slice(k);
+  }
+  return b;
 }
 function showView(v) {
   if (S.view && v.version < S.view.version) return;
-  const moved = !S.view || S.view.version !== v.version;
-  S.view = v; window.__version = v.version;
-  if (moved) { S.history = null; S.balances = null; }
-  render();
+  const before = S.view;
+  const moved = !before || before.version !== v.version;
+  const json = JSON.stringify(v);
+  if (!moved && json === S.viewJson) return;  /* the same view again (the stream's first frame) */
+  S.view = v; S.viewJson = json; window.__version = v.version;
+  if (moved) { S.history = null; S.balances = null; S.confirm = null; }
+  if (moved && before) notify(before, v);
+  if (S.seat && moved && banker()) loadSeat(true);
+  if (!S.seatPending) render();
+}
+
+/* ---- your turn, and what hits you ---- */
+function myTurn(v) { return !!(me() && v.prompt && (v.prompt.to || []).includes(me())); }
+function notify(before, v) {
+  const mine = me();
+  if (!mine) return;
+  if (myTurn(v) && !myTurn(before)) {
+    if (navigator.vibrate) navigator.vibrate([180, 90, 180]);
+    if (S.prefs.sound) beep();
+    $("announce").textContent = `Your turn: ${words(v.prompt.text)}`;
+  }
+  const name = playerName(mine);
+  const hits = newLines(before.log || [], v.log || []).filter((t) => t.startsWith(name) &&
+    /\b(pays|loses|draws|goes to|GAME OVER|must raise|is bankrupt|gives)\b/.test(t));
+  if (hits.length) {
+    const text = hits.map((t) => secondPerson(words(t), name)).join(" ");
+    (window.__hits = window.__hits || []).push(text);
+    toast(text, true);
+    if (navigator.vibrate) navigator.vibrate(120);
+  }
+}
+const YOU = {pays: "pay", draws: "draw", loses: "lose", gives: "give", goes: "go", is: "are",
+  has: "have", must: "must", lands: "land", moves: "move"};
+function secondPerson(text, name) {  /* "Luigi pays Mario 3 coins" -> "You pay Mario 3 coins" */
+  const rest = text.slice(name.length).trimStart();
+  const verb = rest.split(" ")[0];
+  return verb in YOU ? `You ${YOU[verb]}${rest.slice(verb.length)}` : text;
+}
+function beep() {
+  try {
+    const ctx = new (window.AudioContext || window.webkitAudioContext)();
+    const o = ctx.createOscillator(), g = ctx.createGain();
+    o.frequency.value = 660; g.gain.value = 0.08; o.connect(g); g.connect(ctx.destination);
+    o.start(); o.stop(ctx.currentTime + 0.18);
+  } catch (e) { /* no audio */ }
 }
 
 /* ---- commands ---- */
 function send(action, extra) {
   const args = Object.assign({}, action.args || {}, extra || {});
   return act(async () => {
-    const out = await api("POST", `/api/games/${encodeURIComponent(S.game)}/commands`,
+    const out = await api("POST", `/api/games/${gid()}/commands`,
       {actor: action.actor, type: action.type, args, version: S.view.version, key: randomKey()});
-    if (out && out.says && out.says.length) toast(out.says.join(" "), true);
+    if (out && out.says && out.says.length) toast(words(out.says.join(" ")), true);
   });
 }
 
@@ -147,68 +283,229 @@ function send(action, extra) {
 function render() {
   const app = $("app"); app.setAttribute("aria-busy", "false");
   const who = $("who");
-  who.textContent = banker() ? "Banker" : me() ? playerName(me()) : S.game ? "Spectator" : "";
+  who.textContent = banker() ? "Banker" : me() ? playerName(me()) : S.game ? "Watching" : "";
+  if (me()) who.style.setProperty("--c", playerColor(me())); else who.style.removeProperty("--c");
+  const focus = document.activeElement && document.activeElement.id;
   if (!S.game) { app.replaceChildren(...joinScreen()); return; }
   if (!S.view) { app.replaceChildren(h("p", {class: "muted"}, "Loading the game…")); return; }
   $("title").textContent = S.view.title || "Board Companion";
-  const nav = h("div", {class: "tabs", role: "tablist"}, ...[["table", "Table"], ["chart", "Chart"],
-    ["history", "History"], ...(banker() ? [["banker", "Banker"]] : [["more", "More"]])].map(
-    ([k, label]) => h("button", {role: "tab", "aria-selected": S.tab === k ? "true" : "false",
-      class: S.tab === k ? "primary" : "", onclick: () => { S.tab = k; render(); }}, label)));
+  document.body.dataset.edition = S.view.edition || "";
+  const tabs = [["table", "Table"], ["history", "History"], ["chart", "Money"],
+    banker() ? ["banker", "Banker"] : ["more", "Phone"]];
+  const nav = h("nav", {class: "tabs", role: "tablist", "aria-label": "Pages"}, ...tabs.map(
+    ([k, label]) => h("button", {role: "tab", id: `tab-${k}`, "aria-selected": String(S.tab === k),
+      class: S.tab === k ? "sel" : "", onclick: () => { S.tab = k; render(); }}, label)));
   const body = {table: tableTab, chart: chartTab, history: historyTab, banker: bankerTab,
     more: moreTab}[S.tab] || tableTab;
-  app.replaceChildren(nav, h("div", {}, ...body()));
+  app.replaceChildren(nav, h("div", {role: "tabpanel", "aria-labelledby": `tab-${S.tab}`},
+    ...body()));
+  if (focus && $(focus)) $(focus).focus();
+  if (window.__drawn === undefined) window.__drawn = performance.now();  /* first game drawn */
 }
 
 function tableTab() {
   const v = S.view;
-  return [promptSection(v), playersSection(v), boardSection(v), extraSection(v),
-    logSection(v)].filter(Boolean);
+  return [keyCard(), reclaimNotice(), glance(v), offers(v), actionsSection(v), auctionSection(v), editionSection(v),
+    playersSection(v), reclaimNotice()].filter(Boolean);
 }
 
-function promptSection(v) {
-  const sec = h("section", {"aria-label": "What happens now"});
+/* ---- at a glance: whose turn, what now, your balance, what just happened, the dice ---- */
+function logText(e) { return typeof e === "string" ? e : String((e && (e.say || e.text)) || ""); }
+function glance(v) {
+  const sec = h("section", {class: "glance" + (myTurn(v) ? " mine" : ""), "aria-label": "Now"});
+  let head;
   if (v.finished) {
-    sec.append(h("p", {class: "prompt"}, "Game over. ",
-      v.winners && v.winners.length ? `Winner: ${v.winners.map(playerName).join(", ")}. ` : "",
-      v.end_reason || ""));
+    const w = (v.winners || []).map(playerName);
+    head = w.length ? `Game over: ${w.join(" and ")} ${w.length > 1 ? "win" : "wins"}!` : "Game over";
+  } else if (myTurn(v)) head = "Your turn!";
+  else if (v.current) head = `${playerName(v.current)}'s turn`;
+  else head = "Getting ready";
+  sec.append(h("h2", {class: "turn"}, v.current && !v.finished ? dot(v.current) : "", head));
+  if (v.finished && v.end_reason) sec.append(h("p", {class: "now"}, words(v.end_reason)));
+  if (v.prompt && !v.finished) {
+    const to = v.prompt.to || [];
+    sec.append(h("p", {class: "now"}, words(v.prompt.text)));
+    if (!to.some(mayAct) && to.length) {
+      sec.append(h("p", {class: "muted"}, `Waiting for ${to.map(playerName).join(" and ")}.`));
+    }
   }
-  if (v.prompt) {
-    const mine = (v.prompt.to || []).some(mayAct);
-    sec.append(h("p", {class: "prompt" + (mine ? " mine" : "")}, v.prompt.text,
-      mine ? "" : ` (waiting for ${(v.prompt.to || []).map(playerName).join(", ")})`));
+  const p = player(me());
+  if (p) {
+    const big = p.money_text || (p.money !== null && p.money !== undefined ? money(p.money) : "");
+    if (big) sec.append(h("p", {class: "balance"}, h("span", {class: "muted"}, "You have "),
+      h("strong", {}, big)));
+    else if (p.power_points !== undefined) sec.append(h("p", {class: "balance"},
+      h("span", {class: "muted"}, "Power Points "), h("strong", {}, `${p.power_points} of ${p.goal}`)));
   }
-  if (v.last_roll && v.last_roll.length) {
-    sec.append(h("p", {class: "muted"}, `Last roll: ${v.last_roll.join(" + ")}`));
+  const roll = v.last_roll || [];
+  const log = (v.log || []).slice(-4).reverse();
+  if (log.length || roll.length) {
+    const list = h("ul", {class: "happened", "aria-label": "What just happened"});
+    let diced = false;
+    for (const e of log) {
+      const text = logText(e);
+      const li = h("li", {}, words(text));
+      if (!diced && roll.length && /\b(moves|rolled|rolls)\b/.test(text)) {
+        li.prepend(dice(roll)); diced = true;
+      }
+      if (e && e.cite) {
+        const why = h("span", {class: "cite", hidden: true}, String(e.cite));
+        li.append(" ", h("button", {class: "link", "aria-expanded": "false", onclick: (ev) => {
+          why.hidden = !why.hidden; ev.target.setAttribute("aria-expanded", String(!why.hidden));
+        }}, "rule"), why);
+      }
+      list.append(li);
+    }
+    if (!diced && roll.length) sec.append(h("p", {class: "rolled"}, dice(roll),
+      h("span", {class: "muted"}, ` rolled ${roll.join(" and ")}`)));
+    sec.append(h("h3", {}, "Just now"), list);
   }
-  const mine = (v.actions || []).filter((a) => mayAct(a.actor));
-  const list = h("div", {class: "actions"});
-  for (const a of mine) list.append(actionView(a, banker()));
-  if (mine.length) sec.append(list);
-  else if (!v.finished) sec.append(h("p", {class: "muted"}, me() || banker()
-    ? "Nothing for you to do right now." : "You are watching. Claim a player under More."));
+  return sec;
+}
+const PIPS = {1: [[1, 1]], 2: [[0, 0], [2, 2]], 3: [[0, 0], [1, 1], [2, 2]],
+  4: [[0, 0], [2, 0], [0, 2], [2, 2]], 5: [[0, 0], [2, 0], [1, 1], [0, 2], [2, 2]],
+  6: [[0, 0], [2, 0], [0, 1], [2, 1], [0, 2], [2, 2]]};
+function dice(values) {
+  const box = h("span", {class: "dice-pics", role: "img",
+    "aria-label": `dice: ${values.join(" and ")}`});
+  for (const n of values) {
+    const svg = s("svg", {viewBox: "0 0 30 30", class: "die"},
+      s("rect", {x: 1, y: 1, width: 28, height: 28, rx: 5, class: "die-face"}));
+    for (const [x, y] of PIPS[n] || []) svg.append(s("circle", {cx: 7 + x * 8, cy: 7 + y * 8, r: 2.8,
+      class: "pip"}));
+    if (!PIPS[n]) svg.append(s("text", {x: 15, y: 20, "text-anchor": "middle", "font-size": 13}, String(n)));
+    box.append(svg);
+  }
+  return box;
+}
+
+/* ---- trades as offers: both sides' terms beside Accept / Decline ---- */
+function terms(side) {
+  const out = [];
+  if (side.money) out.push(money(side.money));
+  for (const i of side.spaces || []) out.push(spaceName(i));
+  for (const c of side.cards || []) out.push(cardText(c));
+  for (const c of side.pokemon || []) out.push(pokemonName(c));
+  for (const [k, val] of Object.entries(side)) {
+    if (["money", "spaces", "cards", "pokemon"].includes(k) || !Array.isArray(val)) continue;
+    out.push(...val.map((x) => humanize(String(x))));
+  }
+  return out.length ? out : ["nothing"];
+}
+function cardText(c) {
+  if (c && typeof c === "object") return String(c.text || c.name || "a card");
+  for (const p of (S.view && S.view.players) || []) {
+    const hit = (p.cards || []).find((x) => x && x.id === c);
+    if (hit) return hit.text;
+  }
+  return "a card";
+}
+function offers(v) {
+  const trades = v.trades || [];
+  if (!trades.length) return null;
+  const sec = h("section", {class: "offers", "aria-label": "Trade offers"}, h("h2", {}, "Offers"));
+  for (const t of trades) {
+    const acts = (v.actions || []).filter((a) => OFFER.has(a.type) && a.args &&
+      a.args.trade === t.id && mayAct(a.actor));
+    const card = h("div", {class: "offer", "data-trade": t.id},
+      h("p", {class: "who"}, dot(t.proposer), `${playerName(t.proposer)} offers ${playerName(t.to)}`),
+      h("div", {class: "sides"},
+        h("div", {}, h("h3", {}, `${playerName(t.proposer)} gives`),
+          h("ul", {}, ...terms(t.give).map((x) => h("li", {}, x)))),
+        h("div", {}, h("h3", {}, `${playerName(t.to)} gives`),
+          h("ul", {}, ...terms(t.take).map((x) => h("li", {}, x))))));
+    const row = h("div", {class: "row"});
+    for (const a of acts) {
+      const box = h("div", {class: "action", "data-type": a.type, "data-actor": a.actor},
+        h("button", {class: a.type === "accept_trade" ? "primary" : "",
+          onclick: () => send(a)}, a.type === "accept_trade" ? "Accept" : a.type ===
+          "decline_trade" ? "Decline" : "Withdraw"));
+      row.append(box);
+    }
+    if (!acts.length) card.append(h("p", {class: "muted"}, `Waiting for ${playerName(t.to)}.`));
+    card.append(row);
+    sec.append(card);
+  }
   return sec;
 }
 
-function actionView(a, showActor) {
-  const box = h("div", {class: "action", "data-type": a.type, "data-actor": a.actor});
+/* ---- this phone's actions; destructive ones apart and confirmed ---- */
+function actionsSection(v) {
+  const mine = (v.actions || []).filter((a) => mayAct(a.actor) && !OFFER.has(a.type));
+  const tool = (a) => a.actor === "banker" && a.input && a.input.kind === "transfer";
+  const normal = mine.filter((a) => !DANGER.has(a.type) && !tool(a));
+  const tools = mine.filter((a) => !DANGER.has(a.type) && tool(a));
+  const danger = mine.filter((a) => DANGER.has(a.type) && a.type !== "end_game");
+  if (!normal.length && !tools.length && !danger.length) mine.length = 0;
+  if (!mine.length) {
+    if (v.finished) return null;
+    return h("section", {class: "quiet", "aria-label": "Your actions"}, h("p", {class: "muted"},
+      me() || banker() ? "Nothing for you to do right now." : "You are watching. Pick your player "
+        + "under Phone."));
+  }
+  const sec = h("section", {"aria-label": "Your actions"});
+  if (normal.length) {
+    sec.append(h("h2", {class: "sr"}, "What you can do"));
+    const list = h("div", {class: "actions"});
+    for (const a of normal) list.append(actionView(a, banker()));
+    sec.append(list);
+  }
+  if (tools.length) {
+    sec.append(h("details", {class: "sub"}, h("summary", {}, "Banker tools"),
+      h("div", {class: "actions"}, ...tools.map((a) => actionView(a, false)))));
+  }
+  if (danger.length) {
+    sec.append(h("div", {class: "careful"}, h("h3", {}, "Careful"),
+      ...danger.map((a) => dangerView(a, banker()))));
+  }
+  return sec;
+}
+function dangerView(a, showActor) {
+  const key = `${a.actor}:${a.type}`;
   const label = (showActor && a.actor !== "banker" ? `${playerName(a.actor)}: ` : "") + a.label;
+  const box = h("div", {class: "action", "data-type": a.type, "data-actor": a.actor});
+  if (S.confirm === key) {
+    box.append(h("p", {role: "alert"}, a.type === "end_game" ? "End the game for everyone now? "
+      + "The richest player wins." : `${label}? This cannot be taken back by the player.`),
+    h("div", {class: "row"}, h("button", {class: "danger solid", "data-confirm": "yes",
+      onclick: () => { S.confirm = null; send(a); }}, `Yes: ${label}`),
+    h("button", {onclick: () => { S.confirm = null; render(); }}, "Cancel")));
+  } else {
+    box.append(h("button", {class: "danger", onclick: () => { S.confirm = key; render(); }}, `${label}…`));
+  }
+  return box;
+}
+
+function amountField(id, inp, label) {
+  const dec = (S.view.currency && S.view.currency.decimals) || 0;
+  const f = 10 ** dec;
+  const field = h("input", {id, type: "number", inputmode: dec ? "decimal" : "numeric",
+    min: inp.min / f, max: inp.max / f, step: dec ? 1 / f : 1, value: inp.min / f,
+    "aria-describedby": `${id}-range`});
+  const read = () => Math.round(Number(field.value) * f);
+  return [h("label", {for: id}, label), h("p", {class: "muted hint", id: `${id}-range`},
+    `from ${money(inp.min)} to ${money(inp.max)}`), field, read];
+}
+function actionView(a, showActor) {
+  const box = h("div", {class: "action", "data-type": a.type, "data-actor": a.actor,
+    "data-args": JSON.stringify(a.args || {})});
+  const label = (showActor && a.actor !== "banker" ? `${playerName(a.actor)}: ` : "") + words(a.label);
   const inp = a.input;
   if (!inp) {
     box.append(h("button", {class: "primary", onclick: () => send(a)}, label));
   } else if (inp.kind === "dice") {
     box.append(diceInput(a, label, inp));
   } else if (inp.kind === "amount") {
-    const id = `amt-${a.actor}-${a.type}`;
-    const field = h("input", {id, type: "number", inputmode: "numeric", min: inp.min, max: inp.max,
-      value: inp.min});
-    box.append(h("label", {for: id}, `${label} (${inp.min}–${inp.max})`), h("div", {class: "row"},
-      field, h("button", {class: "primary", onclick: () => send(a, {amount: Number(field.value)})},
-        a.label)));
+    const [lab, hint, field, read] = amountField(`amt-${a.actor}-${a.type}`, inp, label);
+    box.append(lab, hint, h("div", {class: "row"}, field,
+      h("button", {class: "primary", onclick: () => send(a, {amount: read()})}, words(a.label))));
   } else if (inp.kind === "choice") {
-    box.append(h("p", {class: "muted"}, label), h("div", {class: "actions"},
-      ...(inp.options || []).map((o) => h("button", {class: "primary",
-        onclick: () => send(a, {[inp.arg || "option"]: o.value})}, o.label ?? String(o.value)))));
+    const bonus = inp.bonus && (inp.bonus.cards || []).length ? bonusPicker(inp.bonus) : null;
+    box.append(h("p", {class: "label"}, label), bonus ? bonus[0] : "",
+      h("div", {class: "choices"}, ...(inp.options || []).map((o) => h("button", {class: "primary",
+        "data-value": String(o.value), onclick: () => send(a, Object.assign(
+          {[inp.arg || "option"]: o.value}, bonus ? bonus[1]() : {}))},
+      words(o.label ?? humanize(o.value))))));
   } else if (inp.kind === "trade") {
     box.append(h("details", {}, h("summary", {}, label), tradeForm(a)));
   } else if (inp.kind === "transfer") {
@@ -218,74 +515,93 @@ function actionView(a, showActor) {
   }
   return box;
 }
-
+function bonusPicker(b) {
+  const checks = (b.cards || []).map((c, i) => [c, h("input", {type: "checkbox", id: `bonus-${i}`,
+    "data-bonus": c})]);
+  const names = {};
+  for (const p of (S.view.players || [])) for (const c of ((p.items || {}).cards || [])) names[c.item] = c.name;
+  const box = h("fieldset", {class: "bonus"}, h("legend", {}, `Attack Bonus cards (up to ${b.max})`),
+    ...checks.map(([c, el]) => h("label", {class: "check", for: el.id}, el, names[c] || humanize(c))));
+  const read = () => {
+    const on = checks.filter(([, el]) => el.checked).map(([c]) => c);
+    return on.length ? {bonus: on} : {};
+  };
+  return [box, read];
+}
 function diceInput(a, label, inp) {
   const count = inp.count || 1;
   const fields = Array.from({length: count}, (_, i) => h("input", {type: "number",
-    inputmode: "numeric", min: 1, max: 6, "aria-label": `Die ${i + 1}`}));
+    inputmode: "numeric", min: 1, max: 6, "data-die": i, "aria-label": `Die ${i + 1}`}));
   const enter = () => {
     const dice = fields.map((f) => Number(f.value));
     if (dice.some((d) => !Number.isInteger(d) || d < 1)) { toast("Enter every die."); return; }
     send(a, {dice});
   };
+  for (const f of fields) f.addEventListener("keydown", (e) => { if (e.key === "Enter") enter(); });
   const form = h("div", {}, h("div", {class: "dice"}, ...fields),
-    h("button", {class: inp.physical ? "primary" : "", onclick: enter}, "Send my dice"));
+    h("button", {class: inp.physical || !inp.optional ? "primary" : "", "data-send": "dice",
+      onclick: enter}, "Send my dice"));
   if (inp.physical || !inp.optional) {
-    return h("div", {}, h("p", {}, `${label}: enter the dice you rolled`), form);
+    return h("div", {}, h("p", {class: "label"}, `${label}: enter the dice you rolled`), form);
   }
   return h("div", {}, h("button", {class: "primary", onclick: () => send(a)}, label),
     h("details", {}, h("summary", {}, "I rolled real dice"), form));
 }
 
-/* every list-valued player field is a tradable asset list (spaces, cards, edition extras) */
+/* ---- trade and transfer forms ---- */
 function assetLists(p) {
   const out = {};
-  for (const [k, val] of Object.entries(p)) if (Array.isArray(val)) out[k] = val;
+  for (const k of ["spaces", "cards", "pokemon"]) if (Array.isArray(p[k]) && p[k].length) out[k] = p[k];
   return out;
 }
 function assetLabel(kind, item) {
-  if (item && typeof item === "object") {
-    return String(item.name ?? item.text ?? item.label ?? item.id ?? JSON.stringify(item));
-  }
-  return kind === "spaces" ? spaceName(item) : String(item);
+  if (kind === "spaces") return spaceName(item);
+  if (kind === "cards") return cardText(item);
+  if (kind === "pokemon") return pokemonName(item);
+  return humanize(item);
 }
 const assetValue = (item) => (item && typeof item === "object" ? item.id : item);
-
-function assetPicker(player, title) {
+const KIND_WORD = {spaces: "Place", cards: "Card", pokemon: "Pokémon"};
+function moneyInput(label) {
+  const dec = (S.view.currency && S.view.currency.decimals) || 0;
+  const el = h("input", {type: "number", min: 0, value: 0, step: dec ? 1 / 10 ** dec : 1,
+    inputmode: dec ? "decimal" : "numeric", "aria-label": label});
+  return [el, () => Math.round((Number(el.value) || 0) * 10 ** dec)];
+}
+function assetPicker(p, title) {
   const box = h("fieldset", {}, h("legend", {}, title));
-  const money = h("input", {type: "number", min: 0, value: 0, inputmode: "numeric",
-    "aria-label": `${title}: money`});
-  box.append(h("label", {}, "Money", money));
+  const cur = S.view.currency;
+  const [m, readMoney] = moneyInput(`${title}: ${cur ? cur.many : "money"}`);
+  box.append(h("label", {}, cur ? humanize(cur.many) : "Money", m));
   const checks = [];
-  for (const [kind, items] of Object.entries(assetLists(player))) {
+  for (const [kind, items] of Object.entries(assetLists(p))) {
     for (const item of items) {
       const c = h("input", {type: "checkbox"});
       checks.push([kind, assetValue(item), c]);
-      box.append(h("label", {class: "check"}, c, `${humanize(kind)}: ${assetLabel(kind, item)}`));
+      box.append(h("label", {class: "check"}, c, `${KIND_WORD[kind]}: ${assetLabel(kind, item)}`));
     }
   }
   const read = () => {
     const out = {};
-    const m = Number(money.value) || 0;
-    if (m) out.money = m;
+    const n = readMoney();
+    if (n) out.money = n;
     for (const [kind, val, c] of checks) if (c.checked) (out[kind] = out[kind] || []).push(val);
     return out;
   };
   return [box, read];
 }
-
 function tradeForm(a) {
   const v = S.view;
   const others = v.players.filter((p) => p.id !== a.actor && !p.bankrupt);
   const form = h("div", {class: "trade"});
   const to = h("select", {"aria-label": "Trade with"},
     ...others.map((p) => h("option", {value: p.id}, p.name)));
-  const mine = v.players.find((p) => p.id === a.actor);
+  const mine = player(a.actor);
   const [giveBox, give] = assetPicker(mine, `${mine.name} gives`);
   const takeHolder = h("div");
   let take = () => ({});
   const fill = () => {
-    const other = v.players.find((p) => p.id === to.value);
+    const other = player(to.value);
     if (!other) return;
     const [box, read] = assetPicker(other, `${other.name} gives`);
     take = read; takeHolder.replaceChildren(box);
@@ -296,207 +612,372 @@ function tradeForm(a) {
       take: take()})}, "Offer the trade"));
   return form;
 }
-
 function transferForm(a) {
-  const accounts = [["bank", "Bank"], ...S.view.players.map((p) => [p.id, p.name])];
+  const accounts = [["bank", "The Bank"], ...S.view.players.map((p) => [p.id, p.name])];
   const opts = () => accounts.map(([id, n]) => h("option", {value: id}, n));
   const src = h("select", {"aria-label": "From"}, ...opts());
   const to = h("select", {"aria-label": "To"}, ...opts());
   to.selectedIndex = Math.min(1, accounts.length - 1);
-  const amount = h("input", {type: "number", min: 1, value: 1, inputmode: "numeric",
-    "aria-label": "Amount"});
+  const [amount, read] = moneyInput("Amount");
+  amount.value = 1;
   const reason = h("input", {type: "text", maxlength: 120, "aria-label": "Reason",
     placeholder: "Reason (shown in the history)"});
   return h("div", {}, h("div", {class: "row"}, h("label", {}, "From", src), h("label", {}, "To", to)),
     h("label", {}, "Amount", amount), h("label", {}, "Reason", reason),
     h("button", {class: "primary", onclick: () => send(a, {source: src.value, to: to.value,
-      amount: Number(amount.value), reason: reason.value})}, "Move the money"));
+      amount: read(), reason: reason.value})}, "Move the money"));
 }
 
-function playersSection(v) {
-  const list = h("div", {class: "players"});
+/* ---- auction and debt in words ---- */
+function auctionSection(v) {
+  const out = [];
+  if (v.auction) {
+    const a = v.auction;
+    out.push(h("p", {}, h("strong", {}, `Auction of ${spaceName(a.space)}: `),
+      a.bidder ? `${playerName(a.bidder)} leads with ${money(a.high)}.` : `no bid yet (from ${
+        money(a.floor || 1)}).`,
+      (a.passed || []).length ? ` Passed: ${a.passed.map(playerName).join(", ")}.` : ""));
+  }
+  if (v.debt) {
+    const d = v.debt;
+    out.push(h("p", {}, h("strong", {}, `${playerName(d.player)} owes ${money(d.amount)}`),
+      ` to ${playerName(d.creditor)}${d.reason ? ` (${words(d.reason)})` : ""}: sell or mortgage `
+      + "to raise it."));
+  }
+  return out.length ? h("section", {class: "notice", "aria-label": "On the table"}, ...out) : null;
+}
+
+/* ---- each edition drawn as itself ---- */
+function editionSection(v) {
+  try { return editionParts(v); } catch (e) {  /* one odd value must not blank the page */
+    return [h("section", {}, h("p", {class: "muted"}, "This part of the table cannot be drawn."))];
+  }
+}
+function editionParts(v) {
+  const ed = v.edition;
+  const parts = [];
+  if (v.board && v.board.spaces && v.board.spaces.length) parts.push(boardSection(v));
+  if (ed === "pokemon") parts.push(pokemonMats(v));
+  if (ed === "starwars") parts.push(forceSection(v));
+  if (ed === "monopolino") parts.push(boothSection(v));
+  if (ed === "master-trainer") parts.push(...trainerSection(v));
+  return parts.filter(Boolean);
+}
+const GROUP_FALLBACK = ["#8d6e63", "#4fc3f7", "#f06292", "#ffa726", "#e53935", "#fdd835", "#43a047",
+  "#1e40af", "#9e9e9e", "#26a69a"];
+function groupColor(c) {
+  if (!c) return "";
+  const css = String(c).replace(/-/g, "");
+  if (/^[a-z]{3,20}$/.test(css) && window.CSS && CSS.supports("color", css)) return css;
+  const keys = Object.keys((S.view.board && S.view.board.colors) || {}).sort();  /* any key order */
+  return GROUP_FALLBACK[Math.max(0, keys.indexOf(c)) % GROUP_FALLBACK.length];
+}
+function flagWords(sp) {
+  const out = [];
+  if (sp.game_over) out.push("GAME OVER");
+  const booths = S.view.extra && S.view.extra.booths_on;
+  if (booths && booths[sp.index]) out.push("booth");
+  return out;
+}
+function boardSection(v) {
+  const spaces = v.board.spaces;
+  const n = spaces.length, side = Math.ceil(n / 4), cols = side + 1;
+  const grid = h("div", {class: "ring", role: "list", "aria-label": `The board, ${n} spaces`});
+  grid.style.setProperty("--n", cols);
+  const bowser = v.extra && v.extra.bowser;
+  const at = (i) => {  /* GO at the bottom right, then clockwise like the real board */
+    const k = i % side, edge = Math.floor(i / side);
+    if (edge === 0) return [cols, cols - k];
+    if (edge === 1) return [cols - k, 1];
+    if (edge === 2) return [1, 1 + k];
+    return [1 + k, cols];
+  };
+  const detail = h("p", {class: "space-detail", "aria-live": "polite"},
+    "Tap a space to read it.");
+  spaces.forEach((sp, i) => {
+    const idx = sp.index ?? i;
+    const [row, col] = at(idx);
+    const here = v.players.filter((p) => p.position === idx && !p.bankrupt);
+    const flags = flagWords(sp);
+    const bits = [sp.name];
+    if (sp.owner) bits.push(`owned by ${playerName(sp.owner)}`);
+    else if (sp.price !== undefined) bits.push(`for sale at ${money(sp.price)}`);
+    if (sp.rent !== undefined) bits.push(`rent ${money(sp.rent)}`);
+    if (sp.amount !== undefined) bits.push(`pay ${money(sp.amount)}`);
+    bits.push(...flags);
+    if (bowser && bowser.position === idx) bits.push("Bowser is here");
+    if (here.length) bits.push(`${here.map((p) => p.name).join(" and ")} ${here.length > 1 ? "are" : "is"} here`);
+    const text = bits.join(", ");
+    const cell = h("button", {class: "cell" + (sp.game_over ? " over" : "") + (sp.owner ? " owned" : ""),
+      role: "listitem", "aria-label": text, "data-space": idx,
+      onclick: () => { detail.textContent = text + "."; }});
+    cell.style.gridRow = row; cell.style.gridColumn = col;
+    if (sp.owner) cell.style.setProperty("--c", playerColor(sp.owner));
+    if (sp.color) {
+      const stripe = h("span", {class: "stripe", "aria-hidden": "true"});
+      stripe.style.background = groupColor(sp.color);
+      cell.append(stripe);
+    }
+    cell.append(h("span", {class: "nm", "aria-hidden": "true"}, softHyphens(sp.name)));
+    if (sp.game_over) cell.append(h("span", {class: "flag", "aria-hidden": "true"}, "GAME OVER"));
+    const toks = h("span", {class: "toks", "aria-hidden": "true"});
+    for (const p of here) toks.append(dot(p.id));
+    if (bowser && bowser.position === idx) toks.append(h("span", {class: "bowser"}, "B"));
+    if (toks.childNodes.length) cell.append(toks);
+    grid.append(cell);
+  });
+  const mid = h("div", {class: "mid"});
+  mid.style.gridArea = `2 / 2 / ${cols} / ${cols}`;
+  mid.append(h("p", {class: "mid-turn"}, v.current && !v.finished ? `${playerName(v.current)}'s turn` : ""));
+  if (bowser) {
+    const over = spaces.filter((x) => x.game_over).map((x) => x.name);
+    mid.append(h("p", {class: "bowser-line"}, h("span", {class: "bowser"}, "B"),
+      ` Bowser is on ${bowser.space}${bowser.active ? "" : " (asleep)"}.`),
+    h("p", {class: "over-line"}, over.length ? `GAME OVER: ${over.join(", ")}` : "No GAME OVER yet."));
+    if ((bowser.waiting_for || []).length) mid.append(h("p", {}, `Bowser waits for ${bowser.waiting_for.join(", ")}.`));
+  }
+  if (v.edition === "monopolino" && v.extra) {
+    mid.append(h("p", {class: "pot"}, "Lottery pot ", h("strong", {}, v.extra.lottery_text || money(v.extra.lottery))));
+  } else if (v.pot) {
+    mid.append(h("p", {class: "pot"}, "Pot ", h("strong", {}, v.pot_text || money(v.pot))));
+  }
+  grid.append(mid);
+  const legend = h("ul", {class: "legend", "aria-label": "Players' colours"}, ...v.players
+    .slice().sort((a, b) => seatIndex(a.id) - seatIndex(b.id)).map((p) => h("li", {}, dot(p.id),
+      `${p.name}: ${p.space || ""}`)));
+  return h("section", {class: "board", "aria-label": "Board"}, h("h2", {}, "Board"), grid, detail, legend);
+}
+
+/* long words break where a reader expects ("Mush-room"), not anywhere ("Mushroo m") */
+function softHyphens(name) {
+  return String(name).replace(/[A-Za-zÀ-ÿ']{7,}/g, (w) => {
+    const cut = Math.ceil(w.length / 2);
+    return `${w.slice(0, cut)}\u00ad${w.slice(cut)}`;
+  });
+}
+function pokemonMats(v) {
+  const ex = v.extra || {};
+  const types = ex.types || {};
+  const sec = h("section", {class: "mats", "aria-label": "Tracker mats"}, h("h2", {}, "Tracker mats"));
   for (const p of v.players) {
+    const got = new Set(p.types || []);
+    const mat = h("ul", {class: "mat", "aria-label": `${p.name}'s mat: ${got.size} of ${
+      Object.keys(types).length} types`});
+    for (const [t, name] of Object.entries(types).sort((a, b) => a[1].localeCompare(b[1]))) {
+      mat.append(h("li", {class: got.has(t) ? "got" : ""}, got.has(t) ? "● " : "○ ", name));
+    }
+    sec.append(h("h3", {}, dot(p.id), `${p.name}${p.partner ? ` with ${p.partner}` : ""}: `
+      + `${(p.pokemon || []).length} Pokémon, battle strength ${p.battle_strength ?? "?"}`
+      + (p.mat_complete ? ", mat complete!" : "")), mat);
+  }
+  const die = ex.catching_die;
+  if (die) {
+    const faces = h("span", {class: "cdie", role: "img", "aria-label":
+      `catching die: ${die.ball_faces} of ${die.faces.length} faces show a Poké Ball`},
+    ...die.faces.map((f) => h("span", {class: f === "ball" ? "ball" : "miss"}, f === "ball" ? "◓" : "✕")));
+    sec.append(h("h3", {}, "Catching die"), h("p", {}, faces, ` ${die.ball_faces} in ${die.faces.length}: `
+      + `${chance(die.ball_faces, die.faces.length)} to catch on one roll; a re-roll costs ${money(die.reroll_price)}.`));
+    const odds = v.prompt && v.prompt.data && v.prompt.data.odds;
+    if (odds) sec.append(h("p", {class: "odds"}, `Now: ${chance(odds.numerator, odds.denominator)}`
+      + ` to catch within ${odds.rolls} rolls with ${money(odds.money)}.`));
+  }
+  if (ex.wild) sec.append(h("p", {class: "muted"}, "Wild Pokémon left: " + Object.entries(ex.wild)
+    .sort((a, b) => typeName(a[0]).localeCompare(typeName(b[0]))).map(([t, c]) => `${typeName(t)} ${c}`).join(", ")));
+  return sec;
+}
+function forceSection(v) {
+  const ex = v.extra || {};
+  const sec = h("section", {class: "force", "aria-label": "The Force"}, h("h2", {}, "Use the Force"));
+  sec.append(h("ol", {class: "powers"}, ...Object.entries(ex.force_powers || {}).map(([k, t]) =>
+    h("li", {}, dice([Number(k)]), " ", words(t)))));
+  sec.append(h("h3", {}, "Markers and properties"), h("ul", {class: "plain"}, ...v.players.map((p) =>
+    h("li", {}, dot(p.id), `${p.name}: ${(ex.markers_left || {})[p.id] ?? 0} markers left, `
+      + `${(ex.properties_owned || {})[p.id] ?? 0} properties`))));
+  if ((ex.bank_auctions || []).length) sec.append(h("p", {}, `The Bank auctions: ${ex.bank_auctions.join(", ")}`));
+  return sec;
+}
+function boothSection(v) {
+  const ex = v.extra || {};
+  const sec = h("section", {class: "booths", "aria-label": "Booths and lottery"},
+    h("h2", {}, "Booths and lottery"),
+    h("p", {class: "pot big"}, "Lottery pot ", h("strong", {}, ex.lottery_text || money(ex.lottery || 0))));
+  sec.append(h("ul", {class: "plain"}, ...v.players.map((p) => {
+    const left = (ex.booths || {})[p.id] ?? p.booths_left ?? 0;
+    const streets = (p.spaces || []).map(spaceName);
+    return h("li", {}, dot(p.id), `${p.name}: ${left} booths left`,
+      streets.length ? `; booths on ${streets.join(", ")}` : "");
+  })));
+  if (ex.risk) sec.append(h("p", {class: "muted"}, `RISK cards: ${ex.risk.deck} in the pile, ${ex.risk.discard} played.`));
+  return sec;
+}
+
+/* Master Trainer: chips as cards by owner, colour and knock-out; items; the rival */
+const CHIP_COLOURS = {starter: "Starter", pink: "Pink", green: "Green", blue: "Blue", red: "Red",
+  yellow: "Yellow", purple: "Purple", white: "White"};
+const colourRank = (c) => { const i = Object.keys(CHIP_COLOURS).indexOf(c); return i < 0 ? 99 : i; };
+function chipCard(c) {
+  return h("li", {class: `chip c-${String(c.colour).replace(/[^a-z]/g, "")}` + (c.knocked_out ? " ko" : ""),
+    "aria-label": `${c.name}, number ${c.number}, ${CHIP_COLOURS[c.colour] || humanize(c.colour)}, `
+      + `strength ${c.battle_strength}${c.knocked_out ? ", knocked out" : ""}`},
+  h("span", {class: "cn", "aria-hidden": "true"}, `#${c.number}`),
+  h("strong", {"aria-hidden": "true"}, c.name),
+  h("span", {class: "cs", "aria-hidden": "true"}, `⚔ ${c.battle_strength}`),
+  c.knocked_out ? h("span", {class: "kob", "aria-hidden": "true"}, "knocked out") : "");
+}
+function trainerSection(v) {
+  const ex = v.extra || {};
+  const out = [];
+  const chipName = (slug) => {
+    for (const p of v.players) for (const c of p.team || []) if (c.chip === slug) return c.name;
+    return humanize(slug);
+  };
+  const battle = ex.final_battle || ex.battle;
+  if (battle) {
+    const sides = Object.entries(battle.sides || {});
+    const sec = h("section", {class: "battle", "aria-label": "Battle"}, h("h2", {},
+      battle.kind === "final" ? "The Final Battle" : "Battle"));
+    for (const [pid, side] of sides) sec.append(h("p", {}, dot(pid), `${playerName(pid)}: ${side.name}, `
+      + `strength ${side.strength}, ${side.bonus_cards} bonus card${side.bonus_cards === 1 ? "" : "s"}`));
+    if (battle.kind === "final") {
+      const r = battle.rival;
+      sec.append(r ? h("div", {class: "rival"}, h("h3", {}, `Rival: ${r.name}`),
+        h("p", {}, `${[].concat(r.pokemon || []).join(", ")}; strength ${r.strength}`),
+        (r.bonus_by_roll || []).length ? h("p", {class: "muted"}, "Bonus by roll: " + r.bonus_by_roll
+          .map((b, i) => `${i + 1}: +${b}`).join(", ")) : "")
+        : h("p", {}, "The rival is still face down."));
+    }
+    out.push(sec);
+  }
+  const odds = ex.catch_odds;
+  if (odds) {
+    out.push(h("section", {class: "odds", "aria-label": "Catching odds"}, h("h2", {},
+      `Catching ${chipName(odds.chip)}`), h("ul", {class: "plain"}, ...odds.by_ball.map((b) =>
+      h("li", {}, `${b.ball === "none" ? "No ball" : itemName(b.ball)}: ${words(b.text)} `
+        + `(${b.sixths} of 6 faces)`)))));
+  }
+  for (const p of v.players.slice().sort((a, b) => seatIndex(a.id) - seatIndex(b.id))) {
+    const sec = h("section", {class: "trainer", "aria-label": `${p.name}'s team`});
+    sec.style.setProperty("--c", playerColor(p.id));
+    sec.append(h("h2", {}, dot(p.id), `${p.name}`, h("span", {class: "pp"},
+      `${p.power_points} of ${p.goal} Power Points`)));
+    const meter = h("div", {class: "meter", role: "progressbar", "aria-label": `${p.name}'s Power Points`,
+      "aria-valuemin": 0, "aria-valuemax": p.goal, "aria-valuenow": p.power_points},
+    h("span", {}));
+    meter.firstChild.style.width = `${Math.min(100, (100 * p.power_points) / (p.goal || 1))}%`;
+    sec.append(meter, h("p", {class: "muted"}, `At ${p.space}${p.on_plateau ? ", on the Indigo Plateau" : ""}`));
+    const groups = {};
+    for (const c of p.team || []) (groups[c.knocked_out ? "ko" : c.colour] = groups[c.knocked_out ? "ko" : c.colour] || []).push(c);
+    for (const key of [...Object.keys(CHIP_COLOURS), ...Object.keys(groups), "ko"]) {
+      if (!groups[key]) continue;
+      sec.append(h("h3", {}, key === "ko" ? "Knocked out" : CHIP_COLOURS[key] || humanize(key)),
+        h("ul", {class: "chips"}, ...groups[key].map(chipCard)));
+      delete groups[key];
+    }
+    const items = p.items || {};
+    sec.append(h("h3", {}, `Items in hand: ${items.count ?? 0}`));
+    if (items.cards) sec.append(h("ul", {class: "items"}, ...items.cards.map((c) =>
+      h("li", {}, c.count > 1 ? `${c.name} ×${c.count}` : c.name))));
+    out.push(sec);
+  }
+  if (ex.tray) {
+    out.push(h("section", {class: "muted-sec", "aria-label": "Chips left"}, h("h2", {}, "Chips left to find"),
+      h("p", {}, Object.entries(ex.tray).sort((a, b) => colourRank(a[0]) - colourRank(b[0])).map(([c, n]) => `${CHIP_COLOURS[c] || humanize(c)}: ${n} in the tray`
+        + `${ex.board_face_down && ex.board_face_down[c] !== undefined ? `, ${ex.board_face_down[c]} face down` : ""}`)
+        .join("; ") + (ex.dungeon !== undefined ? `; ${ex.dungeon} in the dungeon.` : "."))));
+  }
+  return out;
+}
+function itemName(key) {
+  for (const p of S.view.players) for (const c of ((p.items || {}).cards || [])) if (c.item === key) return c.name;
+  return humanize(key);
+}
+
+/* ---- players ---- */
+function playersSection(v) {
+  const list = h("ul", {class: "players"});
+  for (const p of v.players.slice().sort((a, b) => seatIndex(a.id) - seatIndex(b.id))) {
     const tags = [];
-    if (p.is_current) tags.push(h("span", {class: "tag"}, "turn"));
+    if (p.is_current) tags.push(h("span", {class: "tag"}, "their turn"));
+    if (p.id === me()) tags.push(h("span", {class: "tag"}, "you"));
     if (p.in_jail) tags.push(h("span", {class: "tag warn"}, "in jail"));
     if (p.bankrupt) tags.push(h("span", {class: "tag warn"}, "bankrupt"));
-    if (p.id === me()) tags.push(h("span", {class: "tag"}, "you"));
-    const owned = (p.spaces || []).map((i) => spaceName(i));
-    const extra = Object.entries(p).filter(([k]) => !KNOWN_PLAYER.has(k));
-    list.append(h("div", {class: "player" + (p.is_current ? " current" : ""),
-      style: null, "data-player": p.id},
-    h("div", {class: "top"}, h("span", {}, p.name, p.token ? ` (${p.token})` : ""),
-      h("span", {class: "money"}, p.money_text ?? p.money ?? "")),
-    h("div", {}, ...tags, p.space ? h("span", {class: "muted"}, ` at ${p.space}`) : ""),
-    owned.length ? h("div", {class: "muted"}, `Owns: ${owned.join(", ")}`) : "",
-    (p.cards || []).length ? h("div", {class: "muted"},
-      `Cards: ${p.cards.map((c) => assetLabel("cards", c)).join("; ")}`) : "",
-    extra.length ? dataList(Object.fromEntries(extra)) : ""));
-    list.lastChild.style.setProperty("--c", playerColor(p.id));
+    const owned = (p.spaces || []).map(spaceName);
+    const li = h("li", {class: "player" + (p.is_current ? " current" : ""), "data-player": p.id},
+      h("div", {class: "top"}, h("span", {}, dot(p.id), p.name, p.token ? ` (${p.token})` : ""),
+        h("span", {class: "money"}, p.money_text || (p.power_points !== undefined
+          ? `${p.power_points} Power Points` : ""))),
+      h("div", {}, ...tags, p.space ? h("span", {class: "muted"}, ` at ${p.space}`) : ""),
+      owned.length ? h("div", {class: "muted"}, `Owns: ${owned.join(", ")}`) : "",
+      (p.cards || []).length ? h("div", {class: "muted"}, `Cards: ${p.cards.map(cardText).join("; ")}`) : "",
+      (p.pokemon || []).length ? h("div", {class: "muted"}, `Pokémon: ${p.pokemon.map(pokemonName).join(", ")}`) : "");
+    li.style.setProperty("--c", playerColor(p.id));
+    list.append(li);
   }
   return h("section", {"aria-label": "Players"}, h("h2", {}, "Players"), list);
 }
 
-/* generic labelled data for edition extras */
-function dataList(obj, depth = 0) {
-  const dl = h("dl");
-  for (const [k, val] of Object.entries(obj || {})) {
-    if (val === null || val === undefined || val === "") continue;
-    const nested = typeof val === "object" && !(Array.isArray(val) &&
-      val.every((x) => typeof x !== "object"));
-    const label = S.view && S.view.players.some((p) => p.id === k) ? playerName(k) : humanize(k);
-    dl.append(h("dt", {class: nested ? "full" : null}, label),
-      h("dd", {class: nested ? "full" : null}, dataValue(k, val, depth)));
-  }
-  return dl;
-}
-function dataValue(k, val, depth) {
-  if (typeof val === "boolean") return val ? "yes" : "no";
-  if (Array.isArray(val)) {
-    if (!val.length) return "none";
-    if (val.every((x) => typeof x !== "object")) {
-      return val.map((x) => (k === "spaces" ? spaceName(x) : S.view.players.some((p) => p.id === x)
-        ? playerName(x) : String(x))).join(", ");
-    }
-    return h("div", {}, ...val.map((x) => (depth < 3 ? dataList(x, depth + 1) : JSON.stringify(x))));
-  }
-  if (typeof val === "object") return depth < 3 ? dataList(val, depth + 1) : JSON.stringify(val);
-  if (typeof val === "string" && S.view.players.some((p) => p.id === val)) return playerName(val);
-  return String(val);
-}
-
-function extraSection(v) {
-  const data = Object.assign({}, v.extra || {});
-  for (const [k, val] of Object.entries(v)) if (!KNOWN_TOP.has(k)) data[k] = val;
-  const shown = Object.entries(data).filter(([, x]) => x !== null && x !== "" &&
-    !(Array.isArray(x) && !x.length));
-  if (!shown.length) return null;
-  return h("section", {"aria-label": "Table details"}, h("h2", {}, "On the table"),
-    dataList(Object.fromEntries(shown)));
-}
-
-function logSection(v) {
-  if (!v.log || !v.log.length) return null;
-  return h("section", {"aria-label": "Latest"}, h("h2", {}, "Latest"),
-    h("ol", {class: "log", reversed: true}, ...[...v.log].reverse().map((t) => h("li", {}, t))));
-}
-
-/* ---- board map: a ring of spaces ---- */
-function boardSection(v) {
-  const spaces = v.board && v.board.spaces;
-  if (!spaces || !spaces.length) return null;
-  const n = spaces.length, side = Math.ceil(n / 4), cell = 40, size = cell * (side + 1);
-  const svg = s("svg", {viewBox: `0 0 ${size} ${size}`, role: "img",
-    "aria-label": `Board map with ${n} spaces`});
-  const pos = (i) => {
-    const k = i % side, edge = Math.floor(i / side);
-    if (edge === 0) return [size - cell - k * cell, size - cell];
-    if (edge === 1) return [0, size - cell - k * cell];
-    if (edge === 2) return [k * cell, 0];
-    return [size - cell, k * cell];
-  };
-  const markers = [];
-  for (const [k, val] of Object.entries(v.extra || {})) {
-    if (val && typeof val === "object" && Number.isInteger(val.position)) markers.push([k, val]);
-  }
-  spaces.forEach((sp, i) => {
-    const [x, y] = pos(sp.index ?? i);
-    const flags = Object.entries(sp).filter(([k, x2]) => x2 === true).map(([k]) => humanize(k));
-    const title = [sp.name, sp.owner ? `owned by ${playerName(sp.owner)}` : "", ...flags]
-      .filter(Boolean).join(", ");
-    const g = s("g", {"data-space": sp.index ?? i}, s("title", {}, title));
-    g.append(s("rect", {x: x + 1, y: y + 1, width: cell - 2, height: cell - 2, rx: 3,
-      fill: sp.owner ? playerColor(sp.owner) : "none", "fill-opacity": sp.owner ? 0.35 : 0,
-      stroke: flags.length ? "#d32f2f" : "currentColor", "stroke-width": flags.length ? 3 : 0.6}));
-    if (sp.color) g.append(s("rect", {x: x + 2, y: y + 2, width: cell - 4, height: 6,
-      fill: safeColor(sp.color)}));
-    g.append(s("text", {x: x + 4, y: y + 20, "font-size": 9}, String(sp.name).slice(0, 7)));
-    if (flags.length) g.append(s("text", {x: x + 4, y: y + 36, "font-size": 10,
-      fill: "#d32f2f"}, "✕"));
-    svg.append(g);
-  });
-  v.players.forEach((p, j) => {
-    if (!Number.isInteger(p.position) || p.bankrupt) return;
-    const [x, y] = pos(p.position);
-    const cx = x + 8 + (j % 3) * 12, cy = y + 27 + Math.floor(j / 3) * 8;
-    svg.append(s("circle", {cx, cy, r: 6, fill: playerColor(p.id), stroke: "#000",
-      "stroke-width": 0.8}, s("title", {}, `${p.name} is here`)));
-  });
-  markers.forEach(([k, m]) => {
-    const [x, y] = pos(m.position);
-    svg.append(s("g", {}, s("title", {}, `${humanize(k)} is here`),
-      s("rect", {x: x + cell - 14, y: y + 10, width: 12, height: 12, fill: "#000", rx: 2}),
-      s("text", {x: x + cell - 11, y: y + 20, "font-size": 9, class: "mk"},
-        humanize(k)[0])));
-  });
-  const mid = size / 2;
-  svg.append(s("text", {x: mid, y: mid, "font-size": 14, "text-anchor": "middle"},
-    v.current ? `${playerName(v.current)}'s turn` : ""));
-  const legend = h("div", {class: "legend"}, ...v.players.map((p) => {
-    const el = h("span", {}, p.name); el.style.setProperty("--c", playerColor(p.id)); return el;
-  }), ...markers.map(([k]) => h("span", {}, `■ ${humanize(k)}`)));
-  return h("section", {"aria-label": "Board"}, h("h2", {}, "Board"), svg, legend);
-}
-
-/* ---- balance chart ---- */
+/* ---- money chart ---- */
 function chartTab() {
   const sec = h("section", {"aria-label": "Money over the game"}, h("h2", {}, "Money over the game"));
   if (!S.balances) {
-    api("GET", `/api/games/${encodeURIComponent(S.game)}/balances`).then((b) => {
-      S.balances = b; render();
-    }).catch((e) => toast(e.message));
+    api("GET", `/api/games/${gid()}/balances`).then((b) => { S.balances = b; render(); })
+      .catch((e) => toast(e.message));
     sec.append(h("p", {class: "muted"}, "Loading…"));
     return [sec];
   }
   const pts = S.balances.points;
-  const w = 340, hgt = 200, pad = 30;
+  const w = 340, hgt = 200, pad = 34;
   let max = 1;
   for (const p of pts) for (const m of Object.values(p.money)) max = Math.max(max, m);
   const svg = s("svg", {viewBox: `0 0 ${w} ${hgt}`, role: "img",
     "aria-label": "Chart of every player's money after each move"});
   svg.append(s("line", {x1: pad, y1: hgt - pad, x2: w - 5, y2: hgt - pad, stroke: "currentColor"}),
     s("line", {x1: pad, y1: 5, x2: pad, y2: hgt - pad, stroke: "currentColor"}),
-    s("text", {x: 2, y: 14, "font-size": 10}, String(max)),
-    s("text", {x: 2, y: hgt - pad, "font-size": 10}, "0"));
+    s("text", {x: 2, y: 14, "font-size": 10}, money(max)),
+    s("text", {x: 2, y: hgt - pad, "font-size": 10}, money(0)));
   const X = (i) => pad + (pts.length < 2 ? 0 : (i * (w - pad - 5)) / (pts.length - 1));
   const Y = (m) => hgt - pad - (m * (hgt - pad - 5)) / max;
   for (const p of S.balances.players) {
-    const line = pts.filter((pt) => p.id in pt.money)
-      .map((pt) => `${X(pts.indexOf(pt)).toFixed(1)},${Y(pt.money[p.id]).toFixed(1)}`).join(" ");
+    const line = pts.map((pt, i) => (p.id in pt.money ? `${X(i).toFixed(1)},${Y(pt.money[p.id]).toFixed(1)}` : ""))
+      .filter(Boolean).join(" ");
     svg.append(s("polyline", {points: line, fill: "none", stroke: playerColor(p.id),
       "stroke-width": 2.5}, s("title", {}, p.name)));
   }
-  const legend = h("div", {class: "legend"}, ...S.balances.players.map((p) => {
-    const last = pts.length ? pts[pts.length - 1].money[p.id] : "";
-    const el = h("span", {}, `${p.name}: ${last}`); el.style.setProperty("--c", playerColor(p.id));
-    return el;
+  const legend = h("ul", {class: "legend"}, ...S.balances.players.map((p) => {
+    const last = pts.length ? pts[pts.length - 1].money[p.id] : undefined;
+    return h("li", {}, dot(p.id), `${p.name}: ${last === undefined ? "" : money(last)}`);
   }));
   sec.append(svg, legend, h("p", {class: "muted"}, `${pts.length} moves`));
   return [sec];
 }
 
-/* ---- history (newest first); the banker can undo any step ---- */
+/* ---- history (newest first) ---- */
 function historyTab() {
   const sec = h("section", {"aria-label": "History"}, h("h2", {}, "Everything that happened"));
   if (!S.history) {
-    api("GET", `/api/games/${encodeURIComponent(S.game)}/history`).then((r) => {
-      S.history = r; render();
-    }).catch((e) => toast(e.message));
+    api("GET", `/api/games/${gid()}/history`).then((r) => { S.history = r; render(); })
+      .catch((e) => toast(e.message));
     sec.append(h("p", {class: "muted"}, "Loading…"));
     return [sec];
   }
   const list = h("ol", {class: "hist", reversed: true});
   let lastCmd = null;
   for (const row of S.history) {
-    const li = h("li", {class: row.undone ? "undone" : ""}, row.say);
+    const li = h("li", {class: row.undone ? "undone" : ""}, words(row.say));
+    if (row.cite) li.append(h("span", {class: "cite"}, ` (${row.cite})`));
+    /* the banker can take a move back from here, after saying yes */
     if (banker() && !row.undone && row.cmd > 0 && row.cmd !== lastCmd &&
         !/^The banker undoes/.test(row.say)) {
-      li.prepend(h("button", {class: "danger undo", "data-undo": row.cmd,
-        "aria-label": `Undo step ${row.cmd} and everything after it`, onclick: () => act(async () => {
-          if (!confirm("Undo this step and everything after it?")) return;
-          await api("POST", `/api/games/${encodeURIComponent(S.game)}/undo`, {cmd: row.cmd});
-          toast("Undone.", true);
-        })}, "Undo"));
+      const asking = S.confirm === `undo:${row.cmd}`;
+      li.append(asking ? h("span", {class: "row", role: "alert"}, h("button", {class: "danger solid",
+        "data-undo": row.cmd, onclick: () => act(async () => {
+          S.confirm = null;
+          await api("POST", `/api/games/${gid()}/undo`, {cmd: row.cmd});
+          toast(`Taken back: ${words(row.say)} and everything after it.`, true);
+        })}, "Yes, take back this move and all after it"), h("button", {onclick: () => {
+        S.confirm = null; render(); }}, "Cancel"))
+        : h("button", {class: "link", "aria-label": `Take back: ${words(row.say)}`, onclick: () => {
+          S.confirm = `undo:${row.cmd}`; render(); }}, "take back…"));
     }
     lastCmd = row.cmd;
     list.append(li);
@@ -505,35 +986,108 @@ function historyTab() {
   return [sec];
 }
 
-/* ---- seats (claim a player) ---- */
+/* ---- seats: claim, the seat key, taking a seat back after a dead phone ---- */
+function keyCard() {
+  if (!S.newKey || S.newKey.game !== S.game) return null;
+  return h("section", {class: "notice key", "aria-label": "Your seat key"},
+    h("h2", {}, "Your seat key"), h("p", {class: "seatkey"}, S.newKey.key),
+    h("p", {}, `If this phone dies, open the page on another phone, join with the game's code and `
+      + `enter this key to play ${playerName(S.newKey.player)} again. It is shown only now.`),
+    h("button", {onclick: () => { S.newKey = null; render(); }}, "I noted it"));
+}
+function reclaimNotice() {
+  const reqs = (S.seat && S.seat.requests) || [];
+  if (!banker() || !reqs.length) return null;
+  return h("section", {class: "notice", "aria-label": "Phones asking for a seat"},
+    ...reqs.map((r) => h("div", {class: "action", "data-request": r.player},
+      h("p", {}, `A new phone asks to play ${r.name}.`), h("div", {class: "row"},
+        h("button", {class: "primary", onclick: () => act(async () => {
+          await api("POST", `/seat/${gid()}/approve`, {player: r.player});
+          toast(`The new phone plays ${r.name} now.`, true); await loadSeat(); render();
+        })}, `Let it play ${r.name}`),
+        h("button", {onclick: () => act(async () => {
+          await api("POST", `/seat/${gid()}/deny`, {player: r.player}); await loadSeat(); render();
+        })}, "Refuse")))));
+}
 function seatsSection() {
-  const sec = h("section", {"aria-label": "Players' phones"}, h("h2", {}, banker() ? "Phones" : "Who is this phone?"));
+  const sec = h("section", {"aria-label": "Players' phones"},
+    h("h2", {}, banker() ? "Phones" : "Who is this phone?"));
   const box = h("div", {class: "seats"}, h("p", {class: "muted"}, "Loading…"));
   sec.append(box);
-  api("GET", `/api/games/${encodeURIComponent(S.game)}/seats`).then((seats) => {
-    box.replaceChildren(...seats.map((p) => h("div", {class: "row"},
-      banker() ? h("span", {}, `${p.name}: ${p.claimed ? "a phone plays" : "no phone yet"}`)
-        : h("button", {class: p.mine ? "primary" : "", disabled: p.claimed && !p.mine,
-          "data-claim": p.id, onclick: () => claim(p.id)},
-        p.mine ? `You are ${p.name}` : p.claimed ? `${p.name} (taken)` : `I am ${p.name}`),
-      (banker() || p.mine) && p.claimed ? h("button", {class: "danger",
-        onclick: () => act(async () => {
-          await api("POST", `/api/games/${encodeURIComponent(S.game)}/release`, {player: p.id});
-          await loadSession(); render();
-        })}, "Release") : "")));
+  api("GET", `/api/games/${gid()}/seats`).then((seats) => {
+    box.replaceChildren(...seats.map((p) => seatRow(p)));
   }).catch((e) => box.replaceChildren(h("p", {}, e.message)));
   return sec;
 }
-async function claim(player) {
+function seatRow(p) {
+  const row = h("div", {class: "seat"});
+  if (banker()) {
+    row.append(h("p", {}, dot(p.id), `${p.name}: ${p.claimed ? "a phone plays" : "no phone yet"}`));
+    if (p.claimed) row.append(h("button", {class: "danger", onclick: () => act(async () => {
+      await api("POST", `/api/games/${gid()}/release`, {player: p.id}); render();
+    })}, `Free ${p.name}'s seat`));
+    return row;
+  }
+  if (p.mine) {
+    row.append(h("p", {class: "strong"}, dot(p.id), `You are ${p.name}`), h("div", {class: "row"},
+      h("button", {onclick: () => act(async () => {
+        const r = await api("POST", `/seat/${gid()}/key`, {});
+        S.newKey = {game: S.game, player: r.player, key: r.key}; S.tab = "table"; render();
+      })}, "New seat key"),
+      h("button", {class: "danger", onclick: () => act(async () => {
+        await api("POST", `/api/games/${gid()}/release`, {player: p.id});
+        await loadSession(); seatChanged(); render();
+      })}, "Leave this seat")));
+    return row;
+  }
+  if (!p.claimed) {
+    row.append(h("button", {class: "primary", "data-claim": p.id, onclick: () => claim(p.id)},
+      dot(p.id), `I am ${p.name}`));
+    return row;
+  }
+  const asking = S.seat && (S.seat.asking || []).includes(p.id);
+  const key = h("input", {id: `key-${p.id}`, autocomplete: "off", autocapitalize: "characters",
+    placeholder: "e.g. 1A2B-3C4D-5E6F"});
+  row.append(h("p", {}, dot(p.id), `${p.name} is on another phone.`),
+    h("details", {class: "sub", "data-reclaim": p.id}, h("summary", {}, `This is me: take ${p.name} back`),
+      h("label", {for: key.id}, "Seat key from the old phone"), key,
+      h("div", {class: "row"}, h("button", {class: "primary", onclick: () => act(async () => {
+        await api("POST", `/seat/${gid()}/reclaim`, {player: p.id, key: key.value.trim()});
+        await loadSession(); seatChanged(); S.tab = "table"; toast(`This phone plays ${p.name} again.`, true); render();
+      })}, "Take back with the key"),
+      h("button", {"data-ask": p.id, onclick: () => act(async () => {
+        await api("POST", `/seat/${gid()}/reclaim`, {player: p.id});
+        await loadSeat(); toast("Asked the banker; this phone switches when they agree.", true); render();
+      })}, asking ? "Asked the banker…" : "Ask the banker instead"))));
+  return row;
+}
+async function claim(pid) {
   const code = S.code || (S.view && S.view.join_code);
   await act(async () => {
-    await api("POST", "/api/join", {code, player});
-    await loadSession(); S.tab = "table"; render();
+    await api("POST", "/api/join", {code, player: pid});
+    await loadSession(); seatChanged();
+    const r = await api("POST", `/seat/${gid()}/key`, {}).catch(() => null);
+    if (r) S.newKey = {game: S.game, player: r.player, key: r.key};
+    S.tab = "table"; render(); keepAwake();
   });
 }
 
+/* ---- display settings (kept on this phone) ---- */
+function displaySection() {
+  const theme = h("select", {id: "pref-theme"}, ...[["auto", "Like this phone"], ["light", "Light"],
+    ["dark", "Dark"]].map(([v, l]) => h("option", {value: v, selected: S.prefs.theme === v}, l)));
+  theme.addEventListener("change", () => { S.prefs.theme = theme.value; applyPrefs(); });
+  const check = (key, label) => {
+    const el = h("input", {type: "checkbox", id: `pref-${key}`, checked: !!S.prefs[key]});
+    el.addEventListener("change", () => { S.prefs[key] = el.checked; applyPrefs(); });
+    return h("label", {class: "check", for: el.id}, el, label);
+  };
+  return h("section", {"aria-label": "Display"}, h("h2", {}, "Display"),
+    h("label", {for: "pref-theme"}, "Colours"), theme, check("big", "Large text"),
+    check("sound", "A sound when it is my turn"));
+}
 function moreTab() {
-  return [seatsSection(), bankerLogin(), gamesSection()];
+  return [keyCard(), seatsSection(), displaySection(), bankerLogin(), gamesSection()].filter(Boolean);
 }
 
 /* ---- join ---- */
@@ -549,8 +1103,7 @@ function joinScreen() {
   return [h("section", {"aria-label": "Join a game"}, h("h2", {}, "Join the game"),
     h("label", {for: "code"}, "Code shown on the companion's screen"), h("div", {class: "row"},
       code, h("button", {class: "primary", onclick: go}, "Join"))),
-  banker() ? setupForm() : null, gamesSection(), bankerLogin()]
-    .filter(Boolean);
+  banker() ? setupForm() : null, gamesSection(), bankerLogin(), displaySection()].filter(Boolean);
 }
 function gamesSection() {
   const sec = h("section", {"aria-label": "Games"}, h("h2", {}, "Games"));
@@ -559,7 +1112,7 @@ function gamesSection() {
   api("GET", "/api/games").then((games) => {
     const mine = games.filter((g) => g.joined || banker()).reverse();
     box.replaceChildren(...(mine.length ? mine.map((g) => h("button", {onclick: () => openGame(g.id)},
-      `${g.title} (${g.status}${g.join_code ? `, code ${g.join_code}` : ""})`))
+      `${g.title} (${g.status === "open" ? "playing" : "finished"}${g.join_code ? `, code ${g.join_code}` : ""})`))
       : [h("p", {class: "muted"}, "Join with the code to see a game.")]));
   }).catch(() => {});
   return sec;
@@ -579,27 +1132,68 @@ function bankerLogin() {
   return h("details", {}, h("summary", {}, "Banker"), form);
 }
 
-/* ---- banker ---- */
+/* ---- banker: safe controls; destructive ones apart, confirmed, named ---- */
+async function lastCommand() {
+  const hist = await api("GET", `/api/games/${gid()}/history`);
+  const row = hist.find((r) => !r.undone && r.cmd > 0 && !/^The banker undoes/.test(r.say));
+  if (!row) return null;
+  const says = hist.filter((r) => r.cmd === row.cmd).map((r) => r.say).reverse();
+  return {cmd: row.cmd, text: says.join(" ")};
+}
+function undoBox() {
+  const box = h("div", {class: "undo-box"});
+  const draw = () => {
+    const u = S.undo;
+    if (!u || u.version !== S.view.version) {
+      box.replaceChildren(h("p", {class: "muted"}, "Looking up the last move…"));
+      lastCommand().then((c) => { S.undo = {version: S.view.version, c, asking: false}; draw(); })
+        .catch((e) => box.replaceChildren(h("p", {}, e.message)));
+      return;
+    }
+    if (!u.c) { box.replaceChildren(h("p", {class: "muted"}, "Nothing to take back.")); return; }
+    const what = h("q", {}, words(u.c.text));
+    if (!u.asking) {
+      box.replaceChildren(h("p", {}, "Last move: ", what), h("button", {class: "danger", id: "undo",
+        onclick: () => { u.asking = true; draw(); }}, "Take back the last move…"));
+      return;
+    }
+    box.replaceChildren(h("p", {role: "alert"}, "Take back ", what, "? Everyone's phone goes back "
+      + "to before it."), h("div", {class: "row"}, h("button", {class: "danger solid",
+      "data-confirm": "undo", onclick: () => act(async () => {
+        await api("POST", `/api/games/${gid()}/undo`, {cmd: u.c.cmd});
+        toast(`Taken back: ${words(u.c.text)}`, true);
+      })}, "Yes, take it back"), h("button", {onclick: () => { u.asking = false; draw(); }}, "Cancel")));
+  };
+  draw();
+  return box;
+}
 function bankerTab() {
-  const g = encodeURIComponent(S.game);
   const out = [];
   const hw = S.session.hardware;
-  const qr = h("section", {"aria-label": "Join code"}, h("h2", {}, `Join code: ${S.view.join_code}`),
-    h("img", {class: "qr", src: `/api/games/${g}/qr.svg`, alt: `QR code to join, code ${S.view.join_code}`}));
-  out.push(qr, seatsSection());
+  out.push(reclaimNotice(), h("section", {"aria-label": "Join code"},
+    h("h2", {}, `Join code: ${S.view.join_code}`),
+    h("img", {class: "qr", src: `/api/games/${gid()}/qr.svg`, alt: `QR code to join, code ${S.view.join_code}`})),
+  seatsSection());
   if (hw) {
     const img = h("img", {class: "oled", alt: "The companion's screen", src: `/api/oled.png?t=${Date.now()}`});
     out.push(h("section", {"aria-label": "Screen mirror"}, h("h2", {}, "Companion screen"), img,
       h("button", {onclick: () => { img.src = `/api/oled.png?t=${Date.now()}`; }}, "Refresh")));
   }
   if (S.session.simulated) {
-    const role = h("input", {value: "table", "aria-label": "Reader role"});
-    const uid = h("input", {placeholder: "04A1B2C3", "aria-label": "Tag UID"});
+    const role = h("input", {id: "tap-role", value: "table"});
+    const uid = h("input", {id: "tap-uid", placeholder: "04A1B2C3"});
     out.push(h("section", {"aria-label": "Virtual tap"}, h("h2", {}, "Virtual tap"),
-      h("div", {class: "row"}, h("label", {}, "Reader", role), h("label", {}, "Tag UID", uid)),
+      h("div", {class: "row"}, h("div", {}, h("label", {for: "tap-role"}, "Reader"), role),
+        h("div", {}, h("label", {for: "tap-uid"}, "Tag number"), uid)),
       h("button", {onclick: () => act(async () => {
+        const before = S.view.version;
         await api("POST", "/api/tap", {role: role.value, uid: uid.value, game_id: S.game});
-        toast("Tapped.", true);
+        for (let i = 0; i < 8 && S.view.version <= before; i += 1) {  /* up to 2 s */
+          await new Promise((r) => setTimeout(r, 250));
+          if (i === 3) await loadView();
+        }
+        if (S.view.version > before) toast(`The table took the tag: ${logText((S.view.log || []).slice(-1)[0])}`, true);
+        else toast("The table did not act on that tag; its screen says why.");
       })}, "Tap")));
   }
   if (hw) out.push(tableSection());
@@ -614,26 +1208,28 @@ function bankerTab() {
       toast(running ? "Enrollment stopped." : "Tap each tag on the reader in turn.", true);
       render();
     })}, running ? "Stop enrolling" : "Enroll tags for this edition");
+    const counts = Object.entries(t.enrolled);
     tags.replaceChildren(
       p ? h("p", {id: "enroll-progress"}, `${p.text}. ${running ? p.prompt : ""}`) : "",
-      dataList({enrolled: Object.keys(t.enrolled).length ? t.enrolled : "none yet"}),
-      t.enroll_hook && !running ? h("label", {}, move, " Move tags already enrolled as "
-        + "something else") : "",
+      h("p", {}, counts.length ? "Tags known: " + counts.map(([e, n]) => `${n} for ${e === ed ? "this game" : humanize(e)}`)
+        .join(", ") : "No tags known yet."),
+      t.enroll_hook && !running ? h("label", {class: "check", for: "enroll-move"}, move,
+        " Move tags already enrolled as something else") : "",
       t.enroll_hook ? toggle : h("p", {class: "muted"}, "Enroll tags at the companion "
         + "(companion enroll)."));
   }).catch((e) => tags.replaceChildren(e.message));
   out.push(h("section", {"aria-label": "Tags"}, h("h2", {}, "Tags"), tags));
-  out.push(h("section", {"aria-label": "Game"}, h("h2", {}, "This game"), h("div", {class: "row"},
-    h("a", {class: "btn", href: `/api/games/${g}/export`, download: `game-${S.game}.jsonl`},
-      "Export"),
-    h("button", {class: "danger", onclick: () => act(async () => {
-      await api("POST", `/api/games/${g}/undo`, {}); toast("Undone.", true);
-    })}, "Undo last step"))));
-  out.push(h("p", {}, h("a", {class: "btn", id: "profiles-link", href: "/profile"}, "Box profiles (board and cards of your box)")));  // profile editor (profiles branch)
-  out.push(setupForm(), gamesSection(), h("button", {onclick: () => act(async () => {
+  out.push(h("section", {"aria-label": "This game"}, h("h2", {}, "This game"),
+    h("a", {class: "btn", href: `/api/games/${gid()}/export`, download: `game-${S.game}.jsonl`},
+      "Save the game to a file")));
+  out.push(h("section", {class: "careful", "aria-label": "Careful"}, h("h2", {}, "Careful"),
+    undoBox(), ...(S.view.actions || []).filter((a) => a.type === "end_game").map((a) => dangerView(a, false))));
+  out.push(h("p", {}, h("a", {class: "btn", id: "profiles-link", href: "/profile"},
+    "Box profiles (board and cards of your box)")));
+  out.push(setupForm(), gamesSection(), displaySection(), h("button", {onclick: () => act(async () => {
     await api("POST", "/api/banker/logout", {}); await loadSession(); S.tab = "table"; render();
   })}, "Log out of banker"));
-  return out;
+  return out.filter(Boolean);
 }
 
 /* the table (readers, buttons, screen) serves one game: which, and how each device is */
@@ -955,14 +1551,31 @@ function setupForm() {
   return S.setupEl;
 }
 
+
 /* ---- start ---- */
 function openGame(id, tab) {
-  if (S.game !== id) { S.view = null; S.seen = -1; S.history = null; S.balances = null; }
+  if (S.game !== id) {
+    S.view = null; S.viewJson = null; S.seen = -1; S.history = null; S.balances = null; S.seat = null;
+  }
   S.game = id; S.tab = tab || "table";
   history.replaceState(null, "", `/?game=${encodeURIComponent(id)}`);
-  render(); loadView(); connect();
+  render(); connect(); keepAwake();
+  /* the first picture waits for the seat order too, so colours never change under the eye */
+  S.seatPending = true;
+  Promise.all([api("GET", `/api/games/${gid()}`).catch(() => null), loadSeat()]).then(([v]) => {
+    S.seatPending = false;
+    if (v && (!S.view || v.version >= S.view.version)) { S.viewJson = null; showView(v); } else render();
+  });
 }
+/* the banker hears about seat requests, and an asking phone about the banker's yes */
+setInterval(() => {
+  if (!S.game || document.visibilityState !== "visible") return;
+  if (!(banker() || (S.seat && (S.seat.asking || []).length))) return;
+  loadSeat(true);
+}, 4000);
 async function main() {
+  applyPrefs();
+  $("toast").addEventListener("click", hideToast);
   const q = new URLSearchParams(location.search);
   S.code = q.get("code") || "";
   try { await loadSession(); } catch (e) { toast(e.message); return; }

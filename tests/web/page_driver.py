@@ -1,0 +1,222 @@
+"""Drive the phone page in Chromium like a table of friends: a banker phone sets a scripted
+game up through the form, two player phones join with the code, and every step of the script
+is played by tapping the page of the phone whose player acts (docs/web.md, "Tests")."""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from web_helpers import PIN, FakeHardware
+
+from companion.editions.master_trainer.battles import bonus_cards
+from companion.script import parse_step
+from companion.service import GameService
+from web import create_app
+from web.server import make_server
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run",
+        "--font-render-hinting=none", "--disable-lcd-text", "--force-color-profile=srgb"]
+PHONE = {"width": 390, "height": 844}
+SCRIPTS = {"mario": "mario-two-players", "pokemon": "pokemon-two-trainers",
+           "starwars": "starwars-two-ships", "monopolino": "monopolino-2-players",
+           "master-trainer": "master-trainer-two-players"}
+# fixed fonts, no animation, no caret: screenshots that only change when the page does
+STEADY_CSS = ("*,*::before,*::after{animation:none!important;transition:none!important;"
+              "caret-color:transparent!important}"
+              ":root{font-family:'DejaVu Sans',sans-serif!important}")
+# what a player must never read: internal names and raw data
+FORBIDDEN = [re.compile(p) for p in (
+    r"\b[a-z]+_[a-z_0-9]+\b", r"\bnull\b", r"\bundefined\b", r"\[object", r"\bNaN\b",
+    r"\bPot text\b", r"\bLottery text\b", r"\bSpace \d+\b", r"\d+/\d+ \(", r"\b100\.0 ?%",
+    r"\btrue\b", r"\bfalse\b", r"\{\"")]
+
+
+def script(edition: str) -> dict[str, Any]:
+    return dict(json.loads((ROOT / "examples" / f"{SCRIPTS[edition]}.json").read_text("utf-8")))
+
+
+@contextmanager
+def running_server(state_dir: Path) -> Iterator[tuple[str, GameService]]:
+    with GameService(state_dir) as service:
+        app = create_app(service, hardware=FakeHardware(), config={"banker_pin": PIN})
+        srv = make_server(app, "127.0.0.1", 0, threads=24)
+        thread = threading.Thread(target=srv.run, daemon=True)
+        thread.start()
+        try:
+            yield f"http://127.0.0.1:{srv.effective_port}", service
+        finally:
+            srv.close()
+
+
+def new_phone(browser: Any, errors: list[str], scheme: str = "light",
+              bypass_csp: bool = False) -> Any:
+    """A 390×844 phone; ``bypass_csp`` lets a test inject its own style or axe-core."""
+    ctx = browser.new_context(viewport=PHONE, device_scale_factor=1, color_scheme=scheme,
+                              reduced_motion="reduce", bypass_csp=bypass_csp)
+    ctx.set_default_timeout(30000)  # generous: CI shares two cores with the server
+    page = ctx.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if "Content Security" in m.text else None)
+    return page
+
+
+def expect() -> Any:
+    """Playwright's ``expect``, patient: CI shares two cores with the server."""
+    from playwright.sync_api import expect as pw_expect
+
+    pw_expect.set_options(timeout=20_000)
+    return pw_expect
+
+
+def banker_starts(bank: Any, base: str, setup: dict[str, Any]) -> str:
+    """Log in with the PIN, fill the setup form, start; returns the join code."""
+    bank.goto(base + "/")
+    bank.locator("summary", has_text="Banker").click()
+    bank.fill("#pin", PIN)
+    bank.get_by_role("button", name="Log in").click()
+    expect()(bank.locator("#who")).to_have_text("Banker")
+    bank.locator("#setup > summary").click()
+    expect()(bank.locator(f"#setup-edition option[value={setup['edition']}]")).to_have_count(1)
+    bank.select_option("#setup-edition", setup["edition"])
+    bank.fill("#setup-players", "\n".join(setup["players"]))
+    bank.select_option("#setup-dice", setup.get("dice", "digital"))
+    for name, value in setup.get("settings", {}).items():
+        bank.select_option(f"#setup-set-{name}", str(value))
+    bank.fill("#setup-seed", str(setup.get("seed", 1)))
+    bank.get_by_role("button", name="Start the game").click()
+    heading = bank.get_by_role("heading", name="Join code:")
+    expect()(heading).to_be_visible()
+    return str(heading.inner_text().split(":")[1].strip())
+
+
+def join(page: Any, base: str, code: str, player: str) -> None:
+    """Join with the code, pick the player, note the seat key."""
+    page.goto(f"{base}/?code={code}")
+    page.get_by_role("button", name="Join", exact=True).click()
+    page.locator(f"[data-claim={player}]").click()
+    expect()(page.locator("#who")).not_to_have_text("Watching")
+    page.get_by_role("button", name="I noted it").click()
+
+
+def visible_text(page: Any) -> str:
+    return str(page.evaluate("document.body.innerText"))
+
+
+def internal_names(page: Any, view: dict[str, Any]) -> list[str]:
+    """Ids and field names a player could read on this page (should be none)."""
+    text = visible_text(page)
+    hits = [m.group(0) for rx in FORBIDDEN for m in rx.finditer(text)]
+    ids = {p["id"] for p in view["players"]}
+    ids |= {s["id"] for s in (view.get("board") or {}).get("spaces", []) if "-" in s["id"]}
+    for p in view["players"]:
+        ids |= {c for c in p.get("pokemon", [])}
+    hits += [i for i in ids if re.search(rf"(?<![\w-]){re.escape(i)}(?![\w-])", text)]
+    return hits
+
+
+def _box(page: Any, cmd: dict[str, Any]) -> Any:
+    """The page's action element for this command (its fixed args match the command's)."""
+    boxes = page.locator(f'.action[data-actor="{cmd["actor"]}"][data-type="{cmd["type"]}"]')
+    n = boxes.count()
+    for i in range(n):
+        raw = boxes.nth(i).get_attribute("data-args")
+        fixed = json.loads(raw) if raw else {}
+        if all(cmd["args"].get(k) == v for k, v in fixed.items()):
+            return boxes.nth(i)
+    raise AssertionError(f"no action on the page for {cmd} (found {n})")
+
+
+def tap_command(page: Any, cmd: dict[str, Any], decimals: int) -> None:
+    """Play one command by tapping the page: buttons, dice fields, choices, amounts."""
+    if page.locator("#tab-table").get_attribute("aria-selected") != "true":
+        page.locator("#tab-table").click()
+    box = _box(page, cmd)
+    args = dict(cmd["args"])
+    if "dice" in args and box.locator("input[data-die]").count():
+        for i, d in enumerate(args["dice"]):
+            box.locator(f"input[data-die='{i}']").fill(str(d))
+        box.locator("button[data-send=dice]").click()
+        return
+    if box.locator("button[data-value]").count():
+        if "bonus" in args:
+            for card in bonus_cards(args["bonus"]):
+                box.locator(f"input[data-bonus='{card}']").first.check()
+        arg = next(k for k in args if k not in ("bonus",) and box.locator(
+            f"button[data-value='{args[k]}']").count())
+        box.locator(f"button[data-value='{args[arg]}']").click()
+        return
+    if "amount" in args:
+        box.locator("input[type=number]").fill(f"{args['amount'] / 10 ** decimals:.{decimals}f}")
+        box.locator("button").click()
+        return
+    box.locator("button").first.click()
+    confirm = box.locator("[data-confirm=yes]")
+    if confirm.count():
+        confirm.click()
+
+
+def play(phones: dict[str, Any], bank: Any, service: GameService, game_id: str,
+         steps: list[Any], check: Any = None, every: int = 10) -> None:
+    """Every step on the phone of the player who acts (the banker's for anyone else)."""
+    for n, step in enumerate(steps, 1):
+        version, state = service.state(game_id)
+        cmd = parse_step(state, step).to_json()
+        page = phones.get(cmd["actor"], bank)
+        page.wait_for_function(f"() => window.__version >= {version}")
+        decimals = ((service.view(game_id, None).get("currency") or {}).get("decimals") or 0)
+        tap_command(page, cmd, decimals)
+        page.wait_for_function(f"() => window.__version > {version}")
+        assert service.state(game_id)[0] > version, f"step {n} {step!r} did nothing"
+        if check is not None and n % every == 0:
+            check(n)
+
+
+# the state each edition is pictured in: the first step from a third of the script on whose
+# prompt is one of these kinds (else half-way)
+SHOWN = {"mario": ("buy",), "pokemon": ("explore",), "starwars": ("auction", "buy"),
+         "monopolino": ("booth", "choose", "turn"), "master-trainer": ("catch", "fight", "land")}
+
+
+def setup_game(service: GameService, edition: str, where: str) -> tuple[str, list[str]]:
+    """Play the edition's script on the service to ``where`` ("play" or "end"); returns the
+    game id and the first two players' ids."""
+    data = script(edition)
+    steps = data.pop("steps")
+    out = service.create_game(data)
+    assert out.ok, out.error
+    game_id = str(out.game_id)
+    for n, step in enumerate(steps):
+        if where == "play" and n >= len(steps) // 3:
+            view = service.view(game_id, None)
+            kind = (view.get("prompt") or {}).get("kind")
+            if kind in SHOWN[edition] or n >= len(steps) // 2:
+                break
+        _, state = service.state(game_id)
+        res = service.submit(game_id, parse_step(state, step))
+        assert res.ok, res.error
+    ids = [p["id"] for p in service.view(game_id, None)["players"]]
+    return game_id, ids[:2]
+
+
+def join_code(service: GameService, game_id: str) -> str:
+    return str(next(g["join_code"] for g in service.games() if g["id"] == game_id))
+
+
+def steady(page: Any, version: int) -> None:
+    """Wait for the view, the fonts and the live dot; freeze what moves; hide toasts."""
+    page.wait_for_function(f"() => window.__version >= {version}")
+    page.add_style_tag(content=STEADY_CSS + "#toast{display:none!important}")
+    page.wait_for_function("() => document.fonts.ready.then(() => true)")
+    page.wait_for_selector("#live.on")
+    page.evaluate("() => { document.activeElement && document.activeElement.blur(); "
+                  "window.scrollTo(0, 0); }")
+
