@@ -316,6 +316,20 @@ class DeckChanged(EventData):
     player: str = ""
 
 
+@event("card_drawn")
+@dataclass(frozen=True)
+class CardDrawn(EventData):
+    """A player named the card they drew from a physical deck: ``cards`` is the pile after
+    it (the ``top`` first cards not yet drawn since the pile came round, then the used ones
+    in the order they went under it)."""
+
+    player: str
+    deck: str
+    card: str
+    cards: list[str]
+    top: int
+
+
 @event("card_kept")
 @dataclass(frozen=True)
 class CardKept(EventData):

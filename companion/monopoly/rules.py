@@ -14,7 +14,7 @@ from companion.engine.rules import Ctx
 from companion.engine.state import Task
 from companion.engine.types import BANKER, Action, Command, GameSetup, IllegalCommand, SetupError
 from companion.monopoly import rng_setup
-from companion.monopoly.board import SEED_FILES, check_seed, load_board
+from companion.monopoly.board import SEED_FILES, check_card_effects, check_seed, load_board
 from companion.monopoly.cards import MonopolyCards
 from companion.monopoly.debts import MonopolyDebts
 from companion.monopoly.events import MonopolyEvents, fresh_deeds, new_player
@@ -78,12 +78,16 @@ class MonopolyRules(
             raise SetupError(f"{self.title} is for {self.min_players} to {self.max_players} "
                              f"players, not {n}.")
         settings = dict(setup.settings)
-        unknown = set(settings) - {"board", "order", *self.setting_names}
+        unknown = set(settings) - {"board", "order", "decks", *self.setting_names}
         if unknown:
             raise SetupError(f"Unknown setting(s) for {self.title}: {', '.join(sorted(unknown))}.")
+        if settings.get("decks", "virtual") not in ("physical", "virtual"):
+            raise SetupError("'decks' is 'physical' (players draw the real cards and name them) "
+                             "or 'virtual' (the companion shuffles and draws).")
         if settings.get("order", "roll") not in ("roll", "seated"):
             raise SetupError("'order' is 'roll' (a starting roll) or 'seated' (as listed).")
         board = load_board(self.name, settings.get("board"))
+        check_card_effects(board, settings.get("board"), self)
         start = board.rule("start_money")
         players = tuple(new_player(s.id, s.name, s.token, start) for s in setup.players)
         decks, rng = rng_setup.shuffle_decks(setup.seed, board)
@@ -109,6 +113,11 @@ class MonopolyRules(
             "name": "order", "label": "Who starts", "type": "choice", "default": "roll",
             "choices": [{"value": "roll", "label": "Highest starting roll"},
                         {"value": "seated", "label": "As listed"}]}]
+        if board.decks:
+            settings.append({
+                "name": "decks", "label": "Cards", "type": "choice", "default": "physical",
+                "choices": [{"value": "physical", "label": "Real deck (name each card drawn)"},
+                            {"value": "virtual", "label": "Companion draws"}]})
         for info in self.settings_info:
             settings.append({"default": board.rule(info["name"]), **info})
         words = " ".join(board.unverified).lower()
@@ -323,7 +332,13 @@ class MonopolyRules(
             who = state.name(owner) if owner else "the Bank"
             raise IllegalCommand(f"{space.name} belongs to {who}; nothing to do with it now.")
         if kind == "card":
-            raise IllegalCommand("The companion draws the cards itself; no need to tap them.")
+            for a in legal:
+                if a.type == "draw" and a.args.get("card") == name:
+                    return Command(a.actor, "draw", dict(a.args))
+            if state.prompt is not None and state.prompt.kind == "draw":
+                why = self.refuse_draw(state, Command(state.prompt.to[0], "draw", {"card": name}))
+                raise IllegalCommand(why or "That card cannot be drawn now.")
+            raise IllegalCommand("No card is to be drawn now; tap a card when the game asks.")
         return super().interpret_tap(state, obj, role)
 
     def tag_objects(self) -> list[tuple[str, str]]:
