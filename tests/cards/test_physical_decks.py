@@ -3,8 +3,12 @@ pile on the table (a kept card cannot be drawn, used cards go under, Monopolino 
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
+from companion import script
 from companion.engine import game
 from companion.engine.editions import find_edition
 from companion.engine.types import IllegalCommand, SetupError
@@ -115,3 +119,40 @@ def test_monopolino_physical_deck_reshuffles_its_discard_pile_when_used_up() -> 
     g.do("draw", card=cards[3])
     assert cards[3] not in g.state.decks[deck]
     assert len(g.state.decks[deck]) == len(cards) - 1
+
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def test_the_physical_deck_example_names_every_card_drawn() -> None:
+    data = json.loads((EXAMPLES / "mario-physical-deck.json").read_text("utf-8"))
+    result = script.run_script(data)
+    draws = [e for e in result.events if e.type == "card_drawn"]
+    named = [s.split("card=")[1] for s in data["steps"] if " draw " in s]
+    assert [e.data["card"] for e in draws] == named
+    luigi = result.state.players[1]
+    assert luigi.cards == ()  # Get Out of Jail Free used: back under its pile
+    assert result.state.decks["question-block"][-1] == "qb-16"
+
+
+def test_the_corrected_card_example_pays_mario_5() -> None:
+    data = json.loads((EXAMPLES / "mario-card-corrected.json").read_text("utf-8"))
+    result = script.run_script(data)
+    mario = result.state.players[0]
+    assert mario.money == 30 + 5
+    assert "Card: Mario collects 5 coins." in [e.say for e in result.events]
+
+
+def test_a_script_names_the_dice_and_the_old_unnamed_order_still_reads() -> None:
+    named = TableGame.start("mario", ["Mario", "Luigi"])
+    command = script.parse_step(named.state, "mario: roll black=5 red=2")
+    assert command.args["dice"] == [2, 5]
+    assert script.parse_step(named.state, "mario: roll 2 5").args["dice"] == [2, 5]
+    with pytest.raises(IllegalCommand, match="Name every die"):
+        script.parse_step(named.state, "mario: roll red=2")
+
+
+def test_mario_dice_input_names_the_red_and_the_black_die() -> None:
+    g = TableGame.start("mario", ["Mario", "Luigi"])
+    roll = next(a for a in game.legal_actions(g.state) if a.type == "roll")
+    assert roll.input is not None and roll.input["names"] == ["red", "black"]
