@@ -275,6 +275,8 @@ def check_card_effects(board: Board, corrections: Mapping[str, Any] | None, rule
             if isinstance(value, int) and not isinstance(value, bool) and key in (
                     "amount", "fee") and not 0 <= value <= 10**6:
                 raise SetupError(f"{where}.{key} must be a whole amount from 0.")
+            if key == "kind" and value not in {s.kind for s in board.spaces}:
+                raise SetupError(f"{where}.kind: no space of kind {value!r} on this board.")
             if key == "space" and value != "here":  # Mario: "here", where the card was drawn
                 try:
                     board.find(str(value))

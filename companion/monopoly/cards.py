@@ -7,6 +7,7 @@ resolves it by hand (with a transfer) and the game goes on.
 - ``collect {amount}`` / ``pay {amount}`` (to the Bank, or ``to = "pot"``)
 - ``collect_from_each {amount}`` / ``pay_each {amount}``
 - ``move_to {space, salary = true}``: advance to a space (collect salary when passing GO)
+- ``move_to_nearest {kind, salary = true}``: advance to the nearest space of a kind ahead
 - ``move_by {steps}``: forward or (negative) back, no salary going back
 - ``go_to_jail``
 - ``keep {use = "jail"}``: keep the card (Get Out of Jail Free)
@@ -154,6 +155,20 @@ class MonopolyCards(MonopolyHost):
     def effect_move_to(self, ctx: C, pid: str, card: Card, space: str, salary: bool = True) -> None:
         target = ctx.state.b.find(space).index
         self.move_to(ctx, pid, target, salary)
+        ctx.then(Task("land", {"player": pid}))
+
+    @effect("move_to_nearest")
+    def effect_move_to_nearest(self, ctx: C, pid: str, card: Card, kind: str,
+                               salary: bool = True) -> None:
+        """Advance to the nearest space ahead of ``kind`` (``station``, ``card``, ...)."""
+        spaces = ctx.state.b.spaces
+        here = ctx.state.player(pid).position
+        ahead = [spaces[(here + k) % len(spaces)] for k in range(1, len(spaces) + 1)]
+        target = next((s for s in ahead if s.kind == kind), None)
+        if target is None:
+            ctx.say(f"There is no {kind} space on this board: the card does nothing.")
+            return
+        self.move_to(ctx, pid, target.index, salary)
         ctx.then(Task("land", {"player": pid}))
 
     @effect("move_by")

@@ -139,7 +139,7 @@ class MonopolyRules(
                 "taxes": [{"id": s.id, "name": s.name, "amount": s.amount}
                           for s in board.spaces if not s.ownable and s.amount > 0],
                 "cards": [{"id": c.id, "deck": deck, "deck_title": board.deck_titles[deck],
-                           "text": c.text}
+                           "text": c.text, "effect": dict(c.effect)}
                           for deck, cards in board.decks.items() for c in cards],
             },
         }

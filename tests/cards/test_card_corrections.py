@@ -71,3 +71,31 @@ def test_a_text_only_correction_still_works_and_keeps_the_effect() -> None:
     g = corrected("mario", ["Mario", "Luigi"], "bf-13", {"text": "Trip. Pay 1 coin."})
     assert g.state.b.card("bf-13").effect == {"do": "pay", "amount": 1}
     assert g.state.b.card("bf-13").text == "Trip. Pay 1 coin."
+
+
+def test_a_card_corrected_to_advance_to_the_nearest_space_of_a_kind() -> None:
+    g = corrected("mario", ["Mario", "Luigi"], "bf-13",
+                  {"text": "Run to the nearest Question Block.",
+                   "effect": {"do": "move_to_nearest", "kind": "card"}})
+    land_and_draw(g, "bf-13")
+    mario = g.state.players[0]
+    assert g.state.b.spaces[mario.position].id == "question-block-2"
+    assert g.state.prompt.kind == "draw" and g.state.prompt.data["deck"] == "question-block"
+
+
+def test_a_nearest_kind_not_on_the_board_is_refused() -> None:
+    with pytest.raises(SetupError, match=r"cards\.bf-13\.effect\.kind: no space of kind 'moon'"):
+        corrected("mario", ["Mario", "Luigi"], "bf-13",
+                  {"effect": {"do": "move_to_nearest", "kind": "moon"}})
+
+
+def test_every_declared_effect_is_documented_in_docs_cards_md() -> None:
+    from pathlib import Path
+
+    from companion.engine.editions import find_edition
+    from companion.engine.registry import declared
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "cards.md").read_text("utf-8")
+    for edition in ("mario", "pokemon", "starwars", "monopolino"):
+        for word in declared(type(find_edition(edition)))["effect"]:
+            assert f"`{word}`" in doc, f"{edition}: effect {word!r} is not in docs/cards.md"
