@@ -540,6 +540,18 @@ class EventDrawn(EventData):
     card: str
 
 
+@event("event_card_named")
+@dataclass(frozen=True)
+class EventCardNamed(EventData):
+    """Master Trainer, physical decks: the player named the Event Card drawn from the real
+    pile; ``deck`` is the pile after it (its ``top`` cards not drawn since it came round)."""
+
+    player: str
+    card: str
+    deck: list[str]
+    top: int
+
+
 @event("traded")
 @dataclass(frozen=True)
 class Traded(EventData):
