@@ -113,13 +113,13 @@ class MonopolyRules(
             "name": "order", "label": "Who starts", "type": "choice", "default": "roll",
             "choices": [{"value": "roll", "label": "Highest starting roll"},
                         {"value": "seated", "label": "As listed"}]}]
+        for info in self.settings_info:
+            settings.append({"default": board.rule(info["name"]), **info})
         if board.decks:
             settings.append({
                 "name": "decks", "label": "Cards", "type": "choice", "default": "physical",
                 "choices": [{"value": "physical", "label": "Real deck (name each card drawn)"},
                             {"value": "virtual", "label": "Companion draws"}]})
-        for info in self.settings_info:
-            settings.append({"default": board.rule(info["name"]), **info})
         words = " ".join(board.unverified).lower()
         unverified = [field for field, word in (("name", "names"), ("price", "price"),
                                                 ("rent", "rent"), ("amount", "tax"),

@@ -45,7 +45,7 @@ def test_mario_setup_lists_tokens_spaces_and_cards(phone: Any) -> None:
     assert all(s["price"] > 0 for s in board["spaces"])
     assert {c["deck"] for c in board["cards"]} == {"question-block", "bowsers-fury"}
     assert [s["name"] for s in setup["settings"]] == [
-        "order", "bowser_rest", "rent_collection", "early_end", "free_parking_pot"]
+        "order", "bowser_rest", "rent_collection", "early_end", "free_parking_pot", "decks"]
 
 
 def test_edition_specific_settings(phone: Any) -> None:
@@ -61,7 +61,7 @@ def test_edition_specific_settings(phone: Any) -> None:
     kinds = {s["name"]: s["type"] for s in mt["settings"]}
     assert kinds == {"city_items": "int", "item_deck": "counts", "event_deck": "counts",
                      "board_spaces": "counts", "rivals": "json", "ball_adjust": "choice",
-                     "center_card": "choice"}
+                     "center_card": "choice", "decks": "choice"}
     assert "item_deck" in mt["unverified"]
 
 
