@@ -297,8 +297,9 @@ class MonopolyRules(
 
     def interpret_tap(self, state: MonopolyState, obj: str, role: str) -> Command:
         """A token answers for its player (roll, or be picked as teammate); a location card
-        buys, continues or sells that location when that is on offer. A tap is a claim the
-        rules check, never money on its own."""
+        buys, continues or sells that location when that is on offer; a deck card's tag names
+        the card drawn from a physical deck. A tap is a claim the rules check, never money on
+        its own."""
         kind, _, name = obj.partition(":")
         legal = self.actions(state)
         if kind == "token":
