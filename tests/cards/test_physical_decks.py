@@ -156,3 +156,21 @@ def test_mario_dice_input_names_the_red_and_the_black_die() -> None:
     g = TableGame.start("mario", ["Mario", "Luigi"])
     roll = next(a for a in game.legal_actions(g.state) if a.type == "roll")
     assert roll.input is not None and roll.input["names"] == ["red", "black"]
+
+
+def test_star_wars_get_out_of_jail_free_goes_back_under_the_chance_pile() -> None:
+    """"Keep this card until needed, then return it to the bottom of the Chance pile.\""""
+    g = TableGame.start("starwars", ["Luke", "Leia"], settings={"decks": "physical"})
+    g.roll(1, 1)  # Luke to the first Chance space (doubles: he rolls again)
+    g.do("draw", card="ch-01")  # Get Out of Jail Free: kept
+    assert "ch-01" in g.state.players[0].cards
+    assert "ch-01" not in g.state.decks["chance"]
+    g.roll(5, 6)  # the second Chance space
+    g.do("draw", card="ch-03")  # Go to Jail
+    assert g.state.players[0].in_jail
+    g.roll(1, 2)  # Leia
+    g.do("buy")
+    assert g.state.prompt.to == ("luke",)
+    g.do("use_jail_card")
+    assert g.state.decks["chance"][-1] == "ch-01"
+    assert g.state.players[0].cards == ()
