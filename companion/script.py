@@ -3,7 +3,9 @@
 A step is a command object ``{"actor", "type", "args"}`` or a shorthand string
 ``"[actor:] type [values...] [key=value ...]"``: without an actor, the first actor of the
 current prompt acts; bare integers fill the action's dice or amount input; a bare word fills
-the action's choice (``choose``'s option, a teammate, ...). Each step must be legal when it is
+the action's choice (``choose``'s option, a teammate, ...). Dice the rules name are given by
+name (``"mario: roll red=3 black=5"``; bare values fill them in the input's order), a physical
+card by its id (``"mario: draw card=bf-13"``). Each step must be legal when it is
 reached, or the run stops with the rule it broke and the step's number.
 """
 
@@ -158,7 +160,13 @@ def _fill_input(action: Action, args: dict[str, Any], values: list[Any]) -> None
     """Put the step's bare values where the action's input wants them."""
     spec = action.input or {}
     kind = spec.get("kind")
-    if kind == "dice" and values:
+    names = [str(n) for n in spec.get("names", ())] if kind == "dice" else []
+    if names and any(n in args for n in names):
+        missing = [n for n in names if n not in args]
+        if missing or values:
+            raise IllegalCommand(f"Name every die: {' '.join(n + '=…' for n in names)}.")
+        args["dice"] = [args.pop(n) for n in names]
+    elif kind == "dice" and values:
         args["dice"] = list(values)
         values.clear()
     elif kind == "amount" and values:

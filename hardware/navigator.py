@@ -139,7 +139,9 @@ class PromptNavigator:
             options = spec.get("options", [])
             return str(options[self._value]["label"]) if options else "-"
         if spec["kind"] == "dice":
-            return " ".join(f"[{v}]" if i == self._die else str(v)
+            names = list(spec.get("names", ()))
+            return " ".join((f"{names[i]} " if i < len(names) else "")
+                            + (f"[{v}]" if i == self._die else str(v))
                             for i, v in enumerate(self._value))
         return str(self._value)
 

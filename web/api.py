@@ -12,6 +12,7 @@ from flask import Blueprint, Response, jsonify, request, session
 
 from companion import join_codes
 from companion.engine import editions
+from companion.engine.types import SetupError
 from web import access
 from web.context import web
 from web.errors import ApiError, outcome_response
@@ -125,7 +126,22 @@ def list_games() -> Response:
 def create_game() -> Response:
     require_banker()
     setup = body(MAX_SETUP_BODY, keys=("edition", "players", "seed", "dice", "settings"))
-    return outcome_response(web().service.create_game(setup), created=True)
+    return outcome_response(web().service.create_game(physical_decks_by_default(setup)),
+                            created=True)
+
+
+def physical_decks_by_default(setup: Any) -> Any:
+    """A new game draws from the real deck unless its settings say ``decks = "virtual"``
+    (the engine's own default stays virtual, so saved games replay as they were)."""
+    if not isinstance(setup, dict) or not isinstance(setup.get("settings", {}), dict):
+        return setup
+    try:
+        info = editions.find_edition(str(setup.get("edition"))).setup_info()
+    except SetupError:  # an unknown edition: the service refuses it with its own message
+        return setup
+    if any(st.get("name") == "decks" for st in info.get("settings", ())):
+        return {**setup, "settings": {"decks": "physical", **setup.get("settings", {})}}
+    return setup
 
 
 @bp.get("/games/<game_id>")

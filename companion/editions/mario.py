@@ -49,6 +49,15 @@ class MarioRules(TableSettings, MonopolyRules):
     settings_info = readings.settings_info("mario")
     """Readings offered to the banker (seeds/mario.toml [[readings]], docs/readings/mario.md)."""
 
+    dice_names = ("red", "black")
+    """The two dice as the rulebook names them; Bowser moves on the black."""
+
+    def prompt_actions(self, state: MonopolyState) -> list[Action]:
+        """Two-dice inputs name the red and the black die (``input.names``)."""
+        return [replace(a, input={**a.input, "names": list(self.dice_names)})
+                if a.input and a.input.get("kind") == "dice" and a.input.get("count") == 2
+                else a for a in super().prompt_actions(state)]
+
     def edition_setup(self, state: MonopolyState) -> MonopolyState:
         state = super().edition_setup(state)
         start = state.b.find(state.b.rule("bowser_start")).index

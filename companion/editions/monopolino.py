@@ -35,6 +35,7 @@ from companion.engine.rules import Ctx
 from companion.engine.state import Task
 from companion.engine.types import BANKER, Action, SetupError
 from companion.monopoly.board import Card, Space, load_board
+from companion.monopoly.cards import physical_decks
 from companion.monopoly.rules import MonopolyRules
 from companion.monopoly.state import EditionValues, MonopolyState, values_of
 
@@ -202,9 +203,19 @@ class MonopolinoRules(MonopolyRules):
         if not cards:
             ctx.say(f"There are no {title} cards left.")
             return
-        card = ctx.state.b.card(cards[0])
+        if physical_decks(ctx.state):
+            self.ask_draw(ctx, pid, deck, list(cards))
+            return
+        self.drew_card(ctx, pid, deck, cards[0])
+
+    def drew_card(self, ctx: C, pid: str, deck: str, card_id: str) -> None:
+        """The card leaves the deck face up onto the discard pile (any card of the deck can
+        be the one drawn from the real pile)."""
+        title = ctx.state.b.deck_titles[deck]
+        card = ctx.state.b.card(card_id)
+        rest = [c for c in ctx.state.decks[deck] if c != card_id]
         ctx.emit("deck_changed", f"{ctx.state.name(pid)} draws {title}: \u201c{card.text}\u201d",
-                 deck=deck, cards=list(cards[1:]), card=card.id, player=pid)
+                 deck=deck, cards=rest, card=card.id, player=pid)
         self.set_discard(ctx, deck, [*self.discards(ctx.state, deck), card.id])
         self.apply_card(ctx, pid, card)
 

@@ -316,6 +316,20 @@ class DeckChanged(EventData):
     player: str = ""
 
 
+@event("card_drawn")
+@dataclass(frozen=True)
+class CardDrawn(EventData):
+    """A player named the card they drew from a physical deck: ``cards`` is the pile after
+    it (the ``top`` first cards not yet drawn since the pile came round, then the used ones
+    in the order they went under it)."""
+
+    player: str
+    deck: str
+    card: str
+    cards: list[str]
+    top: int
+
+
 @event("card_kept")
 @dataclass(frozen=True)
 class CardKept(EventData):
@@ -524,6 +538,18 @@ class ItemsHandedOver(EventData):
 class EventDrawn(EventData):
     player: str
     card: str
+
+
+@event("event_card_named")
+@dataclass(frozen=True)
+class EventCardNamed(EventData):
+    """Master Trainer, physical decks: the player named the Event Card drawn from the real
+    pile; ``deck`` is the pile after it (its ``top`` cards not drawn since it came round)."""
+
+    player: str
+    card: str
+    deck: list[str]
+    top: int
 
 
 @event("traded")

@@ -174,9 +174,10 @@ def load_board(edition: str, corrections: Mapping[str, Any] | None = None) -> Bo
     """The board of ``edition`` with the banker's ``corrections`` applied.
 
     ``corrections`` = ``{"spaces": {space_id: {"kind"?, "name"?, "color"?, "price"?, "rent"?,
-    "amount"?, "deck"?}}, "add"?, "remove"?, "order"?, "cards": {card_id: {"text"?}},
-    "confirmed"?}`` (see companion/boxes/board_edit.py); anything wrong is refused with a
-    SetupError naming the field.
+    "amount"?, "deck"?}}, "add"?, "remove"?, "order"?, "cards": {card_id: {"text"?,
+    "effect"?}}, "confirmed"?}`` (see companion/boxes/board_edit.py); anything wrong is refused
+    with a SetupError naming the field. A corrected ``effect`` is checked against the rules by
+    check_card_effects.
     """
     raw = _raw(edition)
     money = raw["money"]
@@ -227,6 +228,70 @@ def load_board(edition: str, corrections: Mapping[str, Any] | None = None) -> Bo
     )
 
 
+def _card_change(cid: str, change: object, known: set[str]) -> dict[str, Any]:
+    """The fields a card correction sets: ``text`` (1 to 200 characters) and/or ``effect``
+    (``{"do": word, ...arguments}``, checked against the rules by :func:`check_card_effects`)."""
+    if cid not in known:
+        raise SetupError(f"There is no card {cid!r} in this edition.")
+    if not isinstance(change, Mapping) or not change or set(change) - {"text", "effect"}:
+        raise SetupError(f"A card correction sets its 'text' and/or its 'effect' ({cid}).")
+    out: dict[str, Any] = {}
+    if "text" in change:
+        text = change["text"]
+        if not isinstance(text, str) or not 0 < len(text.strip()) <= 200:
+            raise SetupError(f"cards.{cid}.text must be 1 to 200 characters.")
+        out["text"] = text.strip()
+    if "effect" in change:
+        eff = change["effect"]
+        if not isinstance(eff, Mapping) or not isinstance(eff.get("do"), str):
+            raise SetupError(f"cards.{cid}.effect is an object with a 'do' word "
+                             "(see docs/cards.md), e.g. {\"do\": \"collect\", \"amount\": 5}.")
+        out["effect"] = dict(eff)
+    return out
+
+
+_ARG_TYPES: dict[str, tuple[type, ...]] = {"int": (int,), "str": (str,), "bool": (bool,)}
+
+
+def check_card_effects(board: Board, corrections: Mapping[str, Any] | None, rules: object) -> None:
+    """SetupError unless every corrected card ``effect`` names a declared ``@effect`` with
+    arguments it accepts, of the right type (a ``space`` must be on the board)."""
+    import inspect
+
+    for cid, change in dict((corrections or {}).get("cards", {})).items():
+        if not isinstance(change, Mapping) or "effect" not in change:
+            continue
+        eff = dict(board.card(cid).effect)
+        word = eff.pop("do")
+        where = f"cards.{cid}.effect"
+        try:
+            method = check_names(rules, "effect", word, where + ".do")
+            assert method is not None
+            check_arguments(method, 3, eff, where)
+        except SeedError as exc:
+            raise SetupError(str(exc)) from None
+        params = inspect.signature(method).parameters
+        for key, value in eff.items():
+            if key not in params:
+                continue
+            want = _ARG_TYPES.get(str(params[key].annotation))
+            if want and (not isinstance(value, want) or (
+                    isinstance(value, bool) and bool not in want)):
+                raise SetupError(f"{where}.{key} must be {params[key].annotation}, "
+                                 f"not {value!r}.")
+            if isinstance(value, int) and not isinstance(value, bool) and key in (
+                    "amount", "fee") and not 0 <= value <= 10**6:
+                raise SetupError(f"{where}.{key} must be a whole amount from 0.")
+            if key == "kind" and value not in {s.kind for s in board.spaces}:
+                raise SetupError(f"{where}.kind: no space of kind {value!r} on this board.")
+            if key == "space" and value != "here":  # Mario: "here", where the card was drawn
+                try:
+                    board.find(str(value))
+                except KeyError:
+                    raise SetupError(f"{where}.space: there is no space {value!r} on this "
+                                     "board.") from None
+
+
 _SPACE_KEYS = {"id", "name", "kind", "color", "price", "rent", "deck", "amount", "unverified"}
 _TOP_KEYS = {"edition", "money", "spaces", "decks", "rules", "colors"}
 
@@ -259,20 +324,13 @@ def _correct(
                     raise SetupError(f"{key} of {sid} must be a whole amount from 0.")
                 fields[key] = value
         out[by_id[sid].index] = replace(by_id[sid], **fields)
-    card_changes = dict(corrections.get("cards", {}))
-    known_cards = {c.id for cards in decks.values() for c in cards}
-    for cid, change in card_changes.items():
-        if cid not in known_cards:
-            raise SetupError(f"There is no card {cid!r} in this edition.")
-        text = change.get("text") if isinstance(change, Mapping) else None
-        if not isinstance(text, str) or not 0 < len(text.strip()) <= 200:
-            raise SetupError(f"A card correction sets its 'text' (1 to 200 characters) ({cid}).")
+    known = {c.id for cards in decks.values() for c in cards}
+    card_changes = {cid: _card_change(cid, change, known)
+                    for cid, change in dict(corrections.get("cards", {})).items()}
     if card_changes:
         decks = {
-            name: tuple(
-                replace(c, text=card_changes[c.id]["text"].strip()) if c.id in card_changes else c
-                for c in cards
-            )
+            name: tuple(replace(c, **card_changes[c.id]) if c.id in card_changes else c
+                        for c in cards)
             for name, cards in decks.items()
         }
     return tuple(out), decks

@@ -7,19 +7,27 @@ resolves it by hand (with a transfer) and the game goes on.
 - ``collect {amount}`` / ``pay {amount}`` (to the Bank, or ``to = "pot"``)
 - ``collect_from_each {amount}`` / ``pay_each {amount}``
 - ``move_to {space, salary = true}``: advance to a space (collect salary when passing GO)
+- ``move_to_nearest {kind, salary = true}``: advance to the nearest space of a kind ahead
 - ``move_by {steps}``: forward or (negative) back, no salary going back
 - ``go_to_jail``
 - ``keep {use = "jail"}``: keep the card (Get Out of Jail Free)
 - ``banker``: the banker applies the card by hand
+
+With ``decks = "physical"`` (a setting) players draw from the real deck: the game asks which
+card was drawn (a ``draw`` prompt listing the cards that can come now; answered by a ``draw``
+command with ``card=<id>`` or by tapping the card's tag) and follows that card. Kept cards are
+out of the pile; used cards go under it and come round only after the cards above them.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from companion.engine.registry import effect, need, space_kind
+from companion.engine.events import CardDrawn
+from companion.engine.registry import effect, need, prompt_kind, space_kind
 from companion.engine.rules import Ctx
-from companion.engine.state import Task
+from companion.engine.state import Task, evolve
+from companion.engine.types import Action, Command, IllegalCommand
 from companion.monopoly.board import Card, Space
 from companion.monopoly.host import MonopolyHost
 from companion.monopoly.state import MonopolyState
@@ -35,6 +43,9 @@ class MonopolyCards(MonopolyHost):
         self.draw_card(ctx, pid, space.deck)
 
     def draw_card(self, ctx: C, pid: str, deck: str) -> None:
+        if physical_decks(ctx.state):
+            self.ask_draw(ctx, pid, deck, self.drawable(ctx.state, deck))
+            return
         cards = ctx.state.decks[deck]
         if not cards:
             ctx.say(f"The {ctx.state.b.deck_titles[deck]} deck is empty.")
@@ -45,6 +56,72 @@ class MonopolyCards(MonopolyHost):
                  f"\u201c{card.text}\u201d", deck=deck, cards=list(rest), card=card.id,
                  player=pid)
         self.apply_card(ctx, pid, card)
+
+    # -- physical decks -----------------------------------------------------------------------
+    def drawable(self, state: MonopolyState, deck: str) -> list[str]:
+        """The cards that can come off the top of a physical pile now (not held, not under)."""
+        pile = state.decks[deck]
+        top = state.deck_tops.get(deck)
+        return list(pile[:top] if top else pile)
+
+    def ask_draw(self, ctx: C, pid: str, deck: str, cards: list[str]) -> None:
+        """Ask ``pid`` which card of ``cards`` they drew from the real ``deck``."""
+        title = ctx.state.b.deck_titles[deck]
+        if not cards:
+            ctx.say(f"The {title} deck is empty.")
+            return
+        printed = [c.id for c in ctx.state.b.decks[deck] if c.id in cards]
+        ctx.ask("draw", (pid,), f"{ctx.state.name(pid)}: draw a {title} card, then tap it or "
+                "pick it", deck=deck, cards=printed)
+
+    @prompt_kind("draw")
+    def actions_draw(self, state: MonopolyState) -> list[Action]:
+        assert state.prompt is not None
+        pid = state.prompt.to[0]
+        return [Action(pid, "draw", f"\u201c{state.b.card(c).text}\u201d", {"card": c})
+                for c in state.prompt.data["cards"]]
+
+    def refuse_draw(self, state: MonopolyState, command: Command) -> str | None:
+        if state.prompt is None or state.prompt.kind != "draw":
+            return None
+        card = command.args.get("card")
+        if card in state.prompt.data["cards"]:
+            return None
+        try:
+            known = state.b.card(str(card))
+        except KeyError:
+            return f"There is no card {card!r} in this game."
+        if known.deck != state.prompt.data["deck"]:
+            return (f"\u201c{known.text}\u201d is a {state.b.deck_titles[known.deck]} card, "
+                    f"not {state.b.deck_titles[state.prompt.data['deck']]}.")
+        if any(card in p.cards for p in state.players):
+            return f"\u201c{known.text}\u201d is held by a player; it cannot be drawn."
+        return f"\u201c{known.text}\u201d is under the pile: it cannot come up yet."
+
+    def cmd_draw(self, ctx: C, command: Command) -> None:
+        """The player names the card they drew from the real deck."""
+        prompt = ctx.state.prompt
+        if prompt is None or prompt.kind != "draw":
+            raise IllegalCommand("No card is to be drawn now.")
+        ctx.clear_prompt()
+        self.drew_card(ctx, prompt.to[0], prompt.data["deck"], str(command.args["card"]))
+
+    def drew_card(self, ctx: C, pid: str, deck: str, card_id: str) -> None:
+        """Follow the physical card ``card_id``; it goes under the pile unless it is kept."""
+        state = ctx.state
+        pile = state.decks[deck]
+        top = state.deck_tops.get(deck) or len(pile)
+        card = state.b.card(card_id)
+        above = [c for c in pile[:top] if c != card_id]
+        under = [*pile[top:], *([] if card.keep else [card_id])]
+        ctx.emit("card_drawn", f"{state.name(pid)} draws {state.b.deck_titles[deck]}: "
+                 f"\u201c{card.text}\u201d", player=pid, deck=deck, card=card_id,
+                 cards=above + under, top=len(above))
+        self.apply_card(ctx, pid, card)
+
+    def on_card_drawn(self, state: MonopolyState, e: CardDrawn) -> MonopolyState:
+        return evolve(state, decks={**state.decks, e.deck: tuple(e.cards)},
+                      deck_tops={**state.deck_tops, e.deck: e.top})
 
     def apply_card(self, ctx: C, pid: str, card: Card) -> None:
         effect = dict(card.effect)
@@ -80,6 +157,20 @@ class MonopolyCards(MonopolyHost):
         self.move_to(ctx, pid, target, salary)
         ctx.then(Task("land", {"player": pid}))
 
+    @effect("move_to_nearest")
+    def effect_move_to_nearest(self, ctx: C, pid: str, card: Card, kind: str,
+                               salary: bool = True) -> None:
+        """Advance to the nearest space ahead of ``kind`` (``station``, ``card``, ...)."""
+        spaces = ctx.state.b.spaces
+        here = ctx.state.player(pid).position
+        ahead = [spaces[(here + k) % len(spaces)] for k in range(1, len(spaces) + 1)]
+        target = next((s for s in ahead if s.kind == kind), None)
+        if target is None:
+            ctx.say(f"There is no {kind} space on this board: the card does nothing.")
+            return
+        self.move_to(ctx, pid, target.index, salary)
+        ctx.then(Task("land", {"player": pid}))
+
     @effect("move_by")
     def effect_move_by(self, ctx: C, pid: str, card: Card, steps: int) -> None:
         if steps >= 0:
@@ -113,3 +204,8 @@ class MonopolyCards(MonopolyHost):
         card = ctx.state.b.card(card_id)
         ctx.emit("card_kept", player=pid, card=card_id, keep=False)
         ctx.emit("deck_changed", deck=card.deck, cards=[*ctx.state.decks[card.deck], card_id])
+
+
+def physical_decks(state: MonopolyState) -> bool:
+    """Whether this game's cards are drawn from the real deck (setting ``decks``)."""
+    return bool(state.setup.settings.get("decks", "virtual") == "physical")

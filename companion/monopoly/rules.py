@@ -14,7 +14,7 @@ from companion.engine.rules import Ctx
 from companion.engine.state import Task
 from companion.engine.types import BANKER, Action, Command, GameSetup, IllegalCommand, SetupError
 from companion.monopoly import rng_setup
-from companion.monopoly.board import SEED_FILES, check_seed, load_board
+from companion.monopoly.board import SEED_FILES, check_card_effects, check_seed, load_board
 from companion.monopoly.cards import MonopolyCards
 from companion.monopoly.debts import MonopolyDebts
 from companion.monopoly.events import MonopolyEvents, fresh_deeds, new_player
@@ -78,12 +78,16 @@ class MonopolyRules(
             raise SetupError(f"{self.title} is for {self.min_players} to {self.max_players} "
                              f"players, not {n}.")
         settings = dict(setup.settings)
-        unknown = set(settings) - {"board", "order", *self.setting_names}
+        unknown = set(settings) - {"board", "order", "decks", *self.setting_names}
         if unknown:
             raise SetupError(f"Unknown setting(s) for {self.title}: {', '.join(sorted(unknown))}.")
+        if settings.get("decks", "virtual") not in ("physical", "virtual"):
+            raise SetupError("'decks' is 'physical' (players draw the real cards and name them) "
+                             "or 'virtual' (the companion shuffles and draws).")
         if settings.get("order", "roll") not in ("roll", "seated"):
             raise SetupError("'order' is 'roll' (a starting roll) or 'seated' (as listed).")
         board = load_board(self.name, settings.get("board"))
+        check_card_effects(board, settings.get("board"), self)
         start = board.rule("start_money")
         players = tuple(new_player(s.id, s.name, s.token, start) for s in setup.players)
         decks, rng = rng_setup.shuffle_decks(setup.seed, board)
@@ -111,6 +115,11 @@ class MonopolyRules(
                         {"value": "seated", "label": "As listed"}]}]
         for info in self.settings_info:
             settings.append({"default": board.rule(info["name"]), **info})
+        if board.decks:
+            settings.append({
+                "name": "decks", "label": "Cards", "type": "choice", "default": "physical",
+                "choices": [{"value": "physical", "label": "Real deck (name each card drawn)"},
+                            {"value": "virtual", "label": "Companion draws"}]})
         words = " ".join(board.unverified).lower()
         unverified = [field for field, word in (("name", "names"), ("price", "price"),
                                                 ("rent", "rent"), ("amount", "tax"),
@@ -130,7 +139,7 @@ class MonopolyRules(
                 "taxes": [{"id": s.id, "name": s.name, "amount": s.amount}
                           for s in board.spaces if not s.ownable and s.amount > 0],
                 "cards": [{"id": c.id, "deck": deck, "deck_title": board.deck_titles[deck],
-                           "text": c.text}
+                           "text": c.text, "effect": dict(c.effect)}
                           for deck, cards in board.decks.items() for c in cards],
             },
         }
@@ -288,8 +297,9 @@ class MonopolyRules(
 
     def interpret_tap(self, state: MonopolyState, obj: str, role: str) -> Command:
         """A token answers for its player (roll, or be picked as teammate); a location card
-        buys, continues or sells that location when that is on offer. A tap is a claim the
-        rules check, never money on its own."""
+        buys, continues or sells that location when that is on offer; a deck card's tag names
+        the card drawn from a physical deck. A tap is a claim the rules check, never money on
+        its own."""
         kind, _, name = obj.partition(":")
         legal = self.actions(state)
         if kind == "token":
@@ -323,7 +333,13 @@ class MonopolyRules(
             who = state.name(owner) if owner else "the Bank"
             raise IllegalCommand(f"{space.name} belongs to {who}; nothing to do with it now.")
         if kind == "card":
-            raise IllegalCommand("The companion draws the cards itself; no need to tap them.")
+            for a in legal:
+                if a.type == "draw" and a.args.get("card") == name:
+                    return Command(a.actor, "draw", dict(a.args))
+            if state.prompt is not None and state.prompt.kind == "draw":
+                why = self.refuse_draw(state, Command(state.prompt.to[0], "draw", {"card": name}))
+                raise IllegalCommand(why or "That card cannot be drawn now.")
+            raise IllegalCommand("No card is to be drawn now; tap a card when the game asks.")
         return super().interpret_tap(state, obj, role)
 
     def tag_objects(self) -> list[tuple[str, str]]:

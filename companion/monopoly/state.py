@@ -130,6 +130,9 @@ class MonopolyState(BaseState):
     """Money on the table (Monopolino's lottery)."""
     decks: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """Deck id -> card ids, top first."""
+    deck_tops: Mapping[str, int] = field(default_factory=dict)
+    """Physical decks: how many cards at the top of ``decks[id]`` have not been drawn since
+    the pile came round (missing or 0: any card of the pile)."""
     doubles: int = 0
     """Doubles rolled in a row this turn."""
     again: bool = False

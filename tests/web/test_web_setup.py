@@ -45,7 +45,7 @@ def test_mario_setup_lists_tokens_spaces_and_cards(phone: Any) -> None:
     assert all(s["price"] > 0 for s in board["spaces"])
     assert {c["deck"] for c in board["cards"]} == {"question-block", "bowsers-fury"}
     assert [s["name"] for s in setup["settings"]] == [
-        "order", "bowser_rest", "rent_collection", "early_end", "free_parking_pot"]
+        "order", "bowser_rest", "rent_collection", "early_end", "free_parking_pot", "decks"]
 
 
 def test_edition_specific_settings(phone: Any) -> None:
@@ -61,7 +61,7 @@ def test_edition_specific_settings(phone: Any) -> None:
     kinds = {s["name"]: s["type"] for s in mt["settings"]}
     assert kinds == {"city_items": "int", "item_deck": "counts", "event_deck": "counts",
                      "board_spaces": "counts", "rivals": "json", "ball_adjust": "choice",
-                     "center_card": "choice"}
+                     "center_card": "choice", "decks": "choice"}
     assert "item_deck" in mt["unverified"]
 
 
@@ -139,3 +139,17 @@ def test_banker_corrects_the_board_while_setting_up(server: tuple[str, GameServi
     assert state.board.card("qb-02").text == new_text
     assert [p["token"] for p in view["players"]] == ["Peach's Crown", "Toad's Frying Pan"]
     assert not errors, errors
+
+
+def test_a_new_game_draws_from_the_real_deck_unless_told_virtual(
+        banker: Phone, service: GameService) -> None:
+    """docs/cards.md: the page and the API default to physical decks; the engine stays
+    virtual for setups without the setting (saved games replay as they were)."""
+    made = {}
+    for decks in (None, "virtual"):
+        settings = {} if decks is None else {"decks": decks}
+        r = banker.post("/api/games", {"edition": "mario", "players": ["Mario", "Luigi"],
+                                       "seed": 1, "settings": settings})
+        assert r.status_code == 201, r.get_json()
+        made[decks] = service.state(r.get_json()["game_id"])[1].setup.settings.get("decks")
+    assert made == {None: "physical", "virtual": "virtual"}

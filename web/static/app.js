@@ -530,15 +530,22 @@ function bonusPicker(b) {
 }
 function diceInput(a, label, inp) {
   const count = inp.count || 1;
+  /* dice the rules name (Mario: red, black) get a labelled field each, in the rules' order */
+  const names = inp.names || [];
   const fields = Array.from({length: count}, (_, i) => h("input", {type: "number",
-    inputmode: "numeric", min: 1, max: 6, "data-die": i, "aria-label": `Die ${i + 1}`}));
+    inputmode: "numeric", min: 1, max: 6, "data-die": i, name: names[i] || `die${i + 1}`,
+    "aria-label": names[i] ? `${names[i]} die` : `Die ${i + 1}`,
+    placeholder: names[i] || ""}));
+  const cells = fields.map((f, i) => names[i]
+    ? h("label", {class: `die-${names[i]}`}, `${names[i][0].toUpperCase()}${names[i].slice(1)} `, f)
+    : f);
   const enter = () => {
     const dice = fields.map((f) => Number(f.value));
     if (dice.some((d) => !Number.isInteger(d) || d < 1)) { toast("Enter every die."); return; }
     send(a, {dice});
   };
   for (const f of fields) f.addEventListener("keydown", (e) => { if (e.key === "Enter") enter(); });
-  const form = h("div", {}, h("div", {class: "dice"}, ...fields),
+  const form = h("div", {}, h("div", {class: "dice"}, ...cells),
     h("button", {class: inp.physical || !inp.optional ? "primary" : "", "data-send": "dice",
       onclick: enter}, "Send my dice"));
   if (inp.physical || !inp.optional) {

@@ -56,6 +56,13 @@ class ActionRules(BattleRules):
             out.append(Action(pid, "use", "Fly to any city or town", {"item": "fly"}))
         return out
 
+    @prompt_kind("draw_event")
+    def actions_draw_event(self, state: State) -> list[Action]:
+        assert state.prompt is not None
+        names = data_of(state).event_names
+        return [Action(state.prompt.to[0], "draw", f"Event Card: {names[k]}", {"card": k})
+                for k in state.prompt.data["cards"]]
+
     @prompt_kind("starter")
     def actions_starter(self, state: State) -> list[Action]:
         assert state.prompt is not None

@@ -28,6 +28,7 @@ from companion.engine.events import (
     DecksShuffled,
     DiceRoundChanged,
     DieCounted,
+    EventCardNamed,
     EventDrawn,
     ItemsDrawn,
     ItemsHandedOver,
@@ -232,6 +233,9 @@ class MasterTrainerBase(Rules[MasterTrainerState]):
     def on_event_drawn(self, state: State, e: EventDrawn) -> State:
         deck = state.events_deck
         return replace(state, events_deck=deck[1:] + deck[:1])
+
+    def on_event_card_named(self, state: State, e: EventCardNamed) -> State:
+        return replace(state, events_deck=tuple(e.deck), events_top=e.top)
 
     def on_chip_revealed(self, state: State, e: ChipRevealed) -> State:
         chip = e.chip

@@ -242,10 +242,49 @@ class LandingRules(TurnRules):
         state = ctx.state
         pid = state.current
         assert pid is not None
+        if state.setup.settings.get("decks", "virtual") == "physical":
+            names = data_of(state).event_names
+            above = self.events_above(state)
+            ctx.ask("draw_event", (pid,), f"{self.pname(state, pid)}: draw an Event Card, then "
+                    "tap it or pick it", cards=[k for k in names if k in above])
+            return
         card = state.events_deck[0]
         title = data_of(state).event_names[card]
         ctx.emit("event_drawn", f"{self.pname(state, pid)} draws the Event Card {title} "
                  "(it goes under the Event pile).", player=pid, card=card)
+        need(self, "event_card", card)(ctx, pid)
+
+    @staticmethod
+    def events_above(state: State) -> tuple[str, ...]:
+        """Event Cards that can come off the real pile now: those not yet drawn since the
+        pile came round (a drawn card goes under the pile)."""
+        top = state.events_top
+        return state.events_deck[:top] if top else state.events_deck
+
+    def refuse_draw(self, state: State, command: Command) -> str | None:
+        prompt = state.prompt
+        card = str(command.args.get("card"))
+        if prompt is None or prompt.kind != "draw_event" or card in prompt.data["cards"]:
+            return None
+        names = data_of(state).event_names
+        if card not in names:
+            return f"There is no Event Card {card!r} in this game."
+        return f"No {names[card]} card can come up now: every one is under the pile."
+
+    def cmd_draw(self, ctx: Ctx[State], command: Command) -> None:
+        """The player names the Event Card drawn from the real pile; it goes under it."""
+        state = ctx.state
+        pid = state.current
+        assert pid is not None and state.prompt is not None
+        card = str(command.args["card"])
+        above = list(self.events_above(state))
+        above.remove(card)
+        under = [*state.events_deck[state.events_top or len(state.events_deck):], card]
+        title = data_of(state).event_names[card]
+        ctx.clear_prompt()
+        ctx.emit("event_card_named", f"{self.pname(state, pid)} draws the Event Card {title} "
+                 "(it goes under the Event pile).", player=pid, card=card, deck=above + under,
+                 top=len(above))
         need(self, "event_card", card)(ctx, pid)
 
     @declare("event_card", "take_1")

@@ -87,6 +87,9 @@ class MasterTrainerState(BaseState):
     """Item Cards, top first."""
     events_deck: tuple[str, ...] = ()
     """Event Cards, top first."""
+    events_top: int = 0
+    """Physical decks: Event Cards at the top of ``events_deck`` not drawn since the pile came
+    round (0: any card of the pile)."""
     landed_colour: str = ""
     """Colour of the space landed on this turn (for a Chance Card)."""
     chip_at_stake: str = ""
