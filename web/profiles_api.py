@@ -56,8 +56,8 @@ def _board_data(profile: dict[str, Any], board: Any, facts: list[str],
         "kinds": sorted(board_edit.handled_kinds(profile["edition"], raw["spaces"])),
         "colors": dict(board.color_names),
         "decks": dict(board.deck_titles),
-        "cards": [{"id": c.id, "deck": deck, "text": c.text, "tag": tags.get(f"card:{c.id}"),
-                   "unverified": marks.get(c.id, [])}
+        "cards": [{"id": c.id, "deck": deck, "text": c.text, "effect": dict(c.effect),
+                   "tag": tags.get(f"card:{c.id}"), "unverified": marks.get(c.id, [])}
                   for deck, cards in board.decks.items() for c in cards],
         "layout_unverified": "board.layout" in facts,
         "currency": board.currency.to_json(),

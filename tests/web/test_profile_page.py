@@ -196,3 +196,41 @@ def test_spaces_are_added_removed_and_reordered(
     assert board["remove"] == [removed]
     assert board["add"] == [{"id": "rest-stop", "name": "rest-stop", "kind": "free_parking"}]
     assert board["order"][26] == "rest-stop" and len(board["order"]) == 28
+
+
+def test_a_card_effect_is_corrected_in_the_profile_and_applies_in_the_next_game(
+        server: tuple[str, GameService, FakeTable], page: Any) -> None:
+    """The box's Bowser's Fury card 13 says "Collect 5 coins": the owner says so once, in
+    words the editor shows beside the card; a wrong word is refused before anything is saved."""
+    base, service, _ = server
+    page.goto(f"{base}/profile?edition=mario")
+    page.fill("#pin", PIN)
+    page.get_by_role("button", name="Log in").click()
+    page.fill("#pf-new", "Movie box")
+    page.get_by_role("button", name="Start from the edition's defaults").click()
+    effect = page.locator("#effect-bf-13")
+    expect(effect).not_to_have_value("")
+    effect.fill("fly amount=5")
+    effect.dispatch_event("change")
+    expect(page.locator("#status")).to_have_class("bad")
+    expect(page.locator("#status")).to_contain_text("fly")
+    page.get_by_role("button", name="Save").click()
+    assert service.call(lambda: Profiles(service.store.conn).list("mario")) == []
+    text = page.locator("#card-bf-13")
+    text.fill("Bowser trips! Collect 5 coins.")
+    text.dispatch_event("change")
+    effect.fill("collect amount=5")
+    effect.dispatch_event("change")
+    expect(page.locator("#status")).to_have_class("ok")
+    page.get_by_role("button", name="Save").click()
+    expect(page.locator("#status")).to_contain_text("Saved.")
+    saved = service.call(lambda: Profiles(service.store.conn).get("Movie box", "mario"))
+    assert saved["settings"]["board"]["cards"] == {"bf-13": {
+        "text": "Bowser trips! Collect 5 coins.", "effect": {"do": "collect", "amount": 5}}}
+    out = service.create_game({"edition": "mario", "players": ["Mario", "Luigi"],
+                               "profile": "Movie box"})
+    assert out.ok, out.error
+    state = service.state(out.game_id)[1]
+    card = state.b.card("bf-13")
+    assert (card.text, dict(card.effect)) == ("Bowser trips! Collect 5 coins.",
+                                              {"do": "collect", "amount": 5})

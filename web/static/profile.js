@@ -76,7 +76,13 @@ function corrections() {
   if (natural.join() !== ids.join()) out.order = ids;
   const cards = {};
   const texts = Object.fromEntries(base.cards.map((c) => [c.id, c.text]));
-  for (const c of P.cards) if (c.text !== texts[c.id]) cards[c.id] = {text: c.text};
+  const effects = Object.fromEntries(base.cards.map((c) => [c.id, effectText(c.effect)]));
+  for (const c of P.cards) {
+    const change = {};
+    if (c.text !== texts[c.id]) change.text = c.text;
+    if (c.effect !== effects[c.id]) change.effect = parseEffect(c.effect);
+    if (Object.keys(change).length) cards[c.id] = change;
+  }
   if (Object.keys(cards).length) out.cards = cards;
   if (P.confirmed.length) out.confirmed = P.confirmed.slice();
   return out;
@@ -136,7 +142,8 @@ function adopt(r, replaceAll) {
   }
   if (replaceAll) {
     P.spaces = r.board ? clone(r.board.spaces).map((s) => { delete s.unverified; return s; }) : [];
-    P.cards = r.board ? clone(r.board.cards).map((c) => ({id: c.id, deck: c.deck, text: c.text})) : [];
+    P.cards = r.board ? clone(r.board.cards).map((c) => ({id: c.id, deck: c.deck, text: c.text,
+      effect: effectText(c.effect)})) : [];
     P.tags = clone(r.profile.tags);
     const settings = clone(r.profile.settings);
     P.confirmed = (settings.board && settings.board.confirmed) || [];
@@ -294,17 +301,40 @@ function drawSpaces() {
   $("spaces").replaceChildren(...P.spaces.map(spaceView));
   $("board-title").textContent = `Board (${P.spaces.length} spaces)`;
 }
+/* a card's effect as one line a person edits: its word, then name=value arguments
+   ("collect amount=5", "move_to space=go"); docs/cards.md lists each edition's words */
+function effectText(effect) {
+  if (!effect || !effect.do) return "";
+  return [effect.do, ...Object.keys(effect).filter((k) => k !== "do").sort()
+    .map((k) => `${k}=${typeof effect[k] === "string" ? effect[k] : JSON.stringify(effect[k])}`)].join(" ");
+}
+function parseEffect(line) {
+  const [word, ...args] = line.trim().split(/\s+/);
+  const out = {do: word || ""};
+  for (const a of args) {
+    const at = a.indexOf("=");
+    const key = at > 0 ? a.slice(0, at) : a, raw = at > 0 ? a.slice(at + 1) : "true";
+    try { out[key] = JSON.parse(raw); } catch (e) { out[key] = raw; }
+  }
+  return out;
+}
 function cardView(c) {
   const id = `card-${c.id}`;
   const text = h("textarea", {id, rows: 2, maxlength: 200, "data-field": `cards.${c.id}.text`});
   text.value = c.text;
   text.addEventListener("change", () => { c.text = text.value; recheck(); });
+  const effectId = `effect-${c.id}`;
+  const effect = h("input", {id: effectId, value: c.effect, "data-field": `cards.${c.id}.effect`,
+    spellcheck: "false", autocapitalize: "off"});
+  effect.addEventListener("change", () => { c.effect = effect.value; recheck(); });
   const uid = Object.keys(P.tags).find((u) => P.tags[u] === `card:${c.id}`);
   const tagLine = h("span", {class: "tag", id: `tag-${c.id}`}, uid ? `Tag ${uid}` : "No tag");
   const enrol = h("button", {type: "button", onclick: () => act(() => enrolTag(c, tagLine, enrol))},
     uid ? "Replace tag" : "Tap card tag");
   return h("div", {class: "card"}, h("label", {for: id}, `${P.defaults.board.decks[c.deck] || c.deck} · ${c.id}`),
-    markBox(`c:${c.id}`, `cards.${c.id}`), text, h("div", {class: "row"}, tagLine, enrol));
+    markBox(`c:${c.id}`, `cards.${c.id}`), text,
+    h("label", {for: effectId, class: "muted"}, "What it does (word, then name=value)"), effect,
+    h("div", {class: "row"}, tagLine, enrol));
 }
 async function enrolTag(c, line, button) {
   if (P.polling) { clearInterval(P.polling); P.polling = null; }
