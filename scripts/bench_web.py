@@ -29,6 +29,8 @@ from importlib.metadata import version as pkg_version
 from pathlib import Path
 from typing import Any
 
+from web.events import apply as apply_patch
+
 PIN = "9753"
 START = 1500
 MAX_RENT = 50
@@ -112,7 +114,7 @@ class Reader:
 
     async def run(self, port: int, game: str, cookie: str, ready: asyncio.Event) -> None:
         r, w = await asyncio.open_connection("127.0.0.1", port)
-        w.write((f"GET /api/games/{game}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        w.write((f"GET /api/games/{game}/events?live=patch HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                  f"Cookie: {cookie}\r\nAccept: text/event-stream\r\n\r\n").encode())
         await w.drain()
         status = await r.readline()
@@ -135,14 +137,21 @@ class Reader:
                 self.on_frame(frame, ready)
 
     def on_frame(self, frame: bytes, ready: asyncio.Event) -> None:
-        data = [ln[6:] for ln in frame.split(b"\n") if ln.startswith(b"data: ")]
+        lines = frame.split(b"\n")
+        data = [ln[6:] for ln in lines if ln.startswith(b"data: ")]
         if not data:
             return
-        self.rx += len(frame) + 2
+        self.rx += len(frame) + 2  # the whole SSE event, as bgio counts its whole packet
         self.packets += 1
-        view = json.loads(b"\n".join(data))
+        body = json.loads(b"\n".join(data))
+        if b"event: patch" in lines:
+            if body["from"] != self.version:
+                raise RuntimeError(f"patch from {body['from']} onto {self.version}")
+            self.view = apply_patch(self.view, body["ops"])
+        else:
+            self.view = body
         t = time.perf_counter_ns()
-        self.view, self.version = view, int(view["version"])
+        self.version = int(self.view["version"])
         ready.set()
         if self.waiter and self.version > self.waiter[0] and not self.waiter[1].done():
             self.waiter[1].set_result(t)
