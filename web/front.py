@@ -163,7 +163,23 @@ class Front:
             self.sock.close()
 
     def _published(self, game_id: str, version: int, notice: Any) -> None:
-        """On the service thread after a commit: wake the streams (on the loop)."""
+        """On the service thread after a commit: build each watching viewer's frames once
+        (while the thread that asked for the move still waits), then wake the loop, which
+        only writes them."""
+        if notice is None:
+            try:
+                lives = list(self._live)
+            except RuntimeError:  # the loop changed the set meanwhile: it builds them itself
+                lives = []
+            warmed = set()
+            for live in lives:
+                key = (live.spec.game_id, live.spec.viewer)
+                if live.spec.game_id == game_id and key not in warmed:
+                    warmed.add(key)
+                    try:
+                        live.spec.frame(live.seen)
+                    except Exception:
+                        log.exception("could not build a stream's frame")
         loop = self.loop
         if loop is not None and not loop.is_closed() and not self._waking:
             self._waking = True  # commits before the loop wakes share one wake
