@@ -416,6 +416,18 @@ def compare(moves: int, runs: int, clients_list: list[int]) -> int:
     return 0
 
 
+def memory(commands: int) -> int:
+    """scripts/reliability's memory scenario with 8 and with 50 phones following."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from reliability.memory import run_memory
+
+    for phones in (8, 50):
+        with tempfile.TemporaryDirectory() as tmp:
+            r = run_memory(Path(tmp), commands=commands, phones=phones, time_limit=900)
+        print(json.dumps({"memory": r.figures}), flush=True)
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--clients", type=int, default=8)
@@ -430,11 +442,15 @@ def main() -> int:
                     help="SQLite synchronous mode in the child (NORMAL: diagnosis only)")
     ap.add_argument("--compare", action="store_true",
                     help="alternate with boardgame.io's harness (8 and 50 clients, one core)")
+    ap.add_argument("--memory", type=int, metavar="COMMANDS", default=0,
+                    help="RSS of `companion run` after COMMANDS commands with 8, then 50 phones")
     ap.add_argument("--runs", type=int, default=3, help="alternating runs per side (--compare)")
     ap.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.compare:
         return compare(a.moves, a.runs, [8, 50])
+    if a.memory:
+        return memory(a.memory)
     if a.serve:
         serve_child(a.threads, a.sync)
         return 0

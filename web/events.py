@@ -4,11 +4,11 @@ Each frame has ``id:`` = the game version it brings the phone to. A stream opene
 ``?live=patch`` (the page does) gets the whole view (``event: view``) first, then for each
 new version only what changed (``event: patch``, ``{"from", "to", "ops"}``, see
 :func:`diff`), as long as the stream already holds the version the patch starts from; after
-a gap (a resume from an older ``Last-Event-ID``, or when a patch would be larger than the
-view) it gets the whole view again. Other clients get a whole view per version.
+a gap (a resume from an older ``Last-Event-ID``, or when a patch would be nearly as large as
+the view) it gets the whole view again. Other clients get a whole view per version.
 
 Views and frames are computed once per game version and viewer and shared by every stream
-of that viewer (and by viewers who see the same view), never once per stream.
+of that viewer, never once per stream.
 
 Under the production front (web/front.py) the view only checks who may watch and hands the
 stream to the front's event loop, so an open stream holds no thread; under other servers
@@ -48,6 +48,9 @@ bp = Blueprint("events", __name__, url_prefix="/api")
 SLICE = 1.0
 """Seconds a stream waits for news before checking whether it should end."""
 
+PATCH_LIMIT = 4096
+"""A patch at least this long is not sent: the whole view goes instead (about as short)."""
+
 Path = list[str | int]
 Op = list[Any]
 
@@ -71,10 +74,10 @@ def diff(old: Any, new: Any, path: Path | None = None, out: list[Op] | None = No
             if k not in new:
                 out.append(["d", [*path, k]])
         for k, v in new.items():
-            if k in old:
-                diff(old[k], v, [*path, k], out)
-            else:
+            if k not in old:
                 out.append(["s", [*path, k], v])
+            elif old[k] != v:
+                diff(old[k], v, [*path, k], out)
     elif isinstance(old, list) and isinstance(new, list):
         if len(old) == len(new):
             shift = _shift(old, new)
@@ -82,7 +85,8 @@ def diff(old: Any, new: Any, path: Path | None = None, out: list[Op] | None = No
                 out.append(["l", path, shift, new[len(new) - shift:]])
             else:
                 for i, (a, b) in enumerate(zip(old, new, strict=True)):
-                    diff(a, b, [*path, i], out)
+                    if a != b:
+                        diff(a, b, [*path, i], out)
         else:
             shift = _shift(old, new)
             if shift is not None:
@@ -134,17 +138,24 @@ def apply(view: Any, ops: list[Op]) -> Any:
 
 
 # -- frames, computed once per version and viewer ---------------------------------------------
-@dataclass
+@dataclass(eq=False)
 class Frames:
     """One viewer's view of one game version, with its SSE frames."""
 
     version: int
     view: dict[str, Any]
-    full: bytes
-    """``event: view`` with the whole view."""
     base: int = -1
     patch: bytes | None = None
     """``event: patch`` from version ``base`` (None when there is no smaller patch)."""
+    _full: bytes | None = None
+
+    @property
+    def full(self) -> bytes:
+        """``event: view`` with the whole view, serialised when first needed (a connect or a
+        gap), not on every move."""
+        if self._full is None:
+            self._full = b"id: %d\nevent: view\ndata: %s\n\n" % (self.version, dumps(self.view))
+        return self._full
 
     def frame(self, seen: int, patches: bool) -> bytes | None:
         """What a stream that holds version ``seen`` needs next (None: nothing)."""
@@ -159,10 +170,6 @@ _cache: dict[tuple[str, str | None], Frames] = {}
 _cache_lock = threading.Lock()
 
 
-def _full(version: int, view: dict[str, Any]) -> bytes:
-    return b"id: %d\nevent: view\ndata: %s\n\n" % (version, dumps(view))
-
-
 def frames(service: Any, game_id: str, viewer: str | None) -> Frames:
     """The current :class:`Frames` of the game for ``viewer``, built once per version."""
     view = service.view(game_id, viewer)
@@ -171,16 +178,13 @@ def frames(service: Any, game_id: str, viewer: str | None) -> Frames:
     with _cache_lock:
         hit = _cache.get(key)
         if hit is not None and hit.version >= version:
-            return hit if hit.version == version else Frames(version, view, _full(version, view))
-        same = next((f for (g, _), f in _cache.items()
-                     if g == game_id and f.version == version and f.view == view), None)
-    full = same.full if same is not None else _full(version, view)
-    out = Frames(version, view, full)
+            return hit if hit.version == version else Frames(version, view)
+    out = Frames(version, view)
     if hit is not None:
         ops = diff(hit.view, view)
         patch = b"id: %d\nevent: patch\ndata: %s\n\n" % (
             version, dumps({"from": hit.version, "to": version, "ops": ops}))
-        if len(patch) < len(full):
+        if len(patch) < PATCH_LIMIT:
             out.base, out.patch = hit.version, patch
     with _cache_lock:
         now = _cache.get(key)
