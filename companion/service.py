@@ -169,16 +169,6 @@ class GameService:
         self._queue.put((fn, args, fut))
         return fut.result(timeout=timeout)
 
-    def enqueue(self, fn: Callable[..., T], *args: Any) -> Future[T] | None:
-        """Queue ``fn(*args)`` for the service thread; its future, or None when the thread
-        is not running (then call ``fn`` elsewhere). For a front that waits without a
-        thread of its own (an event loop), saving the hop through a worker."""
-        if self._thread is None:
-            return None
-        fut: Future[T] = Future()
-        self._queue.put((fn, args, fut))
-        return fut
-
     def subscribe(self, listener: Listener) -> None:
         """``listener(game_id, version, notice)`` runs on the service thread after each commit
         (``notice`` is None) or refused tap (``notice`` = ``{"text", "level"}``)."""

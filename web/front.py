@@ -20,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-import re
 import resource
 import socket
 import sys
@@ -37,7 +36,6 @@ log = logging.getLogger("web.front")
 
 MAX_HEAD = 16 * 1024
 MAX_HEADERS = 64
-COMMAND = re.compile(r"^/api/games/[^/]+/commands$")
 BACKLOG = 256 * 1024
 """Bytes a stream may have unsent before it is skipped until drained (a slow phone)."""
 LOOPBACK = frozenset({"127.0.0.1", "::1", "::ffff:127.0.0.1"})
@@ -126,7 +124,6 @@ class Front:
         self._running = False
         self._writers: set[asyncio.StreamWriter] = set()
         service = app.extensions["companion"].service if hasattr(app, "extensions") else None
-        self.service = service if hasattr(service, "enqueue") else None
         if service is not None:
             service.subscribe(self._published)
 
@@ -252,7 +249,8 @@ class Front:
             except BadRequest as bad:
                 await self._refuse(writer, bad.status, bad.text)
                 return
-            status, headers, body, spec = await self._answer(environ)
+            status, headers, body, spec = await asyncio.get_running_loop().run_in_executor(
+                self.pool, self._call_app, environ)
             if spec is not None:
                 await self._stream(reader, writer, status, headers, spec)
                 return
@@ -344,19 +342,6 @@ class Front:
             if len(out) + size > self.max_body:
                 raise BadRequest(413, "The request is too large.")
             out += (await reader.readexactly(size + 2))[:-2]
-
-    async def _answer(self, environ: dict[str, Any]) -> tuple[
-            str, list[tuple[str, str]], bytes, StreamSpec | None]:
-        """Run the app for one whole request. A command goes straight to the game service's
-        thread (which decides and commits it anyway): one thread hop instead of two."""
-        service = self.service
-        if (service is not None and environ["REQUEST_METHOD"] == "POST"
-                and COMMAND.match(environ["PATH_INFO"])):
-            fut = service.enqueue(self._call_app, environ)
-            if fut is not None:
-                return await asyncio.wrap_future(fut)
-        return await asyncio.get_running_loop().run_in_executor(self.pool, self._call_app,
-                                                                environ)
 
     def _call_app(self, environ: dict[str, Any]) -> tuple[str, list[tuple[str, str]], bytes,
                                                           StreamSpec | None]:
