@@ -20,7 +20,7 @@ from pathlib import Path
 
 from companion.engine import game
 from companion.engine.editions import EDITIONS
-from companion.engine.types import Command, Event, GameSetup
+from companion.engine.types import Command, Event, GameSetup, RuleError
 from companion.service import GameService
 
 
@@ -34,6 +34,8 @@ def random_command(rnd: random.Random, actions: list) -> Command:
         args["dice"] = [rnd.randint(1, 6) for _ in range(spec["count"])]
     elif spec.get("kind") == "amount":
         args["amount"] = spec["min"]
+    elif spec.get("kind") == "choice" and spec.get("options"):
+        args[spec.get("arg") or "option"] = rnd.choice(spec["options"])["value"]
     return Command(a.actor, a.type, args)
 
 
@@ -48,7 +50,16 @@ def random_game(seed: int, players: int = 4, max_commands: int = 5000,
     state = game.replay(events)
     n = 0
     while not state.finished and n < max_commands:
-        new, state = game.step(state, random_command(rnd, game.legal_actions(state)))
+        actions = game.legal_actions(state)
+        for _ in range(8):  # an offered action whose arguments the picker cannot fill
+            command = random_command(rnd, actions)
+            try:
+                new, state = game.step(state, command)
+                break
+            except RuleError:
+                actions = [a for a in actions if a.type != command.type] or actions
+        else:
+            break
         events += new
         n += 1
     return events, n
