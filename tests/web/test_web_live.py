@@ -52,7 +52,7 @@ def served(tmp_path: Path) -> Iterator[tuple[str, GameService]]:
 
 
 @pytest.fixture
-def banker(served: tuple[str, GameService]) -> Iterator[tuple[httpx.Client, dict[str, str]]]:
+def http_banker(served: tuple[str, GameService]) -> Iterator[tuple[httpx.Client, dict[str, str]]]:
     with httpx.Client(base_url=served[0], timeout=10) as c:
         h = {"X-CSRF-Token": c.get("/api/session").json()["csrf"]}
         assert c.post("/api/banker/login", json={"pin": PIN}, headers=h).status_code == 200
@@ -80,8 +80,8 @@ def sse(r: httpx.Response) -> Iterator[tuple[str, dict[str, Any]]]:
 
 
 def test_a_phone_following_by_patches_ends_with_the_view_a_fresh_load_shows(
-        banker: tuple[httpx.Client, dict[str, str]]) -> None:
-    c, h = banker
+        http_banker: tuple[httpx.Client, dict[str, str]]) -> None:
+    c, h = http_banker
     game = c.post("/api/games", headers=h, json={"edition": "mario", "players": ["A", "B", "C"],
                                                   "seed": 1}).json()["game_id"]
     ids = [p["id"] for p in c.get(f"/api/games/{game}").json()["players"]]
@@ -101,8 +101,8 @@ def test_a_phone_following_by_patches_ends_with_the_view_a_fresh_load_shows(
 
 
 def test_a_phone_back_after_a_gap_gets_the_whole_view(
-        banker: tuple[httpx.Client, dict[str, str]]) -> None:
-    c, h = banker
+        http_banker: tuple[httpx.Client, dict[str, str]]) -> None:
+    c, h = http_banker
     game = c.post("/api/games", headers=h, json={"edition": "mario", "players": ["A", "B"],
                                                   "seed": 1}).json()["game_id"]
     ids = [p["id"] for p in c.get(f"/api/games/{game}").json()["players"]]
@@ -136,3 +136,21 @@ def test_streams_of_one_viewer_share_one_frame_per_version(
     first = events.frames(service, game, None)
     assert all(events.frames(service, game, None) is first for _ in range(20))
     assert len({id(real(game, None)) for _ in range(3)}) == 1  # the service's view is cached too
+
+
+def test_threaded_servers_send_patches_too(banker: Any, game: dict[str, Any]) -> None:
+    """The generator path (Flask's test client, cheroot, waitress) follows the same rules."""
+    from test_web_api import read_events
+    from web_helpers import action
+
+    gid = game["id"]
+    url = f"/api/games/{gid}/events?live=patch"
+    (first,) = read_events(banker.get(url, buffered=False), 1)
+    assert first["event"] == "view"
+    view = json.loads(first["data"])
+    banker.command(gid, action(view, "mario", "roll"))
+    resp = banker.get(url, headers={"Last-Event-ID": first["id"]}, buffered=False)
+    (second,) = read_events(resp, 1)
+    assert second["event"] == "patch"
+    patched = events.apply(view, json.loads(second["data"])["ops"])
+    assert patched == banker.get(f"/api/games/{gid}").get_json()
