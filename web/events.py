@@ -193,12 +193,6 @@ def frames(service: Any, game_id: str, viewer: str | None) -> Frames:
     return out
 
 
-def encoded(service: Any, game_id: str, viewer: str | None) -> tuple[int, bytes]:
-    """``(version, whole-view SSE frame)`` of the game's current view for ``viewer``."""
-    f = frames(service, game_id, viewer)
-    return f.version, f.full
-
-
 def last_seen() -> int:
     raw = request.headers.get("Last-Event-ID") or request.args.get("after") or ""
     try:
