@@ -6,6 +6,13 @@ W warm-up + R timed moves, nearest-rank percentiles, the 3-invalid + 1-valid san
     .venv/bin/python scripts/bench_web.py                 # everything, one JSON line on stdout
     .venv/bin/python scripts/bench_web.py --clients 50    # 4 players + 46 spectators
     .venv/bin/python scripts/bench_web.py --no-browser
+    .venv/bin/python scripts/bench_web.py --compare       # vs boardgame.io, same sitting
+
+``--compare`` copies boardgame.io's harness (/work/shared/peers/bgio, or ../shared/peers/bgio
+beside the checkout) to a temp dir, runs ``npm ci``, then alternates 3 runs of
+``node bench.js --clients K --moves R`` with 3 of ours (``--no-browser``) for 8 and 50
+clients, and once more of each pinned to one core (``taskset -c 0``, the nearest thing to a
+small Pi here); it prints medians of each figure and the ratios (ours / theirs).
 
 The move is the banker's ``transfer`` (the "pay" equivalent): the mover pays rent of
 ``1 + floor(u*50)`` (capped at its balance) to the poorest other seat; every command is
@@ -28,6 +35,8 @@ import time
 from importlib.metadata import version as pkg_version
 from pathlib import Path
 from typing import Any
+
+from web.events import apply as apply_patch
 
 PIN = "9753"
 START = 1500
@@ -112,7 +121,7 @@ class Reader:
 
     async def run(self, port: int, game: str, cookie: str, ready: asyncio.Event) -> None:
         r, w = await asyncio.open_connection("127.0.0.1", port)
-        w.write((f"GET /api/games/{game}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        w.write((f"GET /api/games/{game}/events?live=patch HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                  f"Cookie: {cookie}\r\nAccept: text/event-stream\r\n\r\n").encode())
         await w.drain()
         status = await r.readline()
@@ -135,14 +144,21 @@ class Reader:
                 self.on_frame(frame, ready)
 
     def on_frame(self, frame: bytes, ready: asyncio.Event) -> None:
-        data = [ln[6:] for ln in frame.split(b"\n") if ln.startswith(b"data: ")]
+        lines = frame.split(b"\n")
+        data = [ln[6:] for ln in lines if ln.startswith(b"data: ")]
         if not data:
             return
-        self.rx += len(frame) + 2
+        self.rx += len(frame) + 2  # the whole SSE event, as bgio counts its whole packet
         self.packets += 1
-        view = json.loads(b"\n".join(data))
+        body = json.loads(b"\n".join(data))
+        if b"event: patch" in lines:
+            if body["from"] != self.version:
+                raise RuntimeError(f"patch from {body['from']} onto {self.version}")
+            self.view = apply_patch(self.view, body["ops"])
+        else:
+            self.view = body
         t = time.perf_counter_ns()
-        self.view, self.version = view, int(view["version"])
+        self.version = int(self.view["version"])
         ready.set()
         if self.waiter and self.version > self.waiter[0] and not self.waiter[1].done():
             self.waiter[1].set_result(t)
@@ -332,6 +348,93 @@ def first_render(base: str, code: str, loads: int = 5) -> float:
     return round(sorted(times)[len(times) // 2], 1)
 
 
+# -- side by side with boardgame.io -------------------------------------------------------------
+def peer_dir() -> Path | None:
+    here = Path(__file__).resolve().parents[1]
+    for d in (Path("/work/shared/peers/bgio"), here.parent / "shared" / "peers" / "bgio",
+              here.parent.parent / "shared" / "peers" / "bgio"):
+        if (d / "bench.js").exists():
+            return d
+    return None
+
+
+def last_json(out: str) -> dict[str, Any]:
+    for line in reversed(out.strip().splitlines()):
+        if line.startswith("{"):
+            return dict(json.loads(line))
+    raise RuntimeError(f"no JSON line in: {out[-300:]}")
+
+
+def run_ours(clients: int, moves: int, pin: list[str]) -> dict[str, Any]:
+    out = subprocess.run([*pin, sys.executable, __file__, "--no-browser", "--clients",
+                          str(clients), "--moves", str(moves)], capture_output=True, text=True,
+                         timeout=600)
+    return last_json(out.stdout)
+
+
+def run_peer(peer: Path, clients: int, moves: int, pin: list[str]) -> dict[str, Any]:
+    out = subprocess.run([*pin, "node", "bench.js", "--clients", str(clients), "--moves",
+                          str(moves)], cwd=peer, capture_output=True, text=True, timeout=600)
+    return last_json(out.stdout)
+
+
+def compare(moves: int, runs: int, clients_list: list[int]) -> int:
+    import shutil
+
+    src = peer_dir()
+    if src is None or shutil.which("node") is None or shutil.which("npm") is None:
+        log("boardgame.io's harness or node is missing: running ours only")
+    with tempfile.TemporaryDirectory() as tmp:
+        peer: Path | None = None
+        if src is not None and shutil.which("npm"):
+            peer = Path(tmp) / "bgio"
+            shutil.copytree(src, peer, ignore=shutil.ignore_patterns("node_modules"))
+            subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=peer, check=True,
+                           capture_output=True, timeout=600)
+        pinned = ["taskset", "-c", "0"] if shutil.which("taskset") else []
+        plan = [(k, [], runs) for k in clients_list]
+        if pinned:
+            plan.append((clients_list[0], pinned, 1))
+        report = []
+        for clients, pin, n in plan:
+            ours, theirs = [], []
+            for _ in range(n):  # alternate, so both see the same machine
+                if peer is not None:
+                    theirs.append(run_peer(peer, clients, moves, pin))
+                ours.append(run_ours(clients, moves, pin))
+            row = {"clients": clients, "pinned": bool(pin), "runs": n}
+            for k in ("p50_ms", "p99_ms", "rx_bytes_per_move"):
+                row[f"ours_{k}"] = [r.get(k) for r in ours]
+                if theirs:
+                    row[f"bgio_{k}"] = [r.get(k) for r in theirs]
+                    a = sorted(x for x in row[f"ours_{k}"] if x is not None)
+                    b = sorted(x for x in row[f"bgio_{k}"] if x is not None)
+                    if a and b:
+                        row[f"ratio_{k}"] = round(a[len(a) // 2] / b[len(b) // 2], 2)
+            report.append(row)
+            where = "one core" if pin else "all cores"
+            print(f"{clients} clients, {where}, {n} alternating run(s) of {moves} moves:")
+            for k in ("p50_ms", "p99_ms", "rx_bytes_per_move"):
+                line = f"  {k:18} ours {row[f'ours_{k}']}"
+                if f"bgio_{k}" in row:
+                    line += f"  bgio {row[f'bgio_{k}']}  ratio of medians {row.get(f'ratio_{k}')}"
+                print(line, flush=True)
+        print(json.dumps({"compare": report}), flush=True)
+    return 0
+
+
+def memory(commands: int) -> int:
+    """scripts/reliability's memory scenario with 8 and with 50 phones following."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from reliability.memory import run_memory
+
+    for phones in (8, 50):
+        with tempfile.TemporaryDirectory() as tmp:
+            r = run_memory(Path(tmp), commands=commands, phones=phones, time_limit=900)
+        print(json.dumps({"memory": r.figures}), flush=True)
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--clients", type=int, default=8)
@@ -346,8 +449,17 @@ def main() -> int:
                     help="only the page's size and first render (no latency run)")
     ap.add_argument("--sync", choices=("FULL", "NORMAL"), default="FULL",
                     help="SQLite synchronous mode in the child (NORMAL: diagnosis only)")
+    ap.add_argument("--compare", action="store_true",
+                    help="alternate with boardgame.io's harness (8 and 50 clients, one core)")
+    ap.add_argument("--memory", type=int, metavar="COMMANDS", default=0,
+                    help="RSS of `companion run` after COMMANDS commands with 8, then 50 phones")
+    ap.add_argument("--runs", type=int, default=3, help="alternating runs per side (--compare)")
     ap.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args()
+    if a.compare:
+        return compare(a.moves, a.runs, [8, 50])
+    if a.memory:
+        return memory(a.memory)
     if a.serve:
         serve_child(a.threads, a.sync)
         return 0

@@ -1,12 +1,21 @@
-"""Server-Sent Events: one ``view`` event per game version, ``id:`` = the version.
+"""Server-Sent Events: the game's view for this phone, then small patches as it moves.
+
+Each frame has ``id:`` = the game version it brings the phone to. A stream opened with
+``?live=patch`` (the page does) gets the whole view (``event: view``) first, then for each
+new version only what changed (``event: patch``, ``{"from", "to", "ops"}``, see
+:func:`diff`), as long as the stream already holds the version the patch starts from; after
+a gap (a resume from an older ``Last-Event-ID``, or when a patch would be nearly as large as
+the view) it gets the whole view again. Other clients get a whole view per version.
+
+Views and frames are computed once per game version and viewer and shared by every stream
+of that viewer, never once per stream.
 
 Under the production front (web/front.py) the view only checks who may watch and hands the
 stream to the front's event loop, so an open stream holds no thread; under other servers
 (Flask's test client, waitress, cheroot) it is a generator on a server thread.
 
-A phone that drops reconnects with ``Last-Event-ID`` (or ``?after=``) and at once gets the
-current view if the game moved meanwhile, so it misses nothing. Streams are limited in number
-and end after ``stream_seconds`` (the browser reconnects), so they never take every thread.
+Streams are limited in number and end after ``stream_seconds`` (the browser reconnects
+with ``Last-Event-ID``), so they never take every thread.
 """
 
 from __future__ import annotations
@@ -15,6 +24,7 @@ import json
 import threading
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, Response, request, session
@@ -24,32 +34,163 @@ from web.context import StreamSlots, web
 from web.errors import ApiError
 from web.front import StreamSpec
 
+try:  # a faster encoder when installed; the standard library otherwise
+    import orjson
+
+    def dumps(value: Any) -> bytes:
+        return orjson.dumps(value)
+except ImportError:  # pragma: no cover - depends on the machine
+    def dumps(value: Any) -> bytes:
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
+
 bp = Blueprint("events", __name__, url_prefix="/api")
 
 SLICE = 1.0
 """Seconds a stream waits for news before checking whether it should end."""
 
-_cache: dict[tuple[str, str | None], tuple[int, dict[str, Any], bytes]] = {}
+PATCH_LIMIT = 4096
+"""A patch at least this long is not sent: the whole view goes instead (about as short)."""
+
+Path = list[str | int]
+Op = list[Any]
+
+
+# -- patches ----------------------------------------------------------------------------------
+def diff(old: Any, new: Any, path: Path | None = None, out: list[Op] | None = None) -> list[Op]:
+    """The changes that turn ``old`` into ``new``, as a list of operations on paths (a path is
+    a list of object keys and array indexes):
+
+    - ``["s", path, value]``: set ``path`` to ``value`` (the empty path replaces everything);
+    - ``["d", path]``: delete the key at ``path``;
+    - ``["l", path, k, items]``: the array at ``path`` drops its first ``k`` items and
+      appends ``items`` (a log that scrolled).
+    """
+    path = [] if path is None else path
+    out = [] if out is None else out
+    if old == new:
+        return out
+    if isinstance(old, dict) and isinstance(new, dict):
+        for k in old:
+            if k not in new:
+                out.append(["d", [*path, k]])
+        for k, v in new.items():
+            if k not in old:
+                out.append(["s", [*path, k], v])
+            elif old[k] != v:
+                diff(old[k], v, [*path, k], out)
+    elif isinstance(old, list) and isinstance(new, list):
+        if len(old) == len(new):
+            shift = _shift(old, new)
+            if shift:
+                out.append(["l", path, shift, new[len(new) - shift:]])
+            else:
+                for i, (a, b) in enumerate(zip(old, new, strict=True)):
+                    if a != b:
+                        diff(a, b, [*path, i], out)
+        else:
+            shift = _shift(old, new)
+            if shift is not None:
+                out.append(["l", path, shift, new[len(old) - shift:]])
+            else:
+                out.append(["s", path, new])
+    else:
+        out.append(["s", path, new])
+    return out
+
+
+def _shift(old: list[Any], new: list[Any]) -> int | None:
+    """``k`` when ``new`` is ``old`` without its first ``k`` items plus new ones at the end
+    (a scrolled log; 0: only appended), else None. Only small shifts are looked for."""
+    for k in range(0, min(len(old) - 1, 4) + 1):
+        kept = len(old) - k  # at least one item kept, else it is no shift
+        if kept <= len(new) and (k or len(new) > len(old)) and new[:kept] == old[k:]:
+            return k
+    return None
+
+
+def apply(view: Any, ops: list[Op]) -> Any:
+    """Apply :func:`diff`'s operations to ``view`` in place; returns the result."""
+    for op in ops:
+        kind, path = op[0], op[1]
+        if not path:
+            if kind == "s":
+                view = op[2]
+                continue
+            target: Any = view
+        else:
+            parent: Any = view
+            for key in path[:-1]:
+                parent = parent[key]
+            last = path[-1]
+            if kind == "s":
+                parent[last] = op[2]
+                continue
+            if kind == "d":
+                del parent[last]
+                continue
+            target = parent[last]
+        if kind == "l":
+            del target[:op[2]]
+            target.extend(op[3])
+        else:
+            raise ValueError(f"unknown patch operation {kind!r}")
+    return view
+
+
+# -- frames, computed once per version and viewer ---------------------------------------------
+@dataclass(eq=False)
+class Frames:
+    """One viewer's view of one game version, with its SSE frames."""
+
+    version: int
+    view: dict[str, Any]
+    base: int = -1
+    patch: bytes | None = None
+    """``event: patch`` from version ``base`` (None when there is no smaller patch)."""
+    _full: bytes | None = None
+
+    @property
+    def full(self) -> bytes:
+        """``event: view`` with the whole view, serialised when first needed (a connect or a
+        gap), not on every move."""
+        if self._full is None:
+            self._full = b"id: %d\nevent: view\ndata: %s\n\n" % (self.version, dumps(self.view))
+        return self._full
+
+    def frame(self, seen: int, patches: bool) -> bytes | None:
+        """What a stream that holds version ``seen`` needs next (None: nothing)."""
+        if self.version == seen:
+            return None
+        if patches and self.patch is not None and self.base == seen:
+            return self.patch
+        return self.full
+
+
+_cache: dict[tuple[str, str | None], Frames] = {}
 _cache_lock = threading.Lock()
 
 
-def encoded(service: Any, game_id: str, viewer: str | None) -> tuple[int, bytes]:
-    """``(version, SSE frame)`` of the game's current view for ``viewer``, serialised once
-    per version; viewers who see the same view share one frame."""
+def frames(service: Any, game_id: str, viewer: str | None) -> Frames:
+    """The current :class:`Frames` of the game for ``viewer``, built once per version."""
     view = service.view(game_id, viewer)
     version = int(view["version"])
+    key = (game_id, viewer)
     with _cache_lock:
-        hit = _cache.get((game_id, viewer))
-        if hit is not None and hit[0] == version:
-            return version, hit[2]
-        same = next((f for (g, _), (v, seen, f) in _cache.items()
-                     if g == game_id and v == version and seen == view), None)
-    if same is None:
-        data = json.dumps(view, separators=(",", ":"), ensure_ascii=False)
-        same = f"id: {version}\nevent: view\ndata: {data}\n\n".encode()
+        hit = _cache.get(key)
+        if hit is not None and hit.version >= version:
+            return hit if hit.version == version else Frames(version, view)
+    out = Frames(version, view)
+    if hit is not None:
+        ops = diff(hit.view, view)
+        patch = b"id: %d\nevent: patch\ndata: %s\n\n" % (
+            version, dumps({"from": hit.version, "to": version, "ops": ops}))
+        if len(patch) < PATCH_LIMIT:
+            out.base, out.patch = hit.version, patch
     with _cache_lock:
-        _cache[(game_id, viewer)] = (version, view, same)
-    return version, same
+        now = _cache.get(key)
+        if now is None or now.version < version:
+            _cache[key] = out
+    return out
 
 
 def last_seen() -> int:
@@ -62,17 +203,18 @@ def last_seen() -> int:
 
 def stream(service: Any, game_id: str, viewer: str | None, after: int, slots: StreamSlots,
            seconds: float, heartbeat: float, gone: Callable[[], bool],
-           release: Callable[[], None] | None = None) -> Iterator[bytes]:
+           release: Callable[[], None] | None = None, patches: bool = False) -> Iterator[bytes]:
     try:
         yield b"retry: 1500\n\n"
         seen = after
         now = time.monotonic()
         end, last_write = now + seconds, now
         while now < end and not gone():
-            version, frame = encoded(service, game_id, viewer)
-            if version != seen:
-                seen, last_write = version, time.monotonic()
-                yield frame
+            f = frames(service, game_id, viewer)
+            data = f.frame(seen, patches)
+            if data is not None:
+                seen, last_write = f.version, time.monotonic()
+                yield data
                 continue
             # wait in short slices so a closing server or a hung-up phone is noticed soon
             service.wait(game_id, seen, max(0.0, min(SLICE, end - now)))
@@ -95,18 +237,25 @@ def events(game_id: str) -> Response:
         raise ApiError("busy", "Too many live connections; retrying shortly.",
                        headers={"Retry-After": "3"})
     hung_up = request.environ.get("waitress.client_disconnected") or (lambda: False)
+    patches = request.args.get("live") == "patch"
 
     def gone() -> bool:
         return w.closing.is_set() or superseded.is_set() or bool(hung_up())
 
     headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
     if "companion.front" in request.environ:  # the loop writes the stream: no thread held
+        service = w.service
+
+        def frame(seen: int) -> tuple[int, bytes | None]:
+            f = frames(service, game_id, viewer)
+            return f.version, f.frame(seen, patches)
+
         request.environ["companion.stream"] = StreamSpec(
             game_id, viewer, last_seen(), w.settings["stream_seconds"],
             w.settings["heartbeat"], gone, lambda: w.streams.give(owner, superseded),
-            frame=lambda: encoded(w.service, game_id, viewer))
+            frame=frame)
         return Response(b"", mimetype="text/event-stream", headers=headers)
     body = stream(w.service, game_id, viewer, last_seen(), w.streams,
                   w.settings["stream_seconds"], w.settings["heartbeat"], gone,
-                  release=lambda: w.streams.give(owner, superseded))
+                  release=lambda: w.streams.give(owner, superseded), patches=patches)
     return Response(body, mimetype="text/event-stream", headers=headers)

@@ -36,6 +36,8 @@ log = logging.getLogger("web.front")
 
 MAX_HEAD = 16 * 1024
 MAX_HEADERS = 64
+BACKLOG = 256 * 1024
+"""Bytes a stream may have unsent before it is skipped until drained (a slow phone)."""
 LOOPBACK = frozenset({"127.0.0.1", "::1", "::ffff:127.0.0.1"})
 REASONS = {200: "OK", 400: "Bad Request", 408: "Request Timeout", 411: "Length Required",
            413: "Payload Too Large", 431: "Request Header Fields Too Large",
@@ -55,8 +57,24 @@ class StreamSpec:
     gone: Callable[[], bool]
     """True when the stream must end (server closing, slot handed to a newer stream)."""
     release: Callable[[], None]
-    frame: Callable[[], tuple[int, bytes]] = field(default=lambda: (0, b""))
-    """``(version, SSE frame)`` of the current view."""
+    frame: Callable[[int], tuple[int, bytes | None]] = field(default=lambda seen: (0, None))
+    """``frame(seen)``: ``(version, what a stream holding version seen needs next)``, the
+    frame None when it is up to date."""
+
+
+@dataclass(eq=False)
+class _Live:
+    """An open stream on the loop and the version it was last sent."""
+
+    spec: StreamSpec
+    writer: asyncio.StreamWriter
+    seen: int
+    last_write: float
+
+
+def chunk(data: bytes) -> bytes:
+    """``data`` as one HTTP/1.1 chunk."""
+    return b"%x\r\n%s\r\n" % (len(data), data)
 
 
 class BadRequest(Exception):
@@ -100,7 +118,8 @@ class Front:
         self.streams = 0
         self.loop: asyncio.AbstractEventLoop | None = None
         self._stop: asyncio.Event | None = None
-        self._tick: asyncio.Event | None = None
+        self._live: set[_Live] = set()
+        self._waking = False
         self._started = threading.Event()
         self._running = False
         self._writers: set[asyncio.StreamWriter] = set()
@@ -115,7 +134,7 @@ class Front:
 
     async def _main(self) -> None:
         self.loop = asyncio.get_running_loop()
-        self._stop, self._tick = asyncio.Event(), asyncio.Event()
+        self._stop = asyncio.Event()
         server = await asyncio.start_server(self._connection, sock=self.sock, limit=MAX_HEAD)
         self._started.set()
         try:
@@ -144,18 +163,39 @@ class Front:
             self.sock.close()
 
     def _published(self, game_id: str, version: int, notice: Any) -> None:
-        """On the service thread after a commit: wake the streams (on the loop)."""
+        """On the service thread after a commit: build each watching viewer's frames once
+        (while the thread that asked for the move still waits), then wake the loop, which
+        only writes them."""
+        if notice is None:
+            try:
+                lives = list(self._live)
+            except RuntimeError:  # the loop changed the set meanwhile: it builds them itself
+                lives = []
+            warmed = set()
+            for live in lives:
+                key = (live.spec.game_id, live.spec.viewer)
+                if live.spec.game_id == game_id and key not in warmed:
+                    warmed.add(key)
+                    try:
+                        live.spec.frame(live.seen)
+                    except Exception:
+                        log.exception("could not build a stream's frame")
         loop = self.loop
-        if loop is not None and not loop.is_closed():
+        if loop is not None and not loop.is_closed() and not self._waking:
+            self._waking = True  # commits before the loop wakes share one wake
             try:
                 loop.call_soon_threadsafe(self._wake)
             except RuntimeError:
-                pass
+                self._waking = False
 
     def _wake(self) -> None:
-        if self._tick is not None:
-            self._tick.set()
-            self._tick = asyncio.Event()
+        """On the loop, once per commit: every open stream gets its frame now."""
+        self._waking = False
+        for live in list(self._live):
+            try:
+                self._push(live)
+            except Exception:  # one broken stream must not starve the others
+                log.exception("stream write failed")
 
     # -- one connection ---------------------------------------------------------------------
     async def _connection(self, reader: asyncio.StreamReader,
@@ -340,42 +380,45 @@ class Front:
         return ("\r\n".join(out) + "\r\n\r\n").encode("latin-1")
 
     # -- live streams -----------------------------------------------------------------------
+    def _push(self, live: _Live) -> None:
+        """Write what ``live`` needs next (a patch or the whole view), if anything."""
+        transport = live.writer.transport
+        if transport.is_closing() or transport.get_write_buffer_size() > BACKLOG:
+            return  # a slow phone: it catches up with the whole view once drained
+        version, data = live.spec.frame(live.seen)
+        if data is not None:
+            live.writer.write(chunk(data))
+            live.seen, live.last_write = version, time.monotonic()
+
     async def _stream(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
                       status: str, headers: list[tuple[str, str]], spec: StreamSpec) -> None:
-        """Write the stream's frames as the game moves, from the loop, until it ends."""
+        """Keep one stream: the loop's wake (:meth:`_wake`, once per commit) writes the
+        frames of every stream at once; this only drains, sends heartbeats and ends it."""
         self.streams += 1
+        live: _Live | None = None
         try:
             if not status.startswith("200"):
                 writer.write(self._head(status, headers, 0, False))
                 return
-
-            async def send(data: bytes) -> None:
-                writer.write(b"%x\r\n%s\r\n" % (len(data), data))
-                await asyncio.wait_for(writer.drain(), self.write_timeout)
-
-            writer.write(self._head(status, headers, None, False))
-            await send(b"retry: 1500\n\n")
-            seen = spec.after
+            writer.write(self._head(status, headers, None, False) + chunk(b"retry: 1500\n\n"))
+            live = _Live(spec, writer, spec.after, time.monotonic())
+            self._live.add(live)
+            self._push(live)
             now = time.monotonic()
-            end, last_write = now + spec.seconds, now
+            end = now + spec.seconds
             while now < end and not spec.gone() and not reader.at_eof():
-                version, frame = spec.frame()
-                if version != seen:
-                    seen, last_write = version, time.monotonic()
-                    await send(frame)
-                    continue
-                tick = self._tick
-                assert tick is not None
-                try:
-                    await asyncio.wait_for(tick.wait(), max(0.0, min(1.0, end - now)))
-                except TimeoutError:
-                    pass
+                if writer.transport.get_write_buffer_size():
+                    await asyncio.wait_for(writer.drain(), self.write_timeout)
+                    self._push(live)  # drained: catch up if it fell behind
+                await asyncio.sleep(max(0.0, min(1.0, end - now)))
                 now = time.monotonic()
-                if now - last_write >= spec.heartbeat:
-                    last_write = now
-                    await send(b": ping\n\n")
+                if now - live.last_write >= spec.heartbeat:
+                    live.last_write = now
+                    writer.write(chunk(b": ping\n\n"))
             writer.write(b"0\r\n\r\n")
             await asyncio.wait_for(writer.drain(), self.write_timeout)
         finally:
+            if live is not None:
+                self._live.discard(live)
             self.streams -= 1
             spec.release()

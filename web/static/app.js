@@ -170,12 +170,11 @@ function dot(id) {
 function connect() {
   if (S.es) S.es.close();
   clearTimeout(S.retry);
-  const es = new EventSource(`/api/games/${gid()}/events?after=${S.seen}`);
+  const es = new EventSource(`/api/games/${gid()}/events?live=patch`);
   S.es = es;
-  es.addEventListener("view", (ev) => {
-    const v = JSON.parse(ev.data);
-    S.seen = v.version; setLive(true); showView(v);
-  });
+  const live = Live.follower(), got = (v) => { S.seen = v.version; setLive(true); showView(v); };
+  es.addEventListener("view", (ev) => got(live.view(ev)));
+  es.addEventListener("patch", (ev) => { const v = live.patch(ev); if (v) got(v); else connect(); });
   es.onopen = () => setLive(true);
   es.onerror = () => {
     setLive(false);
