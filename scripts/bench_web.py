@@ -316,7 +316,7 @@ def page_bytes(base: str) -> int:
     import httpx
 
     return sum(len(httpx.get(base + p).content) for p in ("/", "/static/app.js",
-                                                          "/static/app.css"))
+                                                          "/static/live.js", "/static/app.css"))
 
 
 PAGE_LIMIT_BYTES = 100 * 1024   # docs/web.md: the page stays under 100 KB uncompressed
