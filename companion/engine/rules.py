@@ -219,8 +219,14 @@ class Rules(ABC, Generic[S]):
             if found is None:
                 raise ValueError(f"{self.name}: no handler for event type {tag!r}")
             on = cast(Callable[[S, Any], S], found)
-            make = EVENT_TYPES[name].from_stored
-            return lambda state, data: on(state, make(data))
+            cls, new = EVENT_TYPES[name], object.__new__
+
+            def apply_current(state: S, data: Mapping[str, Any]) -> S:
+                e = new(cls)  # EventData.from_stored, inlined: it runs for every event
+                e.__dict__.update(data)
+                return on(state, e)
+
+            return apply_current
 
         same_data = renamed_to(tag)
         if same_data is not None:  # a pure rename: the current handler, nothing per event
