@@ -33,7 +33,21 @@ FILLED = (None, "dice", "amount", "choice", "trade")
 Bot = Callable[[random.Random, list[Action]], Command]
 
 
-def _fill(rnd: random.Random, a: Action) -> Command:
+GOALS = ("final", "plateau")
+"""Where a person heads on Master Trainer's track once the dice allow it (the game ends only
+at the Final Battle on Indigo Plateau, reached from Cinnabar Island)."""
+
+
+def pick(rnd: random.Random, options: list[dict[str, object]], goals: tuple[str, ...]) -> object:
+    """An option's value: the first goal offered, else any."""
+    for goal in goals:
+        for o in options:
+            if str(o["value"]).startswith(goal):
+                return o["value"]
+    return rnd.choice(options)["value"]
+
+
+def _fill(rnd: random.Random, a: Action, goals: tuple[str, ...] = ()) -> Command:
     """The command of action ``a`` with its input filled with a valid value."""
     args = dict(a.args)
     spec = a.input or {}
@@ -43,7 +57,7 @@ def _fill(rnd: random.Random, a: Action) -> Command:
     elif kind == "amount":
         args["amount"] = spec["min"]
     elif kind == "choice":
-        args[spec.get("arg", "option")] = rnd.choice(spec["options"])["value"]
+        args[spec.get("arg", "option")] = pick(rnd, spec["options"], goals)
     elif kind == "trade" and "take" in spec:  # a Master Trainer chip swap
         other = rnd.choice(spec["with"])
         args.update({"with": other, "give": rnd.choice(spec["give"]),
@@ -66,7 +80,7 @@ def random_bot(rnd: random.Random, actions: list[Action]) -> Command:
     return _fill(rnd, a)
 
 
-PREFER = ("buy", "roll", "choose", "pay", "end_turn")
+PREFER = ("buy", "catch", "reveal", "take", "roll", "choose", "pay", "end_turn")
 """What a person does first when it is offered (a prompt's answer before anything optional)."""
 
 
@@ -77,8 +91,8 @@ def person_bot(rnd: random.Random, actions: list[Action]) -> Command:
         for kind in PREFER:
             same = [a for a in pool if a.type == kind]
             if same:
-                return _fill(rnd, rnd.choice(same))
-    return _fill(rnd, rnd.choice(pool))
+                return _fill(rnd, rnd.choice(same), GOALS)
+    return _fill(rnd, rnd.choice(pool), GOALS)
 
 
 BOTS: dict[str, Bot] = {"random": random_bot, "person": person_bot}
