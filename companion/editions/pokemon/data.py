@@ -61,7 +61,9 @@ def mat_types(state: MonopolyState, pid: str) -> set[str]:
 
 
 def mat_complete(state: MonopolyState, pid: str) -> bool:
-    return mat_types(state, pid) >= set(values(state).wild)
+    v = values(state)  # checked after every step: fewer chips than types is never complete
+    held = v.caught.get(pid, ())
+    return len(held) >= len(v.wild) and {chip_type(c) for c in held} >= set(v.wild)
 
 
 def battle_strength(state: MonopolyState, pid: str) -> int:
