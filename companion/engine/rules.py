@@ -93,11 +93,16 @@ class Ctx(Generic[S]):
             self.state = evolve(self.state, todo=todo)
         if self.state.prompt != start.prompt or self.state.todo != start.todo:
             prompt = self.state.prompt
-            self.emit(
-                "flow_changed",
-                prompt=None if prompt is None else prompt.to_json(),
-                todo=[t.to_json() for t in self.state.todo],
-            )
+            data: dict[str, Any] = {
+                "prompt": None if prompt is None else prompt.to_json(),
+                "todo": [t.to_json() for t in self.state.todo],
+            }
+            if type(self.rules).apply is Rules.apply and (
+                type(self.rules).on_flow_changed is Rules.on_flow_changed
+            ):  # applying it would rebuild the prompt and to-do list the state already has
+                self.events.append(checked("flow_changed", data))
+            else:
+                self.emit("flow_changed", **data)
 
     def then(self, *tasks: Task) -> None:
         """Run ``tasks`` next, before anything that was already on the to-do list.
