@@ -2,13 +2,16 @@
 """Engine speed per edition: random full 4-player games through ``game.step``. Prints figures;
 asserts nothing (target: >= 20 games/s for every edition).
 
-For each edition: games/s, commands per game, µs per command of the engine alone (the bot's
-own time is measured apart and left out), and with ``--profile`` the top cProfile entries
-(call counts do not depend on the machine's load, so compare them before/after a change).
+Each game is played by a bot first (capped at 5,000 commands; the share that ended is printed),
+then its commands are sent again and timed: per command, the legal actions a table would list
+and ``game.step``. Printed per edition: games/s and µs per command in CPU time (other processes
+on a shared machine count little; the wall-clock figure is shown too), commands per game, and
+with ``--profile`` cProfile's top entries (call counts do not depend on the machine's load).
 
 Two bots: ``random`` picks any legal action (buying when it can, 80% of the time, as
 scripts/bench_engine.py does); ``person`` plays like a person would: buys what it can afford,
-answers prompts, and ends its turn rather than wandering through optional actions.
+catches, answers prompts, ends its turn rather than wandering through optional actions, and
+heads for Master Trainer's Final Battle when the dice allow it.
 
 Usage: python scripts/profile_engine.py [--games 10] [--players 4] [--bot random|person|both]
        [--edition mario] [--profile] [--top 25]
