@@ -81,8 +81,26 @@ def checked(name: str, data: Mapping[str, Any], say: str = "") -> Event:
         cls = EVENT_TYPES[tag.split("@", 1)[0]]
     if cls is None:
         raise TypeError(f"unknown event type {name!r}: declare it in companion/engine/events.py")
-    cls(**data)  # refuses missing and unknown fields
-    return Event(cls.tag(), data, say)
+    shape = _SHAPES.get(cls)
+    if shape is None:
+        shape = _SHAPES[cls] = _shape(cls)
+    keys = data.keys()
+    if not (shape[0] <= keys <= shape[1]):  # the hot path: no dataclass built per emit
+        cls(**data)  # raises the TypeError naming the missing or unknown field
+    return Event(shape[2], data, say)
+
+
+_SHAPES: dict[type[EventData], tuple[frozenset[str], frozenset[str], str]] = {}
+
+
+def _shape(cls: type[EventData]) -> tuple[frozenset[str], frozenset[str], str]:
+    """The required field names, all field names and the tag of event type ``cls``."""
+    every = dataclasses.fields(cls)
+    required = frozenset(
+        f.name for f in every
+        if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+    )
+    return required, frozenset(f.name for f in every), cls.tag()
 
 
 def typed(event_: Event) -> EventData:

@@ -55,7 +55,7 @@ def legal_actions(state: BaseState) -> list[Action]:
     """Every command that is legal now, for every actor."""
     if state.finished:
         return []
-    return find_edition(state.edition).actions(state)
+    return find_edition(state.edition).legal_actions(state)
 
 
 def view(state: BaseState, viewer: str | None = None) -> dict[str, Any]:

@@ -93,11 +93,16 @@ class Ctx(Generic[S]):
             self.state = evolve(self.state, todo=todo)
         if self.state.prompt != start.prompt or self.state.todo != start.todo:
             prompt = self.state.prompt
-            self.emit(
-                "flow_changed",
-                prompt=None if prompt is None else prompt.to_json(),
-                todo=[t.to_json() for t in self.state.todo],
-            )
+            data: dict[str, Any] = {
+                "prompt": None if prompt is None else prompt.to_json(),
+                "todo": [t.to_json() for t in self.state.todo],
+            }
+            if type(self.rules).apply is Rules.apply and (
+                type(self.rules).on_flow_changed is Rules.on_flow_changed
+            ):  # applying it would rebuild the prompt and to-do list the state already has
+                self.events.append(checked("flow_changed", data))
+            else:
+                self.emit("flow_changed", **data)
 
     def then(self, *tasks: Task) -> None:
         """Run ``tasks`` next, before anything that was already on the to-do list.
@@ -219,8 +224,14 @@ class Rules(ABC, Generic[S]):
             if found is None:
                 raise ValueError(f"{self.name}: no handler for event type {tag!r}")
             on = cast(Callable[[S, Any], S], found)
-            make = EVENT_TYPES[name].from_stored
-            return lambda state, data: on(state, make(data))
+            cls, new = EVENT_TYPES[name], object.__new__
+
+            def apply_current(state: S, data: Mapping[str, Any]) -> S:
+                e = new(cls)  # EventData.from_stored, inlined: it runs for every event
+                e.__dict__.update(data)
+                return on(state, e)
+
+            return apply_current
 
         same_data = renamed_to(tag)
         if same_data is not None:  # a pure rename: the current handler, nothing per event
@@ -257,6 +268,9 @@ class Rules(ABC, Generic[S]):
     def run(self, ctx: Ctx[S]) -> None:
         """Run the to-do list until the rules wait for a decision or the game ends."""
         steps = 0
+        tasks: dict[str, Callable[..., Any] | None] | None = self.__dict__.get("_tasks")
+        if tasks is None:
+            tasks = self.__dict__["_tasks"] = {}
         while ctx.state.prompt is None and ctx.todo and not ctx.state.finished:
             steps += 1
             if steps > MAX_STEPS:  # pragma: no cover - a rules bug, never a player's fault
@@ -264,7 +278,9 @@ class Rules(ABC, Generic[S]):
             task = ctx.todo.pop(0)
             ctx._cursor = 0
             emitted = len(ctx.events)
-            run_task = handler(self, "task", task.name)
+            run_task = tasks.get(task.name)
+            if run_task is None:
+                run_task = tasks[task.name] = handler(self, "task", task.name)
             if run_task is None:  # pragma: no cover - a rules bug, never a player's fault
                 raise RuntimeError(f"{self.name}: no task declared with id {task.name!r}")
             run_task(ctx, **task.args)
@@ -279,6 +295,19 @@ class Rules(ABC, Generic[S]):
         only the first part (editions with cheap prompt actions and costly free ones split)."""
         yield self.actions(state)
 
+    def legal_actions(self, state: S) -> list[Action]:
+        """``actions(state)``, remembered for the last state asked about: a table lists the
+        legal actions and then sends one of them, so the check reuses the list (states are
+        immutable, so the same object always has the same actions)."""
+        last = self._last_actions
+        if last is not None and last[0] is state:
+            return list(last[1])
+        found = self.actions(state)
+        self._last_actions = (state, tuple(found))
+        return found
+
+    _last_actions: tuple[BaseState, tuple[Action, ...]] | None = None
+
     def check_legal(self, state: S, command: Command) -> None:
         """Refuse a command no legal action matches, saying who may act and on what.
 
@@ -292,7 +321,9 @@ class Rules(ABC, Generic[S]):
             why = refuse(state, command)
             if why:
                 raise IllegalCommand(why)
-        for group in self.action_groups(state):
+        last = self._last_actions
+        groups = (last[1],) if last is not None and last[0] is state else self.action_groups(state)
+        for group in groups:
             for a in group:
                 if a.type == command.type and a.actor == command.actor and all(
                     command.args.get(k) == v for k, v in a.args.items()

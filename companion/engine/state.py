@@ -60,9 +60,10 @@ def evolve(obj: T, **changes: Any) -> T:
     names = _FIELDS.get(cls)
     if names is None:
         names = _FIELDS[cls] = frozenset(f.name for f in fields(cls))  # type: ignore[arg-type]
-    if not changes.keys() <= names:
+    if not names.issuperset(changes):
         raise TypeError(f"{cls.__name__} has no field(s) {sorted(changes.keys() - names)}")
     new = object.__new__(cls)
-    new.__dict__.update(obj.__dict__)
-    new.__dict__.update(changes)
+    fresh = new.__dict__
+    fresh.update(obj.__dict__)
+    fresh.update(changes)
     return new

@@ -280,9 +280,14 @@ class MonopolyRules(
 
     def ended(self, state: MonopolyState) -> tuple[list[str], str] | None:
         """The winners and why, once the game is over; None while it goes on."""
-        left = [p for p in state.players if not p.bankrupt]
-        if len(left) == 1:
-            return [left[0].id], f"{left[0].name} is the last player standing and wins!"
+        left = None  # checked after every step: stop at the second player still in
+        for p in state.players:
+            if not p.bankrupt:
+                if left is not None:
+                    return None
+                left = p
+        if left is not None:
+            return [left.id], f"{left.name} is the last player standing and wins!"
         return None
 
     # -- front ends -----------------------------------------------------------------------

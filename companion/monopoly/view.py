@@ -46,7 +46,7 @@ def monopoly_view(rules: MonopolyRules, state: MonopolyState) -> dict[str, Any]:
         "currency": b.currency.to_json(),
         "players": players, "current": current,
         "prompt": state.prompt.to_json() if state.prompt else None,
-        "actions": [a.to_json() for a in rules.actions(state)] if not state.finished else [],
+        "actions": [a.to_json() for a in rules.legal_actions(state)] if not state.finished else [],
         "last_roll": list(state.last_roll),
         "finished": state.finished, "winners": list(state.winners),
         "end_reason": state.end_reason,

@@ -61,7 +61,22 @@ def mat_types(state: MonopolyState, pid: str) -> set[str]:
 
 
 def mat_complete(state: MonopolyState, pid: str) -> bool:
-    return mat_types(state, pid) >= set(values(state).wild)
+    global _last_mats
+    v = values(state)  # checked after every step, while the values rarely change
+    memo = _last_mats
+    if memo[0] is not v:  # the values are immutable: the same object, the same answers
+        memo = _last_mats = (v, {})
+    done = memo[1].get(pid)
+    if done is None:
+        held = v.caught.get(pid, ())
+        done = memo[1][pid] = len(held) >= len(v.wild) and (
+            {chip_type(c) for c in held} >= set(v.wild))
+    return done
+
+
+_last_mats: tuple[object, dict[str, bool]] = (None, {})
+"""The answers of :func:`mat_complete` for the last values asked about (one pair, replaced
+whole, so a game in another thread never reads another game's answers)."""
 
 
 def battle_strength(state: MonopolyState, pid: str) -> int:
