@@ -9,6 +9,8 @@ file is a bug in the build, not a player's wrong choice.
 from __future__ import annotations
 
 import inspect
+import re
+import sys
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -82,3 +84,42 @@ def check_arguments(method: Callable[..., Any], fixed: int, args: Mapping[str, o
         inspect.signature(method).bind(*([None] * fixed), **args)
     except TypeError as exc:
         raise SeedError(f"{where}: {exc}") from None
+
+
+_LITERAL = re.compile(r"""\b(?:cite=|citing\(|cites\()["']([a-z0-9][a-z0-9-]*)["']""")
+
+
+def cited_ids(cls: type) -> dict[str, str]:
+    """Every citation id ``cls``'s rules name -> where (``@cites`` on a method, or a literal
+    ``cite="..."``/``ctx.citing("...")`` in the source of a module defining its rules)."""
+    from companion.engine.rules import CITES
+
+    found: dict[str, str] = {}
+    modules = []
+    for klass in reversed(cls.__mro__):
+        for name, value in vars(klass).items():
+            for rule in getattr(value, CITES, ()):
+                found.setdefault(rule, f"{klass.__module__}.{klass.__qualname__}.{name}")
+        if klass.__module__ not in modules and not klass.__module__.startswith(("builtins", "abc",
+                                                                                 "typing")):
+            modules.append(klass.__module__)
+    for module in modules:
+        try:
+            source = inspect.getsource(sys.modules[module])
+        except (OSError, TypeError, KeyError):
+            continue
+        for match in _LITERAL.finditer(source):
+            found.setdefault(match.group(1), module)
+    return found
+
+
+def check_cited(cls: type, catalogue: Mapping[str, object], where: str,
+                aliases: Mapping[str, str] | None = None,
+                unused: frozenset[str] = frozenset()) -> None:
+    """SeedError naming ``where`` and the id when ``cls`` cites an id ``catalogue`` lacks
+    (``aliases``: family ids the edition's catalogue names differently; ``unused``: ids of
+    rules the edition never applies)."""
+    aliases = aliases or {}
+    for rule, by in sorted(cited_ids(cls).items()):
+        if rule not in unused and aliases.get(rule, rule) not in catalogue:
+            raise SeedError(f"{where}: citations.{rule}: missing (cited by {by})")

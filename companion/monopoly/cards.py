@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.engine.registry import effect, need, space_kind
-from companion.engine.rules import Ctx
+from companion.engine.rules import Ctx, cites
 from companion.engine.state import Task
 from companion.monopoly.board import Card, Space
 from companion.monopoly.host import MonopolyHost
@@ -34,6 +34,7 @@ class MonopolyCards(MonopolyHost):
     def land_card(self, ctx: C, pid: str, space: Space) -> None:
         self.draw_card(ctx, pid, space.deck)
 
+    @cites(lambda self, ctx, pid, deck: deck)
     def draw_card(self, ctx: C, pid: str, deck: str) -> None:
         cards = ctx.state.decks[deck]
         if not cards:
