@@ -308,12 +308,23 @@ class GameService:
         return out
 
     def history(self, game_id: str) -> list[dict[str, Any]]:
-        """Every explained event of the game, oldest first, with undone ones marked."""
+        """Every explained event of the game, oldest first, with undone ones marked; an
+        event an automatic rule caused has ``cite`` (the rule in one line) and ``citation``
+        (edition, section and quote, or the reading / house default)."""
         rows = self.call(self.store.rows, game_id)
         kept = {seq for seq, _ in game.effective((r.seq, r.event) for r in rows)}
-        return [{"seq": r.seq, "cmd": r.cmd, "time": r.time, "say": r.event.say,
-                 "undone": r.seq not in kept and r.event.type != game.UNDONE}
-                for r in rows if r.event.say]
+        rules = find_edition(self.record(game_id).edition)
+        out = []
+        for r in rows:
+            if not r.event.say:
+                continue
+            item = {"seq": r.seq, "cmd": r.cmd, "time": r.time, "say": r.event.say,
+                    "undone": r.seq not in kept and r.event.type != game.UNDONE}
+            citation = rules.citation(r.event.cite)
+            if citation is not None:
+                item.update(cite=citation["text"], citation=citation)
+            out.append(item)
+        return out
 
     def commands(self, game_id: str) -> list[dict[str, Any]]:
         return self.call(self.store.commands, game_id)

@@ -102,7 +102,11 @@ def document() -> dict[str, Any]:
                 "type": "object", "properties": {
                     "seq": {"type": "integer"}, "cmd": {"type": "integer"},
                     "time": {"type": "number"}, "say": {"type": "string"},
-                    "undone": {"type": "boolean"}}}}), game=True)},
+                    "undone": {"type": "boolean"}, "cite": {"type": "string"},
+                    "citation": {"type": "object", "properties": {
+                        k: {"type": "string"} for k in ("id", "edition", "section", "quote",
+                                                        "reading", "house", "text")}}}}}),
+                game=True)},
         "/api/games/{game_id}/balances": {"get": _op(
             "Every player's money after each command (for the chart)", _ok("balances", {
                 "type": "object", "properties": {

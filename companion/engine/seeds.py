@@ -9,8 +9,8 @@ file is a bug in the build, not a player's wrong choice.
 from __future__ import annotations
 
 import inspect
+import linecache
 import re
-import sys
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -86,31 +86,36 @@ def check_arguments(method: Callable[..., Any], fixed: int, args: Mapping[str, o
         raise SeedError(f"{where}: {exc}") from None
 
 
-_LITERAL = re.compile(r"""\b(?:cite=|citing\(|cites\()["']([a-z0-9][a-z0-9-]*)["']""")
+_LITERAL = re.compile(
+    r"""(?:\bcite=|\bciting\(|\bcites\(|["']cite["']:\s*)["']([a-z0-9][a-z0-9-]*)["']""")
+"""A citation id written literally: ``cite="x"``, ``ctx.citing("x")``, ``{"cite": "x"}``."""
 
 
 def cited_ids(cls: type) -> dict[str, str]:
     """Every citation id ``cls``'s rules name -> where (``@cites`` on a method, or a literal
-    ``cite="..."``/``ctx.citing("...")`` in the source of a module defining its rules)."""
+    ``cite="..."``/``ctx.citing("...")`` in the body of one of its methods)."""
     from companion.engine.rules import CITES
 
     found: dict[str, str] = {}
-    modules = []
     for klass in reversed(cls.__mro__):
         for name, value in vars(klass).items():
+            where = f"{klass.__module__}.{klass.__qualname__}.{name}"
             for rule in getattr(value, CITES, ()):
-                found.setdefault(rule, f"{klass.__module__}.{klass.__qualname__}.{name}")
-        if klass.__module__ not in modules and not klass.__module__.startswith(("builtins", "abc",
-                                                                                 "typing")):
-            modules.append(klass.__module__)
-    for module in modules:
-        try:
-            source = inspect.getsource(sys.modules[module])
-        except (OSError, TypeError, KeyError):
-            continue
-        for match in _LITERAL.finditer(source):
-            found.setdefault(match.group(1), module)
+                found.setdefault(rule, where)
+            for rule in _literal_ids(inspect.unwrap(value)):
+                found.setdefault(rule, where)
     return found
+
+
+def _literal_ids(fn: object) -> list[str]:
+    """The citation ids written literally in function ``fn``'s source lines."""
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return []
+    last = max((line for _, _, line in code.co_lines() if line is not None),
+               default=code.co_firstlineno)
+    lines = linecache.getlines(code.co_filename)[code.co_firstlineno - 1:last]
+    return _LITERAL.findall("".join(lines))
 
 
 def check_cited(cls: type, catalogue: Mapping[str, object], where: str,
