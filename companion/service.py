@@ -67,6 +67,12 @@ class GameDamaged(GameNotFound):
     """The game is in the database but its log cannot be read (a damaged page or row)."""
 
 
+def _cite_text(rules: Any, rule: str) -> str:
+    """The one-line citation of ``rule`` ("" when none)."""
+    found = rules.citation(rule) if rule else None
+    return "" if found is None else str(found["text"])
+
+
 @dataclass
 class GameRecord:
     """A loaded game: its current state and where its log stands."""
@@ -85,6 +91,8 @@ class GameRecord:
     views: dict[str | None, dict[str, Any]] = field(default_factory=dict)
     history: list[dict[str, Any]] = field(default_factory=list)
     """Balances after each command, for the page's chart: ``{"version", "money": {...}}``."""
+    cites: dict[int, str] = field(default_factory=dict)
+    """Citation ids of the logged events, by sequence number (for the view's ``log_cites``)."""
 
     @property
     def version(self) -> int:
@@ -302,8 +310,10 @@ class GameService:
             return cached
         out = game.view(state, viewer)
         recent = tuple(rec.recent)  # one C-level copy: the writer may append meanwhile
+        rules = find_edition(rec.edition)
         out.update(game_id=rec.id, version=version, join_code=rec.join_code,
-                   log=[say for _, say in recent])
+                   log=[say for _, say in recent],
+                   log_cites=[_cite_text(rules, rec.cites.get(seq, "")) for seq, _ in recent])
         rec.views[viewer] = out
         return out
 
@@ -456,6 +466,8 @@ class GameService:
         for i, e in enumerate(events):
             if e.say:
                 rec.recent.append((first + i, e.say))
+            if e.cite:
+                rec.cites[first + i] = e.cite
         rec.current = (max(last, rec.version), state)
         rec.commands += 1
         rec.history.append(self._balances(rec.version, state))
@@ -586,6 +598,7 @@ class GameService:
                          (version, state), max(commands, 1),
                          deque(((s, e.say) for s, e in kept_recent if e.say), maxlen=RECENT))
         rec.history.append(self._balances(version, state))
+        rec.cites = {s: e.cite for s, e in kept_recent if e.cite}
         self._games[game_id] = rec
         return rec
 

@@ -83,7 +83,10 @@ class MonopolyRules(
         return tuple(sorted(load_board(self.name).decks))
 
     def citations(self) -> Mapping[str, Mapping[str, str]]:
-        return readings.citations(self.name)
+        table: Mapping[str, Mapping[str, str]] | None = self.__dict__.get("_citations")
+        if table is None:
+            table = self.__dict__["_citations"] = readings.citations(self.name)
+        return table
 
     def reading_topic(self, reading: str) -> str:
         return next((r["topic"] for r in readings.readings(self.name) if r["id"] == reading),

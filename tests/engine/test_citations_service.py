@@ -65,3 +65,24 @@ def test_a_database_written_before_citations_opens_and_keeps_its_games(tmp_path:
         assert any(r.get("citation", {}).get("id") == "buy" for r in svc.history(gid))
     finally:
         svc.stop()
+
+
+def test_the_view_gives_the_rule_beside_each_line_of_just_now(tmp_path: Path) -> None:
+    """``log_cites`` runs beside ``log``: the rule of each line, "" where none applied; it
+    survives a restart (rebuilt from the log)."""
+    service = GameService(tmp_path).start()
+    gid = service.create_game(SETUP).game_id
+    assert service.submit(gid, {"actor": "mario", "type": "roll", "args": {"dice": [3, 1]}}).ok
+    assert service.submit(gid, {"actor": "mario", "type": "buy"}).ok
+    view = service.view(gid)
+    assert len(view["log_cites"]) == len(view["log"])
+    lines = dict(zip(view["log"], view["log_cites"], strict=True))
+    bought = next(say for say in lines if "buys" in say)
+    assert "Buy or Auction" in lines[bought]
+    assert lines[view["log"][0]] == ""  # "A game of ... begins."
+    service.stop()
+    again = GameService(tmp_path).start()
+    try:
+        assert again.view(gid)["log_cites"] == view["log_cites"]
+    finally:
+        again.stop()
