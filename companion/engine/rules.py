@@ -175,8 +175,12 @@ def cites(rule: str | Callable[..., str], *ids: str) -> Callable[[F], F]:
     def wrap(fn: F) -> F:
         @functools.wraps(fn)
         def run(self: Any, ctx: Ctx[Any], *args: Any, **kwargs: Any) -> Any:
-            with ctx.citing(pick(self, ctx, *args, **kwargs)):
+            outer = ctx.cite  # ctx.citing, inlined: decided commands run through here often
+            ctx.cite = pick(self, ctx, *args, **kwargs) or outer
+            try:
                 return fn(self, ctx, *args, **kwargs)
+            finally:
+                ctx.cite = outer
 
         named = (rule,) if isinstance(rule, str) else ids
         setattr(run, CITES, (*getattr(fn, CITES, ()), *named))
