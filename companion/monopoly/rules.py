@@ -6,7 +6,9 @@ Editions subclass it and override hooks (``before_move``, ``rent``, ``land_<kind
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Iterator, Mapping
+from pathlib import Path
 from typing import Any
 
 from companion.editions import readings
@@ -85,7 +87,12 @@ class MonopolyRules(
     def citations(self) -> Mapping[str, Mapping[str, str]]:
         table: Mapping[str, Mapping[str, str]] | None = self.__dict__.get("_citations")
         if table is None:
-            table = self.__dict__["_citations"] = readings.citations(self.name)
+            if self.seed_file:  # an edition shipped outside seeds/ (a plug-in, a test's)
+                raw = tomllib.loads(Path(self.seed_file).read_text("utf-8"))
+                table = {k: dict(v) for k, v in raw.get("citations", {}).items()}
+            else:
+                table = readings.citations(self.name)
+            self.__dict__["_citations"] = table
         return table
 
     def reading_topic(self, reading: str) -> str:
