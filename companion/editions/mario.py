@@ -79,7 +79,7 @@ class MarioRules(TableSettings, MonopolyRules):
         return [p.id for p in order if p.position == index and not p.in_jail and not p.bankrupt]
 
     @task("bowser_move")
-    @cites("bowser-toll")
+    @cites("bowser-move")
     def task_bowser_move(self, ctx: C, steps: int, why: str) -> None:
         state = ctx.state
         n = len(state.b.spaces)
@@ -93,7 +93,7 @@ class MarioRules(TableSettings, MonopolyRules):
             for pid in self.exposed(ctx.state, index):
                 self.pay(ctx, pid, "bank", toll,
                          f"Bowser passed {state.name(pid)}: {state.name(pid)} pays "
-                         f"{state.fmt(toll)}")
+                         f"{state.fmt(toll)}", cite="bowser-toll")
         ctx.then(Task("bowser_lands", {}))
 
     @task("bowser_lands")

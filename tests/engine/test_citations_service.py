@@ -86,3 +86,19 @@ def test_the_view_gives_the_rule_beside_each_line_of_just_now(tmp_path: Path) ->
         assert again.view(gid)["log_cites"] == view["log_cites"]
     finally:
         again.stop()
+
+
+def test_an_export_keeps_its_citations_on_import(tmp_path: Path) -> None:
+    """A game moved to another box still says why it took the coins."""
+    with GameService(tmp_path / "a") as first:
+        gid = first.create_game(SETUP).game_id
+        assert first.submit(gid, {"actor": "mario", "type": "roll",
+                                  "args": {"dice": [3, 1]}}).ok
+        assert first.submit(gid, {"actor": "mario", "type": "buy"}).ok
+        lines = list(first.export(gid))
+        cited = [r.get("citation", {}).get("id") for r in first.history(gid)]
+    with GameService(tmp_path / "b") as second:
+        out = second.import_game(lines)
+        assert out.ok, out.error
+        assert [r.get("citation", {}).get("id") for r in second.history(out.game_id)] == cited
+    assert "buy" in cited

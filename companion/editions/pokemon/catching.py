@@ -115,6 +115,7 @@ class PokemonCatching:
                 space=index, type=s.color)
 
     @task("catch_rolled")
+    @cites("catch")
     def task_catch_rolled(self: Any, ctx: C, player: str, space: int, dice: list[int]) -> None:
         state = ctx.state
         s = state.b.spaces[space]
