@@ -208,7 +208,6 @@ class MonopolinoRules(MonopolyRules):
                      why=f"{ctx.state.name(pid)} goes to the {gallery.name} without passing START.")
 
     # -- RISK cards -------------------------------------------------------------------------
-    @cites(lambda self, ctx, pid, deck: deck)
     def draw_card(self, ctx: C, pid: str, deck: str) -> None:
         """Draw the top card, put it face up on the discard pile, follow it."""
         if not ctx.state.decks[deck]:

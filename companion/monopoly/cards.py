@@ -34,7 +34,6 @@ class MonopolyCards(MonopolyHost):
     def land_card(self, ctx: C, pid: str, space: Space) -> None:
         self.draw_card(ctx, pid, space.deck)
 
-    @cites(lambda self, ctx, pid, deck: deck)
     def draw_card(self, ctx: C, pid: str, deck: str) -> None:
         cards = ctx.state.decks[deck]
         if not cards:
@@ -47,6 +46,7 @@ class MonopolyCards(MonopolyHost):
                  player=pid)
         self.apply_card(ctx, pid, card)
 
+    @cites(lambda self, ctx, pid, card: card.deck)
     def apply_card(self, ctx: C, pid: str, card: Card) -> None:
         effect = dict(card.effect)
         word = effect.pop("do")
