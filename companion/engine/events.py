@@ -75,7 +75,7 @@ def event(name: str, version: int = 1) -> Callable[[E], E]:
     return register
 
 
-def checked(name: str, data: Mapping[str, Any], say: str = "", cite: str = "") -> Event:
+def checked(name: str, data: Mapping[str, Any], say: str = "") -> Event:
     """The stored form of event ``name`` with ``data``; TypeError when the fields are wrong."""
     cls = EVENT_TYPES.get(name)
     if cls is None and name in UPCASTERS:  # a name from an earlier version: store the new one
@@ -84,7 +84,7 @@ def checked(name: str, data: Mapping[str, Any], say: str = "", cite: str = "") -
     if cls is None:
         raise TypeError(f"unknown event type {name!r}: declare it in companion/engine/events.py")
     cls(**data)  # refuses missing and unknown fields
-    return Event(cls.tag(), data, say, cite)
+    return Event(cls.tag(), data, say)
 
 
 def typed(event_: Event) -> EventData:

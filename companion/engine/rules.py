@@ -69,7 +69,10 @@ class Ctx(Generic[S]):
         """Record event ``type`` (a name declared in :mod:`companion.engine.events`; its
         fields are checked) and apply it to the working state. It carries ``cite``, else the
         rule being applied (:meth:`citing`)."""
-        event = checked(type, data, say, self.cite if cite is None else cite)
+        event = checked(type, data, say)
+        cite = self.cite if cite is None else cite
+        if cite:
+            event = Event(event.type, event.data, say, cite)
         self.state = self.rules.apply(self.state, event)
         self.events.append(event)
 

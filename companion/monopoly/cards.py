@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.engine.registry import effect, need, space_kind
-from companion.engine.rules import Ctx, cites
+from companion.engine.rules import Ctx
 from companion.engine.state import Task
 from companion.monopoly.board import Card, Space
 from companion.monopoly.host import MonopolyHost
@@ -46,7 +46,6 @@ class MonopolyCards(MonopolyHost):
                  player=pid)
         self.apply_card(ctx, pid, card)
 
-    @cites(lambda self, ctx, pid, card: card.deck)
     def apply_card(self, ctx: C, pid: str, card: Card) -> None:
         effect = dict(card.effect)
         word = effect.pop("do")

@@ -41,6 +41,10 @@ class MonopolyRules(
     max_players = 4
     after_end_commands = frozenset()
 
+    apply_card = cites(lambda self, ctx, pid, card: card.deck)(MonopolyCards.apply_card)
+    """A card's effects cite its deck's rule (the deck id is the citation id; cards.py's own
+    ``apply_card``, decorated here so a card drawn or named from a physical pile cites it)."""
+
     FEATURES: dict[str, tuple[str, ...]] = {
         "buying": ("buy",),
         "auctions": ("auction", "bid", "pass", "close_auction"),
