@@ -67,6 +67,12 @@ class GameDamaged(GameNotFound):
     """The game is in the database but its log cannot be read (a damaged page or row)."""
 
 
+def _cite_text(rules: Any, rule: str) -> str:
+    """The one-line citation of ``rule`` ("" when none)."""
+    found = rules.citation(rule) if rule else None
+    return "" if found is None else str(found["text"])
+
+
 @dataclass
 class GameRecord:
     """A loaded game: its current state and where its log stands."""
@@ -85,6 +91,8 @@ class GameRecord:
     views: dict[str | None, dict[str, Any]] = field(default_factory=dict)
     history: list[dict[str, Any]] = field(default_factory=list)
     """Balances after each command, for the page's chart: ``{"version", "money": {...}}``."""
+    cites: dict[int, str] = field(default_factory=dict)
+    """Citation ids of the logged events, by sequence number (for the view's ``log_cites``)."""
 
     @property
     def version(self) -> int:
@@ -302,18 +310,31 @@ class GameService:
             return cached
         out = game.view(state, viewer)
         recent = tuple(rec.recent)  # one C-level copy: the writer may append meanwhile
+        rules = find_edition(rec.edition)
         out.update(game_id=rec.id, version=version, join_code=rec.join_code,
-                   log=[say for _, say in recent])
+                   log=[say for _, say in recent],
+                   log_cites=[_cite_text(rules, rec.cites.get(seq, "")) for seq, _ in recent])
         rec.views[viewer] = out
         return out
 
     def history(self, game_id: str) -> list[dict[str, Any]]:
-        """Every explained event of the game, oldest first, with undone ones marked."""
+        """Every explained event of the game, oldest first, with undone ones marked; an
+        event an automatic rule caused has ``cite`` (the rule in one line) and ``citation``
+        (edition, section and quote, or the reading / house default)."""
         rows = self.call(self.store.rows, game_id)
         kept = {seq for seq, _ in game.effective((r.seq, r.event) for r in rows)}
-        return [{"seq": r.seq, "cmd": r.cmd, "time": r.time, "say": r.event.say,
-                 "undone": r.seq not in kept and r.event.type != game.UNDONE}
-                for r in rows if r.event.say]
+        rules = find_edition(self.record(game_id).edition)
+        out = []
+        for r in rows:
+            if not r.event.say:
+                continue
+            item = {"seq": r.seq, "cmd": r.cmd, "time": r.time, "say": r.event.say,
+                    "undone": r.seq not in kept and r.event.type != game.UNDONE}
+            citation = rules.citation(r.event.cite)
+            if citation is not None:
+                item.update(cite=citation["text"], citation=citation)
+            out.append(item)
+        return out
 
     def commands(self, game_id: str) -> list[dict[str, Any]]:
         return self.call(self.store.commands, game_id)
@@ -448,6 +469,8 @@ class GameService:
         for i, e in enumerate(events):
             if e.say:
                 rec.recent.append((first + i, e.say))
+            if e.cite:
+                rec.cites[first + i] = e.cite
         rec.current = (max(last, rec.version), state)
         rec.commands += 1
         rec.history.append(self._balances(rec.version, state))
@@ -578,6 +601,7 @@ class GameService:
                          (version, state), max(commands, 1),
                          deque(((s, e.say) for s, e in kept_recent if e.say), maxlen=RECENT))
         rec.history.append(self._balances(version, state))
+        rec.cites = {s: e.cite for s, e in kept_recent if e.cite}
         self._games[game_id] = rec
         return rec
 

@@ -36,6 +36,7 @@ CREATE TABLE IF NOT EXISTS events (
     type TEXT NOT NULL,
     data TEXT NOT NULL,
     say TEXT NOT NULL,
+    cite TEXT NOT NULL DEFAULT '',
     PRIMARY KEY (game_id, seq)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS commands (
@@ -139,6 +140,9 @@ class Store:
             conn.execute("PRAGMA busy_timeout=5000")
             conn.execute("PRAGMA cache_size=-1024")  # 1 MB: a Pi Zero has 512 MB in all
             conn.executescript(SCHEMA)
+            columns = {row[1] for row in conn.execute("PRAGMA table_info(events)")}
+            if "cite" not in columns:  # a database from before citations (issue 11)
+                conn.execute("ALTER TABLE events ADD COLUMN cite TEXT NOT NULL DEFAULT ''")
         except sqlite3.DatabaseError as exc:
             if conn is not None:
                 conn.close()
@@ -205,12 +209,13 @@ class Store:
                 e.type,
                 json.dumps(dict(e.data), separators=(",", ":")),
                 e.say,
+                e.cite,
             )
             for i, e in enumerate(events)
         ]
         conn.executemany(
-            "INSERT INTO events (game_id, seq, cmd, time, type, data, say) VALUES "
-            "(?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO events (game_id, seq, cmd, time, type, data, say, cite) VALUES "
+            "(?, ?, ?, ?, ?, ?, ?, ?)",
             rows,
         )
         return first_seq + len(events) - 1
@@ -267,13 +272,13 @@ class Store:
 
     def rows(self, game_id: str, after: int = 0) -> list[Row]:
         cur = self.conn.execute(
-            "SELECT seq, cmd, time, type, data, say FROM events WHERE "
+            "SELECT seq, cmd, time, type, data, say, cite FROM events WHERE "
             "game_id = ? AND seq > ? ORDER BY seq",
             (game_id, after),
         )
         return [
-            Row(seq, cmd, t, Event(typ, json.loads(data), say))
-            for seq, cmd, t, typ, data, say in cur.fetchall()
+            Row(seq, cmd, t, Event(typ, json.loads(data), say, cite))
+            for seq, cmd, t, typ, data, say, cite in cur.fetchall()
         ]
 
     def commands(self, game_id: str) -> list[dict[str, Any]]:

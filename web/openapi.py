@@ -157,7 +157,11 @@ def document() -> dict[str, Any]:
                 "type": "object", "properties": {
                     "seq": {"type": "integer"}, "cmd": {"type": "integer"},
                     "time": {"type": "number"}, "say": {"type": "string"},
-                    "undone": {"type": "boolean"}}}}), game=True)},
+                    "undone": {"type": "boolean"}, "cite": {"type": "string"},
+                    "citation": {"type": "object", "properties": {
+                        k: {"type": "string"} for k in ("id", "edition", "section", "quote",
+                                                        "reading", "house", "text")}}}}}),
+                game=True)},
         "/api/games/{game_id}/balances": {"get": _op(
             "Every player's money after each command (for the chart)", _ok("balances", {
                 "type": "object", "properties": {
@@ -238,7 +242,8 @@ def document() -> dict[str, Any]:
                              "edition": {"type": "string"}, "title": {"type": "string"},
                              "players": {"type": "array", "items": OBJ},
                              "actions": {"type": "array", "items": OBJ},
-                             "log": {"type": "array", "items": {"type": "string"}}}}},
+                             "log": {"type": "array", "items": {"type": "string"}},
+                             "log_cites": {"type": "array", "items": {"type": "string"}}}}},
             "responses": {"Error": {"description": "refused (nothing changed)",
                                     **_json({"$ref": "#/components/schemas/Error"})}},
         },

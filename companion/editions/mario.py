@@ -17,7 +17,7 @@ from companion.editions import readings
 from companion.editions.table_settings import TableSettings
 from companion.engine.events import GameOverMarked
 from companion.engine.registry import effect, space_kind, task
-from companion.engine.rules import Ctx
+from companion.engine.rules import Ctx, cites
 from companion.engine.state import Task
 from companion.engine.types import Action, Command, IllegalCommand
 from companion.monopoly.board import Card, Space
@@ -88,6 +88,7 @@ class MarioRules(TableSettings, MonopolyRules):
         return [p.id for p in order if p.position == index and not p.in_jail and not p.bankrupt]
 
     @task("bowser_move")
+    @cites("bowser-move")
     def task_bowser_move(self, ctx: C, steps: int, why: str) -> None:
         state = ctx.state
         n = len(state.b.spaces)
@@ -101,10 +102,11 @@ class MarioRules(TableSettings, MonopolyRules):
             for pid in self.exposed(ctx.state, index):
                 self.pay(ctx, pid, "bank", toll,
                          f"Bowser passed {state.name(pid)}: {state.name(pid)} pays "
-                         f"{state.fmt(toll)}")
+                         f"{state.fmt(toll)}", cite="bowser-toll")
         ctx.then(Task("bowser_lands", {}))
 
     @task("bowser_lands")
+    @cites("game-over")
     def task_bowser_lands(self, ctx: C) -> None:
         state = ctx.state
         index = self.bowser(state)["position"]
@@ -166,7 +168,8 @@ class MarioRules(TableSettings, MonopolyRules):
             reward = state.b.rule("battle_reward")
             for pid in (leader, mate):
                 self.receive(ctx, pid, reward, f"The team rolled {total} ({need} or more) and "
-                             f"beats Bowser: {state.name(pid)} collects {state.fmt(reward)}.")
+                             f"beats Bowser: {state.name(pid)} collects {state.fmt(reward)}.",
+                             cite="battle-win")
             wake = [p.id for p in ctx.state.active]
             if self.reading(state, "bowser_rest") == "next_turn":
                 self.set_bowser(ctx, "Bowser is knocked back beside GO and rests until every "
@@ -178,7 +181,8 @@ class MarioRules(TableSettings, MonopolyRules):
                                 wake=wake)
         else:
             self.send_to_jail(ctx, leader, f"The team rolled only {total}: Bowser wins and "
-                              f"{state.name(leader)}, the leader, goes to Jail.")
+                              f"{state.name(leader)}, the leader, goes to Jail.",
+                              cite="battle-lose")
 
     def on_turn_end(self, ctx: C, pid: str) -> None:
         b = self.bowser(ctx.state)
@@ -245,6 +249,7 @@ class MarioRules(TableSettings, MonopolyRules):
             return "Continue your locations at the start of your own turn."
         return None
 
+    @cites("continue")
     def cmd_continue_location(self, ctx: C, command: Command) -> None:
         """Before rolling, pay 1 coin to bring one of your GAME OVER locations back."""
         index = command.args["space"]
@@ -279,6 +284,7 @@ class MarioRules(TableSettings, MonopolyRules):
                                  {"claim": n}))
         return out
 
+    @cites("rent")
     def cmd_ask_rent(self, ctx: C, command: Command) -> None:
         """Ask for the rent of a landing on your location (before the next player rolls)."""
         claims = list(ctx.state.ext.get("rent_claims", ()))
@@ -297,7 +303,7 @@ class MarioRules(TableSettings, MonopolyRules):
         prompt = state.prompt  # the debt is settled first, then the same question again
         ctx.clear_prompt()
         ctx.set_todo([Task("charge", {"payer": c["payer"], "payee": c["owner"],
-                                      "amount": c["amount"], "why": why}),
+                                      "amount": c["amount"], "why": why, "cite": "rent"}),
                       Task("ask_again", prompt.to_json()), *ctx.todo])
 
     @task("ask_again")
@@ -328,6 +334,7 @@ class MarioRules(TableSettings, MonopolyRules):
                       "and collect that many coins", 1, "super_star", label="Roll", player=pid)
 
     @task("super_star")
+    @cites("super-star")
     def task_super_star(self, ctx: C, player: str, dice: list[int]) -> None:
         self.receive(ctx, player, dice[0], f"Super Star: {ctx.state.name(player)} rolled "
                      f"{dice[0]} and collects {ctx.state.fmt(dice[0])}.")
@@ -339,6 +346,7 @@ class MarioRules(TableSettings, MonopolyRules):
                       player=pid)
 
     @task("piranha_plant")
+    @cites("piranha-plant")
     def task_piranha_plant(self, ctx: C, player: str, dice: list[int]) -> None:
         self.pay(ctx, player, "bank", dice[0], f"Piranha Plant: {ctx.state.name(player)} rolled "
                  f"{dice[0]} and pays {ctx.state.fmt(dice[0])}")
@@ -367,6 +375,11 @@ class MarioRules(TableSettings, MonopolyRules):
                          space=i, game_over=False)
 
     # -- the end --------------------------------------------------------------------------
+    def end_cite(self, state: MonopolyState) -> str:
+        if all(self.game_over_at(state, i) for i in state.b.ownable):
+            return "end-game-over"
+        return super().end_cite(state)
+
     def ended(self, state: MonopolyState) -> tuple[list[str], str] | None:
         if all(self.game_over_at(state, i) for i in state.b.ownable):
             return [], ("Bowser has put all 16 locations in GAME OVER: the Mushroom Kingdom is "

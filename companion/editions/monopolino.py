@@ -31,7 +31,7 @@ from typing import Any
 from companion.editions import readings
 from companion.engine import rng
 from companion.engine.registry import effect, space_kind, task
-from companion.engine.rules import Ctx
+from companion.engine.rules import Ctx, cites
 from companion.engine.state import Task
 from companion.engine.types import BANKER, Action, SetupError
 from companion.monopoly.board import Card, Space, load_board
@@ -72,6 +72,14 @@ class MonopolinoRules(MonopolyRules):
     dice_count = 1
     quiet_kinds = frozenset({"go", "shooting_gallery"})
     without = WITHOUT
+    cite_as = {"salary": "start"}
+    never_cites = {
+        "buy": WITHOUT["buying"], "auction": WITHOUT["auctions"], "trade": WITHOUT["trades"],
+        "sell-to-bank": WITHOUT["selling"], "bankrupt-bank": WITHOUT["bankruptcy"],
+        "bankrupt-player": WITHOUT["bankruptcy"], "jail-fine": WITHOUT["jail"],
+        "go-to-jail": WITHOUT["jail"], "jail-third-miss": WITHOUT["jail"],
+        "three-doubles": "Monopolino is played with one die: no doubles.",
+        "end-last-standing": "Monopolino ends when a player has no money (citation end)."}
     board_fields = ("name", "price")
     """The amount shown is both price and rent: the banker corrects the price only."""
     setting_names = readings.setting_names("monopolino")
@@ -120,6 +128,7 @@ class MonopolinoRules(MonopolyRules):
         else:
             ctx.say(f"{space.name} has {ctx.state.name(pid)}'s own booth.")
 
+    @cites("booth")
     def build(self, ctx: C, pid: str, space: Space) -> None:
         """A free space: pay its price to the Bank and place a booth (no choice)."""
         state = ctx.state
@@ -142,7 +151,9 @@ class MonopolinoRules(MonopolyRules):
         return space.price, "booth"
 
     @task("charge")
-    def task_charge(self, ctx: C, payer: str, payee: str, amount: int, why: str) -> None:
+    @cites(lambda self, ctx, *args, cite="", **kw: cite)
+    def task_charge(self, ctx: C, payer: str, payee: str, amount: int, why: str,
+                    cite: str = "") -> None:
         """Pay in full, or hand over everything (the game then ends: no money left)."""
         p = ctx.state.player(payer)
         paid = min(amount, p.money)
@@ -164,18 +175,21 @@ class MonopolinoRules(MonopolyRules):
                       "again and move", 1, "station_roll", label="Roll again", player=pid)
 
     @task("station_roll")
+    @cites("station")
     def task_station_roll(self, ctx: C, player: str, dice: list[int]) -> None:
         ctx.then(Task("move", {"player": player, "steps": dice[0]}),
                  Task("land", {"player": player}))
 
     @space_kind("sweets")
     @space_kind("balloons")
+    @cites("sweets")
     def land_sweets(self, ctx: C, pid: str, space: Space) -> None:
         fee = ctx.state.b.rule("lottery_fee")
         self.pay(ctx, pid, "pot", fee, f"{ctx.state.name(pid)} lands on {space.name}: pays "
                  f"{ctx.state.fmt(fee)} onto the LOTTERY")
 
     @space_kind("lottery")
+    @cites("lottery")
     def land_lottery(self, ctx: C, pid: str, space: Space) -> None:
         pot = ctx.state.pot
         if pot <= 0:
@@ -185,6 +199,7 @@ class MonopolinoRules(MonopolyRules):
                      f"{ctx.state.fmt(pot)}.", source="pot")
 
     @space_kind("go_to_shooting_gallery")
+    @cites("go-to-gallery")
     def land_go_to_shooting_gallery(self, ctx: C, pid: str, space: Space) -> None:
         fee = ctx.state.b.rule("lottery_fee")
         self.pay(ctx, pid, "pot", fee, f"{ctx.state.name(pid)} lands on {space.name}: puts "
@@ -241,6 +256,7 @@ class MonopolinoRules(MonopolyRules):
         self.set_discard(ctx, deck, [])
 
     @effect("pay_and_go")
+    @cites("risk-pay")
     def effect_pay_and_go(self, ctx: C, pid: str, card: Card, amount: int, space: str,
                           to: str = "pot", salary: bool = False) -> None:
         if to == "pot" and readings.chosen(self.name, ctx.state.setup.settings,
@@ -253,6 +269,7 @@ class MonopolinoRules(MonopolyRules):
         ctx.then(Task("land", {"player": pid}))
 
     @effect("booth")
+    @cites("booth-card")
     def effect_booth(self, ctx: C, pid: str, card: Card, color: str) -> None:
         """Place a booth on a free space of ``color``; both taken by different players:
         replace an opponent's; both by one player: discard and draw again."""
@@ -282,6 +299,7 @@ class MonopolinoRules(MonopolyRules):
                         options, "booth_card", player=pid)
 
     @task("booth_card")
+    @cites("booth-card")
     def task_booth_card(self, ctx: C, player: str, option: str) -> None:
         name = ctx.state.name(player)
         if option == NO_BOOTH:
@@ -307,6 +325,9 @@ class MonopolinoRules(MonopolyRules):
             return winners, f"{state.name(winners[0])} is richest with {state.fmt(best)} and wins."
         names = " and ".join(state.name(w) for w in winners)
         return winners, f"{names} are richest with {state.fmt(best)} each and share the win."
+
+    def end_cite(self, state: MonopolyState) -> str:
+        return "end"
 
     def ended(self, state: MonopolyState) -> tuple[list[str], str] | None:
         broke = [p.name for p in state.active if p.money <= 0]

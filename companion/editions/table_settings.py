@@ -14,7 +14,7 @@ from typing import Any
 
 from companion.editions import readings
 from companion.engine.registry import space_kind
-from companion.engine.rules import Ctx
+from companion.engine.rules import Ctx, cites
 from companion.monopoly.board import Space
 from companion.monopoly.host import MonopolyHost
 from companion.monopoly.state import MonopolyState
@@ -39,12 +39,14 @@ class TableSettings(MonopolyHost):
         return "free_parking_pot" in readings.setting_names(self.name) and \
             self.reading(state, "free_parking_pot") == "on"
 
-    def pay(self, ctx: C, payer: str, payee: str, amount: int, why: str) -> None:
+    def pay(self, ctx: C, payer: str, payee: str, amount: int, why: str,
+            cite: str = "") -> None:
         if payee == "bank" and self.pot_rule(ctx.state):
             payee, why = "pot", f"{why} (onto Free Parking: house rule)"
-        super().pay(ctx, payer, payee, amount, why)
+        super().pay(ctx, payer, payee, amount, why, cite)
 
     @space_kind("free_parking")
+    @cites("free-parking-pot")
     def land_free_parking(self, ctx: C, pid: str, space: Space) -> None:
         pot = ctx.state.pot
         if self.pot_rule(ctx.state) and pot > 0:

@@ -1,6 +1,6 @@
 """Every event type the log can hold: one frozen dataclass each, with a name and a version.
 
-The log stores an event as ``(tag, data, say)``: ``tag`` is the event's name at version 1 and
+The log stores an event as ``(tag, data, say, cite)``: ``tag`` is the event's name at version 1 and
 ``name@N`` from version 2 on; ``data`` is the dataclass's fields as JSON. Events are still
 emitted by name (``ctx.emit("money_paid", say, source=..., to=..., amount=...)``, the call
 shape the rules were written in); :func:`checked` builds the dataclass from the keywords, so a
@@ -8,9 +8,11 @@ missing, unknown or misspelt field fails where it is emitted, never in a replay.
 
 Changing an event's fields means a new version and an upcaster from the old one
 (``UPCASTERS``); tests/engine/test_event_schema.py compares the fields with the committed
-snapshot tests/engine/event_schema.json and fails otherwise. Names stored by earlier versions
-(nouns such as ``money``, ``deed``, ``jail``, ``ext``) are upcast on replay by the same chain,
-so every log ever written replays (tests/golden holds logs of each format).
+snapshot tests/engine/event_schema.json and fails otherwise. ``cite`` (the rule's id in
+the edition's citation catalogue) is in the envelope, like ``say``: no event's fields change.
+Names stored by earlier versions (nouns such as ``money``, ``deed``, ``jail``, ``ext``) are
+upcast on replay by the same chain, so every log ever written replays (tests/golden holds
+logs of each format).
 """
 
 from __future__ import annotations

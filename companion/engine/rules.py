@@ -15,9 +15,11 @@ state gives exactly the same new state.
 
 from __future__ import annotations
 
+import functools
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any, Generic, TypeVar, cast
 
 from companion.engine.events import (
@@ -45,6 +47,7 @@ from companion.engine.types import (
 )
 
 S = TypeVar("S", bound=BaseState)
+F = TypeVar("F", bound=Callable[..., Any])
 _NAME = re.compile(r"^[a-z][a-z0-9_]{0,40}$")
 MAX_STEPS = 10_000
 
@@ -59,13 +62,30 @@ class Ctx(Generic[S]):
         self.todo: list[Task] = list(state.todo)
         """The working to-do list (written to the state when the command is done)."""
         self._cursor = 0
+        self.cite = ""
+        """The rule being applied (its citation id), set by :meth:`citing` and ``@cites``."""
 
-    def emit(self, type: str, say: str = "", **data: Any) -> None:
+    def emit(self, type: str, say: str = "", *, cite: str | None = None, **data: Any) -> None:
         """Record event ``type`` (a name declared in :mod:`companion.engine.events`; its
-        fields are checked) and apply it to the working state."""
+        fields are checked) and apply it to the working state. It carries ``cite``, else the
+        rule being applied (:meth:`citing`)."""
         event = checked(type, data, say)
+        cite = self.cite if cite is None else cite
+        if cite:
+            event = Event(event.type, event.data, say, cite)
         self.state = self.rules.apply(self.state, event)
         self.events.append(event)
+
+    @contextmanager
+    def citing(self, rule: str) -> Iterator[None]:
+        """Events emitted inside carry citation id ``rule`` (innermost wins; "" keeps the
+        outer one)."""
+        outer = self.cite
+        self.cite = rule or outer
+        try:
+            yield
+        finally:
+            self.cite = outer
 
     def say(self, text: str) -> None:
         """Record a note for the players that changes nothing else."""
@@ -150,6 +170,33 @@ class Ctx(Generic[S]):
         return value
 
 
+CITES = "__cites__"
+
+
+def cites(rule: str | Callable[..., str], *ids: str) -> Callable[[F], F]:
+    """Events a rule method ``(self, ctx, ...)`` emits carry citation id ``rule``, or the id
+    ``rule(self, ctx, ...)`` picks from ``ids`` (a rule that depends on the arguments). The
+    edition's ``[citations]`` catalogue must have every id: checked when the edition loads."""
+    def pick(self: Any, ctx: Ctx[Any], *args: Any, **kwargs: Any) -> str:
+        return rule if isinstance(rule, str) else rule(self, ctx, *args, **kwargs)
+
+    def wrap(fn: F) -> F:
+        @functools.wraps(fn)
+        def run(self: Any, ctx: Ctx[Any], *args: Any, **kwargs: Any) -> Any:
+            outer = ctx.cite  # ctx.citing, inlined: decided commands run through here often
+            ctx.cite = pick(self, ctx, *args, **kwargs) or outer
+            try:
+                return fn(self, ctx, *args, **kwargs)
+            finally:
+                ctx.cite = outer
+
+        named = (rule,) if isinstance(rule, str) else ids
+        setattr(run, CITES, (*getattr(fn, CITES, ()), *named))
+        return cast(F, run)
+
+    return wrap
+
+
 def parse_dice(entered: Any, count: int, sides: int = 6) -> tuple[int, ...]:
     """Validate dice values a player entered."""
     if isinstance(entered, int) and not isinstance(entered, bool):
@@ -198,6 +245,56 @@ class Rules(ABC, Generic[S]):
     def check(self) -> None:
         """Check the edition's data against its declared rules when it loads (raise
         :class:`companion.engine.seeds.SeedError` naming the file and field)."""
+
+    def citations(self) -> Mapping[str, Mapping[str, str]]:
+        """The edition's citation catalogue: rule id -> ``section`` and ``quote`` (the
+        rulebook's words), or ``reading`` (a reading's id) / ``house`` (the companion's own
+        choice). ``@cites`` and ``cite=`` name these ids; see :meth:`check_citations`."""
+        return {}
+
+    cite_as: Mapping[str, str] = {}
+    """Family rule ids this edition's catalogue names differently (``{"salary": "start"}``)."""
+    never_cites: Mapping[str, str] = {}
+    """Family rule ids this edition never applies, and why (Monopolino has no auctions)."""
+
+    citation_file = ""
+    """Where the catalogue lives, for load-time error messages (``seeds/mario.toml``)."""
+
+    def reading_topic(self, reading: str) -> str:
+        """A reading's topic in words (the catalogue's ``reading`` names its id)."""
+        return reading
+
+    def check_citations(self) -> None:
+        """SeedError naming the catalogue and the rule id when a rule method cites an id the
+        edition's catalogue lacks (every ``@cites`` and literal ``cite=``/``citing`` id)."""
+        from companion.engine.seeds import check_cited
+
+        check_cited(type(self), self.citations(), self.citation_file or self.name,
+                    self.cite_as, frozenset(self.never_cites))
+
+    def citation(self, rule: str) -> dict[str, str] | None:
+        """Citation ``rule`` resolved for players: ``id``, ``edition``, ``section`` and
+        ``quote`` when the rulebook says it, ``reading``/``house`` when the companion chose,
+        and ``text``, one line saying all that; None when ``rule`` is "" or unknown."""
+        entry = self.citations().get(self.cite_as.get(rule, rule)) if rule else None
+        if entry is None:
+            return None
+        out = {"id": rule, "edition": self.title}
+        parts = []
+        if "section" in entry:
+            out["section"] = entry["section"]
+        if "quote" in entry:
+            out["quote"] = entry["quote"]
+            parts.append(f"{entry.get('section', '')}: \u201c{entry['quote']}\u201d")
+        if "reading" in entry:
+            out["reading"] = f"reading: {self.reading_topic(entry['reading'])}"
+            parts.append(out["reading"])
+        if "house" in entry:
+            out["house"] = f"house default (unverified): {entry['house']}"
+            parts.append(out["house"])
+        out["text"] = f"{self.title} rulebook, " + "; ".join(parts) if "quote" in entry \
+            else f"{self.title}: " + "; ".join(parts)
+        return out
 
     def interpret_tap(self, state: S, obj: str, role: str) -> Command:
         """What a tag tap means now (``obj`` like ``"token:..."``); RuleError says why not."""

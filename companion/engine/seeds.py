@@ -9,6 +9,8 @@ file is a bug in the build, not a player's wrong choice.
 from __future__ import annotations
 
 import inspect
+import linecache
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -82,3 +84,47 @@ def check_arguments(method: Callable[..., Any], fixed: int, args: Mapping[str, o
         inspect.signature(method).bind(*([None] * fixed), **args)
     except TypeError as exc:
         raise SeedError(f"{where}: {exc}") from None
+
+
+_LITERAL = re.compile(
+    r"""(?:\bcite=|\bciting\(|\bcites\(|["']cite["']:\s*)["']([a-z0-9][a-z0-9-]*)["']""")
+"""A citation id written literally: ``cite="x"``, ``ctx.citing("x")``, ``{"cite": "x"}``."""
+
+
+def cited_ids(cls: type) -> dict[str, str]:
+    """Every citation id ``cls``'s rules name -> where (``@cites`` on a method, or a literal
+    ``cite="..."``/``ctx.citing("...")`` in the body of one of its methods)."""
+    from companion.engine.rules import CITES
+
+    found: dict[str, str] = {}
+    for klass in reversed(cls.__mro__):
+        for name, value in vars(klass).items():
+            where = f"{klass.__module__}.{klass.__qualname__}.{name}"
+            for rule in getattr(value, CITES, ()):
+                found.setdefault(rule, where)
+            for rule in _literal_ids(inspect.unwrap(value)):
+                found.setdefault(rule, where)
+    return found
+
+
+def _literal_ids(fn: object) -> list[str]:
+    """The citation ids written literally in function ``fn``'s source lines."""
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return []
+    last = max((line for _, _, line in code.co_lines() if line is not None),
+               default=code.co_firstlineno)
+    lines = linecache.getlines(code.co_filename)[code.co_firstlineno - 1:last]
+    return _LITERAL.findall("".join(lines))
+
+
+def check_cited(cls: type, catalogue: Mapping[str, object], where: str,
+                aliases: Mapping[str, str] | None = None,
+                unused: frozenset[str] = frozenset()) -> None:
+    """SeedError naming ``where`` and the id when ``cls`` cites an id ``catalogue`` lacks
+    (``aliases``: family ids the edition's catalogue names differently; ``unused``: ids of
+    rules the edition never applies)."""
+    aliases = aliases or {}
+    for rule, by in sorted(cited_ids(cls).items()):
+        if rule not in unused and aliases.get(rule, rule) not in catalogue:
+            raise SeedError(f"{where}: citations.{rule}: missing (cited by {by})")

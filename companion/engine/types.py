@@ -58,18 +58,25 @@ class Command:
 @dataclass(frozen=True, slots=True)
 class Event:
     """A fact that happened. ``say`` explains it with the rule that caused it, or is empty
-    for bookkeeping events (prompts, the to-do list) that players need not read."""
+    for bookkeeping events (prompts, the to-do list) that players need not read; ``cite``
+    names that rule in the edition's catalogue (the envelope, not the event's data)."""
 
     type: str
     data: Mapping[str, Any]
     say: str = ""
+    cite: str = ""
+    """The id of the rule that caused it in the edition's ``[citations]`` catalogue, or ""."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, "data": dict(self.data), "say": self.say}
+        out = {"type": self.type, "data": dict(self.data), "say": self.say}
+        if self.cite:  # only when there is one, so logs written before citations read the same
+            out["cite"] = self.cite
+        return out
 
     @classmethod
     def from_json(cls, raw: Mapping[str, Any]) -> Event:
-        return cls(str(raw["type"]), dict(raw.get("data", {})), str(raw.get("say", "")))
+        return cls(str(raw["type"]), dict(raw.get("data", {})), str(raw.get("say", "")),
+                   str(raw.get("cite", "")))
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from companion.engine.registry import task
-from companion.engine.rules import Ctx
+from companion.engine.rules import Ctx, cites
 from companion.engine.state import Task
 from companion.engine.types import Command, IllegalCommand
 from companion.monopoly.host import MonopolyHost
@@ -15,22 +15,28 @@ C = Ctx[MonopolyState]
 class MonopolyDebts(MonopolyHost):
     """Money moving between players, the Bank and the pot. Mixed into MonopolyRules."""
 
-    def receive(self, ctx: C, pid: str, amount: int, why: str, source: str = "bank") -> None:
+    def receive(self, ctx: C, pid: str, amount: int, why: str, source: str = "bank",
+                cite: str | None = None) -> None:
         if amount > 0:
-            ctx.emit("money_paid", why, source=source, to=pid, amount=amount)
+            ctx.emit("money_paid", why, source=source, to=pid, amount=amount, cite=cite)
 
-    def pay(self, ctx: C, payer: str, payee: str, amount: int, why: str) -> None:
-        """Make ``payer`` pay; if they cannot, they owe it and must raise money first."""
+    def pay(self, ctx: C, payer: str, payee: str, amount: int, why: str,
+            cite: str = "") -> None:
+        """Make ``payer`` pay; if they cannot, they owe it and must raise money first
+        (``cite``: the rule's citation id, else the rule being applied)."""
         if amount <= 0 or ctx.state.player(payer).bankrupt:
             return
+        cite = cite or ctx.cite
         if ctx.state.prompt is not None or ctx.state.debt is not None:
-            ctx.then(Task("charge", {"payer": payer, "payee": payee, "amount": amount,
-                                     "why": why}))
+            later = {"payer": payer, "payee": payee, "amount": amount, "why": why}
+            ctx.then(Task("charge", {**later, "cite": cite} if cite else later))
             return
-        self.task_charge(ctx, payer, payee, amount, why)
+        self.task_charge(ctx, payer, payee, amount, why, cite=cite)
 
     @task("charge")
-    def task_charge(self, ctx: C, payer: str, payee: str, amount: int, why: str) -> None:
+    @cites(lambda self, ctx, *args, cite="", **kw: cite)
+    def task_charge(self, ctx: C, payer: str, payee: str, amount: int, why: str,
+                    cite: str = "") -> None:
         p = ctx.state.player(payer)
         if p.bankrupt or (payee not in ("bank", "pot") and ctx.state.player(payee).bankrupt):
             return
@@ -40,7 +46,8 @@ class MonopolyDebts(MonopolyHost):
         ctx.emit("debt_changed",
                  f"{why}: {p.name} has only {ctx.state.fmt(p.money)} and must raise "
                  f"{ctx.state.fmt(amount)}.",
-                 debt={"player": payer, "creditor": payee, "amount": amount, "reason": why})
+                 debt={"player": payer, "creditor": payee, "amount": amount, "reason": why,
+                       **({"cite": ctx.cite} if ctx.cite else {})})
         self.ask_debt(ctx)
 
     def ask_debt(self, ctx: C) -> None:
@@ -60,7 +67,7 @@ class MonopolyDebts(MonopolyHost):
             ctx.clear_prompt()
             ctx.emit("debt_changed", debt=None)
             ctx.emit("money_paid", f"{d.reason}: {p.name} pays {ctx.state.fmt(d.amount)}.",
-                     source=d.player, to=d.creditor, amount=d.amount)
+                     source=d.player, to=d.creditor, amount=d.amount, cite=d.cite or None)
         else:
             self.ask_debt(ctx)
 
@@ -69,6 +76,7 @@ class MonopolyDebts(MonopolyHost):
         price = state.b.spaces[index].price
         return price // 2 if state.b.rule("sell_to_bank") == "half" else price
 
+    @cites("sell-to-bank")
     def cmd_sell_to_bank(self, ctx: C, command: Command) -> None:
         """Sell one of your spaces to the Bank to pay a debt."""
         space = command.args.get("space")
@@ -90,6 +98,8 @@ class MonopolyDebts(MonopolyHost):
         ctx.emit("debt_changed", debt=None)
         self.go_bankrupt(ctx, d.player, d.creditor)
 
+    @cites(lambda self, ctx, pid, creditor: "bankrupt-bank" if creditor in ("bank", "pot")
+           else "bankrupt-player", "bankrupt-bank", "bankrupt-player")
     def go_bankrupt(self, ctx: C, pid: str, creditor: str) -> None:
         state = ctx.state
         p = state.player(pid)

@@ -113,7 +113,7 @@ class MonopolyEvents(MonopolyHost):
         if raw is None:
             return evolve(state, debt=None)
         return evolve(state, debt=Debt(raw["player"], raw["creditor"], raw["amount"],
-                                        raw["reason"]))
+                                        raw["reason"], raw.get("cite", "")))
 
     def on_went_bankrupt(self, state: M, e: WentBankrupt) -> M:
         return _with_player(state, e.player, bankrupt=True, in_jail=False, cards=())

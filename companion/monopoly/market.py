@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.engine.registry import space_kind
-from companion.engine.rules import Ctx
+from companion.engine.rules import Ctx, cites
 from companion.engine.types import BANKER, Command, IllegalCommand
 from companion.monopoly.board import Space
 from companion.monopoly.host import MonopolyHost
@@ -42,6 +42,7 @@ class MonopolyMarket(MonopolyHost):
             return space.rent * 2, "complete colour set: double rent"
         return space.rent, "rent"
 
+    @cites("rent")
     def charge_rent(self, ctx: C, pid: str, owner: str, space: Space) -> None:
         amount, rule = self.rent(ctx.state, space, owner)
         if amount <= 0:
@@ -51,6 +52,7 @@ class MonopolyMarket(MonopolyHost):
                  f"{ctx.state.name(pid)} pays {ctx.state.name(owner)} {ctx.state.fmt(amount)} "
                  f"for {space.name} ({rule})")
 
+    @cites("buy")
     def cmd_buy(self, ctx: C, command: Command) -> None:
         """Buy the space just landed on at its price."""
         assert ctx.state.prompt is not None
@@ -172,6 +174,7 @@ class MonopolyMarket(MonopolyHost):
     def after_auction(self, ctx: C) -> None:
         """Edition hook: an auction just closed (Star Wars auctions the next Bank property)."""
 
+    @cites("auction")
     def settle_auction(self, ctx: C) -> None:
         a = ctx.state.auction
         assert a is not None

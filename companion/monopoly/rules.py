@@ -6,11 +6,15 @@ Editions subclass it and override hooks (``before_move``, ``rent``, ``land_<kind
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import tomllib
+from collections.abc import Iterator, Mapping
+from pathlib import Path
 from typing import Any
 
+from companion.editions import readings
 from companion.engine.registry import handler, prompt_kind
-from companion.engine.rules import Ctx
+from companion.engine.rules import Ctx, cites
+from companion.engine.seeds import SeedError
 from companion.engine.state import Task
 from companion.engine.types import BANKER, Action, Command, GameSetup, IllegalCommand, SetupError
 from companion.monopoly import rng_setup
@@ -36,6 +40,10 @@ class MonopolyRules(
     min_players = 2
     max_players = 4
     after_end_commands = frozenset()
+
+    apply_card = cites(lambda self, ctx, pid, card: card.deck)(MonopolyCards.apply_card)
+    """A card's effects cite its deck's rule (the deck id is the citation id; cards.py's own
+    ``apply_card``, decorated here so a card drawn or named from a physical pile cites it)."""
 
     FEATURES: dict[str, tuple[str, ...]] = {
         "buying": ("buy",),
@@ -70,6 +78,30 @@ class MonopolyRules(
         if self.seed_file:
             SEED_FILES[self.name] = self.seed_file
         check_seed(self.name, self, self.quiet_kinds)
+        self.citation_file = self.seed_file or f"seeds/{self.name}.toml"
+        self.check_citations()
+        for deck in self.board_decks():
+            if self.cite_as.get(deck, deck) not in self.citations():
+                raise SeedError(f"{self.citation_file}: citations.{deck}: missing (the "
+                                f"{deck} deck's cards cite it)")
+
+    def board_decks(self) -> tuple[str, ...]:
+        return tuple(sorted(load_board(self.name).decks))
+
+    def citations(self) -> Mapping[str, Mapping[str, str]]:
+        table: Mapping[str, Mapping[str, str]] | None = self.__dict__.get("_citations")
+        if table is None:
+            if self.seed_file:  # an edition shipped outside seeds/ (a plug-in, a test's)
+                raw = tomllib.loads(Path(self.seed_file).read_text("utf-8"))
+                table = {k: dict(v) for k, v in raw.get("citations", {}).items()}
+            else:
+                table = readings.citations(self.name)
+            self.__dict__["_citations"] = table
+        return table
+
+    def reading_topic(self, reading: str) -> str:
+        return next((r["topic"] for r in readings.readings(self.name) if r["id"] == reading),
+                    reading)
 
     # -- setup ----------------------------------------------------------------------------
     def initial_state(self, setup: GameSetup) -> MonopolyState:
@@ -234,6 +266,7 @@ class MonopolyRules(
         return out
 
     # -- the banker -----------------------------------------------------------------------
+    @cites("banker-transfer")
     def cmd_transfer(self, ctx: C, command: Command) -> None:
         """The banker moves money by hand: ``source``, ``to`` (player, bank or pot),
         ``amount`` and a ``reason`` everyone sees."""
@@ -254,6 +287,7 @@ class MonopolyRules(
                  f"{state.name(to)} ({reason.strip()}).", source=src, to=to, amount=amount)
         self.settle_debt(ctx)
 
+    @cites("early-end")
     def cmd_end_game(self, ctx: C, command: Command) -> None:
         """The banker ends the game now; the edition's scoring names the winner."""
         winners, why = self.final_ranking(ctx.state)
@@ -276,7 +310,11 @@ class MonopolyRules(
         result = self.ended(ctx.state)
         if result is not None:
             winners, why = result
-            ctx.emit("finished", why, winners=winners, reason=why)
+            ctx.emit("finished", why, winners=winners, reason=why, cite=self.end_cite(ctx.state))
+
+    def end_cite(self, state: MonopolyState) -> str:
+        """The citation id of the rule that just ended the game."""
+        return "end-last-standing"
 
     def ended(self, state: MonopolyState) -> tuple[list[str], str] | None:
         """The winners and why, once the game is over; None while it goes on."""

@@ -78,6 +78,8 @@ class Debt:
     """A player id, ``"bank"`` or ``"pot"``."""
     amount: int
     reason: str
+    cite: str = ""
+    """The citation id of the rule that charged it (paid later, the payment cites it)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.engine.rules import Ctx
+from companion.engine.rules import Ctx, cites
 from companion.engine.types import Command, IllegalCommand
 from companion.monopoly.events import assets_from_json
 from companion.monopoly.host import MonopolyHost
@@ -91,6 +91,7 @@ class MonopolyTrades(MonopolyHost):
                 return t
         raise IllegalCommand("There is no such open trade.")
 
+    @cites("trade")
     def cmd_accept_trade(self, ctx: C, command: Command) -> None:
         """Accept a trade offered to you; both sides must still hold what they offered."""
         t = self.find_trade(ctx.state, command)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from companion.engine.registry import handler, space_kind, task
-from companion.engine.rules import Ctx
+from companion.engine.rules import Ctx, cites
 from companion.engine.state import Task
 from companion.engine.types import Command, IllegalCommand
 from companion.monopoly.host import MonopolyHost
@@ -74,7 +74,7 @@ class MonopolyTurns(MonopolyHost):
         count = ctx.state.doubles + 1 if double else 0
         if count >= 3:
             self.send_to_jail(ctx, p.id, f"{p.name} rolled doubles three times in a row: "
-                              "straight to Jail.")
+                              "straight to Jail.", cite="three-doubles")
             ctx.then(Task("end_turn"))
             return
         ctx.emit("doubles_counted", f"Doubles! {p.name} will roll again." if double else "",
@@ -114,7 +114,7 @@ class MonopolyTurns(MonopolyHost):
             fine = ctx.state.b.rule("jail_fine", 0)
             self.release(ctx, p.id, f"{p.name} missed a third time: pays "
                          f"{ctx.state.fmt(fine)} and leaves Jail.")
-            self.pay(ctx, p.id, "bank", fine, f"{p.name}'s Jail fine")
+            self.pay(ctx, p.id, "bank", fine, f"{p.name}'s Jail fine", cite="jail-third-miss")
             ctx.then(*self.move_tasks(p.id, sum(self.move_dice(dice))))
             return
         ctx.emit("jail_changed", f"No {self.jail_exit_words}: {p.name} stays in Jail "
@@ -158,6 +158,7 @@ class MonopolyTurns(MonopolyHost):
 
     # -- moving ---------------------------------------------------------------------------
     @task("move")
+    @cites("move")
     def task_move(self, ctx: C, player: str, steps: int) -> None:
         p = ctx.state.player(player)
         if p.in_jail or p.bankrupt:
@@ -180,6 +181,7 @@ class MonopolyTurns(MonopolyHost):
         if passed:
             self.collect_salary(ctx, pid, landed=target == 0)
 
+    @cites("salary")
     def collect_salary(self, ctx: C, pid: str, landed: bool) -> None:
         salary = ctx.state.b.rule("salary", 0)
         if salary:
@@ -199,9 +201,9 @@ class MonopolyTurns(MonopolyHost):
             land(ctx, p.id, space)
 
     # -- jail -----------------------------------------------------------------------------
-    def send_to_jail(self, ctx: C, pid: str, why: str) -> None:
+    def send_to_jail(self, ctx: C, pid: str, why: str, cite: str | None = None) -> None:
         jail = ctx.state.b.first("jail").index
-        ctx.emit("moved_to", why, player=pid, to=jail)
+        ctx.emit("moved_to", why, player=pid, to=jail, cite=cite)
         ctx.emit("jail_changed", player=pid, in_jail=True, tries=0)
         if ctx.state.turn_player.id == pid:
             ctx.emit("doubles_counted", count=0, again=False)
@@ -209,6 +211,7 @@ class MonopolyTurns(MonopolyHost):
     def release(self, ctx: C, pid: str, why: str) -> None:
         ctx.emit("jail_changed", why, player=pid, in_jail=False, tries=0)
 
+    @cites("jail-fine")
     def cmd_pay_jail_fine(self, ctx: C, command: Command) -> None:
         """Pay the fine at the start of the turn, then roll and move as usual."""
         p = ctx.state.turn_player
@@ -231,6 +234,7 @@ class MonopolyTurns(MonopolyHost):
         ctx.then(Task("begin_turn"))
 
     @space_kind("go_to_jail")
+    @cites("go-to-jail")
     def land_go_to_jail(self, ctx: C, pid: str, space: object) -> None:
         self.send_to_jail(ctx, pid, f"{ctx.state.name(pid)} lands on Go to Jail: straight to "
                           "Jail, no salary.")

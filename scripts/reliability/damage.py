@@ -33,13 +33,22 @@ def damage_pages_of(db: Path, marker: str) -> int:
     """Overwrite one page that holds ``marker`` (and so belongs to the rows that contain it)
     with garbage: a bad sector under one game's log. Returns the page number.
 
-    The page picked is the middle one of those holding the marker, so it is a leaf of that
-    game's events and no other game's rows live there. The database must be closed (no WAL).
+    The page picked is the middle one of the events table's pages holding the marker, so it
+    is a leaf of that game's events and no other game's rows live there (every page holding
+    it when SQLite has no ``dbstat``). The database must be closed (no WAL).
     """
     data = db.read_bytes()
-    page_size = sqlite3.connect(db).execute("PRAGMA page_size").fetchone()[0]
+    conn = sqlite3.connect(db)
+    page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+    try:
+        events = {n - 1 for (n,) in conn.execute(
+            "SELECT pageno FROM dbstat WHERE name = 'events'")}
+    except sqlite3.OperationalError:  # built without dbstat
+        events = set()
+    conn.close()
     needle = marker.encode()
     pages = sorted({i // page_size for i in _find_all(data, needle)} - {0})
+    pages = [p for p in pages if p in events] or pages
     if not pages:
         raise ValueError(f"{marker!r} is not in {db}")
     page = pages[len(pages) // 2]

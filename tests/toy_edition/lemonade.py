@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from companion.engine.registry import space_kind
-from companion.engine.rules import Ctx
+from companion.engine.rules import Ctx, cites
 from companion.monopoly.board import Space
 from companion.monopoly.rules import MonopolyRules
 from companion.monopoly.state import MonopolyState
@@ -21,6 +21,7 @@ class LemonadeRules(MonopolyRules):
     seed_file = str(Path(__file__).with_name("lemonade.toml"))
 
     @space_kind("heatwave")
+    @cites("heatwave")
     def land_heatwave(self, ctx: Ctx[MonopolyState], pid: str, space: Space) -> None:
         """Heatwave: every other player buys a lemonade from the lander."""
         for p in ctx.state.active:

@@ -10,7 +10,7 @@ from companion.editions.master_trainer.landing import LandingRules
 from companion.editions.master_trainer.state import Battle
 from companion.editions.master_trainer.turns import chip_arg
 from companion.engine.registry import declare, task
-from companion.engine.rules import Ctx
+from companion.engine.rules import Ctx, cites
 from companion.engine.types import Command, IllegalCommand
 
 
@@ -124,6 +124,7 @@ class BattleRules(LandingRules):
         else:
             ctx.ask("offer", (other,), f"{self.pname(state, other)}: trade your {t_} for {g}?")
 
+    @cites("trade")
     def cmd_accept(self, ctx: Ctx[State], command: Command) -> None:
         """``accept``: accept the challenge or the trade offered to you."""
         kind = ctx.state.prompt.kind if ctx.state.prompt else ""
@@ -267,6 +268,7 @@ class BattleRules(LandingRules):
                                   f"{self.pname(ctx.state, pid)}'s Attack Bonus cards are used "
                                   "and go under the Item deck.")
 
+    @cites("battle-prize")
     def take_prize(self, ctx: Ctx[State], winner: str, loser: str) -> None:
         """The winner takes two Item Cards at random from the loser, the rest from the deck."""
         hand = list(ctx.state.trainer(loser).items)
@@ -315,7 +317,7 @@ class BattleRules(LandingRules):
             ctx.emit("mover_placed",
                      f"{self.pname(ctx.state, pid)} has no Pokémon able to fight the "
                      "Final Battle and goes back to Cinnabar Island.",
-                     player=pid, place="cinnabar", on_plateau=False)
+                     player=pid, place="cinnabar", on_plateau=False, cite="final-lose")
             self.end_turn(ctx)
             return
         rivals = list(data_of(ctx.state).rivals)
@@ -360,12 +362,12 @@ class BattleRules(LandingRules):
         if p_total > m_total:
             ctx.emit("finished", f"{p_text}; {m_text}. {name} beats the Pokémon Master and is "
                      "the new Master Trainer!", winners=[b.challenger],
-                     reason=f"{name} won the Final Battle.")
+                     reason=f"{name} won the Final Battle.", cite="final-win")
             return
         ctx.say(f"{p_text}; {m_text}. The Pokémon Master wins.")
         self.knock_out(ctx, b.challenger, b.fighters[b.challenger])
         ctx.emit("mover_placed", f"{name} goes back to Cinnabar Island.", player=b.challenger,
-                 place="cinnabar", on_plateau=False)
+                 place="cinnabar", on_plateau=False, cite="final-lose")
         self.draw_items(ctx, b.defender, data_of(state).limits["master_reward_items"],
                         "The Pokémon Master's reward")
         ctx.emit("battle_changed",

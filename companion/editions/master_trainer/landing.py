@@ -15,7 +15,7 @@ from companion.editions.master_trainer.data import COLOURS, Ball
 from companion.editions.master_trainer.spaces import SPACES
 from companion.editions.master_trainer.turns import TurnRules, chip_arg
 from companion.engine.registry import declare, need, task
-from companion.engine.rules import Ctx
+from companion.engine.rules import Ctx, cites
 from companion.engine.types import Command, IllegalCommand
 
 
@@ -31,7 +31,7 @@ class LandingRules(TurnRules):
         name = self.pname(state, pid)
         on_plateau = s.kind in ("plateau", "plateau-catch", "final")
         ctx.emit("mover_placed", f"{name} lands on {s.label}.", player=pid, place=s.key,
-                 on_plateau=on_plateau)
+                 on_plateau=on_plateau, cite="move")
         ctx.emit("turn_flags_set", passed=False, landed_colour=s.colour)
         if s.kind == "town":
             self.draw_items(ctx, pid, data_of(state).city_items, "City or town")
@@ -148,6 +148,7 @@ class LandingRules(TurnRules):
         self.start_dice(ctx, "catch", [pid], "catch_rolled", ball=ball)
 
     @task("catch_rolled")
+    @cites("catch")
     def task_catch_rolled(self, ctx: Ctx[State], rolls: dict[str, int], ball: str) -> None:
         state = ctx.state
         pid = state.current
@@ -349,6 +350,7 @@ class LandingRules(TurnRules):
         ctx.ask("take", (pid,), f"Chance: take any {ctx.state.landed_colour} Pokémon chip on "
                 "the board (face up or face down), no roll needed. Tap it or choose it.")
 
+    @cites("chance-card")
     def cmd_take(self, ctx: Ctx[State], command: Command) -> None:
         """``take [chip]``: the chip a Chance Card lets you take (none: a random face-down one)."""
         allowed = self.chance_candidates(ctx.state)

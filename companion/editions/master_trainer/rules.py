@@ -19,8 +19,21 @@ class MasterTrainerRules(ViewRules):
     """Pokémon Master Trainer (1999): no money, a race to 20 Power Points and a win against
     a Pokémon Master. Players move their own movers; the companion keeps the rest."""
 
+    citation_file = "seeds/master-trainer/rules.toml"
+
     def check(self) -> None:
         check_seed(self)
+        self.check_citations()
+
+    def citations(self) -> Mapping[str, Mapping[str, str]]:
+        table: Mapping[str, Mapping[str, str]] | None = self.__dict__.get("_citations")
+        if table is None:
+            table = self.__dict__["_citations"] = readings.citations(self.name)
+        return table
+
+    def reading_topic(self, reading: str) -> str:
+        return next((r["topic"] for r in readings.readings(self.name) if r["id"] == reading),
+                    reading)
 
     def initial_state(self, setup: GameSetup) -> MasterTrainerState:
         data = load(setup.settings)

@@ -193,7 +193,7 @@ class TurnRules(DiceRules):
             ctx.emit("mover_placed",
                      f"{self.pname(ctx.state, pid)} has {power} Power Points of revived Pokémon "
                      "at the end of the turn: straight to Cinnabar Island.",
-                     player=pid, place="cinnabar", on_plateau=False)
+                     player=pid, place="cinnabar", on_plateau=False, cite="cinnabar")
             self.draw_items(ctx, pid, data_of(ctx.state).limits["cinnabar_items"],
                             "Cinnabar Island")
         self.check_hand(ctx)

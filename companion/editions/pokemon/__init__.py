@@ -46,6 +46,9 @@ class PokemonRules(TableSettings, PokemonSpaces, PokemonCatching, PokemonBattles
     settings_info = ({"name": "ball_faces", "label": "Poké Ball faces on the catching die",
                       "type": "int", "min": 1, "max": 6}, *readings.settings_info("pokemon"))
     trade_extras = ("pokemon",)
+    cite_as = {"auction": "auction-win", "adventure": "cards", "challenge": "cards"}
+    never_cites = {"rent": "a rival's location is explored or battled, never rented",
+                   "three-doubles": "one die: no doubles"}
 
     def edition_setup(self, state: MonopolyState) -> MonopolyState:
         state = super().edition_setup(state)
@@ -127,6 +130,9 @@ class PokemonRules(TableSettings, PokemonSpaces, PokemonCatching, PokemonBattles
         return ", ".join([*([rest] if rest != "nothing" else []), *chips]) or "nothing"
 
     # -- the end --------------------------------------------------------------------------
+    def end_cite(self, state: MonopolyState) -> str:
+        return "end-mat"
+
     def ended(self, state: MonopolyState) -> tuple[list[str], str] | None:
         done = [p.id for p in state.active if data.mat_complete(state, p.id)]
         if done:

@@ -13,7 +13,7 @@ from typing import Any
 
 from companion.editions.pokemon import data
 from companion.engine.registry import task
-from companion.engine.rules import Ctx
+from companion.engine.rules import Ctx, cites
 from companion.engine.state import Task
 from companion.engine.types import Command
 from companion.monopoly.state import MonopolyState
@@ -117,6 +117,8 @@ class PokemonBattles:
         return int(b["rolls"].get(pid, 0)) + data.battle_strength(state, pid) + int(b["bonus"][pid])
 
     @task("battle_end")
+    @cites(lambda self, ctx: battle_rule(self, ctx.state), "battle-win", "battle-lose",
+           "battle-tie")
     def task_battle_end(self: Any, ctx: C) -> None:
         state = ctx.state
         b = data.battle(state)
@@ -138,3 +140,10 @@ class PokemonBattles:
         tie = " (a tie goes to the owner)" if mine == theirs else ""
         self.pay(ctx, me, owner, space.rent, f"{state.name(owner)} wins the battle {theirs} to "
                  f"{mine}{tie}: {state.name(me)} pays the battle fee of {state.fmt(space.rent)}")
+
+
+def battle_rule(rules: Any, state: MonopolyState) -> str:
+    """The citation id of a battle's result: the challenger wins, a tie, or the owner wins."""
+    b = data.battle(state)
+    mine, theirs = rules.total(state, b["challenger"]), rules.total(state, b["owner"])
+    return "battle-win" if mine > theirs else "battle-tie" if mine == theirs else "battle-lose"

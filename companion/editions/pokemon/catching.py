@@ -13,7 +13,7 @@ from typing import Any
 from companion.editions import readings
 from companion.editions.pokemon import data
 from companion.engine.registry import prompt_kind, task
-from companion.engine.rules import Ctx
+from companion.engine.rules import Ctx, cites
 from companion.engine.state import Task
 from companion.engine.types import Action, Command
 from companion.monopoly.board import Space
@@ -68,6 +68,7 @@ class PokemonCatching:
         return [Action(pid, "explore", f"Pay {state.fmt(d['cost'])} to explore"),
                 Action(pid, "battle", f"Battle {state.name(owner)}")]
 
+    @cites("explore-cost")
     def cmd_explore(self: Any, ctx: C, command: Command) -> None:
         """Explore the location: free on your own, the exploration cost to a rival's owner."""
         assert ctx.state.prompt is not None
@@ -114,6 +115,7 @@ class PokemonCatching:
                 space=index, type=s.color)
 
     @task("catch_rolled")
+    @cites("catch")
     def task_catch_rolled(self: Any, ctx: C, player: str, space: int, dice: list[int]) -> None:
         state = ctx.state
         s = state.b.spaces[space]
@@ -183,6 +185,7 @@ class PokemonCatching:
                 return "Your last Poké Ball cannot be spent on a re-roll (a setting of this game)."
         return None
 
+    @cites("reroll")
     def cmd_reroll(self: Any, ctx: C, command: Command) -> None:
         """Pay the re-roll price to the Bank and roll the catching die again."""
         assert ctx.state.prompt is not None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.engine.registry import effect, prompt_kind, space_kind, task
-from companion.engine.rules import Ctx
+from companion.engine.rules import Ctx, cites
 from companion.engine.state import Task
 from companion.engine.types import Action, Command
 from companion.monopoly.board import Card, Space
@@ -45,6 +45,7 @@ class PokemonSpaces:
             return [Action(pid, "buy", f"Take control for {state.fmt(price)}")]
         return [Action(pid, "auction", "Auction it (you cannot afford it)")]
 
+    @cites("buy")
     def cmd_buy(self: Any, ctx: C, command: Command) -> None:
         """Take control of the location: pay its cost, then you may explore it."""
         assert ctx.state.prompt is not None
@@ -79,6 +80,7 @@ class PokemonSpaces:
                         "to the next Lapras, or stay", options, "lapras_move", player=pid)
 
     @task("lapras_move")
+    @cites("lapras")
     def task_lapras_move(self: Any, ctx: C, player: str, option: str) -> None:
         if option == "stay":
             ctx.say(f"{ctx.state.name(player)} stays on Lapras.")

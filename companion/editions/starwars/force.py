@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from companion.engine.events import ForceDieRolled
 from companion.engine.registry import declare, effect, need, space_kind, task
-from companion.engine.rules import Ctx
+from companion.engine.rules import Ctx, cites
 from companion.monopoly.board import Card, Space
 from companion.monopoly.host import MonopolyHost
 from companion.monopoly.state import MonopolyState
@@ -58,6 +58,7 @@ class StarWarsForce(MonopolyHost):
                       1, "force_rolled", label="Roll for the Force", player=pid)
 
     @task("force_rolled")
+    @cites("force")
     def task_force_rolled(self, ctx: C, player: str, dice: list[int]) -> None:
         face = dice[0]
         ctx.emit("force_die_rolled",
@@ -70,6 +71,7 @@ class StarWarsForce(MonopolyHost):
 
     # -- 1 Mind Trick: swap -------------------------------------------------------------
     @declare("force", "1")
+    @cites("force-mind-trick-swap")
     def force_1(self, ctx: C, pid: str) -> None:
         state = ctx.state
         mine = state.owned_by(pid)
@@ -96,6 +98,7 @@ class StarWarsForce(MonopolyHost):
                         "force_swap", player=player, give=option)
 
     @task("force_swap")
+    @cites("force-mind-trick-swap")
     def task_force_swap(self, ctx: C, player: str, give: str, option: str) -> None:
         state = ctx.state
         mine, theirs = state.b.find(give).index, state.b.find(option).index
@@ -112,6 +115,7 @@ class StarWarsForce(MonopolyHost):
 
     # -- 2 Force Stealth ----------------------------------------------------------------
     @declare("force", "2")
+    @cites("force-stealth")
     def force_2(self, ctx: C, pid: str) -> None:
         state = ctx.state
         free = [i for i in state.b.ownable if state.owner(i) is None]
@@ -127,6 +131,7 @@ class StarWarsForce(MonopolyHost):
                         "force_stealth", player=pid)
 
     @task("force_stealth")
+    @cites("force-stealth")
     def task_force_stealth(self, ctx: C, player: str, option: str) -> None:
         space = ctx.state.b.find(option)
         self.move_to(ctx, player, space.index, salary=False,
@@ -138,6 +143,7 @@ class StarWarsForce(MonopolyHost):
 
     # -- 3 Force Levitate ---------------------------------------------------------------
     @declare("force", "3")
+    @cites("force-levitate")
     def force_3(self, ctx: C, pid: str) -> None:
         state = ctx.state
         ships = [p for p in state.active if p.id != pid]
@@ -150,6 +156,7 @@ class StarWarsForce(MonopolyHost):
                         "force_levitate", player=pid)
 
     @task("force_levitate")
+    @cites("force-levitate")
     def task_force_levitate(self, ctx: C, player: str, option: str) -> None:
         state = ctx.state
         me, other = state.player(player), state.player(option)
@@ -166,6 +173,7 @@ class StarWarsForce(MonopolyHost):
 
     # -- 4 Force Pull -------------------------------------------------------------------
     @declare("force", "4")
+    @cites("force-pull")
     def force_4(self, ctx: C, pid: str) -> None:
         state = ctx.state
         mine = state.owned_by(pid)
@@ -187,6 +195,7 @@ class StarWarsForce(MonopolyHost):
                         "force_pull", player=player, victim=option)
 
     @task("force_pull")
+    @cites("force-pull")
     def task_force_pull(self, ctx: C, player: str, victim: str, option: str) -> None:
         space = ctx.state.b.find(option)
         if ctx.state.owner(space.index) != player:
@@ -201,6 +210,7 @@ class StarWarsForce(MonopolyHost):
 
     # -- 5 Mind Trick: ₥50 from each ----------------------------------------------------
     @declare("force", "5")
+    @cites("force-mind-trick-money")
     def force_5(self, ctx: C, pid: str) -> None:
         amount = self.force_steal
         for p in ctx.state.active:
@@ -210,6 +220,7 @@ class StarWarsForce(MonopolyHost):
 
     # -- 6 Force Dash -------------------------------------------------------------------
     @declare("force", "6")
+    @cites("force-dash")
     def force_6(self, ctx: C, pid: str) -> None:
         self.move_to(ctx, pid, 0, salary=True, why=f"Force Dash: {ctx.state.name(pid)} "
                      "moves directly to GO.")

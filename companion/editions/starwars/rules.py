@@ -10,7 +10,7 @@ from companion.editions import readings
 from companion.editions.starwars.force import POWERS, StarWarsForce
 from companion.editions.table_settings import TableSettings
 from companion.engine.registry import effect, prompt_kind, space_kind
-from companion.engine.rules import Ctx
+from companion.engine.rules import Ctx, cites
 from companion.engine.state import Task
 from companion.engine.types import Action, Command, IllegalCommand
 from companion.monopoly.board import Card, Space
@@ -113,6 +113,7 @@ class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
 
     # -- spaces -----------------------------------------------------------------------------
     @space_kind("tax")
+    @cites("tax")
     def land_tax(self, ctx: C, pid: str, space: Space) -> None:
         self.pay(ctx, pid, "bank", space.amount, f"Galactic Empire Tax: {ctx.state.name(pid)} "
                  f"pays {ctx.state.fmt(space.amount)} to the Bank")
@@ -125,6 +126,7 @@ class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
     def effect_hyperspace(self, ctx: C, pid: str, card: Card) -> None:
         self.hyperspace(ctx, pid)
 
+    @cites("hyperspace")
     def hyperspace(self, ctx: C, pid: str) -> None:
         """Move at once to the next unowned property (GO salary if the jump passes GO)."""
         state = ctx.state
@@ -172,6 +174,7 @@ class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
             return self.no_marker(state, d.creditor) + " Propose a trade instead."
         return None
 
+    @cites("sell-to-creditor")
     def cmd_sell_to_creditor(self, ctx: C, command: Command) -> None:
         """Sell one of your properties to the player you owe at half its purchase value; the
         value counts against the debt (the creditor pays any change)."""
@@ -241,6 +244,11 @@ class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
         if len(tied) > 1:
             why += f" and {state.fmt(best[1])} (money breaks the tie)"
         return winners, why + "."
+
+    def end_cite(self, state: MonopolyState) -> str:
+        if all(state.owner(i) is not None for i in state.b.ownable):
+            return "end-all-owned"
+        return "end-last-ship"
 
     def ended(self, state: MonopolyState) -> tuple[list[str], str] | None:
         if all(state.owner(i) is not None for i in state.b.ownable):
