@@ -337,7 +337,10 @@ function glance(v) {
       h("span", {class: "muted"}, "Power Points "), h("strong", {}, `${p.power_points} of ${p.goal}`)));
   }
   const roll = v.last_roll || [];
-  const log = (v.log || []).slice(-4).reverse();
+  /* the last lines said, each with its rule (view.log_cites, beside view.log) */
+  const cites = v.log_cites || [];
+  const log = (v.log || []).map((e, i) => (typeof e === "string" && cites[i]
+    ? {say: e, cite: cites[i]} : e)).slice(-4).reverse();
   if (log.length || roll.length) {
     const list = h("ul", {class: "happened", "aria-label": "What just happened"});
     let diced = false;
