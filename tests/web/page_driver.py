@@ -187,10 +187,13 @@ SHOWN = {"mario": ("buy",), "pokemon": ("explore",), "starwars": ("auction", "bu
 
 
 def setup_game(service: GameService, edition: str, where: str) -> tuple[str, list[str]]:
-    """Play the edition's script on the service to ``where`` ("play" or "end"); returns the
-    game id and the first two players' ids."""
+    """Play the edition's script on the service to ``where`` ("play", "end", or "last": every
+    step but the last, which ``finish`` plays once the phones have joined: a finished game's
+    join code no longer works); returns the game id and the first two players' ids."""
     data = script(edition)
     steps = data.pop("steps")
+    if where == "last":
+        steps = steps[:-1]
     out = service.create_game(data)
     assert out.ok, out.error
     game_id = str(out.game_id)
@@ -205,6 +208,14 @@ def setup_game(service: GameService, edition: str, where: str) -> tuple[str, lis
         assert res.ok, res.error
     ids = [p["id"] for p in service.view(game_id, None)["players"]]
     return game_id, ids[:2]
+
+
+def finish(service: GameService, game_id: str, edition: str) -> None:
+    """Play the script's last step (after ``setup_game(..., "last")``): the game ends."""
+    _, state = service.state(game_id)
+    res = service.submit(game_id, parse_step(state, script(edition)["steps"][-1]))
+    assert res.ok, res.error
+    assert service.state(game_id)[1].finished
 
 
 def join_code(service: GameService, game_id: str) -> str:

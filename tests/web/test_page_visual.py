@@ -17,6 +17,7 @@ from page_driver import (
     CHROMIUM,
     ROOT,
     SCRIPTS,
+    finish,
     join,
     join_code,
     new_phone,
@@ -61,11 +62,14 @@ def test_screens_match(edition: str, where: str, browser: Any, tmp_path: Any) ->
     errors: list[str] = []
     for scheme in ("light", "dark"):  # a server each: the phone claims the same seat
         with running_server(tmp_path / scheme) as (base, service):
-            game_id, ids = setup_game(service, edition, where)
+            game_id, ids = setup_game(service, edition, "last" if where == "end" else where)
             view = service.view(game_id, None)
             who = view["current"] if view["current"] in ids else ids[0]
             page = new_phone(browser, errors, scheme, bypass_csp=True)
             join(page, base, join_code(service, game_id), who)
+            if where == "end":  # joined while it ran: a finished game takes no new phones
+                finish(service, game_id, edition)
+                view = service.view(game_id, None)
             steady(page, view["version"])
             name = f"{edition}-{where}-{scheme}.png"
             got = tmp_path / name
