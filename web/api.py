@@ -125,7 +125,8 @@ def list_games() -> Response:
 @bp.post("/games")
 def create_game() -> Response:
     require_banker()
-    setup = body(MAX_SETUP_BODY, keys=("edition", "players", "seed", "dice", "settings"))
+    setup = body(MAX_SETUP_BODY,
+                 keys=("edition", "players", "seed", "dice", "settings", "profile"))
     return outcome_response(web().service.create_game(physical_decks_by_default(setup)),
                             created=True)
 

@@ -118,7 +118,7 @@ def reclaim(game_id: str) -> Response:
         return jsonify({"player": player, "pending": True})
     if not isinstance(key, str):
         raise ApiError("bad_request", "'key' must be the seat key shown on the old phone.")
-    guard(w.join, "join")
+    guard(w.join, w.flood, "join")
     stored = _keys().get(game_id, {}).get(player)
     if not stored or not hmac.compare_digest(stored, _digest(key)):
         record_failure(w.join, w.flood, "join")

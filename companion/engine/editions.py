@@ -48,6 +48,9 @@ def unregister_edition(name: str) -> None:
     _cache.pop(name, None)
 
 
+_loading: set[str] = set()
+
+
 def find_edition(name: str) -> Rules[Any]:
     """The rules of edition ``name``, or SetupError naming the known editions."""
     if name in _cache:
@@ -62,7 +65,13 @@ def find_edition(name: str) -> Rules[Any]:
         if exc.name != module_name:
             raise
         raise SetupError(f"Edition {name!r} is not installed in this build.") from exc
+    if name in _loading:  # a check that loads its own edition again would recurse
+        raise RuntimeError(f"Edition {name!r} was asked for while it is being checked.")
     rules: Rules[Any] = getattr(module, cls_name)()
-    rules.check()  # a seed naming something no rule handles fails here, at start-up
+    _loading.add(name)
+    try:
+        rules.check()  # a seed naming something no rule handles fails here, at start-up
+    finally:
+        _loading.discard(name)
     _cache[name] = rules
     return rules

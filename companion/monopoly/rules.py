@@ -18,7 +18,13 @@ from companion.engine.seeds import SeedError
 from companion.engine.state import Task
 from companion.engine.types import BANKER, Action, Command, GameSetup, IllegalCommand, SetupError
 from companion.monopoly import rng_setup
-from companion.monopoly.board import SEED_FILES, check_card_effects, check_seed, load_board
+from companion.monopoly.board import (
+    SEED_FILES,
+    _raw,
+    check_card_effects,
+    check_seed,
+    load_board,
+)
 from companion.monopoly.cards import MonopolyCards
 from companion.monopoly.debts import MonopolyDebts
 from companion.monopoly.events import MonopolyEvents, fresh_deeds, new_player
@@ -86,7 +92,9 @@ class MonopolyRules(
                                 f"{deck} deck's cards cite it)")
 
     def board_decks(self) -> tuple[str, ...]:
-        return tuple(sorted(load_board(self.name).decks))
+        """The decks the data file deals (read raw: loading the board asks which kinds this
+        edition handles, which would load this edition again while it is being checked)."""
+        return tuple(sorted(str(d["id"]) for d in _raw(self.name).get("decks", [])))
 
     def citations(self) -> Mapping[str, Mapping[str, str]]:
         table: Mapping[str, Mapping[str, str]] | None = self.__dict__.get("_citations")

@@ -89,7 +89,10 @@ def banker_starts(bank: Any, base: str, setup: dict[str, Any]) -> str:
     bank.select_option("#setup-edition", setup["edition"])
     bank.fill("#setup-players", "\n".join(setup["players"]))
     bank.select_option("#setup-dice", setup.get("dice", "digital"))
-    for name, value in setup.get("settings", {}).items():
+    settings = dict(setup.get("settings", {}))
+    if bank.locator("#setup-set-decks").count():  # the example scripts draw virtual cards
+        settings.setdefault("decks", "virtual")
+    for name, value in settings.items():
         bank.select_option(f"#setup-set-{name}", str(value))
     bank.fill("#setup-seed", str(setup.get("seed", 1)))
     bank.get_by_role("button", name="Start the game").click()

@@ -84,12 +84,12 @@ function chance(num, den) {
     : p >= 75 ? "very likely" : p >= 50 ? "likely" : p >= 25 ? "possible" : "unlikely";
   return `${word} (${pct})`;
 }
-/* engine texts with raw odds ("16383/16384 (100.0%, 14 rolls)") into words */
+/* engine texts with raw odds ("16383/16384 (>99.9%, 14 rolls)") into words */
 function words(text) {
   const types = Object.keys((S.view && S.view.extra && S.view.extra.types) || {}).join("|");
   return String(text ?? "")
     .replace(types ? new RegExp(` \\((?:${types})-\\d+\\)`, "g") : /$^/, "")  /* "(ice-1)" */
-    .replace(/(\d+)\/(\d+) \((\d+(?:\.\d+)?)%(?:, (\d+) rolls?)?\)/g, (m, a, b, _p, r) =>
+    .replace(/(\d+)\/(\d+) \(([<>]?\d+(?:\.\d+)?)%(?:, (\d+) rolls?)?\)/g, (m, a, b, _p, r) =>
       chance(Number(a), Number(b)) + (r ? ` within ${r} rolls` : ""))
     .replace(/\b(\d+) in (\d+) \((\d+(?:\.\d+)?)%\)/g, (m, a, b) => `${a} in ${b}, ${
       chance(Number(a), Number(b))}`);
@@ -1515,10 +1515,13 @@ function setupForm() {
     }).catch((e) => editionBox.replaceChildren(h("p", {}, e.message)));
   };
   ed.addEventListener("change", load);
-  api("GET", "/api/editions").then((list) => {
+  /* the editions; asked again when the form opens if an earlier try failed (a phone that
+     logged in while the first answer was on its way) */
+  const editions = () => api("GET", "/api/editions").then((list) => {
     ed.replaceChildren(...list.map((e) => h("option", {value: e.name}, e.title)));
     load();
-  }).catch(() => {});
+  }).catch((e) => editionBox.replaceChildren(h("p", {}, e.message)));
+  editions();
   const start = () => act(async () => {
     if (!info && pending) await pending;
     if (!info) throw new Error("Choose an edition first.");
@@ -1546,7 +1549,9 @@ function setupForm() {
     S.setupEl = null;
     toast("Game started.", true); await loadSession(); openGame(r.game_id, "banker");
   });
-  S.setupEl = h("details", {id: "setup"}, h("summary", {}, "New game"),
+  S.setupEl = h("details", {id: "setup", ontoggle: (ev) => {
+    if (ev.target.open && !ed.options.length) editions();
+  }}, h("summary", {}, "New game"),
     h("label", {for: "setup-edition"}, "Edition"), ed,
     h("label", {for: "setup-players"}, "Players, one name per line"), players, tokenBox,
     h("div", {class: "row"}, tapButton), tapStatus,
