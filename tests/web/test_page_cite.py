@@ -51,3 +51,20 @@ def test_a_tap_on_rule_shows_the_rulebook_words(browser: Any, tmp_path: Path) ->
                               ).to_contain_text("rulebook")
         page.context.close()
     assert errors == []
+
+
+def test_a_shipped_default_is_marked_where_it_is_used(browser: Any, tmp_path: Path) -> None:
+    """Mario's prices are not printed in the rulebook: tapping a location says its price is the
+    shipped default, not yet checked against the box on the table."""
+    errors: list[str] = []
+    with running_server(tmp_path) as (base, service):
+        game_id, ids = setup_game(service, "mario", "play")
+        view = service.view(game_id, None)
+        space = next(s for s in view["board"]["spaces"] if "price" in s.get("unverified", []))
+        page = new_phone(browser, errors)
+        join(page, base, join_code(service, game_id), ids[0])
+        page.locator(f'.cell[data-space="{space["index"]}"]').click()
+        playwright_api.expect(page.locator(".space-detail")).to_contain_text(
+            "not yet checked against your box")
+        page.context.close()
+    assert errors == []

@@ -714,6 +714,9 @@ function boardSection(v) {
     if (sp.rent !== undefined) bits.push(`rent ${money(sp.rent)}`);
     if (sp.amount !== undefined) bits.push(`pay ${money(sp.amount)}`);
     bits.push(...flags);
+    /* facts the rulebook does not print: the shipped default until the banker confirms them */
+    const unsure = (sp.unverified || []).map((f) => ({amount: "tax"}[f] || f));
+    if (unsure.length) bits.push(`${unsure.join(" and ")} as shipped, not yet checked against your box`);
     if (bowser && bowser.position === idx) bits.push("Bowser is here");
     if (here.length) bits.push(`${here.map((p) => p.name).join(" and ")} ${here.length > 1 ? "are" : "is"} here`);
     const text = bits.join(", ");
