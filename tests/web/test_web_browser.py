@@ -83,6 +83,7 @@ def test_mario_auction_offer_undo_reclaim(server: tuple[str, GameService], brows
     bank.select_option("#setup-edition", "mario")
     bank.fill("#setup-players", "Mario\nLuigi")
     bank.select_option("#setup-set-order", "seated")
+    bank.select_option("#setup-set-decks", "virtual")  # this story draws no real cards
     bank.fill("#setup-seed", "1")
     bank.get_by_role("button", name="Start the game").click()
     heading = bank.get_by_role("heading", name="Join code:")
