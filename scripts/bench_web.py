@@ -1,5 +1,5 @@
 """Benchmark the phone page: page bytes, first render in headless Chromium, and the time from
-a command to its update on every SSE client, measured as /work/shared/peers/bgio/README.md
+a command to its update on every SSE client, measured as ../shared/peers/bgio/README.md
 measures boardgame.io (server in a child process, N players + spectators, closed loop,
 W warm-up + R timed moves, nearest-rank percentiles, the 3-invalid + 1-valid sanity check).
 
@@ -8,8 +8,8 @@ W warm-up + R timed moves, nearest-rank percentiles, the 3-invalid + 1-valid san
     .venv/bin/python scripts/bench_web.py --no-browser
     .venv/bin/python scripts/bench_web.py --compare       # vs boardgame.io, same sitting
 
-``--compare`` copies boardgame.io's harness (/work/shared/peers/bgio, or ../shared/peers/bgio
-beside the checkout) to a temp dir, runs ``npm ci``, then alternates 3 runs of
+``--compare`` copies boardgame.io's harness (../shared/peers/bgio beside the checkout) to a
+temp dir, runs ``npm ci``, then alternates 3 runs of
 ``node bench.js --clients K --moves R`` with 3 of ours (``--no-browser``) for 8 and 50
 clients, and once more of each pinned to one core (``taskset -c 0``, the nearest thing to a
 small Pi here); it prints medians of each figure and the ratios (ours / theirs).
@@ -351,7 +351,7 @@ def first_render(base: str, code: str, loads: int = 5) -> float:
 # -- side by side with boardgame.io -------------------------------------------------------------
 def peer_dir() -> Path | None:
     here = Path(__file__).resolve().parents[1]
-    for d in (Path("/work/shared/peers/bgio"), here.parent / "shared" / "peers" / "bgio",
+    for d in (here.parent / "shared" / "peers" / "bgio",
               here.parent.parent / "shared" / "peers" / "bgio"):
         if (d / "bench.js").exists():
             return d
