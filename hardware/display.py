@@ -224,7 +224,8 @@ class Display:
         """The last frame as PNG bytes, optionally scaled up for a phone screen."""
         image = self.frame()
         if scale > 1:
-            image = image.resize((image.width * scale, image.height * scale), Image.NEAREST)
+            size = (image.width * scale, image.height * scale)
+            image = image.resize(size, Image.Resampling.NEAREST)
         out = io.BytesIO()
         image.save(out, format="PNG")
         return out.getvalue()

@@ -13,7 +13,7 @@ from typing import Any
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 
-class FakePin(MockPWMPin):
+class FakePin(MockPWMPin):  # type: ignore[misc]  # gpiozero ships no type hints
     """A mock pin whose writes fail while its factory is unplugged."""
 
     def _check(self) -> None:
@@ -30,7 +30,7 @@ class FakePin(MockPWMPin):
         super()._set_frequency(value)
 
 
-class FakePinFactory(MockFactory):
+class FakePinFactory(MockFactory):  # type: ignore[misc]
     """Mock pins that can be unplugged (``unplug()``) and plugged back (``replug()``)."""
 
     def __init__(self, **kw: Any) -> None:

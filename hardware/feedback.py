@@ -48,7 +48,7 @@ class Feedback:
                 device.close()
             raise
         self.green, self.red = built[0], built[1]
-        self.buzzer: Buzzer | TonalBuzzer = built[2]  # type: ignore[assignment]
+        self.buzzer: Buzzer | TonalBuzzer = built[2]
         self.fault: Exception | None = None
         self._sleep = sleep
         self._queue: queue.Queue[tuple[str, threading.Event] | None] = queue.Queue()

@@ -135,7 +135,7 @@ def draw_error(draw: ImageDraw.ImageDraw, text: str) -> None:
 def qr_matrix(url: str) -> list[list[bool]]:
     """The QR code of ``url`` (version 3 at most, so it fits at 2 px a module)."""
     qr = segno.make_qr(url, error="l", boost_error=True)
-    if qr.version > 3:
+    if not isinstance(qr.version, int) or qr.version > 3:
         raise ValueError(f"address too long for the OLED's QR code (version {qr.version}): {url}")
     return [[bool(m) for m in row] for row in qr.matrix]
 
@@ -158,5 +158,5 @@ def draw_join(draw: ImageDraw.ImageDraw, url: str, code: str) -> None:
     cols = (WIDTH - left) // 6
     text(draw, (left + 2, 15), fit(code, cols), fill=OFF)
     short = url.split("://", 1)[-1].split("?", 1)[0]  # the code is shown above
-    for row, line in enumerate(wrap(short, cols)[:3]):
-        text(draw, (left, 30 + row * 11), line)
+    for n, line in enumerate(wrap(short, cols)[:3]):
+        text(draw, (left, 30 + n * 11), line)

@@ -334,7 +334,7 @@ class TableHardware:
     def show_enrollment(self, progress: Any) -> None:
         """``progress``: a companion.tags.EnrollmentProgress or a dict with done/total/prompt."""
         try:
-            get = progress.get if isinstance(progress, Mapping) else (
+            get: Callable[[str], Any] = progress.get if isinstance(progress, Mapping) else (
                 lambda k: getattr(progress, k))
             self.display.show_enrollment(int(get("done")), int(get("total")),
                                          str(get("prompt")))

@@ -38,7 +38,8 @@ try:  # a faster encoder when installed; the standard library otherwise
     import orjson
 
     def dumps(value: Any) -> bytes:
-        return orjson.dumps(value)
+        encoded: bytes = orjson.dumps(value)
+        return encoded
 except ImportError:  # pragma: no cover - depends on the machine
     def dumps(value: Any) -> bytes:
         return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()

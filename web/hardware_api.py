@@ -60,7 +60,8 @@ def _served_game() -> str | None:
     table = web().settings.get("table")
     if table is not None:
         return str(table.served_game() or "") or None
-    return web().service.active_game()
+    served: str | None = web().service.active_game()
+    return served
 
 
 def _check_served(game_id: str) -> None:

@@ -42,7 +42,7 @@ class _Waitress:
         self._srv = create_server(app, host=host, port=port, threads=threads,
                                   connection_limit=max(100, threads * 4), channel_timeout=120,
                                   cleanup_interval=10, ident="companion")
-        self.effective_port = int(self._srv.effective_port)  # type: ignore[union-attr]
+        self.effective_port = int(self._srv.effective_port)
         self._app = app
 
     def run(self) -> None:

@@ -338,8 +338,8 @@ class Mfrc522Chip:
             first_bits = tx_end + FDT_S + 5 * BIT_S  # TAuto stops the timer at the 5th bit
             if timer is not None and timer >= first_bits:
                 timer = None
-            ready = tx_end + FDT_S + len(answer) * 9 * BIT_S
-            self._answer = (ready, answer, 0, errors)  # answers here are whole bytes
+            ready_at = tx_end + FDT_S + len(answer) * 9 * BIT_S
+            self._answer = (ready_at, answer, 0, errors)  # answers here are whole bytes
         self._timer_at = timer
 
     def _air(self, answers: list[list[int]]) -> tuple[list[int] | None, int]:

@@ -53,7 +53,9 @@ class FakeGPIO(types.ModuleType):
 
     def _changed(self, pins: list[int]) -> None:
         for bcm in {self._bcm(p) for p in pins}:
-            for listener in self._wires.get(bcm, []) if bcm is not None else []:
+            if bcm is None:
+                continue
+            for listener in self._wires.get(bcm, []):
                 listener(bool(self.level(bcm)))
 
     def getmode(self) -> int | None:
