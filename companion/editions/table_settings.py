@@ -39,11 +39,10 @@ class TableSettings(MonopolyHost):
         return "free_parking_pot" in readings.setting_names(self.name) and \
             self.reading(state, "free_parking_pot") == "on"
 
-    def pay(self, ctx: C, payer: str, payee: str, amount: int, why: str,
-            cite: str = "") -> None:
-        if payee == "bank" and self.pot_rule(ctx.state):
-            payee, why = "pot", f"{why} (onto Free Parking: house rule)"
-        super().pay(ctx, payer, payee, amount, why, cite)
+    def bank_payee(self, state: MonopolyState, why: str) -> tuple[str, str]:
+        if self.pot_rule(state):
+            return "pot", f"{why} (onto Free Parking: house rule)"
+        return "bank", why
 
     @space_kind("free_parking")
     @cites("free-parking-pot")

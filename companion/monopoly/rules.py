@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -202,9 +203,17 @@ class MonopolyRules(
         yield self.asked_actions(state)
         yield self.free_actions(state)
 
+    dice_names: tuple[str, ...] = ()
+    """Policy: the dice as the rulebook names them (Mario: red and black); a roll of that
+    many dice asks for each by name (``input.names``)."""
+
     def asked_actions(self, state: MonopolyState) -> list[Action]:
         """The answers to the current prompt."""
         out = self.prompt_actions(state)
+        if self.dice_names:
+            out = [replace(a, input={**a.input, "names": list(self.dice_names)})
+                   if a.input and a.input.get("kind") == "dice"
+                   and a.input.get("count") == len(self.dice_names) else a for a in out]
         prompt = state.prompt
         if prompt is not None:
             kind_actions = handler(self, "prompt", prompt.kind)
@@ -234,7 +243,7 @@ class MonopolyRules(
         pid = state.prompt.to[0]
         price = state.prompt.data["price"]
         out = []
-        if state.player(pid).money >= price:
+        if state.player(pid).money >= price and self.may_take_space(state, pid):
             out.append(Action(pid, "buy", f"Buy for {state.fmt(price)}"))
         out.append(Action(pid, "auction", "Auction"))
         return out
@@ -258,9 +267,9 @@ class MonopolyRules(
 
     def free_actions(self, state: MonopolyState) -> list[Action]:
         """Actions open at any time: trades, and the banker's corrections."""
-        out = []
+        out = self.standing_actions(state)
         active = state.active
-        if len(active) > 1:
+        if len(active) > 1 and "trades" not in self.without:
             for p in active:
                 out.append(Action(p.id, "propose_trade", "Propose a trade", {},
                                   {"kind": "trade"}))
@@ -272,6 +281,11 @@ class MonopolyRules(
                           {"kind": "transfer"}))
         out.append(Action(BANKER, "end_game", "End the game now"))
         return out
+
+    def standing_actions(self, state: MonopolyState) -> list[Action]:
+        """Edition hook: the edition's own actions open at any time, listed first (Mario:
+        rent an owner may still ask for)."""
+        return []
 
     # -- the banker -----------------------------------------------------------------------
     @cites("banker-transfer")

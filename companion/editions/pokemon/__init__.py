@@ -26,6 +26,7 @@ from companion.editions.pokemon.battles import PokemonBattles
 from companion.editions.pokemon.catching import PokemonCatching
 from companion.editions.pokemon.spaces import PokemonSpaces
 from companion.editions.table_settings import TableSettings
+from companion.engine.registry import prompt_kind
 from companion.engine.rules import Ctx
 from companion.engine.types import Action, Command, IllegalCommand
 from companion.monopoly.board import load_board
@@ -73,6 +74,7 @@ class PokemonRules(TableSettings, PokemonSpaces, PokemonCatching, PokemonBattles
                 f"to the Bank ({names}) or to rival Trainers can pay the "
                 f"{state.fmt(d.amount)} owed.")
 
+    @prompt_kind("debt")
     def actions_debt(self, state: MonopolyState) -> list[Action]:
         out = super().actions_debt(state)
         if self.sale_would_pay(state):

@@ -52,35 +52,15 @@ class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
         return (f"All {state.b.rule('markers', 16)} of {state.name(pid)}'s property markers are "
                 "on the board: no more properties for that ship.")
 
-    @prompt_kind("buy")
-    def actions_buy(self, state: MonopolyState) -> list[Action]:
-        assert state.prompt is not None
-        out = super().actions_buy(state)
-        pid = state.prompt.to[0]
-        if self.markers_left(state, pid) > 0:
-            return out
-        return [a for a in out if a.type != "buy"]
+    def may_take_space(self, state: MonopolyState, pid: str) -> bool:
+        """A ship needs a free property marker to buy, bid or take a property."""
+        return self.markers_left(state, pid) > 0
 
     def refuse_buy(self, state: MonopolyState, command: Command) -> str | None:
         if state.prompt is not None and state.prompt.kind == "buy" and \
                 command.actor == state.prompt.to[0] and not self.markers_left(state, command.actor):
             return self.no_marker(state, command.actor) + " Auction it instead."
         return None
-
-    def auction_actions(self, state: MonopolyState) -> list[Any]:
-        return [a for a in super().auction_actions(state)
-                if a.type != "bid" or self.markers_left(state, a.actor) > 0]
-
-    def auction_settled_or_ask(self, ctx: C) -> None:
-        """Ships without a free marker cannot outbid anyone: they count as passed."""
-        a = ctx.state.auction
-        assert a is not None
-        left = [p.id for p in ctx.state.active if p.id not in a.passed and p.id != a.bidder
-                and self.markers_left(ctx.state, p.id) > 0]
-        if left:
-            self.ask_auction(ctx)
-        else:
-            self.close_auction(ctx)
 
     def refuse_bid(self, state: MonopolyState, command: Command) -> str | None:
         if state.auction is not None and command.actor in {p.id for p in state.active} and \
@@ -143,6 +123,7 @@ class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
         ctx.say("Hyperspace: no property is unowned, the ship stays.")
 
     # -- owing a player: sell them your properties at half price ----------------------------
+    @prompt_kind("debt")
     def actions_debt(self, state: MonopolyState) -> list[Action]:
         """Owing a player: "Sell them your properties to pay off the debt" (not to the Bank)."""
         d = state.debt
