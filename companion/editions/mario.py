@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any, NotRequired, TypedDict
+from typing import Any, NotRequired, TypedDict, Unpack
 
 from companion.editions import readings
 from companion.editions.table_settings import TableSettings
@@ -37,6 +37,13 @@ class Bowser(TypedDict):
     """Players still to finish a turn before he is active again."""
     since: NotRequired[int]
     """The turn he was knocked back in (reading ``bowser_rest = next_turn``)."""
+
+
+class BowserChange(TypedDict, total=False):
+    position: int
+    active: bool
+    wake: list[str]
+    since: int
 
 
 class RentClaim(TypedDict):
@@ -87,7 +94,7 @@ class MarioRules(TableSettings, MonopolyRules):
     def bowser(state: MonopolyState) -> Bowser:
         return values_of(state, MarioValues).bowser
 
-    def set_bowser(self, ctx: C, say: str = "", **changes: Any) -> None:
+    def set_bowser(self, ctx: C, say: str = "", **changes: Unpack[BowserChange]) -> None:
         ctx.emit("edition_values_set", say, set={"bowser": {**self.bowser(ctx.state), **changes}})
 
     def before_move(self, ctx: C, dice: list[int]) -> list[Task]:

@@ -10,7 +10,7 @@ House rules are off by default:
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 from companion.editions import readings
 from companion.engine.registry import space_kind
@@ -58,7 +58,7 @@ class TableSettings(MonopolyHost):
         return _best(state, lambda pid: state.player(pid).money, what)
 
 
-def _best(state: MonopolyState, score: Any, what: str) -> tuple[list[str], str]:
+def _best(state: MonopolyState, score: Callable[[str], int], what: str) -> tuple[list[str], str]:
     best = max(score(p.id) for p in state.active)
     winners = [p.id for p in state.active if score(p.id) == best]
     names = " and ".join(state.name(w) for w in winners)

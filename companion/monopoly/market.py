@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from companion.engine.registry import space_kind
 from companion.engine.rules import Ctx, cites
-from companion.engine.types import BANKER, Command, IllegalCommand
+from companion.engine.types import BANKER, Action, Command, IllegalCommand
 from companion.monopoly.board import Space
 from companion.monopoly.host import MonopolyHost
 from companion.monopoly.state import Auction, MonopolyState
@@ -125,9 +123,7 @@ class MonopolyMarket(MonopolyHost):
         step = state.b.rule("auction_step", 1)
         return a.floor if a.bidder is None else a.high + step
 
-    def auction_actions(self, state: MonopolyState) -> list[Any]:
-        from companion.engine.types import Action
-
+    def auction_actions(self, state: MonopolyState) -> list[Action]:
         a = state.auction
         assert a is not None
         out = []

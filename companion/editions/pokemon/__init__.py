@@ -111,7 +111,7 @@ class PokemonRules(TableSettings, PokemonSpaces, PokemonCatching, PokemonBattles
         table = data.all_caught(ctx.state)
         chips = table[pid]
         table[pid] = []
-        changes: dict[str, Any] = {"caught": table, "catch": None}
+        changes: dict[str, object] = {"caught": table, "catch": None}
         if heir is not None:
             table[heir] = [*table[heir], *chips]
             say = f"{ctx.state.name(heir)} gets {ctx.state.name(pid)}'s wild Pokémon." if chips \

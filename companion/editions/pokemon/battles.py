@@ -9,7 +9,7 @@ ends after a battle.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Unpack
 
 from companion.editions.pokemon import data
 from companion.engine.registry import task
@@ -31,7 +31,7 @@ class PokemonBattles(MonopolyRules):
     def battle_cards(self, state: MonopolyState, pid: str) -> list[str]:
         return [c for c in state.player(pid).cards if self.is_battle_card(state, c)]
 
-    def set_battle(self, ctx: C, say: str = "", **changes: Any) -> None:
+    def set_battle(self, ctx: C, say: str = "", **changes: Unpack[data.BattleChange]) -> None:
         ctx.emit("edition_values_set", say, set={"battle": {**data.battle(ctx.state), **changes}})
 
     def refuse_battle(self, state: MonopolyState, command: Command) -> str | None:

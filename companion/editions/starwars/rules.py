@@ -82,8 +82,8 @@ class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
                                           t.take.to_json())
         return None
 
-    def trade_markers(self, state: MonopolyState, proposer: str, to: str, give: Any,
-                      take: Any) -> str | None:
+    def trade_markers(self, state: MonopolyState, proposer: str, to: str, give: object,
+                      take: object) -> str | None:
         """Refuse a trade that would leave a ship with more properties than markers."""
         gives, takes = _count_spaces(give), _count_spaces(take)
         for pid, gain in ((proposer, takes - gives), (to, gives - takes)):
@@ -253,7 +253,7 @@ class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
         }
 
 
-def _count_spaces(side: Any) -> int:
+def _count_spaces(side: object) -> int:
     if not isinstance(side, Mapping):
         return 0
     spaces = side.get("spaces", [])
