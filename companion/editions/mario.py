@@ -58,6 +58,20 @@ class RentClaim(TypedDict):
     """The turn it arose in; the next player's roll loses it."""
 
 
+class BowserView(TypedDict):
+    position: int
+    space: str
+    active: bool
+    waiting_for: list[str]
+    """The names of the players still to finish a turn before he is active again."""
+
+
+class MarioView(TypedDict):
+    """Mario's values on the page (``view["extra"]``)."""
+
+    bowser: BowserView
+
+
 @dataclass(frozen=True)
 class MarioValues(EditionValues):
     """Mario's own state."""
@@ -405,7 +419,7 @@ class MarioRules(TableSettings, MonopolyRules):
                         "his and everyone loses.")
         return super().ended(state)
 
-    def extra_view(self, state: MonopolyState) -> dict[str, Any]:
+    def extra_view(self, state: MonopolyState) -> MarioView:
         b = self.bowser(state)
         return {"bowser": {"position": b["position"], "space": state.b.spaces[b["position"]].name,
                            "active": b["active"],

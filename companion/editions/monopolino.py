@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypedDict
 
 from companion.editions import readings
 from companion.engine import rng
@@ -61,6 +61,22 @@ class MonopolinoValues(EditionValues):
     """Booths each player has left to place."""
     discard: Mapping[str, list[str]]
     """Each deck's discard pile (reshuffled when the deck runs out)."""
+
+
+class DeckView(TypedDict):
+    deck: int
+    discard: int
+
+
+class MonopolinoView(TypedDict):
+    """Monopolino's values on the page (``view["extra"]``)."""
+
+    booths: dict[str, int]
+    """Booths each player has left to place."""
+    lottery: int
+    lottery_text: str
+    risk: DeckView
+    """Cards left in the RISK deck and on its discard pile."""
 
 
 def discards(state: MonopolyState, deck: str) -> list[str]:
@@ -334,7 +350,7 @@ class MonopolinoRules(MonopolyRules):
             p["booths_left"] = self.booths_left(state, p["id"])
         return out
 
-    def extra_view(self, state: MonopolyState) -> dict[str, Any]:
+    def extra_view(self, state: MonopolyState) -> MonopolinoView:
         return {
             "booths": dict(values_of(state, MonopolinoValues).booths),
             "lottery": state.pot, "lottery_text": state.fmt(state.pot),

@@ -356,8 +356,9 @@ class MonopolyRules(
         out["extra"] = self.extra_view(state)
         return out
 
-    def extra_view(self, state: MonopolyState) -> dict[str, Any]:
-        """Edition hook: the edition's own values for the page (``view["extra"]``)."""
+    def extra_view(self, state: MonopolyState) -> Mapping[str, object]:
+        """Edition hook: the edition's own values for the page (``view["extra"]``; each
+        edition types them with a TypedDict)."""
         return {}
 
     def interpret_tap(self, state: MonopolyState, obj: str, role: str) -> Command:

@@ -173,7 +173,7 @@ class PokemonRules(TableSettings, PokemonSpaces, PokemonCatching, PokemonBattles
                      battle_strength=data.battle_strength(state, pid))
         return out
 
-    def extra_view(self, state: MonopolyState) -> dict[str, Any]:
+    def extra_view(self, state: MonopolyState) -> data.PokemonView:
         ext = data.values(state)
         k, n = ext.ball_faces, int(state.b.rule("die_faces"))
         return {"types": data.type_names(state.b),

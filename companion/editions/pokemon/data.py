@@ -217,6 +217,30 @@ class PokemonValues(EditionValues):
     battle: Battle | None = None
 
 
+class CatchingDie(TypedDict):
+    faces: list[str]
+    """``"ball"`` or ``"x"`` per face."""
+    ball_faces: int
+    reroll_price: int
+
+
+class MatView(TypedDict):
+    types: list[str]
+    count: int
+
+
+class PokemonView(TypedDict):
+    """Pokémon's values on the page (``view["extra"]``)."""
+
+    types: dict[str, str]
+    wild: dict[str, int]
+    """Type -> wild Pokémon left beside the board."""
+    catching_die: CatchingDie
+    catch: Catch | None
+    battle: Battle | None
+    mats: dict[str, MatView]
+
+
 def values(state: MonopolyState) -> PokemonValues:
     return values_of(state, PokemonValues)
 

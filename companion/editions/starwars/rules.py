@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TypedDict
 
 from companion.editions import readings
 from companion.editions.starwars.force import POWERS, StarWarsForce
@@ -26,6 +26,17 @@ class StarWarsValues(EditionValues):
 
     bank_auctions: tuple[int, ...] | list[int] = ()
     """Spaces of a ship bankrupt to the Bank still to be auctioned, in order."""
+
+
+class StarWarsView(TypedDict):
+    """Star Wars' values on the page (``view["extra"]``)."""
+
+    markers_left: dict[str, int]
+    properties_owned: dict[str, int]
+    force_powers: dict[str, str]
+    """The Force die's face -> its power."""
+    bank_auctions: list[str]
+    """A bankrupt ship's properties still to be auctioned by the Bank, in order."""
 
 
 class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
@@ -243,7 +254,7 @@ class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
         return self.ranking(state)
 
     # -- front ends -------------------------------------------------------------------------
-    def extra_view(self, state: MonopolyState) -> dict[str, Any]:
+    def extra_view(self, state: MonopolyState) -> StarWarsView:
         return {
             "markers_left": {p.id: self.markers_left(state, p.id) for p in state.players},
             "properties_owned": {p.id: len(state.owned_by(p.id)) for p in state.players},
