@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, NotRequired, TypedDict
+from typing import NotRequired, TypedDict
 
 from companion.editions import readings
 from companion.engine.types import SetupError
@@ -33,7 +33,7 @@ def all_chips(board: Board) -> dict[str, list[str]]:
     return {t: [f"{t}-{i}" for i in range(1, n + 1)] for t in type_names(board)}
 
 
-def ball_faces_setting(board: Board, settings: dict[str, Any]) -> int:
+def ball_faces_setting(board: Board, settings: Mapping[str, object]) -> int:
     """The number of Poké Ball faces on the catching die (a setting; the rest are X)."""
     faces = int(board.rule("die_faces"))
     value = settings.get("ball_faces", board.rule("ball_faces"))

@@ -71,7 +71,7 @@ class PokemonSpaces(MonopolyRules):
     @space_kind("lapras")
     def land_lapras(self, ctx: C, pid: str, space: Space) -> None:
         state = ctx.state
-        options: list[tuple[Any, str]] = [("stay", "Stay here")]
+        options: list[tuple[str, str]] = [("stay", "Stay here")]
         for i in self.lapras_targets(state, space.index):
             s = state.b.spaces[i]
             go = " (passing GO)" if i <= space.index else ""
