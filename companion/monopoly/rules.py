@@ -1,7 +1,9 @@
 """MonopolyRules: the shared Monopoly-family game, assembled from its parts.
 
-Editions subclass it and override hooks (``before_move``, ``rent``, ``land_<kind>``,
-``effect_<word>``, ``turn_actions``, ``ended``, ...) for what is their own.
+Editions subclass it, declare their own space kinds, effects and tasks, and implement hooks
+and set policies for what is their own (``before_move``, ``rent``, ``turn_actions``,
+``ended``, ``short_payment``, ...: the list is :mod:`companion.monopoly.hooks`); they never
+override another method of the family or the engine.
 """
 
 from __future__ import annotations
