@@ -9,9 +9,9 @@ puts locations he lands on in GAME OVER, and fights the players he meets (never 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NotRequired, TypedDict, Unpack
 
 from companion.editions import readings
 from companion.editions.table_settings import TableSettings
@@ -27,15 +27,60 @@ from companion.monopoly.state import EditionValues, MonopolyState, values_of
 C = Ctx[MonopolyState]
 
 
+class Bowser(TypedDict):
+    """Where Bowser is and whether he moves (kept as the event stores it)."""
+
+    position: int
+    """His space index."""
+    active: bool
+    wake: list[str]
+    """Players still to finish a turn before he is active again."""
+    since: NotRequired[int]
+    """The turn he was knocked back in (reading ``bowser_rest = next_turn``)."""
+
+
+class BowserChange(TypedDict, total=False):
+    position: int
+    active: bool
+    wake: list[str]
+    since: int
+
+
+class RentClaim(TypedDict):
+    """A rent an owner may still ask for (reading ``rent_collection = ask``)."""
+
+    payer: str
+    owner: str
+    space: int
+    amount: int
+    rule: str
+    turn: int
+    """The turn it arose in; the next player's roll loses it."""
+
+
+class BowserView(TypedDict):
+    position: int
+    space: str
+    active: bool
+    waiting_for: list[str]
+    """The names of the players still to finish a turn before he is active again."""
+
+
+class MarioView(TypedDict):
+    """Mario's values on the page (``view["extra"]``)."""
+
+    bowser: BowserView
+
+
 @dataclass(frozen=True)
 class MarioValues(EditionValues):
     """Mario's own state."""
 
-    bowser: Mapping[str, Any]
+    bowser: Bowser
     """Bowser's ``position`` (space index), whether he is ``active``, and who he ``wake``s."""
     game_over: frozenset[int] = frozenset()
     """Locations whose card lies on its GAME OVER side (no rent until continued)."""
-    rent_claims: Sequence[Mapping[str, Any]] = ()
+    rent_claims: Sequence[RentClaim] = ()
     """Rents an owner may still ask for (reading ``rent_collection = ask``)."""
 
 
@@ -52,24 +97,18 @@ class MarioRules(TableSettings, MonopolyRules):
     dice_names = ("red", "black")
     """The two dice as the rulebook names them; Bowser moves on the black."""
 
-    def prompt_actions(self, state: MonopolyState) -> list[Action]:
-        """Two-dice inputs name the red and the black die (``input.names``)."""
-        return [replace(a, input={**a.input, "names": list(self.dice_names)})
-                if a.input and a.input.get("kind") == "dice" and a.input.get("count") == 2
-                else a for a in super().prompt_actions(state)]
-
     def edition_setup(self, state: MonopolyState) -> MonopolyState:
         state = super().edition_setup(state)
         start = state.b.find(state.b.rule("bowser_start")).index
-        bowser = {"position": start, "active": True, "wake": []}
+        bowser: Bowser = {"position": start, "active": True, "wake": []}
         return replace(state, ext=MarioValues(bowser=bowser))
 
     # -- Bowser -----------------------------------------------------------------------------
     @staticmethod
-    def bowser(state: MonopolyState) -> dict[str, Any]:
-        return dict(values_of(state, MarioValues).bowser)
+    def bowser(state: MonopolyState) -> Bowser:
+        return values_of(state, MarioValues).bowser
 
-    def set_bowser(self, ctx: C, say: str = "", **changes: Any) -> None:
+    def set_bowser(self, ctx: C, say: str = "", **changes: Unpack[BowserChange]) -> None:
         ctx.emit("edition_values_set", say, set={"bowser": {**self.bowser(ctx.state), **changes}})
 
     def before_move(self, ctx: C, dice: list[int]) -> list[Task]:
@@ -195,24 +234,17 @@ class MarioRules(TableSettings, MonopolyRules):
             self.set_bowser(ctx, "Every player has finished a turn: Bowser is active again on "
                             "GO.", active=True, wake=[], position=0)
 
-    @task("land")
-    def task_land(self, ctx: C, player: str) -> None:
+    def before_landing(self, ctx: C, pid: str) -> list[Task]:
         """A player landing on Bowser fights him first (not on Free Parking, not in Jail, not
         on Go to Jail: "immediately put your token into the Jail section")."""
         b = self.bowser(ctx.state)
-        p = ctx.state.player(player)
+        p = ctx.state.player(pid)
         if ctx.state.b.spaces[p.position].kind == "go_to_jail":
-            super().task_land(ctx, player)
-            return
-        if b["active"] and b["position"] == p.position and player in self.exposed(ctx.state,
-                                                                                   p.position):
-            ctx.then(Task("battle", {"leader": player}), Task("land_space", {"player": player}))
-            return
-        super().task_land(ctx, player)
-
-    @task("land_space")
-    def task_land_space(self, ctx: C, player: str) -> None:
-        super().task_land(ctx, player)
+            return []
+        if b["active"] and b["position"] == p.position and pid in self.exposed(ctx.state,
+                                                                                p.position):
+            return [Task("battle", {"leader": pid})]
+        return []
 
     # -- GAME OVER and continues ---------------------------------------------------------
     def game_over_at(self, state: MonopolyState, index: int) -> bool:
@@ -261,33 +293,35 @@ class MarioRules(TableSettings, MonopolyRules):
                  space=index, game_over=False)
 
     # -- reading: rent the owner must ask for -------------------------------------------
-    def charge_rent(self, ctx: C, pid: str, owner: str, space: Space) -> None:
+    @staticmethod
+    def rent_claims(state: MonopolyState) -> list[RentClaim]:
+        return list(values_of(state, MarioValues).rent_claims)
+
+    def rent_claimed_later(self, ctx: C, pid: str, owner: str, space: Space, amount: int,
+                           rule: str) -> bool:
         """"When someone else lands on your location that you own, you ask them to pay": with
         the setting ``rent_collection = ask`` the owner asks (``ask_rent``) before the next
         player rolls, or the rent is lost."""
-        amount, rule = self.rent(ctx.state, space, owner)
-        if amount <= 0 or self.reading(ctx.state, "rent_collection") != "ask":
-            super().charge_rent(ctx, pid, owner, space)
-            return
-        claims = [*ctx.state.ext.get("rent_claims", ()),
-                  {"payer": pid, "owner": owner, "space": space.index, "amount": amount,
-                   "rule": rule, "turn": ctx.state.turn_no}]
+        if self.reading(ctx.state, "rent_collection") != "ask":
+            return False
+        claim: RentClaim = {"payer": pid, "owner": owner, "space": space.index,
+                            "amount": amount, "rule": rule, "turn": ctx.state.turn_no}
         ctx.emit("edition_values_set", f"{ctx.state.name(owner)} may ask {ctx.state.name(pid)} for "
                  f"{ctx.state.fmt(amount)} for {space.name} before the next player rolls.",
-                 set={"rent_claims": claims})
+                 set={"rent_claims": [*self.rent_claims(ctx.state), claim]})
+        return True
 
-    def free_actions(self, state: MonopolyState) -> list[Action]:
-        out = super().free_actions(state)
-        for n, c in enumerate(state.ext.get("rent_claims", ())):
-            out.insert(0, Action(c["owner"], "ask_rent", f"Ask {state.name(c['payer'])} for "
-                                 f"{state.fmt(c['amount'])} ({state.b.spaces[c['space']].name})",
-                                 {"claim": n}))
-        return out
+    def standing_actions(self, state: MonopolyState) -> list[Action]:
+        """The rents owners may ask for, the latest first."""
+        return [Action(c["owner"], "ask_rent", f"Ask {state.name(c['payer'])} for "
+                       f"{state.fmt(c['amount'])} ({state.b.spaces[c['space']].name})",
+                       {"claim": n})
+                for n, c in reversed(list(enumerate(self.rent_claims(state))))]
 
     @cites("rent")
     def cmd_ask_rent(self, ctx: C, command: Command) -> None:
         """Ask for the rent of a landing on your location (before the next player rolls)."""
-        claims = list(ctx.state.ext.get("rent_claims", ()))
+        claims = self.rent_claims(ctx.state)
         n = command.args.get("claim")
         if not isinstance(n, int) or not 0 <= n < len(claims):
             raise IllegalCommand("There is no such rent to ask for.")
@@ -311,16 +345,15 @@ class MarioRules(TableSettings, MonopolyRules):
                        data: dict[str, Any]) -> None:
         ctx.ask(kind, to, text, **data)
 
-    def task_turn_roll(self, ctx: C, dice: list[int]) -> None:
+    def turn_rolled(self, ctx: C, dice: list[int]) -> None:
         """The next player rolls: rent not asked for is lost."""
-        claims = ctx.state.ext.get("rent_claims", ())
+        claims = self.rent_claims(ctx.state)
         lost = [c for c in claims if c["turn"] != ctx.state.turn_no]
         if lost:
             names = ", ".join(f"{ctx.state.name(c['owner'])} {ctx.state.fmt(c['amount'])}"
                               for c in lost)
             ctx.emit("edition_values_set", f"Rent not asked for before this roll is lost: {names}.",
                      set={"rent_claims": [c for c in claims if c not in lost]})
-        super().task_turn_roll(ctx, dice)
 
     def final_ranking(self, state: MonopolyState) -> tuple[list[str], str]:
         if self.reading(state, "early_end") == "money":
@@ -386,7 +419,7 @@ class MarioRules(TableSettings, MonopolyRules):
                         "his and everyone loses.")
         return super().ended(state)
 
-    def extra_view(self, state: MonopolyState) -> dict[str, Any]:
+    def extra_view(self, state: MonopolyState) -> MarioView:
         b = self.bowser(state)
         return {"bowser": {"position": b["position"], "space": state.b.spaces[b["position"]].name,
                            "active": b["active"],

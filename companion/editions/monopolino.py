@@ -26,16 +26,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypedDict
 
 from companion.editions import readings
 from companion.engine import rng
 from companion.engine.registry import effect, space_kind, task
 from companion.engine.rules import Ctx, cites
 from companion.engine.state import Task
-from companion.engine.types import BANKER, Action, SetupError
+from companion.engine.types import SetupError
 from companion.monopoly.board import Card, Space, load_board
-from companion.monopoly.cards import physical_decks
+from companion.monopoly.cards import DeckPolicy, MonopolyCards, physical_decks
 from companion.monopoly.rules import MonopolyRules
 from companion.monopoly.state import EditionValues, MonopolyState, values_of
 
@@ -63,6 +63,71 @@ class MonopolinoValues(EditionValues):
     """Each deck's discard pile (reshuffled when the deck runs out)."""
 
 
+class DeckView(TypedDict):
+    deck: int
+    discard: int
+
+
+class MonopolinoView(TypedDict):
+    """Monopolino's values on the page (``view["extra"]``)."""
+
+    booths: dict[str, int]
+    """Booths each player has left to place."""
+    lottery: int
+    lottery_text: str
+    risk: DeckView
+    """Cards left in the RISK deck and on its discard pile."""
+
+
+def discards(state: MonopolyState, deck: str) -> list[str]:
+    """``deck``'s discard pile."""
+    return list(values_of(state, MonopolinoValues).discard[deck])
+
+
+class DiscardPile(DeckPolicy):
+    """RISK cards are discarded face up; the discard pile is shuffled into a new deck when the
+    deck is used up (the family's cards go under the pile instead)."""
+
+    def draw(self, rules: MonopolyCards, ctx: C, pid: str, deck: str) -> None:
+        """Draw the top card, put it face up on the discard pile, follow it."""
+        if not ctx.state.decks[deck]:
+            self.reshuffle(ctx, deck)
+        cards = ctx.state.decks[deck]
+        title = ctx.state.b.deck_titles[deck]
+        if not cards:
+            ctx.say(f"There are no {title} cards left.")
+            return
+        if physical_decks(ctx.state):
+            rules.ask_draw(ctx, pid, deck, list(cards))
+            return
+        self.drew(rules, ctx, pid, deck, cards[0])
+
+    def drew(self, rules: MonopolyCards, ctx: C, pid: str, deck: str, card_id: str) -> None:
+        """The card leaves the deck face up onto the discard pile (any card of the deck can
+        be the one drawn from the real pile)."""
+        title = ctx.state.b.deck_titles[deck]
+        card = ctx.state.b.card(card_id)
+        rest = [c for c in ctx.state.decks[deck] if c != card_id]
+        ctx.emit("deck_changed", f"{ctx.state.name(pid)} draws {title}: \u201c{card.text}\u201d",
+                 deck=deck, cards=rest, card=card.id, player=pid)
+        self.set_discard(ctx, deck, [*discards(ctx.state, deck), card.id])
+        rules.apply_card(ctx, pid, card)
+
+    @staticmethod
+    def set_discard(ctx: C, deck: str, cards: list[str]) -> None:
+        discard = values_of(ctx.state, MonopolinoValues).discard
+        ctx.emit("edition_values_set", set={"discard": {**discard, deck: cards}})
+
+    def reshuffle(self, ctx: C, deck: str) -> None:
+        """The deck is used up: shuffle the discard pile into a new deck."""
+        order, nxt = rng.shuffled(ctx.state.rng, tuple(discards(ctx.state, deck)))
+        ctx.emit("rng_advanced", rng=nxt)
+        ctx.emit("deck_changed",
+                 f"The {ctx.state.b.deck_titles[deck]} cards are used up: the discard "
+                 "pile is shuffled into a new deck.", deck=deck, cards=list(order))
+        self.set_discard(ctx, deck, [])
+
+
 class MonopolinoRules(MonopolyRules):
     """Monopolino (Editrice Giochi), for 2 to 4 players."""
 
@@ -72,6 +137,9 @@ class MonopolinoRules(MonopolyRules):
     dice_count = 1
     quiet_kinds = frozenset({"go", "shooting_gallery"})
     without = WITHOUT
+    short_payment = "pay_all"
+    """A payment a player cannot make in full takes all their money (the game then ends)."""
+    deck_policy = DiscardPile()
     cite_as = {"salary": "start"}
     never_cites = {
         "buy": WITHOUT["buying"], "auction": WITHOUT["auctions"], "trade": WITHOUT["trades"],
@@ -150,25 +218,7 @@ class MonopolinoRules(MonopolyRules):
             return space.price * 2, "booths on both spaces of the colour: double"
         return space.price, "booth"
 
-    @task("charge")
-    @cites(lambda self, ctx, *args, cite="", **kw: cite)
-    def task_charge(self, ctx: C, payer: str, payee: str, amount: int, why: str,
-                    cite: str = "") -> None:
-        """Pay in full, or hand over everything (the game then ends: no money left)."""
-        p = ctx.state.player(payer)
-        paid = min(amount, p.money)
-        if paid <= 0:
-            return
-        if paid < amount:
-            why = f"{why}: {p.name} has only {ctx.state.fmt(p.money)} and pays it all"
-        ctx.emit("money_paid", f"{why}.", source=payer, to=payee, amount=paid)
-
     # -- turns and spaces -------------------------------------------------------------------
-    @task("begin_turn")
-    def task_begin_turn(self, ctx: C) -> None:
-        p = ctx.state.turn_player
-        self.ask_roll(ctx, "turn", p.id, f"{p.name}'s turn: roll the die", 1, "turn_roll")
-
     @space_kind("train")
     def land_train(self, ctx: C, pid: str, space: Space) -> None:
         self.ask_roll(ctx, "station", pid, f"{ctx.state.name(pid)} is on {space.name}: roll "
@@ -209,51 +259,9 @@ class MonopolinoRules(MonopolyRules):
                      why=f"{ctx.state.name(pid)} goes to the {gallery.name} without passing START.")
 
     # -- RISK cards -------------------------------------------------------------------------
-    def draw_card(self, ctx: C, pid: str, deck: str) -> None:
-        """Draw the top card, put it face up on the discard pile, follow it."""
-        if not ctx.state.decks[deck]:
-            self.reshuffle(ctx, deck)
-        cards = ctx.state.decks[deck]
-        title = ctx.state.b.deck_titles[deck]
-        if not cards:
-            ctx.say(f"There are no {title} cards left.")
-            return
-        if physical_decks(ctx.state):
-            self.ask_draw(ctx, pid, deck, list(cards))
-            return
-        self.drew_card(ctx, pid, deck, cards[0])
-
-    def drew_card(self, ctx: C, pid: str, deck: str, card_id: str) -> None:
-        """The card leaves the deck face up onto the discard pile (any card of the deck can
-        be the one drawn from the real pile)."""
-        title = ctx.state.b.deck_titles[deck]
-        card = ctx.state.b.card(card_id)
-        rest = [c for c in ctx.state.decks[deck] if c != card_id]
-        ctx.emit("deck_changed", f"{ctx.state.name(pid)} draws {title}: \u201c{card.text}\u201d",
-                 deck=deck, cards=rest, card=card.id, player=pid)
-        self.set_discard(ctx, deck, [*self.discards(ctx.state, deck), card.id])
-        self.apply_card(ctx, pid, card)
-
     @task("draw_card")
     def task_draw_card(self, ctx: C, player: str, deck: str) -> None:
         self.draw_card(ctx, player, deck)
-
-    @staticmethod
-    def discards(state: MonopolyState, deck: str) -> list[str]:
-        return list(values_of(state, MonopolinoValues).discard[deck])
-
-    def set_discard(self, ctx: C, deck: str, cards: list[str]) -> None:
-        discard = values_of(ctx.state, MonopolinoValues).discard
-        ctx.emit("edition_values_set", set={"discard": {**discard, deck: cards}})
-
-    def reshuffle(self, ctx: C, deck: str) -> None:
-        """The deck is used up: shuffle the discard pile into a new deck."""
-        order, nxt = rng.shuffled(ctx.state.rng, tuple(self.discards(ctx.state, deck)))
-        ctx.emit("rng_advanced", rng=nxt)
-        ctx.emit("deck_changed",
-                 f"The {ctx.state.b.deck_titles[deck]} cards are used up: the discard "
-                 "pile is shuffled into a new deck.", deck=deck, cards=list(order))
-        self.set_discard(ctx, deck, [])
 
     @effect("pay_and_go")
     @cites("risk-pay")
@@ -312,11 +320,6 @@ class MonopolinoRules(MonopolyRules):
             why += f", and {ctx.state.name(old)}'s booth goes back to its owner"
         self.place_booth(ctx, player, space.index, why + ".")
 
-    # -- what may be done -------------------------------------------------------------------
-    def free_actions(self, state: MonopolyState) -> list[Action]:
-        """Only the banker's corrections: Monopolino has no trades."""
-        return [a for a in super().free_actions(state) if a.actor == BANKER]
-
     # -- the end ----------------------------------------------------------------------------
     def richest(self, state: MonopolyState) -> tuple[list[str], str]:
         best = max(p.money for p in state.active)
@@ -347,12 +350,12 @@ class MonopolinoRules(MonopolyRules):
             p["booths_left"] = self.booths_left(state, p["id"])
         return out
 
-    def extra_view(self, state: MonopolyState) -> dict[str, Any]:
+    def extra_view(self, state: MonopolyState) -> MonopolinoView:
         return {
             "booths": dict(values_of(state, MonopolinoValues).booths),
             "lottery": state.pot, "lottery_text": state.fmt(state.pot),
             "risk": {"deck": len(state.decks["risk"]),
-                     "discard": len(self.discards(state, "risk"))},
+                     "discard": len(discards(state, "risk"))},
         }
 
     def tag_objects(self) -> list[tuple[str, str]]:

@@ -51,7 +51,7 @@ def setting_names(edition: str) -> tuple[str, ...]:
     return tuple(info["name"] for info in settings_info(edition))
 
 
-def chosen(edition: str, settings: Mapping[str, Any], name: str) -> str:
+def chosen(edition: str, settings: Mapping[str, object], name: str) -> str:
     """The value of setting ``name`` in ``settings`` (its default when not given); a value
     that is not one of its options is refused with the options in words."""
     for info in settings_info(edition):
@@ -65,7 +65,7 @@ def chosen(edition: str, settings: Mapping[str, Any], name: str) -> str:
     raise KeyError(name)
 
 
-def check(edition: str, settings: Mapping[str, Any]) -> None:
+def check(edition: str, settings: Mapping[str, object]) -> None:
     """Refuse a game whose reading settings have a value that is not an option."""
     for name in setting_names(edition):
         chosen(edition, settings, name)

@@ -10,7 +10,7 @@ House rules are off by default:
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 from companion.editions import readings
 from companion.engine.registry import space_kind
@@ -39,11 +39,10 @@ class TableSettings(MonopolyHost):
         return "free_parking_pot" in readings.setting_names(self.name) and \
             self.reading(state, "free_parking_pot") == "on"
 
-    def pay(self, ctx: C, payer: str, payee: str, amount: int, why: str,
-            cite: str = "") -> None:
-        if payee == "bank" and self.pot_rule(ctx.state):
-            payee, why = "pot", f"{why} (onto Free Parking: house rule)"
-        super().pay(ctx, payer, payee, amount, why, cite)
+    def bank_payee(self, state: MonopolyState, why: str) -> tuple[str, str]:
+        if self.pot_rule(state):
+            return "pot", f"{why} (onto Free Parking: house rule)"
+        return "bank", why
 
     @space_kind("free_parking")
     @cites("free-parking-pot")
@@ -59,7 +58,7 @@ class TableSettings(MonopolyHost):
         return _best(state, lambda pid: state.player(pid).money, what)
 
 
-def _best(state: MonopolyState, score: Any, what: str) -> tuple[list[str], str]:
+def _best(state: MonopolyState, score: Callable[[str], int], what: str) -> tuple[list[str], str]:
     best = max(score(p.id) for p in state.active)
     winners = [p.id for p in state.active if score(p.id) == best]
     names = " and ".join(state.name(w) for w in winners)

@@ -21,7 +21,7 @@ out of the pile; used cards go under it and come round only after the cards abov
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from companion.engine.events import CardDrawn
 from companion.engine.registry import effect, need, prompt_kind, space_kind
@@ -35,14 +35,31 @@ from companion.monopoly.state import MonopolyState
 C = Ctx[MonopolyState]
 
 
+class DeckPolicy(Protocol):
+    """Policy: how a deck is drawn from and where a used card goes, when an edition's decks
+    differ from the family's (used cards go under the pile): Monopolino's discard pile."""
+
+    def draw(self, rules: MonopolyCards, ctx: C, pid: str, deck: str) -> None:
+        """``pid`` draws from ``deck`` (or is asked which real card they drew)."""
+
+    def drew(self, rules: MonopolyCards, ctx: C, pid: str, deck: str, card_id: str) -> None:
+        """``pid`` drew ``card_id`` from ``deck``: take it off the deck and follow it."""
+
+
 class MonopolyCards(MonopolyHost):
     """Drawing cards and applying their effects. Mixed into MonopolyRules."""
+
+    deck_policy: DeckPolicy | None = None
+    """The edition's :class:`DeckPolicy`; None: the family's (used cards go under the pile)."""
 
     @space_kind("card")
     def land_card(self, ctx: C, pid: str, space: Space) -> None:
         self.draw_card(ctx, pid, space.deck)
 
     def draw_card(self, ctx: C, pid: str, deck: str) -> None:
+        if self.deck_policy is not None:
+            self.deck_policy.draw(self, ctx, pid, deck)
+            return
         if physical_decks(ctx.state):
             self.ask_draw(ctx, pid, deck, self.drawable(ctx.state, deck))
             return
@@ -108,6 +125,9 @@ class MonopolyCards(MonopolyHost):
 
     def drew_card(self, ctx: C, pid: str, deck: str, card_id: str) -> None:
         """Follow the physical card ``card_id``; it goes under the pile unless it is kept."""
+        if self.deck_policy is not None:
+            self.deck_policy.drew(self, ctx, pid, deck, card_id)
+            return
         state = ctx.state
         pile = state.decks[deck]
         top = state.deck_tops.get(deck) or len(pile)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from companion.engine.registry import task
 from companion.engine.rules import Ctx, cites
 from companion.engine.state import Task
@@ -26,6 +28,8 @@ class MonopolyDebts(MonopolyHost):
         (``cite``: the rule's citation id, else the rule being applied)."""
         if amount <= 0 or ctx.state.player(payer).bankrupt:
             return
+        if payee == "bank":
+            payee, why = self.bank_payee(ctx.state, why)
         cite = cite or ctx.cite
         if ctx.state.prompt is not None or ctx.state.debt is not None:
             later = {"payer": payer, "payee": payee, "amount": amount, "why": why}
@@ -43,12 +47,26 @@ class MonopolyDebts(MonopolyHost):
         if p.money >= amount:
             ctx.emit("money_paid", f"{why}.", source=payer, to=payee, amount=amount)
             return
+        if self.short_payment == "pay_all":
+            if p.money > 0:
+                ctx.emit("money_paid", f"{why}: {p.name} has only {ctx.state.fmt(p.money)} and "
+                         "pays it all.", source=payer, to=payee, amount=p.money)
+            return
         ctx.emit("debt_changed",
                  f"{why}: {p.name} has only {ctx.state.fmt(p.money)} and must raise "
                  f"{ctx.state.fmt(amount)}.",
                  debt={"player": payer, "creditor": payee, "amount": amount, "reason": why,
                        **({"cite": ctx.cite} if ctx.cite else {})})
         self.ask_debt(ctx)
+
+    short_payment: Literal["debt", "pay_all"] = "debt"
+    """Policy: a player who cannot pay in full owes the rest as a ``debt`` (raise money or go
+    bankrupt), or (``pay_all``, Monopolino) hands over all they have and owes nothing."""
+
+    def bank_payee(self, state: MonopolyState, why: str) -> tuple[str, str]:
+        """Edition hook: where a payment to the Bank goes, and its words (the Free Parking
+        pot house rule sends it to ``"pot"``)."""
+        return "bank", why
 
     def ask_debt(self, ctx: C) -> None:
         d = ctx.state.debt

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from companion.engine.registry import space_kind
 from companion.engine.rules import Ctx, cites
-from companion.engine.types import BANKER, Command, IllegalCommand
+from companion.engine.types import BANKER, Action, Command, IllegalCommand
 from companion.monopoly.board import Space
 from companion.monopoly.host import MonopolyHost
 from companion.monopoly.state import Auction, MonopolyState
@@ -48,9 +46,22 @@ class MonopolyMarket(MonopolyHost):
         if amount <= 0:
             ctx.say(f"{space.name}: no rent ({rule}).")
             return
+        if self.rent_claimed_later(ctx, pid, owner, space, amount, rule):
+            return
         self.pay(ctx, pid, owner, amount,
                  f"{ctx.state.name(pid)} pays {ctx.state.name(owner)} {ctx.state.fmt(amount)} "
                  f"for {space.name} ({rule})")
+
+    def rent_claimed_later(self, ctx: C, pid: str, owner: str, space: Space, amount: int,
+                           rule: str) -> bool:
+        """Edition hook: record a rent the owner must ask for, instead of charging it now
+        (True when it did; Mario's reading ``rent_collection = ask``)."""
+        return False
+
+    def may_take_space(self, state: MonopolyState, pid: str) -> bool:
+        """Edition hook: whether ``pid`` may take another space (buy it, bid for it; Star
+        Wars: a ship with all its property markers on the board may not)."""
+        return True
 
     @cites("buy")
     def cmd_buy(self, ctx: C, command: Command) -> None:
@@ -67,12 +78,17 @@ class MonopolyMarket(MonopolyHost):
         ctx.emit("money_paid", source=p.id, to="bank", amount=price)
         self.take_deed(ctx, index, p.id, f"{p.name} buys {space.name} for {ctx.state.fmt(price)}.")
         self.after_gain(ctx, p.id, index)
+        self.after_buy(ctx, p.id, index)
 
     def take_deed(self, ctx: C, index: int, pid: str | None, why: str) -> None:
         ctx.emit("deed_owned", why, space=index, owner=pid)
 
     def after_gain(self, ctx: C, pid: str, index: int) -> None:
         """Edition hook: a player just gained a space (bought, won, traded)."""
+
+    def after_buy(self, ctx: C, pid: str, index: int) -> None:
+        """Edition hook: a player just bought the space they landed on (after ``after_gain``;
+        Pokémon: they may explore it)."""
 
     def cmd_auction(self, ctx: C, command: Command) -> None:
         """Auction the space instead of buying it."""
@@ -107,9 +123,7 @@ class MonopolyMarket(MonopolyHost):
         step = state.b.rule("auction_step", 1)
         return a.floor if a.bidder is None else a.high + step
 
-    def auction_actions(self, state: MonopolyState) -> list[Any]:
-        from companion.engine.types import Action
-
+    def auction_actions(self, state: MonopolyState) -> list[Action]:
         a = state.auction
         assert a is not None
         out = []
@@ -117,7 +131,7 @@ class MonopolyMarket(MonopolyHost):
         for p in state.active:
             if p.id in a.passed:
                 continue
-            if p.money >= low and p.id != a.bidder:
+            if p.money >= low and p.id != a.bidder and self.may_take_space(state, p.id):
                 out.append(Action(p.id, "bid", "Bid", {}, {"kind": "amount", "min": low,
                                                            "max": p.money}))
             if p.id != a.bidder:
@@ -157,7 +171,8 @@ class MonopolyMarket(MonopolyHost):
         """Close on its own once nobody is left to outbid the high bidder."""
         a = ctx.state.auction
         assert a is not None
-        left = [p.id for p in ctx.state.active if p.id not in a.passed and p.id != a.bidder]
+        left = [p.id for p in ctx.state.active if p.id not in a.passed and p.id != a.bidder
+                and self.may_take_space(ctx.state, p.id)]
         if not left:
             self.close_auction(ctx)
         else:

@@ -1,13 +1,16 @@
 """MonopolyRules: the shared Monopoly-family game, assembled from its parts.
 
-Editions subclass it and override hooks (``before_move``, ``rent``, ``land_<kind>``,
-``effect_<word>``, ``turn_actions``, ``ended``, ...) for what is their own.
+Editions subclass it, declare their own space kinds, effects and tasks, and implement hooks
+and set policies for what is their own (``before_move``, ``rent``, ``turn_actions``,
+``ended``, ``short_payment``, ...: the list is :mod:`companion.monopoly.hooks`); they never
+override another method of the family or the engine.
 """
 
 from __future__ import annotations
 
 import tomllib
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -202,9 +205,17 @@ class MonopolyRules(
         yield self.asked_actions(state)
         yield self.free_actions(state)
 
+    dice_names: tuple[str, ...] = ()
+    """Policy: the dice as the rulebook names them (Mario: red and black); a roll of that
+    many dice asks for each by name (``input.names``)."""
+
     def asked_actions(self, state: MonopolyState) -> list[Action]:
         """The answers to the current prompt."""
         out = self.prompt_actions(state)
+        if self.dice_names:
+            out = [replace(a, input={**a.input, "names": list(self.dice_names)})
+                   if a.input and a.input.get("kind") == "dice"
+                   and a.input.get("count") == len(self.dice_names) else a for a in out]
         prompt = state.prompt
         if prompt is not None:
             kind_actions = handler(self, "prompt", prompt.kind)
@@ -234,7 +245,7 @@ class MonopolyRules(
         pid = state.prompt.to[0]
         price = state.prompt.data["price"]
         out = []
-        if state.player(pid).money >= price:
+        if state.player(pid).money >= price and self.may_take_space(state, pid):
             out.append(Action(pid, "buy", f"Buy for {state.fmt(price)}"))
         out.append(Action(pid, "auction", "Auction"))
         return out
@@ -258,9 +269,9 @@ class MonopolyRules(
 
     def free_actions(self, state: MonopolyState) -> list[Action]:
         """Actions open at any time: trades, and the banker's corrections."""
-        out = []
+        out = self.standing_actions(state)
         active = state.active
-        if len(active) > 1:
+        if len(active) > 1 and "trades" not in self.without:
             for p in active:
                 out.append(Action(p.id, "propose_trade", "Propose a trade", {},
                                   {"kind": "trade"}))
@@ -272,6 +283,11 @@ class MonopolyRules(
                           {"kind": "transfer"}))
         out.append(Action(BANKER, "end_game", "End the game now"))
         return out
+
+    def standing_actions(self, state: MonopolyState) -> list[Action]:
+        """Edition hook: the edition's own actions open at any time, listed first (Mario:
+        rent an owner may still ask for)."""
+        return []
 
     # -- the banker -----------------------------------------------------------------------
     @cites("banker-transfer")
@@ -342,8 +358,9 @@ class MonopolyRules(
         out["extra"] = self.extra_view(state)
         return out
 
-    def extra_view(self, state: MonopolyState) -> dict[str, Any]:
-        """Edition hook: the edition's own values for the page (``view["extra"]``)."""
+    def extra_view(self, state: MonopolyState) -> Mapping[str, object]:
+        """Edition hook: the edition's own values for the page (``view["extra"]``; each
+        edition types them with a TypedDict)."""
         return {}
 
     def interpret_tap(self, state: MonopolyState, obj: str, role: str) -> Command:

@@ -129,7 +129,8 @@ class MonopolyState(BaseState):
     bank: int = 0
     """The Bank's money: players + bank + pot is constant."""
     pot: int = 0
-    """Money on the table (Monopolino's lottery)."""
+    """Money on the table, an account like the Bank (``money_paid`` to or from ``"pot"``):
+    Monopolino's LOTTERY, the Free Parking pot house rule of the other editions."""
     decks: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """Deck id -> card ids, top first."""
     deck_tops: Mapping[str, int] = field(default_factory=dict)

@@ -7,7 +7,7 @@ from companion.engine.rules import Ctx, cites
 from companion.engine.state import Task
 from companion.engine.types import Command, IllegalCommand
 from companion.monopoly.host import MonopolyHost
-from companion.monopoly.state import MonopolyState
+from companion.monopoly.state import MonopolyState, Player
 
 C = Ctx[MonopolyState]
 
@@ -56,16 +56,19 @@ class MonopolyTurns(MonopolyHost):
     @task("begin_turn")
     def task_begin_turn(self, ctx: C) -> None:
         p = ctx.state.turn_player
-        if p.in_jail:
-            text = f"{p.name} is in Jail: pay the fine, use a card, or roll for doubles"
-            label = "Roll for doubles"
-        else:
-            text = f"{p.name}'s turn: roll the dice"
-            label = "Roll"
+        text, label = self.turn_prompt(ctx.state, p)
         self.ask_roll(ctx, "turn", p.id, text, self.dice_count, "turn_roll", label=label)
+
+    def turn_prompt(self, state: MonopolyState, p: Player) -> tuple[str, str]:
+        """Edition hook: the turn prompt's text and its roll button's label."""
+        if p.in_jail:
+            return (f"{p.name} is in Jail: pay the fine, use a card, or roll for doubles",
+                    "Roll for doubles")
+        return f"{p.name}'s turn: roll the {'die' if self.dice_count == 1 else 'dice'}", "Roll"
 
     @task("turn_roll")
     def task_turn_roll(self, ctx: C, dice: list[int]) -> None:
+        self.turn_rolled(ctx, dice)
         p = ctx.state.turn_player
         if p.in_jail:
             ctx.then(*self.before_move(ctx, dice), Task("jail_roll", {"dice": dice}))
@@ -80,6 +83,9 @@ class MonopolyTurns(MonopolyHost):
         ctx.emit("doubles_counted", f"Doubles! {p.name} will roll again." if double else "",
                  count=count, again=double)
         ctx.then(*self.before_move(ctx, dice), *self.move_tasks(p.id, sum(self.move_dice(dice))))
+
+    def turn_rolled(self, ctx: C, dice: list[int]) -> None:
+        """Edition hook: the turn's roll was just made (before doubles, Jail and moving)."""
 
     def move_dice(self, dice: list[int]) -> list[int]:
         """The dice that move the player's token."""
@@ -128,6 +134,7 @@ class MonopolyTurns(MonopolyHost):
     """Whether the move that rolls a player out of Jail follows the space it ends on."""
 
     def rolls_out_of_jail(self, dice: list[int]) -> bool:
+        """Edition hook: whether this roll frees a player from Jail (doubles)."""
         return len(dice) == 2 and dice[0] == dice[1]
 
     @task("after_move")
@@ -192,6 +199,20 @@ class MonopolyTurns(MonopolyHost):
 
     @task("land")
     def task_land(self, ctx: C, player: str) -> None:
+        first = self.before_landing(ctx, player)
+        if first:
+            ctx.then(*first, Task("land_space", {"player": player}))
+            return
+        self.task_land_space(ctx, player)
+
+    def before_landing(self, ctx: C, pid: str) -> list[Task]:
+        """Edition hook: tasks that run before the space ``pid`` landed on is followed (Mario:
+        meeting Bowser there); the space is followed after them."""
+        return []
+
+    @task("land_space")
+    def task_land_space(self, ctx: C, player: str) -> None:
+        """Follow the space ``player`` is on (not from Jail, not once bankrupt)."""
         p = ctx.state.player(player)
         if p.in_jail or p.bankrupt:
             return

@@ -26,6 +26,7 @@ from companion.editions.pokemon.battles import PokemonBattles
 from companion.editions.pokemon.catching import PokemonCatching
 from companion.editions.pokemon.spaces import PokemonSpaces
 from companion.editions.table_settings import TableSettings
+from companion.engine.registry import prompt_kind
 from companion.engine.rules import Ctx
 from companion.engine.types import Action, Command, IllegalCommand
 from companion.monopoly.board import load_board
@@ -73,6 +74,7 @@ class PokemonRules(TableSettings, PokemonSpaces, PokemonCatching, PokemonBattles
                 f"to the Bank ({names}) or to rival Trainers can pay the "
                 f"{state.fmt(d.amount)} owed.")
 
+    @prompt_kind("debt")
     def actions_debt(self, state: MonopolyState) -> list[Action]:
         out = super().actions_debt(state)
         if self.sale_would_pay(state):
@@ -109,7 +111,7 @@ class PokemonRules(TableSettings, PokemonSpaces, PokemonCatching, PokemonBattles
         table = data.all_caught(ctx.state)
         chips = table[pid]
         table[pid] = []
-        changes: dict[str, Any] = {"caught": table, "catch": None}
+        changes: dict[str, object] = {"caught": table, "catch": None}
         if heir is not None:
             table[heir] = [*table[heir], *chips]
             say = f"{ctx.state.name(heir)} gets {ctx.state.name(pid)}'s wild Pokémon." if chips \
@@ -171,7 +173,7 @@ class PokemonRules(TableSettings, PokemonSpaces, PokemonCatching, PokemonBattles
                      battle_strength=data.battle_strength(state, pid))
         return out
 
-    def extra_view(self, state: MonopolyState) -> dict[str, Any]:
+    def extra_view(self, state: MonopolyState) -> data.PokemonView:
         ext = data.values(state)
         k, n = ext.ball_faces, int(state.b.rule("die_faces"))
         return {"types": data.type_names(state.b),

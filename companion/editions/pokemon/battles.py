@@ -9,19 +9,20 @@ ends after a battle.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Unpack
 
 from companion.editions.pokemon import data
 from companion.engine.registry import task
 from companion.engine.rules import Ctx, cites
 from companion.engine.state import Task
 from companion.engine.types import Command
+from companion.monopoly.rules import MonopolyRules
 from companion.monopoly.state import MonopolyState
 
 C = Ctx[MonopolyState]
 
 
-class PokemonBattles:
+class PokemonBattles(MonopolyRules):
     """The battle between a challenger and a location's owner. Mixed into PokemonRules."""
 
     def is_battle_card(self, state: MonopolyState, card_id: str) -> bool:
@@ -30,7 +31,7 @@ class PokemonBattles:
     def battle_cards(self, state: MonopolyState, pid: str) -> list[str]:
         return [c for c in state.player(pid).cards if self.is_battle_card(state, c)]
 
-    def set_battle(self, ctx: C, say: str = "", **changes: Any) -> None:
+    def set_battle(self, ctx: C, say: str = "", **changes: Unpack[data.BattleChange]) -> None:
         ctx.emit("edition_values_set", say, set={"battle": {**data.battle(ctx.state), **changes}})
 
     def refuse_battle(self, state: MonopolyState, command: Command) -> str | None:
@@ -41,7 +42,7 @@ class PokemonBattles:
                 return "You can only battle the Trainer who controls this location."
         return None
 
-    def cmd_battle(self: Any, ctx: C, command: Command) -> None:
+    def cmd_battle(self, ctx: C, command: Command) -> None:
         """Battle the owner of the location instead of exploring it."""
         assert ctx.state.prompt is not None
         d = ctx.state.prompt.data
@@ -56,14 +57,14 @@ class PokemonBattles:
                                  "rolls": {}, "bonus": {pid: 0, owner: 0}}})
         self.ask_battle_roll(ctx, pid)
 
-    def ask_battle_roll(self: Any, ctx: C, pid: str) -> None:
+    def ask_battle_roll(self, ctx: C, pid: str) -> None:
         state = ctx.state
         self.ask_roll(ctx, "battle", pid, f"{state.name(pid)}: roll the die for the battle "
                       f"(+{data.battle_strength(state, pid)} for your Pokémon and partner)", 1,
                       "battle_rolled", label="Roll for the battle", player=pid)
 
     @task("battle_rolled")
-    def task_battle_rolled(self: Any, ctx: C, player: str, dice: list[int]) -> None:
+    def task_battle_rolled(self, ctx: C, player: str, dice: list[int]) -> None:
         b = data.battle(ctx.state)
         rolls = {**b["rolls"], player: dice[0]}
         strength = data.battle_strength(ctx.state, player)
@@ -75,7 +76,7 @@ class PokemonBattles:
         ctx.then(Task("battle_cards", {"player": b["challenger"]}))
 
     @task("battle_cards")
-    def task_battle_cards(self: Any, ctx: C, player: str) -> None:
+    def task_battle_cards(self, ctx: C, player: str) -> None:
         """Offer ``player`` their Challenge cards, one at a time, until they are done."""
         b = data.battle(ctx.state)
         cards = self.battle_cards(ctx.state, player)
@@ -93,7 +94,7 @@ class PokemonBattles:
                         "battle_card", player=player)
 
     @task("battle_card")
-    def task_battle_card(self: Any, ctx: C, player: str, option: str) -> None:
+    def task_battle_card(self, ctx: C, player: str, option: str) -> None:
         if option == "done":
             self.after_cards(ctx, player)
             return
@@ -105,7 +106,7 @@ class PokemonBattles:
                         f": +{bonus}.", bonus={**b["bonus"], player: b["bonus"][player] + bonus})
         ctx.then(Task("battle_cards", {"player": player}))
 
-    def after_cards(self: Any, ctx: C, player: str) -> None:
+    def after_cards(self, ctx: C, player: str) -> None:
         b = data.battle(ctx.state)
         if player == b["challenger"]:
             ctx.then(Task("battle_cards", {"player": b["owner"]}))
@@ -119,7 +120,7 @@ class PokemonBattles:
     @task("battle_end")
     @cites(lambda self, ctx: battle_rule(self, ctx.state), "battle-win", "battle-lose",
            "battle-tie")
-    def task_battle_end(self: Any, ctx: C) -> None:
+    def task_battle_end(self, ctx: C) -> None:
         state = ctx.state
         b = data.battle(state)
         me, owner, index = b["challenger"], b["owner"], b["space"]
@@ -142,7 +143,7 @@ class PokemonBattles:
                  f"{mine}{tie}: {state.name(me)} pays the battle fee of {state.fmt(space.rent)}")
 
 
-def battle_rule(rules: Any, state: MonopolyState) -> str:
+def battle_rule(rules: PokemonBattles, state: MonopolyState) -> str:
     """The citation id of a battle's result: the challenger wins, a tie, or the owner wins."""
     b = data.battle(state)
     mine, theirs = rules.total(state, b["challenger"]), rules.total(state, b["owner"])

@@ -8,8 +8,6 @@ other readings (docs/readings/pokemon.md). The odds shown are the real chance un
 
 from __future__ import annotations
 
-from typing import Any
-
 from companion.editions import readings
 from companion.editions.pokemon import data
 from companion.engine.registry import prompt_kind, task
@@ -17,15 +15,16 @@ from companion.engine.rules import Ctx, cites
 from companion.engine.state import Task
 from companion.engine.types import Action, Command
 from companion.monopoly.board import Space
+from companion.monopoly.rules import MonopolyRules
 from companion.monopoly.state import MonopolyState
 
 C = Ctx[MonopolyState]
 
 
-class PokemonCatching:
+class PokemonCatching(MonopolyRules):
     """Explore prompts, the catching die and the re-roll. Mixed into PokemonRules."""
 
-    def offer_explore(self: Any, ctx: C, pid: str, index: int) -> None:
+    def offer_explore(self, ctx: C, pid: str, index: int) -> None:
         """Ask whether to explore (own location) or explore/battle (a rival's)."""
         state = ctx.state
         space = state.b.spaces[index]
@@ -52,7 +51,7 @@ class PokemonCatching:
                 f"battle {state.name(owner)}", space=index, owner=owner, cost=cost, odds=odds)
 
     @task("explore_offer")
-    def task_explore_offer(self: Any, ctx: C, player: str, space: int) -> None:
+    def task_explore_offer(self, ctx: C, player: str, space: int) -> None:
         if not ctx.state.player(player).bankrupt and ctx.state.owner(space) == player:
             self.offer_explore(ctx, player, space)
 
@@ -69,7 +68,7 @@ class PokemonCatching:
                 Action(pid, "battle", f"Battle {state.name(owner)}")]
 
     @cites("explore-cost")
-    def cmd_explore(self: Any, ctx: C, command: Command) -> None:
+    def cmd_explore(self, ctx: C, command: Command) -> None:
         """Explore the location: free on your own, the exploration cost to a rival's owner."""
         assert ctx.state.prompt is not None
         d = ctx.state.prompt.data
@@ -84,7 +83,7 @@ class PokemonCatching:
         ctx.then(Task("catch_start", {"player": pid, "space": index}))
 
     @task("catch_start")
-    def task_catch_start(self: Any, ctx: C, player: str, space: int) -> None:
+    def task_catch_start(self, ctx: C, player: str, space: int) -> None:
         state = ctx.state
         if state.player(player).bankrupt:
             return
@@ -95,7 +94,7 @@ class PokemonCatching:
             return
         self.ask_catch(ctx, player, space)
 
-    def ask_catch(self: Any, ctx: C, pid: str, index: int) -> None:
+    def ask_catch(self, ctx: C, pid: str, index: int) -> None:
         """Ask for the catching roll, showing the exact odds before it."""
         state = ctx.state
         s: Space = state.b.spaces[index]
@@ -116,7 +115,7 @@ class PokemonCatching:
 
     @task("catch_rolled")
     @cites("catch")
-    def task_catch_rolled(self: Any, ctx: C, player: str, space: int, dice: list[int]) -> None:
+    def task_catch_rolled(self, ctx: C, player: str, space: int, dice: list[int]) -> None:
         state = ctx.state
         s = state.b.spaces[space]
         kind = data.type_names(state.b)[s.color]
@@ -186,7 +185,7 @@ class PokemonCatching:
         return None
 
     @cites("reroll")
-    def cmd_reroll(self: Any, ctx: C, command: Command) -> None:
+    def cmd_reroll(self, ctx: C, command: Command) -> None:
         """Pay the re-roll price to the Bank and roll the catching die again."""
         assert ctx.state.prompt is not None
         d = ctx.state.prompt.data

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from companion.editions import readings
 from companion.engine.types import SetupError
@@ -33,7 +33,7 @@ def all_chips(board: Board) -> dict[str, list[str]]:
     return {t: [f"{t}-{i}" for i in range(1, n + 1)] for t in type_names(board)}
 
 
-def ball_faces_setting(board: Board, settings: dict[str, Any]) -> int:
+def ball_faces_setting(board: Board, settings: Mapping[str, object]) -> int:
     """The number of Poké Ball faces on the catching die (a setting; the rest are X)."""
     faces = int(board.rule("die_faces"))
     value = settings.get("ball_faces", board.rule("ball_faces"))
@@ -84,8 +84,25 @@ def battle_strength(state: MonopolyState, pid: str) -> int:
     return len(caught(state, pid)) + 1
 
 
+class Odds(TypedDict):
+    """The exact chance of catching, as the prompt and the page show it."""
+
+    chance: str
+    """``"numerator/denominator"``, or ``"0"`` / ``"1"``."""
+    numerator: int
+    denominator: int
+    percent: float
+    percent_text: str
+    rolls: int
+    ball_faces: int
+    faces: int
+    reroll_price: int
+    money: int
+    nothing_left: NotRequired[bool]
+
+
 def catch_odds(ball_faces: int, faces: int, money: int, price: int, counts_last: bool = False,
-               paid: bool = True) -> dict[str, Any]:
+               paid: bool = True) -> Odds:
     """The exact chance of catching within the Poké Balls a Trainer has.
 
     ``paid``: the next roll is already paid for (exploring); otherwise it is a re-roll still to
@@ -98,21 +115,24 @@ def catch_odds(ball_faces: int, faces: int, money: int, price: int, counts_last:
         rerolls = 0
     rolls = rerolls + (1 if paid else 0)
     chance = 1 - (1 - Fraction(ball_faces, faces)) ** rolls
-    return _odds(chance, rolls, ball_faces=ball_faces, faces=faces, reroll_price=price,
-                 money=money)
+    return _odds(chance, rolls, ball_faces, faces, price, money)
 
 
-def no_catch(odds: dict[str, Any]) -> dict[str, Any]:
+def no_catch(odds: Odds) -> Odds:
     """The same odds when nothing can be caught (no wild Pokémon of the type left)."""
-    return {**_odds(Fraction(0), odds["rolls"], **{k: odds[k] for k in (
-        "ball_faces", "faces", "reroll_price", "money")}), "nothing_left": True}
+    out = _odds(Fraction(0), odds["rolls"], odds["ball_faces"], odds["faces"],
+                odds["reroll_price"], odds["money"])
+    out["nothing_left"] = True
+    return out
 
 
-def _odds(chance: Fraction, rolls: int, **rest: Any) -> dict[str, Any]:
+def _odds(chance: Fraction, rolls: int, ball_faces: int, faces: int, reroll_price: int,
+          money: int) -> Odds:
     return {"chance": f"{chance.numerator}/{chance.denominator}" if 0 < chance < 1
             else str(chance.numerator), "numerator": chance.numerator,
             "denominator": chance.denominator, "percent": _percent(chance),
-            "percent_text": _percent_text(chance), "rolls": rolls, **rest}
+            "percent_text": _percent_text(chance), "rolls": rolls, "ball_faces": ball_faces,
+            "faces": faces, "reroll_price": reroll_price, "money": money}
 
 
 def _percent(chance: Fraction) -> float:
@@ -141,18 +161,46 @@ def counts_last(state: MonopolyState) -> bool:
     return chosen("zero_balls") == "debt" and chosen("last_ball_reroll") == "yes"
 
 
-def odds_for(state: MonopolyState, pid: str) -> dict[str, Any]:
+def odds_for(state: MonopolyState, pid: str) -> Odds:
     b = state.b
     return catch_odds(values(state).ball_faces, int(b.rule("die_faces")),
                       state.player(pid).money, int(b.rule("reroll_price")), counts_last(state))
 
 
-def odds_text(odds: dict[str, Any]) -> str:
+def odds_text(odds: Odds) -> str:
     if odds.get("nothing_left"):
         return "no wild Pokémon of this type are left: exploring catches nothing"
     rolls = odds["rolls"]
     return (f"chance to catch within your Poké Balls: {odds['chance']} "
             f"({odds['percent_text']}, {rolls} roll{'s' if rolls != 1 else ''})")
+
+
+class Catch(TypedDict):
+    """A catch under way: who rolls the catching die where, and the odds shown."""
+
+    player: str
+    space: int
+    type: str
+    odds: Odds
+    after_reroll: NotRequired[bool]
+    """The last roll missed: the odds are those of a re-roll still to pay."""
+
+
+class Battle(TypedDict):
+    """A battle under way between a challenger and a location's owner."""
+
+    challenger: str
+    owner: str
+    space: int
+    rolls: dict[str, int]
+    """Player id -> their die roll so far."""
+    bonus: dict[str, int]
+    """Player id -> the Challenge cards played."""
+
+
+class BattleChange(TypedDict, total=False):
+    rolls: dict[str, int]
+    bonus: dict[str, int]
 
 
 @dataclass(frozen=True)
@@ -165,22 +213,46 @@ class PokemonValues(EditionValues):
     """Player id -> chip ids on their tracker mat."""
     ball_faces: int
     """Die faces that catch (the game's setting)."""
-    catch: Mapping[str, Any] | None = None
-    battle: Mapping[str, Any] | None = None
+    catch: Catch | None = None
+    battle: Battle | None = None
+
+
+class CatchingDie(TypedDict):
+    faces: list[str]
+    """``"ball"`` or ``"x"`` per face."""
+    ball_faces: int
+    reroll_price: int
+
+
+class MatView(TypedDict):
+    types: list[str]
+    count: int
+
+
+class PokemonView(TypedDict):
+    """Pokémon's values on the page (``view["extra"]``)."""
+
+    types: dict[str, str]
+    wild: dict[str, int]
+    """Type -> wild Pokémon left beside the board."""
+    catching_die: CatchingDie
+    catch: Catch | None
+    battle: Battle | None
+    mats: dict[str, MatView]
 
 
 def values(state: MonopolyState) -> PokemonValues:
     return values_of(state, PokemonValues)
 
 
-def battle(state: MonopolyState) -> Mapping[str, Any]:
+def battle(state: MonopolyState) -> Battle:
     """The Pokémon battle under way (the rules only ask during one)."""
     b = values(state).battle
     assert b is not None, "no battle under way"
     return b
 
 
-def catch(state: MonopolyState) -> Mapping[str, Any]:
+def catch(state: MonopolyState) -> Catch:
     """The catch under way (the rules only ask during one)."""
     c = values(state).catch
     assert c is not None, "no catch under way"

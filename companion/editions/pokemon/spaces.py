@@ -2,24 +2,28 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.engine.registry import effect, prompt_kind, space_kind, task
 from companion.engine.rules import Ctx, cites
 from companion.engine.state import Task
-from companion.engine.types import Action, Command
+from companion.engine.types import Action
 from companion.monopoly.board import Card, Space
-from companion.monopoly.state import MonopolyState
+from companion.monopoly.rules import MonopolyRules
+from companion.monopoly.state import MonopolyState, Player
 
 C = Ctx[MonopolyState]
 
 
-class PokemonSpaces:
+class PokemonSpaces(MonopolyRules):
     """Locations, Lapras and Jail. Mixed into PokemonRules."""
+
+    if TYPE_CHECKING:
+        def offer_explore(self, ctx: C, pid: str, index: int) -> None: ...  # catching.py
 
     # -- locations ------------------------------------------------------------------------
     @space_kind("location")
-    def land_location(self: Any, ctx: C, pid: str, space: Space) -> None:
+    def land_location(self, ctx: C, pid: str, space: Space) -> None:
         """Uncontrolled: take control by paying its cost, or auction it if the Trainer cannot
         afford it. Controlled: explore (or battle the owner)."""
         state = ctx.state
@@ -45,13 +49,9 @@ class PokemonSpaces:
             return [Action(pid, "buy", f"Take control for {state.fmt(price)}")]
         return [Action(pid, "auction", "Auction it (you cannot afford it)")]
 
-    @cites("buy")
-    def cmd_buy(self: Any, ctx: C, command: Command) -> None:
-        """Take control of the location: pay its cost, then you may explore it."""
-        assert ctx.state.prompt is not None
-        index = ctx.state.prompt.data["space"]
-        super().cmd_buy(ctx, command)  # type: ignore[misc]
-        ctx.then(Task("explore_offer", {"player": command.actor, "space": index}))
+    def after_buy(self, ctx: C, pid: str, index: int) -> None:
+        """Having taken control of the location, the Trainer may explore it."""
+        ctx.then(Task("explore_offer", {"player": pid, "space": index}))
 
     def rent(self, state: MonopolyState, space: Space, owner: str) -> tuple[int, str]:
         return space.rent, "battle fee (no more for a colour set)"
@@ -69,9 +69,9 @@ class PokemonSpaces:
         return out
 
     @space_kind("lapras")
-    def land_lapras(self: Any, ctx: C, pid: str, space: Space) -> None:
+    def land_lapras(self, ctx: C, pid: str, space: Space) -> None:
         state = ctx.state
-        options: list[tuple[Any, str]] = [("stay", "Stay here")]
+        options: list[tuple[str, str]] = [("stay", "Stay here")]
         for i in self.lapras_targets(state, space.index):
             s = state.b.spaces[i]
             go = " (passing GO)" if i <= space.index else ""
@@ -81,7 +81,7 @@ class PokemonSpaces:
 
     @task("lapras_move")
     @cites("lapras")
-    def task_lapras_move(self: Any, ctx: C, player: str, option: str) -> None:
+    def task_lapras_move(self, ctx: C, player: str, option: str) -> None:
         if option == "stay":
             ctx.say(f"{ctx.state.name(player)} stays on Lapras.")
             return
@@ -101,15 +101,12 @@ class PokemonSpaces:
     def rolls_out_of_jail(self, dice: list[int]) -> bool:
         return dice[0] == 6
 
-    @task("begin_turn")
-    def task_begin_turn(self: Any, ctx: C) -> None:
-        p = ctx.state.turn_player
+    def turn_prompt(self, state: MonopolyState, p: Player) -> tuple[str, str]:
         if not p.in_jail:
-            self.ask_roll(ctx, "turn", p.id, f"{p.name}'s turn: roll the die", 1, "turn_roll")
-            return
-        self.ask_roll(ctx, "turn", p.id, f"{p.name} is in Jail (try {p.jail_tries + 1} of 3): "
-                      f"pay {ctx.state.fmt(ctx.state.b.rule('jail_fine'))}, use a Get Out of "
-                      "Jail Free card, or roll for a 6", 1, "turn_roll", label="Roll for a 6")
+            return f"{p.name}'s turn: roll the die", "Roll"
+        return (f"{p.name} is in Jail (try {p.jail_tries + 1} of 3): pay "
+                f"{state.fmt(state.b.rule('jail_fine'))}, use a Get Out of Jail Free card, or "
+                "roll for a 6", "Roll for a 6")
 
     # -- cards ----------------------------------------------------------------------------
     @effect("keep")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TypedDict
 
 from companion.editions import readings
 from companion.editions.starwars.force import POWERS, StarWarsForce
@@ -26,6 +26,17 @@ class StarWarsValues(EditionValues):
 
     bank_auctions: tuple[int, ...] | list[int] = ()
     """Spaces of a ship bankrupt to the Bank still to be auctioned, in order."""
+
+
+class StarWarsView(TypedDict):
+    """Star Wars' values on the page (``view["extra"]``)."""
+
+    markers_left: dict[str, int]
+    properties_owned: dict[str, int]
+    force_powers: dict[str, str]
+    """The Force die's face -> its power."""
+    bank_auctions: list[str]
+    """A bankrupt ship's properties still to be auctioned by the Bank, in order."""
 
 
 class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
@@ -52,35 +63,15 @@ class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
         return (f"All {state.b.rule('markers', 16)} of {state.name(pid)}'s property markers are "
                 "on the board: no more properties for that ship.")
 
-    @prompt_kind("buy")
-    def actions_buy(self, state: MonopolyState) -> list[Action]:
-        assert state.prompt is not None
-        out = super().actions_buy(state)
-        pid = state.prompt.to[0]
-        if self.markers_left(state, pid) > 0:
-            return out
-        return [a for a in out if a.type != "buy"]
+    def may_take_space(self, state: MonopolyState, pid: str) -> bool:
+        """A ship needs a free property marker to buy, bid or take a property."""
+        return self.markers_left(state, pid) > 0
 
     def refuse_buy(self, state: MonopolyState, command: Command) -> str | None:
         if state.prompt is not None and state.prompt.kind == "buy" and \
                 command.actor == state.prompt.to[0] and not self.markers_left(state, command.actor):
             return self.no_marker(state, command.actor) + " Auction it instead."
         return None
-
-    def auction_actions(self, state: MonopolyState) -> list[Any]:
-        return [a for a in super().auction_actions(state)
-                if a.type != "bid" or self.markers_left(state, a.actor) > 0]
-
-    def auction_settled_or_ask(self, ctx: C) -> None:
-        """Ships without a free marker cannot outbid anyone: they count as passed."""
-        a = ctx.state.auction
-        assert a is not None
-        left = [p.id for p in ctx.state.active if p.id not in a.passed and p.id != a.bidder
-                and self.markers_left(ctx.state, p.id) > 0]
-        if left:
-            self.ask_auction(ctx)
-        else:
-            self.close_auction(ctx)
 
     def refuse_bid(self, state: MonopolyState, command: Command) -> str | None:
         if state.auction is not None and command.actor in {p.id for p in state.active} and \
@@ -102,8 +93,8 @@ class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
                                           t.take.to_json())
         return None
 
-    def trade_markers(self, state: MonopolyState, proposer: str, to: str, give: Any,
-                      take: Any) -> str | None:
+    def trade_markers(self, state: MonopolyState, proposer: str, to: str, give: object,
+                      take: object) -> str | None:
         """Refuse a trade that would leave a ship with more properties than markers."""
         gives, takes = _count_spaces(give), _count_spaces(take)
         for pid, gain in ((proposer, takes - gives), (to, gives - takes)):
@@ -143,6 +134,7 @@ class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
         ctx.say("Hyperspace: no property is unowned, the ship stays.")
 
     # -- owing a player: sell them your properties at half price ----------------------------
+    @prompt_kind("debt")
     def actions_debt(self, state: MonopolyState) -> list[Action]:
         """Owing a player: "Sell them your properties to pay off the debt" (not to the Bank)."""
         d = state.debt
@@ -262,7 +254,7 @@ class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
         return self.ranking(state)
 
     # -- front ends -------------------------------------------------------------------------
-    def extra_view(self, state: MonopolyState) -> dict[str, Any]:
+    def extra_view(self, state: MonopolyState) -> StarWarsView:
         return {
             "markers_left": {p.id: self.markers_left(state, p.id) for p in state.players},
             "properties_owned": {p.id: len(state.owned_by(p.id)) for p in state.players},
@@ -272,7 +264,7 @@ class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
         }
 
 
-def _count_spaces(side: Any) -> int:
+def _count_spaces(side: object) -> int:
     if not isinstance(side, Mapping):
         return 0
     spaces = side.get("spaces", [])
