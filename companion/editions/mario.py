@@ -81,7 +81,8 @@ class MarioRules(TableSettings, MonopolyRules):
 
     def exposed(self, state: MonopolyState, index: int) -> list[str]:
         """Players Bowser can harm on a space: not in Jail, not on Free Parking."""
-        if state.b.spaces[index].kind == "free_parking":
+        if state.b.spaces[index].kind == "free_parking" or all(
+                p.position != index for p in state.players):
             return []
         order = [state.players[(state.current + k) % len(state.players)]
                  for k in range(len(state.players))]
@@ -381,7 +382,8 @@ class MarioRules(TableSettings, MonopolyRules):
         return super().end_cite(state)
 
     def ended(self, state: MonopolyState) -> tuple[list[str], str] | None:
-        if all(self.game_over_at(state, i) for i in state.b.ownable):
+        marks = values_of(state, MarioValues).game_over  # checked after every step: count first
+        if len(marks) >= len(state.b.ownable) and all(i in marks for i in state.b.ownable):
             return [], ("Bowser has put all 16 locations in GAME OVER: the Mushroom Kingdom is "
                         "his and everyone loses.")
         return super().ended(state)

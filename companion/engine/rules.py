@@ -69,10 +69,7 @@ class Ctx(Generic[S]):
         """Record event ``type`` (a name declared in :mod:`companion.engine.events`; its
         fields are checked) and apply it to the working state. It carries ``cite``, else the
         rule being applied (:meth:`citing`)."""
-        event = checked(type, data, say)
-        cite = self.cite if cite is None else cite
-        if cite:
-            event = Event(event.type, event.data, say, cite)
+        event = checked(type, data, say, self.cite if cite is None else cite)
         self.state = self.rules.apply(self.state, event)
         self.events.append(event)
 
@@ -189,6 +186,18 @@ def cites(rule: str | Callable[..., str], *ids: str) -> Callable[[F], F]:
                 return fn(self, ctx, *args, **kwargs)
             finally:
                 ctx.cite = outer
+
+        if isinstance(rule, str) and rule:  # the usual case: one id, nothing to pick
+            @functools.wraps(fn)
+            def run_citing(self: Any, ctx: Ctx[Any], *args: Any, **kwargs: Any) -> Any:
+                outer = ctx.cite
+                ctx.cite = rule
+                try:
+                    return fn(self, ctx, *args, **kwargs)
+                finally:
+                    ctx.cite = outer
+
+            run = run_citing
 
         named = (rule,) if isinstance(rule, str) else ids
         setattr(run, CITES, (*getattr(fn, CITES, ()), *named))
