@@ -18,7 +18,7 @@ from companion.editions.table_settings import TableSettings
 from companion.engine.events import GameOverMarked
 from companion.engine.registry import effect, space_kind, task
 from companion.engine.rules import Ctx, cites
-from companion.engine.state import Task
+from companion.engine.state import Task, evolve
 from companion.engine.types import Action, Command, IllegalCommand
 from companion.monopoly.board import Card, Space
 from companion.monopoly.rules import MonopolyRules
@@ -50,13 +50,8 @@ class MarioRules(TableSettings, MonopolyRules):
     """Readings offered to the banker (seeds/mario.toml [[readings]], docs/readings/mario.md)."""
 
     dice_names = ("red", "black")
-    """The two dice as the rulebook names them; Bowser moves on the black."""
-
-    def prompt_actions(self, state: MonopolyState) -> list[Action]:
-        """Two-dice inputs name the red and the black die (``input.names``)."""
-        return [replace(a, input={**a.input, "names": list(self.dice_names)})
-                if a.input and a.input.get("kind") == "dice" and a.input.get("count") == 2
-                else a for a in super().prompt_actions(state)]
+    """The two dice as the rulebook names them (two-dice inputs name them); Bowser moves on
+    the black."""
 
     def edition_setup(self, state: MonopolyState) -> MonopolyState:
         state = super().edition_setup(state)
@@ -222,7 +217,7 @@ class MarioRules(TableSettings, MonopolyRules):
     def on_game_over_marked(self, state: MonopolyState, e: GameOverMarked) -> MonopolyState:
         values = values_of(state, MarioValues)
         marks = values.game_over | {e.space} if e.game_over else values.game_over - {e.space}
-        return replace(state, ext=values.updated({"game_over": marks}))
+        return evolve(state, ext=values.updated({"game_over": marks}))
 
     def rent(self, state: MonopolyState, space: Space, owner: str) -> tuple[int, str]:
         if self.game_over_at(state, space.index):

@@ -472,6 +472,10 @@ class Rules(ABC, Generic[S]):
         return actor
 
     # -- generic prompts: rolls and choices --------------------------------------------------
+    dice_names: tuple[str, ...] = ()
+    """Names of the dice when a roll asks for that many (``input.names``: Mario's red and
+    black); a roll of another count shows no names."""
+
     def prompt_actions(self, state: S) -> list[Action]:
         """The actions a prompt offers through its generic parts: a ``roll`` spec (answered by
         the ``roll`` command) and ``options`` (answered by ``choose``)."""
@@ -481,20 +485,15 @@ class Rules(ABC, Generic[S]):
         out: list[Action] = []
         spec = prompt.data.get("roll")
         if spec is not None:
-            out.append(
-                Action(
-                    spec["who"],
-                    "roll",
-                    spec.get("label", "Roll"),
-                    {},
-                    {
-                        "kind": "dice",
-                        "count": spec["count"],
-                        "optional": state.setup.dice == "digital",
-                        "physical": state.setup.dice == "physical",
-                    },
-                )
-            )
+            dice: dict[str, Any] = {
+                "kind": "dice",
+                "count": spec["count"],
+                "optional": state.setup.dice == "digital",
+                "physical": state.setup.dice == "physical",
+            }
+            if self.dice_names and len(self.dice_names) == spec["count"]:
+                dice["names"] = list(self.dice_names)
+            out.append(Action(spec["who"], "roll", spec.get("label", "Roll"), {}, dice))
         for option in prompt.data.get("options", ()):
             out.append(Action(prompt.to[0], "choose", option["label"], {"option": option["value"]}))
         return out

@@ -257,7 +257,19 @@ class MonopolyRules(
         return out
 
     def free_actions(self, state: MonopolyState) -> list[Action]:
-        """Actions open at any time: trades, and the banker's corrections."""
+        """Actions open at any time: trades, and the banker's corrections (the same for every
+        state with the same players still in and no trade open, so remembered for those)."""
+        if state.trades:
+            return self._free_actions(state)
+        key = tuple(p.id for p in state.players if not p.bankrupt)
+        known: dict[tuple[str, ...], tuple[Action, ...]] = self.__dict__.setdefault(
+            "_free_actions_by_players", {})
+        found = known.get(key)
+        if found is None:
+            found = known[key] = tuple(self._free_actions(state))
+        return list(found)
+
+    def _free_actions(self, state: MonopolyState) -> list[Action]:
         out = []
         active = state.active
         if len(active) > 1:

@@ -175,7 +175,16 @@ class MonopolyState(BaseState):
         return tuple(p for p in self.players if not p.bankrupt)
 
     def owned_by(self, pid: str) -> tuple[int, ...]:
-        return tuple(i for i, d in self.deeds.items() if d.owner == pid)
+        """The spaces ``pid`` holds, in board order (remembered per ``deeds`` mapping: a new
+        state made by ``evolve`` keeps the answer until its deeds change)."""
+        memo = self.__dict__.get("_owners")
+        if memo is None or memo[0] is not self.deeds:
+            table: dict[str | None, list[int]] = {}
+            for i, d in self.deeds.items():
+                table.setdefault(d.owner, []).append(i)
+            memo = self.__dict__["_owners"] = (self.deeds, {k: tuple(v) for k, v in table.items()})
+        owned: tuple[int, ...] = memo[1].get(pid, ())
+        return owned
 
     def owner(self, index: int) -> str | None:
         deed = self.deeds.get(index)
