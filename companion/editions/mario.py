@@ -15,7 +15,7 @@ from typing import Any
 
 from companion.editions import readings
 from companion.editions.table_settings import TableSettings
-from companion.engine.events import GameOverMarked
+from companion.engine.events import GameOverMarked, WentBankrupt
 from companion.engine.registry import effect, space_kind, task
 from companion.engine.rules import Ctx, cites
 from companion.engine.state import Task, evolve
@@ -371,6 +371,9 @@ class MarioRules(TableSettings, MonopolyRules):
                          space=i, game_over=False)
 
     # -- the end --------------------------------------------------------------------------
+    ends_after = frozenset({GameOverMarked.tag(), WentBankrupt.tag()})
+    """Only a GAME OVER mark or a bankruptcy can end the game (see ``ended``)."""
+
     def end_cite(self, state: MonopolyState) -> str:
         if all(self.game_over_at(state, i) for i in state.b.ownable):
             return "end-game-over"

@@ -77,7 +77,7 @@ def event(name: str, version: int = 1) -> Callable[[E], E]:
 
 def checked(name: str, data: Mapping[str, Any], say: str = "", cite: str = "") -> Event:
     """The stored form of event ``name`` with ``data``; TypeError when the fields are wrong."""
-    shape = _SHAPES_BY_NAME.get(name)
+    shape = SHAPES.get(name)
     if shape is not None and shape[0] <= data.keys() <= shape[1]:  # the hot path
         return Event(shape[2], data, say, cite)
     cls = EVENT_TYPES.get(name)
@@ -90,7 +90,7 @@ def checked(name: str, data: Mapping[str, Any], say: str = "", cite: str = "") -
     if shape is None:
         shape = _SHAPES[cls] = _shape(cls)
         if EVENT_TYPES.get(name) is cls:
-            _SHAPES_BY_NAME[name] = shape
+            SHAPES[name] = shape
     keys = data.keys()
     if not (shape[0] <= keys <= shape[1]):  # no dataclass is built per emit
         cls(**data)  # raises the TypeError naming the missing or unknown field
@@ -98,7 +98,7 @@ def checked(name: str, data: Mapping[str, Any], say: str = "", cite: str = "") -
 
 
 _SHAPES: dict[type[EventData], tuple[frozenset[str], frozenset[str], str]] = {}
-_SHAPES_BY_NAME: dict[str, tuple[frozenset[str], frozenset[str], str]] = {}
+SHAPES: dict[str, tuple[frozenset[str], frozenset[str], str]] = {}
 """The shapes of current event names, for the check of every emitted event."""
 
 

@@ -24,6 +24,7 @@ from typing import Any, Generic, TypeVar, cast
 
 from companion.engine.events import (
     EVENT_TYPES,
+    SHAPES,
     Finished,
     FlowChanged,
     Noted,
@@ -64,13 +65,24 @@ class Ctx(Generic[S]):
         self._cursor = 0
         self.cite = ""
         """The rule being applied (its citation id), set by :meth:`citing` and ``@cites``."""
+        self._handlers = rules._apply_handlers if type(rules).apply is Rules.apply else None
+        """The edition's apply handlers by tag, when it keeps the base ``apply``."""
 
     def emit(self, type: str, say: str = "", *, cite: str | None = None, **data: Any) -> None:
         """Record event ``type`` (a name declared in :mod:`companion.engine.events`; its
         fields are checked) and apply it to the working state. It carries ``cite``, else the
         rule being applied (:meth:`citing`)."""
-        event = checked(type, data, say, self.cite if cite is None else cite)
-        self.state = self.rules.apply(self.state, event)
+        shape = SHAPES.get(type)  # checked(), inlined for current names: every event is emitted
+        if shape is not None and shape[0] <= data.keys() <= shape[1]:
+            event = Event(shape[2], data, say, self.cite if cite is None else cite)
+        else:
+            event = checked(type, data, say, self.cite if cite is None else cite)
+        handlers = self._handlers
+        if handlers is None:
+            self.state = self.rules.apply(self.state, event)
+        else:  # Rules.apply, inlined
+            on = handlers.get(event.type) or self.rules._add_handler(event.type)
+            self.state = on(self.state, event.data)
         self.events.append(event)
 
     @contextmanager
@@ -312,14 +324,17 @@ class Rules(ABC, Generic[S]):
     # -- the interpreter ------------------------------------------------------------------
     def apply(self, state: S, event: Event) -> S:
         """The state after ``event`` (pure; handlers looked up once per event type)."""
-        handlers: dict[str, Callable[[S, Mapping[str, Any]], S]] | None
-        handlers = self.__dict__.get("_handlers")
-        if handlers is None:
-            handlers = self.__dict__["_handlers"] = {}
-        handler = handlers.get(event.type)
-        if handler is None:
-            handler = handlers[event.type] = self._handler(event.type)
-        return handler(state, event.data)
+        on = self._apply_handlers.get(event.type) or self._add_handler(event.type)
+        return on(state, event.data)
+
+    @functools.cached_property
+    def _apply_handlers(self) -> dict[str, Callable[[S, Mapping[str, Any]], S]]:
+        """Apply handlers by stored tag, filled as tags are first met."""
+        return {}
+
+    def _add_handler(self, tag: str) -> Callable[[S, Mapping[str, Any]], S]:
+        on = self._apply_handlers[tag] = self._handler(tag)
+        return on
 
     def _handler(self, tag: str) -> Callable[[S, Mapping[str, Any]], S]:
         """The apply handler of events stored as ``tag``; a tag an earlier version wrote is
@@ -364,7 +379,9 @@ class Rules(ABC, Generic[S]):
         self.check_legal(state, command)
         ctx = Ctx(self, state)
         handler(ctx, command)
-        self.after_step(ctx)
+        ends = self.ends_after
+        if ends is None or any(e.type in ends for e in ctx.events):
+            self.after_step(ctx)
         self.run(ctx)
         ctx.finish(state)
         return ctx.events, ctx.state
@@ -377,24 +394,36 @@ class Rules(ABC, Generic[S]):
         tasks: dict[str, Callable[..., Any] | None] | None = self.__dict__.get("_tasks")
         if tasks is None:
             tasks = self.__dict__["_tasks"] = {}
-        while ctx.state.prompt is None and ctx.todo and not ctx.state.finished:
+        ends = self.ends_after
+        events = ctx.events
+        while ctx.todo:
+            state = ctx.state
+            if state.prompt is not None or state.finished:
+                break
             steps += 1
             if steps > MAX_STEPS:  # pragma: no cover - a rules bug, never a player's fault
                 raise RuntimeError("the rules did not settle")
             task = ctx.todo.pop(0)
             ctx._cursor = 0
-            emitted = len(ctx.events)
+            emitted = len(events)
             run_task = tasks.get(task.name)
             if run_task is None:
                 run_task = tasks[task.name] = handler(self, "task", task.name)
             if run_task is None:  # pragma: no cover - a rules bug, never a player's fault
                 raise RuntimeError(f"{self.name}: no task declared with id {task.name!r}")
             run_task(ctx, **task.args)
-            if len(ctx.events) != emitted:  # only events change what ends a game
+            if len(events) != emitted and (  # only events change what ends a game
+                ends is None or any(e.type in ends for e in events[emitted:])
+            ):
                 self.after_step(ctx)
 
     def after_step(self, ctx: Ctx[S]) -> None:
         """Called after each command and task: editions end the game here when it is over."""
+
+    ends_after: frozenset[str] | None = None
+    """The tags of the events that can end the game (``after_step`` runs only after a step
+    that emitted one), or None: after any event. An edition whose end depends on few events
+    names them, since the check would otherwise run after almost every step."""
 
     def action_groups(self, state: S) -> Iterator[list[Action]]:
         """``actions(state)`` in parts, most likely first, so checking a command usually needs

@@ -55,12 +55,16 @@ def evolve(obj: T, **changes: Any) -> T:
     """A copy of the frozen dataclass ``obj`` with ``changes``: ``dataclasses.replace`` without
     re-running ``__init__`` (states are replaced for every event, so this is the hot path).
     Only for dataclasses with a ``__dict__`` (no slots); unknown field names are refused."""
-    new = object.__new__(type(obj))
-    fresh = new.__dict__
+    new = _new(type(obj))
     old = obj.__dict__
-    fresh.update(old)
+    fresh = old.copy()
     fresh.update(changes)
     if len(fresh) != len(old):  # a name that is not a field added a key
         names = {f.name for f in fields(obj)}  # type: ignore[arg-type]
         raise TypeError(f"{type(obj).__name__} has no field(s) {sorted(changes.keys() - names)}")
+    _set(new, "__dict__", fresh)
     return new
+
+
+_new = object.__new__
+_set = object.__setattr__
