@@ -172,7 +172,13 @@ class MonopolyState(BaseState):
 
     @property
     def active(self) -> tuple[Player, ...]:
-        return tuple(p for p in self.players if not p.bankrupt)
+        """The players not bankrupt (remembered per ``players`` tuple, like ``owned_by``)."""
+        memo = self.__dict__.get("_active")
+        if memo is None or memo[0] is not self.players:
+            memo = self.__dict__["_active"] = (
+                self.players, tuple(p for p in self.players if not p.bankrupt))
+        active: tuple[Player, ...] = memo[1]
+        return active
 
     def owned_by(self, pid: str) -> tuple[int, ...]:
         """The spaces ``pid`` holds, in board order (remembered per ``deeds`` mapping: a new
