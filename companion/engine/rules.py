@@ -67,6 +67,7 @@ class Ctx(Generic[S]):
         """The rule being applied (its citation id), set by :meth:`citing` and ``@cites``."""
         self._handlers = rules._apply_handlers if type(rules).apply is Rules.apply else None
         """The edition's apply handlers by tag, when it keeps the base ``apply``."""
+        self._hears = rules._hears
 
     def emit(self, type: str, say: str = "", *, cite: str | None = None, **data: Any) -> None:
         """Record event ``type`` (a name declared in :mod:`companion.engine.events`; its
@@ -78,7 +79,7 @@ class Ctx(Generic[S]):
         else:
             event = checked(type, data, say, self.cite if cite is None else cite)
         handlers = self._handlers
-        if handlers is None:
+        if handlers is None or (say and self._hears):
             self.state = self.rules.apply(self.state, event)
         else:  # Rules.apply, inlined
             on = handlers.get(event.type) or self.rules._add_handler(event.type)
@@ -325,7 +326,19 @@ class Rules(ABC, Generic[S]):
     def apply(self, state: S, event: Event) -> S:
         """The state after ``event`` (pure; handlers looked up once per event type)."""
         on = self._apply_handlers.get(event.type) or self._add_handler(event.type)
+        if event.say and self._hears:
+            return self.note_said(on(state, event.data), event.say)
         return on(state, event.data)
+
+    def note_said(self, state: S, say: str) -> S:
+        """Edition hook: the state after an event that told the players ``say`` (Master
+        Trainer keeps the latest lines for its page); the base keeps nothing."""
+        return state
+
+    @functools.cached_property
+    def _hears(self) -> bool:
+        """Whether the edition implements :meth:`note_said`."""
+        return type(self).note_said is not Rules.note_said
 
     @functools.cached_property
     def _apply_handlers(self) -> dict[str, Callable[[S, Mapping[str, Any]], S]]:

@@ -46,7 +46,6 @@ from companion.engine.events import (
 )
 from companion.engine.rules import Ctx, Rules
 from companion.engine.state import evolve
-from companion.engine.types import Event
 
 State = MasterTrainerState
 LOG_SIZE = 12
@@ -162,11 +161,8 @@ class MasterTrainerBase(Rules[MasterTrainerState]):
         ctx.emit("items_returned", say, player=pid, cards=list(cards))
 
     # -- applying events -------------------------------------------------------------------
-    def apply(self, state: State, event: Event) -> State:
-        new = super().apply(state, event)
-        if event.say:
-            new = evolve(new, log=(*new.log, event.say)[-LOG_SIZE:])
-        return new
+    def note_said(self, state: State, say: str) -> State:
+        return evolve(state, log=(*state.log, say)[-LOG_SIZE:])
 
     def on_decks_shuffled(self, state: State, e: DecksShuffled) -> State:
         return evolve(
