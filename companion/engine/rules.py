@@ -68,6 +68,10 @@ class Ctx(Generic[S]):
         self._handlers = rules._apply_handlers if type(rules).apply is Rules.apply else None
         """The edition's apply handlers by tag, when it keeps the base ``apply``."""
         self._hears = rules._hears
+        self._ends = rules.ends_after
+        self.may_end = False
+        """Whether an event that can end the game (``Rules.ends_after``) was emitted since the
+        last end check."""
 
     def emit(self, type: str, say: str = "", *, cite: str | None = None, **data: Any) -> None:
         """Record event ``type`` (a name declared in :mod:`companion.engine.events`; its
@@ -85,6 +89,9 @@ class Ctx(Generic[S]):
             on = handlers.get(event.type) or self.rules._add_handler(event.type)
             self.state = on(self.state, event.data)
         self.events.append(event)
+        ends = self._ends
+        if ends is None or event.type in ends:
+            self.may_end = True
 
     @contextmanager
     def citing(self, rule: str) -> Iterator[None]:
@@ -392,8 +399,8 @@ class Rules(ABC, Generic[S]):
         self.check_legal(state, command)
         ctx = Ctx(self, state)
         handler(ctx, command)
-        ends = self.ends_after
-        if ends is None or any(e.type in ends for e in ctx.events):
+        if ctx.may_end or self.ends_after is None:
+            ctx.may_end = False
             self.after_step(ctx)
         self.run(ctx)
         ctx.finish(state)
@@ -407,8 +414,6 @@ class Rules(ABC, Generic[S]):
         tasks: dict[str, Callable[..., Any] | None] | None = self.__dict__.get("_tasks")
         if tasks is None:
             tasks = self.__dict__["_tasks"] = {}
-        ends = self.ends_after
-        events = ctx.events
         while ctx.todo:
             state = ctx.state
             if state.prompt is not None or state.finished:
@@ -418,16 +423,15 @@ class Rules(ABC, Generic[S]):
                 raise RuntimeError("the rules did not settle")
             task = ctx.todo.pop(0)
             ctx._cursor = 0
-            emitted = len(events)
+            ctx.may_end = False
             run_task = tasks.get(task.name)
             if run_task is None:
                 run_task = tasks[task.name] = handler(self, "task", task.name)
             if run_task is None:  # pragma: no cover - a rules bug, never a player's fault
                 raise RuntimeError(f"{self.name}: no task declared with id {task.name!r}")
             run_task(ctx, **task.args)
-            if len(events) != emitted and (  # only events change what ends a game
-                ends is None or any(e.type in ends for e in events[emitted:])
-            ):
+            if ctx.may_end:  # only events change what ends a game
+                ctx.may_end = False
                 self.after_step(ctx)
 
     def after_step(self, ctx: Ctx[S]) -> None:
