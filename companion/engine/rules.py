@@ -391,11 +391,16 @@ class Rules(ABC, Generic[S]):
         the events gives; returned so the caller need not apply them again)."""
         if state.finished and command.type not in self.after_end_commands:
             raise IllegalCommand(f"The game is over: {state.end_reason}")
-        if not _NAME.match(command.type):
-            raise IllegalCommand(f"Unknown command {command.type!r}.")
-        handler = getattr(self, "cmd_" + command.type, None)
-        if handler is None:
-            raise IllegalCommand(f"{self.title} has no command {command.type!r}.")
+        found = self._commands.get(command.type)
+        if found is None:
+            if not _NAME.match(command.type):
+                raise IllegalCommand(f"Unknown command {command.type!r}.")
+            handler = getattr(self, "cmd_" + command.type, None)
+            if handler is None:
+                raise IllegalCommand(f"{self.title} has no command {command.type!r}.")
+            found = self._commands[command.type] = (
+                handler, getattr(self, "refuse_" + command.type, None))
+        handler = found[0]
         self.check_legal(state, command)
         ctx = Ctx(self, state)
         handler(ctx, command)
@@ -407,6 +412,11 @@ class Rules(ABC, Generic[S]):
         return ctx.events, ctx.state
 
     after_end_commands: frozenset[str] = frozenset()
+
+    @functools.cached_property
+    def _commands(self) -> dict[str, tuple[Callable[..., Any], Callable[..., Any] | None]]:
+        """Command type -> its ``cmd_`` handler and ``refuse_`` check, looked up once."""
+        return {}
 
     def run(self, ctx: Ctx[S]) -> None:
         """Run the to-do list until the rules wait for a decision or the game ends."""
@@ -468,18 +478,20 @@ class Rules(ABC, Generic[S]):
         why_absent = self.absent(command)
         if why_absent:
             raise IllegalCommand(why_absent)
-        refuse = getattr(self, "refuse_" + command.type, None)
+        found = self._commands.get(command.type)
+        refuse = getattr(self, "refuse_" + command.type, None) if found is None else found[1]
         if refuse is not None:
             why = refuse(state, command)
             if why:
                 raise IllegalCommand(why)
         last = self._last_actions
         groups = (last[1],) if last is not None and last[0] is state else self.action_groups(state)
+        kind, actor, given = command.type, command.actor, command.args
         for group in groups:
             for a in group:
-                if a.type == command.type and a.actor == command.actor and all(
-                    command.args.get(k) == v for k, v in a.args.items()
-                ):
+                if a.type == kind and a.actor == actor and (not a.args or all(
+                    given.get(k) == v for k, v in a.args.items()
+                )):
                     return
         legal = self.actions(state)
         same_type = [a for a in legal if a.type == command.type]
