@@ -15,10 +15,10 @@ from typing import Any, NotRequired, TypedDict, Unpack
 
 from companion.editions import readings
 from companion.editions.table_settings import TableSettings
-from companion.engine.events import GameOverMarked
+from companion.engine.events import GameOverMarked, WentBankrupt
 from companion.engine.registry import effect, space_kind, task
 from companion.engine.rules import Ctx, cites
-from companion.engine.state import Task
+from companion.engine.state import Task, evolve
 from companion.engine.types import Action, Command, IllegalCommand
 from companion.monopoly.board import Card, Space
 from companion.monopoly.rules import MonopolyRules
@@ -95,7 +95,8 @@ class MarioRules(TableSettings, MonopolyRules):
     """Readings offered to the banker (seeds/mario.toml [[readings]], docs/readings/mario.md)."""
 
     dice_names = ("red", "black")
-    """The two dice as the rulebook names them; Bowser moves on the black."""
+    """The two dice as the rulebook names them (two-dice inputs name them); Bowser moves on
+    the black."""
 
     def edition_setup(self, state: MonopolyState) -> MonopolyState:
         state = super().edition_setup(state)
@@ -120,7 +121,8 @@ class MarioRules(TableSettings, MonopolyRules):
 
     def exposed(self, state: MonopolyState, index: int) -> list[str]:
         """Players Bowser can harm on a space: not in Jail, not on Free Parking."""
-        if state.b.spaces[index].kind == "free_parking":
+        if state.b.spaces[index].kind == "free_parking" or all(
+                p.position != index for p in state.players):
             return []
         order = [state.players[(state.current + k) % len(state.players)]
                  for k in range(len(state.players))]
@@ -253,7 +255,7 @@ class MarioRules(TableSettings, MonopolyRules):
     def on_game_over_marked(self, state: MonopolyState, e: GameOverMarked) -> MonopolyState:
         values = values_of(state, MarioValues)
         marks = values.game_over | {e.space} if e.game_over else values.game_over - {e.space}
-        return replace(state, ext=values.updated({"game_over": marks}))
+        return evolve(state, ext=values.updated({"game_over": marks}))
 
     def rent(self, state: MonopolyState, space: Space, owner: str) -> tuple[int, str]:
         if self.game_over_at(state, space.index):
@@ -408,13 +410,17 @@ class MarioRules(TableSettings, MonopolyRules):
                          space=i, game_over=False)
 
     # -- the end --------------------------------------------------------------------------
+    ends_after = frozenset({GameOverMarked.tag(), WentBankrupt.tag()})
+    """Only a GAME OVER mark or a bankruptcy can end the game (see ``ended``)."""
+
     def end_cite(self, state: MonopolyState) -> str:
         if all(self.game_over_at(state, i) for i in state.b.ownable):
             return "end-game-over"
         return super().end_cite(state)
 
     def ended(self, state: MonopolyState) -> tuple[list[str], str] | None:
-        if all(self.game_over_at(state, i) for i in state.b.ownable):
+        marks = values_of(state, MarioValues).game_over  # checked after every step: count first
+        if len(marks) >= len(state.b.ownable) and all(i in marks for i in state.b.ownable):
             return [], ("Bowser has put all 16 locations in GAME OVER: the Mushroom Kingdom is "
                         "his and everyone loses.")
         return super().ended(state)

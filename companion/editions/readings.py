@@ -47,14 +47,21 @@ def settings_info(edition: str) -> tuple[dict[str, Any], ...]:
         for r in readings(edition) if "setting" in r)
 
 
+@cache
+def _settings(edition: str) -> tuple[dict[str, Any], ...]:
+    """``settings_info``, read once per edition (rules read settings on every move)."""
+    return settings_info(edition)
+
+
+@cache
 def setting_names(edition: str) -> tuple[str, ...]:
-    return tuple(info["name"] for info in settings_info(edition))
+    return tuple(info["name"] for info in _settings(edition))
 
 
 def chosen(edition: str, settings: Mapping[str, object], name: str) -> str:
     """The value of setting ``name`` in ``settings`` (its default when not given); a value
     that is not one of its options is refused with the options in words."""
-    for info in settings_info(edition):
+    for info in _settings(edition):
         if info["name"] == name:
             value = settings.get(name, info["default"])
             values = [c["value"] for c in info["choices"]]

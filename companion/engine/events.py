@@ -75,8 +75,11 @@ def event(name: str, version: int = 1) -> Callable[[E], E]:
     return register
 
 
-def checked(name: str, data: Mapping[str, Any], say: str = "") -> Event:
+def checked(name: str, data: Mapping[str, Any], say: str = "", cite: str = "") -> Event:
     """The stored form of event ``name`` with ``data``; TypeError when the fields are wrong."""
+    shape = SHAPES.get(name)
+    if shape is not None and shape[0] <= data.keys() <= shape[1]:  # the hot path
+        return Event(shape[2], data, say, cite)
     cls = EVENT_TYPES.get(name)
     if cls is None and name in UPCASTERS:  # a name from an earlier version: store the new one
         tag, data = upcast(name, data)
@@ -86,13 +89,17 @@ def checked(name: str, data: Mapping[str, Any], say: str = "") -> Event:
     shape = _SHAPES.get(cls)
     if shape is None:
         shape = _SHAPES[cls] = _shape(cls)
+        if EVENT_TYPES.get(name) is cls:
+            SHAPES[name] = shape
     keys = data.keys()
-    if not (shape[0] <= keys <= shape[1]):  # the hot path: no dataclass built per emit
+    if not (shape[0] <= keys <= shape[1]):  # no dataclass is built per emit
         cls(**data)  # raises the TypeError naming the missing or unknown field
-    return Event(shape[2], data, say)
+    return Event(shape[2], data, say, cite)
 
 
 _SHAPES: dict[type[EventData], tuple[frozenset[str], frozenset[str], str]] = {}
+SHAPES: dict[str, tuple[frozenset[str], frozenset[str], str]] = {}
+"""The shapes of current event names, for the check of every emitted event."""
 
 
 def _shape(cls: type[EventData]) -> tuple[frozenset[str], frozenset[str], str]:

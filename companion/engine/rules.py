@@ -24,6 +24,7 @@ from typing import Any, Generic, TypeVar, cast
 
 from companion.engine.events import (
     EVENT_TYPES,
+    SHAPES,
     Finished,
     FlowChanged,
     Noted,
@@ -64,17 +65,33 @@ class Ctx(Generic[S]):
         self._cursor = 0
         self.cite = ""
         """The rule being applied (its citation id), set by :meth:`citing` and ``@cites``."""
+        self._handlers = rules._apply_handlers if type(rules).apply is Rules.apply else None
+        """The edition's apply handlers by tag, when it keeps the base ``apply``."""
+        self._hears = rules._hears
+        self._ends = rules.ends_after
+        self.may_end = False
+        """Whether an event that can end the game (``Rules.ends_after``) was emitted since the
+        last end check."""
 
     def emit(self, type: str, say: str = "", *, cite: str | None = None, **data: Any) -> None:
         """Record event ``type`` (a name declared in :mod:`companion.engine.events`; its
         fields are checked) and apply it to the working state. It carries ``cite``, else the
         rule being applied (:meth:`citing`)."""
-        event = checked(type, data, say)
-        cite = self.cite if cite is None else cite
-        if cite:
-            event = Event(event.type, event.data, say, cite)
-        self.state = self.rules.apply(self.state, event)
+        shape = SHAPES.get(type)  # checked(), inlined for current names: every event is emitted
+        if shape is not None and shape[0] <= data.keys() <= shape[1]:
+            event = Event(shape[2], data, say, self.cite if cite is None else cite)
+        else:
+            event = checked(type, data, say, self.cite if cite is None else cite)
+        handlers = self._handlers
+        if handlers is None or (say and self._hears):
+            self.state = self.rules.apply(self.state, event)
+        else:  # Rules.apply, inlined
+            on = handlers.get(event.type) or self.rules._add_handler(event.type)
+            self.state = on(self.state, event.data)
         self.events.append(event)
+        ends = self._ends
+        if ends is None or event.type in ends:
+            self.may_end = True
 
     @contextmanager
     def citing(self, rule: str) -> Iterator[None]:
@@ -190,6 +207,18 @@ def cites(rule: str | Callable[..., str], *ids: str) -> Callable[[F], F]:
             finally:
                 ctx.cite = outer
 
+        if isinstance(rule, str) and rule:  # the usual case: one id, nothing to pick
+            @functools.wraps(fn)
+            def run_citing(self: Any, ctx: Ctx[Any], *args: Any, **kwargs: Any) -> Any:
+                outer = ctx.cite
+                ctx.cite = rule
+                try:
+                    return fn(self, ctx, *args, **kwargs)
+                finally:
+                    ctx.cite = outer
+
+            run = run_citing
+
         named = (rule,) if isinstance(rule, str) else ids
         setattr(run, CITES, (*getattr(fn, CITES, ()), *named))
         return cast(F, run)
@@ -303,14 +332,29 @@ class Rules(ABC, Generic[S]):
     # -- the interpreter ------------------------------------------------------------------
     def apply(self, state: S, event: Event) -> S:
         """The state after ``event`` (pure; handlers looked up once per event type)."""
-        handlers: dict[str, Callable[[S, Mapping[str, Any]], S]] | None
-        handlers = self.__dict__.get("_handlers")
-        if handlers is None:
-            handlers = self.__dict__["_handlers"] = {}
-        handler = handlers.get(event.type)
-        if handler is None:
-            handler = handlers[event.type] = self._handler(event.type)
-        return handler(state, event.data)
+        on = self._apply_handlers.get(event.type) or self._add_handler(event.type)
+        if event.say and self._hears:
+            return self.note_said(on(state, event.data), event.say)
+        return on(state, event.data)
+
+    def note_said(self, state: S, say: str) -> S:
+        """Edition hook: the state after an event that told the players ``say`` (Master
+        Trainer keeps the latest lines for its page); the base keeps nothing."""
+        return state
+
+    @functools.cached_property
+    def _hears(self) -> bool:
+        """Whether the edition implements :meth:`note_said`."""
+        return type(self).note_said is not Rules.note_said
+
+    @functools.cached_property
+    def _apply_handlers(self) -> dict[str, Callable[[S, Mapping[str, Any]], S]]:
+        """Apply handlers by stored tag, filled as tags are first met."""
+        return {}
+
+    def _add_handler(self, tag: str) -> Callable[[S, Mapping[str, Any]], S]:
+        on = self._apply_handlers[tag] = self._handler(tag)
+        return on
 
     def _handler(self, tag: str) -> Callable[[S, Mapping[str, Any]], S]:
         """The apply handler of events stored as ``tag``; a tag an earlier version wrote is
@@ -347,20 +391,32 @@ class Rules(ABC, Generic[S]):
         the events gives; returned so the caller need not apply them again)."""
         if state.finished and command.type not in self.after_end_commands:
             raise IllegalCommand(f"The game is over: {state.end_reason}")
-        if not _NAME.match(command.type):
-            raise IllegalCommand(f"Unknown command {command.type!r}.")
-        handler = getattr(self, "cmd_" + command.type, None)
-        if handler is None:
-            raise IllegalCommand(f"{self.title} has no command {command.type!r}.")
+        found = self._commands.get(command.type)
+        if found is None:
+            if not _NAME.match(command.type):
+                raise IllegalCommand(f"Unknown command {command.type!r}.")
+            handler = getattr(self, "cmd_" + command.type, None)
+            if handler is None:
+                raise IllegalCommand(f"{self.title} has no command {command.type!r}.")
+            found = self._commands[command.type] = (
+                handler, getattr(self, "refuse_" + command.type, None))
+        handler = found[0]
         self.check_legal(state, command)
         ctx = Ctx(self, state)
         handler(ctx, command)
-        self.after_step(ctx)
+        if ctx.may_end or self.ends_after is None:
+            ctx.may_end = False
+            self.after_step(ctx)
         self.run(ctx)
         ctx.finish(state)
         return ctx.events, ctx.state
 
     after_end_commands: frozenset[str] = frozenset()
+
+    @functools.cached_property
+    def _commands(self) -> dict[str, tuple[Callable[..., Any], Callable[..., Any] | None]]:
+        """Command type -> its ``cmd_`` handler and ``refuse_`` check, looked up once."""
+        return {}
 
     def run(self, ctx: Ctx[S]) -> None:
         """Run the to-do list until the rules wait for a decision or the game ends."""
@@ -368,24 +424,33 @@ class Rules(ABC, Generic[S]):
         tasks: dict[str, Callable[..., Any] | None] | None = self.__dict__.get("_tasks")
         if tasks is None:
             tasks = self.__dict__["_tasks"] = {}
-        while ctx.state.prompt is None and ctx.todo and not ctx.state.finished:
+        while ctx.todo:
+            state = ctx.state
+            if state.prompt is not None or state.finished:
+                break
             steps += 1
             if steps > MAX_STEPS:  # pragma: no cover - a rules bug, never a player's fault
                 raise RuntimeError("the rules did not settle")
             task = ctx.todo.pop(0)
             ctx._cursor = 0
-            emitted = len(ctx.events)
+            ctx.may_end = False
             run_task = tasks.get(task.name)
             if run_task is None:
                 run_task = tasks[task.name] = handler(self, "task", task.name)
             if run_task is None:  # pragma: no cover - a rules bug, never a player's fault
                 raise RuntimeError(f"{self.name}: no task declared with id {task.name!r}")
             run_task(ctx, **task.args)
-            if len(ctx.events) != emitted:  # only events change what ends a game
+            if ctx.may_end:  # only events change what ends a game
+                ctx.may_end = False
                 self.after_step(ctx)
 
     def after_step(self, ctx: Ctx[S]) -> None:
         """Called after each command and task: editions end the game here when it is over."""
+
+    ends_after: frozenset[str] | None = None
+    """The tags of the events that can end the game (``after_step`` runs only after a step
+    that emitted one), or None: after any event. An edition whose end depends on few events
+    names them, since the check would otherwise run after almost every step."""
 
     def action_groups(self, state: S) -> Iterator[list[Action]]:
         """``actions(state)`` in parts, most likely first, so checking a command usually needs
@@ -413,18 +478,20 @@ class Rules(ABC, Generic[S]):
         why_absent = self.absent(command)
         if why_absent:
             raise IllegalCommand(why_absent)
-        refuse = getattr(self, "refuse_" + command.type, None)
+        found = self._commands.get(command.type)
+        refuse = getattr(self, "refuse_" + command.type, None) if found is None else found[1]
         if refuse is not None:
             why = refuse(state, command)
             if why:
                 raise IllegalCommand(why)
         last = self._last_actions
         groups = (last[1],) if last is not None and last[0] is state else self.action_groups(state)
+        kind, actor, given = command.type, command.actor, command.args
         for group in groups:
             for a in group:
-                if a.type == command.type and a.actor == command.actor and all(
-                    command.args.get(k) == v for k, v in a.args.items()
-                ):
+                if a.type == kind and a.actor == actor and (not a.args or all(
+                    given.get(k) == v for k, v in a.args.items()
+                )):
                     return
         legal = self.actions(state)
         same_type = [a for a in legal if a.type == command.type]
@@ -463,6 +530,10 @@ class Rules(ABC, Generic[S]):
         return actor
 
     # -- generic prompts: rolls and choices --------------------------------------------------
+    dice_names: tuple[str, ...] = ()
+    """Names of the dice when a roll asks for that many (``input.names``: Mario's red and
+    black); a roll of another count shows no names."""
+
     def prompt_actions(self, state: S) -> list[Action]:
         """The actions a prompt offers through its generic parts: a ``roll`` spec (answered by
         the ``roll`` command) and ``options`` (answered by ``choose``)."""
@@ -472,20 +543,15 @@ class Rules(ABC, Generic[S]):
         out: list[Action] = []
         spec = prompt.data.get("roll")
         if spec is not None:
-            out.append(
-                Action(
-                    spec["who"],
-                    "roll",
-                    spec.get("label", "Roll"),
-                    {},
-                    {
-                        "kind": "dice",
-                        "count": spec["count"],
-                        "optional": state.setup.dice == "digital",
-                        "physical": state.setup.dice == "physical",
-                    },
-                )
-            )
+            dice: dict[str, Any] = {
+                "kind": "dice",
+                "count": spec["count"],
+                "optional": state.setup.dice == "digital",
+                "physical": state.setup.dice == "physical",
+            }
+            if self.dice_names and len(self.dice_names) == spec["count"]:
+                dice["names"] = list(self.dice_names)
+            out.append(Action(spec["who"], "roll", spec.get("label", "Roll"), {}, dice))
         for option in prompt.data.get("options", ()):
             out.append(Action(prompt.to[0], "choose", option["label"], {"option": option["value"]}))
         return out

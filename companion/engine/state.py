@@ -49,21 +49,22 @@ class BaseState:
 
 
 T = TypeVar("T")
-_FIELDS: dict[type, frozenset[str]] = {}
 
 
 def evolve(obj: T, **changes: Any) -> T:
     """A copy of the frozen dataclass ``obj`` with ``changes``: ``dataclasses.replace`` without
     re-running ``__init__`` (states are replaced for every event, so this is the hot path).
     Only for dataclasses with a ``__dict__`` (no slots); unknown field names are refused."""
-    cls = type(obj)
-    names = _FIELDS.get(cls)
-    if names is None:
-        names = _FIELDS[cls] = frozenset(f.name for f in fields(cls))  # type: ignore[arg-type]
-    if not names.issuperset(changes):
-        raise TypeError(f"{cls.__name__} has no field(s) {sorted(changes.keys() - names)}")
-    new = object.__new__(cls)
-    fresh = new.__dict__
-    fresh.update(obj.__dict__)
+    new = _new(type(obj))
+    old = obj.__dict__
+    fresh = old.copy()
     fresh.update(changes)
+    if len(fresh) != len(old):  # a name that is not a field added a key
+        names = {f.name for f in fields(obj)}  # type: ignore[arg-type]
+        raise TypeError(f"{type(obj).__name__} has no field(s) {sorted(changes.keys() - names)}")
+    _set(new, "__dict__", fresh)
     return new
+
+
+_new = object.__new__
+_set = object.__setattr__

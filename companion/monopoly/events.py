@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 from companion.engine.events import (
@@ -34,17 +33,33 @@ M = MonopolyState
 
 
 def _with_player(state: M, pid: str, **changes: Any) -> M:
-    players = tuple(evolve(p, **changes) if p.id == pid else p for p in state.players)
+    players = state.players
+    for i, p in enumerate(players):
+        if p.id == pid:
+            players = (*players[:i], evolve(p, **changes), *players[i + 1:])
+            break
     return evolve(state, players=players)
 
 
-def _add(state: M, account: str, delta: int) -> M:
-    if account == "bank":
-        return evolve(state, bank=state.bank + delta)
-    if account == "pot":
-        return evolve(state, pot=state.pot + delta)
-    p = state.player(account)
-    return _with_player(state, account, money=p.money + delta)
+def _paid(state: M, source: str, to: str, amount: int) -> M:
+    """``amount`` from account ``source`` to account ``to``, in one new state (the hot path:
+    most events pay someone)."""
+    changes: dict[str, Any] = {}
+    players = state.players
+    for account, delta in ((source, -amount), (to, amount)):
+        if account == "bank":
+            changes["bank"] = changes.get("bank", state.bank) + delta
+        elif account == "pot":
+            changes["pot"] = changes.get("pot", state.pot) + delta
+        else:
+            for i, p in enumerate(players):
+                if p.id == account:
+                    players = (*players[:i], evolve(p, money=p.money + delta), *players[i + 1:])
+                    break
+            else:
+                raise KeyError(account)
+            changes["players"] = players
+    return evolve(state, **changes)
 
 
 def assets_from_json(raw: Mapping[str, Any]) -> Assets:
@@ -68,8 +83,7 @@ class MonopolyEvents(MonopolyHost):
         return evolve(state, order_rolls={})
 
     def on_money_paid(self, state: M, e: MoneyPaid) -> M:
-        amount = e.amount
-        return _add(_add(state, e.source, -amount), e.to, amount)
+        return _paid(state, e.source, e.to, e.amount)
 
     def on_moved_to(self, state: M, e: MovedTo) -> M:
         return _with_player(state, e.player, position=e.to)
@@ -80,8 +94,9 @@ class MonopolyEvents(MonopolyHost):
 
     def on_deed_owned(self, state: M, e: DeedOwned) -> M:
         index = e.space
-        new = replace(state.deeds[index], owner=e.owner)
-        return evolve(state, deeds={**state.deeds, index: new})
+        if index not in state.deeds:
+            raise KeyError(index)
+        return evolve(state, deeds={**state.deeds, index: Deed(e.owner)})
 
     def on_turn_passed(self, state: M, e: TurnPassed) -> M:
         return evolve(state, current=e.current, doubles=0, again=False,

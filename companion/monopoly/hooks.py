@@ -12,7 +12,7 @@ method each edition defines that a base also has and fails on one this module do
 Policies are plain class attributes (``dice_count``, ``order_dice``, ``dice_names``,
 ``jail_tries``, ``jail_exit_words``, ``jail_exit_say``, ``jail_exit_lands``, ``without``,
 ``quiet_kinds``, ``deck_policy``, ``short_payment``, ``board_fields``, ``cite_as``,
-``never_cites``): an edition declares them, the family reads them.
+``never_cites``, ``ends_after``): an edition declares them, the family reads them.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ ENGINE_INTERFACE: Mapping[str, str] = {
     "reading_topic": "a reading's topic in words",
     "interpret_tap": "what a tag tap means now",
     "tag_objects": "the objects that can carry a tag",
+    "note_said": "keep an event's words in the edition's state (Master Trainer's last lines)",
 }
 """The engine's edition interface (``companion.engine.rules.Rules``)."""
 

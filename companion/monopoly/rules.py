@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Iterator, Mapping
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -205,17 +204,10 @@ class MonopolyRules(
         yield self.asked_actions(state)
         yield self.free_actions(state)
 
-    dice_names: tuple[str, ...] = ()
-    """Policy: the dice as the rulebook names them (Mario: red and black); a roll of that
-    many dice asks for each by name (``input.names``)."""
-
     def asked_actions(self, state: MonopolyState) -> list[Action]:
-        """The answers to the current prompt."""
+        """The answers to the current prompt (a roll names its dice by the engine's
+        ``dice_names`` policy: Mario's red and black)."""
         out = self.prompt_actions(state)
-        if self.dice_names:
-            out = [replace(a, input={**a.input, "names": list(self.dice_names)})
-                   if a.input and a.input.get("kind") == "dice"
-                   and a.input.get("count") == len(self.dice_names) else a for a in out]
         prompt = state.prompt
         if prompt is not None:
             kind_actions = handler(self, "prompt", prompt.kind)
@@ -268,8 +260,22 @@ class MonopolyRules(
         return out
 
     def free_actions(self, state: MonopolyState) -> list[Action]:
-        """Actions open at any time: trades, and the banker's corrections."""
+        """Actions open at any time: the edition's standing actions, trades, and the banker's
+        corrections (the family's part is the same for every state with the same players still
+        in and no trade open, so it is remembered for those)."""
         out = self.standing_actions(state)
+        if state.trades:
+            return out + self._free_actions(state)
+        key = tuple(p.id for p in state.players if not p.bankrupt)
+        known: dict[tuple[str, ...], tuple[Action, ...]] = self.__dict__.setdefault(
+            "_free_actions_by_players", {})
+        found = known.get(key)
+        if found is None:
+            found = known[key] = tuple(self._free_actions(state))
+        return out + list(found)
+
+    def _free_actions(self, state: MonopolyState) -> list[Action]:
+        out = []
         active = state.active
         if len(active) > 1 and "trades" not in self.without:
             for p in active:

@@ -173,10 +173,25 @@ class MonopolyState(BaseState):
 
     @property
     def active(self) -> tuple[Player, ...]:
-        return tuple(p for p in self.players if not p.bankrupt)
+        """The players not bankrupt (remembered per ``players`` tuple, like ``owned_by``)."""
+        memo = self.__dict__.get("_active")
+        if memo is None or memo[0] is not self.players:
+            memo = self.__dict__["_active"] = (
+                self.players, tuple(p for p in self.players if not p.bankrupt))
+        active: tuple[Player, ...] = memo[1]
+        return active
 
     def owned_by(self, pid: str) -> tuple[int, ...]:
-        return tuple(i for i, d in self.deeds.items() if d.owner == pid)
+        """The spaces ``pid`` holds, in board order (remembered per ``deeds`` mapping: a new
+        state made by ``evolve`` keeps the answer until its deeds change)."""
+        memo = self.__dict__.get("_owners")
+        if memo is None or memo[0] is not self.deeds:
+            table: dict[str | None, list[int]] = {}
+            for i, d in self.deeds.items():
+                table.setdefault(d.owner, []).append(i)
+            memo = self.__dict__["_owners"] = (self.deeds, {k: tuple(v) for k, v in table.items()})
+        owned: tuple[int, ...] = memo[1].get(pid, ())
+        return owned
 
     def owner(self, index: int) -> str | None:
         deed = self.deeds.get(index)

@@ -45,7 +45,7 @@ from companion.engine.events import (
     TurnStarted,
 )
 from companion.engine.rules import Ctx, Rules
-from companion.engine.types import Event
+from companion.engine.state import evolve
 
 State = MasterTrainerState
 LOG_SIZE = 12
@@ -161,14 +161,11 @@ class MasterTrainerBase(Rules[MasterTrainerState]):
         ctx.emit("items_returned", say, player=pid, cards=list(cards))
 
     # -- applying events -------------------------------------------------------------------
-    def apply(self, state: State, event: Event) -> State:
-        new = super().apply(state, event)
-        if event.say:
-            new = replace(new, log=(*new.log, event.say)[-LOG_SIZE:])
-        return new
+    def note_said(self, state: State, say: str) -> State:
+        return evolve(state, log=(*state.log, say)[-LOG_SIZE:])
 
     def on_decks_shuffled(self, state: State, e: DecksShuffled) -> State:
-        return replace(
+        return evolve(
             state, items_deck=tuple(e.items), events_deck=tuple(e.events),
             rng=e.rng, board_down=dict(e.board_down),
         )
@@ -178,22 +175,22 @@ class MasterTrainerBase(Rules[MasterTrainerState]):
         return state.with_trainer(replace(t, starter=e.chip, team=(e.chip,)))
 
     def on_turn_order_set(self, state: State, e: TurnOrderSet) -> State:
-        return replace(state, order=tuple(e.order))
+        return evolve(state, order=tuple(e.order))
 
     def on_turn_started(self, state: State, e: TurnStarted) -> State:
-        return replace(
+        return evolve(
             state, current=e.player, moved=False, flew=False, passed=False,
             landed_colour="", chip_at_stake="", battle=None, offer=None,
         )
 
     def on_turn_flags_set(self, state: State, e: TurnFlagsSet) -> State:
-        return replace(state, **{k: v for k, v in e.to_data().items() if v is not None})
+        return evolve(state, **{k: v for k, v in e.to_data().items() if v is not None})
 
     def on_dice_round_changed(self, state: State, e: DiceRoundChanged) -> State:
         raw = e.round
         if raw is None:
-            return replace(state, dice=None)
-        return replace(
+            return evolve(state, dice=None)
+        return evolve(
             state,
             dice=DiceRound(
                 raw["purpose"], tuple(raw["waiting"]), dict(raw["rolls"]), raw["then"],
@@ -204,7 +201,7 @@ class MasterTrainerBase(Rules[MasterTrainerState]):
     def on_die_counted(self, state: State, e: DieCounted) -> State:
         assert state.dice is not None
         who = e.player
-        return replace(
+        return evolve(
             state,
             dice=replace(
                 state.dice,
@@ -217,12 +214,12 @@ class MasterTrainerBase(Rules[MasterTrainerState]):
         n = e.count
         t = state.trainer(e.player)
         new = state.with_trainer(replace(t, items=t.items + state.items_deck[:n]))
-        return replace(new, items_deck=state.items_deck[n:])
+        return evolve(new, items_deck=state.items_deck[n:])
 
     def on_items_returned(self, state: State, e: ItemsReturned) -> State:
         t = state.trainer(e.player)
         new = state.with_trainer(replace(t, items=without(t.items, e.cards)))
-        return replace(new, items_deck=state.items_deck + tuple(e.cards))
+        return evolve(new, items_deck=state.items_deck + tuple(e.cards))
 
     def on_items_taken(self, state: State, e: ItemsTaken) -> State:
         loser, winner = state.trainer(e.loser), state.trainer(e.winner)
@@ -232,18 +229,18 @@ class MasterTrainerBase(Rules[MasterTrainerState]):
 
     def on_event_drawn(self, state: State, e: EventDrawn) -> State:
         deck = state.events_deck
-        return replace(state, events_deck=deck[1:] + deck[:1])
+        return evolve(state, events_deck=deck[1:] + deck[:1])
 
     def on_event_card_named(self, state: State, e: EventCardNamed) -> State:
-        return replace(state, events_deck=tuple(e.deck), events_top=e.top)
+        return evolve(state, events_deck=tuple(e.deck), events_top=e.top)
 
     def on_chip_revealed(self, state: State, e: ChipRevealed) -> State:
         chip = e.chip
         colour = self.chip(state, chip).colour
         if colour not in COLOURS:
-            return replace(state, chip_at_stake=chip)
+            return evolve(state, chip_at_stake=chip)
         down = {**state.board_down, colour: state.board_down.get(colour, 0) - 1}
-        return replace(state, board_down=down, face_up=(*state.face_up, chip), chip_at_stake=chip)
+        return evolve(state, board_down=down, face_up=(*state.face_up, chip), chip_at_stake=chip)
 
     def on_chip_caught(self, state: State, e: ChipCaught) -> State:
         chip = e.chip
@@ -255,7 +252,7 @@ class MasterTrainerBase(Rules[MasterTrainerState]):
             down[colour] += 1
         t = state.trainer(e.player)
         state = state.with_trainer(replace(t, team=(*t.team, chip)))
-        return replace(
+        return evolve(
             state, board_down=down, face_up=tuple(c for c in state.face_up if c != chip)
         )
 
@@ -294,8 +291,8 @@ class MasterTrainerBase(Rules[MasterTrainerState]):
     def on_battle_changed(self, state: State, e: BattleChanged) -> State:
         raw = e.battle
         if raw is None:
-            return replace(state, battle=None)
-        return replace(
+            return evolve(state, battle=None)
+        return evolve(
             state,
             battle=Battle(
                 raw["kind"], raw["challenger"], raw["defender"], dict(raw["fighters"]),
@@ -306,8 +303,8 @@ class MasterTrainerBase(Rules[MasterTrainerState]):
     def on_offer_changed(self, state: State, e: OfferChanged) -> State:
         raw = e.offer
         if raw is None:
-            return replace(state, offer=None)
-        return replace(
+            return evolve(state, offer=None)
+        return evolve(
             state,
             offer=Offer(raw["by"], raw["to"], raw["give"], raw["take"], raw["forced"],
                         tuple(raw.get("items", ()))),

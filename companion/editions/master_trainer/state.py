@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
-from companion.engine.state import BaseState
+from companion.engine.state import BaseState, evolve
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +113,7 @@ class MasterTrainerState(BaseState):
         raise KeyError(pid)
 
     def with_trainer(self, trainer: Trainer) -> MasterTrainerState:
-        return replace(
+        return evolve(
             self, trainers=tuple(trainer if t.id == trainer.id else t for t in self.trainers)
         )
 

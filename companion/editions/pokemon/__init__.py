@@ -26,6 +26,7 @@ from companion.editions.pokemon.battles import PokemonBattles
 from companion.editions.pokemon.catching import PokemonCatching
 from companion.editions.pokemon.spaces import PokemonSpaces
 from companion.editions.table_settings import TableSettings
+from companion.engine.events import EditionValuesSet, PlayerValueSet, WentBankrupt
 from companion.engine.registry import prompt_kind
 from companion.engine.rules import Ctx
 from companion.engine.types import Action, Command, IllegalCommand
@@ -134,6 +135,9 @@ class PokemonRules(TableSettings, PokemonSpaces, PokemonCatching, PokemonBattles
     # -- the end --------------------------------------------------------------------------
     def end_cite(self, state: MonopolyState) -> str:
         return "end-mat"
+
+    ends_after = frozenset({EditionValuesSet.tag(), PlayerValueSet.tag(), WentBankrupt.tag()})
+    """The tracker mats are edition values; the last Trainer standing follows a bankruptcy."""
 
     def ended(self, state: MonopolyState) -> tuple[list[str], str] | None:
         done = [p.id for p in state.active if data.mat_complete(state, p.id)]

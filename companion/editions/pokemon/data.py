@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import NotRequired, TypedDict
 
 from companion.editions import readings
@@ -62,21 +63,21 @@ def mat_types(state: MonopolyState, pid: str) -> set[str]:
 
 def mat_complete(state: MonopolyState, pid: str) -> bool:
     global _last_mats
-    v = values(state)  # checked after every step, while the values rarely change
+    v = values(state)  # checked after every step, while the mats rarely change
     memo = _last_mats
-    if memo[0] is not v:  # the values are immutable: the same object, the same answers
-        memo = _last_mats = (v, {})
-    done = memo[1].get(pid)
+    if memo[0] is not v.caught or memo[1] is not v.wild:  # immutable: the same answers
+        memo = _last_mats = (v.caught, v.wild, {})
+    done = memo[2].get(pid)
     if done is None:
         held = v.caught.get(pid, ())
-        done = memo[1][pid] = len(held) >= len(v.wild) and (
+        done = memo[2][pid] = len(held) >= len(v.wild) and (
             {chip_type(c) for c in held} >= set(v.wild))
     return done
 
 
-_last_mats: tuple[object, dict[str, bool]] = (None, {})
-"""The answers of :func:`mat_complete` for the last values asked about (one pair, replaced
-whole, so a game in another thread never reads another game's answers)."""
+_last_mats: tuple[object, object, dict[str, bool]] = (None, None, {})
+"""The answers of :func:`mat_complete` for the last mats asked about (``caught`` and ``wild``,
+replaced whole, so a game in another thread never reads another game's answers)."""
 
 
 def battle_strength(state: MonopolyState, pid: str) -> int:
@@ -109,6 +110,13 @@ def catch_odds(ball_faces: int, faces: int, money: int, price: int, counts_last:
     pay. Each re-roll costs ``price``. ``counts_last``: a re-roll paid with the last Poké Ball
     is rolled (setting zero_balls = debt with last_ball_reroll = yes); otherwise spending the
     last Poké Ball catches nothing (the Trainer is out before the roll, or may not spend it)."""
+    return Odds(**_catch_odds(ball_faces, faces, money, price, counts_last, paid))
+
+
+@lru_cache(maxsize=4096)
+def _catch_odds(ball_faces: int, faces: int, money: int, price: int, counts_last: bool,
+                paid: bool) -> Odds:
+    """:func:`catch_odds`, computed once per set of numbers (every catch prompt asks)."""
     if price > 0:
         rerolls = money // price if counts_last else max(0, (money - 1) // price)
     else:
