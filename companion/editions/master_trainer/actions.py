@@ -63,6 +63,13 @@ class ActionRules(BattleRules):
         return [Action(state.prompt.to[0], "draw", f"Event Card: {names[k]}", {"card": k})
                 for k in state.prompt.data["cards"]]
 
+    @prompt_kind("draw_items")
+    def actions_draw_items(self, state: State) -> list[Action]:
+        assert state.prompt is not None
+        names = data_of(state).item_names
+        return [Action(state.prompt.to[0], "draw", f"Item Card: {names[k]}", {"card": k})
+                for k in state.prompt.data["cards"]]
+
     @prompt_kind("starter")
     def actions_starter(self, state: State) -> list[Action]:
         assert state.prompt is not None

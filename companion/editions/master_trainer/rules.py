@@ -85,11 +85,16 @@ class MasterTrainerRules(ViewRules):
         }
 
     def tag_objects(self) -> list[tuple[str, str]]:
-        """Objects a tag can stand for: every chip, every mover, every kind of space."""
+        """Objects a tag can stand for: every chip, every mover, every kind of space, and
+        each card of the Item and Event decks (``card:<kind>-<n>``: one tag per card)."""
         data = load()
         out = [(c.tag, c.label) for c in sorted(data.chips.values(), key=lambda c: c.number)]
         out += [(f"token:{m}", f"{m.title()} mover") for m in data.movers]
         out += [(s.tag, s.label) for s in SPACES.values()]
+        for title, deck, names in (("Item Card", data.item_deck, data.item_names),
+                                   ("Event Card", data.event_deck, data.event_names)):
+            out += [(f"card:{k}-{i}", f"{title}: {names[k]} ({i} of {n})")
+                    for k, n in deck.items() for i in range(1, n + 1)]
         return out
 
     def interpret_tap(self, state: MasterTrainerState, obj: str, role: str = "") -> Command:
@@ -98,6 +103,8 @@ class MasterTrainerRules(ViewRules):
         tag names its player (whom to challenge) or rolls for them in a digital game.
         IllegalCommand says why a tap means nothing now."""
         kind, _, key = obj.partition(":")
+        if kind == "card":
+            return self.card_tapped(state, key.rsplit("-", 1)[0])
         if kind == "chip" and key[:1].isdigit():
             key = key.split("-", 1)[-1]
         arg = {"space": "space", "chip": "chip", "token": "with"}.get(kind)
@@ -118,6 +125,17 @@ class MasterTrainerRules(ViewRules):
                 if action.actor == key and action.type == "roll":
                     return Command(key, "roll", {})
         raise IllegalCommand(f"That tag means nothing now. {self.waiting_for(state)}")
+
+    def card_tapped(self, state: MasterTrainerState, card: str) -> Command:
+        """A deck card's tag names the card drawn from the real pile."""
+        prompt = state.prompt
+        if prompt is None or prompt.kind not in ("draw_items", "draw_event"):
+            raise IllegalCommand("No card is to be drawn now; tap a card when the game asks.")
+        command = Command(prompt.to[0], "draw", {"card": card})
+        why = self.refuse_draw(state, command)
+        if why:
+            raise IllegalCommand(why)
+        return command
 
 
 __all__ = ["MasterTrainerRules", "MasterTrainerState", "data_of"]
