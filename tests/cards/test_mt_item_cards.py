@@ -177,3 +177,26 @@ def test_a_restart_in_the_middle_of_an_item_draw_resumes_the_same_prompt(
         assert done.ok, done.error
         state = svc.state(gid)[1]
         assert state.trainer("ash").items == ("fly",) and state.current == "misty"
+
+
+def test_a_battle_prize_names_the_cards_taken_from_the_loser_then_one_from_the_deck() -> None:
+    t = started(settings=PHYSICAL)
+    t.give("misty", items=("potion",))
+    t.do("ash", "roll", dice=[1])
+    t.do("ash", "battle", **{"with": "misty"})
+    t.do("misty", "accept")
+    t.do("ash", "fight", chip="pikachu")
+    t.do("misty", "fight", chip="squirtle")
+    t.do("ash", "roll", dice=[6])
+    t.do("misty", "roll", dice=[1])
+    assert t.prompt_kind == "prize" and t.state.prompt.to == ("ash",)
+    before = t.state
+    with pytest.raises(IllegalCommand, match="Misty holds no Fly card"):
+        t.do("ash", "draw", card="fly")
+    assert t.state is before
+    t.do("ash", "draw", card="potion")
+    assert t.state.trainer("misty").items == ()
+    assert t.prompt_kind == "draw_items"  # Misty had one card: the second comes from the pile
+    t.do("ash", "draw", card="bonus_3")
+    assert sorted(t.state.trainer("ash").items) == ["bonus_3", "potion"]
+    assert t.state.current == "misty"
