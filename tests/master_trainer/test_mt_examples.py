@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from mt_table import EXAMPLES, run_example
 
 from companion.engine import game
 
-SCRIPTS = sorted(EXAMPLES.glob("master-trainer-*.json"))
+PHYSICAL_ITEMS = EXAMPLES / "master-trainer-physical-items.json"
+SCRIPTS = sorted(p for p in EXAMPLES.glob("master-trainer-*.json") if p != PHYSICAL_ITEMS)
 
 
 def test_there_are_examples() -> None:
@@ -22,4 +25,20 @@ def test_example_plays_to_a_win(path) -> None:  # type: ignore[no-untyped-def]
     t = run_example(path)
     assert t.state.finished and len(t.state.winners) == 1
     assert "beats the Pokémon Master" in t.state.log[-1]
+    assert game.replay(t.events) == t.state
+
+
+def test_the_physical_items_example_names_every_card_drawn() -> None:
+    """Real piles: each ``draw card=`` step names one card (Event Card, Item Card from the
+    pile, or a battle prize from the loser's hand); the hands hold exactly the cards named,
+    used ones went under the pile, and the log replays to the same game."""
+    t = run_example(PHYSICAL_ITEMS)
+    steps = json.loads(PHYSICAL_ITEMS.read_text("utf-8"))["steps"]
+    named = [e for e in t.events
+             if e.type in ("item_card_named", "event_card_named", "items_taken")]
+    assert len(named) == sum(" draw card=" in s for s in steps) == 11
+    assert t.state.trainer("ash").items == ("potion", "fly", "bonus_5", "time_machine")
+    assert t.state.trainer("misty").items == ("bonus_2", "potion")
+    assert t.state.items_deck[-1] == "great_ball"  # played to catch Oddish: under the pile
+    assert not any(e.type == "items_drawn" for e in t.events)  # nothing dealt by the companion
     assert game.replay(t.events) == t.state
