@@ -236,16 +236,23 @@ class Profiles:
         if not isinstance(name, str):
             raise ProfileError("profile: the name of a saved profile.")
         edition = raw.get("edition")
-        profile = self.get(name, edition if isinstance(edition, str) else None)
-        if edition is not None and edition != profile["edition"]:
-            raise ProfileError(f"profile: {name!r} is a {profile['edition']} profile, not "
-                               f"{edition}.")
-        given = raw.get("settings") or {}
-        if not isinstance(given, Mapping):
-            raise ProfileError("settings: must be a JSON object.")
-        out["edition"] = profile["edition"]
-        out["settings"] = copy.deepcopy(profile["settings"]) | dict(given)
-        return out
+        return merged(out, self.get(name, edition if isinstance(edition, str) else None))
+
+
+def merged(raw: Mapping[str, Any], profile: Mapping[str, Any]) -> dict[str, Any]:
+    """A setup (without ``"profile"``) with ``profile``'s settings under its own; refused if
+    the setup names another edition."""
+    out = {k: v for k, v in raw.items() if k != "profile"}
+    edition = raw.get("edition")
+    if edition is not None and edition != profile["edition"]:
+        raise ProfileError(f"profile: {profile['name']!r} is a {profile['edition']} profile, "
+                           f"not {edition}.")
+    given = raw.get("settings") or {}
+    if not isinstance(given, Mapping):
+        raise ProfileError("settings: must be a JSON object.")
+    out["edition"] = profile["edition"]
+    out["settings"] = copy.deepcopy(dict(profile["settings"])) | dict(given)
+    return out
 
 
 # -- files ------------------------------------------------------------------------------------
