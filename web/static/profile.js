@@ -182,8 +182,12 @@ async function chooser() {
   ed.addEventListener("change", () => act(fill));
   const eds = await api("GET", "/api/editions");
   ed.replaceChildren(...eds.map((e) => h("option", {value: e.name}, e.title)));
-  const want = new URLSearchParams(location.search).get("edition");
+  const q = new URLSearchParams(location.search), want = q.get("edition");
   if (want) ed.value = want;
+  if (want && q.get("name")) {  // from the setup form: straight to the chosen profile
+    const known = (await api("GET", `/api/profiles?edition=${enc(want)}`)).profiles;
+    if (known.some((p) => p.name === q.get("name"))) return open(want, q.get("name"));
+  }
   $("app").replaceChildren(
     h("section", {}, h("h2", {}, "Your box"),
       h("p", {class: "muted"}, "Correct the board and cards once to match the box on the table; "
