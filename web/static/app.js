@@ -1395,7 +1395,7 @@ function boardEditor(b, unverified, edition) {
       el.dataset.card = c.id;
       rows.push(["card", c.id, "text", el, c.text]);
       const fx = h("input", {value: fxLine(c.effect), spellcheck: "false", autocapitalize: "off",
-        "aria-label": `${d.title} card ${i + 1}: what it does (word, then name=value)`});
+        "aria-label": `${d.title}, card ${i + 1}: what it does (word, then name=value)`});
       const why = h("p", {class: "hint err", "aria-live": "polite"});
       fx.dataset.effect = c.id;
       fx.addEventListener("change", () => api("POST", "/api/profiles/check", {edition, name: "setup",
@@ -1453,13 +1453,13 @@ function setupForm() {
   /* with a profile chosen, its corrections are the game's: the form's board list gives way to
      the profile editor (a new tab, so this half-filled form stays; the game takes the profile
      as saved when it starts) */
-  const profileEdit = h("a", {id: "setup-profile-edit", class: "btn", target: "_blank", style: "display:none"},
+  const profileEdit = h("a", {id: "setup-profile-edit", class: "btn", target: "_blank", hidden: true},
     "Correct this box's board and cards");
   const profileChanged = () => {
-    profileEdit.style.display = profile.value ? "" : "none";
+    profileEdit.hidden = !profile.value;
     profileEdit.href = `/profile?edition=${encodeURIComponent(ed.value)}&name=${encodeURIComponent(profile.value)}`;
     const board = editionBox.querySelector("#setup-board");
-    if (board) board.style.display = profile.value ? "none" : "";
+    if (board) board.hidden = !!profile.value;
   };
   profile.addEventListener("change", profileChanged);
   let info = null, readers = [], boardRead = () => undefined, pending = null;
