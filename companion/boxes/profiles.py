@@ -83,7 +83,25 @@ def check(raw: Any) -> dict[str, Any]:
     out = {"format": FORMAT, "edition": edition, "name": name.strip(), "note": note,
            "settings": copy.deepcopy(dict(settings)), "tags": clean_tags}
     _check_settings(out)
+    _check_card_tags(out)
     return out
+
+
+def _check_card_tags(profile: Mapping[str, Any]) -> None:
+    """Each card tag stands for a card of this box (Master Trainer: of its deck counts)."""
+    edition = profile["edition"]
+    if edition == "master-trainer":
+        from companion.editions.master_trainer.data import load
+        from companion.editions.master_trainer.rules import card_objects
+
+        known = {o for o, _ in card_objects(load(profile["settings"]))}
+    else:
+        objects = getattr(find_edition(edition), "tag_objects", list)
+        known = {o for o, _ in objects()}
+    for uid, obj in profile["tags"].items():
+        if obj.startswith("card:") and obj not in known:
+            raise ProfileError(f"tags.{uid}: {obj} is not a card of this box (card:<id>; "
+                               "Master Trainer card:<kind>-<number>).")
 
 
 def _check_settings(profile: Mapping[str, Any]) -> None:

@@ -93,3 +93,27 @@ def test_with_a_profile_chosen_the_form_opens_that_profile_in_the_editor(
 
 pytestmark = pytest.mark.skipif(not Path("/usr/bin/chromium").exists(),
                                 reason="needs Debian's chromium")
+
+
+def test_a_master_trainer_profile_enrols_the_tag_of_each_item_card(
+        server: tuple[str, GameService, FakeTable], page: Any) -> None:  # noqa: F811
+    base, service, table = server
+    service.call(lambda: Profiles(service.store.conn).save(
+        {"edition": "master-trainer", "name": "Our box", "settings": {}}))
+    page.goto(f"{base}/profile?edition=master-trainer&name=Our%20box")
+    page.fill("#pin", PIN)
+    page.get_by_role("button", name="Log in").click()
+    page.goto(f"{base}/profile?edition=master-trainer&name=Our%20box")
+    page.locator("#card-tags summary", has_text="Item Cards").click()
+    row = page.locator('[data-card-tag="potion-2"]')
+    row.get_by_role("button", name="Tap card tag").click()
+    expect(page.locator("#tag-potion-2")).to_have_text("Tap this card on the reader…")
+    table.last_tap = {"n": 1, "uid": "04A1B2C3D4E5F6", "edition": "master-trainer",
+                      "object": None}
+    expect(page.locator("#tag-potion-2")).to_have_text("Tag 04A1B2C3D4E5F6")
+    row.scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / "profile-mt-card-tags.png"))
+    page.get_by_role("button", name="Save").click()
+    expect(page.locator("#status")).to_contain_text("Saved.")
+    saved = service.call(lambda: Profiles(service.store.conn).get("Our box", "master-trainer"))
+    assert saved["tags"] == {"04A1B2C3D4E5F6": "card:potion-2"}

@@ -7,12 +7,22 @@ from typing import Any
 
 from companion.editions import readings
 from companion.editions.master_trainer.base import data_of, initial_trainers
-from companion.editions.master_trainer.data import check_seed, load
+from companion.editions.master_trainer.data import EditionData, check_seed, load
 from companion.editions.master_trainer.spaces import SPACES
 from companion.editions.master_trainer.state import MasterTrainerState
 from companion.editions.master_trainer.view import ViewRules
 from companion.engine import rng as rng_mod
 from companion.engine.types import Command, GameSetup, IllegalCommand, SetupError
+
+
+def card_objects(data: EditionData) -> list[tuple[str, str]]:
+    """One tag object per card of the Item and Event decks: ``card:<kind>-<n>``."""
+    out = []
+    for title, deck, names in (("Item Card", data.item_deck, data.item_names),
+                               ("Event Card", data.event_deck, data.event_names)):
+        out += [(f"card:{k}-{i}", f"{title}: {names[k]} ({i} of {n})")
+                for k, n in deck.items() for i in range(1, n + 1)]
+    return out
 
 
 class MasterTrainerRules(ViewRules):
@@ -91,11 +101,7 @@ class MasterTrainerRules(ViewRules):
         out = [(c.tag, c.label) for c in sorted(data.chips.values(), key=lambda c: c.number)]
         out += [(f"token:{m}", f"{m.title()} mover") for m in data.movers]
         out += [(s.tag, s.label) for s in SPACES.values()]
-        for title, deck, names in (("Item Card", data.item_deck, data.item_names),
-                                   ("Event Card", data.event_deck, data.event_names)):
-            out += [(f"card:{k}-{i}", f"{title}: {names[k]} ({i} of {n})")
-                    for k, n in deck.items() for i in range(1, n + 1)]
-        return out
+        return out + card_objects(data)
 
     def interpret_tap(self, state: MasterTrainerState, obj: str, role: str = "") -> Command:
         """The command a tag tap means now: a space tag says where the mover landed, a chip
