@@ -194,6 +194,8 @@ def test_a_battle_prize_names_the_cards_taken_from_the_loser_then_one_from_the_d
     with pytest.raises(IllegalCommand, match="Misty holds no Fly card"):
         t.do("ash", "draw", card="fly")
     assert t.state is before
+    assert RULES.interpret_tap(t.state, "card:potion-4") == Command(
+        "ash", "draw", {"card": "potion"})  # the card taken, tapped
     t.do("ash", "draw", card="potion")
     assert t.state.trainer("misty").items == ()
     assert t.prompt_kind == "draw_items"  # Misty had one card: the second comes from the pile

@@ -133,9 +133,9 @@ class MasterTrainerRules(ViewRules):
         raise IllegalCommand(f"That tag means nothing now. {self.waiting_for(state)}")
 
     def card_tapped(self, state: MasterTrainerState, card: str) -> Command:
-        """A deck card's tag names the card drawn from the real pile."""
+        """A deck card's tag names the card drawn from the real pile (or taken as a prize)."""
         prompt = state.prompt
-        if prompt is None or prompt.kind not in ("draw_items", "draw_event"):
+        if prompt is None or prompt.kind not in ("draw_items", "draw_event", "prize"):
             raise IllegalCommand("No card is to be drawn now; tap a card when the game asks.")
         command = Command(prompt.to[0], "draw", {"card": card})
         why = self.refuse_draw(state, command)
