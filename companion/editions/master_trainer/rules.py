@@ -48,7 +48,7 @@ class MasterTrainerRules(ViewRules):
     def initial_state(self, setup: GameSetup) -> MasterTrainerState:
         data = load(setup.settings)
         if setup.settings.get("decks", "virtual") not in ("physical", "virtual"):
-            raise SetupError("'decks' is 'physical' (players name each Event Card drawn) or "
+            raise SetupError("'decks' is 'physical' (players name each card drawn) or "
                              "'virtual' (the companion draws).")
         lo, hi = data.limits["min_players"], data.limits["max_players"]
         if not lo <= len(setup.players) <= hi:
@@ -73,8 +73,9 @@ class MasterTrainerRules(ViewRules):
 
         return {
             "settings": [
-                {"name": "decks", "label": "Event Cards", "type": "choice", "default": "physical",
-                 "choices": [{"value": "physical", "label": "Real pile (name each card drawn)"},
+                {"name": "decks", "label": "Item and Event Cards", "type": "choice",
+                 "default": "physical",
+                 "choices": [{"value": "physical", "label": "Real piles (name each card drawn)"},
                              {"value": "virtual", "label": "Companion draws"}]},
                 {"name": "city_items", "label": "Item Cards a city or town gives", "type": "int",
                  "min": 0, "max": 3, "default": data.city_items},
