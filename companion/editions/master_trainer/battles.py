@@ -323,7 +323,7 @@ class BattleRules(LandingRules):
         ctx.clear_prompt()
         ctx.emit("items_taken", f"{self.pname(ctx.state, winner)} takes an Item Card from "
                  f"{self.pname(ctx.state, loser)}.", winner=winner, loser=loser,
-                 cards=[str(command.args["card"])])
+                 cards=[str(command.args["card"])], cite="battle-prize")
         if count > 1:
             self.ask_prize(ctx, winner, loser, count - 1, from_deck)
         elif from_deck:
