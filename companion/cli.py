@@ -94,14 +94,14 @@ def _state_dir(args: argparse.Namespace) -> Path:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from companion.script import ScriptError, load_script, parse_step
+    from companion.script import ScriptError, load_script, parse_step, with_profile_file
     from companion.service import GameService
 
     data = load_script(args.script)
     steps = data.get("steps", [])
     if not isinstance(steps, list):
         raise ScriptError("'steps' must be a list.")
-    setup = {k: v for k, v in data.items() if k != "steps"}
+    setup = with_profile_file({k: v for k, v in data.items() if k != "steps"})
     with tempfile.TemporaryDirectory() as tmp:
         state_dir = args.state_dir or Path(tmp)
         service = GameService(state_dir).start()

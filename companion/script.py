@@ -7,6 +7,11 @@ the action's choice (``choose``'s option, a teammate, ...). Dice the rules name 
 name (``"mario: roll red=3 black=5"``; bare values fill them in the input's order), a physical
 card by its id (``"mario: draw card=bf-13"``). Each step must be legal when it is
 reached, or the run stops with the rule it broke and the step's number.
+
+A script may play on a box profile (docs/profiles.md): ``"profile": "our box"`` (a profile
+saved in the companion's database) or ``"profile": "our-box.json"`` (an exported profile
+file, relative to the script). Its settings go under the script's own; an unknown profile
+refuses the script.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion.boxes.profiles import ProfileError, Profiles, import_text, merged
 from companion.engine import game
 from companion.engine.state import BaseState
 from companion.engine.types import Action, Command, Event, GameSetup, IllegalCommand, RuleError
@@ -43,6 +49,7 @@ class ScriptResult:
 
 
 def load_script(path: Path) -> dict[str, Any]:
+    """A script file; a profile file it names is read relative to the script's folder."""
     try:
         data = json.loads(path.read_text("utf-8"))
     except FileNotFoundError as exc:
@@ -51,15 +58,62 @@ def load_script(path: Path) -> dict[str, Any]:
         raise ScriptError(f"{path} is not valid JSON: {exc}.") from exc
     if not isinstance(data, Mapping):
         raise ScriptError("A script is a JSON object with a setup and 'steps'.")
-    return dict(data)
+    out = dict(data)
+    if _is_file(out.get("profile")):
+        out["profile"] = str(path.parent / str(out["profile"]))
+    return out
 
 
-def run_script(data: Mapping[str, Any]) -> ScriptResult:
-    """Play a script from its setup through every step; raises ScriptError on a bad step."""
+def _is_file(profile: Any) -> bool:
+    return isinstance(profile, str) and profile.lower().endswith(".json")
+
+
+def with_profile_file(setup: Mapping[str, Any]) -> dict[str, Any]:
+    """``setup`` with a profile *file* it names read and merged in (a profile's name is left
+    for the companion's database)."""
+    out = dict(setup)
+    name = out.get("profile")
+    if name in (None, ""):
+        out.pop("profile", None)
+        return out
+    if not isinstance(name, str):
+        raise ScriptError("profile: the name of a saved box profile, or a profile file "
+                          "(.json).")
+    if not _is_file(name):
+        return out
+    try:
+        text = Path(name).read_text("utf-8")
+    except OSError:
+        raise ScriptError(f"profile: there is no profile file {name}.") from None
+    try:
+        return merged(out, import_text(text))
+    except ProfileError as exc:
+        raise ScriptError(f"{exc} ({name})") from None
+
+
+def script_setup(data: Mapping[str, Any], profiles: Profiles | None = None) -> dict[str, Any]:
+    """The script's setup (without its steps), on the box profile it names, if any."""
+    setup = with_profile_file({k: v for k, v in data.items() if k != "steps"})
+    name = setup.get("profile")
+    if name is None:
+        return setup
+    if profiles is None:
+        raise ScriptError(f"profile: there is no profile {name!r} here; play the script with "
+                          "`companion play --state-dir` on the companion's folder, or name "
+                          "an exported profile file (.json).")
+    try:
+        return profiles.resolve(setup)
+    except ProfileError as exc:
+        raise ScriptError(str(exc)) from None
+
+
+def run_script(data: Mapping[str, Any], profiles: Profiles | None = None) -> ScriptResult:
+    """Play a script from its setup through every step; raises ScriptError on a bad step or
+    an unknown profile (``profiles``: the saved ones a profile name is looked up in)."""
     steps = data.get("steps", [])
     if not isinstance(steps, list):
         raise ScriptError("'steps' must be a list.")
-    setup = GameSetup.from_json({k: v for k, v in data.items() if k != "steps"})
+    setup = GameSetup.from_json(script_setup(data, profiles))
     events = game.new_game(setup)
     state = game.replay(events)
     for n, step in enumerate(steps, 1):

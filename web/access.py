@@ -38,15 +38,16 @@ def joined(game_id: str) -> bool:
     return is_banker() or game_id in session.get("games", {})
 
 
-def viewer(game_id: str) -> str | None:
-    """The viewer to render for: ``"banker"``, a player id, or None (spectator). Refuses a
-    phone that has not joined with the game's code."""
+def viewer(game_id: str) -> str:
+    """The viewer to render for: ``"banker"``, a player id, or ``SPECTATOR`` (a phone that
+    holds no player: it sees no hidden cards; None is the whole table, for the console and
+    logs). Refuses a phone that has not joined with the game's code."""
     record(game_id)
     if is_banker():
         return "banker"
     if not joined(game_id):
         raise ApiError("forbidden", "Join this game with its code first.")
-    return my_player(game_id)
+    return my_player(game_id) or SPECTATOR
 
 
 def may_act(game_id: str, actor: Any) -> None:

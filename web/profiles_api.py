@@ -36,7 +36,13 @@ def editor_data(profile: dict[str, Any]) -> dict[str, Any]:
     still-unverified marks, the kinds, colours and decks to choose from."""
     facts = unverified_facts(profile)
     out: dict[str, Any] = {"profile": profile, "unverified": facts, "board": None}
-    if profile["edition"] == "master-trainer":
+    if profile["edition"] == "master-trainer":  # no card texts: a tag per card of each deck
+        from companion.editions.master_trainer.data import load
+        from companion.editions.master_trainer.rules import card_objects
+
+        tags = {obj: uid for uid, obj in profile["tags"].items()}
+        out["card_tags"] = [{"id": obj.removeprefix("card:"), "label": label, "tag": tags.get(obj)}
+                            for obj, label in card_objects(load(profile["settings"]))]
         return out
     from companion.monopoly.board import _raw, load_board
 

@@ -83,7 +83,25 @@ def check(raw: Any) -> dict[str, Any]:
     out = {"format": FORMAT, "edition": edition, "name": name.strip(), "note": note,
            "settings": copy.deepcopy(dict(settings)), "tags": clean_tags}
     _check_settings(out)
+    _check_card_tags(out)
     return out
+
+
+def _check_card_tags(profile: Mapping[str, Any]) -> None:
+    """Each card tag stands for a card of this box (Master Trainer: of its deck counts)."""
+    edition = profile["edition"]
+    if edition == "master-trainer":
+        from companion.editions.master_trainer.data import load
+        from companion.editions.master_trainer.rules import card_objects
+
+        known = {o for o, _ in card_objects(load(profile["settings"]))}
+    else:
+        objects = getattr(find_edition(edition), "tag_objects", list)
+        known = {o for o, _ in objects()}
+    for uid, obj in profile["tags"].items():
+        if obj.startswith("card:") and obj not in known:
+            raise ProfileError(f"tags.{uid}: {obj} is not a card of this box (card:<id>; "
+                               "Master Trainer card:<kind>-<number>).")
 
 
 def _check_settings(profile: Mapping[str, Any]) -> None:
@@ -236,16 +254,23 @@ class Profiles:
         if not isinstance(name, str):
             raise ProfileError("profile: the name of a saved profile.")
         edition = raw.get("edition")
-        profile = self.get(name, edition if isinstance(edition, str) else None)
-        if edition is not None and edition != profile["edition"]:
-            raise ProfileError(f"profile: {name!r} is a {profile['edition']} profile, not "
-                               f"{edition}.")
-        given = raw.get("settings") or {}
-        if not isinstance(given, Mapping):
-            raise ProfileError("settings: must be a JSON object.")
-        out["edition"] = profile["edition"]
-        out["settings"] = copy.deepcopy(profile["settings"]) | dict(given)
-        return out
+        return merged(out, self.get(name, edition if isinstance(edition, str) else None))
+
+
+def merged(raw: Mapping[str, Any], profile: Mapping[str, Any]) -> dict[str, Any]:
+    """A setup (without ``"profile"``) with ``profile``'s settings under its own; refused if
+    the setup names another edition."""
+    out = {k: v for k, v in raw.items() if k != "profile"}
+    edition = raw.get("edition")
+    if edition is not None and edition != profile["edition"]:
+        raise ProfileError(f"profile: {profile['name']!r} is a {profile['edition']} profile, "
+                           f"not {edition}.")
+    given = raw.get("settings") or {}
+    if not isinstance(given, Mapping):
+        raise ProfileError("settings: must be a JSON object.")
+    out["edition"] = profile["edition"]
+    out["settings"] = copy.deepcopy(dict(profile["settings"])) | dict(given)
+    return out
 
 
 # -- files ------------------------------------------------------------------------------------

@@ -579,6 +579,19 @@ class EventCardNamed(EventData):
     top: int
 
 
+@event("item_card_named")
+@dataclass(frozen=True)
+class ItemCardNamed(EventData):
+    """Master Trainer, physical decks: the player named the Item Card drawn from the real
+    pile; it joins their hand; ``deck`` is the pile after it (its ``top`` cards not drawn
+    since it came round)."""
+
+    player: str
+    card: str
+    deck: list[str]
+    top: int
+
+
 @event("traded")
 @dataclass(frozen=True)
 class Traded(EventData):

@@ -190,3 +190,16 @@ def test_a_profile_whose_tags_cannot_be_written_is_not_saved_at_all(tmp_path: Pa
         conn.execute("DROP TRIGGER no_tags")
         service.call(lambda: profiles.save(PROFILE))
         assert [p["name"] for p in service.call(profiles.list)] == ["our box"]
+
+
+def test_a_tag_for_an_object_the_edition_does_not_have_is_refused() -> None:
+    from companion.boxes.profiles import ProfileError, check
+
+    base = {"edition": "master-trainer", "name": "box", "settings": {}}
+    assert check({**base, "tags": {"04A1B2C3D4E5F6": "card:potion-5"}})["tags"]
+    with pytest.raises(ProfileError, match="tags.04A1B2C3D4E5F6: card:potion-6 is not"):
+        check({**base, "tags": {"04A1B2C3D4E5F6": "card:potion-6"}})
+    more = {**base, "settings": {"item_deck": {"potion": 6, "bonus_1": 5}}}
+    assert check({**more, "tags": {"04A1B2C3D4E5F6": "card:potion-6"}})["tags"]
+    with pytest.raises(ProfileError, match="card:zz-99 is not"):
+        check({"edition": "mario", "name": "box", "tags": {"04A1B2C3D4E5F6": "card:zz-99"}})

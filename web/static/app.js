@@ -1346,7 +1346,19 @@ function settingField(st) {
 }
 
 /* the board's correctable data: a row per ownable space, tax amounts, card texts per deck */
-function boardEditor(b, unverified) {
+/* a card's effect as one line: its word, then name=value ("collect amount=5"; docs/cards.md),
+   the profile editor's form (web/static/profile.js) */
+const fxLine = (e) => !e || !e.do ? "" : [e.do, ...Object.keys(e).filter((k) => k !== "do").sort()
+  .map((k) => `${k}=${typeof e[k] === "string" ? e[k] : JSON.stringify(e[k])}`)].join(" ");
+function fxParse(line) {
+  const [word, ...args] = line.trim().split(/\s+/), out = {do: word || ""};
+  for (const a of args) {
+    const at = a.indexOf("="), raw = at > 0 ? a.slice(at + 1) : "true";
+    try { out[at > 0 ? a.slice(0, at) : a] = JSON.parse(raw); } catch (e) { out[a.slice(0, at)] = raw; }
+  }
+  return out;
+}
+function boardEditor(b, unverified, edition) {
   const unv = new Set(b.unverified || []);
   const dec = b.currency ? b.currency.decimals : 0;
   const cents = dec ? h("p", {class: "muted hint"}, `Amounts in hundredths: ${b.currency.symbol}`
@@ -1382,7 +1394,16 @@ function boardEditor(b, unverified) {
         class: unv.has("text") ? "unv" : null}, c.text);
       el.dataset.card = c.id;
       rows.push(["card", c.id, "text", el, c.text]);
-      return el;
+      const fx = h("input", {value: fxLine(c.effect), spellcheck: "false", autocapitalize: "off",
+        "aria-label": `${d.title}, card ${i + 1}: what it does (word, then name=value)`});
+      const why = h("p", {class: "hint err", "aria-live": "polite"});
+      fx.dataset.effect = c.id;
+      fx.addEventListener("change", () => api("POST", "/api/profiles/check", {edition, name: "setup",
+        settings: {board: {cards: {[c.id]: {effect: fxParse(fx.value)}}}}})
+        .then(() => { why.textContent = ""; fx.removeAttribute("aria-invalid"); })
+        .catch((e) => { why.textContent = e.message; fx.setAttribute("aria-invalid", "true"); }));
+      rows.push(["card", c.id, "effect", fx, fxLine(c.effect)]);
+      return h("div", {class: "card-fx"}, el, fx, why);
     })));
   const anyUnv = unv.size > 0;
   const box = h("details", {id: "setup-board"},
@@ -1390,6 +1411,8 @@ function boardEditor(b, unverified) {
     unverified.length ? h("p", {class: "muted hint"}, "Not printed in the rulebook, shipped as "
       + `defaults: ${unverified.join("; ")}. Dashed fields are such defaults: correct them from `
       + "your box. Only changes are sent.") : h("p", {class: "muted hint"}, "Only changes are sent."),
+    h("p", {class: "muted hint"}, "Corrections here are for this game; save them in a box profile "
+      + "to keep them for every game."),
     cents, cols.length ? spaces : "", taxes.length ? h("h3", {}, "Taxes") : "", ...taxes,
     deckViews.length ? h("h3", {}, "Cards") : "", ...deckViews);
   const read = () => {
@@ -1403,6 +1426,7 @@ function boardEditor(b, unverified) {
         if (!v) { el.focus(); throw new Error(`${el.getAttribute("aria-label")} cannot be empty.`); }
       }
       if (v === def) continue;
+      if (field === "effect") v = fxParse(v);
       const group = (out[kind === "card" ? "cards" : "spaces"] = out[kind === "card" ? "cards" : "spaces"] || {});
       (group[id] = group[id] || {})[field] = v;
     }
@@ -1426,6 +1450,18 @@ function setupForm() {
     placeholder: '{"board": {"spaces": {"id": {"price": 2}}, "cards": {"id": {"text": "..."}}}}'});
   const advancedBox = h("div");
   const profile = h("select", {id: "setup-profile"});  // box profiles (profiles branch)
+  /* with a profile chosen, its corrections are the game's: the form's board list gives way to
+     the profile editor (a new tab, so this half-filled form stays; the game takes the profile
+     as saved when it starts) */
+  const profileEdit = h("a", {id: "setup-profile-edit", class: "btn", target: "_blank", hidden: true},
+    "Correct this box's board and cards");
+  const profileChanged = () => {
+    profileEdit.hidden = !profile.value;
+    profileEdit.href = `/profile?edition=${encodeURIComponent(ed.value)}&name=${encodeURIComponent(profile.value)}`;
+    const board = editionBox.querySelector("#setup-board");
+    if (board) board.hidden = !!profile.value;
+  };
+  profile.addEventListener("change", profileChanged);
   let info = null, readers = [], boardRead = () => undefined, pending = null;
   const chosen = {};  // player name -> token
   const names = () => players.value.split("\n").map((l) => l.trim()).filter(Boolean)
@@ -1493,6 +1529,7 @@ function setupForm() {
     if (!ed.value) return;
     const name = ed.value;
     profile.replaceChildren(h("option", {value: ""}, "None: the edition's defaults"));
+    profileChanged();
     api("GET", `/api/profiles?edition=${encodeURIComponent(name)}`).then((r) => profile.append(
       ...r.profiles.map((p) => h("option", {value: p.name}, p.name)))).catch(() => {});
     pending = editionInfo(name).then((r) => {
@@ -1506,7 +1543,7 @@ function setupForm() {
       }
       const kids = [...simple];
       if (info.board) {
-        const [box, read] = boardEditor(info.board, info.unverified || []);
+        const [box, read] = boardEditor(info.board, info.unverified || [], name);
         boardRead = read; kids.push(box);
       } else if ((info.unverified || []).length) {
         kids.push(h("p", {class: "muted hint"}, "Not printed in the rulebook, shipped as defaults: "
@@ -1514,7 +1551,7 @@ function setupForm() {
       }
       editionBox.replaceChildren(...kids);
       advancedBox.replaceChildren(...advanced);
-      drawTokens();
+      drawTokens(); profileChanged();
     }).catch((e) => editionBox.replaceChildren(h("p", {}, e.message)));
   };
   ed.addEventListener("change", load);
@@ -1559,7 +1596,7 @@ function setupForm() {
     h("label", {for: "setup-players"}, "Players, one name per line"), players, tokenBox,
     h("div", {class: "row"}, tapButton), tapStatus,
     h("label", {for: "setup-dice"}, "Dice"), dice,
-    h("label", {for: "setup-profile"}, "Box profile (your corrections, ", h("a", {href: "/profile"}, "edit"), ")"), profile,
+    h("label", {for: "setup-profile"}, "Box profile (your corrections, ", h("a", {href: "/profile"}, "edit"), ")"), profile, profileEdit,
     editionBox,
     h("label", {for: "setup-seed"}, "Seed (shuffles and digital dice)"), seed,
     h("details", {class: "sub"}, h("summary", {}, "Advanced"), advancedBox,

@@ -4,7 +4,7 @@
 
 const P = {session: null, edition: "", name: "", defaults: null, spaces: [], cards: [],
   tags: {}, confirmed: [], other: {}, note: "", marks: {}, unverified: [], saved: false,
-  polling: null, open: new Set()};
+  polling: null, open: new Set(), cardTags: []};
 const FIELDS = ["name", "kind", "color", "price", "rent", "amount", "deck"];
 const NUMBERS = new Set(["price", "rent", "amount"]);
 
@@ -145,6 +145,7 @@ function adopt(r, replaceAll) {
     P.cards = r.board ? clone(r.board.cards).map((c) => ({id: c.id, deck: c.deck, text: c.text,
       effect: effectText(c.effect)})) : [];
     P.tags = clone(r.profile.tags);
+    P.cardTags = r.card_tags || [];
     const settings = clone(r.profile.settings);
     P.confirmed = (settings.board && settings.board.confirmed) || [];
     delete settings.board;
@@ -182,8 +183,12 @@ async function chooser() {
   ed.addEventListener("change", () => act(fill));
   const eds = await api("GET", "/api/editions");
   ed.replaceChildren(...eds.map((e) => h("option", {value: e.name}, e.title)));
-  const want = new URLSearchParams(location.search).get("edition");
+  const q = new URLSearchParams(location.search), want = q.get("edition");
   if (want) ed.value = want;
+  if (want && q.get("name")) {  // from the setup form: straight to the chosen profile
+    const known = (await api("GET", `/api/profiles?edition=${enc(want)}`)).profiles;
+    if (known.some((p) => p.name === q.get("name"))) return open(want, q.get("name"));
+  }
   $("app").replaceChildren(
     h("section", {}, h("h2", {}, "Your box"),
       h("p", {class: "muted"}, "Correct the board and cards once to match the box on the table; "
@@ -392,6 +397,20 @@ function editor() {
         }}, "Add"))));
     parts.push(h("section", {"aria-label": "Cards"}, h("h2", {}, `Cards (${P.cards.length})`),
       h("div", {id: "cards-errors"}), h("div", {id: "cards"}, ...P.cards.map(cardView))));
+  }
+  if (P.cardTags.length) {  // Master Trainer: no card texts, a tag for each card of each deck
+    const row = (c) => {
+      const uid = Object.keys(P.tags).find((u) => P.tags[u] === `card:${c.id}`);
+      const line = h("span", {class: "tag", id: `tag-${c.id}`}, uid ? `Tag ${uid}` : "No tag");
+      const enrol = h("button", {type: "button", onclick: () => act(() => enrolTag(c, line, enrol))},
+        uid ? "Replace tag" : "Tap card tag");
+      return h("div", {class: "row", "data-card-tag": c.id}, h("span", {}, c.label), line, enrol);
+    };
+    const group = (title) => h("details", {}, h("summary", {}, `${title}s`),
+      ...P.cardTags.filter((c) => c.label.startsWith(title)).map(row));
+    parts.push(h("section", {id: "card-tags", "aria-label": "Card tags"}, h("h2", {}, "Card tags"),
+      h("p", {class: "muted"}, "Tap each card on the reader once: a player then taps the card "
+        + "they draw."), group("Item Card"), group("Event Card")));
   }
   parts.push(h("section", {"aria-label": "Other settings"}, h("h2", {}, "Other settings"),
     h("p", {class: "muted"}, b ? "House rules and readings, as the setup form sends them (JSON)."

@@ -63,6 +63,21 @@ class ActionRules(BattleRules):
         return [Action(state.prompt.to[0], "draw", f"Event Card: {names[k]}", {"card": k})
                 for k in state.prompt.data["cards"]]
 
+    @prompt_kind("draw_items")
+    def actions_draw_items(self, state: State) -> list[Action]:
+        assert state.prompt is not None
+        names = data_of(state).item_names
+        return [Action(state.prompt.to[0], "draw", f"Item Card: {names[k]}", {"card": k})
+                for k in state.prompt.data["cards"]]
+
+    @prompt_kind("prize")
+    def actions_prize(self, state: State) -> list[Action]:
+        """Every kind of Item Card (the loser's hand stays secret: a wrong one is refused)."""
+        assert state.prompt is not None
+        loser = self.pname(state, str(state.prompt.data["loser"]))
+        return [Action(state.prompt.to[0], "draw", f"Taken from {loser}: {name}", {"card": k})
+                for k, name in data_of(state).item_names.items()]
+
     @prompt_kind("starter")
     def actions_starter(self, state: State) -> list[Action]:
         assert state.prompt is not None

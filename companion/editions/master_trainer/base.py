@@ -30,6 +30,7 @@ from companion.engine.events import (
     DieCounted,
     EventCardNamed,
     EventDrawn,
+    ItemCardNamed,
     ItemsDrawn,
     ItemsHandedOver,
     ItemsReturned,
@@ -146,15 +147,37 @@ class MasterTrainerBase(Rules[MasterTrainerState]):
         return data_of(state).item_names[card]
 
     # -- emitting helpers ------------------------------------------------------------------
+    def physical_decks(self, state: State) -> bool:
+        return bool(state.setup.settings.get("decks", "virtual") == "physical")
+
     def draw_items(self, ctx: Ctx[State], pid: str, count: int, why: str) -> None:
-        """``pid`` draws ``count`` Item Cards from the top of the deck."""
+        """``pid`` draws ``count`` Item Cards from the top of the deck. With the real pile
+        (``decks=physical``) this asks which cards were drawn (``draw_items`` prompt, one
+        ``draw card=<kind>`` each); the caller's next steps must be on the to-do list."""
         count = min(count, len(ctx.state.items_deck))
         name = self.pname(ctx.state, pid)
         if count == 0:
             ctx.say(f"{why}: the Item Card deck is empty, so {name} draws nothing.")
             return
+        if self.physical_decks(ctx.state):
+            self.ask_item_draw(ctx, pid, count, why)
+            return
         cards = "an Item Card" if count == 1 else f"{count} Item Cards"
         ctx.emit("items_drawn", f"{why}: {name} draws {cards}.", player=pid, count=count)
+
+    @staticmethod
+    def items_above(state: State) -> tuple[str, ...]:
+        """Item Cards that can come off the real pile now: those above the used ones put
+        under it since the pile last came round."""
+        top = state.items_top
+        return state.items_deck[:top] if top else state.items_deck
+
+    def ask_item_draw(self, ctx: Ctx[State], pid: str, count: int, why: str) -> None:
+        above = set(self.items_above(ctx.state))
+        cards = [k for k in data_of(ctx.state).item_names if k in above]
+        what = "an Item Card" if count == 1 else f"{count} Item Cards"
+        ctx.ask("draw_items", (pid,), f"{why}: {self.pname(ctx.state, pid)} draws {what} "
+                "from the real pile: tap each or pick it.", cards=cards, count=count, why=why)
 
     def return_items(self, ctx: Ctx[State], pid: str, cards: list[str], say: str) -> None:
         """Used or discarded Item Cards go face down under the deck."""
@@ -230,6 +253,11 @@ class MasterTrainerBase(Rules[MasterTrainerState]):
     def on_event_drawn(self, state: State, e: EventDrawn) -> State:
         deck = state.events_deck
         return evolve(state, events_deck=deck[1:] + deck[:1])
+
+    def on_item_card_named(self, state: State, e: ItemCardNamed) -> State:
+        t = state.trainer(e.player)
+        new = state.with_trainer(replace(t, items=(*t.items, e.card)))
+        return replace(new, items_deck=tuple(e.deck), items_top=e.top)
 
     def on_event_card_named(self, state: State, e: EventCardNamed) -> State:
         return evolve(state, events_deck=tuple(e.deck), events_top=e.top)

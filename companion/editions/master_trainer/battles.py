@@ -270,8 +270,13 @@ class BattleRules(LandingRules):
 
     @cites("battle-prize")
     def take_prize(self, ctx: Ctx[State], winner: str, loser: str) -> None:
-        """The winner takes two Item Cards at random from the loser, the rest from the deck."""
+        """The winner takes two Item Cards at random from the loser, the rest from the deck.
+        With the real decks the winner picks them from the loser's hand and names them."""
         hand = list(ctx.state.trainer(loser).items)
+        if hand and self.physical_decks(ctx.state):
+            n = min(2, len(hand))
+            self.ask_prize(ctx, winner, loser, n, 2 - n)
+            return
         picks = []
         for _ in range(min(2, len(hand))):
             picks.append(hand.pop(ctx.draw(len(hand))))
@@ -282,6 +287,48 @@ class BattleRules(LandingRules):
         if len(picks) < 2:
             self.draw_items(ctx, winner, 2 - len(picks),
                             f"{lo} had fewer than two Item Cards")
+
+    def ask_prize(self, ctx: Ctx[State], winner: str, loser: str, count: int,
+                  from_deck: int) -> None:
+        w, lo = self.pname(ctx.state, winner), self.pname(ctx.state, loser)
+        cards = "an Item Card" if count == 1 else f"{count} Item Cards"
+        ctx.ask("prize", (winner,), f"{w} takes {cards} at random from {lo}'s hand (face "
+                "down): tap each or pick it.", loser=loser, count=count, deck=from_deck)
+
+    def why_not_prize(self, state: State, card: str) -> str | None:
+        prompt = state.prompt
+        assert prompt is not None
+        names = data_of(state).item_names
+        if card not in names:
+            return f"There is no Item Card {card!r} in this game."
+        loser = str(prompt.data["loser"])
+        if card not in state.trainer(loser).items:
+            return f"{self.pname(state, loser)} holds no {names[card]} card."
+        return None
+
+    def refuse_draw(self, state: State, command: Command) -> str | None:
+        if state.prompt is not None and state.prompt.kind == "prize":
+            return self.why_not_prize(state, str(command.args.get("card")))
+        return super().refuse_draw(state, command)
+
+    def cmd_draw(self, ctx: Ctx[State], command: Command) -> None:
+        """``draw card=<kind>``: the card drawn from a real pile (Event or Item Card), or the
+        Item Card a battle's winner took from the loser's hand."""
+        prompt = ctx.state.prompt
+        if prompt is None or prompt.kind != "prize":
+            super().cmd_draw(ctx, command)
+            return
+        winner, loser = prompt.to[0], str(prompt.data["loser"])
+        count, from_deck = int(prompt.data["count"]), int(prompt.data["deck"])
+        ctx.clear_prompt()
+        ctx.emit("items_taken", f"{self.pname(ctx.state, winner)} takes an Item Card from "
+                 f"{self.pname(ctx.state, loser)}.", winner=winner, loser=loser,
+                 cards=[str(command.args["card"])], cite="battle-prize")
+        if count > 1:
+            self.ask_prize(ctx, winner, loser, count - 1, from_deck)
+        elif from_deck:
+            self.draw_items(ctx, winner, from_deck,
+                            f"{self.pname(ctx.state, loser)} had fewer than two Item Cards")
 
     def knock_out(self, ctx: Ctx[State], pid: str, chip: str) -> None:
         ctx.emit("knocked_out", f"{self.pname(ctx.state, pid)}'s "

@@ -265,15 +265,43 @@ class LandingRules(TurnRules):
     def refuse_draw(self, state: State, command: Command) -> str | None:
         prompt = state.prompt
         card = str(command.args.get("card"))
-        if prompt is None or prompt.kind != "draw_event" or card in prompt.data["cards"]:
+        if prompt is None or card in prompt.data.get("cards", ()):
             return None
-        names = data_of(state).event_names
+        data = data_of(state)
+        if prompt.kind == "draw_items":
+            return self.why_not_item(state, card)
+        if prompt.kind != "draw_event":
+            return None
+        names = data.event_names
         if card not in names:
+            if card in data.item_names:
+                return f"{data.item_names[card]} is an Item Card: draw an Event Card."
             return f"There is no Event Card {card!r} in this game."
         return f"No {names[card]} card can come up now: every one is under the pile."
 
+    def why_not_item(self, state: State, card: str) -> str:
+        """Why Item Card ``card`` cannot be the one drawn from the real pile now."""
+        data = data_of(state)
+        names = data.item_names
+        if card not in names:
+            if card in data.event_names:
+                return f"{data.event_names[card]} is an Event Card: draw an Item Card."
+            return f"There is no Item Card {card!r} in this game."
+        if card in state.items_deck:
+            return (f"No {names[card]} card can come up now: every one left in the pile is "
+                    "under it (used cards go under the pile).")
+        if self.holders(state, card):
+            return f"Every {names[card]} card is in a player's hand: it cannot be drawn."
+        return f"This game's Item deck has no {names[card]} card."
+
     def cmd_draw(self, ctx: Ctx[State], command: Command) -> None:
-        """The player names the Event Card drawn from the real pile; it goes under it."""
+        """``draw card=<kind>``: the card drawn from the real pile: an Event Card (it goes
+        under the pile) or an Item Card (it joins the hand; the draw goes on if more are
+        due)."""
+        assert ctx.state.prompt is not None
+        if ctx.state.prompt.kind == "draw_items":
+            self.draw_named_item(ctx, str(command.args["card"]))
+            return
         state = ctx.state
         pid = state.current
         assert pid is not None and state.prompt is not None
@@ -287,6 +315,24 @@ class LandingRules(TurnRules):
                  "(it goes under the Event pile).", player=pid, card=card, deck=above + under,
                  top=len(above))
         need(self, "event_card", card)(ctx, pid)
+
+    def draw_named_item(self, ctx: Ctx[State], card: str) -> None:
+        """The Item Card named leaves the pile for the hand; the cards above it stay above,
+        and once none is left the cards put under come round."""
+        state = ctx.state
+        prompt = state.prompt
+        assert prompt is not None
+        pid, why, count = prompt.to[0], str(prompt.data["why"]), int(prompt.data["count"])
+        above = list(self.items_above(state))
+        rest = list(state.items_deck[len(above):])
+        above.remove(card)
+        deck, top = (above + rest, len(above)) if above else (rest, len(rest))
+        ctx.clear_prompt()
+        left = f" ({count - 1} more to draw)" if count > 1 else ""
+        ctx.emit("item_card_named", f"{why}: {self.pname(state, pid)} draws an Item Card from "
+                 f"the real pile{left}.", player=pid, card=card, deck=deck, top=top)
+        if count > 1:
+            self.draw_items(ctx, pid, count - 1, why)
 
     @declare("event_card", "take_1")
     def event_take_1(self, ctx: Ctx[State], pid: str) -> None:

@@ -7,12 +7,22 @@ from typing import Any
 
 from companion.editions import readings
 from companion.editions.master_trainer.base import data_of, initial_trainers
-from companion.editions.master_trainer.data import check_seed, load
+from companion.editions.master_trainer.data import EditionData, check_seed, load
 from companion.editions.master_trainer.spaces import SPACES
 from companion.editions.master_trainer.state import MasterTrainerState
 from companion.editions.master_trainer.view import ViewRules
 from companion.engine import rng as rng_mod
 from companion.engine.types import Command, GameSetup, IllegalCommand, SetupError
+
+
+def card_objects(data: EditionData) -> list[tuple[str, str]]:
+    """One tag object per card of the Item and Event decks: ``card:<kind>-<n>``."""
+    out = []
+    for title, deck, names in (("Item Card", data.item_deck, data.item_names),
+                               ("Event Card", data.event_deck, data.event_names)):
+        out += [(f"card:{k}-{i}", f"{title}: {names[k]} ({i} of {n})")
+                for k, n in deck.items() for i in range(1, n + 1)]
+    return out
 
 
 class MasterTrainerRules(ViewRules):
@@ -38,7 +48,7 @@ class MasterTrainerRules(ViewRules):
     def initial_state(self, setup: GameSetup) -> MasterTrainerState:
         data = load(setup.settings)
         if setup.settings.get("decks", "virtual") not in ("physical", "virtual"):
-            raise SetupError("'decks' is 'physical' (players name each Event Card drawn) or "
+            raise SetupError("'decks' is 'physical' (players name each card drawn) or "
                              "'virtual' (the companion draws).")
         lo, hi = data.limits["min_players"], data.limits["max_players"]
         if not lo <= len(setup.players) <= hi:
@@ -63,8 +73,9 @@ class MasterTrainerRules(ViewRules):
 
         return {
             "settings": [
-                {"name": "decks", "label": "Event Cards", "type": "choice", "default": "physical",
-                 "choices": [{"value": "physical", "label": "Real pile (name each card drawn)"},
+                {"name": "decks", "label": "Item and Event Cards", "type": "choice",
+                 "default": "physical",
+                 "choices": [{"value": "physical", "label": "Real piles (name each card drawn)"},
                              {"value": "virtual", "label": "Companion draws"}]},
                 {"name": "city_items", "label": "Item Cards a city or town gives", "type": "int",
                  "min": 0, "max": 3, "default": data.city_items},
@@ -85,12 +96,13 @@ class MasterTrainerRules(ViewRules):
         }
 
     def tag_objects(self) -> list[tuple[str, str]]:
-        """Objects a tag can stand for: every chip, every mover, every kind of space."""
+        """Objects a tag can stand for: every chip, every mover, every kind of space, and
+        each card of the Item and Event decks (``card:<kind>-<n>``: one tag per card)."""
         data = load()
         out = [(c.tag, c.label) for c in sorted(data.chips.values(), key=lambda c: c.number)]
         out += [(f"token:{m}", f"{m.title()} mover") for m in data.movers]
         out += [(s.tag, s.label) for s in SPACES.values()]
-        return out
+        return out + card_objects(data)
 
     def interpret_tap(self, state: MasterTrainerState, obj: str, role: str = "") -> Command:
         """The command a tag tap means now: a space tag says where the mover landed, a chip
@@ -98,6 +110,8 @@ class MasterTrainerRules(ViewRules):
         tag names its player (whom to challenge) or rolls for them in a digital game.
         IllegalCommand says why a tap means nothing now."""
         kind, _, key = obj.partition(":")
+        if kind == "card":
+            return self.card_tapped(state, key.rsplit("-", 1)[0])
         if kind == "chip" and key[:1].isdigit():
             key = key.split("-", 1)[-1]
         arg = {"space": "space", "chip": "chip", "token": "with"}.get(kind)
@@ -118,6 +132,17 @@ class MasterTrainerRules(ViewRules):
                 if action.actor == key and action.type == "roll":
                     return Command(key, "roll", {})
         raise IllegalCommand(f"That tag means nothing now. {self.waiting_for(state)}")
+
+    def card_tapped(self, state: MasterTrainerState, card: str) -> Command:
+        """A deck card's tag names the card drawn from the real pile (or taken as a prize)."""
+        prompt = state.prompt
+        if prompt is None or prompt.kind not in ("draw_items", "draw_event", "prize"):
+            raise IllegalCommand("No card is to be drawn now; tap a card when the game asks.")
+        command = Command(prompt.to[0], "draw", {"card": card})
+        why = self.refuse_draw(state, command)
+        if why:
+            raise IllegalCommand(why)
+        return command
 
 
 __all__ = ["MasterTrainerRules", "MasterTrainerState", "data_of"]

@@ -85,6 +85,9 @@ class MasterTrainerState(BaseState):
     """Face-down chips on the board, per colour."""
     items_deck: tuple[str, ...] = ()
     """Item Cards, top first."""
+    items_top: int = 0
+    """Physical decks: Item Cards at the top of ``items_deck`` not drawn since the pile came
+    round (0: any card of the pile); used and discarded cards go under them."""
     events_deck: tuple[str, ...] = ()
     """Event Cards, top first."""
     events_top: int = 0

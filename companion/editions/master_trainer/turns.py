@@ -196,6 +196,13 @@ class TurnRules(DiceRules):
                      player=pid, place="cinnabar", on_plateau=False, cite="cinnabar")
             self.draw_items(ctx, pid, data_of(ctx.state).limits["cinnabar_items"],
                             "Cinnabar Island")
+            if ctx.state.prompt is not None:  # the real pile: the hand is checked after
+                ctx.then(Task("hand_check"))
+                return
+        self.check_hand(ctx)
+
+    @task("hand_check")
+    def task_hand_check(self, ctx: Ctx[State]) -> None:
         self.check_hand(ctx)
 
     def check_hand(self, ctx: Ctx[State]) -> None:

@@ -17,6 +17,9 @@ class ViewRules(ActionRules):
     """``view(state, viewer)`` in the contract's shape, with this edition's ``extra``."""
 
     def sees_all(self, viewer: str | None) -> bool:
+        """Whether ``viewer`` sees every hidden card: the banker, and None (the whole table,
+        for the console, scripts, exports and golden logs). A spectator's phone is viewed as
+        ``""`` (web/access.py SPECTATOR) and a player as their id: neither sees others' cards."""
         return viewer is None or viewer == BANKER
 
     def chip_json(self, state: State, pid: str, slug: str) -> dict[str, Any]:
