@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 from page_driver import (
     CHROMIUM,
-    ROOT,
     expect,
     join,
     join_code,
@@ -19,6 +18,7 @@ from page_driver import (
     tap_command,
     visible_text,
 )
+from test_profile_page import SHOTS
 
 from companion.engine.types import Command
 
@@ -48,7 +48,8 @@ def test_the_drawing_phone_names_the_item_card_and_a_spectator_sees_no_hand(
             expect()(prompt.first).to_be_visible()
             expect()(ash.get_by_text("Item Card: Potion")).to_be_visible()
             ash.get_by_text("Item Card: Potion").scroll_into_view_if_needed()
-            ash.screenshot(path=str(ROOT / "docs" / "screens" / "mt-item-draw.png"))
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            ash.screenshot(path=str(SHOTS / "mt-item-draw.png"))
             tap_command(ash, {"actor": "ash", "type": "draw", "args": {"card": "potion"}}, 0)
             expect()(ash.locator("ul.items")).to_contain_text("Potion")
             assert service.state(gid)[1].trainer("ash").items == ("potion",)
