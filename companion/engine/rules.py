@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, Generic, TypeVar, cast
 
+from companion.engine import rng as rng_mod
 from companion.engine.events import (
     EVENT_TYPES,
     SHAPES,
@@ -137,7 +138,7 @@ class Ctx(Generic[S]):
             if type(self.rules).apply is Rules.apply and (
                 type(self.rules).on_flow_changed is Rules.on_flow_changed
             ):  # applying it would rebuild the prompt and to-do list the state already has
-                self.events.append(checked("flow_changed", data))
+                self.events.append(Event(FlowChanged.tag(), data))
             else:
                 self.emit("flow_changed", **data)
 
@@ -159,8 +160,6 @@ class Ctx(Generic[S]):
     ) -> tuple[int, ...]:
         """Dice for ``purpose``: the values entered (physical dice) or drawn from the game's
         generator (digital dice). Either way the values land in a ``rolled`` event."""
-        from companion.engine import rng as rng_mod
-
         physical = self.state.setup.dice == "physical"
         if entered is None or entered == []:
             if physical:
@@ -180,8 +179,6 @@ class Ctx(Generic[S]):
 
     def draw(self, n: int) -> int:
         """A uniform integer in ``range(n)`` from the game's generator (shuffles, random picks)."""
-        from companion.engine import rng as rng_mod
-
         value, nxt = rng_mod.below(self.state.rng, n)
         self.emit("rng_advanced", rng=nxt)
         return value

@@ -3,10 +3,16 @@ still checked, and a command is still judged against the state it is sent to."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
+from companion.editions.pokemon.data import catch_odds
 from companion.engine import events, game
-from companion.engine.types import Command, RuleError
+from companion.engine.editions import find_edition
+from companion.engine.rules import Ctx
+from companion.engine.state import evolve
+from companion.engine.types import Command, Prompt, RuleError
 from companion.testing import TableGame
 
 
@@ -42,3 +48,51 @@ def test_legal_actions_of_an_earlier_state_never_let_a_command_through_later() -
     with pytest.raises(RuleError):
         game.step(g.state, Command(roll.actor, "roll", {"dice": [3, 4]}))
     assert game.legal_actions(g.state) != game.legal_actions(before)
+
+
+def test_an_event_emitted_with_a_misspelt_field_is_refused_and_changes_nothing() -> None:
+    g = TableGame.start("mario", ["Ann", "Bob"], seed=3)
+    ctx = Ctx(find_edition("mario"), g.state)
+    with pytest.raises(TypeError, match="amont"):
+        ctx.emit("money_paid", source="ann", to="bank", amont=3)
+    assert ctx.state is g.state and ctx.events == []
+
+
+def test_a_copied_state_refuses_a_name_that_is_not_a_field_and_leaves_the_original() -> None:
+    g = TableGame.start("mario", ["Ann", "Bob"], seed=3)
+    with pytest.raises(TypeError, match="colour"):
+        evolve(g.state, colour=1)
+    copied = evolve(g.state, bank=g.state.bank + 1)
+    assert copied == replace(g.state, bank=g.state.bank + 1) and copied != g.state
+
+
+def test_what_a_player_owns_and_who_is_still_in_follow_every_event() -> None:
+    g = TableGame.start("mario", ["Ann", "Bob", "Cat"], seed=3)
+    space = g.state.b.ownable[0]
+    assert g.state.owned_by("ann") == ()
+    g.arrange("deed_owned", space=space, owner="ann")
+    assert g.state.owned_by("ann") == (space,)
+    g.arrange("deed_owned", space=space, owner="bob")
+    assert g.state.owned_by("ann") == () and g.state.owned_by("bob") == (space,)
+
+    def traders() -> set[str]:
+        return {a.actor for a in game.legal_actions(g.state) if a.type == "propose_trade"}
+
+    assert traders() == {"ann", "bob", "cat"}
+    g.arrange("went_bankrupt", player="cat")
+    assert [p.id for p in g.state.active] == ["ann", "bob"] and traders() == {"ann", "bob"}
+
+
+def test_a_two_dice_roll_names_mario_s_red_and_black_dice_and_one_die_names_none() -> None:
+    g = TableGame.start("mario", ["Ann", "Bob"], seed=3)
+    roll = next(a for a in game.legal_actions(g.state) if a.type == "roll")
+    assert roll.input is not None and roll.input["names"] == ["red", "black"]
+    single = Prompt("battle", ("ann",), "Roll", {"roll": {"who": "ann", "count": 1}})
+    one = find_edition("mario").prompt_actions(evolve(g.state, prompt=single))
+    assert one[0].input is not None and "names" not in one[0].input
+
+
+def test_the_catch_odds_a_caller_changes_are_its_own() -> None:
+    first = catch_odds(2, 6, 5, 1)
+    first["percent"] = -1
+    assert catch_odds(2, 6, 5, 1)["percent"] != -1
