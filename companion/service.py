@@ -68,9 +68,16 @@ class GameDamaged(GameNotFound):
 
 
 def _cite_text(rules: Any, rule: str) -> str:
-    """The one-line citation of ``rule`` ("" when none)."""
-    found = rules.citation(rule) if rule else None
-    return "" if found is None else str(found["text"])
+    """The one-line citation of ``rule`` ("" when none); remembered on the rules object (a
+    view asks again for the same dozen lines after every move)."""
+    if not rule:
+        return ""
+    cache = getattr(rules, "__dict__", {}).setdefault("_cite_texts", {})
+    text = cache.get(rule)
+    if text is None:
+        found = rules.citation(rule)
+        text = cache[rule] = "" if found is None else str(found["text"])
+    return str(text)
 
 
 @dataclass
@@ -239,6 +246,21 @@ class GameService:
         self._queue.put((fn, args, fut))
         return fut.result(timeout=timeout)
 
+    @property
+    def running(self) -> bool:
+        """Whether the service thread runs (else :meth:`call` runs work in the caller)."""
+        return self._thread is not None
+
+    def enqueue(self, fn: Callable[..., T], *args: Any) -> Future[T] | None:
+        """Queue ``fn(*args)`` for the service thread without waiting: its future, or None
+        when the thread is not running (then use :meth:`call`). For a front that waits on
+        an event loop instead of a thread of its own."""
+        if self._thread is None:
+            return None
+        fut: Future[T] = Future()
+        self._queue.put((fn, args, fut))
+        return fut
+
     def subscribe(self, listener: Listener) -> None:
         """``listener(game_id, version, notice)`` runs on the service thread after each commit
         (``notice`` is None) or refused tap (``notice`` = ``{"text", "level"}``). A new
@@ -268,6 +290,13 @@ class GameService:
         """Decide and commit one command. ``version`` is the log version the sender saw
         (None: do not check); ``key`` an idempotency key (a retry gets the first answer)."""
         return self.call(self._guarded, self._submit, game_id, command, version, key)
+
+    def submit_later(self, game_id: str, command: Any, version: int | None = None,
+                     key: str | None = None) -> Future[Outcome] | None:
+        """:meth:`submit` without waiting: the future of its outcome (decided, committed and
+        published in the same order as every other input), or None when the service thread
+        is not running."""
+        return self.enqueue(self._guarded, self._submit, game_id, command, version, key)
 
     def undo(self, game_id: str, cmd: int | None = None) -> Outcome:
         """Take back command ``cmd`` and everything after it (None: the last command)."""
@@ -305,17 +334,25 @@ class GameService:
         """The game's view for ``viewer`` (cached per version)."""
         rec = self.record(game_id)
         version, state = rec.current
-        cached = rec.views.get(viewer)
+        rules = find_edition(rec.edition)
+        key = viewer if getattr(rules, "view_per_viewer", True) else None
+        cached = rec.views.get(key)
         if cached is not None and cached["version"] == version:
             return cached
-        out = game.view(state, viewer)
+        out = game.view(state, key)
         recent = tuple(rec.recent)  # one C-level copy: the writer may append meanwhile
-        rules = find_edition(rec.edition)
         out.update(game_id=rec.id, version=version, join_code=rec.join_code,
                    log=[say for _, say in recent],
                    log_cites=[_cite_text(rules, rec.cites.get(seq, "")) for seq, _ in recent])
-        rec.views[viewer] = out
+        rec.views[key] = out
         return out
+
+    def view_key(self, game_id: str, viewer: str | None) -> str | None:
+        """Whose view ``viewer`` sees: itself, or None when the edition shows every viewer
+        the same view (``Rules.view_per_viewer`` False), so one view and one patch per
+        version serve every phone."""
+        rules = find_edition(self.record(game_id).edition)
+        return viewer if getattr(rules, "view_per_viewer", True) else None
 
     def history(self, game_id: str) -> list[dict[str, Any]]:
         """Every explained event of the game, oldest first, with undone ones marked; an

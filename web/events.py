@@ -34,11 +34,11 @@ from web.context import StreamSlots, web
 from web.errors import ApiError
 from web.front import StreamSpec
 
-try:  # a faster encoder when installed; the standard library otherwise
+try:  # a faster encoder (a dependency; the standard library if it is missing)
     import orjson
 
     def dumps(value: Any) -> bytes:
-        return orjson.dumps(value)
+        return bytes(orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS))
 except ImportError:  # pragma: no cover - depends on the machine
     def dumps(value: Any) -> bytes:
         return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
@@ -171,10 +171,11 @@ _cache_lock = threading.Lock()
 
 
 def frames(service: Any, game_id: str, viewer: str | None) -> Frames:
-    """The current :class:`Frames` of the game for ``viewer``, built once per version."""
+    """The current :class:`Frames` of the game for ``viewer``, built once per version (and
+    shared by every viewer when the edition shows them all the same view)."""
     view = service.view(game_id, viewer)
     version = int(view["version"])
-    key = (game_id, viewer)
+    key = (game_id, service.view_key(game_id, viewer))
     with _cache_lock:
         hit = _cache.get(key)
         if hit is not None and hit.version >= version:

@@ -18,6 +18,7 @@ before it publishes them; the loop only forwards what was published.
 from __future__ import annotations
 
 import asyncio
+import gc
 import io
 import logging
 import resource
@@ -25,7 +26,7 @@ import socket
 import sys
 import threading
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -38,6 +39,8 @@ MAX_HEAD = 16 * 1024
 MAX_HEADERS = 64
 BACKLOG = 256 * 1024
 """Bytes a stream may have unsent before it is skipped until drained (a slow phone)."""
+GC_YOUNG = 5000
+"""Allocations between young-generation collections (Python's default is 700)."""
 LOOPBACK = frozenset({"127.0.0.1", "::1", "::ffff:127.0.0.1"})
 REASONS = {200: "OK", 400: "Bad Request", 408: "Request Timeout", 411: "Length Required",
            413: "Payload Too Large", 431: "Request Header Fields Too Large",
@@ -83,6 +86,16 @@ class BadRequest(Exception):
         self.status, self.text = status, text
 
 
+def settle_garbage() -> None:
+    """After start-up: move what exists now out of the collector's reach (``gc.freeze``),
+    and collect the young generation less often, so a move rarely pays for a collection
+    and never for a full scan of the start-up objects."""
+    gc.collect()
+    gc.freeze()
+    _, second, third = gc.get_threshold()
+    gc.set_threshold(GC_YOUNG, second, third)
+
+
 def raise_open_files(want: int = 4096) -> None:
     """Let the process hold ``want`` sockets (the soft limit is often 1024)."""
     try:
@@ -120,12 +133,19 @@ class Front:
         self._stop: asyncio.Event | None = None
         self._live: set[_Live] = set()
         self._waking = False
+        self._wake_due = False
+        self._posted: deque[Callable[[], None]] = deque()
         self._started = threading.Event()
         self._running = False
         self._writers: set[asyncio.StreamWriter] = set()
         service = app.extensions["companion"].service if hasattr(app, "extensions") else None
+        self.native: Any = None
         if service is not None:
             service.subscribe(self._published)
+            if hasattr(service, "submit_later"):
+                from web.native import NativeCommands
+
+                self.native = NativeCommands(app, self.post)
 
     # -- running --------------------------------------------------------------------------
     def run(self) -> None:
@@ -136,6 +156,7 @@ class Front:
         self.loop = asyncio.get_running_loop()
         self._stop = asyncio.Event()
         server = await asyncio.start_server(self._connection, sock=self.sock, limit=MAX_HEAD)
+        settle_garbage()
         self._started.set()
         try:
             await self._stop.wait()
@@ -180,17 +201,34 @@ class Front:
                         live.spec.frame(live.seen)
                     except Exception:
                         log.exception("could not build a stream's frame")
+        if not self._wake_due:
+            self._wake_due = True  # commits before the loop wakes share one wake
+            self.post(self._wake)
+
+    def post(self, fn: Callable[[], None]) -> None:
+        """Run ``fn`` on the loop soon (from any thread). What is posted before the loop
+        wakes runs in that one wake, in order: a commit's frames, then the mover's answer."""
+        self._posted.append(fn)
         loop = self.loop
         if loop is not None and not loop.is_closed() and not self._waking:
-            self._waking = True  # commits before the loop wakes share one wake
+            self._waking = True
             try:
-                loop.call_soon_threadsafe(self._wake)
-            except RuntimeError:
+                loop.call_soon_threadsafe(self._run_posted)
+            except RuntimeError:  # the loop ended meanwhile
                 self._waking = False
+
+    def _run_posted(self) -> None:
+        self._waking = False  # before draining: a post from now on wakes the loop again
+        while self._posted:
+            fn = self._posted.popleft()
+            try:
+                fn()
+            except Exception:
+                log.exception("a posted callback failed")
 
     def _wake(self) -> None:
         """On the loop, once per commit: every open stream gets its frame now."""
-        self._waking = False
+        self._wake_due = False
         for live in list(self._live):
             try:
                 self._push(live)
@@ -249,8 +287,13 @@ class Front:
             except BadRequest as bad:
                 await self._refuse(writer, bad.status, bad.text)
                 return
-            status, headers, body, spec = await asyncio.get_running_loop().run_in_executor(
-                self.pool, self._call_app, environ)
+            game = self.native.game(environ) if self.native is not None else None
+            if game is not None:  # a move: answered on the loop (web/native.py)
+                status, headers, body = await self._native(environ, game)
+                spec = None
+            else:
+                status, headers, body, spec = await asyncio.get_running_loop(
+                    ).run_in_executor(self.pool, self._call_app, environ)
             if spec is not None:
                 await self._stream(reader, writer, status, headers, spec)
                 return
@@ -342,6 +385,17 @@ class Front:
             if len(out) + size > self.max_body:
                 raise BadRequest(413, "The request is too large.")
             out += (await reader.readexactly(size + 2))[:-2]
+
+    async def _native(self, environ: dict[str, Any],
+                      game: str) -> tuple[str, list[tuple[str, str]], bytes]:
+        try:
+            answer: tuple[str, list[tuple[str, str]], bytes] = await self.native.answer(
+                environ, game)
+            return answer
+        except Exception:
+            log.exception("the app failed")
+            body = b'{"error": "Something went wrong on the companion.", "code": "server_error"}'
+            return "500 Internal Server Error", [("Content-Type", "application/json")], body
 
     def _call_app(self, environ: dict[str, Any]) -> tuple[str, list[tuple[str, str]], bytes,
                                                           StreamSpec | None]:
