@@ -513,12 +513,13 @@ class GameService:
         rec.history.append(self._balances(rec.version, state))
         if state.finished and not finished_before:
             self._backup(f"finished-{rec.edition}")
+        self._publish(rec.id, rec.version)
+        # housekeeping after the phones have the move: it no longer delays one move in 128
         rec.since_snapshot += len(events)
         if rec.since_snapshot >= self.snapshot_every:
             self._snapshot(rec)
         if rec.commands % 128 == 0:
             release_memory()
-        self._publish(rec.id, rec.version)
         return Outcome(True, rec.version, says, game_id=rec.id)
 
     def _undo(self, game_id: str, cmd: int | None) -> Outcome:

@@ -8,7 +8,8 @@ W warm-up + R timed moves, nearest-rank percentiles, the 3-invalid + 1-valid san
     .venv/bin/python scripts/bench_web.py --no-browser
     .venv/bin/python scripts/bench_web.py --compare       # vs boardgame.io, same sitting
 
-``--compare`` copies boardgame.io's harness (../shared/peers/bgio beside the checkout) to a
+``--compare`` (``--baseline CHECKOUT`` adds that checkout's figures, e.g. the code before a
+change) copies boardgame.io's harness (../shared/peers/bgio beside the checkout) to a
 temp dir, runs ``npm ci``, then alternates 3 runs of
 ``node bench.js --clients K --moves R`` with 3 of ours (``--no-browser``) for 8 and 50
 clients, and once more of each pinned to one core (``taskset -c 0``, the nearest thing to a
@@ -37,6 +38,11 @@ from pathlib import Path
 from typing import Any
 
 from web.events import apply as apply_patch
+
+try:  # the readers parse with a native parser, as boardgame.io's clients do (JSON.parse)
+    from orjson import loads
+except ImportError:  # pragma: no cover - orjson is a dependency
+    from json import loads
 
 PIN = "9753"
 START = 1500
@@ -150,7 +156,7 @@ class Reader:
             return
         self.rx += len(frame) + 2  # the whole SSE event, as bgio counts its whole packet
         self.packets += 1
-        body = json.loads(b"\n".join(data))
+        body = loads(b"\n".join(data))
         if b"event: patch" in lines:
             if body["from"] != self.version:
                 raise RuntimeError(f"patch from {body['from']} onto {self.version}")
@@ -372,13 +378,22 @@ def run_ours(clients: int, moves: int, pin: list[str]) -> dict[str, Any]:
     return last_json(out.stdout)
 
 
+def run_baseline(root: Path, clients: int, moves: int, pin: list[str]) -> dict[str, Any]:
+    """The same benchmark from another checkout (``--baseline``: the code before a change)."""
+    out = subprocess.run([*pin, str(root / ".venv" / "bin" / "python"),
+                          str(root / "scripts" / "bench_web.py"), "--no-browser", "--clients",
+                          str(clients), "--moves", str(moves)], cwd=root, capture_output=True,
+                         text=True, timeout=600)
+    return last_json(out.stdout)
+
+
 def run_peer(peer: Path, clients: int, moves: int, pin: list[str]) -> dict[str, Any]:
     out = subprocess.run([*pin, "node", "bench.js", "--clients", str(clients), "--moves",
                           str(moves)], cwd=peer, capture_output=True, text=True, timeout=600)
     return last_json(out.stdout)
 
 
-def compare(moves: int, runs: int, clients_list: list[int]) -> int:
+def compare(moves: int, runs: int, clients_list: list[int], baseline: Path | None = None) -> int:
     import shutil
 
     src = peer_dir()
@@ -397,17 +412,24 @@ def compare(moves: int, runs: int, clients_list: list[int]) -> int:
             plan.append((clients_list[0], pinned, 1))
         report = []
         for clients, pin, n in plan:
-            ours, theirs = [], []
+            ours, theirs, before = [], [], []
             for _ in range(n):  # alternate, so both see the same machine
                 if peer is not None:
                     theirs.append(run_peer(peer, clients, moves, pin))
+                if baseline is not None:
+                    before.append(run_baseline(baseline, clients, moves, pin))
                 ours.append(run_ours(clients, moves, pin))
-            row = {"clients": clients, "pinned": bool(pin), "runs": n}
+            row: dict[str, Any] = {"clients": clients, "pinned": bool(pin), "runs": n}
             for k in ("p50_ms", "p99_ms", "rx_bytes_per_move"):
                 row[f"ours_{k}"] = [r.get(k) for r in ours]
+                a = sorted(x for x in row[f"ours_{k}"] if x is not None)
+                if before:
+                    row[f"before_{k}"] = [r.get(k) for r in before]
+                    b = sorted(x for x in row[f"before_{k}"] if x is not None)
+                    if a and b:
+                        row[f"vs_before_{k}"] = round(a[len(a) // 2] / b[len(b) // 2], 2)
                 if theirs:
                     row[f"bgio_{k}"] = [r.get(k) for r in theirs]
-                    a = sorted(x for x in row[f"ours_{k}"] if x is not None)
                     b = sorted(x for x in row[f"bgio_{k}"] if x is not None)
                     if a and b:
                         row[f"ratio_{k}"] = round(a[len(a) // 2] / b[len(b) // 2], 2)
@@ -416,6 +438,8 @@ def compare(moves: int, runs: int, clients_list: list[int]) -> int:
             print(f"{clients} clients, {where}, {n} alternating run(s) of {moves} moves:")
             for k in ("p50_ms", "p99_ms", "rx_bytes_per_move"):
                 line = f"  {k:18} ours {row[f'ours_{k}']}"
+                if f"before_{k}" in row:
+                    line += f"  before {row[f'before_{k}']} (x{row.get(f'vs_before_{k}')})"
                 if f"bgio_{k}" in row:
                     line += f"  bgio {row[f'bgio_{k}']}  ratio of medians {row.get(f'ratio_{k}')}"
                 print(line, flush=True)
@@ -454,10 +478,13 @@ def main() -> int:
     ap.add_argument("--memory", type=int, metavar="COMMANDS", default=0,
                     help="RSS of `companion run` after COMMANDS commands with 8, then 50 phones")
     ap.add_argument("--runs", type=int, default=3, help="alternating runs per side (--compare)")
+    ap.add_argument("--baseline", type=Path, default=None, metavar="CHECKOUT",
+                    help="--compare also runs this checkout's bench (its .venv), e.g. the "
+                         "code before a change")
     ap.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.compare:
-        return compare(a.moves, a.runs, [8, 50])
+        return compare(a.moves, a.runs, [8, 50], a.baseline)
     if a.memory:
         return memory(a.memory)
     if a.serve:

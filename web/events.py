@@ -254,7 +254,7 @@ def events(game_id: str) -> Response:
         request.environ["companion.stream"] = StreamSpec(
             game_id, viewer, last_seen(), w.settings["stream_seconds"],
             w.settings["heartbeat"], gone, lambda: w.streams.give(owner, superseded),
-            frame=frame)
+            frame=frame, share=(game_id, service.view_key(game_id, viewer), patches))
         return Response(b"", mimetype="text/event-stream", headers=headers)
     body = stream(w.service, game_id, viewer, last_seen(), w.streams,
                   w.settings["stream_seconds"], w.settings["heartbeat"], gone,

@@ -63,6 +63,9 @@ class StreamSpec:
     frame: Callable[[int], tuple[int, bytes | None]] = field(default=lambda seen: (0, None))
     """``frame(seen)``: ``(version, what a stream holding version seen needs next)``, the
     frame None when it is up to date."""
+    share: Any = None
+    """Streams with equal ``share`` (not None) get equal frames for the same version seen
+    (the same game, viewer's view and kind of updates)."""
 
 
 @dataclass(eq=False)
@@ -135,6 +138,7 @@ class Front:
         self._waking = False
         self._wake_due = False
         self._posted: deque[Callable[[], None]] = deque()
+        self._chunked: tuple[bytes, bytes] = (b"", b"")
         self._started = threading.Event()
         self._running = False
         self._writers: set[asyncio.StreamWriter] = set()
@@ -229,9 +233,10 @@ class Front:
     def _wake(self) -> None:
         """On the loop, once per commit: every open stream gets its frame now."""
         self._wake_due = False
+        memo: dict[tuple[Any, int], tuple[int, bytes | None]] = {}
         for live in list(self._live):
             try:
-                self._push(live)
+                self._push(live, memo)
             except Exception:  # one broken stream must not starve the others
                 log.exception("stream write failed")
 
@@ -434,14 +439,27 @@ class Front:
         return ("\r\n".join(out) + "\r\n\r\n").encode("latin-1")
 
     # -- live streams -----------------------------------------------------------------------
-    def _push(self, live: _Live) -> None:
-        """Write what ``live`` needs next (a patch or the whole view), if anything."""
+    def _push(self, live: _Live,
+              memo: dict[tuple[Any, int], tuple[int, bytes | None]] | None = None) -> None:
+        """Write what ``live`` needs next (a patch or the whole view), if anything. ``memo``
+        keeps, for one wake, the frame of each kind of stream (``spec.share``) per version
+        seen, so fifty spectators cost one look-up, not fifty."""
         transport = live.writer.transport
         if transport.is_closing() or transport.get_write_buffer_size() > BACKLOG:
             return  # a slow phone: it catches up with the whole view once drained
-        version, data = live.spec.frame(live.seen)
+        share = live.spec.share
+        if memo is not None and share is not None:
+            found = memo.get((share, live.seen))
+            if found is None:
+                found = memo[(share, live.seen)] = live.spec.frame(live.seen)
+            version, data = found
+        else:
+            version, data = live.spec.frame(live.seen)
         if data is not None:
-            live.writer.write(chunk(data))
+            last = self._chunked
+            if last[0] is not data:  # streams of one viewer share the frame: chunk it once
+                last = self._chunked = (data, chunk(data))
+            live.writer.write(last[1])
             live.seen, live.last_write = version, time.monotonic()
 
     async def _stream(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
