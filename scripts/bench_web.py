@@ -126,28 +126,20 @@ class Reader:
         self.waiter: tuple[int, asyncio.Future[int]] | None = None
 
     async def run(self, port: int, game: str, cookie: str, ready: asyncio.Event) -> None:
-        r, w = await asyncio.open_connection("127.0.0.1", port)
-        w.write((f"GET /api/games/{game}/events?live=patch HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                 f"Cookie: {cookie}\r\nAccept: text/event-stream\r\n\r\n").encode())
-        await w.drain()
-        status = await r.readline()
-        if b" 200 " not in status:
-            raise RuntimeError(f"stream {self.idx}: {status!r}")
-        chunked = False
-        while (line := await r.readline()) not in (b"\r\n", b""):
-            if line.lower().startswith(b"transfer-encoding: chunked"):
-                chunked = True
-        buf = b""
-        while True:
-            if chunked:
-                size = int((await r.readline()).strip() or b"0", 16)
-                data = await r.readexactly(size + 2)
-                buf += data[:-2]
-            else:
-                buf += await r.read(65536)
-            while b"\n\n" in buf:
-                frame, buf = buf.split(b"\n\n", 1)
-                self.on_frame(frame, ready)
+        """Follow the stream until cancelled. A protocol parses the bytes as they arrive
+        (no coroutine hop per line), as boardgame.io's clients handle a packet in one
+        callback; a frame's time is taken once its JSON is parsed."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        transport, _ = await loop.create_connection(
+            lambda: _SSEProtocol(self, ready, done), "127.0.0.1", port)
+        transport.write((f"GET /api/games/{game}/events?live=patch HTTP/1.1\r\n"
+                         f"Host: 127.0.0.1\r\nCookie: {cookie}\r\n"
+                         "Accept: text/event-stream\r\n\r\n").encode())
+        try:
+            await done
+        finally:
+            transport.close()
 
     def on_frame(self, frame: bytes, ready: asyncio.Event) -> None:
         lines = frame.split(b"\n")
@@ -168,6 +160,53 @@ class Reader:
         ready.set()
         if self.waiter and self.version > self.waiter[0] and not self.waiter[1].done():
             self.waiter[1].set_result(t)
+
+
+class _SSEProtocol(asyncio.Protocol):
+    """Bytes of one stream -> HTTP head, chunks, SSE frames -> ``Reader.on_frame``."""
+
+    def __init__(self, reader: Reader, ready: asyncio.Event, done: asyncio.Future[None]) -> None:
+        self.reader, self.ready, self.done = reader, ready, done
+        self.buf = b""
+        self.sse = b""
+        self.head = True
+        self.chunked = False
+
+    def data_received(self, data: bytes) -> None:
+        self.buf += data
+        try:
+            self._parse()
+        except Exception as exc:  # a bad stream ends this reader's task with the error
+            if not self.done.done():
+                self.done.set_exception(exc)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.done.done():
+            self.done.set_result(None)
+
+    def _parse(self) -> None:
+        if self.head:
+            end = self.buf.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            head, self.buf = self.buf[:end], self.buf[end + 4:]
+            status = head.split(b"\r\n", 1)[0]
+            if b" 200 " not in status:
+                raise RuntimeError(f"stream {self.reader.idx}: {status!r}")
+            self.chunked = b"transfer-encoding: chunked" in head.lower()
+            self.head = False
+        if not self.chunked:
+            self.sse, self.buf = self.sse + self.buf, b""
+        else:
+            while (nl := self.buf.find(b"\r\n")) >= 0:
+                size = int(self.buf[:nl].split(b";")[0].strip() or b"0", 16)
+                if len(self.buf) < nl + 4 + size:
+                    break
+                self.sse += self.buf[nl + 2:nl + 2 + size]
+                self.buf = self.buf[nl + 4 + size:]
+        while b"\n\n" in self.sse:
+            frame, self.sse = self.sse.split(b"\n\n", 1)
+            self.reader.on_frame(frame, self.ready)
 
 
 class Mover:
@@ -379,11 +418,12 @@ def run_ours(clients: int, moves: int, pin: list[str]) -> dict[str, Any]:
 
 
 def run_baseline(root: Path, clients: int, moves: int, pin: list[str]) -> dict[str, Any]:
-    """The same benchmark from another checkout (``--baseline``: the code before a change)."""
-    out = subprocess.run([*pin, str(root / ".venv" / "bin" / "python"),
-                          str(root / "scripts" / "bench_web.py"), "--no-browser", "--clients",
-                          str(clients), "--moves", str(moves)], cwd=root, capture_output=True,
-                         text=True, timeout=600)
+    """The same benchmark from another checkout (``--baseline``: the code before a change),
+    run by this interpreter with that checkout first on the path: only the code differs."""
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    out = subprocess.run([*pin, sys.executable, str(root / "scripts" / "bench_web.py"),
+                          "--no-browser", "--clients", str(clients), "--moves", str(moves)],
+                         cwd=root, capture_output=True, text=True, timeout=600, env=env)
     return last_json(out.stdout)
 
 
@@ -479,8 +519,8 @@ def main() -> int:
                     help="RSS of `companion run` after COMMANDS commands with 8, then 50 phones")
     ap.add_argument("--runs", type=int, default=3, help="alternating runs per side (--compare)")
     ap.add_argument("--baseline", type=Path, default=None, metavar="CHECKOUT",
-                    help="--compare also runs this checkout's bench (its .venv), e.g. the "
-                         "code before a change")
+                    help="--compare also runs this checkout's bench (with this interpreter "
+                         "and packages), e.g. the code before a change")
     ap.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.compare:
