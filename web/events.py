@@ -167,7 +167,35 @@ class Frames:
 
 
 _cache: dict[tuple[str, str | None], Frames] = {}
+_pending: dict[tuple[str, str | None], Frames] = {}
+"""Frames prepared from a view built ahead (:func:`prepare`), not shown before the service
+makes their version current."""
 _cache_lock = threading.Lock()
+
+
+def _next(hit: Frames | None, version: int, view: dict[str, Any]) -> Frames:
+    """The Frames of ``view``, with the patch from ``hit`` (the previous Frames) if small."""
+    out = Frames(version, view)
+    if hit is not None and hit.version < version:
+        ops = diff(hit.view, view)
+        patch = b"id: %d\nevent: patch\ndata: %s\n\n" % (
+            version, dumps({"from": hit.version, "to": version, "ops": ops}))
+        if len(patch) < PATCH_LIMIT:
+            out.base, out.patch = hit.version, patch
+    return out
+
+
+def prepare(game_id: str, key: str | None, view: dict[str, Any]) -> None:
+    """Work out the patch of a view built ahead of its commit (the service's helper thread,
+    while the commit's fsync runs); :func:`frames` uses it once that version is current."""
+    with _cache_lock:
+        hit = _cache.get((game_id, key))
+    version = int(view["version"])
+    if hit is None or hit.version >= version:
+        return
+    out = _next(hit, version, view)
+    with _cache_lock:
+        _pending[(game_id, key)] = out
 
 
 def frames(service: Any, game_id: str, viewer: str | None) -> Frames:
@@ -180,13 +208,11 @@ def frames(service: Any, game_id: str, viewer: str | None) -> Frames:
         hit = _cache.get(key)
         if hit is not None and hit.version >= version:
             return hit if hit.version == version else Frames(version, view)
-    out = Frames(version, view)
-    if hit is not None:
-        ops = diff(hit.view, view)
-        patch = b"id: %d\nevent: patch\ndata: %s\n\n" % (
-            version, dumps({"from": hit.version, "to": version, "ops": ops}))
-        if len(patch) < PATCH_LIMIT:
-            out.base, out.patch = hit.version, patch
+        ready = _pending.pop(key, None)
+        if ready is not None and ready.version == version and ready.view is view:
+            _cache[key] = ready
+            return ready
+    out = _next(hit, version, view)
     with _cache_lock:
         now = _cache.get(key)
         if now is None or now.version < version:

@@ -150,6 +150,8 @@ class Front:
                 from web.native import NativeCommands
 
                 self.native = NativeCommands(app, self.post)
+            if hasattr(service, "ahead_hooks"):
+                service.ahead_hooks.append(self._ahead)
 
     # -- running --------------------------------------------------------------------------
     def run(self) -> None:
@@ -198,7 +200,7 @@ class Front:
                 lives = []
             warmed = set()
             for live in lives:
-                key = (live.spec.game_id, live.spec.viewer)
+                key = live.spec.share or (live.spec.game_id, live.spec.viewer)
                 if live.spec.game_id == game_id and key not in warmed:
                     warmed.add(key)
                     try:
@@ -208,6 +210,19 @@ class Front:
         if not self._wake_due:
             self._wake_due = True  # commits before the loop wakes share one wake
             self.post(self._wake)
+
+    def _ahead(self, game_id: str, key: str | None, view: dict[str, Any]) -> None:
+        """On the service's helper thread, during a move's commit: prepare the patch of the
+        view built ahead if a stream watches that game (web/events.py keeps it unseen until
+        the service publishes the version)."""
+        try:
+            watched = any(live.spec.game_id == game_id for live in list(self._live))
+        except RuntimeError:  # the loop changed the set meanwhile
+            watched = True
+        if watched:
+            from web.events import prepare
+
+            prepare(game_id, key, view)
 
     def post(self, fn: Callable[[], None]) -> None:
         """Run ``fn`` on the loop soon (from any thread). What is posted before the loop
