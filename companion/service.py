@@ -510,7 +510,8 @@ class GameService:
         says = [e.say for e in events if e.say]
         last = first + len(events) - 1
         response = {"ok": True, "version": last, "says": says}
-        ahead = self._view_ahead(rec, events, state, first) if events else None
+        # a view is built ahead only for a game someone looks at (it has cached views)
+        ahead = self._view_ahead(rec, events, state, first) if events and rec.views else None
         with self.store.transaction() as conn:
             if events:
                 self.store.append(conn, rec.id, first, rec.commands, now, events)

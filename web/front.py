@@ -209,7 +209,8 @@ class Front:
                         log.exception("could not build a stream's frame")
         if not self._wake_due:
             self._wake_due = True  # commits before the loop wakes share one wake
-            self.post(self._wake)
+            if not self.post(self._wake):
+                self._wake_due = False
 
     def _ahead(self, game_id: str, key: str | None, view: dict[str, Any]) -> None:
         """On the service's helper thread, during a move's commit: prepare the patch of the
@@ -224,17 +225,22 @@ class Front:
 
             prepare(game_id, key, view)
 
-    def post(self, fn: Callable[[], None]) -> None:
+    def post(self, fn: Callable[[], None]) -> bool:
         """Run ``fn`` on the loop soon (from any thread). What is posted before the loop
-        wakes runs in that one wake, in order: a commit's frames, then the mover's answer."""
-        self._posted.append(fn)
+        wakes runs in that one wake, in order: a commit's frames, then the mover's answer.
+        False when no loop runs (then ``fn`` is dropped)."""
         loop = self.loop
-        if loop is not None and not loop.is_closed() and not self._waking:
+        if loop is None or loop.is_closed():
+            return False
+        self._posted.append(fn)
+        if not self._waking:
             self._waking = True
             try:
                 loop.call_soon_threadsafe(self._run_posted)
             except RuntimeError:  # the loop ended meanwhile
                 self._waking = False
+                return False
+        return True
 
     def _run_posted(self) -> None:
         self._waking = False  # before draining: a post from now on wakes the loop again

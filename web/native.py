@@ -55,7 +55,7 @@ def collect(app: Any, environ: dict[str, Any]) -> Answer:
 class NativeCommands:
     """Answers moves on the loop. ``post(fn)`` runs ``fn`` on the loop soon (any thread)."""
 
-    def __init__(self, app: Flask, post: Callable[[Callable[[], None]], None]) -> None:
+    def __init__(self, app: Flask, post: Callable[[Callable[[], None]], bool]) -> None:
         self.app = app
         self.service = app.extensions["companion"].service
         self.post = post
@@ -112,7 +112,8 @@ class NativeCommands:
         done: asyncio.Future[Any] = loop.create_future()
 
         def settled(f: Future[Any]) -> None:  # on the service thread, after the publish
-            self.post(lambda: _copy(f, done))
+            if not self.post(lambda: _copy(f, done)) and not loop.is_closed():
+                loop.call_soon_threadsafe(_copy, f, done)
 
         fut.add_done_callback(settled)
         return await asyncio.wait_for(done, WAIT)

@@ -192,3 +192,37 @@ def test_a_move_on_the_loop_is_streamed_to_a_watching_phone(table: dict[str, Any
                 assert patch["from"] == version and patch["to"] == r.json()["version"]
                 break
     assert front.native is not None
+
+
+def test_a_tap_after_a_move_made_before_the_server_ran_still_reaches_phones(
+        service: GameService) -> None:
+    """A move committed before the loop runs (a table tap at start-up) must not leave the
+    loop's wake-up pending forever: later moves from the table still reach the phones."""
+    app = create_app(service, config={"banker_pin": PIN, "heartbeat": 0.5,
+                                      "stream_seconds": 3})  # then the stream ends
+    game = service.create_game({"edition": "mario", "players": ["A", "B"], "seed": 1}).game_id
+    srv = make_server(app, "127.0.0.1", 0, threads=4, backend="front")
+    seat = service.view(game)["players"][0]["id"]
+
+    def gift(amount: int) -> int:  # as the table's hardware does: straight to the service
+        out = service.submit(game, {"actor": "banker", "type": "transfer", "args": {
+            "source": "bank", "to": seat, "amount": amount, "reason": "tap"}})
+        assert out.ok
+        return out.version
+
+    gift(1)  # before the loop runs
+    threading.Thread(target=srv.run, daemon=True).start()
+    try:
+        phone = Client(srv.effective_port)
+        assert phone.post("/api/banker/login", {"pin": PIN}).status_code == 200
+        with phone.http.stream("GET", f"/api/games/{game}/events?live=patch") as events:
+            lines = events.iter_lines()
+            for line in lines:
+                if line.startswith("data: "):
+                    break
+            version = gift(2)
+            ids = [int(line[4:]) for line in lines if line.startswith("id: ")]
+        phone.http.close()
+        assert version in ids
+    finally:
+        srv.close()
