@@ -17,7 +17,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -67,10 +67,27 @@ class GameDamaged(GameNotFound):
     """The game is in the database but its log cannot be read (a damaged page or row)."""
 
 
+def _render(rec: GameRecord, rules: Any, version: int, state: BaseState, key: str | None,
+            recent: tuple[tuple[int, str], ...], cites: dict[int, str]) -> dict[str, Any]:
+    """The view of ``state`` (version ``version``) for ``key`` with the game's log lines."""
+    out = game.view(state, key)
+    out.update(game_id=rec.id, version=version, join_code=rec.join_code,
+               log=[say for _, say in recent],
+               log_cites=[_cite_text(rules, cites.get(seq, "")) for seq, _ in recent])
+    return out
+
+
 def _cite_text(rules: Any, rule: str) -> str:
-    """The one-line citation of ``rule`` ("" when none)."""
-    found = rules.citation(rule) if rule else None
-    return "" if found is None else str(found["text"])
+    """The one-line citation of ``rule`` ("" when none); remembered on the rules object (a
+    view asks again for the same dozen lines after every move)."""
+    if not rule:
+        return ""
+    cache = getattr(rules, "__dict__", {}).setdefault("_cite_texts", {})
+    text = cache.get(rule)
+    if text is None:
+        found = rules.citation(rule)
+        text = cache[rule] = "" if found is None else str(found["text"])
+    return str(text)
 
 
 @dataclass
@@ -140,6 +157,13 @@ class GameService:
         self._queue = queue.Queue()
         self._thread: threading.Thread | None = None
         self._listeners: list[Listener] = []
+        self._ahead: ThreadPoolExecutor | None = None
+        """Builds a move's shared view while this thread waits for the disk (the fsync of
+        the commit releases the GIL): see :meth:`_view_ahead`."""
+        self.ahead_hooks: list[Callable[[str, str | None, dict[str, Any]], None]] = []
+        """``hook(game_id, viewer key, view)`` runs on the helper thread with a view built
+        ahead, before the commit is known to have succeeded: a hook may prepare work from
+        it (a web front's patch) but must not publish anything until the service does."""
         self.changed = threading.Condition()
         self.tap_handler: Callable[[str, str], Outcome] | None = None
         self.damaged: dict[str, str] = {}
@@ -208,6 +232,9 @@ class GameService:
             self._queue.put(None)
             self._thread.join(timeout=10)
             self._thread = None
+        if self._ahead is not None:
+            self._ahead.shutdown(wait=True)
+            self._ahead = None
         self.store.close()
         if self._lock is not None:
             self._lock.release()
@@ -239,6 +266,21 @@ class GameService:
         self._queue.put((fn, args, fut))
         return fut.result(timeout=timeout)
 
+    @property
+    def running(self) -> bool:
+        """Whether the service thread runs (else :meth:`call` runs work in the caller)."""
+        return self._thread is not None
+
+    def enqueue(self, fn: Callable[..., T], *args: Any) -> Future[T] | None:
+        """Queue ``fn(*args)`` for the service thread without waiting: its future, or None
+        when the thread is not running (then use :meth:`call`). For a front that waits on
+        an event loop instead of a thread of its own."""
+        if self._thread is None:
+            return None
+        fut: Future[T] = Future()
+        self._queue.put((fn, args, fut))
+        return fut
+
     def subscribe(self, listener: Listener) -> None:
         """``listener(game_id, version, notice)`` runs on the service thread after each commit
         (``notice`` is None) or refused tap (``notice`` = ``{"text", "level"}``). A new
@@ -268,6 +310,13 @@ class GameService:
         """Decide and commit one command. ``version`` is the log version the sender saw
         (None: do not check); ``key`` an idempotency key (a retry gets the first answer)."""
         return self.call(self._guarded, self._submit, game_id, command, version, key)
+
+    def submit_later(self, game_id: str, command: Any, version: int | None = None,
+                     key: str | None = None) -> Future[Outcome] | None:
+        """:meth:`submit` without waiting: the future of its outcome (decided, committed and
+        published in the same order as every other input), or None when the service thread
+        is not running."""
+        return self.enqueue(self._guarded, self._submit, game_id, command, version, key)
 
     def undo(self, game_id: str, cmd: int | None = None) -> Outcome:
         """Take back command ``cmd`` and everything after it (None: the last command)."""
@@ -305,17 +354,22 @@ class GameService:
         """The game's view for ``viewer`` (cached per version)."""
         rec = self.record(game_id)
         version, state = rec.current
-        cached = rec.views.get(viewer)
+        rules = find_edition(rec.edition)
+        key = viewer if getattr(rules, "view_per_viewer", True) else None
+        cached = rec.views.get(key)
         if cached is not None and cached["version"] == version:
             return cached
-        out = game.view(state, viewer)
         recent = tuple(rec.recent)  # one C-level copy: the writer may append meanwhile
-        rules = find_edition(rec.edition)
-        out.update(game_id=rec.id, version=version, join_code=rec.join_code,
-                   log=[say for _, say in recent],
-                   log_cites=[_cite_text(rules, rec.cites.get(seq, "")) for seq, _ in recent])
-        rec.views[viewer] = out
+        out = _render(rec, rules, version, state, key, recent, rec.cites)
+        rec.views[key] = out
         return out
+
+    def view_key(self, game_id: str, viewer: str | None) -> str | None:
+        """Whose view ``viewer`` sees: itself, or None when the edition shows every viewer
+        the same view (``Rules.view_per_viewer`` False), so one view and one patch per
+        version serve every phone."""
+        rules = find_edition(self.record(game_id).edition)
+        return viewer if getattr(rules, "view_per_viewer", True) else None
 
     def history(self, game_id: str) -> list[dict[str, Any]]:
         """Every explained event of the game, oldest first, with undone ones marked; an
@@ -456,6 +510,8 @@ class GameService:
         says = [e.say for e in events if e.say]
         last = first + len(events) - 1
         response = {"ok": True, "version": last, "says": says}
+        # a view is built ahead only for a game someone looks at (it has cached views)
+        ahead = self._view_ahead(rec, events, state, first) if events and rec.views else None
         with self.store.transaction() as conn:
             if events:
                 self.store.append(conn, rec.id, first, rec.commands, now, events)
@@ -473,16 +529,65 @@ class GameService:
                 rec.cites[first + i] = e.cite
         rec.current = (max(last, rec.version), state)
         rec.commands += 1
+        if ahead is not None:
+            self._take_ahead(rec, ahead)
         rec.history.append(self._balances(rec.version, state))
         if state.finished and not finished_before:
             self._backup(f"finished-{rec.edition}")
+        self._publish(rec.id, rec.version)
+        # housekeeping after the phones have the move: it no longer delays one move in 128
         rec.since_snapshot += len(events)
         if rec.since_snapshot >= self.snapshot_every:
             self._snapshot(rec)
         if rec.commands % 128 == 0:
             release_memory()
-        self._publish(rec.id, rec.version)
         return Outcome(True, rec.version, says, game_id=rec.id)
+
+    def _view_ahead(self, rec: GameRecord, events: list[Event], state: BaseState,
+                    first: int) -> Future[tuple[str | None, dict[str, Any]]] | None:
+        """Start building the shared view of the version these events make (the same
+        :func:`_render` as :meth:`view`) on a helper thread, while this thread commits: the
+        fsync leaves the CPU free, and the view is ready when the phones need it. Nothing
+        is published from it before the commit; a failed commit drops it."""
+        rules = find_edition(rec.edition)
+        key: str | None = None
+        recent = deque(rec.recent, maxlen=RECENT)
+        cites = dict(rec.cites) if any(e.cite for e in events) else rec.cites
+        for i, e in enumerate(events):
+            if e.say:
+                recent.append((first + i, e.say))
+            if e.cite:
+                cites[first + i] = e.cite
+        version = max(first + len(events) - 1, rec.version)
+        if self._ahead is None:
+            self._ahead = ThreadPoolExecutor(1, thread_name_prefix="view-ahead")
+        hooks = list(self.ahead_hooks)
+
+        def build() -> tuple[str | None, dict[str, Any]]:
+            view = _render(rec, rules, version, state, key, tuple(recent), cites)
+            for hook in hooks:
+                try:
+                    hook(rec.id, key, view)
+                except Exception:  # only a head start: the work is done again if needed
+                    log.exception("a view-ahead hook failed")
+            return key, view
+
+        try:
+            return self._ahead.submit(build)
+        except RuntimeError:  # shutting down
+            return None
+
+    @staticmethod
+    def _take_ahead(rec: GameRecord, ahead: Future[tuple[str | None, dict[str, Any]]]) -> None:
+        """After the commit: keep the view built ahead if it is of the version now current
+        (a view that failed to build is simply built later, when asked for)."""
+        try:
+            key, view = ahead.result(timeout=5)
+        except Exception:  # built again on demand; the move itself is committed
+            log.exception("building the view ahead failed")
+            return
+        if view["version"] == rec.version:
+            rec.views[key] = view
 
     def _undo(self, game_id: str, cmd: int | None) -> Outcome:
         rec = self._games.get(game_id) or self._load_by_id(game_id)

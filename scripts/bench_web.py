@@ -8,7 +8,8 @@ W warm-up + R timed moves, nearest-rank percentiles, the 3-invalid + 1-valid san
     .venv/bin/python scripts/bench_web.py --no-browser
     .venv/bin/python scripts/bench_web.py --compare       # vs boardgame.io, same sitting
 
-``--compare`` copies boardgame.io's harness (../shared/peers/bgio beside the checkout) to a
+``--compare`` (``--baseline CHECKOUT`` adds that checkout's figures, e.g. the code before a
+change) copies boardgame.io's harness (../shared/peers/bgio beside the checkout) to a
 temp dir, runs ``npm ci``, then alternates 3 runs of
 ``node bench.js --clients K --moves R`` with 3 of ours (``--no-browser``) for 8 and 50
 clients, and once more of each pinned to one core (``taskset -c 0``, the nearest thing to a
@@ -37,6 +38,11 @@ from pathlib import Path
 from typing import Any
 
 from web.events import apply as apply_patch
+
+try:  # the readers parse with a native parser, as boardgame.io's clients do (JSON.parse)
+    from orjson import loads
+except ImportError:  # pragma: no cover - orjson is a dependency
+    from json import loads
 
 PIN = "9753"
 START = 1500
@@ -120,28 +126,20 @@ class Reader:
         self.waiter: tuple[int, asyncio.Future[int]] | None = None
 
     async def run(self, port: int, game: str, cookie: str, ready: asyncio.Event) -> None:
-        r, w = await asyncio.open_connection("127.0.0.1", port)
-        w.write((f"GET /api/games/{game}/events?live=patch HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                 f"Cookie: {cookie}\r\nAccept: text/event-stream\r\n\r\n").encode())
-        await w.drain()
-        status = await r.readline()
-        if b" 200 " not in status:
-            raise RuntimeError(f"stream {self.idx}: {status!r}")
-        chunked = False
-        while (line := await r.readline()) not in (b"\r\n", b""):
-            if line.lower().startswith(b"transfer-encoding: chunked"):
-                chunked = True
-        buf = b""
-        while True:
-            if chunked:
-                size = int((await r.readline()).strip() or b"0", 16)
-                data = await r.readexactly(size + 2)
-                buf += data[:-2]
-            else:
-                buf += await r.read(65536)
-            while b"\n\n" in buf:
-                frame, buf = buf.split(b"\n\n", 1)
-                self.on_frame(frame, ready)
+        """Follow the stream until cancelled. A protocol parses the bytes as they arrive
+        (no coroutine hop per line), as boardgame.io's clients handle a packet in one
+        callback; a frame's time is taken once its JSON is parsed."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        transport, _ = await loop.create_connection(
+            lambda: _SSEProtocol(self, ready, done), "127.0.0.1", port)
+        transport.write((f"GET /api/games/{game}/events?live=patch HTTP/1.1\r\n"
+                         f"Host: 127.0.0.1\r\nCookie: {cookie}\r\n"
+                         "Accept: text/event-stream\r\n\r\n").encode())
+        try:
+            await done
+        finally:
+            transport.close()
 
     def on_frame(self, frame: bytes, ready: asyncio.Event) -> None:
         lines = frame.split(b"\n")
@@ -150,7 +148,7 @@ class Reader:
             return
         self.rx += len(frame) + 2  # the whole SSE event, as bgio counts its whole packet
         self.packets += 1
-        body = json.loads(b"\n".join(data))
+        body = loads(b"\n".join(data))
         if b"event: patch" in lines:
             if body["from"] != self.version:
                 raise RuntimeError(f"patch from {body['from']} onto {self.version}")
@@ -162,6 +160,53 @@ class Reader:
         ready.set()
         if self.waiter and self.version > self.waiter[0] and not self.waiter[1].done():
             self.waiter[1].set_result(t)
+
+
+class _SSEProtocol(asyncio.Protocol):
+    """Bytes of one stream -> HTTP head, chunks, SSE frames -> ``Reader.on_frame``."""
+
+    def __init__(self, reader: Reader, ready: asyncio.Event, done: asyncio.Future[None]) -> None:
+        self.reader, self.ready, self.done = reader, ready, done
+        self.buf = b""
+        self.sse = b""
+        self.head = True
+        self.chunked = False
+
+    def data_received(self, data: bytes) -> None:
+        self.buf += data
+        try:
+            self._parse()
+        except Exception as exc:  # a bad stream ends this reader's task with the error
+            if not self.done.done():
+                self.done.set_exception(exc)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.done.done():
+            self.done.set_result(None)
+
+    def _parse(self) -> None:
+        if self.head:
+            end = self.buf.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            head, self.buf = self.buf[:end], self.buf[end + 4:]
+            status = head.split(b"\r\n", 1)[0]
+            if b" 200 " not in status:
+                raise RuntimeError(f"stream {self.reader.idx}: {status!r}")
+            self.chunked = b"transfer-encoding: chunked" in head.lower()
+            self.head = False
+        if not self.chunked:
+            self.sse, self.buf = self.sse + self.buf, b""
+        else:
+            while (nl := self.buf.find(b"\r\n")) >= 0:
+                size = int(self.buf[:nl].split(b";")[0].strip() or b"0", 16)
+                if len(self.buf) < nl + 4 + size:
+                    break
+                self.sse += self.buf[nl + 2:nl + 2 + size]
+                self.buf = self.buf[nl + 4 + size:]
+        while b"\n\n" in self.sse:
+            frame, self.sse = self.sse.split(b"\n\n", 1)
+            self.reader.on_frame(frame, self.ready)
 
 
 class Mover:
@@ -372,13 +417,23 @@ def run_ours(clients: int, moves: int, pin: list[str]) -> dict[str, Any]:
     return last_json(out.stdout)
 
 
+def run_baseline(root: Path, clients: int, moves: int, pin: list[str]) -> dict[str, Any]:
+    """The same benchmark from another checkout (``--baseline``: the code before a change),
+    run by this interpreter with that checkout first on the path: only the code differs."""
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    out = subprocess.run([*pin, sys.executable, str(root / "scripts" / "bench_web.py"),
+                          "--no-browser", "--clients", str(clients), "--moves", str(moves)],
+                         cwd=root, capture_output=True, text=True, timeout=600, env=env)
+    return last_json(out.stdout)
+
+
 def run_peer(peer: Path, clients: int, moves: int, pin: list[str]) -> dict[str, Any]:
     out = subprocess.run([*pin, "node", "bench.js", "--clients", str(clients), "--moves",
                           str(moves)], cwd=peer, capture_output=True, text=True, timeout=600)
     return last_json(out.stdout)
 
 
-def compare(moves: int, runs: int, clients_list: list[int]) -> int:
+def compare(moves: int, runs: int, clients_list: list[int], baseline: Path | None = None) -> int:
     import shutil
 
     src = peer_dir()
@@ -397,17 +452,24 @@ def compare(moves: int, runs: int, clients_list: list[int]) -> int:
             plan.append((clients_list[0], pinned, 1))
         report = []
         for clients, pin, n in plan:
-            ours, theirs = [], []
+            ours, theirs, before = [], [], []
             for _ in range(n):  # alternate, so both see the same machine
                 if peer is not None:
                     theirs.append(run_peer(peer, clients, moves, pin))
+                if baseline is not None:
+                    before.append(run_baseline(baseline, clients, moves, pin))
                 ours.append(run_ours(clients, moves, pin))
-            row = {"clients": clients, "pinned": bool(pin), "runs": n}
+            row: dict[str, Any] = {"clients": clients, "pinned": bool(pin), "runs": n}
             for k in ("p50_ms", "p99_ms", "rx_bytes_per_move"):
                 row[f"ours_{k}"] = [r.get(k) for r in ours]
+                a = sorted(x for x in row[f"ours_{k}"] if x is not None)
+                if before:
+                    row[f"before_{k}"] = [r.get(k) for r in before]
+                    b = sorted(x for x in row[f"before_{k}"] if x is not None)
+                    if a and b:
+                        row[f"vs_before_{k}"] = round(a[len(a) // 2] / b[len(b) // 2], 2)
                 if theirs:
                     row[f"bgio_{k}"] = [r.get(k) for r in theirs]
-                    a = sorted(x for x in row[f"ours_{k}"] if x is not None)
                     b = sorted(x for x in row[f"bgio_{k}"] if x is not None)
                     if a and b:
                         row[f"ratio_{k}"] = round(a[len(a) // 2] / b[len(b) // 2], 2)
@@ -416,6 +478,8 @@ def compare(moves: int, runs: int, clients_list: list[int]) -> int:
             print(f"{clients} clients, {where}, {n} alternating run(s) of {moves} moves:")
             for k in ("p50_ms", "p99_ms", "rx_bytes_per_move"):
                 line = f"  {k:18} ours {row[f'ours_{k}']}"
+                if f"before_{k}" in row:
+                    line += f"  before {row[f'before_{k}']} (x{row.get(f'vs_before_{k}')})"
                 if f"bgio_{k}" in row:
                     line += f"  bgio {row[f'bgio_{k}']}  ratio of medians {row.get(f'ratio_{k}')}"
                 print(line, flush=True)
@@ -454,10 +518,13 @@ def main() -> int:
     ap.add_argument("--memory", type=int, metavar="COMMANDS", default=0,
                     help="RSS of `companion run` after COMMANDS commands with 8, then 50 phones")
     ap.add_argument("--runs", type=int, default=3, help="alternating runs per side (--compare)")
+    ap.add_argument("--baseline", type=Path, default=None, metavar="CHECKOUT",
+                    help="--compare also runs this checkout's bench (with this interpreter "
+                         "and packages), e.g. the code before a change")
     ap.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.compare:
-        return compare(a.moves, a.runs, [8, 50])
+        return compare(a.moves, a.runs, [8, 50], a.baseline)
     if a.memory:
         return memory(a.memory)
     if a.serve:

@@ -15,6 +15,7 @@ from web import errors, security
 from web.claims import Claims
 from web.context import StreamSlots, Web
 from web.security import BankerSessions, Limiter
+from web.sessions import RememberingSessions
 
 SECRET_SETTING = "web.secret_key"
 
@@ -68,6 +69,7 @@ def create_app(service: Any, hardware: Any = None, config: dict[str, Any] | None
                   "heartbeat": float(cfg.get("heartbeat", 15)),
                   "table": cfg.get("table")},
     )
+    app.session_interface = RememberingSessions()
     security.install(app)
     errors.install(app)
     from web import api, events, hardware_api, pages, profiles_api

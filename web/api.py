@@ -127,8 +127,9 @@ def create_game() -> Response:
     require_banker()
     setup = body(MAX_SETUP_BODY,
                  keys=("edition", "players", "seed", "dice", "settings", "profile"))
-    return outcome_response(web().service.create_game(physical_decks_by_default(setup)),
-                            created=True)
+    answer: Response = outcome_response(
+        web().service.create_game(physical_decks_by_default(setup)), created=True)
+    return answer
 
 
 def physical_decks_by_default(setup: Any) -> Any:
@@ -161,8 +162,11 @@ def seats(game_id: str) -> Response:
                     for p in view["players"]])
 
 
-@bp.post("/games/<game_id>/commands")
-def command(game_id: str) -> Response:
+def command_request(game_id: str) -> tuple[dict[str, Any], int | None, str | None]:
+    """This request's command, the version its sender saw and its idempotency key, once
+    the body is well formed and this phone may act for the actor (else ApiError). The one
+    place that decides; the route below and the front's native path (web/native.py) both
+    call it."""
     data = body(keys=("actor", "type", "args", "version", "key"))
     access.viewer(game_id)
     access.may_act(game_id, data.get("actor"))
@@ -172,7 +176,14 @@ def command(game_id: str) -> Response:
     if key is not None and not isinstance(key, str):
         raise ApiError("bad_request", "'key' must be a string.")
     cmd = {"actor": data.get("actor"), "type": data.get("type"), "args": data.get("args", {})}
-    return outcome_response(web().service.submit(game_id, cmd, version, key))
+    return cmd, version, key
+
+
+@bp.post("/games/<game_id>/commands")
+def command(game_id: str) -> Response:
+    cmd, version, key = command_request(game_id)
+    answer: Response = outcome_response(web().service.submit(game_id, cmd, version, key))
+    return answer
 
 
 @bp.post("/games/<game_id>/undo")
@@ -182,7 +193,8 @@ def undo(game_id: str) -> Response:
     cmd = body().get("cmd")
     if cmd is not None and (not isinstance(cmd, int) or isinstance(cmd, bool)):
         raise ApiError("bad_request", "'cmd' must be a command number from the history.")
-    return outcome_response(web().service.undo(game_id, cmd))
+    answer: Response = outcome_response(web().service.undo(game_id, cmd))
+    return answer
 
 
 @bp.get("/games/<game_id>/history")

@@ -34,12 +34,11 @@ from web.context import StreamSlots, web
 from web.errors import ApiError
 from web.front import StreamSpec
 
-try:  # a faster encoder when installed; the standard library otherwise
+try:  # a faster encoder (a dependency; the standard library if it is missing)
     import orjson
 
     def dumps(value: Any) -> bytes:
-        encoded: bytes = orjson.dumps(value)
-        return encoded
+        return bytes(orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS))
 except ImportError:  # pragma: no cover - depends on the machine
     def dumps(value: Any) -> bytes:
         return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
@@ -168,25 +167,52 @@ class Frames:
 
 
 _cache: dict[tuple[str, str | None], Frames] = {}
+_pending: dict[tuple[str, str | None], Frames] = {}
+"""Frames prepared from a view built ahead (:func:`prepare`), not shown before the service
+makes their version current."""
 _cache_lock = threading.Lock()
 
 
-def frames(service: Any, game_id: str, viewer: str | None) -> Frames:
-    """The current :class:`Frames` of the game for ``viewer``, built once per version."""
-    view = service.view(game_id, viewer)
-    version = int(view["version"])
-    key = (game_id, viewer)
-    with _cache_lock:
-        hit = _cache.get(key)
-        if hit is not None and hit.version >= version:
-            return hit if hit.version == version else Frames(version, view)
+def _next(hit: Frames | None, version: int, view: dict[str, Any]) -> Frames:
+    """The Frames of ``view``, with the patch from ``hit`` (the previous Frames) if small."""
     out = Frames(version, view)
-    if hit is not None:
+    if hit is not None and hit.version < version:
         ops = diff(hit.view, view)
         patch = b"id: %d\nevent: patch\ndata: %s\n\n" % (
             version, dumps({"from": hit.version, "to": version, "ops": ops}))
         if len(patch) < PATCH_LIMIT:
             out.base, out.patch = hit.version, patch
+    return out
+
+
+def prepare(game_id: str, key: str | None, view: dict[str, Any]) -> None:
+    """Work out the patch of a view built ahead of its commit (the service's helper thread,
+    while the commit's fsync runs); :func:`frames` uses it once that version is current."""
+    with _cache_lock:
+        hit = _cache.get((game_id, key))
+    version = int(view["version"])
+    if hit is None or hit.version >= version:
+        return
+    out = _next(hit, version, view)
+    with _cache_lock:
+        _pending[(game_id, key)] = out
+
+
+def frames(service: Any, game_id: str, viewer: str | None) -> Frames:
+    """The current :class:`Frames` of the game for ``viewer``, built once per version (and
+    shared by every viewer when the edition shows them all the same view)."""
+    view = service.view(game_id, viewer)
+    version = int(view["version"])
+    key = (game_id, service.view_key(game_id, viewer))
+    with _cache_lock:
+        hit = _cache.get(key)
+        if hit is not None and hit.version >= version:
+            return hit if hit.version == version else Frames(version, view)
+        ready = _pending.pop(key, None)
+        if ready is not None and ready.version == version and ready.view is view:
+            _cache[key] = ready
+            return ready
+    out = _next(hit, version, view)
     with _cache_lock:
         now = _cache.get(key)
         if now is None or now.version < version:
@@ -254,7 +280,7 @@ def events(game_id: str) -> Response:
         request.environ["companion.stream"] = StreamSpec(
             game_id, viewer, last_seen(), w.settings["stream_seconds"],
             w.settings["heartbeat"], gone, lambda: w.streams.give(owner, superseded),
-            frame=frame)
+            frame=frame, share=(game_id, service.view_key(game_id, viewer), patches))
         return Response(b"", mimetype="text/event-stream", headers=headers)
     body = stream(w.service, game_id, viewer, last_seen(), w.streams,
                   w.settings["stream_seconds"], w.settings["heartbeat"], gone,

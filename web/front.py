@@ -18,6 +18,7 @@ before it publishes them; the loop only forwards what was published.
 from __future__ import annotations
 
 import asyncio
+import gc
 import io
 import logging
 import resource
@@ -25,7 +26,7 @@ import socket
 import sys
 import threading
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -38,6 +39,8 @@ MAX_HEAD = 16 * 1024
 MAX_HEADERS = 64
 BACKLOG = 256 * 1024
 """Bytes a stream may have unsent before it is skipped until drained (a slow phone)."""
+GC_YOUNG = 5000
+"""Allocations between young-generation collections (Python's default is 700)."""
 LOOPBACK = frozenset({"127.0.0.1", "::1", "::ffff:127.0.0.1"})
 REASONS = {200: "OK", 400: "Bad Request", 408: "Request Timeout", 411: "Length Required",
            413: "Payload Too Large", 431: "Request Header Fields Too Large",
@@ -60,6 +63,9 @@ class StreamSpec:
     frame: Callable[[int], tuple[int, bytes | None]] = field(default=lambda seen: (0, None))
     """``frame(seen)``: ``(version, what a stream holding version seen needs next)``, the
     frame None when it is up to date."""
+    share: Any = None
+    """Streams with equal ``share`` (not None) get equal frames for the same version seen
+    (the same game, viewer's view and kind of updates)."""
 
 
 @dataclass(eq=False)
@@ -81,6 +87,16 @@ class BadRequest(Exception):
     def __init__(self, status: int, text: str) -> None:
         super().__init__(text)
         self.status, self.text = status, text
+
+
+def settle_garbage() -> None:
+    """After start-up: move what exists now out of the collector's reach (``gc.freeze``),
+    and collect the young generation less often, so a move rarely pays for a collection
+    and never for a full scan of the start-up objects."""
+    gc.collect()
+    gc.freeze()
+    _, second, third = gc.get_threshold()
+    gc.set_threshold(GC_YOUNG, second, third)
 
 
 def raise_open_files(want: int = 4096) -> None:
@@ -120,12 +136,22 @@ class Front:
         self._stop: asyncio.Event | None = None
         self._live: set[_Live] = set()
         self._waking = False
+        self._wake_due = False
+        self._posted: deque[Callable[[], None]] = deque()
+        self._chunked: tuple[bytes, bytes] = (b"", b"")
         self._started = threading.Event()
         self._running = False
         self._writers: set[asyncio.StreamWriter] = set()
         service = app.extensions["companion"].service if hasattr(app, "extensions") else None
+        self.native: Any = None
         if service is not None:
             service.subscribe(self._published)
+            if hasattr(service, "submit_later"):
+                from web.native import NativeCommands
+
+                self.native = NativeCommands(app, self.post)
+            if hasattr(service, "ahead_hooks"):
+                service.ahead_hooks.append(self._ahead)
 
     # -- running --------------------------------------------------------------------------
     def run(self) -> None:
@@ -136,6 +162,7 @@ class Front:
         self.loop = asyncio.get_running_loop()
         self._stop = asyncio.Event()
         server = await asyncio.start_server(self._connection, sock=self.sock, limit=MAX_HEAD)
+        settle_garbage()
         self._started.set()
         try:
             await self._stop.wait()
@@ -173,27 +200,64 @@ class Front:
                 lives = []
             warmed = set()
             for live in lives:
-                key = (live.spec.game_id, live.spec.viewer)
+                key = live.spec.share or (live.spec.game_id, live.spec.viewer)
                 if live.spec.game_id == game_id and key not in warmed:
                     warmed.add(key)
                     try:
                         live.spec.frame(live.seen)
                     except Exception:
                         log.exception("could not build a stream's frame")
+        if not self._wake_due:
+            self._wake_due = True  # commits before the loop wakes share one wake
+            if not self.post(self._wake):
+                self._wake_due = False
+
+    def _ahead(self, game_id: str, key: str | None, view: dict[str, Any]) -> None:
+        """On the service's helper thread, during a move's commit: prepare the patch of the
+        view built ahead if a stream watches that game (web/events.py keeps it unseen until
+        the service publishes the version)."""
+        try:
+            watched = any(live.spec.game_id == game_id for live in list(self._live))
+        except RuntimeError:  # the loop changed the set meanwhile
+            watched = True
+        if watched:
+            from web.events import prepare
+
+            prepare(game_id, key, view)
+
+    def post(self, fn: Callable[[], None]) -> bool:
+        """Run ``fn`` on the loop soon (from any thread). What is posted before the loop
+        wakes runs in that one wake, in order: a commit's frames, then the mover's answer.
+        False when no loop runs (then ``fn`` is dropped)."""
         loop = self.loop
-        if loop is not None and not loop.is_closed() and not self._waking:
-            self._waking = True  # commits before the loop wakes share one wake
+        if loop is None or loop.is_closed():
+            return False
+        self._posted.append(fn)
+        if not self._waking:
+            self._waking = True
             try:
-                loop.call_soon_threadsafe(self._wake)
-            except RuntimeError:
+                loop.call_soon_threadsafe(self._run_posted)
+            except RuntimeError:  # the loop ended meanwhile
                 self._waking = False
+                return False
+        return True
+
+    def _run_posted(self) -> None:
+        self._waking = False  # before draining: a post from now on wakes the loop again
+        while self._posted:
+            fn = self._posted.popleft()
+            try:
+                fn()
+            except Exception:
+                log.exception("a posted callback failed")
 
     def _wake(self) -> None:
         """On the loop, once per commit: every open stream gets its frame now."""
-        self._waking = False
+        self._wake_due = False
+        memo: dict[tuple[Any, int], tuple[int, bytes | None]] = {}
         for live in list(self._live):
             try:
-                self._push(live)
+                self._push(live, memo)
             except Exception:  # one broken stream must not starve the others
                 log.exception("stream write failed")
 
@@ -249,8 +313,13 @@ class Front:
             except BadRequest as bad:
                 await self._refuse(writer, bad.status, bad.text)
                 return
-            status, headers, body, spec = await asyncio.get_running_loop().run_in_executor(
-                self.pool, self._call_app, environ)
+            game = self.native.game(environ) if self.native is not None else None
+            if game is not None:  # a move: answered on the loop (web/native.py)
+                status, headers, body = await self._native(environ, game)
+                spec = None
+            else:
+                status, headers, body, spec = await asyncio.get_running_loop(
+                    ).run_in_executor(self.pool, self._call_app, environ)
             if spec is not None:
                 await self._stream(reader, writer, status, headers, spec)
                 return
@@ -343,6 +412,17 @@ class Front:
                 raise BadRequest(413, "The request is too large.")
             out += (await reader.readexactly(size + 2))[:-2]
 
+    async def _native(self, environ: dict[str, Any],
+                      game: str) -> tuple[str, list[tuple[str, str]], bytes]:
+        try:
+            answer: tuple[str, list[tuple[str, str]], bytes] = await self.native.answer(
+                environ, game)
+            return answer
+        except Exception:
+            log.exception("the app failed")
+            body = b'{"error": "Something went wrong on the companion.", "code": "server_error"}'
+            return "500 Internal Server Error", [("Content-Type", "application/json")], body
+
     def _call_app(self, environ: dict[str, Any]) -> tuple[str, list[tuple[str, str]], bytes,
                                                           StreamSpec | None]:
         """On a worker thread: the whole answer (or the stream the view handed over)."""
@@ -380,14 +460,27 @@ class Front:
         return ("\r\n".join(out) + "\r\n\r\n").encode("latin-1")
 
     # -- live streams -----------------------------------------------------------------------
-    def _push(self, live: _Live) -> None:
-        """Write what ``live`` needs next (a patch or the whole view), if anything."""
+    def _push(self, live: _Live,
+              memo: dict[tuple[Any, int], tuple[int, bytes | None]] | None = None) -> None:
+        """Write what ``live`` needs next (a patch or the whole view), if anything. ``memo``
+        keeps, for one wake, the frame of each kind of stream (``spec.share``) per version
+        seen, so fifty spectators cost one look-up, not fifty."""
         transport = live.writer.transport
         if transport.is_closing() or transport.get_write_buffer_size() > BACKLOG:
             return  # a slow phone: it catches up with the whole view once drained
-        version, data = live.spec.frame(live.seen)
+        share = live.spec.share
+        if memo is not None and share is not None:
+            found = memo.get((share, live.seen))
+            if found is None:
+                found = memo[(share, live.seen)] = live.spec.frame(live.seen)
+            version, data = found
+        else:
+            version, data = live.spec.frame(live.seen)
         if data is not None:
-            live.writer.write(chunk(data))
+            last = self._chunked
+            if last[0] is not data:  # streams of one viewer share the frame: chunk it once
+                last = self._chunked = (data, chunk(data))
+            live.writer.write(last[1])
             live.seen, live.last_write = version, time.monotonic()
 
     async def _stream(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,

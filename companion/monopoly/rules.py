@@ -359,6 +359,9 @@ class MonopolyRules(
         return None
 
     # -- front ends -----------------------------------------------------------------------
+    view_per_viewer = False
+    """Every viewer sees the same view (no hidden hands): one view per version serves all."""
+
     def view(self, state: MonopolyState, viewer: str | None = None) -> dict[str, Any]:
         out = monopoly_view(self, state)
         out["extra"] = self.extra_view(state)

@@ -11,10 +11,24 @@ if TYPE_CHECKING:
     from companion.monopoly.rules import MonopolyRules
 
 
+_MARKS: dict[int, tuple[Any, dict[str, list[str]]]] = {}
+
+
+def marks_of(facts: Any) -> dict[str, list[str]]:
+    """:func:`facts_by_space` of a board's unverified facts, worked out once per board (a
+    board never changes; this was 40% of every view)."""
+    hit = _MARKS.get(id(facts))
+    if hit is None or hit[0] is not facts:
+        if len(_MARKS) >= 64:
+            _MARKS.clear()
+        hit = _MARKS[id(facts)] = (facts, facts_by_space(facts))
+    return hit[1]
+
+
 def monopoly_view(rules: MonopolyRules, state: MonopolyState) -> dict[str, Any]:
     b = state.b
     current = state.turn_player.id if state.players and not state.finished else None
-    marks = facts_by_space(b.data.get("unverified_facts", ()))
+    marks = marks_of(b.data.get("unverified_facts", ()))
     players = [
         {
             "id": p.id, "name": p.name, "token": p.token, "money": p.money,

@@ -17,6 +17,8 @@ from typing import Any
 
 import httpx
 
+from web.events import apply as apply_patch
+
 PIN = "1234"
 HOST = "127.0.0.1"
 SKIP_TYPES = frozenset({"end_game", "transfer", "propose_trade", "undo"})
@@ -161,6 +163,8 @@ class Phone:
         self.csrf = ""
         self.game = ""
         self.player: str | None = None
+        self.patch_frames = 0
+        """Patches received by :meth:`events` (when following as the page does)."""
 
     def close(self) -> None:
         self.client.close()
@@ -223,28 +227,43 @@ class Phone:
             body["key"] = key
         return self.post_raw(f"/api/games/{game}/commands", body)
 
-    def events(self, game: str, last_id: int | None = None,
-               read_timeout: float = 5) -> Iterator[tuple[int, dict[str, Any]]]:
+    def events(self, game: str, last_id: int | None = None, read_timeout: float = 5,
+               base: dict[str, Any] | None = None) -> Iterator[tuple[int, dict[str, Any]]]:
         """Yield ``(id, view)`` from the game's SSE stream until the caller stops or the
-        server ends it; resumes after ``last_id`` with Last-Event-ID."""
+        server ends it; resumes after ``last_id`` with Last-Event-ID. With ``base`` (the
+        view at ``last_id``, or ``{}`` to start afresh) it follows as the page does
+        (``?live=patch``): the whole view first, then patches applied to it in place (the
+        same object is yielded each time); ``patch_frames`` counts them."""
         headers = {"Accept": "text/event-stream"}
         if last_id is not None and last_id >= 0:
             headers["Last-Event-ID"] = str(last_id)
         timeout = httpx.Timeout(10, read=read_timeout)
-        with self.client.stream("GET", f"/api/games/{game}/events", headers=headers,
-                                timeout=timeout) as r:
+        path = f"/api/games/{game}/events" + ("?live=patch" if base is not None else "")
+        with self.client.stream("GET", path, headers=headers, timeout=timeout) as r:
             if r.status_code != 200:
                 r.read()
                 raise Refused(r.status_code, _body(r))
-            ident, data = -1, ""
+            ident, data, kind = -1, "", ""
+            view = base
             for line in r.iter_lines():
                 if line.startswith("id:"):
                     ident = int(line[3:].strip())
+                elif line.startswith("event:"):
+                    kind = line[6:].strip()
                 elif line.startswith("data:"):
                     data += line[5:].strip()
                 elif line == "" and data:
-                    yield ident, json.loads(data)
-                    ident, data = -1, ""
+                    body = json.loads(data)
+                    if kind == "patch" and view is not None:
+                        if body["from"] != view.get("version"):
+                            raise Refused(0, f"patch from {body['from']} onto "
+                                          f"{view.get('version')}")
+                        view = apply_patch(view, body["ops"])
+                        self.patch_frames += 1
+                    else:
+                        view = body
+                    yield ident, view
+                    ident, data, kind = -1, "", ""
 
 
 def _body(r: httpx.Response) -> Any:

@@ -1,5 +1,6 @@
 """Memory: resident size of ``companion run`` (simulated hardware) after a long game with
-eight phones following it by SSE. Target: under 60 MB."""
+eight phones following it by SSE as the page does (the whole view, then patches). Target:
+under 60 MB."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ def run_memory(work: Path, commands: int = 3000, phones: int = 8, seed: int = 5,
         game, code, _ = new_game(banker, 4, seed=seed)
         rss_idle = srv.rss_kb()
         watchers = [Phone(srv.url) for _ in range(phones)]
-        followers = [Follower(p) for p in watchers]
+        followers = [Follower(p, patches=True) for p in watchers]  # as the page follows
         for p in watchers:
             p.join(code)
         for f in followers:
@@ -44,6 +45,7 @@ def run_memory(work: Path, commands: int = 3000, phones: int = 8, seed: int = 5,
                         f.stop()
                         p.join(code)
                         f.last = -1
+                        f.views.clear()
                         f.start()
                 if i % 100 == 0:
                     peak = max(peak, srv.rss_kb())
@@ -61,10 +63,14 @@ def run_memory(work: Path, commands: int = 3000, phones: int = 8, seed: int = 5,
     peak = max(peak, rss_end)
     figures = {"commands acknowledged": done, "games": games + 1, "phones following": phones,
                "phones caught up at the end": caught_up,
+               "live updates": "patches (?live=patch, as the page)",
+               "patch frames received": sum(p.patch_frames for p in watchers),
                "commands per second (HTTP, committed)": round(done / seconds, 1),
                "RSS idle (MB)": round(rss_idle / 1024, 1),
                "RSS after the game (MB)": round(rss_end / 1024, 1),
                "RSS peak sampled (MB)": round(peak / 1024, 1),
                "target (MB)": target_mb}
-    ok = done >= commands and caught_up == phones and peak / 1024 < target_mb
+    patched = figures["patch frames received"]
+    ok = done >= commands and caught_up == phones and peak / 1024 < target_mb and \
+        isinstance(patched, int) and patched >= done  # every phone got patches, not views
     return Result(f"memory: RSS after {done} commands with {phones} phones on SSE", ok, figures)

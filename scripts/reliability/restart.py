@@ -24,8 +24,11 @@ KEEP = 64
 class Follower:
     """A phone following the stream in a thread, keeping its latest views by version."""
 
-    def __init__(self, phone: Phone) -> None:
+    def __init__(self, phone: Phone, patches: bool = False) -> None:
+        """``patches``: follow as the page does (whole view, then patches; only the latest
+        view is kept, as the page keeps it)."""
         self.phone = phone
+        self.patches = patches
         self.views: OrderedDict[int, dict[str, Any]] = OrderedDict()
         self.last = -1
         self._stop = threading.Event()
@@ -46,8 +49,16 @@ class Follower:
             if self._stop.is_set():
                 return
             try:
+                base = None
+                if self.patches:  # resume from the view held, or start afresh
+                    held = self.views.get(self.last)
+                    base = held if held is not None else {}
+                    if held is None:
+                        self.last = -1
                 for ident, view in self.phone.events(self.phone.game, self.last,
-                                                     read_timeout=1):
+                                                     read_timeout=1, base=base):
+                    if self.patches:
+                        self.views.clear()  # the same object, patched in place
                     self.views[ident] = view
                     while len(self.views) > KEEP:
                         self.views.popitem(last=False)
