@@ -103,7 +103,7 @@ def test_a_master_trainer_profile_enrols_the_tag_of_each_item_card(
     page.goto(f"{base}/profile?edition=master-trainer&name=Our%20box")
     page.fill("#pin", PIN)
     page.get_by_role("button", name="Log in").click()
-    expect(page.locator("#pf-edition")).to_be_visible()  # logged in before leaving the page
+    expect(page.locator("#pin")).to_be_hidden()  # logged in before leaving the page
     page.goto(f"{base}/profile?edition=master-trainer&name=Our%20box")
     page.locator("#card-tags summary", has_text="Item Cards").click()
     row = page.locator('[data-card-tag="potion-2"]')
