@@ -584,12 +584,21 @@ class Rules(ABC, Generic[S]):
         ctx.ask(kind, (who,), text, options=opts, task=task, args=args)
 
     def cmd_roll(self, ctx: Ctx[S], command: Command) -> None:
-        """Roll (or enter) the dice the current prompt asks for."""
-        assert ctx.state.prompt is not None
-        spec = ctx.state.prompt.data["roll"]
-        dice = ctx.roll(spec["count"], command.args.get("dice"), spec["who"], ctx.state.prompt.kind)
+        """Roll (or enter) the dice the current prompt asks for; a roll no prompt spec asks
+        for answers the edition's own dice round (:meth:`roll_in_round`)."""
+        prompt = ctx.state.prompt
+        spec = None if prompt is None else prompt.data.get("roll")
+        if prompt is None or spec is None:
+            self.roll_in_round(ctx, command)
+            return
+        dice = ctx.roll(spec["count"], command.args.get("dice"), spec["who"], prompt.kind)
         ctx.clear_prompt()
         ctx.then(Task(spec["task"], {**spec["args"], "dice": list(dice)}))
+
+    def roll_in_round(self, ctx: Ctx[S], command: Command) -> None:
+        """Edition hook: a roll for a dice round of the edition's own (Master Trainer: one
+        die from each of several players), not a prompt's roll spec."""
+        raise IllegalCommand("Nothing asks for a roll now.")
 
     def cmd_choose(self, ctx: Ctx[S], command: Command) -> None:
         """Pick one of the options the current prompt offers."""

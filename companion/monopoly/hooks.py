@@ -31,6 +31,7 @@ ENGINE_INTERFACE: Mapping[str, str] = {
     "interpret_tap": "what a tag tap means now",
     "tag_objects": "the objects that can carry a tag",
     "note_said": "keep an event's words in the edition's state (Master Trainer's last lines)",
+    "roll_in_round": "a roll for the edition's own dice round (Master Trainer: a die each)",
 }
 """The engine's edition interface (``companion.engine.rules.Rules``)."""
 

@@ -23,11 +23,7 @@ from companion.monopoly.rules import MonopolyRules
 
 FAMILY = ("companion.engine", "companion.monopoly")
 
-PENDING = {
-    "master-trainer": {
-        "cmd_roll": "counts each die of a multi-player roll (another helper works there)",
-    },
-}
+PENDING: dict[str, dict[str, str]] = {}
 """Overrides left on purpose, with the reason (docs/architecture.md); may only shrink."""
 
 

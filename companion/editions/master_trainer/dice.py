@@ -64,7 +64,7 @@ class DiceRules(MasterTrainerBase):
             out.append(Action(h, "keep", "Keep the dice as they are"))
         return out
 
-    def cmd_roll(self, ctx: Ctx[State], command: Command) -> None:
+    def roll_in_round(self, ctx: Ctx[State], command: Command) -> None:
         """``roll [value]``: roll your die for what the companion asks (enter the value you
         rolled when the game uses physical dice)."""
         r = ctx.state.dice
