@@ -3,6 +3,7 @@ can offer without knowing this edition."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from companion.editions.master_trainer.base import State, data_of
@@ -58,16 +59,17 @@ class ActionRules(BattleRules):
 
     @prompt_kind("draw_event")
     def actions_draw_event(self, state: State) -> list[Action]:
-        assert state.prompt is not None
-        names = data_of(state).event_names
-        return [Action(state.prompt.to[0], "draw", f"Event Card: {names[k]}", {"card": k})
-                for k in state.prompt.data["cards"]]
+        return self.pick_card_actions(state, "Event Card", data_of(state).event_names)
 
     @prompt_kind("draw_items")
     def actions_draw_items(self, state: State) -> list[Action]:
+        return self.pick_card_actions(state, "Item Card", data_of(state).item_names)
+
+    def pick_card_actions(self, state: State, deck: str,
+                          names: Mapping[str, str]) -> list[Action]:
+        """One ``draw card=<kind>`` per card the draw prompt offers, named as printed."""
         assert state.prompt is not None
-        names = data_of(state).item_names
-        return [Action(state.prompt.to[0], "draw", f"Item Card: {names[k]}", {"card": k})
+        return [Action(state.prompt.to[0], "draw", f"{deck}: {names[k]}", {"card": k})
                 for k in state.prompt.data["cards"]]
 
     @prompt_kind("prize")
