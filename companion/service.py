@@ -550,6 +550,8 @@ class GameService:
         fsync leaves the CPU free, and the view is ready when the phones need it. Nothing
         is published from it before the commit; a failed commit drops it."""
         rules = find_edition(rec.edition)
+        if getattr(rules, "view_per_viewer", True):
+            return None  # one view per viewer (Master Trainer's hands): built when asked
         key: str | None = None
         recent = deque(rec.recent, maxlen=RECENT)
         cites = dict(rec.cites) if any(e.cite for e in events) else rec.cites
