@@ -126,16 +126,23 @@ def internal_names(page: Any, view: dict[str, Any]) -> list[str]:
     return hits
 
 
-def _box(page: Any, cmd: dict[str, Any]) -> Any:
-    """The page's action element for this command (its fixed args match the command's)."""
+def _box(page: Any, cmd: dict[str, Any], wait_ms: int = 10_000) -> Any:
+    """The page's action element for this command (its fixed args match the command's),
+    waited for as a player waits for the button (a loaded machine may paint it a moment
+    after the version arrives; a page error meanwhile still fails the test at its end)."""
     boxes = page.locator(f'.action[data-actor="{cmd["actor"]}"][data-type="{cmd["type"]}"]')
-    n = boxes.count()
-    for i in range(n):
-        raw = boxes.nth(i).get_attribute("data-args")
-        fixed = json.loads(raw) if raw else {}
-        if all(cmd["args"].get(k) == v for k, v in fixed.items()):
-            return boxes.nth(i)
-    raise AssertionError(f"no action on the page for {cmd} (found {n})")
+    waited = 0
+    while True:
+        n = boxes.count()
+        for i in range(n):
+            raw = boxes.nth(i).get_attribute("data-args")
+            fixed = json.loads(raw) if raw else {}
+            if all(cmd["args"].get(k) == v for k, v in fixed.items()):
+                return boxes.nth(i)
+        if waited >= wait_ms:
+            raise AssertionError(f"no action on the page for {cmd} (found {n})")
+        page.wait_for_timeout(100)
+        waited += 100
 
 
 def tap_command(page: Any, cmd: dict[str, Any], decimals: int) -> None:
