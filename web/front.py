@@ -277,6 +277,10 @@ class Front:
             await self._serve(reader, writer, addr, peer)
         except (ConnectionError, asyncio.IncompleteReadError, TimeoutError, OSError):
             pass
+        except asyncio.CancelledError:
+            # the server is closing: the connection ends with it (returning, rather than
+            # re-raising, spares asyncio's "exception in callback" traceback per stream)
+            return
         except Exception:
             log.exception("connection failed")
         finally:
