@@ -77,6 +77,16 @@ def _render(rec: GameRecord, rules: Any, version: int, state: BaseState, key: st
     return out
 
 
+def _shared_view(rules: Any) -> bool:
+    """Whether the edition shows every viewer the same view (``view_per_viewer`` False)."""
+    return not getattr(rules, "view_per_viewer", True)
+
+
+def _view_key(rules: Any, viewer: str | None) -> str | None:
+    """Whose view ``viewer`` sees: itself, or None when every viewer sees the same one."""
+    return None if _shared_view(rules) else viewer
+
+
 def _cite_text(rules: Any, rule: str) -> str:
     """The one-line citation of ``rule`` ("" when none); remembered on the rules object (a
     view asks again for the same dozen lines after every move)."""
@@ -355,7 +365,7 @@ class GameService:
         rec = self.record(game_id)
         version, state = rec.current
         rules = find_edition(rec.edition)
-        key = viewer if getattr(rules, "view_per_viewer", True) else None
+        key = _view_key(rules, viewer)
         cached = rec.views.get(key)
         if cached is not None and cached["version"] == version:
             return cached
@@ -368,8 +378,7 @@ class GameService:
         """Whose view ``viewer`` sees: itself, or None when the edition shows every viewer
         the same view (``Rules.view_per_viewer`` False), so one view and one patch per
         version serve every phone."""
-        rules = find_edition(self.record(game_id).edition)
-        return viewer if getattr(rules, "view_per_viewer", True) else None
+        return _view_key(find_edition(self.record(game_id).edition), viewer)
 
     def history(self, game_id: str) -> list[dict[str, Any]]:
         """Every explained event of the game, oldest first, with undone ones marked; an
@@ -550,7 +559,7 @@ class GameService:
         fsync leaves the CPU free, and the view is ready when the phones need it. Nothing
         is published from it before the commit; a failed commit drops it."""
         rules = find_edition(rec.edition)
-        if getattr(rules, "view_per_viewer", True):
+        if not _shared_view(rules):
             return None  # one view per viewer (Master Trainer's hands): built when asked
         key: str | None = None
         recent = deque(rec.recent, maxlen=RECENT)
