@@ -81,11 +81,13 @@ def test_a_restarted_table_carries_on_from_its_cursor(tmp_path: Path, broker: Br
     table = SimTable(tmp_path, "t01", broker.port, SCRIPT)
     table.begin()
     table.play(10)
-    wait_until(lambda: table.publisher.owed() == 0, what="delivery")
+    version = table.service.state(table.game_id)[0]
+    box = Outbox(table.service.store.path, "cafe", "t01")
+    # owed() may read 0 before the publisher has seen the new versions: wait for the cursor
+    wait_until(lambda: table.publisher.owed() == 0
+               and box.cursors().get(table.game_id, (0, False))[0] == version, what="delivery")
     table.publisher.stop()
     settings = table.settings
-    box = Outbox(table.service.store.path, "cafe", "t01")
-    version = table.service.state(table.game_id)[0]
     assert box.cursors() == {table.game_id: (version, True)}
     box.close()
     counter = Counter(broker)
