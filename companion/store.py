@@ -117,6 +117,13 @@ def _user() -> str:
     except (KeyError, OSError):
         return str(os.getuid())
 
+WAL_HEADER, WAL_FRAME_HEADER = 32, 24
+"""Sizes of the write-ahead log's header and of each page's frame header (sqlite.org/walformat)."""
+WAL_SPARE = 64
+"""Pages beyond the checkpoint size the log is grown to (a commit may overshoot it)."""
+PRESIZE_STEP = 1 << 20
+"""Bytes of zeros per insert while growing the log."""
+
 
 class Store:
     """The SQLite file behind the service."""
@@ -160,6 +167,51 @@ class Store:
 
     def close(self) -> None:
         self.conn.close()
+
+    @property
+    def wal_path(self) -> Path:
+        return self.path.with_name(self.path.name + "-wal")
+
+    def wal_target(self) -> int:
+        """Bytes the write-ahead log reaches before SQLite checkpoints it (0: never)."""
+        page = int(self.conn.execute("PRAGMA page_size").fetchone()[0])
+        pages = int(self.conn.execute("PRAGMA wal_autocheckpoint").fetchone()[0])
+        return 0 if pages <= 0 else WAL_HEADER + (pages + WAL_SPARE) * (page + WAL_FRAME_HEADER)
+
+    def presize_wal(self) -> int:
+        """Grow the write-ahead log, once, to the size it reaches between checkpoints; its
+        size in bytes afterwards.
+
+        A commit's fsync costs twice as much while the log grows (the file system must
+        also record the new length) as when it overwrites blocks the log already has, and
+        the log starts empty after every start. So a transaction writes zeros until the log
+        is long enough and is then rolled back: SQLite writes a large transaction's pages to
+        the log before its commit, and a rolled-back transaction is never read back, so
+        nothing is stored, the database file does not grow, and later commits overwrite
+        those blocks. Only a speed-up: on any failure the log simply grows as before."""
+        wal = self.wal_path
+        try:
+            target = self.wal_target()
+            if not target or wal.stat().st_size >= target:
+                return wal.stat().st_size
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                self.conn.execute("CREATE TABLE wal_presize (zeros BLOB)")
+                for _ in range(target // PRESIZE_STEP + 8):
+                    if wal.stat().st_size >= target:
+                        break
+                    self.conn.execute("INSERT INTO wal_presize VALUES (zeroblob(?))",
+                                      (PRESIZE_STEP,))
+            finally:
+                self.conn.execute("ROLLBACK")
+            fd = os.open(wal, os.O_RDONLY)
+            try:
+                os.fsync(fd)  # the new length on disk now, not in the first move's commit
+            finally:
+                os.close(fd)
+            return wal.stat().st_size
+        except (OSError, sqlite3.Error):
+            return 0
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
