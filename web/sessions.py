@@ -1,12 +1,13 @@
 """Flask's signed-cookie sessions, with each cookie verified once instead of on every request.
 
-Every request of a phone carries the same cookie until the server re-signs it (at most once a
-second: the signature's timestamp counts seconds), and every answer re-signs it (the session
-is permanent and refreshed on each request). Both cost more than the rest of a move's checks
-together (key derivation, two HMACs, zlib, tagged JSON). Here a cookie that verified is
-remembered with its timestamp, and a payload signed within the same second is reused: the
-cookies, their lifetimes and every refusal (a bad signature, an expired cookie) are exactly
-Flask's, only computed less often. The memory is bounded and starts over when full.
+Every request of a phone carries the same cookie until the server re-signs it, and Flask
+re-signs a permanent session on every answer. Both cost more than the rest of a move's checks
+together (key derivation, two HMACs, zlib, tagged JSON, the Set-Cookie line). Here a cookie
+that verified is remembered with its timestamp, a payload signed within the same second is
+reused, and an unchanged session's cookie is re-signed only once it is :data:`REFRESH`
+seconds old rather than on every answer: a phone in use keeps a cookie that lasts the whole
+``PERMANENT_SESSION_LIFETIME`` after its last hour of play. Every refusal (a bad signature,
+an expired cookie) is exactly Flask's. The memory is bounded and starts over when full.
 """
 
 from __future__ import annotations
@@ -15,12 +16,15 @@ import pickle
 import time
 from typing import Any
 
-from flask import Flask
-from flask.sessions import SecureCookieSessionInterface
+from flask import Flask, Request
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from itsdangerous import SignatureExpired, URLSafeTimedSerializer
 
 LIMIT = 2048
 """Cookies remembered per direction (a game night has a few dozen phones)."""
+
+REFRESH = 3600
+"""Seconds after which an unchanged session's cookie is signed again (with a new expiry)."""
 
 
 class RememberingSerializer(URLSafeTimedSerializer):
@@ -51,6 +55,11 @@ class RememberingSerializer(URLSafeTimedSerializer):
             if age < 0:
                 raise SignatureExpired(f"Signature age {age} < 0 seconds")
         return pickle.loads(hit[0])  # a fresh copy: the request may change its session
+
+    def signed_at(self, s: str) -> int | None:
+        """When the cookie ``s`` (verified before) was signed, in Unix seconds."""
+        hit = self._opened.get(s)
+        return None if hit is None else hit[1]
 
     def dumps(self, obj: Any, salt: str | bytes | None = None) -> str:
         if salt is not None:
@@ -83,3 +92,22 @@ class RememberingSessions(SecureCookieSessionInterface):
                 signer_kwargs={"key_derivation": self.key_derivation,
                                "digest_method": self.digest_method}))
         return held[1]
+
+    def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
+        """Flask's session, noting when its cookie was signed (for :meth:`should_set_cookie`)."""
+        opened = super().open_session(app, request)
+        cookie = request.cookies.get(self.get_cookie_name(app))
+        held = self._serializer
+        if opened is not None and cookie and held is not None:
+            opened.signed_at = held[1].signed_at(cookie)  # type: ignore[attr-defined]
+        return opened
+
+    def should_set_cookie(self, app: Flask, session: SessionMixin) -> bool:
+        """A changed session, or a permanent one whose cookie is :data:`REFRESH` seconds old
+        (or was not sent); Flask's own rule otherwise re-signs it on every answer."""
+        if session.modified:
+            return True
+        if not (session.permanent and app.config["SESSION_REFRESH_EACH_REQUEST"]):
+            return False
+        signed = getattr(session, "signed_at", None)
+        return signed is None or time.time() - signed >= REFRESH
