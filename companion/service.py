@@ -520,8 +520,7 @@ class GameService:
         says = [e.say for e in events if e.say]
         last = first + len(events) - 1
         response = {"ok": True, "version": last, "says": says}
-        # a view is built ahead only for a game someone looks at (it has cached views)
-        ahead = self._view_ahead(rec, events, state, first) if events and rec.views else None
+        ahead = None
         with self.store.transaction() as conn:
             if events:
                 self.store.append(conn, rec.id, first, rec.commands, now, events)
@@ -529,6 +528,11 @@ class GameService:
                                       max(last, rec.version), response)
             if state.finished and not rec.state.finished:
                 self.store.set_status(conn, rec.id, "finished")
+            # a view is built ahead only for a game someone looks at (it has cached views),
+            # and started only now: every SQLite call lets the GIL go, so a build started
+            # before the inserts ran before them; started here, it runs during the fsync
+            if events and rec.views:
+                ahead = self._view_ahead(rec, events, state, first)
         # committed: now the new state is real (the log lines first, so no view of the new
         # version can miss them)
         finished_before = rec.state.finished

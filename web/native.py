@@ -26,6 +26,7 @@ from flask.signals import request_started
 
 from web import api
 from web.errors import outcome_response
+from web.front import within
 
 COMMAND_PATH = re.compile(r"/api/games/([^/]+)/commands\Z")
 WAIT = 30.0
@@ -116,7 +117,7 @@ class NativeCommands:
                 loop.call_soon_threadsafe(_copy, f, done)
 
         fut.add_done_callback(settled)
-        return await asyncio.wait_for(done, WAIT)
+        return await within(done, WAIT)
 
 
 def _copy(src: Future[Any], dst: asyncio.Future[Any]) -> None:
