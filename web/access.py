@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from flask import session
@@ -26,37 +27,39 @@ def record(game_id: str) -> Any:
         raise ApiError("not_found", "There is no such game.") from None
 
 
-def my_player(game_id: str) -> str | None:
-    """The player this phone holds in the game (and still holds on the server), or None."""
-    player = session.get("games", {}).get(game_id)
-    if player and web().claims.holder(game_id, player) == session.get("sid"):
+def my_player(game_id: str, sess: Mapping[str, Any] | None = None) -> str | None:
+    """The player this phone holds in the game (and still holds on the server), or None.
+    ``sess``: the session to read (default: the request's)."""
+    sess = session if sess is None else sess
+    player = sess.get("games", {}).get(game_id)
+    if player and web().claims.holder(game_id, player) == sess.get("sid"):
         return str(player)
     return None
 
 
-def joined(game_id: str) -> bool:
-    return is_banker() or game_id in session.get("games", {})
+def joined(game_id: str, sess: Mapping[str, Any] | None = None) -> bool:
+    return is_banker(sess) or game_id in (session if sess is None else sess).get("games", {})
 
 
-def viewer(game_id: str) -> str:
+def viewer(game_id: str, sess: Mapping[str, Any] | None = None) -> str:
     """The viewer to render for: ``"banker"``, a player id, or ``SPECTATOR`` (a phone that
     holds no player: it sees no hidden cards; None is the whole table, for the console and
     logs). Refuses a phone that has not joined with the game's code."""
     record(game_id)
-    if is_banker():
+    if is_banker(sess):
         return "banker"
-    if not joined(game_id):
+    if not joined(game_id, sess):
         raise ApiError("forbidden", "Join this game with its code first.")
-    return my_player(game_id) or SPECTATOR
+    return my_player(game_id, sess) or SPECTATOR
 
 
-def may_act(game_id: str, actor: Any) -> None:
+def may_act(game_id: str, actor: Any, sess: Mapping[str, Any] | None = None) -> None:
     """A player's phone acts only for its player; the banker for anyone; spectators never."""
     if not isinstance(actor, str) or not actor:
         raise ApiError("bad_request", "A command needs an 'actor'.")
-    if is_banker():
+    if is_banker(sess):
         return
-    mine = my_player(game_id)
+    mine = my_player(game_id, sess)
     if mine is None:
         raise ApiError("forbidden", "Spectators cannot act; claim a player first.")
     if actor != mine:

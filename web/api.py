@@ -6,6 +6,7 @@ import hmac
 import io
 import json
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request, session
@@ -41,17 +42,22 @@ def nesting(raw: bytes) -> int:
 
 
 def body(limit: int = SMALL_BODY, keys: tuple[str, ...] | None = None) -> dict[str, Any]:
-    """The request's JSON object (empty body: ``{}``), or a 4xx saying what is wrong:
-    larger than ``limit`` bytes, nested deeper than :data:`MAX_DEPTH`, not JSON, or with a
-    field outside ``keys``."""
-    raw = request.get_data()
+    """The request's JSON object (empty body: ``{}``), or a 4xx: see :func:`parse_body`."""
+    return parse_body(request.get_data(), request.is_json, limit, keys)
+
+
+def parse_body(raw: bytes, is_json: bool, limit: int = SMALL_BODY,
+               keys: tuple[str, ...] | None = None) -> dict[str, Any]:
+    """The JSON object in ``raw`` (empty: ``{}``), or a 4xx saying what is wrong: larger than
+    ``limit`` bytes, not sent as JSON (``is_json``), nested deeper than :data:`MAX_DEPTH`, not
+    JSON, or with a field outside ``keys``."""
     if not raw:
         return {}
     if len(raw) > limit:
         raise ApiError("too_large", f"That request is too large (at most {limit // 1024} KB).")
-    if not request.is_json:
+    if not is_json:
         raise ApiError("bad_request", "The request body must be JSON (application/json).")
-    if nesting(raw) > MAX_DEPTH:
+    if raw.count(b"[") + raw.count(b"{") > MAX_DEPTH and nesting(raw) > MAX_DEPTH:
         raise ApiError("bad_request", f"The request nests deeper than {MAX_DEPTH} levels.")
     try:
         data = json.loads(raw)
@@ -162,14 +168,23 @@ def seats(game_id: str) -> Response:
                     for p in view["players"]])
 
 
+COMMAND_KEYS = ("actor", "type", "args", "version", "key")
+
+
 def command_request(game_id: str) -> tuple[dict[str, Any], int | None, str | None]:
     """This request's command, the version its sender saw and its idempotency key, once
     the body is well formed and this phone may act for the actor (else ApiError). The one
     place that decides; the route below and the front's native path (web/native.py) both
     call it."""
-    data = body(keys=("actor", "type", "args", "version", "key"))
-    access.viewer(game_id)
-    access.may_act(game_id, data.get("actor"))
+    return checked_command(game_id, body(keys=COMMAND_KEYS))
+
+
+def checked_command(game_id: str, data: dict[str, Any], sess: Mapping[str, Any] | None = None,
+                    ) -> tuple[dict[str, Any], int | None, str | None]:
+    """:func:`command_request` for a body already read (``sess``: the session, default the
+    request's)."""
+    access.viewer(game_id, sess)
+    access.may_act(game_id, data.get("actor"), sess)
     version, key = data.get("version"), data.get("key")
     if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
         raise ApiError("bad_request", "'version' must be the game version the page shows.")

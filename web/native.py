@@ -16,16 +16,19 @@ other request (or a game still to load from disk) goes to the WSGI workers as be
 from __future__ import annotations
 
 import asyncio
+import io
 import re
 from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any
 
-from flask import Flask, Response, request
+from flask import Flask, Response, request, session
 from flask.signals import request_started
+from itsdangerous import BadSignature
+from werkzeug.http import parse_cookie
 
-from web import api
-from web.errors import outcome_response
+from web import api, security
+from web.errors import ApiError, outcome_response
 from web.front import within
 
 COMMAND_PATH = re.compile(r"/api/games/([^/]+)/commands\Z")
@@ -33,6 +36,8 @@ WAIT = 30.0
 """Seconds a move waits for the service before it is answered 500 (as ``service.call``)."""
 
 Answer = tuple[str, list[tuple[str, str]], bytes]
+Decided = tuple[Any, Exception | None]
+"""A move's outcome from the service, or the exception its submission raised."""
 
 
 def collect(app: Any, environ: dict[str, Any]) -> Answer:
@@ -60,6 +65,8 @@ class NativeCommands:
         self.app = app
         self.service = app.extensions["companion"].service
         self.post = post
+        self.quick_moves = 0
+        """Moves that passed :meth:`quick` (they went to the service before Flask ran)."""
 
     def game(self, environ: dict[str, Any]) -> str | None:
         """The game this request moves, when it takes the native path (else None)."""
@@ -71,14 +78,25 @@ class NativeCommands:
         return found[1]
 
     async def answer(self, environ: dict[str, Any], game_id: str) -> Answer:
-        """Flask's ``wsgi_app`` for the command route, with the service awaited."""
+        """Flask's ``wsgi_app`` for the command route, with the service awaited.
+
+        A move in order (:meth:`quick`) goes to the service first and through Flask only
+        for its answer; any other request runs Flask's checks first, which word its refusal."""
         app = self.app
+        decided: Decided | None = None
+        checked = self.quick(environ, game_id)
+        if checked is not None:
+            self.quick_moves += 1
+            try:
+                decided = (await self._submit(game_id, *checked), None)
+            except Exception as exc:  # answered below as the route answers it
+                decided = (None, exc)
         ctx = app.request_context(environ)
         error: BaseException | None = None
         try:
             try:
                 ctx.push()
-                response = await self._dispatch(game_id)
+                response = await self._dispatch(game_id, decided)
             except Exception as exc:
                 error = exc
                 response = app.handle_exception(exc)
@@ -88,17 +106,76 @@ class NativeCommands:
                 error = None
             ctx.pop(error)
 
-    async def _dispatch(self, game_id: str) -> Response:
-        """Flask's ``full_dispatch_request`` with the command view inlined."""
+    def quick(self, environ: dict[str, Any],
+              game_id: str) -> tuple[dict[str, Any], int | None, str | None] | None:
+        """The command, version and key of a move that passes every check of the route
+        (Host, session, CSRF token and Origin, body, seat, who may act: the same functions
+        Flask's hooks and :func:`web.api.command_request` call), read straight from the
+        request: Flask's request context costs more than a move's decision. None when
+        anything is not plainly in order: then the Flask path runs and words the refusal,
+        so no answer is ever decided here but a move's."""
+        app = self.app
+        host = environ.get("HTTP_HOST", "")
+        if not host or security.host_refusal(host, app.config["ALLOWED_HOSTS"]) is not None:
+            return None
+        sess = self._session(environ)
+        if sess is None or "sid" not in sess or "csrf" not in sess:
+            return None  # no session yet: Flask's hook starts one, and the CSRF check fails
+        origin = environ.get("HTTP_ORIGIN") or environ.get("HTTP_REFERER")
+        if security.csrf_refusal("POST", origin, host, environ.get("HTTP_X_CSRF_TOKEN", ""),
+                                 sess.get("csrf", "")) is not None:
+            return None
+        stream = environ.get("wsgi.input")
+        if not isinstance(stream, io.BytesIO) or environ.get("CONTENT_LENGTH") != str(
+                len(stream.getbuffer())):
+            return None
+        mimetype = environ.get("CONTENT_TYPE", "").split(";", 1)[0].strip().lower()
+        try:
+            with app.app_context():  # web() and current_app, as in a request
+                data = api.parse_body(stream.getvalue(), mimetype == "application/json",
+                                      keys=api.COMMAND_KEYS)
+                return api.checked_command(game_id, data, sess)
+        except ApiError:
+            return None
+
+    def _session(self, environ: dict[str, Any]) -> dict[str, Any] | None:
+        """The request's session as Flask's interface opens it (a verified, unexpired
+        cookie), or None without one."""
+        app = self.app
+        interface = app.session_interface
+        serializer = interface.get_signing_serializer(app)  # type: ignore[attr-defined]
+        if serializer is None:
+            return None
+        cookie = parse_cookie(environ.get("HTTP_COOKIE", "")).get(app.config[
+            "SESSION_COOKIE_NAME"])
+        if not cookie:
+            return None
+        try:
+            data = serializer.loads(cookie, max_age=int(
+                app.permanent_session_lifetime.total_seconds()))
+        except BadSignature:
+            return None
+        return data if isinstance(data, dict) else None
+
+    async def _dispatch(self, game_id: str, decided: Decided | None) -> Response:
+        """Flask's ``full_dispatch_request`` with the command view inlined; ``decided``: the
+        outcome (or failure) of a move :meth:`quick` already sent to the service."""
         app = self.app
         try:
             request_started.send(app, _async_wrapper=app.ensure_sync)
-            rv: Any = app.preprocess_request()
-            if rv is None:
-                if request.routing_exception is not None:
-                    app.raise_routing_exception(request)
-                cmd, version, key = api.command_request(game_id)
-                rv = outcome_response(await self._submit(game_id, cmd, version, key))
+            if decided is not None:
+                outcome, failure = decided
+                session.accessed = True  # quick() read it, as the route's checks do (Vary)
+                if failure is not None:
+                    raise failure
+                rv: Any = outcome_response(outcome)
+            else:
+                rv = app.preprocess_request()
+                if rv is None:
+                    if request.routing_exception is not None:
+                        app.raise_routing_exception(request)
+                    cmd, version, key = api.command_request(game_id)
+                    rv = outcome_response(await self._submit(game_id, cmd, version, key))
         except Exception as exc:
             rv = app.handle_user_exception(exc)
         return app.finalize_request(rv)

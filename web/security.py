@@ -8,6 +8,7 @@ import secrets
 import socket
 import threading
 import time
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -46,26 +47,43 @@ def host_name(host: str) -> str:
     return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
 
 
+def host_refusal(host: str, allowed: Collection[str]) -> ApiError | None:
+    """The refusal of a Host header we do not serve (DNS rebinding), or None."""
+    if host_name(host) not in allowed:
+        return ApiError("bad_host", "This companion does not answer to that address.")
+    return None
+
+
+def csrf_refusal(method: str, origin: str | None, host: str, sent: str,
+                 token: Any) -> ApiError | None:
+    """The refusal of a write without this session's ``token`` in its header (``sent``) or
+    from another site (``origin``: the Origin, else the Referer header), or None."""
+    if method in SAFE_METHODS:
+        return None
+    if origin:
+        parts = urlsplit(origin)
+        if origin == "null" or host_name(parts.netloc) != host_name(host):
+            return ApiError("csrf", "This request came from another site.")
+    if not token or not hmac.compare_digest(str(sent), str(token)):
+        return ApiError("csrf", "The page is out of date (missing security token); reload it.")
+    return None
+
+
 def check_host() -> None:
     """Refuse a Host header we do not serve (DNS rebinding)."""
-    allowed = current_app.config["ALLOWED_HOSTS"]
-    if host_name(request.headers.get("Host", "")) not in allowed:
-        raise ApiError("bad_host", "This companion does not answer to that address.")
+    refusal = host_refusal(request.headers.get("Host", ""), current_app.config["ALLOWED_HOSTS"])
+    if refusal is not None:
+        raise refusal
 
 
 def check_csrf() -> None:
     """A write needs this session's token in a header and, when sent, a same-site Origin."""
-    if request.method in SAFE_METHODS:
-        return
-    origin = request.headers.get("Origin") or request.headers.get("Referer")
-    if origin:
-        parts = urlsplit(origin)
-        if origin == "null" or host_name(parts.netloc) != host_name(request.host):
-            raise ApiError("csrf", "This request came from another site.")
-    sent = request.headers.get(CSRF_HEADER, "")
-    token = session.get("csrf", "")
-    if not token or not hmac.compare_digest(str(sent), str(token)):
-        raise ApiError("csrf", "The page is out of date (missing security token); reload it.")
+    refusal = csrf_refusal(request.method,
+                           request.headers.get("Origin") or request.headers.get("Referer"),
+                           request.host, request.headers.get(CSRF_HEADER, ""),
+                           session.get("csrf", ""))
+    if refusal is not None:
+        raise refusal
 
 
 def ensure_session() -> None:
@@ -121,9 +139,10 @@ class BankerSessions:
                 self._save()
 
 
-def is_banker() -> bool:
+def is_banker(sess: Mapping[str, Any] | None = None) -> bool:
+    """Whether this session (``sess``, else the request's) holds a banker login still honoured."""
     bankers: BankerSessions = current_app.extensions["companion"].bankers
-    return bankers.valid(session.get("banker"))
+    return bankers.valid((session if sess is None else sess).get("banker"))
 
 
 def require_banker() -> None:

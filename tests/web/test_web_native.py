@@ -123,11 +123,16 @@ def test_refusals_are_the_routes_word_for_word(table: dict[str, Any]) -> None:
                                        headers={"Content-Type": "application/json"}),
     }
     version = table["banker"].http.get(f"/api/games/{game}").json()["version"]
+    service_refuses = {"out of turn", "stale version", "unknown type"}
+    """Requests in order that the game refuses: they reach the service before Flask runs."""
+    native = table["front"].native
     with stranger:
         for name, send in cases.items():
+            quick = native.quick_moves
             on_loop, via_route = both_paths(table["front"], send)
             assert on_loop.status_code >= 400, name
             same_answer(on_loop, via_route)
+            assert native.quick_moves - quick == (name in service_refuses), name
     assert table["banker"].http.get(f"/api/games/{game}").json()["version"] == version
 
 
@@ -230,3 +235,24 @@ def test_a_tap_after_a_move_made_before_the_server_ran_still_reaches_phones(
         assert version in ids
     finally:
         srv.close()
+
+
+def test_a_phones_move_from_the_page_goes_to_the_game_before_flask_runs(
+        table: dict[str, Any]) -> None:
+    """A player's move as the page sends it (Origin, token, seat) takes the quick path and is
+    answered and streamed as the route would; a wrong token on the same phone does not."""
+    front, game, (mario_id, _) = table["front"], table["game"], table["seats"]
+    mario = table["mario"]
+    origin = {"Origin": str(mario.http.base_url).rstrip("/")}
+    path = f"/api/games/{game}/commands"
+    quick = front.native.quick_moves
+    bad = mario.post(path, {"actor": mario_id, "type": "roll", "args": {}},
+                     headers={**origin, "X-CSRF-Token": "stale"})
+    assert bad.status_code == 403 and bad.json()["code"] == "csrf"
+    assert front.native.quick_moves == quick
+    r = mario.post(path, {"actor": mario_id, "type": "roll", "args": {}}, headers=origin)
+    assert r.status_code == 200 and r.json()["ok"] is True, r.json()
+    assert front.native.quick_moves == quick + 1
+    assert r.headers["vary"] == "Cookie" and r.headers["cache-control"] == "no-store"
+    seen = table["watcher"].http.get(f"/api/games/{game}").json()["version"]
+    assert seen == r.json()["version"]
