@@ -167,6 +167,8 @@ class GameService:
         self._queue = queue.Queue()
         self._thread: threading.Thread | None = None
         self._listeners: list[Listener] = []
+        self._first = 0
+        """How many listeners at the head of ``_listeners`` subscribed with ``first``."""
         self._ahead: ThreadPoolExecutor | None = None
         """Builds a move's shared view while this thread waits for the disk (the fsync of
         the commit releases the GIL): see :meth:`_view_ahead`."""
@@ -292,11 +294,19 @@ class GameService:
         self._queue.put((fn, args, fut))
         return fut
 
-    def subscribe(self, listener: Listener) -> None:
+    def subscribe(self, listener: Listener, *, first: bool = False) -> None:
         """``listener(game_id, version, notice)`` runs on the service thread after each commit
         (``notice`` is None) or refused tap (``notice`` = ``{"text", "level"}``). A new
-        listener first hears the start-up faults (damaged games)."""
-        self._listeners.append(listener)
+        listener first hears the start-up faults (damaged games).
+
+        ``first``: told before the others (in the order they subscribed). The phones' front
+        only prepares frames and wakes its loop; the table's OLED takes tens of milliseconds
+        on I2C, and the phones should not wait for it."""
+        if first:
+            self._listeners.insert(self._first, listener)
+            self._first += 1
+        else:
+            self._listeners.append(listener)
         for notice in list(self.faults):
             try:
                 listener(notice.get("game_id", ""), 0, notice)

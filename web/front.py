@@ -156,7 +156,7 @@ class Front:
         service = app.extensions["companion"].service if hasattr(app, "extensions") else None
         self.native: Any = None
         if service is not None:
-            service.subscribe(self._published)
+            service.subscribe(self._published, first=True)  # before the OLED's redraw
             if hasattr(service, "submit_later"):
                 from web.native import NativeCommands
 

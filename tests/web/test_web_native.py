@@ -256,3 +256,64 @@ def test_a_phones_move_from_the_page_goes_to_the_game_before_flask_runs(
     assert r.headers["vary"] == "Cookie" and r.headers["cache-control"] == "no-store"
     seen = table["watcher"].http.get(f"/api/games/{game}").json()["version"]
     assert seen == r.json()["version"]
+
+
+class SlowScreen:
+    """The table's hardware with an OLED that takes as long as the test says to draw."""
+
+    def __init__(self) -> None:
+        self.drawing = threading.Event()
+        self.release = threading.Event()
+        self.release.set()  # draws at once until a test holds it
+        self.busy = False
+
+    def show(self, view: dict[str, Any]) -> None:
+        self.busy = True
+        self.drawing.set()
+        self.release.wait(30)
+        self.busy = False
+
+    def show_join(self, url: str, code: str) -> None:
+        self.show({})
+
+    def show_error(self, text: str) -> None:
+        pass
+
+    def signal(self, kind: str) -> None:
+        pass
+
+
+def test_phones_see_a_move_without_waiting_for_the_oled(service: GameService) -> None:
+    """The table's OLED (tens of milliseconds on I2C per frame on a Pi) is told about a move
+    after the phones: a watching phone has the new version while the screen still draws."""
+    from companion.table import Table
+
+    screen = SlowScreen()
+    Table(service, screen)  # subscribes before the front, as `companion run` wires them
+    app = create_app(service, config={"banker_pin": PIN, "heartbeat": 0.5})
+    srv = make_server(app, "127.0.0.1", 0, threads=4, backend="front")
+    threading.Thread(target=srv.run, daemon=True).start()
+    banker = Client(srv._srv.effective_port)
+    try:
+        assert banker.post("/api/banker/login", {"pin": PIN}).status_code == 200
+        game = banker.post("/api/games", {"edition": "monopolino", "players": ["Ann", "Дмитрий"],
+                                          "seed": 1}).json()["game_id"]
+        seat = banker.http.get(f"/api/games/{game}").json()["players"][0]["id"]
+        with ThreadPoolExecutor(1) as pool, banker.http.stream(
+                "GET", f"/api/games/{game}/events") as events:
+            lines = events.iter_lines()
+            first = next(json.loads(ln[6:]) for ln in lines if ln.startswith("data: "))
+            screen.release.clear()
+            screen.drawing.clear()
+            move = pool.submit(banker.post, f"/api/games/{game}/commands", {
+                "actor": "banker", "type": "transfer", "args": {
+                    "source": "bank", "to": seat, "amount": 3, "reason": "a “gift”"}})
+            assert screen.drawing.wait(10)  # the OLED is busy with this move now
+            seen = next(json.loads(ln[6:]) for ln in lines if ln.startswith("data: "))
+            assert seen["version"] > first["version"] and screen.busy  # still drawing
+            screen.release.set()
+            assert move.result(10).status_code == 200
+    finally:
+        screen.release.set()
+        banker.http.close()
+        srv.close()
