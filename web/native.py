@@ -2,12 +2,15 @@
 
 A move is the one request whose speed players feel, and its work is on the game service's
 thread anyway (decide, commit with fsync, publish). Sending it through a worker thread cost
-two extra thread hops and the GIL hand-overs between them. Here the loop runs the same Flask
-request context, the same ``before_request`` checks (Host, session, CSRF), the same
-:func:`web.api.command_request` (body, seat, who may act) and the same error handlers and
-``after_request`` headers as the route, so a phone gets the same answer byte for byte; only
-the wait for the service is an ``await`` instead of a blocked thread. The service thread then
-posts the answer to the loop together with the live frames of that version (one wake).
+two extra thread hops and the GIL hand-overs between them. Here the loop first runs the
+route's own check functions straight on the request (:meth:`NativeCommands.quick`: Host,
+session, CSRF, body, seat, who may act); a move that passes them all goes to the service at
+once, and Flask's request context is built only for its answer (the same error handlers,
+``after_request`` headers and cookie as the route). Anything else runs Flask's whole path:
+the same ``before_request`` checks and :func:`web.api.command_request`, which word the
+refusal. Either way a phone gets the route's answer byte for byte; the wait for the service
+is an ``await`` instead of a blocked thread. The service thread then posts the answer to the
+loop together with the live frames of that version (one wake).
 
 Only moves of a game already in memory take this path while the service thread runs; any
 other request (or a game still to load from disk) goes to the WSGI workers as before.
