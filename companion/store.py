@@ -190,15 +190,19 @@ class Store:
         nothing is stored, the database file does not grow, and later commits overwrite
         those blocks. Only a speed-up: on any failure the log simply grows as before."""
         wal = self.wal_path
+
+        def size() -> int:
+            return wal.stat().st_size if wal.exists() else 0
+
         try:
             target = self.wal_target()
-            if not target or wal.stat().st_size >= target:
-                return wal.stat().st_size
+            if not target or size() >= target:
+                return size()
             self.conn.execute("BEGIN IMMEDIATE")
             try:
                 self.conn.execute("CREATE TABLE wal_presize (zeros BLOB)")
                 for _ in range(target // PRESIZE_STEP + 8):
-                    if wal.stat().st_size >= target:
+                    if size() >= target:
                         break
                     self.conn.execute("INSERT INTO wal_presize VALUES (zeroblob(?))",
                                       (PRESIZE_STEP,))
@@ -209,7 +213,7 @@ class Store:
                 os.fsync(fd)  # the new length on disk now, not in the first move's commit
             finally:
                 os.close(fd)
-            return wal.stat().st_size
+            return size()
         except (OSError, sqlite3.Error):
             return 0
 

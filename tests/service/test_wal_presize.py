@@ -80,3 +80,13 @@ def test_a_log_already_long_enough_is_left_as_it_is(tmp_path: Path) -> None:
         assert store.presize_wal() == size
     finally:
         store.close()
+
+
+def test_a_database_reopened_without_its_log_gets_it_grown_again(tmp_path: Path) -> None:
+    """A clean stop removes the log; the next start grows it again, and the games are kept."""
+    with GameService(tmp_path) as svc:
+        gid = svc.create_game(SETUP).game_id
+    assert not (tmp_path / "companion.db-wal").exists()
+    with GameService(tmp_path) as again:
+        assert again.store.wal_path.stat().st_size >= again.store.wal_target()
+        assert again.state(gid)[0] >= 1
