@@ -123,6 +123,8 @@ WAL_SPARE = 64
 """Pages beyond the checkpoint size the log is grown to (a commit may overshoot it)."""
 PRESIZE_STEP = 1 << 20
 """Bytes of zeros per insert while growing the log."""
+ROOM_FACTOR = 16
+"""The log is grown only when the file system has this many times its size free."""
 
 
 class Store:
@@ -198,6 +200,9 @@ class Store:
             target = self.wal_target()
             if not target or size() >= target:
                 return size()
+            room = os.statvfs(self.path.parent)
+            if room.f_bavail * room.f_frsize < target * ROOM_FACTOR:
+                return size()  # a nearly full card: the space is better kept for the games
             self.conn.execute("BEGIN IMMEDIATE")
             try:
                 self.conn.execute("CREATE TABLE wal_presize (zeros BLOB)")

@@ -6,6 +6,8 @@ import shutil
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from companion.service import GameService
 from companion.store import PRESIZE_STEP, Store
 
@@ -90,3 +92,25 @@ def test_a_database_reopened_without_its_log_gets_it_grown_again(tmp_path: Path)
     with GameService(tmp_path) as again:
         assert again.store.wal_path.stat().st_size >= again.store.wal_target()
         assert again.state(gid)[0] >= 1
+
+
+def test_a_nearly_full_card_keeps_its_space_for_the_games(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With little free space the log is not grown (it would take the last megabytes a full
+    SD card has); the games are saved as before."""
+    import os
+
+    real = os.statvfs
+
+    def nearly_full(path: object) -> os.statvfs_result:
+        st = real(path)  # type: ignore[arg-type]
+        fields = list(st)
+        fields[4] = 2_000_000 // st.f_frsize  # f_bavail: about 2 MB left
+        return os.statvfs_result(fields)
+
+    monkeypatch.setattr(os, "statvfs", nearly_full)
+    with GameService(tmp_path) as svc:
+        assert svc.store.wal_path.stat().st_size < svc.store.wal_target() // 4
+        gid = svc.create_game(SETUP).game_id
+        assert svc.submit(gid, {"actor": "mario", "type": "roll",
+                                "args": {"dice": [1, 2]}}).ok
