@@ -37,7 +37,7 @@ from companion.engine.events import (
     upcast,
 )
 from companion.engine.registry import handler
-from companion.engine.state import BaseState, Task, evolve
+from companion.engine.state import BaseState, Task, draft, evolve, seal
 from companion.engine.types import (
     BANKER,
     Action,
@@ -399,14 +399,14 @@ class Rules(ABC, Generic[S]):
                 handler, getattr(self, "refuse_" + command.type, None))
         handler = found[0]
         self.check_legal(state, command)
-        ctx = Ctx(self, state)
+        ctx = Ctx(self, draft(state))  # changed in place by each event; ``state`` never is
         handler(ctx, command)
         if ctx.may_end or self.ends_after is None:
             ctx.may_end = False
             self.after_step(ctx)
         self.run(ctx)
         ctx.finish(state)
-        return ctx.events, ctx.state
+        return ctx.events, seal(ctx.state)
 
     after_end_commands: frozenset[str] = frozenset()
 
