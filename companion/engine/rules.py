@@ -50,6 +50,7 @@ from companion.engine.types import (
 
 S = TypeVar("S", bound=BaseState)
 F = TypeVar("F", bound=Callable[..., Any])
+_new = object.__new__
 _NAME = re.compile(r"^[a-z][a-z0-9_]{0,40}$")
 MAX_STEPS = 10_000
 
@@ -66,8 +67,9 @@ class Ctx(Generic[S]):
         self._cursor = 0
         self.cite = ""
         """The rule being applied (its citation id), set by :meth:`citing` and ``@cites``."""
-        self._handlers = rules._apply_handlers if type(rules).apply is Rules.apply else None
-        """The edition's apply handlers by tag, when it keeps the base ``apply``."""
+        self._typed = rules._typed_handlers if type(rules).apply is Rules.apply else None
+        """The edition's event types and ``on_`` handlers by tag, when it keeps the base
+        ``apply``."""
         self._hears = rules._hears
         self._ends = rules.ends_after
         self.may_end = False
@@ -79,16 +81,18 @@ class Ctx(Generic[S]):
         fields are checked) and apply it to the working state. It carries ``cite``, else the
         rule being applied (:meth:`citing`)."""
         shape = SHAPES.get(type)  # checked(), inlined for current names: every event is emitted
-        if shape is not None and shape[0] <= data.keys() <= shape[1]:
+        if shape is not None and (data.keys() == shape[1] or shape[0] <= data.keys() <= shape[1]):
             event = Event(shape[2], data, say, self.cite if cite is None else cite)
         else:
             event = checked(type, data, say, self.cite if cite is None else cite)
-        handlers = self._handlers
-        if handlers is None or (say and self._hears):
+        typed = self._typed
+        if typed is None or (say and self._hears):
             self.state = self.rules.apply(self.state, event)
-        else:  # Rules.apply, inlined
-            on = handlers.get(event.type) or self.rules._add_handler(event.type)
-            self.state = on(self.state, event.data)
+        else:  # Rules.apply, inlined: the event's dataclass without __init__, its handler
+            cls, on = typed.get(event.type) or self.rules._add_typed(event.type)
+            e = _new(cls)
+            e.__dict__.update(data)
+            self.state = on(self.state, e)
         self.events.append(event)
         ends = self._ends
         if ends is None or event.type in ends:
@@ -349,6 +353,20 @@ class Rules(ABC, Generic[S]):
         """Apply handlers by stored tag, filled as tags are first met."""
         return {}
 
+    @functools.cached_property
+    def _typed_handlers(self) -> dict[str, tuple[type[Any], Callable[[S, Any], S]]]:
+        """Current tags' event dataclasses and ``on_`` handlers (what an emitted event is
+        stored as), filled as tags are first emitted."""
+        return {}
+
+    def _add_typed(self, tag: str) -> tuple[type[Any], Callable[[S, Any], S]]:
+        name = tag.split("@", 1)[0]
+        on = getattr(self, "on_" + name, None)
+        if on is None or not is_current(tag):
+            raise ValueError(f"{self.name}: no handler for event type {tag!r}")
+        found = self._typed_handlers[tag] = (EVENT_TYPES[name], on)
+        return found
+
     def _add_handler(self, tag: str) -> Callable[[S, Mapping[str, Any]], S]:
         on = self._apply_handlers[tag] = self._handler(tag)
         return on
@@ -440,6 +458,33 @@ class Rules(ABC, Generic[S]):
             if ctx.may_end:  # only events change what ends a game
                 ctx.may_end = False
                 self.after_step(ctx)
+
+    def run_next(self, ctx: Ctx[S], name: str, **args: Any) -> None:
+        """Run task ``name`` now, as ``ctx.then(Task(name, args))`` as the last thing a task
+        does would: the interpreter runs it next unless a prompt or the game's end stands
+        between (then it waits on the to-do list, as it would have). Steps that always follow
+        each other skip the to-do list this way; only for use at the end of a task."""
+        if ctx._cursor:  # this step queued tasks first: they run before it
+            ctx.then(Task(name, args))
+            return
+        if ctx.may_end:  # the interpreter's check between two tasks
+            ctx.may_end = False
+            self.after_step(ctx)
+        state = ctx.state
+        if state.prompt is not None or state.finished or ctx._cursor:
+            ctx.then(Task(name, args))
+            return
+        tasks: dict[str, Callable[..., Any] | None] = self.__dict__.setdefault("_tasks", {})
+        run_task = tasks.get(name)
+        if run_task is None:
+            run_task = tasks[name] = handler(self, "task", name)
+        if run_task is None:  # pragma: no cover - a rules bug, never a player's fault
+            raise RuntimeError(f"{self.name}: no task declared with id {name!r}")
+        outer, ctx.cite = ctx.cite, ""  # as from the interpreter: no rule being applied yet
+        try:
+            run_task(ctx, **args)
+        finally:
+            ctx.cite = outer
 
     def after_step(self, ctx: Ctx[S]) -> None:
         """Called after each command and task: editions end the game here when it is over."""
@@ -540,18 +585,30 @@ class Rules(ABC, Generic[S]):
         out: list[Action] = []
         spec = prompt.data.get("roll")
         if spec is not None:
-            dice: dict[str, Any] = {
-                "kind": "dice",
-                "count": spec["count"],
-                "optional": state.setup.dice == "digital",
-                "physical": state.setup.dice == "physical",
-            }
-            if self.dice_names and len(self.dice_names) == spec["count"]:
-                dice["names"] = list(self.dice_names)
-            out.append(Action(spec["who"], "roll", spec.get("label", "Roll"), {}, dice))
+            key = (spec["who"], spec["count"], spec.get("label", "Roll"), state.setup.dice)
+            roll = self._roll_actions.get(key)
+            if roll is None:  # the same few per game: remembered (actions are immutable)
+                roll = self._roll_actions[key] = self._roll_action(*key)
+            out.append(roll)
         for option in prompt.data.get("options", ()):
             out.append(Action(prompt.to[0], "choose", option["label"], {"option": option["value"]}))
         return out
+
+    def _roll_action(self, who: str, count: int, label: str, dice_mode: str) -> Action:
+        dice: dict[str, Any] = {
+            "kind": "dice",
+            "count": count,
+            "optional": dice_mode == "digital",
+            "physical": dice_mode == "physical",
+        }
+        if self.dice_names and len(self.dice_names) == count:
+            dice["names"] = list(self.dice_names)
+        return Action(who, "roll", label, {}, dice)
+
+    @functools.cached_property
+    def _roll_actions(self) -> dict[tuple[str, int, str, str], Action]:
+        """Roll actions by who rolls, how many dice, the button's label and the dice mode."""
+        return {}
 
     def ask_roll(
         self,
