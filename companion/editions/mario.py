@@ -355,6 +355,8 @@ class MarioRules(TableSettings, MonopolyRules):
 
     def turn_rolled(self, ctx: C, dice: list[int]) -> None:
         """The next player rolls: rent not asked for is lost."""
+        if not values_of(ctx.state, MarioValues).rent_claims:
+            return
         claims = self.rent_claims(ctx.state)
         lost = [c for c in claims if c["turn"] != ctx.state.turn_no]
         if lost:

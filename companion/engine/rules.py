@@ -51,6 +51,7 @@ from companion.engine.types import (
 S = TypeVar("S", bound=BaseState)
 F = TypeVar("F", bound=Callable[..., Any])
 _new = object.__new__
+_FLOW = FlowChanged.tag()
 _NAME = re.compile(r"^[a-z][a-z0-9_]{0,40}$")
 MAX_STEPS = 10_000
 
@@ -86,13 +87,16 @@ class Ctx(Generic[S]):
         else:
             event = checked(type, data, say, self.cite if cite is None else cite)
         typed = self._typed
-        if typed is None or (say and self._hears):
+        if typed is None:
             self.state = self.rules.apply(self.state, event)
         else:  # Rules.apply, inlined: the event's dataclass without __init__, its handler
             cls, on = typed.get(event.type) or self.rules._add_typed(event.type)
             e = _new(cls)
-            e.__dict__.update(data)
-            self.state = on(self.state, e)
+            e.__dict__.update(event.data)  # upcast when emitted by an earlier name
+            if say and self._hears:
+                self.state = self.rules.note_said(on(self.state, e), say)
+            else:
+                self.state = on(self.state, e)
         self.events.append(event)
         ends = self._ends
         if ends is None or event.type in ends:
@@ -142,7 +146,7 @@ class Ctx(Generic[S]):
             if type(self.rules).apply is Rules.apply and (
                 type(self.rules).on_flow_changed is Rules.on_flow_changed
             ):  # applying it would rebuild the prompt and to-do list the state already has
-                self.events.append(Event(FlowChanged.tag(), data))
+                self.events.append(Event(_FLOW, data))
             else:
                 self.emit("flow_changed", **data)
 

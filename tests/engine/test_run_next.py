@@ -92,3 +92,4 @@ def test_running_the_next_step_at_once_decides_what_queueing_it_decides(mode: st
     if mode == "ask":
         assert state.prompt is not None
         assert state.todo == (Task("second", {"n": 2}), Task("last"))
+
