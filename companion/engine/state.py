@@ -6,10 +6,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, TypeVar
 
-from companion.engine.types import GameSetup, Prompt
+from companion.engine.types import GameSetup, Prompt, slot_setters
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Task:
     """A step the rules still have to run once the current prompt is answered.
 
@@ -20,12 +20,20 @@ class Task:
     name: str
     args: Mapping[str, Any] = field(default_factory=dict)
 
+    def __init__(self, name: str, args: Mapping[str, Any] | None = None) -> None:
+        n, a = _TASK  # see companion.engine.types.slot_setters
+        n(self, name)
+        a(self, {} if args is None else args)
+
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "args": dict(self.args)}
 
     @classmethod
     def from_json(cls, raw: Mapping[str, Any]) -> Task:
         return cls(str(raw["name"]), dict(raw.get("args", {})))
+
+
+_TASK = slot_setters(Task, "name", "args")
 
 
 @dataclass(frozen=True)
