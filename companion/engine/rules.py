@@ -76,6 +76,10 @@ class Ctx(Generic[S]):
         self.may_end = False
         """Whether an event that can end the game (``Rules.ends_after``) was emitted since the
         last end check."""
+        self.in_command = False
+        """Whether the command's own handler is running (not yet the to-do list)."""
+        self.command_checked = False
+        """Whether the end check after the command's handler was made (by ``run_next``)."""
 
     def emit(self, type: str, say: str = "", *, cite: str | None = None, **data: Any) -> None:
         """Record event ``type`` (a name declared in :mod:`companion.engine.events`; its
@@ -422,8 +426,10 @@ class Rules(ABC, Generic[S]):
         handler = found[0]
         self.check_legal(state, command)
         ctx = Ctx(self, draft(state))  # changed in place by each event; ``state`` never is
+        ctx.in_command = True
         handler(ctx, command)
-        if ctx.may_end or self.ends_after is None:
+        ctx.in_command = False
+        if ctx.may_end or (self.ends_after is None and not ctx.command_checked):
             ctx.may_end = False
             self.after_step(ctx)
         self.run(ctx)
@@ -467,13 +473,17 @@ class Rules(ABC, Generic[S]):
         """Run task ``name`` now, as ``ctx.then(Task(name, args))`` as the last thing a task
         does would: the interpreter runs it next unless a prompt or the game's end stands
         between (then it waits on the to-do list, as it would have). Steps that always follow
-        each other skip the to-do list this way; only for use at the end of a task."""
+        each other skip the to-do list this way; only at the end of a task or a command."""
         if ctx._cursor:  # this step queued tasks first: they run before it
             ctx.then(Task(name, args))
             return
-        if ctx.may_end:  # the interpreter's check between two tasks
-            ctx.may_end = False
+        if ctx.may_end or (ctx.in_command and self.ends_after is None):
+            ctx.may_end = False  # the interpreter's check after a command or between two tasks
             self.after_step(ctx)
+            ctx.may_end = False  # what the check itself emitted is not checked again
+        if ctx.in_command:  # ``step`` then checks as after a task (only if it emitted)
+            ctx.command_checked = True
+            ctx.in_command = False
         state = ctx.state
         if state.prompt is not None or state.finished or ctx._cursor:
             ctx.then(Task(name, args))
@@ -654,7 +664,7 @@ class Rules(ABC, Generic[S]):
             return
         dice = ctx.roll(spec["count"], command.args.get("dice"), spec["who"], prompt.kind)
         ctx.clear_prompt()
-        ctx.then(Task(spec["task"], {**spec["args"], "dice": list(dice)}))
+        self.run_next(ctx, spec["task"], **{**spec["args"], "dice": list(dice)})
 
     def roll_in_round(self, ctx: Ctx[S], command: Command) -> None:
         """Edition hook: a roll for a dice round of the edition's own (Master Trainer: one

@@ -13,7 +13,7 @@ import pytest
 from companion.engine.registry import task
 from companion.engine.rules import Ctx, Rules
 from companion.engine.state import BaseState, Task
-from companion.engine.types import Action, Event, GameSetup, PlayerSeat
+from companion.engine.types import Action, Command, Event, GameSetup, PlayerSeat
 
 
 @dataclass(frozen=True)
@@ -37,7 +37,17 @@ class Chain(Rules[Tiny]):
         ctx.then(Task("first"), Task("last"))
 
     def actions(self, state: Tiny) -> list[Action]:
-        return []
+        return [Action("ann", "go", "Go")]
+
+    def cmd_go(self, ctx: Ctx[Tiny], command: Command) -> None:
+        if self.mode != "quiet":
+            ctx.say("go")
+        if self.mode == "ask":
+            ctx.ask("wait", ("ann",), "Wait for Ann")
+        if self.chained:
+            self.run_next(ctx, "second", n=1)
+        else:
+            ctx.then(Task("second", {"n": 1}))
 
     def view(self, state: Tiny, viewer: str | None = None) -> dict[str, Any]:
         return {}
@@ -66,25 +76,28 @@ class Chain(Rules[Tiny]):
     def task_last(self, ctx: Ctx[Tiny]) -> None:
         ctx.say("last")
 
+    checks = 0
+
     def after_step(self, ctx: Ctx[Tiny]) -> None:
+        self.checks += 1
         if self.mode == "end" and not ctx.state.finished:
             ctx.emit("finished", "over", winners=[], reason="over")
 
 
-def decided(mode: str, chained: bool) -> tuple[list[Event], Tiny]:
+def decided(mode: str, chained: bool) -> tuple[list[Event], Tiny, int]:
     rules = Chain(mode, chained)
     start = Tiny(setup=GameSetup("chain", (PlayerSeat("ann", "Ann"),)), rng=1)
     ctx = Ctx(rules, start)
     rules.start(ctx)
     rules.run(ctx)
     ctx.finish(start)
-    return ctx.events, ctx.state
+    return ctx.events, ctx.state, rules.checks
 
 
 @pytest.mark.parametrize("mode", ["", "ask", "queued", "end"])
 def test_running_the_next_step_at_once_decides_what_queueing_it_decides(mode: str) -> None:
-    events, state = decided(mode, chained=True)
-    assert (events, state) == decided(mode, chained=False)
+    events, state, checks = decided(mode, chained=True)
+    assert (events, state, checks) == decided(mode, chained=False)
     says = [e.say for e in events if e.say]
     expected = {"": ["first", "second 2", "last"], "ask": ["first"],
                 "queued": ["first", "other", "second 2", "last"], "end": ["first", "over"]}
@@ -93,3 +106,21 @@ def test_running_the_next_step_at_once_decides_what_queueing_it_decides(mode: st
         assert state.prompt is not None
         assert state.todo == (Task("second", {"n": 2}), Task("last"))
 
+
+
+def commanded(mode: str, chained: bool) -> tuple[list[Event], Tiny, int]:
+    rules = Chain(mode, chained)
+    start = Tiny(setup=GameSetup("chain", (PlayerSeat("ann", "Ann"),)), rng=1,
+                 todo=(Task("last"),))
+    events, state = rules.step(start, Command("ann", "go"))
+    return events, state, rules.checks
+
+
+@pytest.mark.parametrize("mode", ["", "quiet", "ask", "end"])
+def test_a_command_running_its_next_step_at_once_decides_what_queueing_it_decides(
+        mode: str) -> None:
+    assert commanded(mode, chained=True) == commanded(mode, chained=False)
+    says = [e.say for e in commanded(mode, chained=True)[0] if e.say]
+    expected = {"": ["go", "second 1", "last"], "quiet": ["second 1", "last"], "ask": ["go"],
+                "end": ["go", "over"]}
+    assert says == expected[mode]
