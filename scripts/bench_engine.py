@@ -7,6 +7,11 @@
   for every edition (target: >= 20 games/s with 4 players, each edition).
 
 Usage: python scripts/bench_engine.py [--games 40] [--commands 1000] [--editions mario,pokemon]
+       [--baseline DIR [--rounds 2]]
+
+``--baseline DIR`` runs the same benchmark alternately here and in another checkout (its own
+``.venv`` and ``scripts/bench_engine.py``, e.g. ``/work/main``), ``--rounds`` times each, so
+both are measured in the same sitting under the same load.
 """
 
 from __future__ import annotations
@@ -14,6 +19,8 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -117,7 +124,12 @@ def main() -> None:
     parser.add_argument("--commands", type=int, default=1000)
     parser.add_argument("--editions", default=",".join(EDITIONS),
                         help="comma-separated editions for the 4-player figures")
+    parser.add_argument("--baseline", help="another checkout to measure alternately with this one")
+    parser.add_argument("--rounds", type=int, default=2)
     args = parser.parse_args()
+    if args.baseline:
+        alternate(args)
+        return
     ms, count = bench_replay()
     print(f"replay of a {count}-event game: {ms:.1f} ms (target < 100 ms)")
     cps = bench_service(args.commands)
@@ -135,6 +147,21 @@ def main() -> None:
         print(f"random full {edition} games (4 players): {gps:.1f} games/s, {per_game:.0f} "
               f"commands per game on average, {1e6 / (gps * per_game):.0f} us per command "
               f"({'meets' if gps >= 20 else 'below'} the target of >= 20 games/s)", flush=True)
+
+
+def alternate(args: argparse.Namespace) -> None:
+    """This checkout and ``args.baseline`` in turn, ``args.rounds`` times, each in a fresh
+    process (its own imports and caches), printing each run's lines under its name."""
+    here = Path(__file__).resolve().parent.parent
+    there = Path(args.baseline).resolve()
+    flags = ["--games", str(args.games), "--commands", str(args.commands),
+             "--editions", args.editions]
+    for n in range(1, args.rounds + 1):
+        for name, root, python in (("this checkout", here, sys.executable),
+                                   (f"baseline {there}", there, str(there / ".venv/bin/python"))):
+            print(f"-- round {n}, {name}", flush=True)
+            subprocess.run([python, str(root / "scripts/bench_engine.py"), *flags], cwd=root,
+                           check=True)
 
 
 if __name__ == "__main__":

@@ -37,7 +37,7 @@ from companion.engine.events import (
     upcast,
 )
 from companion.engine.registry import handler
-from companion.engine.state import BaseState, Task, draft, evolve, seal
+from companion.engine.state import DRAFT, BaseState, Task, draft, evolve, seal
 from companion.engine.types import (
     BANKER,
     Action,
@@ -521,7 +521,8 @@ class Rules(ABC, Generic[S]):
         if last is not None and last[0] is state:
             return list(last[1])
         found = self.actions(state)
-        self._last_actions = (state, tuple(found))
+        if DRAFT not in state.__dict__:  # a draft still changes: never remembered
+            self._last_actions = (state, tuple(found))
         return found
 
     _last_actions: tuple[BaseState, tuple[Action, ...]] | None = None

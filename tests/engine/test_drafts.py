@@ -94,3 +94,12 @@ def test_a_draft_changes_in_place_until_sealed_and_the_original_never() -> None:
     assert not hasattr(work, "colour")
     sealed = seal(work)
     assert evolve(sealed, bank=6) is not sealed and sealed.bank == 5
+
+
+def test_the_actions_of_a_draft_are_never_remembered_for_what_it_becomes() -> None:
+    setup = GameSetup.from_json({"edition": "mario", "players": ["Ann", "Bob"], "seed": 1,
+                                 "settings": {"order": "seated"}})
+    work = draft(game.replay(game.new_game(setup)))
+    assert any(a.type == "roll" for a in game.legal_actions(work))
+    evolve(work, prompt=None)
+    assert not any(a.type == "roll" for a in game.legal_actions(seal(work)))
