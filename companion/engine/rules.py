@@ -486,7 +486,8 @@ class Rules(ABC, Generic[S]):
             ctx.in_command = False
         state = ctx.state
         if state.prompt is not None or state.finished or ctx._cursor:
-            ctx.then(Task(name, args))
+            ctx.todo.insert(0, Task(name, args))  # waits first, before what the check queued
+            ctx._cursor += 1
             return
         tasks: dict[str, Callable[..., Any] | None] = self.__dict__.setdefault("_tasks", {})
         run_task = tasks.get(name)

@@ -80,6 +80,8 @@ class Chain(Rules[Tiny]):
 
     def after_step(self, ctx: Ctx[Tiny]) -> None:
         self.checks += 1
+        if self.mode == "check-queues" and self.checks == 1:
+            ctx.then(Task("other"))
         if self.mode == "end" and not ctx.state.finished:
             ctx.emit("finished", "over", winners=[], reason="over")
 
@@ -94,13 +96,14 @@ def decided(mode: str, chained: bool) -> tuple[list[Event], Tiny, int]:
     return ctx.events, ctx.state, rules.checks
 
 
-@pytest.mark.parametrize("mode", ["", "ask", "queued", "end"])
+@pytest.mark.parametrize("mode", ["", "ask", "queued", "end", "check-queues"])
 def test_running_the_next_step_at_once_decides_what_queueing_it_decides(mode: str) -> None:
     events, state, checks = decided(mode, chained=True)
     assert (events, state, checks) == decided(mode, chained=False)
     says = [e.say for e in events if e.say]
     expected = {"": ["first", "second 2", "last"], "ask": ["first"],
-                "queued": ["first", "other", "second 2", "last"], "end": ["first", "over"]}
+                "queued": ["first", "other", "second 2", "last"], "end": ["first", "over"],
+                "check-queues": ["first", "second 2", "other", "last"]}
     assert says == expected[mode]
     if mode == "ask":
         assert state.prompt is not None
@@ -116,11 +119,11 @@ def commanded(mode: str, chained: bool) -> tuple[list[Event], Tiny, int]:
     return events, state, rules.checks
 
 
-@pytest.mark.parametrize("mode", ["", "quiet", "ask", "end"])
+@pytest.mark.parametrize("mode", ["", "quiet", "ask", "end", "check-queues"])
 def test_a_command_running_its_next_step_at_once_decides_what_queueing_it_decides(
         mode: str) -> None:
     assert commanded(mode, chained=True) == commanded(mode, chained=False)
     says = [e.say for e in commanded(mode, chained=True)[0] if e.say]
     expected = {"": ["go", "second 1", "last"], "quiet": ["second 1", "last"], "ask": ["go"],
-                "end": ["go", "over"]}
+                "end": ["go", "over"], "check-queues": ["go", "second 1", "other", "last"]}
     assert says == expected[mode]
