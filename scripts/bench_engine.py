@@ -7,13 +7,22 @@
   for every edition (target: >= 20 games/s with 4 players, each edition).
 
 Usage: python scripts/bench_engine.py [--games 40] [--commands 1000] [--editions mario,pokemon]
+       [--baseline DIR [--rounds 2]]
+
+``--baseline DIR`` runs this benchmark alternately on this checkout's code and on another
+checkout's (``companion`` imported from DIR, e.g. ``/work/main``), ``--rounds`` times each, so
+both are measured in the same sitting under the same load. The per-edition lines also give
+CPU time, which other processes on a shared machine change less than the clock.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -101,14 +110,15 @@ def bench_service(commands: int) -> float:
     return commands / elapsed
 
 
-def bench_games(n: int, players: int = 4, edition: str = "mario") -> tuple[float, float]:
-    t = time.perf_counter()
+def bench_games(n: int, players: int = 4, edition: str = "mario") -> tuple[float, float, float]:
+    """Games per second by the clock, commands per game, games per second in CPU time."""
+    t, cpu = time.perf_counter(), time.process_time()
     commands = 0
     for seed in range(n):
         _, c = random_game(1000 + seed, players=players, edition=edition)
         commands += c
-    elapsed = time.perf_counter() - t
-    return n / elapsed, commands / n
+    elapsed, cpu = time.perf_counter() - t, time.process_time() - cpu
+    return n / elapsed, commands / n, n / cpu
 
 
 def main() -> None:
@@ -117,24 +127,46 @@ def main() -> None:
     parser.add_argument("--commands", type=int, default=1000)
     parser.add_argument("--editions", default=",".join(EDITIONS),
                         help="comma-separated editions for the 4-player figures")
+    parser.add_argument("--baseline", help="another checkout to measure alternately with this one")
+    parser.add_argument("--rounds", type=int, default=2)
     args = parser.parse_args()
+    if args.baseline:
+        alternate(args)
+        return
     ms, count = bench_replay()
     print(f"replay of a {count}-event game: {ms:.1f} ms (target < 100 ms)")
     cps = bench_service(args.commands)
     print(f"commands through the service, committed each (synchronous=FULL): {cps:.0f}/s "
           "(target >= 200/s)")
-    gps, per_game = bench_games(args.games, 2)
+    gps, per_game, _ = bench_games(args.games, 2)
     print(f"random full mario games (2 players): {gps:.1f} games/s, {per_game:.0f} commands "
           f"per game on average, {gps * per_game:.0f} commands/s")
     for edition in args.editions.split(","):
         try:
-            gps, per_game = bench_games(args.games, 4, edition)
+            gps, per_game, cpu_gps = bench_games(args.games, 4, edition)
         except Exception as exc:  # an edition being rewritten must not hide the others
             print(f"random full {edition} games (4 players): failed: {exc!r}")
             continue
         print(f"random full {edition} games (4 players): {gps:.1f} games/s, {per_game:.0f} "
               f"commands per game on average, {1e6 / (gps * per_game):.0f} us per command "
-              f"({'meets' if gps >= 20 else 'below'} the target of >= 20 games/s)", flush=True)
+              f"({'meets' if gps >= 20 else 'below'} the target of >= 20 games/s; CPU time "
+              f"{cpu_gps:.1f} games/s, {1e6 / (cpu_gps * per_game):.0f} us per command)",
+              flush=True)
+
+
+def alternate(args: argparse.Namespace) -> None:
+    """This checkout's code and ``args.baseline``'s in turn, ``args.rounds`` times, each in a
+    fresh process running this script (its own imports and caches), printing each run's lines
+    under its name."""
+    here = Path(__file__).resolve().parent.parent
+    there = Path(args.baseline).resolve()
+    flags = ["--games", str(args.games), "--commands", str(args.commands),
+             "--editions", args.editions]
+    for n in range(1, args.rounds + 1):
+        for name, root in (("this checkout", here), (f"baseline {there}", there)):
+            print(f"-- round {n}, {name}", flush=True)
+            env = {**os.environ, "PYTHONPATH": str(root)}
+            subprocess.run([sys.executable, __file__, *flags], cwd=root, env=env, check=True)
 
 
 if __name__ == "__main__":

@@ -139,12 +139,15 @@ class MarioRules(TableSettings, MonopolyRules):
         self.set_bowser(ctx, f"Bowser moves {steps} ({why}) to {state.b.spaces[target].name}.",
                         position=target)
         toll = state.b.rule("bowser_toll")
+        occupied = {p.position for p in state.players}  # tolls move no token
         for index in passed:
+            if index not in occupied:
+                continue
             for pid in self.exposed(ctx.state, index):
                 self.pay(ctx, pid, "bank", toll,
                          f"Bowser passed {state.name(pid)}: {state.name(pid)} pays "
                          f"{state.fmt(toll)}", cite="bowser-toll")
-        ctx.then(Task("bowser_lands", {}))
+        self.run_next(ctx, "bowser_lands")
 
     @task("bowser_lands")
     @cites("game-over")
@@ -265,12 +268,13 @@ class MarioRules(TableSettings, MonopolyRules):
     def turn_actions(self, state: MonopolyState) -> list[Action]:
         p = state.turn_player
         price = state.b.rule("continue_price")
-        if p.money < price:
+        marks = values_of(state, MarioValues).game_over
+        if p.money < price or not marks:
             return []
         return [
             Action(p.id, "continue_location",
                    f"Continue {state.b.spaces[i].name} for {state.fmt(price)}", {"space": i})
-            for i in state.owned_by(p.id) if self.game_over_at(state, i)
+            for i in state.owned_by(p.id) if i in marks
         ]
 
     def refuse_continue_location(self, state: MonopolyState, command: Command) -> str | None:
@@ -315,6 +319,8 @@ class MarioRules(TableSettings, MonopolyRules):
 
     def standing_actions(self, state: MonopolyState) -> list[Action]:
         """The rents owners may ask for, the latest first."""
+        if not values_of(state, MarioValues).rent_claims:
+            return []
         return [Action(c["owner"], "ask_rent", f"Ask {state.name(c['payer'])} for "
                        f"{state.fmt(c['amount'])} ({state.b.spaces[c['space']].name})",
                        {"claim": n})
@@ -349,6 +355,8 @@ class MarioRules(TableSettings, MonopolyRules):
 
     def turn_rolled(self, ctx: C, dice: list[int]) -> None:
         """The next player rolls: rent not asked for is lost."""
+        if not values_of(ctx.state, MarioValues).rent_claims:
+            return
         claims = self.rent_claims(ctx.state)
         lost = [c for c in claims if c["turn"] != ctx.state.turn_no]
         if lost:

@@ -10,7 +10,7 @@ from typing import Any
 
 from companion.engine.editions import find_edition
 from companion.engine.rules import Ctx
-from companion.engine.state import BaseState
+from companion.engine.state import BaseState, draft, seal
 from companion.engine.types import Action, Command, Event, GameSetup
 
 GAME_STARTED = "game_started"
@@ -83,16 +83,17 @@ def effective(
 
 
 def replay(events: Iterable[Event], state: BaseState | None = None) -> BaseState:
-    """Fold events (already free of undone ones) into a state."""
-    current = state
+    """Fold events (already free of undone ones) into a state (a working copy changed in
+    place, sealed at the end: ``state`` itself never changes)."""
+    current = None if state is None else draft(state)
     rules = None if state is None else find_edition(state.edition)
     for event in events:
         if event.type == GAME_STARTED or current is None:
-            current = apply(current, event)
+            current = draft(apply(current, event))
             rules = find_edition(current.edition)
         else:
             assert rules is not None
             current = rules.apply(current, event)
     if current is None:
         raise ValueError("an empty log has no game")
-    return current
+    return seal(current)

@@ -66,9 +66,20 @@ def declared(cls: type) -> dict[str, dict[str, str]]:
 
 
 def handler(obj: object, kind: str, id: str) -> Callable[..., Any] | None:
-    """The bound ``kind`` handler ``id`` of ``obj``, or None when none is declared."""
+    """The bound ``kind`` handler ``id`` of ``obj``, or None when none is declared (looked up
+    once per object: prompts and landings ask for one on most commands)."""
+    known: dict[tuple[str, str], Callable[..., Any] | None] | None = getattr(
+        obj, "__dict__", {}).get(_BOUND)
+    if known is not None and (kind, id) in known:
+        return known[kind, id]
     name = declared(type(obj)).get(kind, {}).get(id)
-    return None if name is None else getattr(obj, name)
+    found = None if name is None else getattr(obj, name)
+    if hasattr(obj, "__dict__"):
+        obj.__dict__.setdefault(_BOUND, {})[kind, id] = found
+    return found
+
+
+_BOUND = "_bound_handlers"
 
 
 def need(obj: object, kind: str, id: str) -> Callable[..., Any]:

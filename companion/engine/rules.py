@@ -37,7 +37,7 @@ from companion.engine.events import (
     upcast,
 )
 from companion.engine.registry import handler
-from companion.engine.state import BaseState, Task, evolve
+from companion.engine.state import DRAFT, BaseState, Task, draft, evolve, seal
 from companion.engine.types import (
     BANKER,
     Action,
@@ -50,6 +50,8 @@ from companion.engine.types import (
 
 S = TypeVar("S", bound=BaseState)
 F = TypeVar("F", bound=Callable[..., Any])
+_new = object.__new__
+_FLOW = FlowChanged.tag()
 _NAME = re.compile(r"^[a-z][a-z0-9_]{0,40}$")
 MAX_STEPS = 10_000
 
@@ -66,29 +68,39 @@ class Ctx(Generic[S]):
         self._cursor = 0
         self.cite = ""
         """The rule being applied (its citation id), set by :meth:`citing` and ``@cites``."""
-        self._handlers = rules._apply_handlers if type(rules).apply is Rules.apply else None
-        """The edition's apply handlers by tag, when it keeps the base ``apply``."""
+        self._typed = rules._typed_handlers if type(rules).apply is Rules.apply else None
+        """The edition's event types and ``on_`` handlers by tag, when it keeps the base
+        ``apply``."""
         self._hears = rules._hears
         self._ends = rules.ends_after
         self.may_end = False
         """Whether an event that can end the game (``Rules.ends_after``) was emitted since the
         last end check."""
+        self.in_command = False
+        """Whether the command's own handler is running (not yet the to-do list)."""
+        self.command_checked = False
+        """Whether the end check after the command's handler was made (by ``run_next``)."""
 
     def emit(self, type: str, say: str = "", *, cite: str | None = None, **data: Any) -> None:
         """Record event ``type`` (a name declared in :mod:`companion.engine.events`; its
         fields are checked) and apply it to the working state. It carries ``cite``, else the
         rule being applied (:meth:`citing`)."""
         shape = SHAPES.get(type)  # checked(), inlined for current names: every event is emitted
-        if shape is not None and shape[0] <= data.keys() <= shape[1]:
+        if shape is not None and (data.keys() == shape[1] or shape[0] <= data.keys() <= shape[1]):
             event = Event(shape[2], data, say, self.cite if cite is None else cite)
         else:
             event = checked(type, data, say, self.cite if cite is None else cite)
-        handlers = self._handlers
-        if handlers is None or (say and self._hears):
+        typed = self._typed
+        if typed is None:
             self.state = self.rules.apply(self.state, event)
-        else:  # Rules.apply, inlined
-            on = handlers.get(event.type) or self.rules._add_handler(event.type)
-            self.state = on(self.state, event.data)
+        else:  # Rules.apply, inlined: the event's dataclass without __init__, its handler
+            cls, on = typed.get(event.type) or self.rules._add_typed(event.type)
+            e = _new(cls)
+            e.__dict__.update(event.data)  # upcast when emitted by an earlier name
+            if say and self._hears:
+                self.state = self.rules.note_said(on(self.state, e), say)
+            else:
+                self.state = on(self.state, e)
         self.events.append(event)
         ends = self._ends
         if ends is None or event.type in ends:
@@ -138,7 +150,7 @@ class Ctx(Generic[S]):
             if type(self.rules).apply is Rules.apply and (
                 type(self.rules).on_flow_changed is Rules.on_flow_changed
             ):  # applying it would rebuild the prompt and to-do list the state already has
-                self.events.append(Event(FlowChanged.tag(), data))
+                self.events.append(Event(_FLOW, data))
             else:
                 self.emit("flow_changed", **data)
 
@@ -349,6 +361,20 @@ class Rules(ABC, Generic[S]):
         """Apply handlers by stored tag, filled as tags are first met."""
         return {}
 
+    @functools.cached_property
+    def _typed_handlers(self) -> dict[str, tuple[type[Any], Callable[[S, Any], S]]]:
+        """Current tags' event dataclasses and ``on_`` handlers (what an emitted event is
+        stored as), filled as tags are first emitted."""
+        return {}
+
+    def _add_typed(self, tag: str) -> tuple[type[Any], Callable[[S, Any], S]]:
+        name = tag.split("@", 1)[0]
+        on = getattr(self, "on_" + name, None)
+        if on is None or not is_current(tag):
+            raise ValueError(f"{self.name}: no handler for event type {tag!r}")
+        found = self._typed_handlers[tag] = (EVENT_TYPES[name], on)
+        return found
+
     def _add_handler(self, tag: str) -> Callable[[S, Mapping[str, Any]], S]:
         on = self._apply_handlers[tag] = self._handler(tag)
         return on
@@ -399,14 +425,16 @@ class Rules(ABC, Generic[S]):
                 handler, getattr(self, "refuse_" + command.type, None))
         handler = found[0]
         self.check_legal(state, command)
-        ctx = Ctx(self, state)
+        ctx = Ctx(self, draft(state))  # changed in place by each event; ``state`` never is
+        ctx.in_command = True
         handler(ctx, command)
-        if ctx.may_end or self.ends_after is None:
+        ctx.in_command = False
+        if ctx.may_end or (self.ends_after is None and not ctx.command_checked):
             ctx.may_end = False
             self.after_step(ctx)
         self.run(ctx)
         ctx.finish(state)
-        return ctx.events, ctx.state
+        return ctx.events, seal(ctx.state)
 
     after_end_commands: frozenset[str] = frozenset()
 
@@ -441,6 +469,38 @@ class Rules(ABC, Generic[S]):
                 ctx.may_end = False
                 self.after_step(ctx)
 
+    def run_next(self, ctx: Ctx[S], name: str, **args: Any) -> None:
+        """Run task ``name`` now, as ``ctx.then(Task(name, args))`` as the last thing a task
+        does would: the interpreter runs it next unless a prompt or the game's end stands
+        between (then it waits on the to-do list, as it would have). Steps that always follow
+        each other skip the to-do list this way; only at the end of a task or a command."""
+        if ctx._cursor:  # this step queued tasks first: they run before it
+            ctx.then(Task(name, args))
+            return
+        if ctx.may_end or (ctx.in_command and self.ends_after is None):
+            ctx.may_end = False  # the interpreter's check after a command or between two tasks
+            self.after_step(ctx)
+            ctx.may_end = False  # what the check itself emitted is not checked again
+        if ctx.in_command:  # ``step`` then checks as after a task (only if it emitted)
+            ctx.command_checked = True
+            ctx.in_command = False
+        state = ctx.state
+        if state.prompt is not None or state.finished or ctx._cursor:
+            ctx.todo.insert(0, Task(name, args))  # waits first, before what the check queued
+            ctx._cursor += 1
+            return
+        tasks: dict[str, Callable[..., Any] | None] = self.__dict__.setdefault("_tasks", {})
+        run_task = tasks.get(name)
+        if run_task is None:
+            run_task = tasks[name] = handler(self, "task", name)
+        if run_task is None:  # pragma: no cover - a rules bug, never a player's fault
+            raise RuntimeError(f"{self.name}: no task declared with id {name!r}")
+        outer, ctx.cite = ctx.cite, ""  # as from the interpreter: no rule being applied yet
+        try:
+            run_task(ctx, **args)
+        finally:
+            ctx.cite = outer
+
     def after_step(self, ctx: Ctx[S]) -> None:
         """Called after each command and task: editions end the game here when it is over."""
 
@@ -462,7 +522,8 @@ class Rules(ABC, Generic[S]):
         if last is not None and last[0] is state:
             return list(last[1])
         found = self.actions(state)
-        self._last_actions = (state, tuple(found))
+        if DRAFT not in state.__dict__:  # a draft still changes: never remembered
+            self._last_actions = (state, tuple(found))
         return found
 
     _last_actions: tuple[BaseState, tuple[Action, ...]] | None = None
@@ -540,18 +601,30 @@ class Rules(ABC, Generic[S]):
         out: list[Action] = []
         spec = prompt.data.get("roll")
         if spec is not None:
-            dice: dict[str, Any] = {
-                "kind": "dice",
-                "count": spec["count"],
-                "optional": state.setup.dice == "digital",
-                "physical": state.setup.dice == "physical",
-            }
-            if self.dice_names and len(self.dice_names) == spec["count"]:
-                dice["names"] = list(self.dice_names)
-            out.append(Action(spec["who"], "roll", spec.get("label", "Roll"), {}, dice))
+            key = (spec["who"], spec["count"], spec.get("label", "Roll"), state.setup.dice)
+            roll = self._roll_actions.get(key)
+            if roll is None:  # the same few per game: remembered (actions are immutable)
+                roll = self._roll_actions[key] = self._roll_action(*key)
+            out.append(roll)
         for option in prompt.data.get("options", ()):
             out.append(Action(prompt.to[0], "choose", option["label"], {"option": option["value"]}))
         return out
+
+    def _roll_action(self, who: str, count: int, label: str, dice_mode: str) -> Action:
+        dice: dict[str, Any] = {
+            "kind": "dice",
+            "count": count,
+            "optional": dice_mode == "digital",
+            "physical": dice_mode == "physical",
+        }
+        if self.dice_names and len(self.dice_names) == count:
+            dice["names"] = list(self.dice_names)
+        return Action(who, "roll", label, {}, dice)
+
+    @functools.cached_property
+    def _roll_actions(self) -> dict[tuple[str, int, str, str], Action]:
+        """Roll actions by who rolls, how many dice, the button's label and the dice mode."""
+        return {}
 
     def ask_roll(
         self,
@@ -593,7 +666,7 @@ class Rules(ABC, Generic[S]):
             return
         dice = ctx.roll(spec["count"], command.args.get("dice"), spec["who"], prompt.kind)
         ctx.clear_prompt()
-        ctx.then(Task(spec["task"], {**spec["args"], "dice": list(dice)}))
+        self.run_next(ctx, spec["task"], **{**spec["args"], "dice": list(dice)})
 
     def roll_in_round(self, ctx: Ctx[S], command: Command) -> None:
         """Edition hook: a roll for a dice round of the edition's own (Master Trainer: one

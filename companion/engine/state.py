@@ -6,10 +6,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, TypeVar
 
-from companion.engine.types import GameSetup, Prompt
+from companion.engine.types import GameSetup, Prompt, slot_setters
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Task:
     """A step the rules still have to run once the current prompt is answered.
 
@@ -20,12 +20,20 @@ class Task:
     name: str
     args: Mapping[str, Any] = field(default_factory=dict)
 
+    def __init__(self, name: str, args: Mapping[str, Any] | None = None) -> None:
+        n, a = _TASK  # see companion.engine.types.slot_setters
+        n(self, name)
+        a(self, {} if args is None else args)
+
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "args": dict(self.args)}
 
     @classmethod
     def from_json(cls, raw: Mapping[str, Any]) -> Task:
         return cls(str(raw["name"]), dict(raw.get("args", {})))
+
+
+_TASK = slot_setters(Task, "name", "args")
 
 
 @dataclass(frozen=True)
@@ -54,16 +62,51 @@ T = TypeVar("T")
 def evolve(obj: T, **changes: Any) -> T:
     """A copy of the frozen dataclass ``obj`` with ``changes``: ``dataclasses.replace`` without
     re-running ``__init__`` (states are replaced for every event, so this is the hot path).
-    Only for dataclasses with a ``__dict__`` (no slots); unknown field names are refused."""
-    new = _new(type(obj))
+    A :func:`draft` is changed in place instead and returned. Only for dataclasses with a
+    ``__dict__`` (no slots); unknown field names are refused."""
     old = obj.__dict__
+    if DRAFT in old:  # a working copy only its holder sees: no copy per event
+        size = len(old)
+        old.update(changes)
+        if len(old) != size:
+            for name in changes.keys() - {f.name for f in fields(obj)}:  # type: ignore[arg-type]
+                del old[name]
+            _refuse(obj, changes)
+        return obj
+    new = _new(type(obj))
     fresh = old.copy()
     fresh.update(changes)
     if len(fresh) != len(old):  # a name that is not a field added a key
-        names = {f.name for f in fields(obj)}  # type: ignore[arg-type]
-        raise TypeError(f"{type(obj).__name__} has no field(s) {sorted(changes.keys() - names)}")
+        _refuse(obj, changes)
     _set(new, "__dict__", fresh)
     return new
+
+
+def _refuse(obj: Any, changes: Mapping[str, Any]) -> None:
+    names = {f.name for f in fields(obj)}
+    raise TypeError(f"{type(obj).__name__} has no field(s) {sorted(changes.keys() - names)}")
+
+
+DRAFT = "_draft"
+"""The key a draft's instance dict holds (no dataclass field has it)."""
+
+
+def draft(obj: T) -> T:
+    """A working copy of the frozen dataclass ``obj`` that :func:`evolve` changes in place:
+    one copy per command (or replay) instead of one per event. Whoever makes a draft holds
+    the only reference to it and must :func:`seal` it before anyone else sees it; ``obj``
+    itself never changes."""
+    new = _new(type(obj))
+    fresh = obj.__dict__.copy()
+    fresh[DRAFT] = True
+    _set(new, "__dict__", fresh)
+    return new
+
+
+def seal(obj: T) -> T:
+    """``obj`` made an ordinary immutable value again (a no-op on one that is not a draft)."""
+    obj.__dict__.pop(DRAFT, None)
+    return obj
 
 
 _new = object.__new__

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,7 +25,7 @@ class SetupError(RuleError):
     """A new game's setup (edition, players, settings) is not valid."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Command:
     """Something a player, the banker or a tag asks the game to do.
 
@@ -36,6 +36,12 @@ class Command:
     actor: str
     type: str
     args: Mapping[str, Any] = field(default_factory=dict)
+
+    def __init__(self, actor: str, type: str, args: Mapping[str, Any] | None = None) -> None:
+        a, t, g = _COMMAND
+        a(self, actor)
+        t(self, type)
+        g(self, {} if args is None else args)
 
     @classmethod
     def from_json(cls, data: Any) -> Command:
@@ -55,7 +61,7 @@ class Command:
         return {"actor": self.actor, "type": self.type, "args": dict(self.args)}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Event:
     """A fact that happened. ``say`` explains it with the rule that caused it, or is empty
     for bookkeeping events (prompts, the to-do list) that players need not read; ``cite``
@@ -66,6 +72,13 @@ class Event:
     say: str = ""
     cite: str = ""
     """The id of the rule that caused it in the edition's ``[citations]`` catalogue, or ""."""
+
+    def __init__(self, type: str, data: Mapping[str, Any], say: str = "", cite: str = "") -> None:
+        t, d, s, c = _EVENT  # see slot_setters: several events are built for every command
+        t(self, type)
+        d(self, data)
+        s(self, say)
+        c(self, cite)
 
     def to_json(self) -> dict[str, Any]:
         out = {"type": self.type, "data": dict(self.data), "say": self.say}
@@ -79,7 +92,7 @@ class Event:
                    str(raw.get("cite", "")))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Action:
     """One legal command for one actor, as every front end renders it.
 
@@ -96,6 +109,15 @@ class Action:
     args: Mapping[str, Any] = field(default_factory=dict)
     input: Mapping[str, Any] | None = None
 
+    def __init__(self, actor: str, type: str, label: str, args: Mapping[str, Any] | None = None,
+                 input: Mapping[str, Any] | None = None) -> None:
+        a, t, la, g, i = _ACTION
+        a(self, actor)
+        t(self, type)
+        la(self, label)
+        g(self, {} if args is None else args)
+        i(self, input)
+
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "actor": self.actor,
@@ -108,7 +130,7 @@ class Action:
         return out
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Prompt:
     """The decision the game is waiting for: who must answer, what to show, which kind.
 
@@ -122,12 +144,38 @@ class Prompt:
     text: str
     data: Mapping[str, Any] = field(default_factory=dict)
 
+    def __init__(self, kind: str, to: tuple[str, ...], text: str,
+                 data: Mapping[str, Any] | None = None) -> None:
+        k, t, x, d = _PROMPT
+        k(self, kind)
+        t(self, to)
+        x(self, text)
+        d(self, {} if data is None else data)
+
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "to": list(self.to), "text": self.text, "data": dict(self.data)}
 
     @classmethod
     def from_json(cls, raw: Mapping[str, Any]) -> Prompt:
         return cls(str(raw["kind"]), tuple(raw["to"]), str(raw["text"]), dict(raw.get("data", {})))
+
+
+Setter = Callable[[Any, Any], None]
+
+
+def slot_setters(cls: type, *names: str) -> tuple[Setter, ...]:
+    """Setters of the slots ``names`` of frozen dataclass ``cls``, for a hand-written
+    ``__init__``: the generated one calls ``object.__setattr__`` per field (the frozen check
+    and a name lookup each time), about twice the cost, and events, tasks, prompts and actions
+    are built for every command. Such an ``__init__`` takes the fields in order, like the
+    generated one, with None for a field whose default is a new empty dict."""
+    return tuple(vars(cls)[name].__set__ for name in names)
+
+
+_COMMAND = slot_setters(Command, "actor", "type", "args")
+_EVENT = slot_setters(Event, "type", "data", "say", "cite")
+_ACTION = slot_setters(Action, "actor", "type", "label", "args", "input")
+_PROMPT = slot_setters(Prompt, "kind", "to", "text", "data")
 
 
 @dataclass(frozen=True, slots=True)

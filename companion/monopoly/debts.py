@@ -121,11 +121,12 @@ class MonopolyDebts(MonopolyHost):
     def go_bankrupt(self, ctx: C, pid: str, creditor: str) -> None:
         state = ctx.state
         p = state.player(pid)
+        owned = state.owned_by(pid)  # read before the deeds change hands
         to_player = creditor not in ("bank", "pot")
         heir = creditor if to_player else "bank"
         if p.money:
             ctx.emit("money_paid", source=pid, to=heir, amount=p.money)
-        for index in state.owned_by(pid):
+        for index in owned:
             self.take_deed(ctx, index, creditor if to_player else None, "")
         for card in p.cards:
             if to_player:
@@ -137,7 +138,7 @@ class MonopolyDebts(MonopolyHost):
         where = state.name(creditor) if to_player else "the Bank"
         ctx.emit("went_bankrupt", f"{p.name} is bankrupt: everything goes to {where}.", player=pid)
         if not to_player:
-            self.after_bank_bankruptcy(ctx, pid, state.owned_by(pid))
+            self.after_bank_bankruptcy(ctx, pid, owned)
         if ctx.state.turn_player.id == pid:
             ctx.set_todo([])
             ctx.then(Task("end_turn"))

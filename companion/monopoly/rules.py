@@ -266,7 +266,7 @@ class MonopolyRules(
         out = self.standing_actions(state)
         if state.trades:
             return out + self._free_actions(state)
-        key = tuple(p.id for p in state.players if not p.bankrupt)
+        key = tuple([p.id for p in state.players if not p.bankrupt])
         known: dict[tuple[str, ...], tuple[Action, ...]] = self.__dict__.setdefault(
             "_free_actions_by_players", {})
         found = known.get(key)
