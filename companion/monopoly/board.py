@@ -6,10 +6,11 @@ setting up a game; those corrections come in the game's settings and are applied
 
 from __future__ import annotations
 
+import json
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -178,7 +179,23 @@ def load_board(edition: str, corrections: Mapping[str, Any] | None = None) -> Bo
     "effect"?}}, "confirmed"?}`` (see companion/boxes/board_edit.py); anything wrong is refused
     with a SetupError naming the field. A corrected ``effect`` is checked against the rules by
     check_card_effects.
+
+    The board is immutable, so it is built once per edition and corrections (remembered by
+    their JSON text: a changed correction is another board) and shared by every game that
+    starts from it; a refusal is never remembered.
     """
+    key = board_edit.json_key(corrections or {})
+    if key is None:  # not plain JSON data (a tuple, a non-text key): built each time
+        return _build_board(edition, corrections)
+    return _remembered_board(edition, key)
+
+
+@lru_cache(maxsize=32)
+def _remembered_board(edition: str, corrections_json: str) -> Board:
+    return _build_board(edition, json.loads(corrections_json))
+
+
+def _build_board(edition: str, corrections: Mapping[str, Any] | None) -> Board:
     raw = _raw(edition)
     money = raw["money"]
     corrections = corrections or {}

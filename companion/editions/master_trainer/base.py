@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
-from functools import lru_cache
 from typing import Any
 
 from companion.editions.master_trainer.data import (
@@ -53,11 +51,6 @@ LOG_SIZE = 12
 GOAL = 20
 
 
-@lru_cache(maxsize=32)
-def _data_for(settings_json: str) -> EditionData:
-    return load(json.loads(settings_json))
-
-
 _by_setup: dict[int, tuple[object, EditionData]] = {}
 
 
@@ -67,7 +60,7 @@ def data_of(state: State) -> EditionData:
     hit = _by_setup.get(id(setup))
     if hit is not None and hit[0] is setup:
         return hit[1]
-    data = _data_for(json.dumps(dict(setup.settings), sort_keys=True))
+    data = load(setup.settings)
     if len(_by_setup) > 64:
         _by_setup.clear()
     _by_setup[id(setup)] = (setup, data)

@@ -92,9 +92,9 @@ class BattleRules(LandingRules):
         Pokémon card forces."""
         state, pid = ctx.state, command.actor
         other = str(command.args.get("with", ""))
-        chips = data_of(state).chips
-        give = chip_arg(command.args.get("give"), chips)
-        take = chip_arg(command.args.get("take"), chips)
+        data = data_of(state)
+        give = chip_arg(command.args.get("give"), data)
+        take = chip_arg(command.args.get("take"), data)
         if other not in self.trade_targets(state, pid):
             raise IllegalCommand("Trade with another player who has a Pokémon besides the "
                                  "starter (starters cannot be traded).")
@@ -192,7 +192,7 @@ class BattleRules(LandingRules):
         """``fight <chip> [bonus=2,3]``: your Pokémon for the battle and up to two Attack Bonus
         cards, kept secret until after the roll."""
         state, pid = ctx.state, command.actor
-        chip = chip_arg(command.args.get("chip"), data_of(state).chips)
+        chip = chip_arg(command.args.get("chip"), data_of(state))
         t = state.trainer(pid)
         if chip not in t.team:
             raise IllegalCommand(f"{self.chip(state, chip).name} is not in your team.")

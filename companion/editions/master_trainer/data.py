@@ -3,10 +3,11 @@
 
 from __future__ import annotations
 
+import json
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
-from functools import cache
+from dataclasses import dataclass, field
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -83,12 +84,29 @@ class EditionData:
     movers: Mapping[str, str]
     unverified: tuple[str, ...]
     """Names of data tables whose values are not printed in the rulebook."""
+    _by_colour: Mapping[str, tuple[Chip, ...]] = field(init=False, repr=False, compare=False)
+    _names: Mapping[str, str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        by_colour: dict[str, list[Chip]] = {}
+        names = {slug: slug for slug in self.chips}  # a slug first, then as chip_arg reads
+        for chip in self.chips.values():
+            by_colour.setdefault(chip.colour, []).append(chip)
+            for name in (str(chip.number), f"{chip.number}-{chip.slug}", chip.name.lower()):
+                names.setdefault(name, chip.slug)
+        object.__setattr__(self, "_by_colour", {k: tuple(v) for k, v in by_colour.items()})
+        object.__setattr__(self, "_names", names)
 
     def chip(self, slug: str) -> Chip:
         return self.chips[slug]
 
     def of_colour(self, colour: str) -> list[Chip]:
-        return [c for c in self.chips.values() if c.colour == colour]
+        return list(self._by_colour.get(colour, ()))
+
+    def chip_named(self, text: str) -> str | None:
+        """The slug of the chip ``text`` names (slug, number, ``16-pidgey`` or name, lower
+        case), or None."""
+        return self._names.get(text)
 
 
 def _read(name: str) -> dict[str, Any]:
@@ -144,7 +162,21 @@ def _rivals(table: Mapping[str, Any], override: Any) -> dict[str, Rival]:
 
 
 def load(settings: Mapping[str, Any] | None = None) -> EditionData:
-    """The edition's data with the banker's corrections from ``settings`` (SetupError if bad)."""
+    """The edition's data with the banker's corrections from ``settings`` (SetupError if bad).
+
+    Immutable, so built once per settings (remembered by their JSON text) and shared."""
+    key = board_edit.json_key(settings or {})
+    if key is None:  # not plain JSON data: built each time
+        return _build(settings)
+    return _remembered(key)
+
+
+@lru_cache(maxsize=32)
+def _remembered(settings_json: str) -> EditionData:
+    return _build(json.loads(settings_json))
+
+
+def _build(settings: Mapping[str, Any] | None) -> EditionData:
     settings = settings or {}
     chips_raw, rules, evolution = _raw()
     chips = {
