@@ -8,16 +8,18 @@ from __future__ import annotations
 
 import json
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from importlib import resources
-from typing import Any
+from typing import Any, TypeVar
 
 from companion.boxes import board_edit
 from companion.engine.seeds import SeedError, check_arguments, check_names, validate
 from companion.engine.types import SetupError
 from companion.money import Currency
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,11 +106,16 @@ class Board:
 
     @property
     def ownable(self) -> tuple[int, ...]:
-        cached: tuple[int, ...] | None = self.__dict__.get("_ownable")
-        if cached is None:
-            cached = tuple(s.index for s in self.spaces if s.ownable)
-            object.__setattr__(self, "_ownable", cached)
-        return cached
+        return self.derived("ownable", lambda b: tuple(s.index for s in b.spaces if s.ownable))
+
+    def derived(self, name: str, build: Callable[[Board], T]) -> T:
+        """A value computed from this board by ``build``, once per board and kept with it
+        (the board is immutable and shared by every game that starts from it)."""
+        found: T | None = self.__dict__.get("_" + name)
+        if found is None:
+            found = build(self)
+            object.__setattr__(self, "_" + name, found)
+        return found
 
 
 SEED_FILES: dict[str, str] = {}
