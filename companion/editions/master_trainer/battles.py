@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from companion.editions.master_trainer.base import State, battle_json, data_of
@@ -11,6 +10,7 @@ from companion.editions.master_trainer.state import Battle
 from companion.editions.master_trainer.turns import chip_arg
 from companion.engine.registry import declare, task
 from companion.engine.rules import Ctx, cites
+from companion.engine.state import evolve
 from companion.engine.types import Command, IllegalCommand
 
 
@@ -208,7 +208,7 @@ class BattleRules(LandingRules):
             hand.remove(card)
         battle = state.battle
         assert battle is not None
-        new = replace(battle, fighters={**battle.fighters, pid: chip},
+        new = evolve(battle, fighters={**battle.fighters, pid: chip},
                       bonus={**battle.bonus, pid: tuple(cards)})
         n = len(cards)
         ctx.emit("battle_changed",
@@ -382,7 +382,7 @@ class BattleRules(LandingRules):
         note = "" if r.verified else " (values not verified from the printed card)"
         ctx.emit("battle_changed", f"{self.pname(ctx.state, b.defender)} shows the Rival Card: "
                  f"{r.name} with {r.pokemon}, Attack Strength {r.strength}{note}.",
-                 battle=battle_json(replace(b, revealed=True)))
+                 battle=battle_json(evolve(b, revealed=True)))
         self.start_dice(ctx, "final", [b.challenger, b.defender], "final_rolled")
 
     def master_total(self, state: State, roll: int) -> tuple[int, str]:
