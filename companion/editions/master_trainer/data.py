@@ -86,6 +86,8 @@ class EditionData:
     """Names of data tables whose values are not printed in the rulebook."""
     _by_colour: Mapping[str, tuple[Chip, ...]] = field(init=False, repr=False, compare=False)
     _names: Mapping[str, str] = field(init=False, repr=False, compare=False)
+    _groups: tuple[tuple[frozenset[str], str, int], ...] = field(init=False, repr=False,
+                                                                compare=False)
 
     def __post_init__(self) -> None:
         by_colour: dict[str, list[Chip]] = {}
@@ -96,12 +98,18 @@ class EditionData:
                 names.setdefault(name, chip.slug)
         object.__setattr__(self, "_by_colour", {k: tuple(v) for k, v in by_colour.items()})
         object.__setattr__(self, "_names", names)
+        object.__setattr__(self, "_groups", tuple(
+            (frozenset(g), g[-1], 3 if len(g) == 2 else 5) for g in self.groups))
 
     def chip(self, slug: str) -> Chip:
         return self.chips[slug]
 
     def of_colour(self, colour: str) -> list[Chip]:
         return list(self._by_colour.get(colour, ()))
+
+    def group_bonuses(self) -> tuple[tuple[frozenset[str], str, int], ...]:
+        """Each Evolution Group as (its members, its last member, the bonus it earns)."""
+        return self._groups
 
     def chip_named(self, text: str) -> str | None:
         """The slug of the chip ``text`` names (slug, number, ``16-pidgey`` or name, lower
@@ -230,10 +238,9 @@ def evolution_bonuses(team: tuple[str, ...], data: EditionData) -> dict[str, int
     +3 for a group of two, +5 for a group of three, on the group's last member."""
     owned = set(team)
     out: dict[str, int] = {}
-    for group in data.groups:
-        if set(group) <= owned:
-            top = group[-1]
-            out[top] = max(out.get(top, 0), 3 if len(group) == 2 else 5)
+    for members, top, bonus in data.group_bonuses():
+        if members <= owned:
+            out[top] = max(out.get(top, 0), bonus)
     return out
 
 
