@@ -8,7 +8,6 @@ other readings (docs/readings/pokemon.md). The odds shown are the real chance un
 
 from __future__ import annotations
 
-from companion.editions import readings
 from companion.editions.pokemon import data
 from companion.engine.registry import prompt_kind, task
 from companion.engine.rules import Ctx, cites
@@ -158,10 +157,10 @@ class PokemonCatching(MonopolyRules):
                 space=space, price=price, odds=odds)
 
     def may_spend_last(self, state: MonopolyState) -> bool:
-        return readings.chosen("pokemon", state.setup.settings, "last_ball_reroll") == "yes"
+        return data.reading(state, "last_ball_reroll") == "yes"
 
     def out_at_zero(self, state: MonopolyState) -> bool:
-        return readings.chosen("pokemon", state.setup.settings, "zero_balls") == "reroll"
+        return data.reading(state, "zero_balls") == "reroll"
 
     @prompt_kind("catch_miss")
     def actions_catch_miss(self, state: MonopolyState) -> list[Action]:

@@ -182,9 +182,24 @@ def _percent_text(chance: Fraction) -> str:
 
 def counts_last(state: MonopolyState) -> bool:
     """Is a re-roll paid with the last Poké Ball rolled? (the two reading settings)"""
-    def chosen(name: str) -> str:
-        return readings.chosen("pokemon", state.setup.settings, name)
-    return chosen("zero_balls") == "debt" and chosen("last_ball_reroll") == "yes"
+    return reading(state, "zero_balls") == "debt" and reading(state, "last_ball_reroll") == "yes"
+
+
+def reading(state: MonopolyState, name: str) -> str:
+    """The banker's choice for reading setting ``name`` in this game (or its default)."""
+    global _last_readings
+    setup = state.setup
+    memo = _last_readings
+    if memo[0] is not setup:  # a game's setup never changes: its choices neither
+        memo = _last_readings = (setup, {})
+    found = memo[1].get(name)
+    if found is None:
+        found = memo[1][name] = readings.chosen("pokemon", setup.settings, name)
+    return found
+
+
+_last_readings: tuple[object, dict[str, str]] = (None, {})
+"""The reading settings looked up for the last game asked about (replaced whole)."""
 
 
 def odds_for(state: MonopolyState, pid: str) -> Odds:
