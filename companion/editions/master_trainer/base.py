@@ -53,18 +53,26 @@ _FLAGS = tuple(f.name for f in fields(TurnFlagsSet))
 
 
 _by_setup: dict[int, tuple[object, EditionData]] = {}
+_last: tuple[object, EditionData | None] = (None, None)
+"""The setup asked about last and its data (replaced whole; most calls are for it)."""
 
 
 def data_of(state: State) -> EditionData:
     """The edition data with this game's settings applied (looked up once per setup)."""
+    global _last
     setup = state.setup
+    last = _last
+    if last[0] is setup and last[1] is not None:
+        return last[1]
     hit = _by_setup.get(id(setup))
     if hit is not None and hit[0] is setup:
-        return hit[1]
-    data = load(setup.settings)
-    if len(_by_setup) > 64:
-        _by_setup.clear()
-    _by_setup[id(setup)] = (setup, data)
+        data = hit[1]
+    else:
+        data = load(setup.settings)
+        if len(_by_setup) > 64:
+            _by_setup.clear()
+        _by_setup[id(setup)] = (setup, data)
+    _last = (setup, data)
     return data
 
 

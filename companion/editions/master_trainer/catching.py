@@ -26,6 +26,7 @@ def catch_odds(chip: Chip, ball: Ball | None) -> Fraction:
     return Fraction(wins, 6)
 
 
+@lru_cache(maxsize=64)
 def odds_text(odds: Fraction) -> str:
     """``4 in 6 (67%)``: how players say it at the table."""
     sixths = odds * 6

@@ -36,14 +36,15 @@ class Chip:
     """Attack Strength used in battles."""
     catch: tuple[int, ...]
     """Die faces that catch it (empty for starters)."""
+    label: str = field(init=False, repr=False, compare=False)
+    """``#16 Pidgey``: how the chip is offered (made once; every chip choice lists it)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "label", f"#{self.number} {self.name}")
 
     @property
     def tag(self) -> str:
         return f"chip:{self.number}-{self.slug}"
-
-    @property
-    def label(self) -> str:
-        return f"#{self.number} {self.name}"
 
 
 @dataclass(frozen=True, slots=True)
