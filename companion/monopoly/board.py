@@ -106,7 +106,7 @@ class Board:
 
     @property
     def ownable(self) -> tuple[int, ...]:
-        return self.derived("ownable", lambda b: tuple(s.index for s in b.spaces if s.ownable))
+        return self.derived("ownable", _ownable)
 
     def derived(self, name: str, build: Callable[[Board], T]) -> T:
         """A value computed from this board by ``build``, once per board and kept with it
@@ -116,6 +116,10 @@ class Board:
             found = build(self)
             object.__setattr__(self, "_" + name, found)
         return found
+
+
+def _ownable(board: Board) -> tuple[int, ...]:
+    return tuple(s.index for s in board.spaces if s.ownable)
 
 
 SEED_FILES: dict[str, str] = {}

@@ -35,8 +35,11 @@ def type_name(board: Board, type_id: str) -> str:
 
 
 def _type_names(board: Board) -> Mapping[str, str]:
-    return board.derived("pokemon_types", lambda b: {
-        t: str(v["name"]) for t, v in b.data["types"].items()})
+    return board.derived("pokemon_types", _read_type_names)
+
+
+def _read_type_names(board: Board) -> Mapping[str, str]:
+    return {t: str(v["name"]) for t, v in board.data["types"].items()}
 
 
 def all_chips(board: Board) -> dict[str, list[str]]:
@@ -283,6 +286,9 @@ class PokemonView(TypedDict):
 
 
 def values(state: MonopolyState) -> PokemonValues:
+    ext = state.ext
+    if type(ext) is PokemonValues:  # the rules ask several times a command
+        return ext
     return values_of(state, PokemonValues)
 
 
