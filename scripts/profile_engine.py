@@ -5,8 +5,9 @@ asserts nothing (target: >= 20 games/s for every edition).
 Each game is played by a bot first (capped at 5,000 commands; the share that ended is printed),
 then its commands are sent again and timed: per command, the legal actions a table would list
 and ``game.step``. Printed per edition: games/s and µs per command in CPU time (other processes
-on a shared machine count little; the wall-clock figure is shown too), commands per game, and
-with ``--profile`` cProfile's top entries (call counts do not depend on the machine's load).
+on a shared machine count little; the wall-clock figure is shown too), commands per game, the
+parts (setup per game, legal actions and step per command), and with ``--profile`` cProfile's
+top entries (call counts do not depend on the machine's load).
 
 Two bots: ``random`` picks any legal action (buying when it can, 80% of the time, as
 scripts/bench_engine.py does); ``person`` plays like a person would: buys what it can afford,
@@ -116,19 +117,33 @@ def record(edition: str, seed: int, players: int, bot: Bot,
     return setup, commands, state.finished
 
 
-def play(setup: GameSetup, commands: list[Command]) -> None:
+def play(setup: GameSetup, commands: list[Command], spent: list[float] | None = None) -> None:
     """The engine's work for one game, the bot's choices given: start it, and for each
-    command list the legal actions (a table shows them) and decide and apply it."""
+    command list the legal actions (a table shows them) and decide and apply it.
+    ``spent`` (CPU seconds) gets the setup, the legal actions and the steps added."""
+    clock = time.process_time
+    t0 = clock()
     state = game.replay(game.new_game(setup))
+    t1 = clock()
+    listing = stepping = 0.0
     for command in commands:
+        a = clock()
         game.legal_actions(state)
+        b = clock()
         _, state = game.step(state, command)
+        listing += b - a
+        stepping += clock() - b
+    if spent is not None:
+        spent[0] += t1 - t0
+        spent[1] += listing
+        spent[2] += stepping
 
 
 def measure(edition: str, games: int, players: int, bot: Bot,
             prof: cProfile.Profile | None = None) -> dict[str, float]:
     """Games recorded first, then timed through the engine alone (CPU time, so other
-    processes on the machine count little; the bot's own time is left out)."""
+    processes on the machine count little; the bot's own time is left out). A second pass
+    times each part (setup per game, legal actions and step per command)."""
     played = [record(edition, 1000 + seed, players, bot) for seed in range(games)]
     commands = sum(len(c) for _, c, _ in played)
     if prof is not None:
@@ -139,9 +154,14 @@ def measure(edition: str, games: int, players: int, bot: Bot,
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     if prof is not None:
         prof.disable()
+    spent = [0.0, 0.0, 0.0]
+    for setup, moves, _ in played:
+        play(setup, moves, spent)
     return {"games_s": games / cpu, "wall_games_s": games / wall,
             "commands": commands / games, "us": cpu / commands * 1e6,
-            "finished": sum(done for _, _, done in played) / games}
+            "finished": sum(done for _, _, done in played) / games,
+            "setup_ms": spent[0] / games * 1e3, "legal_us": spent[1] / commands * 1e6,
+            "step_us": spent[2] / commands * 1e6}
 
 
 def main() -> None:
@@ -163,6 +183,8 @@ def main() -> None:
                   f"{r['games_s']:6.1f} games/s (CPU time; {r['wall_games_s']:.1f} by the "
                   f"clock), {r['commands']:6.0f} commands per game, {r['us']:6.1f} µs per command, "
                   f"{r['finished']:.0%} finished (target >= 20 games/s)", flush=True)
+            print(f"  {'':22s} setup {r['setup_ms']:.2f} ms per game; per command: legal "
+                  f"actions {r['legal_us']:.1f} µs, step {r['step_us']:.1f} µs", flush=True)
             if prof is not None:
                 stats = pstats.Stats(prof)
                 print(f"  total calls: {stats.total_calls:,}")  # type: ignore[attr-defined]

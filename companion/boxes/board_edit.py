@@ -13,9 +13,11 @@ Every refusal is a :class:`SetupError` whose message starts with the field it is
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from companion.engine.types import SetupError
@@ -78,8 +80,28 @@ def handled_kinds(edition: str, raw_spaces: Iterable[Mapping[str, Any]]) -> froz
         rules = find_edition(edition)
     except Exception:  # an unknown edition has only its data file's kinds
         return frozenset(kinds)
-    kinds |= {n[len("land_"):] for n in dir(rules) if n.startswith("land_")} - UNUSED
-    return frozenset(kinds)
+    return frozenset(kinds | _land_kinds(type(rules)))
+
+
+@cache
+def _land_kinds(rules: type) -> frozenset[str]:
+    """The kinds a rules class has a ``land_<kind>`` method for (looked up once per class)."""
+    return frozenset(n[len("land_"):] for n in dir(rules) if n.startswith("land_")) - UNUSED
+
+
+def json_key(value: object) -> str | None:
+    """``value`` as JSON text when it is made of JSON's own types only (so the text stands for
+    it exactly and data built from it can be remembered by it), else None."""
+    def plain(v: object) -> bool:
+        if v is None or type(v) in (str, int, float, bool):
+            return True
+        if type(v) is list:
+            return all(plain(x) for x in v)
+        if type(v) is dict:
+            return all(type(k) is str and plain(x) for k, x in v.items())
+        return False
+
+    return json.dumps(value) if plain(value) else None
 
 
 def is_structural(corrections: Mapping[str, Any]) -> bool:

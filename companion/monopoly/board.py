@@ -6,17 +6,20 @@ setting up a game; those corrections come in the game's settings and are applied
 
 from __future__ import annotations
 
+import json
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
-from typing import Any
+from typing import Any, TypeVar
 
 from companion.boxes import board_edit
 from companion.engine.seeds import SeedError, check_arguments, check_names, validate
 from companion.engine.types import SetupError
 from companion.money import Currency
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,11 +106,20 @@ class Board:
 
     @property
     def ownable(self) -> tuple[int, ...]:
-        cached: tuple[int, ...] | None = self.__dict__.get("_ownable")
-        if cached is None:
-            cached = tuple(s.index for s in self.spaces if s.ownable)
-            object.__setattr__(self, "_ownable", cached)
-        return cached
+        return self.derived("ownable", _ownable)
+
+    def derived(self, name: str, build: Callable[[Board], T]) -> T:
+        """A value computed from this board by ``build``, once per board and kept with it
+        (the board is immutable and shared by every game that starts from it)."""
+        found: T | None = self.__dict__.get("_" + name)
+        if found is None:
+            found = build(self)
+            object.__setattr__(self, "_" + name, found)
+        return found
+
+
+def _ownable(board: Board) -> tuple[int, ...]:
+    return tuple(s.index for s in board.spaces if s.ownable)
 
 
 SEED_FILES: dict[str, str] = {}
@@ -178,7 +190,23 @@ def load_board(edition: str, corrections: Mapping[str, Any] | None = None) -> Bo
     "effect"?}}, "confirmed"?}`` (see companion/boxes/board_edit.py); anything wrong is refused
     with a SetupError naming the field. A corrected ``effect`` is checked against the rules by
     check_card_effects.
+
+    The board is immutable, so it is built once per edition and corrections (remembered by
+    their JSON text: a changed correction is another board) and shared by every game that
+    starts from it; a refusal is never remembered.
     """
+    key = board_edit.json_key(corrections or {})
+    if key is None:  # not plain JSON data (a tuple, a non-text key): built each time
+        return _build_board(edition, corrections)
+    return _remembered_board(edition, key)
+
+
+@lru_cache(maxsize=32)
+def _remembered_board(edition: str, corrections_json: str) -> Board:
+    return _build_board(edition, json.loads(corrections_json))
+
+
+def _build_board(edition: str, corrections: Mapping[str, Any] | None) -> Board:
     raw = _raw(edition)
     money = raw["money"]
     corrections = corrections or {}

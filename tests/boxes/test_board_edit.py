@@ -9,6 +9,7 @@ import pytest
 from companion.engine import game
 from companion.engine.types import GameSetup, SetupError
 from companion.monopoly.board import load_board
+from companion.monopoly.state import MonopolyState
 from companion.script import load_script, run_script
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "starwars-box-profile.json"
@@ -136,3 +137,40 @@ def test_the_game_view_shows_unverified_facts_where_they_are_used() -> None:
 def test_go_to_jail_needs_a_jail() -> None:
     text = refused("monopolino", {"spaces": {"lottery": {"kind": "go_to_jail"}}})
     assert text == "spaces.lottery.kind: 'go_to_jail' needs a Jail space on the board."
+
+
+def _started(board: object = None) -> MonopolyState:
+    settings = {} if board is None else {"board": board}
+    setup = GameSetup.from_json({"edition": "mario", "players": ["Ann", "Bob"], "seed": 1,
+                                 "settings": settings})
+    state = game.replay(game.new_game(setup))
+    assert isinstance(state, MonopolyState)
+    return state
+
+
+def test_each_game_plays_on_the_board_its_own_corrections_make() -> None:
+    """Boards are built once per correction and shared: a game on the shipped board, one on
+    a corrected board, the same correction changed in place, and the shipped board again
+    each get their own board."""
+    first = next(s for s in load_board("mario").spaces if s.ownable)
+    shipped = _started()
+    fix = {"spaces": {first.id: {"price": first.price + 7}}}
+    corrected = _started(fix)
+    fix["spaces"][first.id]["price"] = first.price + 9
+    changed = _started(fix)
+    again = _started()
+    assert corrected.b.find(first.id).price == first.price + 7
+    assert changed.b.find(first.id).price == first.price + 9
+    assert shipped.b.find(first.id).price == again.b.find(first.id).price == first.price
+
+
+def test_a_refused_correction_is_refused_every_time() -> None:
+    """A refusal is never remembered as a board, and a correction written with a tuple
+    instead of a list is refused even after the list form was accepted."""
+    first = next(s for s in load_board("mario").spaces if s.ownable)
+    for _ in range(2):
+        assert refused("mario", {"spaces": {first.id: {"price": -1}}}).startswith(
+            f"spaces.{first.id}.price:")
+    order = [s.id for s in load_board("mario").spaces]
+    assert load_board("mario", {"order": order}).find(first.id) == first
+    assert refused("mario", {"order": tuple(order)}).startswith("order: list every space")

@@ -8,7 +8,8 @@ import pytest
 from mt_table import RULES
 
 from companion.editions.master_trainer.data import evolution_bonuses, load
-from companion.engine.types import SetupError
+from companion.editions.master_trainer.turns import chip_arg
+from companion.engine.types import IllegalCommand, SetupError
 
 DATA = load()
 
@@ -120,3 +121,25 @@ def test_tag_objects_cover_chips_movers_and_spaces() -> None:
     assert sum(k.startswith("chip:") for k in objects) == 150
     assert "token:yellow" in objects and "space:catch-blue" in objects
     assert "space:final" in objects
+
+
+def test_a_chip_is_named_by_slug_number_both_name_or_tag() -> None:
+    for text in ("pidgey", 16, "16", "16-pidgey", "Pidgey", " PIDGEY ", "chip:16-pidgey"):
+        assert chip_arg(text, DATA) == "pidgey"
+    assert chip_arg("Mr. Mime", DATA) == chip_arg(122, DATA) == "mr-mime"
+    for junk in (None, "", "mew", 151, "chip:", "16-squirtle"):
+        with pytest.raises(IllegalCommand, match="There is no Pokémon chip called"):
+            chip_arg(junk, DATA)
+
+
+def test_each_game_reads_the_data_its_own_settings_give() -> None:
+    """The data is built once per settings and shared: changed settings (even the same
+    dict changed in place) give their own data, and a refusal is refused every time."""
+    settings = {"city_items": 2}
+    assert load(settings).city_items == 2
+    settings["city_items"] = 0
+    assert load(settings).city_items == 0
+    assert load().city_items == DATA.city_items
+    for _ in range(2):
+        with pytest.raises(SetupError, match="city_items"):
+            load({"city_items": 9})

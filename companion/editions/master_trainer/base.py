@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
-from dataclasses import replace
-from functools import lru_cache
+from dataclasses import fields
 from typing import Any
 
 from companion.editions.master_trainer.data import (
@@ -51,26 +49,30 @@ from companion.engine.state import evolve
 State = MasterTrainerState
 LOG_SIZE = 12
 GOAL = 20
-
-
-@lru_cache(maxsize=32)
-def _data_for(settings_json: str) -> EditionData:
-    return load(json.loads(settings_json))
+_FLAGS = tuple(f.name for f in fields(TurnFlagsSet))
 
 
 _by_setup: dict[int, tuple[object, EditionData]] = {}
+_last: tuple[object, EditionData | None] = (None, None)
+"""The setup asked about last and its data (replaced whole; most calls are for it)."""
 
 
 def data_of(state: State) -> EditionData:
     """The edition data with this game's settings applied (looked up once per setup)."""
+    global _last
     setup = state.setup
+    last = _last
+    if last[0] is setup and last[1] is not None:
+        return last[1]
     hit = _by_setup.get(id(setup))
     if hit is not None and hit[0] is setup:
-        return hit[1]
-    data = _data_for(json.dumps(dict(setup.settings), sort_keys=True))
-    if len(_by_setup) > 64:
-        _by_setup.clear()
-    _by_setup[id(setup)] = (setup, data)
+        data = hit[1]
+    else:
+        data = load(setup.settings)
+        if len(_by_setup) > 64:
+            _by_setup.clear()
+        _by_setup[id(setup)] = (setup, data)
+    _last = (setup, data)
     return data
 
 
@@ -195,7 +197,7 @@ class MasterTrainerBase(Rules[MasterTrainerState]):
 
     def on_starter_dealt(self, state: State, e: StarterDealt) -> State:
         t = state.trainer(e.player)
-        return state.with_trainer(replace(t, starter=e.chip, team=(e.chip,)))
+        return state.with_trainer(evolve(t, starter=e.chip, team=(e.chip,)))
 
     def on_turn_order_set(self, state: State, e: TurnOrderSet) -> State:
         return evolve(state, order=tuple(e.order))
@@ -207,7 +209,7 @@ class MasterTrainerBase(Rules[MasterTrainerState]):
         )
 
     def on_turn_flags_set(self, state: State, e: TurnFlagsSet) -> State:
-        return evolve(state, **{k: v for k, v in e.to_data().items() if v is not None})
+        return evolve(state, **{k: v for k in _FLAGS if (v := getattr(e, k)) is not None})
 
     def on_dice_round_changed(self, state: State, e: DiceRoundChanged) -> State:
         raw = e.round
@@ -226,7 +228,7 @@ class MasterTrainerBase(Rules[MasterTrainerState]):
         who = e.player
         return evolve(
             state,
-            dice=replace(
+            dice=evolve(
                 state.dice,
                 waiting=tuple(w for w in state.dice.waiting if w != who),
                 rolls={**state.dice.rolls, who: e.value},
@@ -236,19 +238,19 @@ class MasterTrainerBase(Rules[MasterTrainerState]):
     def on_items_drawn(self, state: State, e: ItemsDrawn) -> State:
         n = e.count
         t = state.trainer(e.player)
-        new = state.with_trainer(replace(t, items=t.items + state.items_deck[:n]))
+        new = state.with_trainer(evolve(t, items=t.items + state.items_deck[:n]))
         return evolve(new, items_deck=state.items_deck[n:])
 
     def on_items_returned(self, state: State, e: ItemsReturned) -> State:
         t = state.trainer(e.player)
-        new = state.with_trainer(replace(t, items=without(t.items, e.cards)))
+        new = state.with_trainer(evolve(t, items=without(t.items, e.cards)))
         return evolve(new, items_deck=state.items_deck + tuple(e.cards))
 
     def on_items_taken(self, state: State, e: ItemsTaken) -> State:
         loser, winner = state.trainer(e.loser), state.trainer(e.winner)
-        state = state.with_trainer(replace(loser, items=without(loser.items, e.cards)))
+        state = state.with_trainer(evolve(loser, items=without(loser.items, e.cards)))
         winner = state.trainer(e.winner)
-        return state.with_trainer(replace(winner, items=winner.items + tuple(e.cards)))
+        return state.with_trainer(evolve(winner, items=winner.items + tuple(e.cards)))
 
     def on_event_drawn(self, state: State, e: EventDrawn) -> State:
         deck = state.events_deck
@@ -256,8 +258,8 @@ class MasterTrainerBase(Rules[MasterTrainerState]):
 
     def on_item_card_named(self, state: State, e: ItemCardNamed) -> State:
         t = state.trainer(e.player)
-        new = state.with_trainer(replace(t, items=(*t.items, e.card)))
-        return replace(new, items_deck=tuple(e.deck), items_top=e.top)
+        new = state.with_trainer(evolve(t, items=(*t.items, e.card)))
+        return evolve(new, items_deck=tuple(e.deck), items_top=e.top)
 
     def on_event_card_named(self, state: State, e: EventCardNamed) -> State:
         return evolve(state, events_deck=tuple(e.deck), events_top=e.top)
@@ -279,32 +281,32 @@ class MasterTrainerBase(Rules[MasterTrainerState]):
         if e.refill:
             down[colour] += 1
         t = state.trainer(e.player)
-        state = state.with_trainer(replace(t, team=(*t.team, chip)))
+        state = state.with_trainer(evolve(t, team=(*t.team, chip)))
         return evolve(
             state, board_down=down, face_up=tuple(c for c in state.face_up if c != chip)
         )
 
     def on_knocked_out(self, state: State, e: KnockedOut) -> State:
         t = state.trainer(e.player)
-        return state.with_trainer(replace(t, knocked_out=(*t.knocked_out, e.chip)))
+        return state.with_trainer(evolve(t, knocked_out=(*t.knocked_out, e.chip)))
 
     def on_revived(self, state: State, e: Revived) -> State:
         t = state.trainer(e.player)
         back = set(e.chips)
         return state.with_trainer(
-            replace(t, knocked_out=tuple(c for c in t.knocked_out if c not in back))
+            evolve(t, knocked_out=tuple(c for c in t.knocked_out if c not in back))
         )
 
     def on_traded(self, state: State, e: Traded) -> State:
         a, b = state.trainer(e.a), state.trainer(e.b)
         give, take = e.give, e.take
-        a2 = replace(
+        a2 = evolve(
             a,
             team=tuple(take if c == give else c for c in a.team),
             knocked_out=tuple(c for c in a.knocked_out if c != give)
             + ((take,) if take in b.knocked_out else ()),
         )
-        b2 = replace(
+        b2 = evolve(
             b,
             team=tuple(give if c == take else c for c in b.team),
             knocked_out=tuple(c for c in b.knocked_out if c != take)
@@ -314,7 +316,7 @@ class MasterTrainerBase(Rules[MasterTrainerState]):
 
     def on_mover_placed(self, state: State, e: MoverPlaced) -> State:
         t = state.trainer(e.player)
-        return state.with_trainer(replace(t, place=e.place, on_plateau=e.on_plateau))
+        return state.with_trainer(evolve(t, place=e.place, on_plateau=e.on_plateau))
 
     def on_battle_changed(self, state: State, e: BattleChanged) -> State:
         raw = e.battle
@@ -340,9 +342,9 @@ class MasterTrainerBase(Rules[MasterTrainerState]):
 
     def on_items_handed_over(self, state: State, e: ItemsHandedOver) -> State:
         giver = state.trainer(e.giver)
-        state = state.with_trainer(replace(giver, items=without(giver.items, e.cards)))
+        state = state.with_trainer(evolve(giver, items=without(giver.items, e.cards)))
         taker = state.trainer(e.to)
-        return state.with_trainer(replace(taker, items=taker.items + tuple(e.cards)))
+        return state.with_trainer(evolve(taker, items=taker.items + tuple(e.cards)))
 
 
 def battle_json(b: Battle) -> dict[str, Any]:

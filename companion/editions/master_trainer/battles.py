@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from companion.editions.master_trainer.base import State, battle_json, data_of
@@ -11,6 +10,7 @@ from companion.editions.master_trainer.state import Battle
 from companion.editions.master_trainer.turns import chip_arg
 from companion.engine.registry import declare, task
 from companion.engine.rules import Ctx, cites
+from companion.engine.state import evolve
 from companion.engine.types import Command, IllegalCommand
 
 
@@ -92,9 +92,9 @@ class BattleRules(LandingRules):
         Pokémon card forces."""
         state, pid = ctx.state, command.actor
         other = str(command.args.get("with", ""))
-        chips = data_of(state).chips
-        give = chip_arg(command.args.get("give"), chips)
-        take = chip_arg(command.args.get("take"), chips)
+        data = data_of(state)
+        give = chip_arg(command.args.get("give"), data)
+        take = chip_arg(command.args.get("take"), data)
         if other not in self.trade_targets(state, pid):
             raise IllegalCommand("Trade with another player who has a Pokémon besides the "
                                  "starter (starters cannot be traded).")
@@ -192,7 +192,7 @@ class BattleRules(LandingRules):
         """``fight <chip> [bonus=2,3]``: your Pokémon for the battle and up to two Attack Bonus
         cards, kept secret until after the roll."""
         state, pid = ctx.state, command.actor
-        chip = chip_arg(command.args.get("chip"), data_of(state).chips)
+        chip = chip_arg(command.args.get("chip"), data_of(state))
         t = state.trainer(pid)
         if chip not in t.team:
             raise IllegalCommand(f"{self.chip(state, chip).name} is not in your team.")
@@ -208,7 +208,7 @@ class BattleRules(LandingRules):
             hand.remove(card)
         battle = state.battle
         assert battle is not None
-        new = replace(battle, fighters={**battle.fighters, pid: chip},
+        new = evolve(battle, fighters={**battle.fighters, pid: chip},
                       bonus={**battle.bonus, pid: tuple(cards)})
         n = len(cards)
         ctx.emit("battle_changed",
@@ -382,7 +382,7 @@ class BattleRules(LandingRules):
         note = "" if r.verified else " (values not verified from the printed card)"
         ctx.emit("battle_changed", f"{self.pname(ctx.state, b.defender)} shows the Rival Card: "
                  f"{r.name} with {r.pokemon}, Attack Strength {r.strength}{note}.",
-                 battle=battle_json(replace(b, revealed=True)))
+                 battle=battle_json(evolve(b, revealed=True)))
         self.start_dice(ctx, "final", [b.challenger, b.defender], "final_rolled")
 
     def master_total(self, state: State, roll: int) -> tuple[int, str]:

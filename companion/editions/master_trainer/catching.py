@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 
 from companion.editions.master_trainer.data import Ball, Chip
 
@@ -17,12 +18,15 @@ def catching_adjustment(roll: int, chip: Chip, ball: Ball | None) -> int | None:
     return None
 
 
+@lru_cache(maxsize=1024)
 def catch_odds(chip: Chip, ball: Ball | None) -> Fraction:
-    """The chance that one die catches ``chip`` with ``ball`` (None: no ball)."""
+    """The chance that one die catches ``chip`` with ``ball`` (None: no ball); worked out
+    once per chip and ball (every catch prompt and its actions ask)."""
     wins = sum(catching_adjustment(face, chip, ball) is not None for face in range(1, 7))
     return Fraction(wins, 6)
 
 
+@lru_cache(maxsize=64)
 def odds_text(odds: Fraction) -> str:
     """``4 in 6 (67%)``: how players say it at the table."""
     sixths = odds * 6

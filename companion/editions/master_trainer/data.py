@@ -3,10 +3,11 @@
 
 from __future__ import annotations
 
+import json
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
-from functools import cache
+from dataclasses import dataclass, field
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -35,14 +36,15 @@ class Chip:
     """Attack Strength used in battles."""
     catch: tuple[int, ...]
     """Die faces that catch it (empty for starters)."""
+    label: str = field(init=False, repr=False, compare=False)
+    """``#16 Pidgey``: how the chip is offered (made once; every chip choice lists it)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "label", f"#{self.number} {self.name}")
 
     @property
     def tag(self) -> str:
         return f"chip:{self.number}-{self.slug}"
-
-    @property
-    def label(self) -> str:
-        return f"#{self.number} {self.name}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,12 +85,37 @@ class EditionData:
     movers: Mapping[str, str]
     unverified: tuple[str, ...]
     """Names of data tables whose values are not printed in the rulebook."""
+    _by_colour: Mapping[str, tuple[Chip, ...]] = field(init=False, repr=False, compare=False)
+    _names: Mapping[str, str] = field(init=False, repr=False, compare=False)
+    _groups: tuple[tuple[frozenset[str], str, int], ...] = field(init=False, repr=False,
+                                                                compare=False)
+
+    def __post_init__(self) -> None:
+        by_colour: dict[str, list[Chip]] = {}
+        names = {slug: slug for slug in self.chips}  # a slug first, then as chip_arg reads
+        for chip in self.chips.values():
+            by_colour.setdefault(chip.colour, []).append(chip)
+            for name in (str(chip.number), f"{chip.number}-{chip.slug}", chip.name.lower()):
+                names.setdefault(name, chip.slug)
+        object.__setattr__(self, "_by_colour", {k: tuple(v) for k, v in by_colour.items()})
+        object.__setattr__(self, "_names", names)
+        object.__setattr__(self, "_groups", tuple(
+            (frozenset(g), g[-1], 3 if len(g) == 2 else 5) for g in self.groups))
 
     def chip(self, slug: str) -> Chip:
         return self.chips[slug]
 
     def of_colour(self, colour: str) -> list[Chip]:
-        return [c for c in self.chips.values() if c.colour == colour]
+        return list(self._by_colour.get(colour, ()))
+
+    def group_bonuses(self) -> tuple[tuple[frozenset[str], str, int], ...]:
+        """Each Evolution Group as (its members, its last member, the bonus it earns)."""
+        return self._groups
+
+    def chip_named(self, text: str) -> str | None:
+        """The slug of the chip ``text`` names (slug, number, ``16-pidgey`` or name, lower
+        case), or None."""
+        return self._names.get(text)
 
 
 def _read(name: str) -> dict[str, Any]:
@@ -144,7 +171,21 @@ def _rivals(table: Mapping[str, Any], override: Any) -> dict[str, Rival]:
 
 
 def load(settings: Mapping[str, Any] | None = None) -> EditionData:
-    """The edition's data with the banker's corrections from ``settings`` (SetupError if bad)."""
+    """The edition's data with the banker's corrections from ``settings`` (SetupError if bad).
+
+    Immutable, so built once per settings (remembered by their JSON text) and shared."""
+    key = board_edit.json_key(settings or {})
+    if key is None:  # not plain JSON data: built each time
+        return _build(settings)
+    return _remembered(key)
+
+
+@lru_cache(maxsize=32)
+def _remembered(settings_json: str) -> EditionData:
+    return _build(json.loads(settings_json))
+
+
+def _build(settings: Mapping[str, Any] | None) -> EditionData:
     settings = settings or {}
     chips_raw, rules, evolution = _raw()
     chips = {
@@ -198,10 +239,9 @@ def evolution_bonuses(team: tuple[str, ...], data: EditionData) -> dict[str, int
     +3 for a group of two, +5 for a group of three, on the group's last member."""
     owned = set(team)
     out: dict[str, int] = {}
-    for group in data.groups:
-        if set(group) <= owned:
-            top = group[-1]
-            out[top] = max(out.get(top, 0), 3 if len(group) == 2 else 5)
+    for members, top, bonus in data.group_bonuses():
+        if members <= owned:
+            out[top] = max(out.get(top, 0), bonus)
     return out
 
 

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from companion.editions.master_trainer.base import MasterTrainerBase, State, round_json
 from companion.editions.master_trainer.state import DiceRound
 from companion.engine.rules import Ctx
-from companion.engine.state import Task
+from companion.engine.state import Task, evolve
 from companion.engine.types import Action, Command, IllegalCommand
 
 PURPOSE_TEXT = {
@@ -88,7 +87,7 @@ class DiceRules(MasterTrainerBase):
         if not holders:
             self.finish_dice(ctx)
             return
-        ctx.emit("dice_round_changed", round=round_json(replace(r, window=True)))
+        ctx.emit("dice_round_changed", round=round_json(evolve(r, window=True)))
         shown = ", ".join(f"{self.pname(ctx.state, w)} {v}" for w, v in r.rolls.items())
         names = ", ".join(self.pname(ctx.state, h) for h in holders)
         ctx.ask("time_machine", holders,
@@ -130,5 +129,5 @@ class DiceRules(MasterTrainerBase):
         (value,) = ctx.roll(1, command.args.get("dice"), target, r.purpose)
         self.count_die(ctx, target, value)
         assert ctx.state.dice is not None
-        ctx.emit("dice_round_changed", round=round_json(replace(ctx.state.dice, window=False)))
+        ctx.emit("dice_round_changed", round=round_json(evolve(ctx.state.dice, window=False)))
         self.after_dice(ctx)

@@ -84,7 +84,7 @@ class LandingRules(TurnRules):
                 raise IllegalCommand("No face-down chip is left here: name the face-up chip.")
             chip = down[ctx.draw(len(down))]
         else:
-            chip = chip_arg(raw, data_of(ctx.state).chips)
+            chip = chip_arg(raw, data_of(ctx.state))
             if chip not in up and chip not in down:
                 raise IllegalCommand(self.not_here(ctx.state, chip))
         c = self.chip(ctx.state, chip)
@@ -214,7 +214,7 @@ class LandingRules(TurnRules):
 
     def cmd_revive(self, ctx: Ctx[State], command: Command) -> None:
         """``revive <chip>``: at Cerulean or Vermilion City, revive one knocked-out Pokémon."""
-        chip = chip_arg(command.args.get("chip"), data_of(ctx.state).chips)
+        chip = chip_arg(command.args.get("chip"), data_of(ctx.state))
         if chip not in ctx.state.trainer(command.actor).knocked_out:
             raise IllegalCommand("The Pokémon Center revives one of your knocked-out Pokémon.")
         ctx.clear_prompt()
@@ -407,7 +407,7 @@ class LandingRules(TurnRules):
                 raise IllegalCommand("Name the face-up chip you take.")
             chip = down[ctx.draw(len(down))]
         else:
-            chip = chip_arg(raw, data_of(ctx.state).chips)
+            chip = chip_arg(raw, data_of(ctx.state))
             if chip not in allowed:
                 raise IllegalCommand(
                     "Chance takes a chip of the colour you landed on from the board (any colour "

@@ -49,12 +49,17 @@ CITIES = ("town", "town-no-draw", "cerulean", "vermilion")
 PLATEAU_KINDS = ("plateau", "plateau-catch", "final")
 
 
+_CITY_SPACES = tuple(SPACES[k] for k in CITIES)
+_PLATEAU_SPACES = tuple(s for s in SPACES.values() if s.kind in PLATEAU_KINDS)
+_ROAD_SPACES = tuple(s for s in SPACES.values() if s.kind not in PLATEAU_KINDS)
+
+
 def land_options(*, flew: bool, on_plateau: bool, may_enter: bool) -> list[Space]:
     """The spaces a mover may be on now: a city after Fly; Indigo Plateau's track once
     entered, or for a player who starts the turn on Cinnabar Island with 20 Power Points
     (they go on to the Plateau); the road otherwise."""
     if flew:
-        return [SPACES[k] for k in CITIES]
+        return list(_CITY_SPACES)
     if on_plateau or may_enter:
-        return [s for s in SPACES.values() if s.kind in PLATEAU_KINDS]
-    return [s for s in SPACES.values() if s.kind not in PLATEAU_KINDS]
+        return list(_PLATEAU_SPACES)
+    return list(_ROAD_SPACES)

@@ -9,9 +9,10 @@ from typing import Any
 from companion.engine.state import BaseState, evolve
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Trainer:
-    """One player's Pokémon, items and whereabouts."""
+    """One player's Pokémon, items and whereabouts (no slots: changed with ``evolve``, as
+    states are, for every event that touches a trainer)."""
 
     id: str
     starter: str = ""
@@ -27,7 +28,7 @@ class Trainer:
     """On the Indigo Plateau's track (entered with 20 Power Points)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class DiceRound:
     """Dice the rules wait for: who still has to roll, what was rolled, and what comes next."""
 
@@ -41,7 +42,7 @@ class DiceRound:
     """True while Time Machine holders may make someone re-roll."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Battle:
     """A Trainer Battle or the Final Battle in progress."""
 
@@ -58,7 +59,7 @@ class Battle:
     revealed: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Offer:
     """A Pokémon trade waiting for an answer."""
 

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from companion.editions.master_trainer.base import GOAL, State, data_of
-from companion.editions.master_trainer.data import Chip
+from companion.editions.master_trainer.data import EditionData
 from companion.editions.master_trainer.dice import DiceRules
 from companion.editions.master_trainer.spaces import SPACES, Space, land_options
 from companion.engine import rng as rng_mod
@@ -16,16 +15,13 @@ from companion.engine.state import Task
 from companion.engine.types import Command, IllegalCommand
 
 
-def chip_arg(raw: Any, chips: Mapping[str, Chip]) -> str:
+def chip_arg(raw: Any, data: EditionData) -> str:
     """A chip named by slug (``pidgey``), number (16), ``16-pidgey``, name or its tag
     ``chip:16-pidgey``; IllegalCommand if none matches."""
-    text = str(raw).strip().lower().removeprefix("chip:")
-    if text in chips:
-        return text
-    for chip in chips.values():
-        if text in (str(chip.number), f"{chip.number}-{chip.slug}", chip.name.lower()):
-            return chip.slug
-    raise IllegalCommand(f"There is no Pokémon chip called {raw!r}.")
+    slug = data.chip_named(str(raw).strip().lower().removeprefix("chip:"))
+    if slug is None:
+        raise IllegalCommand(f"There is no Pokémon chip called {raw!r}.")
+    return slug
 
 
 class TurnRules(DiceRules):
@@ -72,7 +68,7 @@ class TurnRules(DiceRules):
         if raw in (None, ""):
             chip = free[ctx.draw(len(free))]
         else:
-            chip = chip_arg(raw, data_of(ctx.state).chips)
+            chip = chip_arg(raw, data_of(ctx.state))
             if chip not in free:
                 raise IllegalCommand(
                     "Each player gets one of the 6 starter chips still face down; "
@@ -245,7 +241,7 @@ class TurnRules(DiceRules):
         try:
             card = self.held_card(state, pid, command.args.get("item"))
             if card == "potion":
-                chip = chip_arg(command.args.get("chip"), data_of(state).chips)
+                chip = chip_arg(command.args.get("chip"), data_of(state))
                 if chip not in state.trainer(pid).knocked_out:
                     return "A Potion revives one of your own knocked-out Pokémon."
         except IllegalCommand as exc:
@@ -266,7 +262,7 @@ class TurnRules(DiceRules):
         card = self.held_card(state, pid, command.args.get("item"))
         name = self.pname(state, pid)
         if card == "potion":
-            chip = chip_arg(command.args.get("chip"), data_of(state).chips)
+            chip = chip_arg(command.args.get("chip"), data_of(state))
             if chip not in state.trainer(pid).knocked_out:
                 raise IllegalCommand("A Potion revives one of your own knocked-out Pokémon.")
             self.return_items(ctx, pid, [card], f"{name} plays a Potion.")

@@ -140,7 +140,8 @@ class PokemonRules(TableSettings, PokemonSpaces, PokemonCatching, PokemonBattles
     """The tracker mats are edition values; the last Trainer standing follows a bankruptcy."""
 
     def ended(self, state: MonopolyState) -> tuple[list[str], str] | None:
-        done = [p.id for p in state.active if data.mat_complete(state, p.id)]
+        complete = data.complete_mats(state)
+        done = [p.id for p in state.active if p.id in complete] if complete else []
         if done:
             names = " and ".join(state.name(p) for p in done)
             return done, f"{names} completed the tracker mat with all 8 types and wins!"

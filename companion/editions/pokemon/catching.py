@@ -8,7 +8,6 @@ other readings (docs/readings/pokemon.md). The odds shown are the real chance un
 
 from __future__ import annotations
 
-from companion.editions import readings
 from companion.editions.pokemon import data
 from companion.engine.registry import prompt_kind, task
 from companion.engine.rules import Ctx, cites
@@ -29,9 +28,9 @@ class PokemonCatching(MonopolyRules):
         state = ctx.state
         space = state.b.spaces[index]
         owner = state.owner(index)
-        kind = data.type_names(state.b)[space.color]
+        kind = data.type_name(state.b, space.color)
         if owner == pid:
-            if not data.wild(state)[space.color]:
+            if not data.wild_left(state, space.color):
                 ctx.say(f"No wild {kind}-type Pokémon are left: nothing to catch at {space.name}.")
                 return
             odds = data.odds_for(state, pid)
@@ -44,7 +43,7 @@ class PokemonCatching(MonopolyRules):
                                max(0, state.player(pid).money - cost),
                                int(state.b.rule("reroll_price")), data.counts_last(state))
         after = " after paying"
-        if not data.wild(state)[space.color]:
+        if not data.wild_left(state, space.color):
             odds, after = data.no_catch(odds), ""
         ctx.ask("explore", (pid,), f"{state.name(pid)} is on {state.name(owner)}'s {space.name}: "
                 f"pay {state.fmt(cost)} to explore ({data.odds_text(odds)}{after}), or "
@@ -88,8 +87,8 @@ class PokemonCatching(MonopolyRules):
         if state.player(player).bankrupt:
             return
         s = state.b.spaces[space]
-        if not data.wild(state)[s.color]:
-            ctx.say(f"No wild {data.type_names(state.b)[s.color]}-type Pokémon are left at "
+        if not data.wild_left(state, s.color):
+            ctx.say(f"No wild {data.type_name(state.b, s.color)}-type Pokémon are left at "
                     f"{s.name}: nothing to catch.")
             return
         self.ask_catch(ctx, player, space)
@@ -118,7 +117,7 @@ class PokemonCatching(MonopolyRules):
     def task_catch_rolled(self, ctx: C, player: str, space: int, dice: list[int]) -> None:
         state = ctx.state
         s = state.b.spaces[space]
-        kind = data.type_names(state.b)[s.color]
+        kind = data.type_name(state.b, s.color)
         if dice[0] <= data.values(state).ball_faces:
             chips = data.wild(state)
             chip = chips[s.color].pop(0)
@@ -158,10 +157,10 @@ class PokemonCatching(MonopolyRules):
                 space=space, price=price, odds=odds)
 
     def may_spend_last(self, state: MonopolyState) -> bool:
-        return readings.chosen("pokemon", state.setup.settings, "last_ball_reroll") == "yes"
+        return data.reading(state, "last_ball_reroll") == "yes"
 
     def out_at_zero(self, state: MonopolyState) -> bool:
-        return readings.chosen("pokemon", state.setup.settings, "zero_balls") == "reroll"
+        return data.reading(state, "zero_balls") == "reroll"
 
     @prompt_kind("catch_miss")
     def actions_catch_miss(self, state: MonopolyState) -> list[Action]:

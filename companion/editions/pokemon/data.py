@@ -26,6 +26,19 @@ def chip_type(chip: str) -> str:
 
 def type_names(board: Board) -> dict[str, str]:
     """Type id -> display name, in board order."""
+    return dict(_type_names(board))
+
+
+def type_name(board: Board, type_id: str) -> str:
+    """A type's display name (``"fire"`` -> ``"Fire"``)."""
+    return _type_names(board)[type_id]
+
+
+def _type_names(board: Board) -> Mapping[str, str]:
+    return board.derived("pokemon_types", _read_type_names)
+
+
+def _read_type_names(board: Board) -> Mapping[str, str]:
     return {t: str(v["name"]) for t, v in board.data["types"].items()}
 
 
@@ -62,27 +75,35 @@ def mat_types(state: MonopolyState, pid: str) -> set[str]:
 
 
 def mat_complete(state: MonopolyState, pid: str) -> bool:
+    return pid in complete_mats(state)
+
+
+def complete_mats(state: MonopolyState) -> frozenset[str]:
+    """The players whose tracker mat has every type."""
     global _last_mats
     v = values(state)  # checked after every step, while the mats rarely change
     memo = _last_mats
-    if memo[0] is not v.caught or memo[1] is not v.wild:  # immutable: the same answers
-        memo = _last_mats = (v.caught, v.wild, {})
-    done = memo[2].get(pid)
-    if done is None:
-        held = v.caught.get(pid, ())
-        done = memo[2][pid] = len(held) >= len(v.wild) and (
-            {chip_type(c) for c in held} >= set(v.wild))
-    return done
+    if memo[0] is not v.caught or memo[1] is not v.wild:  # immutable: the same answer
+        types = set(v.wild)
+        done = frozenset(pid for pid, held in v.caught.items() if len(held) >= len(types)
+                         and {chip_type(c) for c in held} >= types)
+        memo = _last_mats = (v.caught, v.wild, done)
+    return memo[2]
 
 
-_last_mats: tuple[object, object, dict[str, bool]] = (None, None, {})
-"""The answers of :func:`mat_complete` for the last mats asked about (``caught`` and ``wild``,
-replaced whole, so a game in another thread never reads another game's answers)."""
+_last_mats: tuple[object, object, frozenset[str]] = (None, None, frozenset())
+"""The answer of :func:`complete_mats` for the last mats asked about (``caught`` and ``wild``,
+replaced whole, so a game in another thread never reads another game's answer)."""
+
+
+def wild_left(state: MonopolyState, type_id: str) -> bool:
+    """Whether any wild Pokémon of the type is still beside the board."""
+    return bool(values(state).wild[type_id])
 
 
 def battle_strength(state: MonopolyState, pid: str) -> int:
     """What a Trainer adds to a battle roll: 1 per Pokémon held, the partner included."""
-    return len(caught(state, pid)) + 1
+    return len(values(state).caught.get(pid, ())) + 1
 
 
 class Odds(TypedDict):
@@ -164,9 +185,24 @@ def _percent_text(chance: Fraction) -> str:
 
 def counts_last(state: MonopolyState) -> bool:
     """Is a re-roll paid with the last Poké Ball rolled? (the two reading settings)"""
-    def chosen(name: str) -> str:
-        return readings.chosen("pokemon", state.setup.settings, name)
-    return chosen("zero_balls") == "debt" and chosen("last_ball_reroll") == "yes"
+    return reading(state, "zero_balls") == "debt" and reading(state, "last_ball_reroll") == "yes"
+
+
+def reading(state: MonopolyState, name: str) -> str:
+    """The banker's choice for reading setting ``name`` in this game (or its default)."""
+    global _last_readings
+    setup = state.setup
+    memo = _last_readings
+    if memo[0] is not setup:  # a game's setup never changes: its choices neither
+        memo = _last_readings = (setup, {})
+    found = memo[1].get(name)
+    if found is None:
+        found = memo[1][name] = readings.chosen("pokemon", setup.settings, name)
+    return found
+
+
+_last_readings: tuple[object, dict[str, str]] = (None, {})
+"""The reading settings looked up for the last game asked about (replaced whole)."""
 
 
 def odds_for(state: MonopolyState, pid: str) -> Odds:
@@ -250,6 +286,9 @@ class PokemonView(TypedDict):
 
 
 def values(state: MonopolyState) -> PokemonValues:
+    ext = state.ext
+    if type(ext) is PokemonValues:  # the rules ask several times a command
+        return ext
     return values_of(state, PokemonValues)
 
 
