@@ -10,8 +10,9 @@ Usage: python scripts/bench_engine.py [--games 40] [--commands 1000] [--editions
        [--baseline DIR [--rounds 2]]
 
 ``--baseline DIR`` runs this benchmark alternately on this checkout's code and on another
-checkout's (``companion`` imported from DIR, e.g. ``/work/main``), ``--rounds`` times each, so
-both are measured in the same sitting under the same load. The per-edition lines also give
+checkout's (``companion`` imported from DIR, e.g. ``../before``, a worktree of the code
+before a change), ``--rounds`` times each, so both are measured in the same sitting under the
+same load. The per-edition lines also give
 CPU time, which other processes on a shared machine change less than the clock.
 """
 
