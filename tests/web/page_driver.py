@@ -87,6 +87,9 @@ def banker_starts(bank: Any, base: str, setup: dict[str, Any]) -> str:
     bank.locator("#setup > summary").click()
     expect()(bank.locator(f"#setup-edition option[value={setup['edition']}]")).to_have_count(1)
     bank.select_option("#setup-edition", setup["edition"])
+    # the edition's own settings arrive a moment later (a banker sees "Loading the edition…"):
+    # choosing a setting before they do would choose it on nothing, and the game would differ
+    expect()(bank.locator("#setup-edition-box")).not_to_contain_text("Loading the edition")
     bank.fill("#setup-players", "\n".join(setup["players"]))
     bank.select_option("#setup-dice", setup.get("dice", "digital"))
     settings = dict(setup.get("settings", {}))
@@ -94,6 +97,7 @@ def banker_starts(bank: Any, base: str, setup: dict[str, Any]) -> str:
         settings.setdefault("decks", "virtual")
     for name, value in settings.items():
         bank.select_option(f"#setup-set-{name}", str(value))
+        expect()(bank.locator(f"#setup-set-{name}")).to_have_value(str(value))
     bank.fill("#setup-seed", str(setup.get("seed", 1)))
     bank.get_by_role("button", name="Start the game").click()
     heading = bank.get_by_role("heading", name="Join code:")
@@ -140,7 +144,9 @@ def _box(page: Any, cmd: dict[str, Any], wait_ms: int = 10_000) -> Any:
             if all(cmd["args"].get(k) == v for k, v in fixed.items()):
                 return boxes.nth(i)
         if waited >= wait_ms:
-            raise AssertionError(f"no action on the page for {cmd} (found {n})")
+            held = page.evaluate("S.view && [S.view.version, S.view.prompt && S.view.prompt.text]")
+            raise AssertionError(f"no action on the page for {cmd} (found {n}); the page "
+                                 f"holds version {held[0]}: {held[1]}")
         page.wait_for_timeout(100)
         waited += 100
 
@@ -183,7 +189,14 @@ def play(phones: dict[str, Any], bank: Any, service: GameService, game_id: str,
         page = phones.get(cmd["actor"], bank)
         page.wait_for_function(f"() => window.__version >= {version}")
         decimals = ((service.view(game_id, None).get("currency") or {}).get("decimals") or 0)
-        tap_command(page, cmd, decimals)
+        try:
+            tap_command(page, cmd, decimals)
+        except AssertionError as e:  # say where the page and the server stand
+            said = service.view(game_id, cmd["actor"] if cmd["actor"] in phones else None)
+            done = [c["body"] for c in service.commands(game_id)[-3:]]
+            raise AssertionError(f"{e}\nthe server at version {said['version']} asks: "
+                                 f"{(said.get('prompt') or {}).get('text')}; last commands "
+                                 f"{done}; last steps {steps[max(0, n - 4):n]}") from None
         page.wait_for_function(f"() => window.__version > {version}")
         assert service.state(game_id)[0] > version, f"step {n} {step!r} did nothing"
         if check is not None and n % every == 0:
