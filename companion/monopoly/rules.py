@@ -8,6 +8,7 @@ override another method of the family or the engine.
 
 from __future__ import annotations
 
+import functools
 import tomllib
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -66,10 +67,16 @@ class MonopolyRules(
     """Features the edition leaves out, with the reason a player is given (Monopolino)."""
 
     def absent(self, command: Command) -> str:
+        return self._absent.get(command.type, "")
+
+    @functools.cached_property
+    def _absent(self) -> dict[str, str]:
+        """Command type -> why the edition has no such command (``without``), built once."""
+        out: dict[str, str] = {}
         for feature, why in self.without.items():
-            if command.type in self.FEATURES[feature]:
-                return why
-        return ""
+            for kind in self.FEATURES[feature]:
+                out.setdefault(kind, why)
+        return out
 
     def game_over_at(self, state: MonopolyState, index: int) -> bool:
         """Mario's GAME OVER mark on a location (shown in every edition's view, never set
