@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import re
+import types
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -197,6 +198,8 @@ class Ctx(Generic[S]):
 
 
 CITES = "__cites__"
+CITE_ID = "__cite_id__"
+"""The one id of a ``@cites`` wrapper with nothing to pick (see :func:`interpreted`)."""
 
 
 def cites(rule: str | Callable[..., str], *ids: str) -> Callable[[F], F]:
@@ -226,6 +229,7 @@ def cites(rule: str | Callable[..., str], *ids: str) -> Callable[[F], F]:
                 finally:
                     ctx.cite = outer
 
+            setattr(run_citing, CITE_ID, rule)  # after wraps, which copies fn's attributes
             run = run_citing
 
         named = (rule,) if isinstance(rule, str) else ids
@@ -233,6 +237,20 @@ def cites(rule: str | Callable[..., str], *ids: str) -> Callable[[F], F]:
         return cast(F, run)
 
     return wrap
+
+
+_CITING = cites("probe")(lambda self, ctx: None).__code__
+"""The code of ``@cites``'s one-id wrapper: only such a wrapper is folded (:func:`interpreted`)."""
+
+
+def interpreted(bound: Callable[..., Any]) -> tuple[Callable[..., Any], str]:
+    """A handler as the interpreter calls it, and the citation id to set around the call: a
+    method under ``@cites("id")`` unwrapped, the interpreter setting the id itself (one Python
+    frame fewer per task and command); any other handler as it is, with ""."""
+    if isinstance(bound, types.MethodType) and getattr(bound.__func__, "__code__", None) is _CITING:
+        func: Any = bound.__func__
+        return types.MethodType(func.__wrapped__, bound.__self__), getattr(func, CITE_ID)
+    return bound, ""
 
 
 def parse_dice(entered: Any, count: int, sides: int = 6) -> tuple[int, ...]:
@@ -422,12 +440,14 @@ class Rules(ABC, Generic[S]):
             if handler is None:
                 raise IllegalCommand(f"{self.title} has no command {command.type!r}.")
             found = self._commands[command.type] = (
-                handler, getattr(self, "refuse_" + command.type, None))
-        handler = found[0]
+                *interpreted(handler), getattr(self, "refuse_" + command.type, None))
+        handler, cite = found[0], found[1]
         self.check_legal(state, command)
         ctx = Ctx(self, draft(state))  # changed in place by each event; ``state`` never is
         ctx.in_command = True
+        ctx.cite = cite  # "" unless the handler is a ``@cites`` method (then as its wrapper)
         handler(ctx, command)
+        ctx.cite = ""
         ctx.in_command = False
         if ctx.may_end or (self.ends_after is None and not ctx.command_checked):
             ctx.may_end = False
@@ -439,14 +459,15 @@ class Rules(ABC, Generic[S]):
     after_end_commands: frozenset[str] = frozenset()
 
     @functools.cached_property
-    def _commands(self) -> dict[str, tuple[Callable[..., Any], Callable[..., Any] | None]]:
-        """Command type -> its ``cmd_`` handler and ``refuse_`` check, looked up once."""
+    def _commands(self) -> dict[str, tuple[Callable[..., Any], str, Callable[..., Any] | None]]:
+        """Command type -> its ``cmd_`` handler and citation id (:func:`interpreted`) and its
+        ``refuse_`` check, looked up once."""
         return {}
 
     def run(self, ctx: Ctx[S]) -> None:
         """Run the to-do list until the rules wait for a decision or the game ends."""
         steps = 0
-        tasks: dict[str, Callable[..., Any] | None] | None = self.__dict__.get("_tasks")
+        tasks: dict[str, tuple[Callable[..., Any], str]] | None = self.__dict__.get("_tasks")
         if tasks is None:
             tasks = self.__dict__["_tasks"] = {}
         while ctx.todo:
@@ -459,12 +480,16 @@ class Rules(ABC, Generic[S]):
             task = ctx.todo.pop(0)
             ctx._cursor = 0
             ctx.may_end = False
-            run_task = tasks.get(task.name)
-            if run_task is None:
-                run_task = tasks[task.name] = handler(self, "task", task.name)
-            if run_task is None:  # pragma: no cover - a rules bug, never a player's fault
-                raise RuntimeError(f"{self.name}: no task declared with id {task.name!r}")
-            run_task(ctx, **task.args)
+            found = tasks.get(task.name) or self._add_task(tasks, task.name)
+            run_task, cite = found
+            if cite:  # a ``@cites`` task, unwrapped (see ``interpreted``)
+                outer, ctx.cite = ctx.cite, cite
+                try:
+                    run_task(ctx, **task.args)
+                finally:
+                    ctx.cite = outer
+            else:
+                run_task(ctx, **task.args)
             if ctx.may_end:  # only events change what ends a game
                 ctx.may_end = False
                 self.after_step(ctx)
@@ -489,17 +514,23 @@ class Rules(ABC, Generic[S]):
             ctx.todo.insert(0, Task(name, args))  # waits first, before what the check queued
             ctx._cursor += 1
             return
-        tasks: dict[str, Callable[..., Any] | None] = self.__dict__.setdefault("_tasks", {})
-        run_task = tasks.get(name)
-        if run_task is None:
-            run_task = tasks[name] = handler(self, "task", name)
-        if run_task is None:  # pragma: no cover - a rules bug, never a player's fault
-            raise RuntimeError(f"{self.name}: no task declared with id {name!r}")
-        outer, ctx.cite = ctx.cite, ""  # as from the interpreter: no rule being applied yet
+        tasks: dict[str, tuple[Callable[..., Any], str]] = self.__dict__.setdefault("_tasks", {})
+        run_task, cite = tasks.get(name) or self._add_task(tasks, name)
+        outer, ctx.cite = ctx.cite, cite  # as from the interpreter: no rule applied yet but its own
         try:
             run_task(ctx, **args)
         finally:
             ctx.cite = outer
+
+    def _add_task(self, tasks: dict[str, tuple[Callable[..., Any], str]],
+                  name: str) -> tuple[Callable[..., Any], str]:
+        """Task ``name``'s handler as the interpreter calls it (:func:`interpreted`), kept in
+        ``tasks``."""
+        found = handler(self, "task", name)
+        if found is None:  # pragma: no cover - a rules bug, never a player's fault
+            raise RuntimeError(f"{self.name}: no task declared with id {name!r}")
+        tasks[name] = interpreted(found)
+        return tasks[name]
 
     def after_step(self, ctx: Ctx[S]) -> None:
         """Called after each command and task: editions end the game here when it is over."""
@@ -537,7 +568,7 @@ class Rules(ABC, Generic[S]):
         if why_absent:
             raise IllegalCommand(why_absent)
         found = self._commands.get(command.type)
-        refuse = getattr(self, "refuse_" + command.type, None) if found is None else found[1]
+        refuse = getattr(self, "refuse_" + command.type, None) if found is None else found[2]
         if refuse is not None:
             why = refuse(state, command)
             if why:
