@@ -47,12 +47,14 @@ from companion.engine.types import (
     GameSetup,
     IllegalCommand,
     Prompt,
+    slot_setters,
 )
 
 S = TypeVar("S", bound=BaseState)
 F = TypeVar("F", bound=Callable[..., Any])
 _new = object.__new__
 _FLOW = FlowChanged.tag()
+_set_type, _set_data, _set_say, _set_cite = slot_setters(Event, "type", "data", "say", "cite")
 _NAME = re.compile(r"^[a-z][a-z0-9_]{0,40}$")
 MAX_STEPS = 10_000
 
@@ -88,7 +90,11 @@ class Ctx(Generic[S]):
         rule being applied (:meth:`citing`)."""
         shape = SHAPES.get(type)  # checked(), inlined for current names: every event is emitted
         if shape is not None and (data.keys() == shape[1] or shape[0] <= data.keys() <= shape[1]):
-            event = Event(shape[2], data, say, self.cite if cite is None else cite)
+            event = _new(Event)  # Event(...), inlined: its slots set without a Python frame
+            _set_type(event, shape[2])
+            _set_data(event, data)
+            _set_say(event, say)
+            _set_cite(event, self.cite if cite is None else cite)
         else:
             event = checked(type, data, say, self.cite if cite is None else cite)
         typed = self._typed
