@@ -24,18 +24,20 @@ from contextlib import contextmanager
 from typing import Any, Generic, TypeVar, cast
 
 from companion.engine import rng as rng_mod
-from companion.engine.events import (
+from companion.engine.event_format import (
     EVENT_TYPES,
     SHAPES,
+    checked,
+    is_current,
+    renamed_to,
+    upcast,
+)
+from companion.engine.events import (
     Finished,
     FlowChanged,
     Noted,
     RngAdvanced,
     Rolled,
-    checked,
-    is_current,
-    renamed_to,
-    upcast,
 )
 from companion.engine.registry import handler
 from companion.engine.state import DRAFT, BaseState, Task, draft, evolve, seal
