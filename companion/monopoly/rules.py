@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.editions import readings
+from companion.engine.context import Ctx, cites
 from companion.engine.registry import handler, prompt_kind
-from companion.engine.rules import Ctx, cites
 from companion.engine.seeds import SeedError
 from companion.engine.state import Task
 from companion.engine.types import BANKER, Action, Command, GameSetup, IllegalCommand, SetupError

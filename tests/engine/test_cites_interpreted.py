@@ -7,8 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from companion.engine.context import Ctx, cites, interpreted
 from companion.engine.registry import task
-from companion.engine.rules import Ctx, Rules, cites, interpreted
+from companion.engine.rules import Rules
 from companion.engine.state import BaseState, Task
 from companion.engine.types import Action, Command, GameSetup, PlayerSeat
 

@@ -9,8 +9,8 @@ import pytest
 
 from companion.editions.pokemon.data import catch_odds
 from companion.engine import event_format, game
+from companion.engine.context import Ctx
 from companion.engine.editions import find_edition
-from companion.engine.rules import Ctx
 from companion.engine.state import evolve
 from companion.engine.types import Command, Prompt, RuleError
 from companion.testing import TableGame
