@@ -15,9 +15,9 @@ from typing import Any, NotRequired, TypedDict, Unpack
 
 from companion.editions import readings
 from companion.editions.table_settings import TableSettings
+from companion.engine.context import Ctx, cites
 from companion.engine.events import GameOverMarked, WentBankrupt
 from companion.engine.registry import effect, space_kind, task
-from companion.engine.rules import Ctx, cites
 from companion.engine.state import Task, evolve
 from companion.engine.types import Action, Command, IllegalCommand
 from companion.monopoly.board import Card, Space

@@ -30,8 +30,8 @@ from typing import Any, TypedDict
 
 from companion.editions import readings
 from companion.engine import rng
+from companion.engine.context import Ctx, cites
 from companion.engine.registry import effect, space_kind, task
-from companion.engine.rules import Ctx, cites
 from companion.engine.state import Task
 from companion.engine.types import SetupError
 from companion.monopoly.board import Card, Space, load_board

@@ -58,18 +58,24 @@ def setting_names(edition: str) -> tuple[str, ...]:
     return tuple(info["name"] for info in _settings(edition))
 
 
+@cache
+def _setting(edition: str, name: str) -> tuple[dict[str, Any], tuple[object, ...]]:
+    """Setting ``name``'s entry and its values, found once per edition (read on every move)."""
+    for info in _settings(edition):
+        if info["name"] == name:
+            return info, tuple(c["value"] for c in info["choices"])
+    raise KeyError(name)
+
+
 def chosen(edition: str, settings: Mapping[str, object], name: str) -> str:
     """The value of setting ``name`` in ``settings`` (its default when not given); a value
     that is not one of its options is refused with the options in words."""
-    for info in _settings(edition):
-        if info["name"] == name:
-            value = settings.get(name, info["default"])
-            values = [c["value"] for c in info["choices"]]
-            if value not in values:
-                words = "; ".join(f"'{c['value']}' ({c['label']})" for c in info["choices"])
-                raise SetupError(f"Setting '{name}' ({info['label']}) is one of: {words}.")
-            return str(value)
-    raise KeyError(name)
+    info, values = _setting(edition, name)
+    value = settings.get(name, info["default"])
+    if value not in values:
+        words = "; ".join(f"'{c['value']}' ({c['label']})" for c in info["choices"])
+        raise SetupError(f"Setting '{name}' ({info['label']}) is one of: {words}.")
+    return str(value)
 
 
 def check(edition: str, settings: Mapping[str, object]) -> None:

@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from companion.engine.context import Ctx
 from companion.engine.editions import find_edition
-from companion.engine.rules import Ctx
 from companion.engine.state import BaseState, draft, seal
 from companion.engine.types import Action, Command, Event, GameSetup
 

@@ -10,7 +10,9 @@ An edition is a :class:`Rules` subclass. It names its handlers by prefix:
 
 ``decide`` runs a command against a working copy of the state: each emitted event is applied
 at once, so later rules see its effect, and the resulting event list applied to the original
-state gives exactly the same new state.
+state gives exactly the same new state. The command being decided and ``@cites``:
+:mod:`companion.engine.context`; the engine's own events' handlers:
+:class:`companion.engine.state.SharedEvents`.
 """
 
 from __future__ import annotations
@@ -19,237 +21,22 @@ import functools
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
-from typing import Any, Generic, TypeVar, cast
+from typing import Any, TypeVar, cast
 
-from companion.engine import rng as rng_mod
-from companion.engine.events import (
-    EVENT_TYPES,
-    SHAPES,
-    Finished,
-    FlowChanged,
-    Noted,
-    RngAdvanced,
-    Rolled,
-    checked,
-    is_current,
-    renamed_to,
-    upcast,
-)
+from companion.engine.context import Ctx as Ctx  # editions and tests import these from here
+from companion.engine.context import cites as cites
+from companion.engine.context import interpreted
+from companion.engine.event_format import EVENT_TYPES, is_current, renamed_to, upcast
 from companion.engine.registry import handler
-from companion.engine.state import DRAFT, BaseState, Task, draft, evolve, seal
-from companion.engine.types import (
-    BANKER,
-    Action,
-    Command,
-    Event,
-    GameSetup,
-    IllegalCommand,
-    Prompt,
-)
+from companion.engine.state import DRAFT, BaseState, SharedEvents, Task, draft, seal
+from companion.engine.types import BANKER, Action, Command, Event, GameSetup, IllegalCommand
 
 S = TypeVar("S", bound=BaseState)
-F = TypeVar("F", bound=Callable[..., Any])
-_new = object.__new__
-_FLOW = FlowChanged.tag()
 _NAME = re.compile(r"^[a-z][a-z0-9_]{0,40}$")
 MAX_STEPS = 10_000
 
 
-class Ctx(Generic[S]):
-    """A command being decided: the working state and the events emitted so far."""
-
-    def __init__(self, rules: Rules[S], state: S) -> None:
-        self.rules = rules
-        self.state = state
-        self.events: list[Event] = []
-        self.todo: list[Task] = list(state.todo)
-        """The working to-do list (written to the state when the command is done)."""
-        self._cursor = 0
-        self.cite = ""
-        """The rule being applied (its citation id), set by :meth:`citing` and ``@cites``."""
-        self._typed = rules._typed_handlers if type(rules).apply is Rules.apply else None
-        """The edition's event types and ``on_`` handlers by tag, when it keeps the base
-        ``apply``."""
-        self._hears = rules._hears
-        self._ends = rules.ends_after
-        self.may_end = False
-        """Whether an event that can end the game (``Rules.ends_after``) was emitted since the
-        last end check."""
-        self.in_command = False
-        """Whether the command's own handler is running (not yet the to-do list)."""
-        self.command_checked = False
-        """Whether the end check after the command's handler was made (by ``run_next``)."""
-
-    def emit(self, type: str, say: str = "", *, cite: str | None = None, **data: Any) -> None:
-        """Record event ``type`` (a name declared in :mod:`companion.engine.events`; its
-        fields are checked) and apply it to the working state. It carries ``cite``, else the
-        rule being applied (:meth:`citing`)."""
-        shape = SHAPES.get(type)  # checked(), inlined for current names: every event is emitted
-        if shape is not None and (data.keys() == shape[1] or shape[0] <= data.keys() <= shape[1]):
-            event = Event(shape[2], data, say, self.cite if cite is None else cite)
-        else:
-            event = checked(type, data, say, self.cite if cite is None else cite)
-        typed = self._typed
-        if typed is None:
-            self.state = self.rules.apply(self.state, event)
-        else:  # Rules.apply, inlined: the event's dataclass without __init__, its handler
-            cls, on = typed.get(event.type) or self.rules._add_typed(event.type)
-            e = _new(cls)
-            e.__dict__.update(event.data)  # upcast when emitted by an earlier name
-            if say and self._hears:
-                self.state = self.rules.note_said(on(self.state, e), say)
-            else:
-                self.state = on(self.state, e)
-        self.events.append(event)
-        ends = self._ends
-        if ends is None or event.type in ends:
-            self.may_end = True
-
-    @contextmanager
-    def citing(self, rule: str) -> Iterator[None]:
-        """Events emitted inside carry citation id ``rule`` (innermost wins; "" keeps the
-        outer one)."""
-        outer = self.cite
-        self.cite = rule or outer
-        try:
-            yield
-        finally:
-            self.cite = outer
-
-    def say(self, text: str) -> None:
-        """Record a note for the players that changes nothing else."""
-        self.emit("noted", text)
-
-    def ask(self, kind: str, to: tuple[str, ...] | list[str], text: str, **data: Any) -> None:
-        """Wait for a decision: the interpreter stops until a command answers it."""
-        self.state = evolve(self.state, prompt=Prompt(kind, tuple(to), text, data))
-
-    def clear_prompt(self) -> None:
-        if self.state.prompt is not None:
-            self.state = evolve(self.state, prompt=None)
-
-    def set_todo(self, todo: list[Task] | tuple[Task, ...]) -> None:
-        """Replace the to-do list (the ``flow`` event records where it ends up)."""
-        self.todo = list(todo)
-
-    def finish(self, start: BaseState) -> None:
-        """Record the prompt and to-do list the command leaves, in one ``flow`` event.
-
-        Bookkeeping changes the working state directly while a command is decided; only its
-        end result is stored, so replay does the same with far fewer events."""
-        todo = () if self.state.finished else tuple(self.todo)
-        if todo != self.state.todo:
-            self.state = evolve(self.state, todo=todo)
-        if self.state.prompt != start.prompt or self.state.todo != start.todo:
-            prompt = self.state.prompt
-            data: dict[str, Any] = {
-                "prompt": None if prompt is None else prompt.to_json(),
-                "todo": [t.to_json() for t in self.state.todo],
-            }
-            if type(self.rules).apply is Rules.apply and (
-                type(self.rules).on_flow_changed is Rules.on_flow_changed
-            ):  # applying it would rebuild the prompt and to-do list the state already has
-                self.events.append(Event(_FLOW, data))
-            else:
-                self.emit("flow_changed", **data)
-
-    def then(self, *tasks: Task) -> None:
-        """Run ``tasks`` next, before anything that was already on the to-do list.
-
-        Several ``then`` calls from one step run in the order they were made."""
-        if tasks:
-            self.todo[self._cursor : self._cursor] = tasks
-            self._cursor += len(tasks)
-
-    def later(self, *tasks: Task) -> None:
-        """Run ``tasks`` after everything already on the to-do list."""
-        if tasks:
-            self.todo.extend(tasks)
-
-    def roll(
-        self, count: int, entered: Any, who: str, purpose: str, sides: int = 6
-    ) -> tuple[int, ...]:
-        """Dice for ``purpose``: the values entered (physical dice) or drawn from the game's
-        generator (digital dice). Either way the values land in a ``rolled`` event."""
-        physical = self.state.setup.dice == "physical"
-        if entered is None or entered == []:
-            if physical:
-                raise IllegalCommand(
-                    f"This game uses physical dice: enter the {count} value(s) you rolled."
-                )
-            values, nxt = rng_mod.roll(self.state.rng, count, sides)
-        else:
-            if not physical:
-                raise IllegalCommand(
-                    "This game rolls digital dice: press roll without entering values."
-                )
-            values = parse_dice(entered, count, sides)
-            nxt = self.state.rng
-        self.emit("rolled", who=who, dice=list(values), purpose=purpose, rng=nxt)
-        return values
-
-    def draw(self, n: int) -> int:
-        """A uniform integer in ``range(n)`` from the game's generator (shuffles, random picks)."""
-        value, nxt = rng_mod.below(self.state.rng, n)
-        self.emit("rng_advanced", rng=nxt)
-        return value
-
-
-CITES = "__cites__"
-
-
-def cites(rule: str | Callable[..., str], *ids: str) -> Callable[[F], F]:
-    """Events a rule method ``(self, ctx, ...)`` emits carry citation id ``rule``, or the id
-    ``rule(self, ctx, ...)`` picks from ``ids`` (a rule that depends on the arguments). The
-    edition's ``[citations]`` catalogue must have every id: checked when the edition loads."""
-    def pick(self: Any, ctx: Ctx[Any], *args: Any, **kwargs: Any) -> str:
-        return rule if isinstance(rule, str) else rule(self, ctx, *args, **kwargs)
-
-    def wrap(fn: F) -> F:
-        @functools.wraps(fn)
-        def run(self: Any, ctx: Ctx[Any], *args: Any, **kwargs: Any) -> Any:
-            outer = ctx.cite  # ctx.citing, inlined: decided commands run through here often
-            ctx.cite = pick(self, ctx, *args, **kwargs) or outer
-            try:
-                return fn(self, ctx, *args, **kwargs)
-            finally:
-                ctx.cite = outer
-
-        if isinstance(rule, str) and rule:  # the usual case: one id, nothing to pick
-            @functools.wraps(fn)
-            def run_citing(self: Any, ctx: Ctx[Any], *args: Any, **kwargs: Any) -> Any:
-                outer = ctx.cite
-                ctx.cite = rule
-                try:
-                    return fn(self, ctx, *args, **kwargs)
-                finally:
-                    ctx.cite = outer
-
-            run = run_citing
-
-        named = (rule,) if isinstance(rule, str) else ids
-        setattr(run, CITES, (*getattr(fn, CITES, ()), *named))
-        return cast(F, run)
-
-    return wrap
-
-
-def parse_dice(entered: Any, count: int, sides: int = 6) -> tuple[int, ...]:
-    """Validate dice values a player entered."""
-    if isinstance(entered, int) and not isinstance(entered, bool):
-        entered = [entered]
-    if not isinstance(entered, list | tuple) or len(entered) != count:
-        raise IllegalCommand(f"Enter exactly {count} die value(s).")
-    values = []
-    for v in entered:
-        if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= sides:
-            raise IllegalCommand(f"A die shows a whole number from 1 to {sides}.")
-        values.append(v)
-    return tuple(values)
-
-
-class Rules(ABC, Generic[S]):
+class Rules(SharedEvents[S], ABC):
     """Base class of every edition's rules. Subclasses set ``name`` and ``title``."""
 
     name: str = ""
@@ -362,6 +149,19 @@ class Rules(ABC, Generic[S]):
         return {}
 
     @functools.cached_property
+    def _emit_handlers(self) -> dict[str, tuple[type[Any], Callable[[S, Any], S]]] | None:
+        """``_typed_handlers`` when the edition keeps the base ``apply`` (``Ctx.emit`` then
+        applies an event through them itself), else None."""
+        return self._typed_handlers if type(self).apply is Rules.apply else None
+
+    @functools.cached_property
+    def _flow_is_bookkeeping(self) -> bool:
+        """Whether a ``flow_changed`` event needs no applying while a command is decided (the
+        base handler: the working state already has that prompt and to-do list)."""
+        return type(self).apply is Rules.apply and \
+            type(self).on_flow_changed is Rules.on_flow_changed
+
+    @functools.cached_property
     def _typed_handlers(self) -> dict[str, tuple[type[Any], Callable[[S, Any], S]]]:
         """Current tags' event dataclasses and ``on_`` handlers (what an emitted event is
         stored as), filled as tags are first emitted."""
@@ -422,12 +222,14 @@ class Rules(ABC, Generic[S]):
             if handler is None:
                 raise IllegalCommand(f"{self.title} has no command {command.type!r}.")
             found = self._commands[command.type] = (
-                handler, getattr(self, "refuse_" + command.type, None))
-        handler = found[0]
+                *interpreted(handler), getattr(self, "refuse_" + command.type, None))
+        handler, cite = found[0], found[1]
         self.check_legal(state, command)
         ctx = Ctx(self, draft(state))  # changed in place by each event; ``state`` never is
         ctx.in_command = True
+        ctx.cite = cite  # "" unless the handler is a ``@cites`` method (then as its wrapper)
         handler(ctx, command)
+        ctx.cite = ""
         ctx.in_command = False
         if ctx.may_end or (self.ends_after is None and not ctx.command_checked):
             ctx.may_end = False
@@ -439,14 +241,15 @@ class Rules(ABC, Generic[S]):
     after_end_commands: frozenset[str] = frozenset()
 
     @functools.cached_property
-    def _commands(self) -> dict[str, tuple[Callable[..., Any], Callable[..., Any] | None]]:
-        """Command type -> its ``cmd_`` handler and ``refuse_`` check, looked up once."""
+    def _commands(self) -> dict[str, tuple[Callable[..., Any], str, Callable[..., Any] | None]]:
+        """Command type -> its ``cmd_`` handler and citation id (:func:`interpreted`) and its
+        ``refuse_`` check, looked up once."""
         return {}
 
     def run(self, ctx: Ctx[S]) -> None:
         """Run the to-do list until the rules wait for a decision or the game ends."""
         steps = 0
-        tasks: dict[str, Callable[..., Any] | None] | None = self.__dict__.get("_tasks")
+        tasks: dict[str, tuple[Callable[..., Any], str]] | None = self.__dict__.get("_tasks")
         if tasks is None:
             tasks = self.__dict__["_tasks"] = {}
         while ctx.todo:
@@ -459,12 +262,16 @@ class Rules(ABC, Generic[S]):
             task = ctx.todo.pop(0)
             ctx._cursor = 0
             ctx.may_end = False
-            run_task = tasks.get(task.name)
-            if run_task is None:
-                run_task = tasks[task.name] = handler(self, "task", task.name)
-            if run_task is None:  # pragma: no cover - a rules bug, never a player's fault
-                raise RuntimeError(f"{self.name}: no task declared with id {task.name!r}")
-            run_task(ctx, **task.args)
+            found = tasks.get(task.name) or self._add_task(tasks, task.name)
+            run_task, cite = found
+            if cite:  # a ``@cites`` task, unwrapped (see ``interpreted``)
+                outer, ctx.cite = ctx.cite, cite
+                try:
+                    run_task(ctx, **task.args)
+                finally:
+                    ctx.cite = outer
+            else:
+                run_task(ctx, **task.args)
             if ctx.may_end:  # only events change what ends a game
                 ctx.may_end = False
                 self.after_step(ctx)
@@ -489,17 +296,23 @@ class Rules(ABC, Generic[S]):
             ctx.todo.insert(0, Task(name, args))  # waits first, before what the check queued
             ctx._cursor += 1
             return
-        tasks: dict[str, Callable[..., Any] | None] = self.__dict__.setdefault("_tasks", {})
-        run_task = tasks.get(name)
-        if run_task is None:
-            run_task = tasks[name] = handler(self, "task", name)
-        if run_task is None:  # pragma: no cover - a rules bug, never a player's fault
-            raise RuntimeError(f"{self.name}: no task declared with id {name!r}")
-        outer, ctx.cite = ctx.cite, ""  # as from the interpreter: no rule being applied yet
+        tasks: dict[str, tuple[Callable[..., Any], str]] = self.__dict__.setdefault("_tasks", {})
+        run_task, cite = tasks.get(name) or self._add_task(tasks, name)
+        outer, ctx.cite = ctx.cite, cite  # as from the interpreter: no rule applied yet but its own
         try:
             run_task(ctx, **args)
         finally:
             ctx.cite = outer
+
+    def _add_task(self, tasks: dict[str, tuple[Callable[..., Any], str]],
+                  name: str) -> tuple[Callable[..., Any], str]:
+        """Task ``name``'s handler as the interpreter calls it (:func:`interpreted`), kept in
+        ``tasks``."""
+        found = handler(self, "task", name)
+        if found is None:  # pragma: no cover - a rules bug, never a player's fault
+            raise RuntimeError(f"{self.name}: no task declared with id {name!r}")
+        tasks[name] = interpreted(found)
+        return tasks[name]
 
     def after_step(self, ctx: Ctx[S]) -> None:
         """Called after each command and task: editions end the game here when it is over."""
@@ -537,7 +350,7 @@ class Rules(ABC, Generic[S]):
         if why_absent:
             raise IllegalCommand(why_absent)
         found = self._commands.get(command.type)
-        refuse = getattr(self, "refuse_" + command.type, None) if found is None else found[1]
+        refuse = getattr(self, "refuse_" + command.type, None) if found is None else found[2]
         if refuse is not None:
             why = refuse(state, command)
             if why:
@@ -679,31 +492,3 @@ class Rules(ABC, Generic[S]):
         data = ctx.state.prompt.data
         ctx.clear_prompt()
         ctx.then(Task(data["task"], {**data["args"], "option": command.args["option"]}))
-
-    # -- events every edition shares ------------------------------------------------------
-    def on_flow_changed(self, state: S, e: FlowChanged) -> S:
-        raw = e.prompt
-        return evolve(
-            state,
-            prompt=None if raw is None else Prompt.from_json(raw),
-            todo=tuple(Task.from_json(t) for t in e.todo),
-        )
-
-    def on_rolled(self, state: S, e: Rolled) -> S:
-        return evolve(state, rng=e.rng, last_roll=tuple(e.dice))
-
-    def on_rng_advanced(self, state: S, e: RngAdvanced) -> S:
-        return evolve(state, rng=e.rng)
-
-    def on_noted(self, state: S, e: Noted) -> S:
-        return state
-
-    def on_finished(self, state: S, e: Finished) -> S:
-        return evolve(
-            state,
-            finished=True,
-            winners=tuple(e.winners),
-            end_reason=e.reason,
-            prompt=None,
-            todo=(),
-        )

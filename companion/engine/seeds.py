@@ -94,7 +94,7 @@ _LITERAL = re.compile(
 def cited_ids(cls: type) -> dict[str, str]:
     """Every citation id ``cls``'s rules name -> where (``@cites`` on a method, or a literal
     ``cite="..."``/``ctx.citing("...")`` in the body of one of its methods)."""
-    from companion.engine.rules import CITES
+    from companion.engine.context import CITES
 
     found: dict[str, str] = {}
     for klass in reversed(cls.__mro__):

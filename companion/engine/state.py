@@ -1,11 +1,13 @@
-"""The part of a game's state every edition shares: generator, prompt, to-do list, ending."""
+"""The part of a game's state every edition shares (generator, prompt, to-do list, ending),
+the engine's own events that change it, and the copies the interpreter makes."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
+from companion.engine.events import Finished, FlowChanged, Noted, RngAdvanced, Rolled
 from companion.engine.types import GameSetup, Prompt, slot_setters
 
 
@@ -54,6 +56,41 @@ class BaseState:
     @property
     def edition(self) -> str:
         return self.setup.edition
+
+
+S = TypeVar("S", bound=BaseState)
+
+
+class SharedEvents(Generic[S]):
+    """How the engine's own events change the fields every state has (the ``on_`` handlers
+    every edition's :class:`~companion.engine.rules.Rules` inherits)."""
+
+    def on_flow_changed(self, state: S, e: FlowChanged) -> S:
+        raw = e.prompt
+        return evolve(
+            state,
+            prompt=None if raw is None else Prompt.from_json(raw),
+            todo=tuple(Task.from_json(t) for t in e.todo),
+        )
+
+    def on_rolled(self, state: S, e: Rolled) -> S:
+        return evolve(state, rng=e.rng, last_roll=tuple(e.dice))
+
+    def on_rng_advanced(self, state: S, e: RngAdvanced) -> S:
+        return evolve(state, rng=e.rng)
+
+    def on_noted(self, state: S, e: Noted) -> S:
+        return state
+
+    def on_finished(self, state: S, e: Finished) -> S:
+        return evolve(
+            state,
+            finished=True,
+            winners=tuple(e.winners),
+            end_reason=e.reason,
+            prompt=None,
+            todo=(),
+        )
 
 
 T = TypeVar("T")

@@ -98,11 +98,8 @@ class Board:
         raise KeyError(kind)
 
     def card(self, card_id: str) -> Card:
-        for cards in self.decks.values():
-            for c in cards:
-                if c.id == card_id:
-                    return c
-        raise KeyError(card_id)
+        """A card by id (the first with it, in deck order)."""
+        return self.derived("cards_by_id", _cards_by_id)[card_id]
 
     @property
     def ownable(self) -> tuple[int, ...]:
@@ -120,6 +117,14 @@ class Board:
 
 def _ownable(board: Board) -> tuple[int, ...]:
     return tuple(s.index for s in board.spaces if s.ownable)
+
+
+def _cards_by_id(board: Board) -> dict[str, Card]:
+    table: dict[str, Card] = {}
+    for cards in board.decks.values():
+        for c in cards:
+            table.setdefault(c.id, c)
+    return table
 
 
 SEED_FILES: dict[str, str] = {}

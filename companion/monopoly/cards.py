@@ -23,9 +23,9 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from companion.engine.context import Ctx
 from companion.engine.events import CardDrawn
 from companion.engine.registry import effect, need, prompt_kind, space_kind
-from companion.engine.rules import Ctx
 from companion.engine.state import Task, evolve
 from companion.engine.types import Action, Command, IllegalCommand
 from companion.monopoly.board import Card, Space

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from companion.engine.rules import Ctx, Rules
+from companion.engine.context import Ctx
+from companion.engine.rules import Rules
 from companion.monopoly.board import Space
 from companion.monopoly.state import MonopolyState
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from companion.engine.context import Ctx, cites
 from companion.engine.registry import space_kind
-from companion.engine.rules import Ctx, cites
 from companion.engine.types import BANKER, Action, Command, IllegalCommand
 from companion.monopoly.board import Space
 from companion.monopoly.host import MonopolyHost

@@ -8,14 +8,15 @@ override another method of the family or the engine.
 
 from __future__ import annotations
 
+import functools
 import tomllib
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from companion.editions import readings
+from companion.engine.context import Ctx, cites
 from companion.engine.registry import handler, prompt_kind
-from companion.engine.rules import Ctx, cites
 from companion.engine.seeds import SeedError
 from companion.engine.state import Task
 from companion.engine.types import BANKER, Action, Command, GameSetup, IllegalCommand, SetupError
@@ -66,10 +67,16 @@ class MonopolyRules(
     """Features the edition leaves out, with the reason a player is given (Monopolino)."""
 
     def absent(self, command: Command) -> str:
+        return self._absent.get(command.type, "")
+
+    @functools.cached_property
+    def _absent(self) -> dict[str, str]:
+        """Command type -> why the edition has no such command (``without``), built once."""
+        out: dict[str, str] = {}
         for feature, why in self.without.items():
-            if command.type in self.FEATURES[feature]:
-                return why
-        return ""
+            for kind in self.FEATURES[feature]:
+                out.setdefault(kind, why)
+        return out
 
     def game_over_at(self, state: MonopolyState, index: int) -> bool:
         """Mario's GAME OVER mark on a location (shown in every edition's view, never set

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.engine.rules import Ctx, cites
+from companion.engine.context import Ctx, cites
 from companion.engine.types import Command, IllegalCommand
 from companion.monopoly.events import assets_from_json
 from companion.monopoly.host import MonopolyHost

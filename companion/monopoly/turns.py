@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from companion.engine.context import Ctx, cites
 from companion.engine.registry import handler, space_kind, task
-from companion.engine.rules import Ctx, cites
 from companion.engine.state import Task
 from companion.engine.types import Command, IllegalCommand
 from companion.monopoly.host import MonopolyHost

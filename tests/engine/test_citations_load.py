@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from companion.editions.mario import MarioRules
-from companion.engine.rules import Ctx, cites
+from companion.engine.context import Ctx, cites
 from companion.engine.seeds import SeedError
 from companion.engine.types import Command
 

@@ -8,9 +8,9 @@ from dataclasses import replace
 import pytest
 
 from companion.editions.pokemon.data import catch_odds
-from companion.engine import events, game
+from companion.engine import event_format, game
+from companion.engine.context import Ctx
 from companion.engine.editions import find_edition
-from companion.engine.rules import Ctx
 from companion.engine.state import evolve
 from companion.engine.types import Command, Prompt, RuleError
 from companion.testing import TableGame
@@ -18,22 +18,22 @@ from companion.testing import TableGame
 
 def test_an_event_missing_a_field_or_with_an_extra_one_is_refused_where_it_is_emitted() -> None:
     with pytest.raises(TypeError, match="amount"):
-        events.checked("money_paid", {"source": "a", "to": "b"})
+        event_format.checked("money_paid", {"source": "a", "to": "b"})
     with pytest.raises(TypeError, match="tip"):
-        events.checked("money_paid", {"source": "a", "to": "b", "amount": 3, "tip": 1})
-    again = events.checked("money_paid", {"source": "a", "to": "b", "amount": 3})
+        event_format.checked("money_paid", {"source": "a", "to": "b", "amount": 3, "tip": 1})
+    again = event_format.checked("money_paid", {"source": "a", "to": "b", "amount": 3})
     assert again.data == {"source": "a", "to": "b", "amount": 3}
 
 
 def test_an_event_may_leave_out_the_fields_that_have_defaults() -> None:
     optional = [
-        (name, cls) for name, cls in events.EVENT_TYPES.items()
+        (name, cls) for name, cls in event_format.EVENT_TYPES.items()
         if any(f.default is not f.default_factory for f in cls.__dataclass_fields__.values())
     ]
     for name, cls in optional:
         required = {f.name: 0 for f in cls.__dataclass_fields__.values()
                     if f.default is f.default_factory}  # both MISSING: no default
-        assert events.checked(name, required).type == cls.tag()
+        assert event_format.checked(name, required).type == cls.tag()
 
 
 def test_legal_actions_of_an_earlier_state_never_let_a_command_through_later() -> None:

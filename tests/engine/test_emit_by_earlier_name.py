@@ -3,8 +3,8 @@ in its current form, so the working state follows what the log will hold."""
 
 from __future__ import annotations
 
+from companion.engine.context import Ctx
 from companion.engine.editions import find_edition
-from companion.engine.rules import Ctx
 from companion.testing import TableGame
 
 

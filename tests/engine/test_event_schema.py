@@ -2,8 +2,8 @@
 
 tests/engine/event_schema.json records the fields of every event version ever written. To
 change an event: bump its ``version`` in companion/engine/events.py, add an upcaster from the
-old tag to ``UPCASTERS``, then add the new tag's fields to the snapshot (never edit a recorded
-one: logs in that shape exist in people's homes)."""
+old tag to ``UPCASTERS`` (companion/engine/event_format.py), then add the new tag's fields to
+the snapshot (never edit a recorded one: logs in that shape exist in people's homes)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.engine import editions, events
+from companion.engine import editions, event_format, events  # noqa: F401 (events declares the types)
 from companion.engine.types import Event
 
 SNAPSHOT = Path(__file__).with_name("event_schema.json")
@@ -21,7 +21,7 @@ GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "logs"
 
 
 def test_every_current_event_shape_is_recorded_unchanged() -> None:
-    for tag, fields in events.schema().items():
+    for tag, fields in event_format.schema().items():
         assert tag in RECORDED, (
             f"{tag} is not in {SNAPSHOT.name}: a new event type or version? record its fields")
         assert RECORDED[tag] == fields, (
@@ -30,22 +30,22 @@ def test_every_current_event_shape_is_recorded_unchanged() -> None:
 
 
 def test_every_recorded_shape_that_is_not_current_has_an_upcaster() -> None:
-    current = set(events.schema())
+    current = set(event_format.schema())
     for tag in RECORDED:
         if tag not in current:
-            assert tag in events.UPCASTERS, f"{tag} was written once and has no upcaster"
+            assert tag in event_format.UPCASTERS, f"{tag} was written once and has no upcaster"
 
 
 def test_names_stored_by_the_first_version_upcast_to_current_events() -> None:
-    for tag in events.UPCASTERS:
-        assert not events.is_current(tag)
-    assert events.upcast("money", {"source": "a", "to": "b", "amount": 1})[0] == "money_paid"
-    assert events.upcast("deed", {"space": 1, "game_over": True})[0] == "game_over_marked"
-    assert events.upcast("deed", {"space": 1, "owner": "a"})[0] == "deed_owned"
+    for tag in event_format.UPCASTERS:
+        assert not event_format.is_current(tag)
+    assert event_format.upcast("money", {"source": "a", "to": "b", "amount": 1})[0] == "money_paid"
+    assert event_format.upcast("deed", {"space": 1, "game_over": True})[0] == "game_over_marked"
+    assert event_format.upcast("deed", {"space": 1, "owner": "a"})[0] == "deed_owned"
 
 
 def test_names_are_past_tense_facts_not_nouns() -> None:
-    for name in events.EVENT_TYPES:
+    for name in event_format.EVENT_TYPES:
         assert name not in {"money", "deed", "jail", "ext", "debt", "auction", "battle", "deck",
                             "order", "turn", "offer", "flow", "note", "rng"}
 
@@ -54,16 +54,17 @@ def test_names_are_past_tense_facts_not_nouns() -> None:
 def test_every_stored_event_upcasts_to_a_valid_typed_event(log: str) -> None:
     for line in (GOLDEN / log).read_text("utf-8").splitlines()[1:]:
         raw = json.loads(line)
-        tag, data = events.upcast(raw["type"], raw["data"])
-        events.typed(Event(tag, data))  # raises on a missing or unknown field
+        tag, data = event_format.upcast(raw["type"], raw["data"])
+        event_format.typed(Event(tag, data))  # raises on a missing or unknown field
 
 
 def test_emitting_an_event_with_a_wrong_field_fails_where_it_is_emitted() -> None:
     with pytest.raises(TypeError):
-        events.checked("money_paid", {"source": "a", "to": "b", "amuont": 3})
+        event_format.checked("money_paid", {"source": "a", "to": "b", "amuont": 3})
     with pytest.raises(TypeError):
-        events.checked("money_spent", {})
-    assert events.checked("money", {"source": "a", "to": "b", "amount": 3}).type == "money_paid"
+        event_format.checked("money_spent", {})
+    stored = event_format.checked("money", {"source": "a", "to": "b", "amount": 3})
+    assert stored.type == "money_paid"
 
 
 HOOKS = {"on_turn_end", "on_board"}  # a Monopoly hook and a Master Trainer query
@@ -75,6 +76,7 @@ def test_every_event_type_is_applied_by_some_edition_and_every_handler_is_declar
         rules = editions.find_edition(name)
         for attr in dir(rules):
             if attr.startswith("on_") and attr not in HOOKS and callable(getattr(rules, attr)):
-                assert attr[3:] in events.EVENT_TYPES, f"{name}.{attr} applies no declared event"
+                assert attr[3:] in event_format.EVENT_TYPES, \
+                    f"{name}.{attr} applies no declared event"
                 handled.add(attr[3:])
-    assert set(events.EVENT_TYPES) - handled == {"game_started", "undone"}
+    assert set(event_format.EVENT_TYPES) - handled == {"game_started", "undone"}

@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
+from companion.engine.context import Ctx
 from companion.engine.registry import task
-from companion.engine.rules import Ctx, Rules
+from companion.engine.rules import Rules
 from companion.engine.state import BaseState, Task
 from companion.engine.types import Action, Command, Event, GameSetup, PlayerSeat
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from companion.engine.context import Ctx, cites
 from companion.engine.registry import space_kind
-from companion.engine.rules import Ctx, cites
 from companion.monopoly.board import Space
 from companion.monopoly.rules import MonopolyRules
 from companion.monopoly.state import MonopolyState

@@ -26,9 +26,9 @@ from companion.editions.pokemon.battles import PokemonBattles
 from companion.editions.pokemon.catching import PokemonCatching
 from companion.editions.pokemon.spaces import PokemonSpaces
 from companion.editions.table_settings import TableSettings
+from companion.engine.context import Ctx
 from companion.engine.events import EditionValuesSet, PlayerValueSet, WentBankrupt
 from companion.engine.registry import prompt_kind
-from companion.engine.rules import Ctx
 from companion.engine.types import Action, Command, IllegalCommand
 from companion.monopoly.board import load_board
 from companion.monopoly.rules import MonopolyRules

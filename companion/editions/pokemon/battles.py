@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Unpack
 
 from companion.editions.pokemon import data
+from companion.engine.context import Ctx, cites
 from companion.engine.registry import task
-from companion.engine.rules import Ctx, cites
 from companion.engine.state import Task
 from companion.engine.types import Command
 from companion.monopoly.rules import MonopolyRules

@@ -9,8 +9,8 @@ other readings (docs/readings/pokemon.md). The odds shown are the real chance un
 from __future__ import annotations
 
 from companion.editions.pokemon import data
+from companion.engine.context import Ctx, cites
 from companion.engine.registry import prompt_kind, task
-from companion.engine.rules import Ctx, cites
 from companion.engine.state import Task
 from companion.engine.types import Action, Command
 from companion.monopoly.board import Space

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from companion.engine.context import Ctx, cites
 from companion.engine.registry import effect, prompt_kind, space_kind, task
-from companion.engine.rules import Ctx, cites
 from companion.engine.state import Task
 from companion.engine.types import Action
 from companion.monopoly.board import Card, Space

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from companion.engine.context import Ctx, cites
 from companion.engine.events import ForceDieRolled
 from companion.engine.registry import declare, effect, need, space_kind, task
-from companion.engine.rules import Ctx, cites
 from companion.monopoly.board import Card, Space
 from companion.monopoly.host import MonopolyHost
 from companion.monopoly.state import MonopolyState

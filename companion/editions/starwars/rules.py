@@ -9,8 +9,8 @@ from typing import TypedDict
 from companion.editions import readings
 from companion.editions.starwars.force import POWERS, StarWarsForce
 from companion.editions.table_settings import TableSettings
+from companion.engine.context import Ctx, cites
 from companion.engine.registry import effect, prompt_kind, space_kind
-from companion.engine.rules import Ctx, cites
 from companion.engine.state import Task
 from companion.engine.types import Action, Command, IllegalCommand
 from companion.monopoly.board import Card, Space

@@ -1,0 +1,240 @@
+"""A command being decided (:class:`Ctx`: the working state, the events emitted so far, the
+rule being applied), the ``@cites`` decorator that names a rule method's citation, and the
+check of dice a player entered. The interpreter that runs them: :mod:`companion.engine.rules`.
+"""
+
+from __future__ import annotations
+
+import functools
+import types
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
+
+from companion.engine import rng as rng_mod
+from companion.engine.event_format import SHAPES, checked
+from companion.engine.events import FlowChanged
+from companion.engine.state import BaseState, Task, evolve
+from companion.engine.types import Event, IllegalCommand, Prompt, slot_setters
+
+if TYPE_CHECKING:
+    from companion.engine.rules import Rules
+
+S = TypeVar("S", bound=BaseState)
+F = TypeVar("F", bound=Callable[..., Any])
+_new = object.__new__
+_FLOW = FlowChanged.tag()
+_set_type, _set_data, _set_say, _set_cite = slot_setters(Event, "type", "data", "say", "cite")
+
+
+class Ctx(Generic[S]):
+    """A command being decided: the working state and the events emitted so far."""
+
+    def __init__(self, rules: Rules[S], state: S) -> None:
+        self.rules = rules
+        self.state = state
+        self.events: list[Event] = []
+        self.todo: list[Task] = list(state.todo)
+        """The working to-do list (written to the state when the command is done)."""
+        self._cursor = 0
+        self.cite = ""
+        """The rule being applied (its citation id), set by :meth:`citing` and ``@cites``."""
+        self._typed = rules._emit_handlers
+        """The edition's event types and ``on_`` handlers by tag, when it keeps the base
+        ``apply``."""
+        self._hears = rules._hears
+        self._ends = rules.ends_after
+        self.may_end = False
+        """Whether an event that can end the game (``Rules.ends_after``) was emitted since the
+        last end check."""
+        self.in_command = False
+        """Whether the command's own handler is running (not yet the to-do list)."""
+        self.command_checked = False
+        """Whether the end check after the command's handler was made (by ``run_next``)."""
+
+    def emit(self, type: str, say: str = "", *, cite: str | None = None, **data: Any) -> None:
+        """Record event ``type`` (a name declared in :mod:`companion.engine.events`; its
+        fields are checked) and apply it to the working state. It carries ``cite``, else the
+        rule being applied (:meth:`citing`)."""
+        shape = SHAPES.get(type)  # checked(), inlined for current names: every event is emitted
+        if shape is not None and (data.keys() == shape[1] or shape[0] <= data.keys() <= shape[1]):
+            event = _new(Event)  # Event(...), inlined: its slots set without a Python frame
+            _set_type(event, shape[2])
+            _set_data(event, data)
+            _set_say(event, say)
+            _set_cite(event, self.cite if cite is None else cite)
+        else:
+            event = checked(type, data, say, self.cite if cite is None else cite)
+        typed = self._typed
+        if typed is None:
+            self.state = self.rules.apply(self.state, event)
+        else:  # Rules.apply, inlined: the event's dataclass without __init__, its handler
+            cls, on = typed.get(event.type) or self.rules._add_typed(event.type)
+            e = _new(cls)
+            e.__dict__.update(event.data)  # upcast when emitted by an earlier name
+            if say and self._hears:
+                self.state = self.rules.note_said(on(self.state, e), say)
+            else:
+                self.state = on(self.state, e)
+        self.events.append(event)
+        ends = self._ends
+        if ends is None or event.type in ends:
+            self.may_end = True
+
+    @contextmanager
+    def citing(self, rule: str) -> Iterator[None]:
+        """Events emitted inside carry citation id ``rule`` (innermost wins; "" keeps the
+        outer one)."""
+        outer = self.cite
+        self.cite = rule or outer
+        try:
+            yield
+        finally:
+            self.cite = outer
+
+    def say(self, text: str) -> None:
+        """Record a note for the players that changes nothing else."""
+        self.emit("noted", text)
+
+    def ask(self, kind: str, to: tuple[str, ...] | list[str], text: str, **data: Any) -> None:
+        """Wait for a decision: the interpreter stops until a command answers it."""
+        self.state = evolve(self.state, prompt=Prompt(kind, tuple(to), text, data))
+
+    def clear_prompt(self) -> None:
+        if self.state.prompt is not None:
+            self.state = evolve(self.state, prompt=None)
+
+    def set_todo(self, todo: list[Task] | tuple[Task, ...]) -> None:
+        """Replace the to-do list (the ``flow`` event records where it ends up)."""
+        self.todo = list(todo)
+
+    def finish(self, start: BaseState) -> None:
+        """Record the prompt and to-do list the command leaves, in one ``flow`` event.
+
+        Bookkeeping changes the working state directly while a command is decided; only its
+        end result is stored, so replay does the same with far fewer events."""
+        todo = () if self.state.finished else tuple(self.todo)
+        if todo != self.state.todo:
+            self.state = evolve(self.state, todo=todo)
+        if self.state.prompt != start.prompt or self.state.todo != start.todo:
+            prompt = self.state.prompt
+            data: dict[str, Any] = {
+                "prompt": None if prompt is None else prompt.to_json(),
+                "todo": [t.to_json() for t in self.state.todo],
+            }
+            if self.rules._flow_is_bookkeeping:
+                # applying it would rebuild the prompt and to-do list the state already has
+                self.events.append(Event(_FLOW, data))
+            else:
+                self.emit("flow_changed", **data)
+
+    def then(self, *tasks: Task) -> None:
+        """Run ``tasks`` next, before anything that was already on the to-do list.
+
+        Several ``then`` calls from one step run in the order they were made."""
+        if tasks:
+            self.todo[self._cursor : self._cursor] = tasks
+            self._cursor += len(tasks)
+
+    def later(self, *tasks: Task) -> None:
+        """Run ``tasks`` after everything already on the to-do list."""
+        if tasks:
+            self.todo.extend(tasks)
+
+    def roll(
+        self, count: int, entered: Any, who: str, purpose: str, sides: int = 6
+    ) -> tuple[int, ...]:
+        """Dice for ``purpose``: the values entered (physical dice) or drawn from the game's
+        generator (digital dice). Either way the values land in a ``rolled`` event."""
+        physical = self.state.setup.dice == "physical"
+        if entered is None or entered == []:
+            if physical:
+                raise IllegalCommand(
+                    f"This game uses physical dice: enter the {count} value(s) you rolled."
+                )
+            values, nxt = rng_mod.roll(self.state.rng, count, sides)
+        else:
+            if not physical:
+                raise IllegalCommand(
+                    "This game rolls digital dice: press roll without entering values."
+                )
+            values = parse_dice(entered, count, sides)
+            nxt = self.state.rng
+        self.emit("rolled", who=who, dice=list(values), purpose=purpose, rng=nxt)
+        return values
+
+    def draw(self, n: int) -> int:
+        """A uniform integer in ``range(n)`` from the game's generator (shuffles, random picks)."""
+        value, nxt = rng_mod.below(self.state.rng, n)
+        self.emit("rng_advanced", rng=nxt)
+        return value
+
+
+CITES = "__cites__"
+CITE_ID = "__cite_id__"
+"""The one id of a ``@cites`` wrapper with nothing to pick (see :func:`interpreted`)."""
+
+
+def cites(rule: str | Callable[..., str], *ids: str) -> Callable[[F], F]:
+    """Events a rule method ``(self, ctx, ...)`` emits carry citation id ``rule``, or the id
+    ``rule(self, ctx, ...)`` picks from ``ids`` (a rule that depends on the arguments). The
+    edition's ``[citations]`` catalogue must have every id: checked when the edition loads."""
+    def pick(self: Any, ctx: Ctx[Any], *args: Any, **kwargs: Any) -> str:
+        return rule if isinstance(rule, str) else rule(self, ctx, *args, **kwargs)
+
+    def wrap(fn: F) -> F:
+        @functools.wraps(fn)
+        def run(self: Any, ctx: Ctx[Any], *args: Any, **kwargs: Any) -> Any:
+            outer = ctx.cite  # ctx.citing, inlined: decided commands run through here often
+            ctx.cite = pick(self, ctx, *args, **kwargs) or outer
+            try:
+                return fn(self, ctx, *args, **kwargs)
+            finally:
+                ctx.cite = outer
+
+        if isinstance(rule, str) and rule:  # the usual case: one id, nothing to pick
+            @functools.wraps(fn)
+            def run_citing(self: Any, ctx: Ctx[Any], *args: Any, **kwargs: Any) -> Any:
+                outer = ctx.cite
+                ctx.cite = rule
+                try:
+                    return fn(self, ctx, *args, **kwargs)
+                finally:
+                    ctx.cite = outer
+
+            setattr(run_citing, CITE_ID, rule)  # after wraps, which copies fn's attributes
+            run = run_citing
+
+        named = (rule,) if isinstance(rule, str) else ids
+        setattr(run, CITES, (*getattr(fn, CITES, ()), *named))
+        return cast(F, run)
+
+    return wrap
+
+
+_CITING = cites("probe")(lambda self, ctx: None).__code__
+"""The code of ``@cites``'s one-id wrapper: only such a wrapper is folded (:func:`interpreted`)."""
+
+
+def interpreted(bound: Callable[..., Any]) -> tuple[Callable[..., Any], str]:
+    """A handler as the interpreter calls it, and the citation id to set around the call: a
+    method under ``@cites("id")`` unwrapped, the interpreter setting the id itself (one Python
+    frame fewer per task and command); any other handler as it is, with ""."""
+    if isinstance(bound, types.MethodType) and getattr(bound.__func__, "__code__", None) is _CITING:
+        func: Any = bound.__func__
+        return types.MethodType(func.__wrapped__, bound.__self__), getattr(func, CITE_ID)
+    return bound, ""
+
+
+def parse_dice(entered: Any, count: int, sides: int = 6) -> tuple[int, ...]:
+    """Validate dice values a player entered."""
+    if isinstance(entered, int) and not isinstance(entered, bool):
+        entered = [entered]
+    if not isinstance(entered, list | tuple) or len(entered) != count:
+        raise IllegalCommand(f"Enter exactly {count} die value(s).")
+    values = []
+    for v in entered:
+        if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= sides:
+            raise IllegalCommand(f"A die shows a whole number from 1 to {sides}.")
+        values.append(v)
+    return tuple(values)

@@ -1,0 +1,211 @@
+"""The stored event format: how event types are declared, checked and upcast.
+
+The log stores an event as ``(tag, data, say, cite)``: ``tag`` is the event's name at version 1 and
+``name@N`` from version 2 on; ``data`` is the dataclass's fields as JSON. Events are still
+emitted by name (``ctx.emit("money_paid", say, source=..., to=..., amount=...)``, the call
+shape the rules were written in); :func:`checked` builds the dataclass from the keywords, so a
+missing, unknown or misspelt field fails where it is emitted, never in a replay.
+
+Changing an event's fields means a new version and an upcaster from the old one
+(``UPCASTERS``); tests/engine/test_event_schema.py compares the fields with the committed
+snapshot tests/engine/event_schema.json and fails otherwise. ``cite`` (the rule's id in
+the edition's citation catalogue) is in the envelope, like ``say``: no event's fields change.
+Names stored by earlier versions (nouns such as ``money``, ``deed``, ``jail``, ``ext``) are
+upcast on replay by the same chain, so every log ever written replays (tests/golden holds
+logs of each format). The event types themselves are declared in
+:mod:`companion.engine.events`.
+"""
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, TypeVar
+
+from companion.engine.types import Event
+
+Data = Mapping[str, Any]
+"""A stored event's JSON fields."""
+Blob = Mapping[str, Any] | None
+"""A nested JSON object kept as stored (an auction, a debt, a battle...)."""
+
+
+D = TypeVar("D", bound="EventData")
+
+
+@dataclass(frozen=True)
+class EventData:
+    """Base of every event type: ``NAME`` and ``VERSION`` identify it in the log."""
+
+    NAME: ClassVar[str] = ""
+    VERSION: ClassVar[int] = 1
+
+    @classmethod
+    def tag(cls) -> str:
+        return cls.NAME if cls.VERSION == 1 else f"{cls.NAME}@{cls.VERSION}"
+
+    @classmethod
+    def from_stored(cls: type[D], data: Data) -> D:
+        """The event from stored data already checked when it was emitted (replay's hot
+        path: no ``__init__``; missing optional fields read their class defaults)."""
+        obj = object.__new__(cls)
+        obj.__dict__.update(data)
+        return obj
+
+    def to_data(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
+
+EVENT_TYPES: dict[str, type[EventData]] = {}
+"""Current event types by name."""
+
+E = TypeVar("E", bound=type[EventData])
+
+
+def event(name: str, version: int = 1) -> Callable[[E], E]:
+    """Register an event type under ``name`` at ``version``."""
+
+    def register(cls: E) -> E:
+        if name in EVENT_TYPES:
+            raise ValueError(f"event type {name!r} declared twice")
+        cls.NAME, cls.VERSION = name, version
+        EVENT_TYPES[name] = cls
+        return cls
+
+    return register
+
+
+def checked(name: str, data: Mapping[str, Any], say: str = "", cite: str = "") -> Event:
+    """The stored form of event ``name`` with ``data``; TypeError when the fields are wrong."""
+    shape = SHAPES.get(name)
+    if shape is not None and (data.keys() == shape[1] or shape[0] <= data.keys() <= shape[1]):
+        return Event(shape[2], data, say, cite)
+    cls = EVENT_TYPES.get(name)
+    if cls is None and name in UPCASTERS:  # a name from an earlier version: store the new one
+        tag, data = upcast(name, data)
+        cls = EVENT_TYPES[tag.split("@", 1)[0]]
+    if cls is None:
+        raise TypeError(f"unknown event type {name!r}: declare it in companion/engine/events.py")
+    shape = _SHAPES.get(cls)
+    if shape is None:
+        shape = _SHAPES[cls] = _shape(cls)
+        if EVENT_TYPES.get(name) is cls:
+            SHAPES[name] = shape
+    keys = data.keys()
+    if not (shape[0] <= keys <= shape[1]):  # no dataclass is built per emit
+        cls(**data)  # raises the TypeError naming the missing or unknown field
+    return Event(shape[2], data, say, cite)
+
+
+_SHAPES: dict[type[EventData], tuple[frozenset[str], frozenset[str], str]] = {}
+SHAPES: dict[str, tuple[frozenset[str], frozenset[str], str]] = {}
+"""The shapes of current event names, for the check of every emitted event."""
+
+
+def _shape(cls: type[EventData]) -> tuple[frozenset[str], frozenset[str], str]:
+    """The required field names, all field names and the tag of event type ``cls``."""
+    every = dataclasses.fields(cls)
+    required = frozenset(
+        f.name for f in every
+        if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+    )
+    return required, frozenset(f.name for f in every), cls.tag()
+
+
+def typed(event_: Event) -> EventData:
+    """The dataclass of a stored (current) event."""
+    name = event_.type.split("@", 1)[0]
+    return EVENT_TYPES[name](**event_.data)
+
+
+# -- upcasters: an old tag and its data -> a newer tag and data ---------------------------------
+Upcaster = Callable[[Data], tuple[str, Data]]
+UPCASTERS: dict[str, Upcaster] = {}
+
+
+class renamed:  # noqa: N801 - used like a function in the table below
+    """An upcaster that only renames (the data is unchanged)."""
+
+    def __init__(self, new: str) -> None:
+        self.to = new
+
+    def __call__(self, data: Data) -> tuple[str, Data]:
+        return self.to, data
+
+
+def renamed_to(tag: str) -> str | None:
+    """The current tag ``tag`` becomes when every step on its way only renames (so a replay
+    can apply it with no work per event), or None when some step looks at the data."""
+    for _ in range(100):
+        if is_current(tag):
+            return tag
+        step = UPCASTERS.get(tag)
+        if not isinstance(step, renamed):
+            return None
+        tag = step.to
+    return None
+
+
+def _split(key: str, with_key: str, without: str) -> Upcaster:
+    return lambda data: (with_key if key in data else without, data)
+
+
+# Version 0: the names the first format stored (before events were typed).
+UPCASTERS.update({
+    "money": renamed("money_paid"),
+    "jail": renamed("jail_changed"),
+    "ext": renamed("edition_values_set"),
+    "player_ext": renamed("player_value_set"),
+    "debt": renamed("debt_changed"),
+    "auction": renamed("auction_changed"),
+    "battle": renamed("battle_changed"),
+    "deck": renamed("deck_changed"),
+    "order": renamed("order_decided"),
+    "order_set": renamed("turn_order_set"),
+    "turn": renamed("turn_passed"),
+    "offer": renamed("offer_changed"),
+    "flow": renamed("flow_changed"),
+    "rng": renamed("rng_advanced"),
+    "doubles": renamed("doubles_counted"),
+    "dice_round": renamed("dice_round_changed"),
+    "turn_flags": renamed("turn_flags_set"),
+    "bankrupt": renamed("went_bankrupt"),
+    "items_given": lambda d: ("items_handed_over",
+                              {"giver": d["from"], "to": d["to"], "cards": d["cards"]}),
+    "deed": _split("game_over", "game_over_marked", "deed_owned"),
+    "note": _split("face", "force_die_rolled", "noted"),
+    "moved": _split("place", "mover_placed", "moved_to"),
+    "order_roll": _split("reset", "order_rolls_cleared", "order_rolled"),
+})
+
+
+def upcast(tag: str, data: Data) -> tuple[str, Data]:
+    """The current tag and data of an event stored under ``tag`` by any earlier version."""
+    steps = 0
+    while True:
+        name = tag.split("@", 1)[0]
+        cls = EVENT_TYPES.get(name)
+        if cls is not None and cls.tag() == tag and tag not in UPCASTERS:
+            return tag, data
+        step = UPCASTERS.get(tag)
+        if step is None:
+            raise ValueError(f"unknown event type {tag!r}")
+        tag, data = step(data)
+        steps += 1
+        if steps > 100:  # pragma: no cover - a cycle in the table
+            raise ValueError(f"upcasting {tag!r} does not end")
+
+
+def is_current(tag: str) -> bool:
+    cls = EVENT_TYPES.get(tag.split("@", 1)[0])
+    return cls is not None and cls.tag() == tag and tag not in UPCASTERS
+
+
+def schema() -> dict[str, dict[str, str]]:
+    """``{tag: {field: type}}`` of every current event type (for the committed snapshot)."""
+    out = {}
+    for cls in EVENT_TYPES.values():
+        hints = {f.name: str(f.type) + ("" if f.default is dataclasses.MISSING else " = default")
+                 for f in dataclasses.fields(cls)}
+        out[cls.tag()] = hints
+    return out
