@@ -27,9 +27,12 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
+from companion.editions.master_trainer import base as mt_base
+from companion.editions.master_trainer import data as mt_data
 from companion.engine import game
-from companion.engine.editions import EDITIONS
+from companion.engine.editions import EDITIONS, find_edition
 from companion.engine.types import Command, Event, GameSetup, RuleError
 from companion.service import GameService
 
@@ -53,9 +56,95 @@ def random_command(rnd: random.Random, actions: list) -> Command:
     return Command(a.actor, a.type, args)
 
 
+BONUS = ("bonus_5", "bonus_4", "bonus_3", "bonus_2", "bonus_1")
+"""Attack Bonus cards, strongest first."""
+
+
+def mt_strength(state: Any, pid: str, chip: str) -> int:
+    """A Master Trainer chip's Attack Strength in ``pid``'s team, Evolution Bonus included."""
+    data = mt_base.data_of(state)
+    team = state.trainer(pid).team
+    return data.chips[chip].strength + mt_data.evolution_bonuses(team, data).get(chip, 0)
+
+
+def mt_command(rnd: random.Random, state: Any, actions: list) -> Command:
+    """Master Trainer's bench player: random like :func:`random_command`, except where a
+    real player obviously plays to win. In a battle it fields its strongest Pokémon, and in
+    the Final Battle adds its two best Attack Bonus cards; in a dice window it re-rolls its
+    own die with a Time Machine only when that die loses its battle, and otherwise keeps the
+    dice; it revives its strongest knocked-out Pokémon with a Potion or at a Pokémon
+    Center; at the hand limit it discards its least useful card (Attack Bonus cards last)."""
+    by_type: dict[str, list] = {}
+    for a in actions:
+        by_type.setdefault(a.type, []).append(a)
+    battle = state.battle
+    if "fight" in by_type:
+        a = rnd.choice(by_type["fight"])
+        spec = a.input
+        chip = max((o["value"] for o in spec["options"]),
+                   key=lambda c: mt_strength(state, a.actor, c))
+        cards = [c for c in BONUS for _ in range(spec["bonus"]["cards"].count(c))]
+        bonus = cards[:spec["bonus"]["max"]] if battle is not None and battle.kind == "final" \
+            else []
+        return Command(a.actor, "fight", {"chip": chip, "bonus": bonus})
+    if "keep" in by_type:
+        if battle is not None and state.dice is not None and state.dice.purpose in (
+                "battle", "final"):
+            for a in by_type.get("time_machine", ()):
+                if a.args["target"] == a.actor and mt_losing(state, a.actor):
+                    return Command(a.actor, "time_machine",
+                                   {"target": a.actor, "dice": [rnd.randint(1, 6)]})
+        a = by_type["keep"][0]
+        return Command(a.actor, "keep", {})
+    revives = [a for a in actions if a.type in ("use", "revive") and a.args.get("item") != "fly"
+               and a.input and a.input.get("arg") == "chip"]
+    if revives:
+        a = revives[0]
+        chip = max((o["value"] for o in a.input["options"]),
+                   key=lambda c: mt_strength(state, a.actor, c))
+        return Command(a.actor, a.type, {**a.args, "chip": chip})
+    if "reveal" in by_type or "catch" in by_type:  # turn the chip over and try to catch it
+        a = (by_type.get("reveal") or by_type["catch"])[0]
+        spec = a.input
+        if a.type == "reveal":
+            if spec.get("optional"):  # the companion turns over a face-down chip
+                return Command(a.actor, "reveal", {})
+            if not spec["options"]:
+                return Command(a.actor, "skip", {})
+            return Command(a.actor, "reveal", {"chip": rnd.choice(spec["options"])["value"]})
+        return Command(a.actor, "catch", {"ball": spec["options"][-1]["value"]})
+    if "offer" == getattr(state.prompt, "kind", "") and "accept" in by_type:
+        offer = state.offer  # a trade offered to it: accepted when it gains Power Points
+        a = by_type["accept"][0]
+        data = mt_base.data_of(state)
+        gain = data.chips[offer.give].power - data.chips[offer.take].power
+        return Command(a.actor, "accept" if gain > 0 else "decline", {})
+    if "discard" in by_type:
+        a = by_type["discard"][0]
+        held = [o["value"] for o in a.input["options"]]
+        rest = [c for c in held if c not in BONUS]
+        card = rnd.choice(rest) if rest else next(c for c in reversed(BONUS) if c in held)
+        return Command(a.actor, "discard", {"item": card})
+    return random_command(rnd, actions)
+
+
+def mt_losing(state: Any, pid: str) -> bool:
+    """Whether ``pid``'s die, as rolled, loses (or ties) the battle being fought."""
+    rules: Any = find_edition("master-trainer")
+    b, rolls = state.battle, state.dice.rolls
+    mine, _ = rules.side_total(state, pid, rolls[pid])
+    other = b.defender if pid == b.challenger else b.challenger
+    if b.kind == "final":
+        theirs, _ = rules.master_total(state, rolls[other])
+    else:
+        theirs, _ = rules.side_total(state, other, rolls[other])
+    return bool(mine <= theirs)
+
+
 def random_game(seed: int, players: int = 4, max_commands: int = 5000,
                 edition: str = "mario") -> tuple[list[Event], int]:
-    """A random legal game to its end; returns the events and the commands decided."""
+    """A random legal game to its end; returns the events and the commands decided
+    (Master Trainer's with :func:`mt_command`, every other edition's uniformly)."""
     rnd = random.Random(seed)
     names = ["Mario", "Luigi", "Peach", "Toad", "Yoshi", "DK"][:players]
     setup = GameSetup.from_json({"edition": edition, "players": names, "dice": "physical",
@@ -66,7 +155,8 @@ def random_game(seed: int, players: int = 4, max_commands: int = 5000,
     while not state.finished and n < max_commands:
         actions = game.legal_actions(state)
         for _ in range(8):  # an offered action whose arguments the picker cannot fill
-            command = random_command(rnd, actions)
+            command = (mt_command(rnd, state, actions) if edition == "master-trainer"
+                       else random_command(rnd, actions))
             try:
                 new, state = game.step(state, command)
                 break
