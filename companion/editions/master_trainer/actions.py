@@ -213,6 +213,8 @@ class ActionRules(BattleRules):
             form["bonus"] = {"max": data_of(state).limits["max_attack_bonus"], "cards": bonus}
             out.append(Action(pid, "fight", "Choose your Pokémon (and Attack Bonus cards)", {},
                               form))
+        if state.current in state.prompt.to:  # a Potion first, on the player's own turn
+            out += self.item_actions(state)
         return out
 
     @prompt_kind("discard")
