@@ -80,7 +80,10 @@ def mt_command(rnd: random.Random, state: Any, actions: list) -> Command:
     the Final Battle adds its two best Attack Bonus cards; in a dice window it re-rolls its
     own die with a Time Machine only when that die loses its battle, and otherwise keeps the
     dice; it revives its strongest knocked-out Pokémon with a Potion or at a Pokémon
-    Center; at the hand limit it discards its least useful card (Attack Bonus cards last)."""
+    Center; it turns over every chip it finds and tries to catch it with its strongest Poké
+    Ball; it accepts a trade offered to it only when the trade gains it Power Points; at the
+    hand limit it discards its least useful card (Attack Bonus cards last). Where it comes
+    to its move, a challenge or a trade of its own, it picks uniformly."""
     by_type: dict[str, list] = {}
     for a in actions:
         by_type.setdefault(a.type, []).append(a)
