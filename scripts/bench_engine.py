@@ -4,7 +4,14 @@
 - replay time of a 5,000-event game (target: under 100 ms);
 - commands per second through the service, each committed to SQLite (target: >= 200);
 - random full games per second through decide/apply, 2 and 4 players for Mario and 4 players
-  for every edition (target: >= 20 games/s with 4 players, each edition).
+  for every edition (target: >= 20 games/s with 4 players, each edition), with how many of
+  them ended.
+
+The games' player picks uniformly among the legal actions, except Master Trainer's
+(``mt_command``): a uniform picker fields a random Pokémon without Attack Bonus cards and so
+never beats a Pokémon Master, so that player is still random but plays to win where a real
+player obviously would (strongest Pokémon, best Attack Bonus cards in the Final Battle,
+Potions, catching). The other editions' games are the same as before it (same events).
 
 Usage: python scripts/bench_engine.py [--games 40] [--commands 1000] [--editions mario,pokemon]
        [--baseline DIR [--rounds 2]]
@@ -27,9 +34,12 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
+from companion.editions.master_trainer import base as mt_base
+from companion.editions.master_trainer import data as mt_data
 from companion.engine import game
-from companion.engine.editions import EDITIONS
+from companion.engine.editions import EDITIONS, find_edition
 from companion.engine.types import Command, Event, GameSetup, RuleError
 from companion.service import GameService
 
@@ -53,9 +63,98 @@ def random_command(rnd: random.Random, actions: list) -> Command:
     return Command(a.actor, a.type, args)
 
 
+BONUS = ("bonus_5", "bonus_4", "bonus_3", "bonus_2", "bonus_1")
+"""Attack Bonus cards, strongest first."""
+
+
+def mt_strength(state: Any, pid: str, chip: str) -> int:
+    """A Master Trainer chip's Attack Strength in ``pid``'s team, Evolution Bonus included."""
+    data = mt_base.data_of(state)
+    team = state.trainer(pid).team
+    return data.chips[chip].strength + mt_data.evolution_bonuses(team, data).get(chip, 0)
+
+
+def mt_command(rnd: random.Random, state: Any, actions: list) -> Command:
+    """Master Trainer's bench player: random like :func:`random_command`, except where a
+    real player obviously plays to win. In a battle it fields its strongest Pokémon, and in
+    the Final Battle adds its two best Attack Bonus cards; in a dice window it re-rolls its
+    own die with a Time Machine only when that die loses its battle, and otherwise keeps the
+    dice; it revives its strongest knocked-out Pokémon with a Potion or at a Pokémon
+    Center; it turns over every chip it finds and tries to catch it with its strongest Poké
+    Ball; it accepts a trade offered to it only when the trade gains it Power Points; at the
+    hand limit it discards its least useful card (Attack Bonus cards last). Where it comes
+    to its move, a challenge or a trade of its own, it picks uniformly."""
+    by_type: dict[str, list] = {}
+    for a in actions:
+        by_type.setdefault(a.type, []).append(a)
+    revives = [a for a in actions if a.type in ("use", "revive") and a.args.get("item") != "fly"
+               and a.input and a.input.get("arg") == "chip"]
+    if revives:
+        a = revives[0]
+        chip = max((o["value"] for o in a.input["options"]),
+                   key=lambda c: mt_strength(state, a.actor, c))
+        return Command(a.actor, a.type, {**a.args, "chip": chip})
+    battle = state.battle
+    if "fight" in by_type:
+        a = rnd.choice(by_type["fight"])
+        spec = a.input
+        chip = max((o["value"] for o in spec["options"]),
+                   key=lambda c: mt_strength(state, a.actor, c))
+        cards = [c for c in BONUS for _ in range(spec["bonus"]["cards"].count(c))]
+        bonus = cards[:spec["bonus"]["max"]] if battle is not None and battle.kind == "final" \
+            else []
+        return Command(a.actor, "fight", {"chip": chip, "bonus": bonus})
+    if "keep" in by_type:
+        if battle is not None and state.dice is not None and state.dice.purpose in (
+                "battle", "final"):
+            for a in by_type.get("time_machine", ()):
+                if a.args["target"] == a.actor and mt_losing(state, a.actor):
+                    return Command(a.actor, "time_machine",
+                                   {"target": a.actor, "dice": [rnd.randint(1, 6)]})
+        a = by_type["keep"][0]
+        return Command(a.actor, "keep", {})
+    if "reveal" in by_type or "catch" in by_type:  # turn the chip over and try to catch it
+        a = (by_type.get("reveal") or by_type["catch"])[0]
+        spec = a.input
+        if a.type == "reveal":
+            if spec.get("optional"):  # the companion turns over a face-down chip
+                return Command(a.actor, "reveal", {})
+            if not spec["options"]:
+                return Command(a.actor, "skip", {})
+            return Command(a.actor, "reveal", {"chip": rnd.choice(spec["options"])["value"]})
+        return Command(a.actor, "catch", {"ball": spec["options"][-1]["value"]})
+    if "offer" == getattr(state.prompt, "kind", "") and "accept" in by_type:
+        offer = state.offer  # a trade offered to it: accepted when it gains Power Points
+        a = by_type["accept"][0]
+        data = mt_base.data_of(state)
+        gain = data.chips[offer.give].power - data.chips[offer.take].power
+        return Command(a.actor, "accept" if gain > 0 else "decline", {})
+    if "discard" in by_type:
+        a = by_type["discard"][0]
+        held = [o["value"] for o in a.input["options"]]
+        rest = [c for c in held if c not in BONUS]
+        card = rnd.choice(rest) if rest else next(c for c in reversed(BONUS) if c in held)
+        return Command(a.actor, "discard", {"item": card})
+    return random_command(rnd, actions)
+
+
+def mt_losing(state: Any, pid: str) -> bool:
+    """Whether ``pid``'s die, as rolled, loses (or ties) the battle being fought."""
+    rules: Any = find_edition("master-trainer")
+    b, rolls = state.battle, state.dice.rolls
+    mine, _ = rules.side_total(state, pid, rolls[pid])
+    other = b.defender if pid == b.challenger else b.challenger
+    if b.kind == "final":
+        theirs, _ = rules.master_total(state, rolls[other])
+    else:
+        theirs, _ = rules.side_total(state, other, rolls[other])
+    return bool(mine <= theirs)
+
+
 def random_game(seed: int, players: int = 4, max_commands: int = 5000,
                 edition: str = "mario") -> tuple[list[Event], int]:
-    """A random legal game to its end; returns the events and the commands decided."""
+    """A random legal game to its end; returns the events and the commands decided
+    (Master Trainer's with :func:`mt_command`, every other edition's uniformly)."""
     rnd = random.Random(seed)
     names = ["Mario", "Luigi", "Peach", "Toad", "Yoshi", "DK"][:players]
     setup = GameSetup.from_json({"edition": edition, "players": names, "dice": "physical",
@@ -66,7 +165,8 @@ def random_game(seed: int, players: int = 4, max_commands: int = 5000,
     while not state.finished and n < max_commands:
         actions = game.legal_actions(state)
         for _ in range(8):  # an offered action whose arguments the picker cannot fill
-            command = random_command(rnd, actions)
+            command = (mt_command(rnd, state, actions) if edition == "master-trainer"
+                       else random_command(rnd, actions))
             try:
                 new, state = game.step(state, command)
                 break
@@ -116,20 +216,21 @@ def bench_service(commands: int) -> float:
 
 
 def bench_games(n: int, players: int = 4,
-                edition: str = "mario") -> tuple[float, float, float, int]:
-    """Games per second by the clock, commands per game, games per second in CPU time, and
-    how many of the ``n`` games reached their end (the rest stopped at 5,000 commands). One
-    untimed game first: the edition's first load (imports, data files, checks) is paid once
-    per start, not per game."""
+                edition: str = "mario") -> tuple[float, float, float, int, int]:
+    """Games per second by the clock, commands per game, games per second in CPU time, how
+    many of the ``n`` games reached their end (the rest stopped at 5,000 commands), and how
+    many Final Battles were lost in all (Master Trainer). One untimed game first: the
+    edition's first load (imports, data files, checks) is paid once per start, not per game."""
     random_game(999, players=players, edition=edition)
     t, cpu = time.perf_counter(), time.process_time()
-    commands = ended = 0
+    commands = ended = lost = 0
     for seed in range(n):
         events, c = random_game(1000 + seed, players=players, edition=edition)
         commands += c
         ended += any(e.type.split("@", 1)[0] == "finished" for e in events[-3:])
+        lost += sum(e.cite == "final-lose" for e in events)
     elapsed, cpu = time.perf_counter() - t, time.process_time() - cpu
-    return n / elapsed, commands / n, n / cpu, ended
+    return n / elapsed, commands / n, n / cpu, ended, lost
 
 
 def main() -> None:
@@ -149,12 +250,12 @@ def main() -> None:
     cps = bench_service(args.commands)
     print(f"commands through the service, committed each (synchronous=FULL): {cps:.0f}/s "
           "(target >= 200/s)")
-    gps, per_game, _, _ = bench_games(args.games, 2)
+    gps, per_game, _, _, _ = bench_games(args.games, 2)
     print(f"random full mario games (2 players): {gps:.1f} games/s, {per_game:.0f} commands "
           f"per game on average, {gps * per_game:.0f} commands/s")
     for edition in args.editions.split(","):
         try:
-            gps, per_game, cpu_gps, ended = bench_games(args.games, 4, edition)
+            gps, per_game, cpu_gps, ended, lost = bench_games(args.games, 4, edition)
         except Exception as exc:  # an edition being rewritten must not hide the others
             print(f"random full {edition} games (4 players): failed: {exc!r}")
             continue
@@ -165,6 +266,10 @@ def main() -> None:
               f"{ended} of {args.games} games ended ({verdict} against the target of >= 20 "
               f"games/s; CPU time {cpu_gps:.1f} games/s, "
               f"{1e6 / (cpu_gps * per_game):.0f} us per command)", flush=True)
+        if edition == "master-trainer":
+            print(f"  master-trainer: played by mt_command (plays to win where a real player "
+                  f"obviously would); {lost / args.games:.1f} Final Battles lost per game",
+                  flush=True)
 
 
 def alternate(args: argparse.Namespace) -> None:

@@ -171,3 +171,35 @@ def test_pokemon_master_plays_no_item_cards() -> None:
     t.do("misty", "roll", dice=[6])
     assert t.prompt_kind != "time_machine"
     assert "time_machine" in t.state.trainer("misty").items
+
+
+def test_potion_revives_a_pokemon_before_choosing_it_for_the_final_battle() -> None:
+    """"A player can use as many Item Cards as they want during their turn": having entered
+    the Final Battle on their turn, a player may play a Potion and field the revived Pokémon
+    ("Once a Pokémon is revived, it can again be used to fight")."""
+    t = at_cinnabar_with_twenty()
+    t.do("ash", "roll", dice=[4])
+    t.do("ash", "land", space="final")
+    t.give("ash", items=("potion",), knocked_out=("zapdos",))
+    assert t.prompt_kind == "fight"
+    assert any(a.type == "use" and a.args.get("item") == "potion" for a in t.actions("ash"))
+    t.do("ash", "use", item="potion", chip="zapdos")
+    assert "zapdos" not in t.state.trainer("ash").knocked_out
+    assert "potion" not in t.state.trainer("ash").items
+    assert t.prompt_kind == "fight"
+    t.do("ash", "fight", chip="zapdos")
+    assert t.state.battle.fighters == {"ash": "zapdos"}
+
+
+def test_no_potion_for_the_defender_of_a_trainer_battle_outside_their_turn() -> None:
+    """"Most Item Cards can only be played during the player's turn": the challenged player
+    gets no Potion while choosing a Pokémon on someone else's turn."""
+    t = at_cinnabar_with_twenty()
+    t.give("misty", team=("pidgey",), items=("potion",), knocked_out=("pidgey",))
+    t.give("ash", items=("potion",), knocked_out=("zapdos",))
+    t.do("ash", "roll", dice=[2])
+    t.do("ash", "battle", **{"with": "misty"})
+    t.do("misty", "accept")
+    assert t.prompt_kind == "fight"
+    assert not any(a.type == "use" for a in t.actions("misty"))
+    assert any(a.type == "use" for a in t.actions("ash"))

@@ -4,10 +4,12 @@ can offer without knowing this edition."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from companion.editions.master_trainer.base import State, data_of
 from companion.editions.master_trainer.battles import BattleRules
+from companion.editions.master_trainer.spaces import Space
 from companion.engine.registry import handler, prompt_kind
 from companion.engine.types import Action
 
@@ -20,6 +22,17 @@ def choice(arg: str, options: list[tuple[str, str]], optional: bool = False) -> 
     if optional:
         out["optional"] = True
     return out
+
+
+@lru_cache(maxsize=8)
+def _space_options(spaces: tuple[Space, ...]) -> dict[str, Any]:
+    return choice("space", [(s.key, s.label) for s in spaces])
+
+
+def space_choice(spaces: tuple[Space, ...]) -> dict[str, Any]:
+    """The ``land`` input for these spaces (its options built once per set of spaces; a
+    fresh outer dict each time)."""
+    return dict(_space_options(spaces))
 
 
 class ActionRules(BattleRules):
@@ -93,8 +106,8 @@ class ActionRules(BattleRules):
     def actions_land(self, state: State) -> list[Action]:
         pid = state.current
         assert pid is not None
-        spaces = [(s.key, s.label) for s in self.allowed_spaces(state)]
-        out = [Action(pid, "land", "Say where you landed", {}, choice("space", spaces))]
+        out = [Action(pid, "land", "Say where you landed", {},
+                      space_choice(tuple(self.allowed_spaces(state))))]
         if state.passed:
             targets = self.battle_targets(state, pid)
             if targets:
@@ -213,6 +226,8 @@ class ActionRules(BattleRules):
             form["bonus"] = {"max": data_of(state).limits["max_attack_bonus"], "cards": bonus}
             out.append(Action(pid, "fight", "Choose your Pokémon (and Attack Bonus cards)", {},
                               form))
+        if state.current in state.prompt.to:  # a Potion first, on the player's own turn
+            out += self.item_actions(state)
         return out
 
     @prompt_kind("discard")

@@ -31,3 +31,13 @@ def odds_text(odds: Fraction) -> str:
     """``4 in 6 (67%)``: how players say it at the table."""
     sixths = odds * 6
     return f"{sixths.numerator} in 6 ({round(float(odds) * 100)}%)"
+
+
+@lru_cache(maxsize=4096)
+def catch_choices(chip: Chip, balls: tuple[Ball, ...]) -> tuple[tuple[str, str], ...]:
+    """(ball, label with the exact odds) for a catch attempt at ``chip`` holding ``balls``:
+    no ball first, then each ball held (worked out once per chip and balls held)."""
+    out = [("none", f"No ball: {odds_text(catch_odds(chip, None))}")]
+    for b in balls:
+        out.append((b.key.removesuffix("_ball"), f"{b.name}: {odds_text(catch_odds(chip, b))}"))
+    return tuple(out)

@@ -5,12 +5,9 @@ from __future__ import annotations
 from abc import abstractmethod
 
 from companion.editions import readings
+from companion.editions.master_trainer import catching
 from companion.editions.master_trainer.base import State, data_of
-from companion.editions.master_trainer.catching import (
-    catch_odds,
-    catching_adjustment,
-    odds_text,
-)
+from companion.editions.master_trainer.catching import catching_adjustment
 from companion.editions.master_trainer.data import COLOURS, Ball
 from companion.editions.master_trainer.spaces import SPACES
 from companion.editions.master_trainer.turns import TurnRules, chip_arg
@@ -113,12 +110,9 @@ class LandingRules(TurnRules):
 
     def catch_choices(self, state: State) -> list[tuple[str, str]]:
         """(ball, label with the exact odds) for the current player's catch attempt."""
-        chip = self.chip(state, state.chip_at_stake)
         assert state.current is not None
-        out = [("none", f"No ball: {odds_text(catch_odds(chip, None))}")]
-        for b in self.balls_held(state, state.current):
-            out.append((b.key.removesuffix("_ball"), f"{b.name}: {odds_text(catch_odds(chip, b))}"))
-        return out
+        balls = tuple(self.balls_held(state, state.current))
+        return list(catching.catch_choices(self.chip(state, state.chip_at_stake), balls))
 
     def ask_catch(self, ctx: Ctx[State]) -> None:
         c = self.chip(ctx.state, ctx.state.chip_at_stake)
