@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from companion.boxes.board_edit import facts_by_space
+from companion.monopoly.board import Board
 from companion.monopoly.state import MonopolyState
 
 if TYPE_CHECKING:
@@ -25,6 +26,25 @@ def marks_of(facts: Any) -> dict[str, list[str]]:
     return hit[1]
 
 
+def space_entries(board: Board) -> tuple[tuple[int | None, dict[str, Any]], ...]:
+    """Each space's entry in the view as far as the board says (owner and GAME OVER left to
+    fill, keys in the view's order), with its index when it is ownable: worked out once per
+    board instead of for every view."""
+    marks = marks_of(board.data.get("unverified_facts", ()))
+    out = []
+    for s in board.spaces:
+        item: dict[str, Any] = {"index": s.index, "id": s.id, "name": s.name, "kind": s.kind,
+                                "color": s.color}
+        if s.ownable:
+            item.update(price=s.price, rent=s.rent, owner=None, game_over=False)
+        if s.kind == "tax":
+            item["amount"] = s.amount
+        if s.id in marks:  # facts shipped as defaults, not (yet) checked against the box
+            item["unverified"] = marks[s.id]
+        out.append((s.index if s.ownable else None, item))
+    return tuple(out)
+
+
 def monopoly_view(rules: MonopolyRules, state: MonopolyState) -> dict[str, Any]:
     b = state.b
     current = state.turn_player.id if state.players and not state.finished else None
@@ -42,17 +62,13 @@ def monopoly_view(rules: MonopolyRules, state: MonopolyState) -> dict[str, Any]:
         for p in state.players
     ]
     spaces = []
-    for s in b.spaces:
-        deed = state.deeds.get(s.index)
-        item: dict[str, Any] = {"index": s.index, "id": s.id, "name": s.name, "kind": s.kind,
-                                "color": s.color}
-        if s.ownable:
-            item.update(price=s.price, rent=s.rent, owner=deed.owner if deed else None,
-                        game_over=rules.game_over_at(state, s.index))
-        if s.kind == "tax":
-            item["amount"] = s.amount
-        if s.id in marks:  # facts shipped as defaults, not (yet) checked against the box
-            item["unverified"] = marks[s.id]
+    deeds = state.deeds
+    for index, base in b.derived("view_spaces", space_entries):
+        item = base.copy()
+        if index is not None:  # ownable: who owns it, and Mario's GAME OVER mark
+            deed = deeds.get(index)
+            item["owner"] = deed.owner if deed else None
+            item["game_over"] = rules.game_over_at(state, index)
         spaces.append(item)
     auction = state.auction
     return {
