@@ -13,27 +13,12 @@ const DANGER = new Set(["end_game", "declare_bankruptcy"]);
 const OFFER = new Set(["accept_trade", "decline_trade", "cancel_trade"]);
 
 /* ---- DOM helpers (text only) ---- */
-function h(tag, attrs, ...kids) {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
-    else if (k === "class") el.className = v;
-    else el.setAttribute(k, v === true ? "" : String(v));
-  }
-  for (const kid of kids.flat()) {
-    if (kid === null || kid === undefined || kid === false || kid === "") continue;
-    el.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
-  }
-  return el;
-}
 function s(tag, attrs, ...kids) {
   const el = document.createElementNS(SVGNS, tag);
   for (const [k, v] of Object.entries(attrs || {})) el.setAttribute(k, String(v));
   for (const kid of kids) if (kid) el.append(kid instanceof Node ? kid : String(kid));
   return el;
 }
-const $ = (id) => document.getElementById(id);
 const humanize = (k) => String(k).replace(/[_-]+/g, " ").replace(/^./, (c) => c.toUpperCase());
 function randomKey() {
   const a = new Uint8Array(12); crypto.getRandomValues(a);

@@ -8,21 +8,6 @@ const P = {session: null, edition: "", name: "", defaults: null, spaces: [], car
 const FIELDS = ["name", "kind", "color", "price", "rent", "amount", "deck"];
 const NUMBERS = new Set(["price", "rent", "amount"]);
 
-function h(tag, attrs, ...kids) {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
-    else if (k === "class") el.className = v;
-    else el.setAttribute(k, v === true ? "" : String(v));
-  }
-  for (const kid of kids.flat()) {
-    if (kid === null || kid === undefined || kid === false) continue;
-    el.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
-  }
-  return el;
-}
-const $ = (id) => document.getElementById(id);
 const clone = (x) => JSON.parse(JSON.stringify(x));
 function toast(text, info) {
   const t = $("toast"); t.textContent = text; t.className = info ? "info" : ""; t.hidden = false;
