@@ -44,11 +44,19 @@ class _Waitress:
                                   cleanup_interval=10, ident="companion")
         self.effective_port = int(self._srv.effective_port)
         self._app = app
+        self._closing = False
 
     def run(self) -> None:
-        self._srv.run()
+        try:
+            self._srv.run()
+        except (OSError, ValueError):
+            # waitress's loop may be inside select() on the sockets close() shuts from
+            # another thread (EBADF): that is the server stopping, not a fault
+            if not self._closing:
+                raise
 
     def close(self) -> None:
+        self._closing = True
         self._app.extensions["companion"].close_streams()
         self._srv.close()
 
