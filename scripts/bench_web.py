@@ -33,9 +33,9 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from importlib.metadata import version as pkg_version
 from pathlib import Path
-from collections.abc import Callable
 from typing import Any
 
 from web.events import apply as apply_patch
