@@ -164,7 +164,7 @@ class GameService:
         self.code = code_tag()
         self._games: dict[str, GameRecord] = {}
         self._queue: queue.SimpleQueue[
-            tuple[Callable[..., Any], tuple[Any, ...], Future[Any]] | None]
+            tuple[Callable[..., Any], tuple[Any, ...], Future[Any], bool] | None]
         self._queue = queue.SimpleQueue()
         """A C queue: putting a move wakes this thread with fewer steps than queue.Queue's
         Python locks and conditions, on the move's critical path both ways."""
@@ -172,6 +172,13 @@ class GameService:
         self._listeners: list[Listener] = []
         self._first = 0
         """How many listeners at the head of ``_listeners`` subscribed with ``first``."""
+        self._later: list[Callable[[], None]] | None = None
+        """While a queued item answered early runs (:meth:`enqueue`): what waits until its
+        caller has the answer (the listeners not ``first``, housekeeping); else None."""
+        self.before_later: list[Callable[[], None]] = []
+        """Run on the service thread after an early answer, before the work kept for later:
+        a front may wait there briefly until its loop has written the move (the OLED's
+        drawing would otherwise hold the GIL the loop needs)."""
         self._ahead: ThreadPoolExecutor | None = None
         """Builds a move's shared view while this thread waits for the disk (the fsync of
         the commit releases the GIL): see :meth:`_view_ahead`."""
@@ -266,20 +273,47 @@ class GameService:
             item = self._queue.get()
             if item is None:
                 return
-            fn, args, fut = item
+            fn, args, fut, early = item
             if not fut.set_running_or_notify_cancel():
                 continue
+            later: list[Callable[[], None]] = []
+            self._later = later if early else None
             try:
                 fut.set_result(fn(*args))
             except BaseException as exc:  # handed to the caller
                 fut.set_exception(exc)
+            finally:
+                self._later = None
+            if later:
+                self._run_later(later)
+
+    def _run_later(self, later: list[Callable[[], None]]) -> None:
+        """After an early answer: let the front write the move, then the rest, in order."""
+        for hook in list(self.before_later):
+            try:
+                hook()
+            except Exception:
+                log.exception("a before-later hook failed")
+        for work in later:
+            try:
+                work()
+            except Exception:  # the move is committed and answered already
+                log.exception("work after a move failed")
+
+    def _after_answer(self, work: Callable[[], None]) -> None:
+        """Run ``work`` once the current item's caller has its answer if it was queued to be
+        answered early, else now (a waiting caller sees it done)."""
+        if self._later is not None and threading.current_thread() is self._thread:
+            self._later.append(work)
+        else:
+            work()
 
     def call(self, fn: Callable[..., T], *args: Any, timeout: float = 30) -> T:
         """Run ``fn(*args)`` on the service thread and wait for its result."""
         if self._thread is None or threading.current_thread() is self._thread:
             return fn(*args)
         fut: Future[T] = Future()
-        self._queue.put((fn, args, fut))
+        self._queue.put((fn, args, fut, False))
         return fut.result(timeout=timeout)
 
     @property
@@ -293,13 +327,17 @@ class GameService:
         when the thread is not running (then use :meth:`call`). For a front that waits on
         an event loop instead of a thread of its own. ``then(future)`` runs on the service
         thread once it is settled; it is attached before the work is queued, so the caller
-        does nothing more after waking the thread."""
+        does nothing more after waking the thread.
+
+        The answer comes early: as soon as the listeners subscribed ``first`` (the phones'
+        front) have heard of the commit; the other listeners (the table's OLED) and the
+        housekeeping run after it, before the next queued item."""
         if self._thread is None:
             return None
         fut: Future[T] = Future()
         if then is not None:
             fut.add_done_callback(then)
-        self._queue.put((fn, args, fut))
+        self._queue.put((fn, args, fut, True))
         return fut
 
     def subscribe(self, listener: Listener, *, first: bool = False) -> None:
@@ -324,7 +362,16 @@ class GameService:
     def _publish(self, game_id: str, version: int, notice: dict[str, Any] | None = None) -> None:
         with self.changed:
             self.changed.notify_all()
-        for listener in list(self._listeners):
+        listeners = list(self._listeners)
+        self._tell(listeners[:self._first], game_id, version, notice)
+        rest = listeners[self._first:]
+        if rest:
+            self._after_answer(lambda: self._tell(rest, game_id, version, notice))
+
+    @staticmethod
+    def _tell(listeners: list[Listener], game_id: str, version: int,
+              notice: dict[str, Any] | None) -> None:
+        for listener in listeners:
             try:
                 listener(game_id, version, notice)
             except Exception:  # a broken display must not stop the game
@@ -570,12 +617,12 @@ class GameService:
         if state.finished and not finished_before:
             self._backup(f"finished-{rec.edition}")
         self._publish(rec.id, rec.version)
-        # housekeeping after the phones have the move: it no longer delays one move in 128
+        # housekeeping after the phones have the move (and the mover its answer)
         rec.since_snapshot += len(events)
         if rec.since_snapshot >= self.snapshot_every:
-            self._snapshot(rec)
+            self._after_answer(lambda: self._snapshot(rec))
         if rec.commands % 128 == 0:
-            release_memory()
+            self._after_answer(release_memory)
         return Outcome(True, rec.version, says, game_id=rec.id)
 
     def _view_ahead(self, rec: GameRecord, events: list[Event], state: BaseState,

@@ -39,6 +39,10 @@ MAX_HEAD = 16 * 1024
 MAX_HEADERS = 64
 BACKLOG = 256 * 1024
 """Bytes a stream may have unsent before it is skipped until drained (a slow phone)."""
+LOOP_GRACE = 0.005
+"""Seconds the service thread waits, after answering a move, for the loop to write it before
+the OLED's redraw takes the GIL (Python's own switch interval: never longer than the GIL
+would make the loop wait anyway)."""
 GC_YOUNG = 5000
 """Allocations between young-generation collections (Python's default is 700)."""
 LOOPBACK = frozenset({"127.0.0.1", "::1", "::ffff:127.0.0.1"})
@@ -149,6 +153,9 @@ class Front:
         self._waking = False
         self._wake_due = False
         self._posted: deque[Callable[[], None]] = deque()
+        self._drained = threading.Event()
+        """Set while nothing posted waits for the loop."""
+        self._drained.set()
         self._chunked: tuple[bytes, bytes] = (b"", b"")
         self._started = threading.Event()
         self._running = False
@@ -163,6 +170,8 @@ class Front:
                 self.native = NativeCommands(app, self.post)
             if hasattr(service, "ahead_hooks"):
                 service.ahead_hooks.append(self._ahead)
+            if hasattr(service, "before_later"):
+                service.before_later.append(self._let_loop_write)
 
     # -- running --------------------------------------------------------------------------
     def run(self) -> None:
@@ -245,13 +254,22 @@ class Front:
             return False
         self._posted.append(fn)
         if not self._waking:
+            self._drained.clear()
             self._waking = True
             try:
                 loop.call_soon_threadsafe(self._run_posted)
             except RuntimeError:  # the loop ended meanwhile
                 self._waking = False
+                self._drained.set()
                 return False
         return True
+
+    def _let_loop_write(self) -> None:
+        """On the service thread, after a move's answer and before the OLED's redraw: wait
+        (at most ``LOOP_GRACE``) until the loop has written what was posted. Blocking here
+        hands the GIL to the loop at once; drawing first, the loop would wait for it."""
+        if not self._drained.is_set():
+            self._drained.wait(LOOP_GRACE)
 
     def _run_posted(self) -> None:
         self._waking = False  # before draining: a post from now on wakes the loop again
@@ -261,6 +279,8 @@ class Front:
                 fn()
             except Exception:
                 log.exception("a posted callback failed")
+        if not self._waking:
+            self._drained.set()
 
     def _wake(self) -> None:
         """On the loop, once per commit: every open stream gets its frame now."""
