@@ -162,9 +162,13 @@ class Front:
             self.sock.close()
 
     def _published(self, game_id: str, version: int, notice: Any) -> None:
-        """On the service thread after a commit: build each watching viewer's frames once
-        (while the thread that asked for the move still waits), then wake the loop, which
-        only writes them."""
+        """On the service thread after a commit: wake the loop, then build each watching
+        viewer's frames once while the loop's thread wakes up (it gets the GIL only when
+        this thread waits again), so the loop only writes them."""
+        if not self._wake_due:
+            self._wake_due = True  # commits before the loop wakes share one wake
+            if not self.post(self._wake):
+                self._wake_due = False
         if notice is None:
             try:
                 lives = list(self._live)
@@ -179,10 +183,6 @@ class Front:
                         live.spec.frame(live.seen)
                     except Exception:
                         log.exception("could not build a stream's frame")
-        if not self._wake_due:
-            self._wake_due = True  # commits before the loop wakes share one wake
-            if not self.post(self._wake):
-                self._wake_due = False
 
     def _ahead(self, game_id: str, key: str | None, view: dict[str, Any]) -> None:
         """On the service's helper thread, during a move's commit: prepare the patch of the
