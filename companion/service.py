@@ -7,146 +7,49 @@ acknowledged and published. Readers get immutable states and cached views from a
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import pickle
-import queue
 import secrets
 import sqlite3
-import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
-from companion import join_codes, limits
+from companion import join_codes, limits, view_ahead
 from companion.engine import game
 from companion.engine.editions import find_edition
 from companion.engine.state import BaseState
 from companion.engine.types import Command, Event, GameSetup, RuleError
+from companion.exports import check_export, export_lines, log_digest, read_export
+from companion.game_loading import load_record
+from companion.game_record import (
+    RECENT,
+    GameDamaged,
+    GameNotFound,
+    GameRecord,
+    Outcome,
+    _render,
+    _view_key,
+    balances,
+    code_tag,
+)
 from companion.memory import release_memory
 from companion.statelock import StateDirBusy, StateLock
-from companion.store import Row, Store, StoreError
+from companion.store import Store, StoreError
+from companion.writer_thread import Listener, WriterThread
 
 log = logging.getLogger("companion.service")
 
 DB_NAME = "companion.db"
-RECENT = 12
+
+__all__ = ["DB_NAME", "GameDamaged", "GameNotFound", "GameRecord", "GameService", "Listener",
+           "Outcome", "check_export", "log_digest"]
 
 
-@dataclass
-class Outcome:
-    """The answer to a command: accepted (with the new version and what happened) or not."""
-
-    ok: bool
-    version: int
-    says: list[str] = field(default_factory=list)
-    error: str = ""
-    code: str = "ok"
-    """``ok``, ``illegal`` (a rule refused it), ``stale`` (the sender's view was out of date),
-    ``not_found`` (no such game) or ``bad_request`` (malformed)."""
-    game_id: str = ""
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"ok": self.ok, "version": self.version, "says": self.says}
-        if not self.ok:
-            out.update(error=self.error, code=self.code)
-        if self.game_id:
-            out["game_id"] = self.game_id
-        return out
-
-
-class GameNotFound(LookupError):
-    """No game with that id in this companion's database."""
-
-
-class GameDamaged(GameNotFound):
-    """The game is in the database but its log cannot be read (a damaged page or row)."""
-
-
-def _render(rec: GameRecord, rules: Any, version: int, state: BaseState, key: str | None,
-            recent: tuple[tuple[int, str], ...], cites: dict[int, str]) -> dict[str, Any]:
-    """The view of ``state`` (version ``version``) for ``key`` with the game's log lines."""
-    out = game.view(state, key)
-    out.update(game_id=rec.id, version=version, join_code=rec.join_code,
-               log=[say for _, say in recent],
-               log_cites=[_cite_text(rules, cites.get(seq, "")) for seq, _ in recent])
-    return out
-
-
-def _shared_view(rules: Any) -> bool:
-    """Whether the edition shows every viewer the same view (``view_per_viewer`` False)."""
-    return not getattr(rules, "view_per_viewer", True)
-
-
-def _view_key(rules: Any, viewer: str | None) -> str | None:
-    """Whose view ``viewer`` sees: itself, or None when every viewer sees the same one."""
-    return None if _shared_view(rules) else viewer
-
-
-def _cite_text(rules: Any, rule: str) -> str:
-    """The one-line citation of ``rule`` ("" when none); remembered on the rules object (a
-    view asks again for the same dozen lines after every move)."""
-    if not rule:
-        return ""
-    cache = getattr(rules, "__dict__", {}).setdefault("_cite_texts", {})
-    text = cache.get(rule)
-    if text is None:
-        found = rules.citation(rule)
-        text = cache[rule] = "" if found is None else str(found["text"])
-    return str(text)
-
-
-@dataclass
-class GameRecord:
-    """A loaded game: its current state and where its log stands."""
-
-    id: str
-    edition: str
-    title: str
-    join_code: str
-    current: tuple[int, BaseState]
-    """(version, state), replaced in one assignment so readers on other threads never see a
-    state with another version's number. The version is the sequence number of the last row
-    in the log (undone rows included)."""
-    commands: int
-    recent: deque[tuple[int, str]]
-    since_snapshot: int = 0
-    views: dict[str | None, dict[str, Any]] = field(default_factory=dict)
-    history: list[dict[str, Any]] = field(default_factory=list)
-    """Balances after each command, for the page's chart: ``{"version", "money": {...}}``."""
-    cites: dict[int, str] = field(default_factory=dict)
-    """Citation ids of the logged events, by sequence number (for the view's ``log_cites``)."""
-
-    @property
-    def version(self) -> int:
-        return self.current[0]
-
-    @property
-    def state(self) -> BaseState:
-        return self.current[1]
-
-
-def code_tag() -> str:
-    """A fingerprint of the rules code and data: snapshots from other code are not trusted."""
-    root = Path(__file__).resolve().parent.parent
-    h = hashlib.sha256()
-    for base in (root / "companion", root / "seeds"):
-        for path in sorted(base.rglob("*")):
-            if path.suffix in (".py", ".toml"):
-                h.update(path.as_posix().encode())
-                h.update(path.read_bytes())
-    return h.hexdigest()[:16]
-
-
-T = TypeVar("T")
-Listener = Callable[[str, int, dict[str, Any] | None], None]
-
-
-class GameService:
+class GameService(WriterThread):
     """The single writer. Start it, submit commands, read states and views."""
 
     def __init__(self, state_dir: Path, *, clock: Callable[[], float] = time.time,
@@ -156,6 +59,7 @@ class GameService:
         (one writing process at a time, see companion.statelock); ``purpose`` names this
         program to anyone refused. A game whose log cannot be read is set aside in
         ``damaged`` (the others start) and reported in ``faults``."""
+        super().__init__()
         self.state_dir = Path(state_dir)
         self.clock = clock
         self.snapshot_every = snapshot_every
@@ -163,12 +67,6 @@ class GameService:
         self._open_store()
         self.code = code_tag()
         self._games: dict[str, GameRecord] = {}
-        self._queue: queue.Queue[tuple[Callable[..., Any], tuple[Any, ...], Future[Any]] | None]
-        self._queue = queue.Queue()
-        self._thread: threading.Thread | None = None
-        self._listeners: list[Listener] = []
-        self._first = 0
-        """How many listeners at the head of ``_listeners`` subscribed with ``first``."""
         self._ahead: ThreadPoolExecutor | None = None
         """Builds a move's shared view while this thread waits for the disk (the fsync of
         the commit releases the GIL): see :meth:`_view_ahead`."""
@@ -176,13 +74,9 @@ class GameService:
         """``hook(game_id, viewer key, view)`` runs on the helper thread with a view built
         ahead, before the commit is known to have succeeded: a hook may prepare work from
         it (a web front's patch) but must not publish anything until the service does."""
-        self.changed = threading.Condition()
         self.tap_handler: Callable[[str, str], Outcome] | None = None
         self.damaged: dict[str, str] = {}
         """Games set aside at start-up: id -> what is wrong, in a player's words."""
-        self.faults: list[dict[str, Any]] = []
-        """Start-up problems as notices (``{"text", "level", "game_id"}``); every new
-        listener hears them, so they reach the OLED and the page."""
         try:
             opened = self.store.games("open")
         except sqlite3.DatabaseError as exc:
@@ -233,18 +127,8 @@ class GameService:
             self.damaged[row["id"]] = text
             self.faults.append({"text": text, "level": "error", "game_id": row["id"]})
 
-    # -- the writer thread ------------------------------------------------------------------
-    def start(self) -> GameService:
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._loop, name="game-service", daemon=True)
-            self._thread.start()
-        return self
-
     def stop(self) -> None:
-        if self._thread is not None:
-            self._queue.put(None)
-            self._thread.join(timeout=10)
-            self._thread = None
+        self.stop_thread()
         if self._ahead is not None:
             self._ahead.shutdown(wait=True)
             self._ahead = None
@@ -258,70 +142,6 @@ class GameService:
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
-    def _loop(self) -> None:
-        while True:
-            item = self._queue.get()
-            if item is None:
-                return
-            fn, args, fut = item
-            if not fut.set_running_or_notify_cancel():
-                continue
-            try:
-                fut.set_result(fn(*args))
-            except BaseException as exc:  # handed to the caller
-                fut.set_exception(exc)
-
-    def call(self, fn: Callable[..., T], *args: Any, timeout: float = 30) -> T:
-        """Run ``fn(*args)`` on the service thread and wait for its result."""
-        if self._thread is None or threading.current_thread() is self._thread:
-            return fn(*args)
-        fut: Future[T] = Future()
-        self._queue.put((fn, args, fut))
-        return fut.result(timeout=timeout)
-
-    @property
-    def running(self) -> bool:
-        """Whether the service thread runs (else :meth:`call` runs work in the caller)."""
-        return self._thread is not None
-
-    def enqueue(self, fn: Callable[..., T], *args: Any) -> Future[T] | None:
-        """Queue ``fn(*args)`` for the service thread without waiting: its future, or None
-        when the thread is not running (then use :meth:`call`). For a front that waits on
-        an event loop instead of a thread of its own."""
-        if self._thread is None:
-            return None
-        fut: Future[T] = Future()
-        self._queue.put((fn, args, fut))
-        return fut
-
-    def subscribe(self, listener: Listener, *, first: bool = False) -> None:
-        """``listener(game_id, version, notice)`` runs on the service thread after each commit
-        (``notice`` is None) or refused tap (``notice`` = ``{"text", "level"}``). A new
-        listener first hears the start-up faults (damaged games).
-
-        ``first``: told before the others (in the order they subscribed). The phones' front
-        only prepares frames and wakes its loop; the table's OLED takes tens of milliseconds
-        on I2C, and the phones should not wait for it."""
-        if first:
-            self._listeners.insert(self._first, listener)
-            self._first += 1
-        else:
-            self._listeners.append(listener)
-        for notice in list(self.faults):
-            try:
-                listener(notice.get("game_id", ""), 0, notice)
-            except Exception:  # a broken display must not stop the game
-                log.exception("listener failed")
-
-    def _publish(self, game_id: str, version: int, notice: dict[str, Any] | None = None) -> None:
-        with self.changed:
-            self.changed.notify_all()
-        for listener in list(self._listeners):
-            try:
-                listener(game_id, version, notice)
-            except Exception:  # a broken display must not stop the game
-                log.exception("listener failed")
-
     # -- public writes (queued) ---------------------------------------------------------------
     def create_game(self, setup: Any) -> Outcome:
         return self.call(self._guarded, self._create_game, setup)
@@ -333,11 +153,14 @@ class GameService:
         return self.call(self._guarded, self._submit, game_id, command, version, key)
 
     def submit_later(self, game_id: str, command: Any, version: int | None = None,
-                     key: str | None = None) -> Future[Outcome] | None:
+                     key: str | None = None,
+                     then: Callable[[Future[Outcome]], None] | None = None,
+                     ) -> Future[Outcome] | None:
         """:meth:`submit` without waiting: the future of its outcome (decided, committed and
         published in the same order as every other input), or None when the service thread
-        is not running."""
-        return self.enqueue(self._guarded, self._submit, game_id, command, version, key)
+        is not running. ``then``: as :meth:`enqueue`'s."""
+        return self.enqueue(self._guarded, self._submit, game_id, command, version, key,
+                            then=then)
 
     def undo(self, game_id: str, cmd: int | None = None) -> Outcome:
         """Take back command ``cmd`` and everything after it (None: the last command)."""
@@ -417,17 +240,8 @@ class GameService:
         """The game's log as JSON lines. The first line describes the game and says how
         many events follow and their SHA-256 (see :func:`check_export`); the last event's
         sequence number is the version."""
-        import json
-
         rec = self.record(game_id)
-        rows = self.call(self.store.rows, game_id)
-        lines = [json.dumps({"seq": r.seq, "cmd": r.cmd, "time": r.time, **r.event.to_json()})
-                 for r in rows]
-        yield json.dumps({"game": rec.id, "edition": rec.edition, "title": rec.title,
-                          "join_code": rec.join_code,
-                          "version": rows[-1].seq if rows else 0, "events": len(lines),
-                          "sha256": log_digest(lines)})
-        yield from lines
+        yield from export_lines(rec, self.call(self.store.rows, game_id))
 
     def wait(self, game_id: str, after: int, timeout: float) -> int:
         """Block until the game's version passes ``after`` (or timeout); returns the version."""
@@ -485,7 +299,7 @@ class GameService:
         rec = GameRecord(game_id, setup.edition, title, join_code, (last, state), 1,
                          deque(((i + 1, e.say) for i, e in enumerate(events) if e.say),
                                maxlen=RECENT))
-        rec.history.append(self._balances(last, state))
+        rec.history.append(balances(last, state))
         self._games[game_id] = rec
         self._publish(game_id, last)
         return Outcome(True, last, says, game_id=game_id)
@@ -555,65 +369,29 @@ class GameService:
         rec.commands += 1
         if ahead is not None:
             self._take_ahead(rec, ahead)
-        rec.history.append(self._balances(rec.version, state))
+        rec.history.append(balances(rec.version, state))
         if state.finished and not finished_before:
             self._backup(f"finished-{rec.edition}")
         self._publish(rec.id, rec.version)
-        # housekeeping after the phones have the move: it no longer delays one move in 128
+        # housekeeping after the phones have the move (and the mover its answer)
         rec.since_snapshot += len(events)
         if rec.since_snapshot >= self.snapshot_every:
-            self._snapshot(rec)
+            self._after_answer(lambda: self._snapshot(rec))
         if rec.commands % 128 == 0:
-            release_memory()
+            self._after_answer(release_memory)
         return Outcome(True, rec.version, says, game_id=rec.id)
 
     def _view_ahead(self, rec: GameRecord, events: list[Event], state: BaseState,
                     first: int) -> Future[tuple[str | None, dict[str, Any]]] | None:
-        """Start building the shared view of the version these events make (the same
-        :func:`_render` as :meth:`view`) on a helper thread, while this thread commits: the
-        fsync leaves the CPU free, and the view is ready when the phones need it. Nothing
-        is published from it before the commit; a failed commit drops it."""
-        rules = find_edition(rec.edition)
-        if not _shared_view(rules):
-            return None  # one view per viewer (Master Trainer's hands): built when asked
-        key: str | None = None
-        recent = deque(rec.recent, maxlen=RECENT)
-        cites = dict(rec.cites) if any(e.cite for e in events) else rec.cites
-        for i, e in enumerate(events):
-            if e.say:
-                recent.append((first + i, e.say))
-            if e.cite:
-                cites[first + i] = e.cite
-        version = max(first + len(events) - 1, rec.version)
+        """Start building the new version's shared view while this thread commits (see
+        :func:`companion.view_ahead.start`)."""
         if self._ahead is None:
             self._ahead = ThreadPoolExecutor(1, thread_name_prefix="view-ahead")
-        hooks = list(self.ahead_hooks)
-
-        def build() -> tuple[str | None, dict[str, Any]]:
-            view = _render(rec, rules, version, state, key, tuple(recent), cites)
-            for hook in hooks:
-                try:
-                    hook(rec.id, key, view)
-                except Exception:  # only a head start: the work is done again if needed
-                    log.exception("a view-ahead hook failed")
-            return key, view
-
-        try:
-            return self._ahead.submit(build)
-        except RuntimeError:  # shutting down
-            return None
+        return view_ahead.start(self._ahead, list(self.ahead_hooks), rec, events, state, first)
 
     @staticmethod
     def _take_ahead(rec: GameRecord, ahead: Future[tuple[str | None, dict[str, Any]]]) -> None:
-        """After the commit: keep the view built ahead if it is of the version now current
-        (a view that failed to build is simply built later, when asked for)."""
-        try:
-            key, view = ahead.result(timeout=5)
-        except Exception:  # built again on demand; the move itself is committed
-            log.exception("building the view ahead failed")
-            return
-        if view["version"] == rec.version:
-            rec.views[key] = view
+        view_ahead.take(rec, ahead)
 
     def _undo(self, game_id: str, cmd: int | None) -> Outcome:
         rec = self._games.get(game_id) or self._load_by_id(game_id)
@@ -650,30 +428,15 @@ class GameService:
         rec.current = (seq, state)
         rec.commands += 1
         rec.history = [h for h in rec.history if h["version"] <= to_seq]
-        rec.history.append(self._balances(seq, state))
+        rec.history.append(balances(seq, state))
         self._publish(game_id, seq)
         return Outcome(True, seq, [event.say], game_id=game_id)
 
     def _import(self, lines: list[str]) -> Outcome:
-        import json
-
-        try:
-            head = json.loads(lines[0])
-            if not isinstance(head, dict):
-                raise ValueError("the first line does not describe a game")
-            body = [line for line in lines[1:] if line.strip()]
-            rows = [json.loads(line) for line in body]
-            log_rows = [(int(r["seq"]), Event.from_json(r)) for r in rows]
-        except (ValueError, KeyError, TypeError, IndexError, RuleError) as exc:
-            return Outcome(False, 0, error=f"Not a game export: {exc}", code="bad_request")
-        problem = check_export(head, [seq for seq, _ in log_rows], body)
-        if problem:
-            return Outcome(False, 0, error=f"The export is not whole: {problem} Nothing was "
-                           "imported; export the game again.", code="bad_request")
-        try:
-            state = game.replay(e for _, e in game.effective(log_rows))
-        except (ValueError, KeyError, TypeError, IndexError, RuleError) as exc:
-            return Outcome(False, 0, error=f"Not a game export: {exc}", code="bad_request")
+        read = read_export(lines)
+        if isinstance(read, str):
+            return Outcome(False, 0, error=read, code="bad_request")
+        head, rows, log_rows, state = read
         game_id = secrets.token_hex(4)
         now = self.clock()
         with self.store.transaction() as conn:
@@ -701,45 +464,8 @@ class GameService:
         raise GameNotFound(f"There is no game {game_id!r}.")
 
     def _load(self, row: dict[str, Any]) -> GameRecord:
-        game_id = row["id"]
-        snap = self.store.snapshot(game_id)
-        state: BaseState | None = None
-        rows: list[Row]
-        if snap is not None and snap[1] == self.code:
-            rows = self.store.rows(game_id, after=snap[0])
-            if all(r.event.type != game.UNDONE or r.event.data["to_seq"] >= snap[0]
-                   for r in rows):
-                try:
-                    state = pickle.loads(snap[2])
-                except Exception:  # a damaged snapshot: replay instead
-                    state = None
-        if state is not None:
-            kept = game.effective([(snap[0], Event("snapshot", {}))] + [  # type: ignore[index]
-                (r.seq, r.event) for r in rows])
-            state = game.replay((e for seq, e in kept[1:]), state)
-            recent_rows = self.store.rows(game_id, after=max(0, snap[0] - 400))  # type: ignore[index]
-        else:
-            rows = self.store.rows(game_id)
-            kept = game.effective((r.seq, r.event) for r in rows)
-            state = game.replay(e for _, e in kept)
-            recent_rows = rows
-        kept_recent = game.effective(((r.seq, r.event) for r in recent_rows), keep_markers=True)
-        version = self._last_seq(game_id)
-        commands = self.store.conn.execute(
-            "SELECT COALESCE(MAX(cmd), -1) + 1 FROM commands WHERE game_id = ?",
-            (game_id,)).fetchone()[0]
-        rec = GameRecord(game_id, row["edition"], row["title"], row["join_code"],
-                         (version, state), max(commands, 1),
-                         deque(((s, e.say) for s, e in kept_recent if e.say), maxlen=RECENT))
-        rec.history.append(self._balances(version, state))
-        rec.cites = {s: e.cite for s, e in kept_recent if e.cite}
-        self._games[game_id] = rec
+        rec = self._games[row["id"]] = load_record(self.store, self.code, row)
         return rec
-
-    def _last_seq(self, game_id: str) -> int:
-        row = self.store.conn.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?",
-                                      (game_id,)).fetchone()
-        return int(row[0])
 
     def _backup(self, reason: str) -> None:
         """Export the whole database (after a game ends): a copy to restore from."""
@@ -758,12 +484,6 @@ class GameService:
         except Exception:  # a snapshot is only a shortcut
             log.exception("snapshot failed")
 
-    @staticmethod
-    def _balances(version: int, state: BaseState) -> dict[str, Any]:
-        players = getattr(state, "players", ())
-        money = {p.id: p.money for p in players if hasattr(p, "money")}
-        return {"version": version, "money": money}
-
     def active_game(self) -> str | None:
         """The game the table hardware talks to: the newest open game."""
         value = self._active
@@ -771,48 +491,6 @@ class GameService:
             return str(value)
         open_games = [g for g in self._games.values() if not g.state.finished]
         return open_games[-1].id if open_games else value
-
-
-def log_digest(lines: list[str]) -> str:
-    """SHA-256 of an export's event lines (each followed by a newline)."""
-    h = hashlib.sha256()
-    for line in lines:
-        h.update(line.encode("utf-8"))
-        h.update(b"\n")
-    return h.hexdigest()
-
-
-def check_export(head: dict[str, Any], seqs: list[int], lines: list[str]) -> str:
-    """What is wrong with an export's log ("" if it is whole): sequence numbers must run
-    1, 2, 3... without a gap, and the count, last version and SHA-256 in the first line
-    (older exports may lack some) must match what follows."""
-    if not seqs:
-        return "it has no events."
-    problems: list[str] = []
-    missing: list[str] = []
-    expected = 1
-    for seq in seqs:
-        if seq > expected:
-            missing.append(f"{expected}" if seq == expected + 1 else f"{expected} to {seq - 1}")
-        elif seq < expected:
-            problems.append(f"event {seq} is out of order or repeated")
-        expected = max(expected, seq + 1)
-    if missing:
-        problems.append(f"event(s) {', '.join(missing[:5])} are missing")
-    count = head.get("events")
-    if count is not None and count != len(seqs):
-        problems.append(f"the first line says {count} events but {len(seqs)} follow")
-    version = head.get("version")
-    if isinstance(version, int) and version != seqs[-1]:
-        if version > seqs[-1]:
-            problems.append(f"events {seqs[-1] + 1} to {version} are missing at the end")
-        else:
-            problems.append(f"the game was at version {version} but events run to {seqs[-1]}")
-    digest = head.get("sha256")
-    if digest is not None and not problems and digest != log_digest(lines):
-        problems.append("the events differ from the ones exported (their SHA-256 does not "
-                        "match)")
-    return "; ".join(problems) + "." if problems else ""
 
 
 def _reason(exc: BaseException) -> str:

@@ -33,6 +33,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from importlib.metadata import version as pkg_version
 from pathlib import Path
 from typing import Any
@@ -54,11 +55,123 @@ def log(*a: Any) -> None:
 
 
 # -- the child: the server ------------------------------------------------------------------
-def serve_child(threads: int, sync: str) -> None:
+def install_stamps() -> Callable[[], None]:
+    """Time each stage of a move inside the server (``--stamps``): wrappers around the
+    functions a move passes through record ``perf_counter_ns``; the returned function prints
+    each stage's median and p90 (µs) to stderr. Moves are sequential in this benchmark, so
+    one move's stamps are collected at a time."""
+    from companion import service as service_mod
+    from companion import store as store_mod
+    from web import front as front_mod
+    from web import native as native_mod
+
+    now = time.perf_counter_ns
+    move: dict[str, int] = {}
+    done: list[dict[str, int]] = []
+
+    def wrap(cls: Any, name: str, before: str | None, after: str | None,
+             first: bool = False) -> None:
+        fn = getattr(cls, name)
+        if asyncio.iscoroutinefunction(fn):
+            async def awrapped(*a: Any, **k: Any) -> Any:
+                if first:
+                    move.clear()
+                if before:
+                    move[before] = now()
+                try:
+                    return await fn(*a, **k)
+                finally:
+                    if after:
+                        move[after] = now()
+            setattr(cls, name, awrapped)
+            return
+
+        def wrapped(*a: Any, **k: Any) -> Any:
+            if first:
+                move.clear()
+            if before and before not in move:
+                move[before] = now()
+            try:
+                return fn(*a, **k)
+            finally:
+                if after:
+                    move[after] = now()
+        static = isinstance(cls.__dict__.get(name), staticmethod)
+        setattr(cls, name, staticmethod(wrapped) if static else wrapped)
+
+    wrap(front_mod.Front, "_request", "0 head read", None, first=True)
+    wrap(native_mod.NativeCommands, "quick", "1 request read", "2 quick checks")
+    wrap(service_mod.GameService, "_submit", "3 hand-over", None)
+    wrap(store_mod.Store, "append", "4 decide", None)
+    wrap(service_mod.GameService, "_view_ahead", "5 inserts", None)
+    wrap(service_mod.GameService, "_take_ahead", "6 commit", None)
+    wrap(front_mod.Front, "_published", "7 state set", "8 frames")
+    wrap(front_mod.Front, "_run_posted", "9 hand-back", None)
+
+    side: dict[str, list[float]] = {"view built ahead": [], "its patch": []}
+    from companion import view_ahead as ahead_mod
+
+    render = ahead_mod._render  # type: ignore[attr-defined]
+
+    def timed_render(*a: Any) -> Any:
+        t = now()
+        try:
+            return render(*a)
+        finally:
+            side["view built ahead"].append((now() - t) / 1e3)
+    setattr(ahead_mod, "_render", timed_render)  # noqa: B010
+    ahead = front_mod.Front._ahead
+
+    def timed_ahead(*a: Any) -> Any:
+        t = now()
+        try:
+            return ahead(*a)
+        finally:
+            side["its patch"].append((now() - t) / 1e3)
+    setattr(front_mod.Front, "_ahead", timed_ahead)  # noqa: B010
+
+    orig_wake = front_mod.Front._wake
+
+    def wake(self: Any) -> None:
+        orig_wake(self)
+        move["10 writes"] = now()
+        if len(move) == 11:
+            done.append(dict(move))
+    front_mod.Front._wake = wake  # type: ignore[method-assign]
+
+    def report() -> None:
+        rows = done[20:]  # after the warm-up
+        if not rows:
+            log("stamps: no complete move")
+            return
+        names = sorted(rows[0], key=lambda n: int(n.split()[0]))
+        out = []
+        for a, b in zip(names, names[1:], strict=False):
+            d = sorted((r[b] - r[a]) / 1e3 for r in rows)
+            out.append(f"{b.split(' ', 1)[1]} {d[len(d) // 2]:.0f}/{d[len(d) * 9 // 10]:.0f}")
+        tot = sorted((r[names[-1]] - r[names[0]]) / 1e3 for r in rows)
+        for name, xs in side.items():
+            xs = sorted(xs[20:])
+            if xs:
+                out.append(f"({name} {xs[len(xs) // 2]:.0f}/{xs[len(xs) * 9 // 10]:.0f})")
+        log(f"stamps ({len(rows)} moves, median/p90 µs): " + ", ".join(out)
+            + f"; total {tot[len(tot) // 2]:.0f}/{tot[len(tot) * 9 // 10]:.0f}")
+    return report
+
+
+def serve_child(threads: int, sync: str, stamps: bool = False) -> None:
     from companion.service import GameService
     from web import create_app
     from web.server import make_server
 
+    report = install_stamps() if stamps else None
+    if report is not None:
+        import signal
+
+        def on_term(*_: Any) -> None:
+            report()
+            os._exit(0)
+        signal.signal(signal.SIGTERM, on_term)
     with tempfile.TemporaryDirectory() as tmp, GameService(Path(tmp)) as service:
         service.call(service.store.conn.execute, f"PRAGMA synchronous={sync}")
         app = create_app(service, config={"banker_pin": PIN, "stream_seconds": 3600})
@@ -522,6 +635,8 @@ def main() -> int:
     ap.add_argument("--baseline", type=Path, default=None, metavar="CHECKOUT",
                     help="--compare also runs this checkout's bench (with this interpreter "
                          "and packages), e.g. the code before a change")
+    ap.add_argument("--stamps", action="store_true",
+                    help="print where a move's time goes inside the server (stderr)")
     ap.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.compare:
@@ -529,14 +644,14 @@ def main() -> int:
     if a.memory:
         return memory(a.memory)
     if a.serve:
-        serve_child(a.threads, a.sync)
+        serve_child(a.threads, a.sync, a.stamps)
         return 0
     t_start = time.perf_counter()
     from web.server import default_backend
 
     wsgi = a.wsgi or os.environ.get("COMPANION_WSGI") or default_backend()
     child = subprocess.Popen([sys.executable, __file__, "--serve", "--threads", str(a.threads),
-                              "--sync", a.sync],
+                              "--sync", a.sync, *(["--stamps"] if a.stamps else [])],
                              stdout=subprocess.PIPE, text=True,
                              env={**os.environ, "COMPANION_WSGI": wsgi})
     try:

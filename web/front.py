@@ -18,34 +18,28 @@ before it publishes them; the loop only forwards what was published.
 from __future__ import annotations
 
 import asyncio
-import gc
-import io
 import logging
-import resource
 import socket
-import sys
 import threading
 import time
 from collections import Counter, deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
-from urllib.parse import unquote_to_bytes
+from typing import Any
+
+from web.http_request import MAX_HEAD, BadRequest, head_bytes, read_request, within
+from web.process_tuning import raise_open_files, settle_garbage
 
 log = logging.getLogger("web.front")
 
-MAX_HEAD = 16 * 1024
-MAX_HEADERS = 64
 BACKLOG = 256 * 1024
 """Bytes a stream may have unsent before it is skipped until drained (a slow phone)."""
-GC_YOUNG = 5000
-"""Allocations between young-generation collections (Python's default is 700)."""
+LOOP_GRACE = 0.005
+"""Seconds the service thread waits, after answering a move, for the loop to write it before
+the OLED's redraw takes the GIL (Python's own switch interval: never longer than the GIL
+would make the loop wait anyway)."""
 LOOPBACK = frozenset({"127.0.0.1", "::1", "::ffff:127.0.0.1"})
-REASONS = {200: "OK", 400: "Bad Request", 408: "Request Timeout", 411: "Length Required",
-           413: "Payload Too Large", 431: "Request Header Fields Too Large",
-           500: "Internal Server Error", 501: "Not Implemented",
-           503: "Service Unavailable"}
 
 
 @dataclass
@@ -83,44 +77,6 @@ def chunk(data: bytes) -> bytes:
     return b"%x\r\n%s\r\n" % (len(data), data)
 
 
-T = TypeVar("T")
-
-
-async def within(aw: Awaitable[T], seconds: float | None) -> T:
-    """``await aw``, or TimeoutError after ``seconds``: ``asyncio.wait_for`` without its extra
-    task, so what is already buffered (a request's body, room to write) is taken in the same
-    turn of the loop instead of one or two turns later."""
-    async with asyncio.timeout(seconds):
-        return await aw
-
-
-class BadRequest(Exception):
-    def __init__(self, status: int, text: str) -> None:
-        super().__init__(text)
-        self.status, self.text = status, text
-
-
-def settle_garbage() -> None:
-    """After start-up: move what exists now out of the collector's reach (``gc.freeze``),
-    and collect the young generation less often, so a move rarely pays for a collection
-    and never for a full scan of the start-up objects."""
-    gc.collect()
-    gc.freeze()
-    _, second, third = gc.get_threshold()
-    gc.set_threshold(GC_YOUNG, second, third)
-
-
-def raise_open_files(want: int = 4096) -> None:
-    """Let the process hold ``want`` sockets (the soft limit is often 1024)."""
-    try:
-        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-        target = want if hard == resource.RLIM_INFINITY else min(want, hard)
-        if soft != resource.RLIM_INFINITY and soft < target:
-            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
-    except (ValueError, OSError):
-        pass
-
-
 class Front:
     """An HTTP/1.1 server for one WSGI app (see the module docstring)."""
 
@@ -149,6 +105,9 @@ class Front:
         self._waking = False
         self._wake_due = False
         self._posted: deque[Callable[[], None]] = deque()
+        self._drained = threading.Event()
+        """Set while nothing posted waits for the loop."""
+        self._drained.set()
         self._chunked: tuple[bytes, bytes] = (b"", b"")
         self._started = threading.Event()
         self._running = False
@@ -163,6 +122,8 @@ class Front:
                 self.native = NativeCommands(app, self.post)
             if hasattr(service, "ahead_hooks"):
                 service.ahead_hooks.append(self._ahead)
+            if hasattr(service, "before_later"):
+                service.before_later.append(self._let_loop_write)
 
     # -- running --------------------------------------------------------------------------
     def run(self) -> None:
@@ -201,9 +162,13 @@ class Front:
             self.sock.close()
 
     def _published(self, game_id: str, version: int, notice: Any) -> None:
-        """On the service thread after a commit: build each watching viewer's frames once
-        (while the thread that asked for the move still waits), then wake the loop, which
-        only writes them."""
+        """On the service thread after a commit: wake the loop, then build each watching
+        viewer's frames once while the loop's thread wakes up (it gets the GIL only when
+        this thread waits again), so the loop only writes them."""
+        if not self._wake_due:
+            self._wake_due = True  # commits before the loop wakes share one wake
+            if not self.post(self._wake):
+                self._wake_due = False
         if notice is None:
             try:
                 lives = list(self._live)
@@ -218,10 +183,6 @@ class Front:
                         live.spec.frame(live.seen)
                     except Exception:
                         log.exception("could not build a stream's frame")
-        if not self._wake_due:
-            self._wake_due = True  # commits before the loop wakes share one wake
-            if not self.post(self._wake):
-                self._wake_due = False
 
     def _ahead(self, game_id: str, key: str | None, view: dict[str, Any]) -> None:
         """On the service's helper thread, during a move's commit: prepare the patch of the
@@ -245,13 +206,22 @@ class Front:
             return False
         self._posted.append(fn)
         if not self._waking:
+            self._drained.clear()
             self._waking = True
             try:
                 loop.call_soon_threadsafe(self._run_posted)
             except RuntimeError:  # the loop ended meanwhile
                 self._waking = False
+                self._drained.set()
                 return False
         return True
+
+    def _let_loop_write(self) -> None:
+        """On the service thread, after a move's answer and before the OLED's redraw: wait
+        (at most ``LOOP_GRACE``) until the loop has written what was posted. Blocking here
+        hands the GIL to the loop at once; drawing first, the loop would wait for it."""
+        if not self._drained.is_set():
+            self._drained.wait(LOOP_GRACE)
 
     def _run_posted(self) -> None:
         self._waking = False  # before draining: a post from now on wakes the loop again
@@ -261,6 +231,8 @@ class Front:
                 fn()
             except Exception:
                 log.exception("a posted callback failed")
+        if not self._waking:
+            self._drained.set()
 
     def _wake(self) -> None:
         """On the loop, once per commit: every open stream gets its frame now."""
@@ -304,7 +276,7 @@ class Front:
     async def _refuse(self, writer: asyncio.StreamWriter, status: int, text: str) -> None:
         code = {413: "too_large", 431: "too_large", 503: "busy"}.get(status, "bad_request")
         body = f'{{"error": "{text}", "code": "{code}"}}'.encode()
-        writer.write(self._head(status, [("Content-Type", "application/json"),
+        writer.write(head_bytes(status, [("Content-Type", "application/json"),
                                          ("Retry-After", "5")], len(body), False) + body)
         try:
             await within(writer.drain(), 2)
@@ -340,7 +312,7 @@ class Front:
                 return
             if environ["REQUEST_METHOD"] == "HEAD":
                 body = b""
-            writer.write(self._head(status, headers, len(body), keep) + body)
+            writer.write(head_bytes(status, headers, len(body), keep) + body)
             await within(writer.drain(), self.write_timeout)
             if not keep:
                 return
@@ -349,83 +321,11 @@ class Front:
     async def _request(self, head: bytes, reader: asyncio.StreamReader,
                        writer: asyncio.StreamWriter, addr: str,
                        peer: Any) -> tuple[dict[str, Any], bool]:
-        lines = head[:-4].split(b"\r\n")
-        while lines and not lines[0]:
-            lines.pop(0)  # tolerate blank lines before a request (RFC 9112 2.2)
-        parts = lines[0].decode("latin-1").split(" ") if lines else []
-        if len(parts) != 3 or not parts[2].startswith("HTTP/1."):
-            raise BadRequest(400, "Malformed request line.")
-        method, target, version = parts
-        if len(lines) - 1 > MAX_HEADERS:
-            raise BadRequest(431, "Too many header fields.")
-        environ: dict[str, Any] = {}
-        for line in lines[1:]:
-            name, sep, value = line.partition(b":")
-            if not sep or not name or name != name.strip():
-                raise BadRequest(400, "Malformed header field.")
-            key = name.decode("latin-1").upper().replace("-", "_")
-            val = value.decode("latin-1").strip()
-            if key in ("CONTENT_TYPE", "CONTENT_LENGTH"):
-                environ[key] = val
-            else:
-                k = "HTTP_" + key
-                environ[k] = f"{environ[k]},{val}" if k in environ else val
-        conn = environ.get("HTTP_CONNECTION", "").lower()
-        keep = "close" not in conn if version == "HTTP/1.1" else "keep-alive" in conn
-        body = await self._body(environ, reader, writer)
-        environ.pop("HTTP_TRANSFER_ENCODING", None)  # the body is whole now
-        if target.startswith(("http://", "https://")):
-            target = "/" + target.split("/", 3)[3] if target.count("/") >= 3 else "/"
-        path, _, query = target.partition("?")
-        environ.update({
-            "REQUEST_METHOD": method, "SCRIPT_NAME": "", "QUERY_STRING": query,
-            "PATH_INFO": unquote_to_bytes(path).decode("latin-1"),
-            "SERVER_NAME": self.host, "SERVER_PORT": str(self.effective_port),
-            "SERVER_PROTOCOL": version, "REMOTE_ADDR": addr,
-            "REMOTE_PORT": str(peer[1]) if peer else "0",
-            "wsgi.version": (1, 0), "wsgi.url_scheme": "http", "wsgi.input": io.BytesIO(body),
-            "wsgi.errors": sys.stderr, "wsgi.multithread": True, "wsgi.multiprocess": False,
-            "wsgi.run_once": False, "companion.front": self,
-        })
-        if body or "CONTENT_LENGTH" in environ:
-            environ["CONTENT_LENGTH"] = str(len(body))
+        environ, keep = await read_request(
+            head, reader, writer, addr, peer, host=self.host, port=self.effective_port,
+            max_body=self.max_body, body_timeout=self.body_timeout)
+        environ["companion.front"] = self
         return environ, keep
-
-    async def _body(self, environ: dict[str, Any], reader: asyncio.StreamReader,
-                    writer: asyncio.StreamWriter) -> bytes:
-        chunked = "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
-        raw_length = environ.get("CONTENT_LENGTH", "")
-        if not chunked and not raw_length:
-            return b""
-        if not chunked and (not raw_length.isdigit() or len(raw_length) > 12):
-            raise BadRequest(400, "Bad Content-Length.")
-        if not chunked and int(raw_length) > self.max_body:
-            raise BadRequest(413, "The request is too large.")
-        if environ.get("HTTP_EXPECT", "").lower() == "100-continue":
-            writer.write(b"HTTP/1.1 100 Continue\r\n\r\n")
-        try:
-            if not chunked:
-                return await within(reader.readexactly(int(raw_length)),
-                                              self.body_timeout)
-            return await within(self._chunks(reader), self.body_timeout)
-        except TimeoutError:
-            raise BadRequest(408, "The request body came too slowly.") from None
-
-    async def _chunks(self, reader: asyncio.StreamReader) -> bytes:
-        out = bytearray()
-        while True:
-            size_line = (await reader.readuntil(b"\r\n")).split(b";")[0].strip()
-            try:
-                size = int(size_line, 16)
-            except ValueError:
-                raise BadRequest(400, "Bad chunk size.") from None
-            if size == 0:
-                while (await reader.readuntil(b"\r\n")) != b"\r\n":
-                    pass  # trailers, ignored
-                return bytes(out)
-            if len(out) + size > self.max_body:
-                raise BadRequest(413, "The request is too large.")
-            out += (await reader.readexactly(size + 2))[:-2]
 
     async def _native(self, environ: dict[str, Any],
                       game: str) -> tuple[str, list[tuple[str, str]], bytes]:
@@ -462,18 +362,6 @@ class Front:
             body = b'{"error": "Something went wrong on the companion.", "code": "server_error"}'
             return "500 Internal Server Error", [("Content-Type", "application/json")], body, None
 
-    @staticmethod
-    def _head(status: int | str, headers: list[tuple[str, str]], length: int | None,
-              keep: bool) -> bytes:
-        line = status if isinstance(status, str) else f"{status} {REASONS.get(status, '')}"
-        out = [f"HTTP/1.1 {line}"]
-        out += [f"{k}: {v}" for k, v in headers
-                if k.lower() not in ("content-length", "connection", "transfer-encoding")]
-        out.append(f"Content-Length: {length}" if length is not None
-                   else "Transfer-Encoding: chunked")
-        out.append("Connection: " + ("keep-alive" if keep else "close"))
-        return ("\r\n".join(out) + "\r\n\r\n").encode("latin-1")
-
     # -- live streams -----------------------------------------------------------------------
     def _push(self, live: _Live,
               memo: dict[tuple[Any, int], tuple[int, bytes | None]] | None = None) -> None:
@@ -506,9 +394,9 @@ class Front:
         live: _Live | None = None
         try:
             if not status.startswith("200"):
-                writer.write(self._head(status, headers, 0, False))
+                writer.write(head_bytes(status, headers, 0, False))
                 return
-            writer.write(self._head(status, headers, None, False) + chunk(b"retry: 1500\n\n"))
+            writer.write(head_bytes(status, headers, None, False) + chunk(b"retry: 1500\n\n"))
             live = _Live(spec, writer, spec.after, time.monotonic())
             self._live.add(live)
             self._push(live)

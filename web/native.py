@@ -32,7 +32,6 @@ from werkzeug.http import parse_cookie
 
 from web import api, security
 from web.errors import ApiError, outcome_response
-from web.front import within
 
 COMMAND_PATH = re.compile(r"/api/games/([^/]+)/commands\Z")
 WAIT = 30.0
@@ -185,19 +184,32 @@ class NativeCommands:
 
     async def _submit(self, game_id: str, cmd: dict[str, Any], version: int | None,
                       key: str | None) -> Any:
+        """The service's outcome of the move, awaited. Everything the answer needs (the
+        future it lands in, its deadline, the callback) is set up before the move is queued:
+        once queued, the loop goes straight back to waiting, which lets the service thread
+        have the GIL."""
         loop = asyncio.get_running_loop()
-        fut = self.service.submit_later(game_id, cmd, version, key)
-        if fut is None:  # the service stopped meanwhile: wait on a worker as the route does
-            return await loop.run_in_executor(None, self.service.submit, game_id, cmd,
-                                              version, key)
         done: asyncio.Future[Any] = loop.create_future()
+        deadline = loop.call_later(WAIT, _expire, done)
 
         def settled(f: Future[Any]) -> None:  # on the service thread, after the publish
             if not self.post(lambda: _copy(f, done)) and not loop.is_closed():
                 loop.call_soon_threadsafe(_copy, f, done)
 
-        fut.add_done_callback(settled)
-        return await within(done, WAIT)
+        try:
+            fut = self.service.submit_later(game_id, cmd, version, key, then=settled)
+            if fut is None:  # the service stopped: wait on a worker as the route does
+                return await loop.run_in_executor(None, self.service.submit, game_id, cmd,
+                                                  version, key)
+            return await done
+        finally:
+            deadline.cancel()
+
+
+def _expire(done: asyncio.Future[Any]) -> None:
+    """No outcome within ``WAIT`` seconds: answered 500, as ``service.call`` times out."""
+    if not done.done():
+        done.set_exception(TimeoutError("the game service did not answer in time"))
 
 
 def _copy(src: Future[Any], dst: asyncio.Future[Any]) -> None:

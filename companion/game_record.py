@@ -1,0 +1,128 @@
+"""A loaded game as the service holds it (:class:`GameRecord`), the answer to a command
+(:class:`Outcome`), the lookup errors, and how a game's view is rendered for a viewer."""
+
+from __future__ import annotations
+
+import hashlib
+from collections import deque
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from companion.engine import game
+from companion.engine.state import BaseState
+
+RECENT = 12
+"""Log lines a view carries."""
+
+
+@dataclass
+class Outcome:
+    """The answer to a command: accepted (with the new version and what happened) or not."""
+
+    ok: bool
+    version: int
+    says: list[str] = field(default_factory=list)
+    error: str = ""
+    code: str = "ok"
+    """``ok``, ``illegal`` (a rule refused it), ``stale`` (the sender's view was out of date),
+    ``not_found`` (no such game) or ``bad_request`` (malformed)."""
+    game_id: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"ok": self.ok, "version": self.version, "says": self.says}
+        if not self.ok:
+            out.update(error=self.error, code=self.code)
+        if self.game_id:
+            out["game_id"] = self.game_id
+        return out
+
+
+class GameNotFound(LookupError):
+    """No game with that id in this companion's database."""
+
+
+class GameDamaged(GameNotFound):
+    """The game is in the database but its log cannot be read (a damaged page or row)."""
+
+
+def _render(rec: GameRecord, rules: Any, version: int, state: BaseState, key: str | None,
+            recent: tuple[tuple[int, str], ...], cites: dict[int, str]) -> dict[str, Any]:
+    """The view of ``state`` (version ``version``) for ``key`` with the game's log lines."""
+    out = game.view(state, key)
+    out.update(game_id=rec.id, version=version, join_code=rec.join_code,
+               log=[say for _, say in recent],
+               log_cites=[_cite_text(rules, cites.get(seq, "")) for seq, _ in recent])
+    return out
+
+
+def _shared_view(rules: Any) -> bool:
+    """Whether the edition shows every viewer the same view (``view_per_viewer`` False)."""
+    return not getattr(rules, "view_per_viewer", True)
+
+
+def _view_key(rules: Any, viewer: str | None) -> str | None:
+    """Whose view ``viewer`` sees: itself, or None when every viewer sees the same one."""
+    return None if _shared_view(rules) else viewer
+
+
+def _cite_text(rules: Any, rule: str) -> str:
+    """The one-line citation of ``rule`` ("" when none); remembered on the rules object (a
+    view asks again for the same dozen lines after every move)."""
+    if not rule:
+        return ""
+    cache = getattr(rules, "__dict__", {}).setdefault("_cite_texts", {})
+    text = cache.get(rule)
+    if text is None:
+        found = rules.citation(rule)
+        text = cache[rule] = "" if found is None else str(found["text"])
+    return str(text)
+
+
+@dataclass
+class GameRecord:
+    """A loaded game: its current state and where its log stands."""
+
+    id: str
+    edition: str
+    title: str
+    join_code: str
+    current: tuple[int, BaseState]
+    """(version, state), replaced in one assignment so readers on other threads never see a
+    state with another version's number. The version is the sequence number of the last row
+    in the log (undone rows included)."""
+    commands: int
+    recent: deque[tuple[int, str]]
+    since_snapshot: int = 0
+    views: dict[str | None, dict[str, Any]] = field(default_factory=dict)
+    history: list[dict[str, Any]] = field(default_factory=list)
+    """Balances after each command, for the page's chart: ``{"version", "money": {...}}``."""
+    cites: dict[int, str] = field(default_factory=dict)
+    """Citation ids of the logged events, by sequence number (for the view's ``log_cites``)."""
+
+    @property
+    def version(self) -> int:
+        return self.current[0]
+
+    @property
+    def state(self) -> BaseState:
+        return self.current[1]
+
+
+def code_tag() -> str:
+    """A fingerprint of the rules code and data: snapshots from other code are not trusted."""
+    root = Path(__file__).resolve().parent.parent
+    h = hashlib.sha256()
+    for base in (root / "companion", root / "seeds"):
+        for path in sorted(base.rglob("*")):
+            if path.suffix in (".py", ".toml"):
+                h.update(path.as_posix().encode())
+                h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def balances(version: int, state: BaseState) -> dict[str, Any]:
+    """Every player's money after ``version`` (a point of the page's money chart)."""
+    players = getattr(state, "players", ())
+    money = {p.id: p.money for p in players if hasattr(p, "money")}
+    return {"version": version, "money": money}

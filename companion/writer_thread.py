@@ -1,0 +1,170 @@
+"""The single writer's thread: one thread runs every queued write in order, and tells the
+listeners after each commit.
+
+A caller that waits (:meth:`WriterThread.call`) gets its answer after every listener has
+heard; a caller on an event loop (:meth:`WriterThread.enqueue`) gets it early, once the
+listeners subscribed ``first`` (the phones' front) have heard, and the rest (the table's
+OLED) and the housekeeping run after it, before the next queued item.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future
+from typing import Any, Self, TypeVar
+
+log = logging.getLogger("companion.service")
+
+T = TypeVar("T")
+Listener = Callable[[str, int, dict[str, Any] | None], None]
+
+
+class WriterThread:
+    """The thread, its queue and the listeners (the base of the game service)."""
+
+    def __init__(self) -> None:
+        self._queue: queue.SimpleQueue[
+            tuple[Callable[..., Any], tuple[Any, ...], Future[Any], bool] | None]
+        self._queue = queue.SimpleQueue()
+        """A C queue: putting a move wakes this thread with fewer steps than queue.Queue's
+        Python locks and conditions, on the move's critical path both ways."""
+        self._thread: threading.Thread | None = None
+        self._listeners: list[Listener] = []
+        self._first = 0
+        """How many listeners at the head of ``_listeners`` subscribed with ``first``."""
+        self._later: list[Callable[[], None]] | None = None
+        """While a queued item answered early runs (:meth:`enqueue`): what waits until its
+        caller has the answer (the listeners not ``first``, housekeeping); else None."""
+        self.before_later: list[Callable[[], None]] = []
+        """Run on the service thread after an early answer, before the work kept for later:
+        a front may wait there briefly until its loop has written the move (the OLED's
+        drawing would otherwise hold the GIL the loop needs)."""
+        self.changed = threading.Condition()
+        self.faults: list[dict[str, Any]] = []
+        """Start-up problems as notices (``{"text", "level", "game_id"}``); every new
+        listener hears them, so they reach the OLED and the page."""
+
+    def start(self) -> Self:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._loop, name="game-service", daemon=True)
+            self._thread.start()
+        return self
+
+    def stop_thread(self) -> None:
+        """Let the thread finish what is queued before this, then end it."""
+        if self._thread is not None:
+            self._queue.put(None)
+            self._thread.join(timeout=10)
+            self._thread = None
+
+    def _loop(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            fn, args, fut, early = item
+            if not fut.set_running_or_notify_cancel():
+                continue
+            later: list[Callable[[], None]] = []
+            self._later = later if early else None
+            try:
+                fut.set_result(fn(*args))
+            except BaseException as exc:  # handed to the caller
+                fut.set_exception(exc)
+            finally:
+                self._later = None
+            if later:
+                self._run_later(later)
+
+    def _run_later(self, later: list[Callable[[], None]]) -> None:
+        """After an early answer: let the front write the move, then the rest, in order."""
+        for hook in list(self.before_later):
+            try:
+                hook()
+            except Exception:
+                log.exception("a before-later hook failed")
+        for work in later:
+            try:
+                work()
+            except Exception:  # the move is committed and answered already
+                log.exception("work after a move failed")
+
+    def _after_answer(self, work: Callable[[], None]) -> None:
+        """Run ``work`` once the current item's caller has its answer if it was queued to be
+        answered early, else now (a waiting caller sees it done)."""
+        if self._later is not None and threading.current_thread() is self._thread:
+            self._later.append(work)
+        else:
+            work()
+
+    def call(self, fn: Callable[..., T], *args: Any, timeout: float = 30) -> T:
+        """Run ``fn(*args)`` on the service thread and wait for its result."""
+        if self._thread is None or threading.current_thread() is self._thread:
+            return fn(*args)
+        fut: Future[T] = Future()
+        self._queue.put((fn, args, fut, False))
+        return fut.result(timeout=timeout)
+
+    @property
+    def running(self) -> bool:
+        """Whether the service thread runs (else :meth:`call` runs work in the caller)."""
+        return self._thread is not None
+
+    def enqueue(self, fn: Callable[..., T], *args: Any,
+                then: Callable[[Future[T]], None] | None = None) -> Future[T] | None:
+        """Queue ``fn(*args)`` for the service thread without waiting: its future, or None
+        when the thread is not running (then use :meth:`call`). For a front that waits on
+        an event loop instead of a thread of its own. ``then(future)`` runs on the service
+        thread once it is settled; it is attached before the work is queued, so the caller
+        does nothing more after waking the thread.
+
+        The answer comes early: as soon as the listeners subscribed ``first`` (the phones'
+        front) have heard of the commit; the other listeners (the table's OLED) and the
+        housekeeping run after it, before the next queued item."""
+        if self._thread is None:
+            return None
+        fut: Future[T] = Future()
+        if then is not None:
+            fut.add_done_callback(then)
+        self._queue.put((fn, args, fut, True))
+        return fut
+
+    def subscribe(self, listener: Listener, *, first: bool = False) -> None:
+        """``listener(game_id, version, notice)`` runs on the service thread after each commit
+        (``notice`` is None) or refused tap (``notice`` = ``{"text", "level"}``). A new
+        listener first hears the start-up faults (damaged games).
+
+        ``first``: told before the others (in the order they subscribed). The phones' front
+        only prepares frames and wakes its loop; the table's OLED takes tens of milliseconds
+        on I2C, and the phones should not wait for it."""
+        if first:
+            self._listeners.insert(self._first, listener)
+            self._first += 1
+        else:
+            self._listeners.append(listener)
+        for notice in list(self.faults):
+            try:
+                listener(notice.get("game_id", ""), 0, notice)
+            except Exception:  # a broken display must not stop the game
+                log.exception("listener failed")
+
+    def _publish(self, game_id: str, version: int, notice: dict[str, Any] | None = None) -> None:
+        with self.changed:
+            self.changed.notify_all()
+        listeners = list(self._listeners)
+        self._tell(listeners[:self._first], game_id, version, notice)
+        rest = listeners[self._first:]
+        if rest:
+            self._after_answer(lambda: self._tell(rest, game_id, version, notice))
+
+    @staticmethod
+    def _tell(listeners: list[Listener], game_id: str, version: int,
+              notice: dict[str, Any] | None) -> None:
+        for listener in listeners:
+            try:
+                listener(game_id, version, notice)
+            except Exception:  # a broken display must not stop the game
+                log.exception("listener failed")

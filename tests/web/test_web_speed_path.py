@@ -1,0 +1,78 @@
+"""The move's path on a table with a slow OLED (tens of milliseconds per frame on I2C on a
+Pi): the phones and the mover hear of a move while the screen still draws it."""
+
+from __future__ import annotations
+
+import json
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import httpx
+from web_helpers import PIN
+
+from companion.service import GameService
+from web import create_app
+from web.server import make_server
+
+
+class SlowScreen:
+    """The table's hardware with an OLED that draws until the test releases it."""
+
+    def __init__(self) -> None:
+        self.drawing = threading.Event()
+        self.release = threading.Event()
+        self.release.set()
+        self.busy = False
+
+    def show(self, view: dict[str, Any]) -> None:
+        self.busy = True
+        self.drawing.set()
+        self.release.wait(30)
+        self.busy = False
+
+    def show_join(self, url: str, code: str) -> None:
+        self.show({})
+
+    def show_error(self, text: str) -> None:
+        pass
+
+    def signal(self, kind: str) -> None:
+        pass
+
+
+def test_the_mover_is_answered_while_the_oled_still_draws(service: GameService) -> None:
+    from companion.table import Table
+
+    screen = SlowScreen()
+    Table(service, screen)  # subscribes before the front, as `companion run` wires them
+    app = create_app(service, config={"banker_pin": PIN, "heartbeat": 0.5})
+    srv = make_server(app, "127.0.0.1", 0, threads=4, backend="front")
+    threading.Thread(target=srv.run, daemon=True).start()
+    http = httpx.Client(base_url=f"http://127.0.0.1:{srv._srv.effective_port}", timeout=10)
+    try:
+        csrf = {"X-CSRF-Token": http.get("/api/session").json()["csrf"]}
+        assert http.post("/api/banker/login", json={"pin": PIN}, headers=csrf).status_code == 200
+        game = http.post("/api/games", json={"edition": "monopolino", "players": ["Ann", "Bo"],
+                                             "seed": 1}, headers=csrf).json()["game_id"]
+        seat = http.get(f"/api/games/{game}").json()["players"][0]["id"]
+        with ThreadPoolExecutor(1) as pool, http.stream(
+                "GET", f"/api/games/{game}/events") as events:
+            lines = events.iter_lines()
+            first = next(json.loads(ln[6:]) for ln in lines if ln.startswith("data: "))
+            screen.release.clear()
+            screen.drawing.clear()
+            move = pool.submit(http.post, f"/api/games/{game}/commands", json={
+                "actor": "banker", "type": "transfer", "args": {
+                    "source": "bank", "to": seat, "amount": 3, "reason": "gift"}},
+                headers=csrf)
+            assert screen.drawing.wait(10)  # the OLED is busy with this move now
+            answer = move.result(10)  # before: only once the screen had finished
+            assert answer.status_code == 200 and screen.busy
+            seen = next(json.loads(ln[6:]) for ln in lines if ln.startswith("data: "))
+            assert seen["version"] == answer.json()["version"] > first["version"]
+            screen.release.set()
+    finally:
+        screen.release.set()
+        http.close()
+        srv.close()
