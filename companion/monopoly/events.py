@@ -36,7 +36,13 @@ def _with_player(state: M, pid: str, **changes: Any) -> M:
     players = state.players
     for i, p in enumerate(players):
         if p.id == pid:
-            players = (*players[:i], evolve(p, **changes), *players[i + 1:])
+            fresh = p.__dict__.copy()  # evolve, inlined: a move or a jail change per turn
+            fresh.update(changes)
+            if len(fresh) != len(p.__dict__):
+                evolve(p, **changes)  # refuses the name that is not a field
+            new = _new(Player)
+            _set(new, "__dict__", fresh)
+            players = (*players[:i], new, *players[i + 1:])
             break
     return evolve(state, players=players)
 
