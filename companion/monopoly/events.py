@@ -36,30 +36,53 @@ def _with_player(state: M, pid: str, **changes: Any) -> M:
     players = state.players
     for i, p in enumerate(players):
         if p.id == pid:
-            players = (*players[:i], evolve(p, **changes), *players[i + 1:])
+            fresh = p.__dict__.copy()  # evolve, inlined: a move or a jail change per turn
+            fresh.update(changes)
+            if len(fresh) != len(p.__dict__):
+                evolve(p, **changes)  # refuses the name that is not a field
+            new = _new(Player)
+            _set(new, "__dict__", fresh)
+            players = (*players[:i], new, *players[i + 1:])
             break
     return evolve(state, players=players)
 
 
 def _paid(state: M, source: str, to: str, amount: int) -> M:
     """``amount`` from account ``source`` to account ``to``, in one new state (the hot path:
-    most events pay someone)."""
+    most events pay someone). The players tuple is rebuilt once, and a player's copy changes
+    only ``money`` (no field check needed)."""
     changes: dict[str, Any] = {}
-    players = state.players
+    players: list[Player] | None = None
     for account, delta in ((source, -amount), (to, amount)):
         if account == "bank":
             changes["bank"] = changes.get("bank", state.bank) + delta
         elif account == "pot":
             changes["pot"] = changes.get("pot", state.pot) + delta
         else:
+            if players is None:
+                players = list(state.players)
             for i, p in enumerate(players):
                 if p.id == account:
-                    players = (*players[:i], evolve(p, money=p.money + delta), *players[i + 1:])
+                    players[i] = _with_money(p, p.money + delta)
                     break
             else:
                 raise KeyError(account)
-            changes["players"] = players
+    if players is not None:
+        changes["players"] = tuple(players)
     return evolve(state, **changes)
+
+
+def _with_money(p: Player, money: int) -> Player:
+    """A copy of ``p`` holding ``money`` (``evolve`` without its check of the names)."""
+    fresh = p.__dict__.copy()
+    fresh["money"] = money
+    new = _new(Player)
+    _set(new, "__dict__", fresh)
+    return new
+
+
+_new = object.__new__
+_set = object.__setattr__
 
 
 def assets_from_json(raw: Mapping[str, Any]) -> Assets:
