@@ -180,7 +180,13 @@ def full_disk(work: Path, max_commands: int = 3000) -> dict[str, Any]:
                 elif body.get("code") == "storage":
                     refused = {"status": status, **body}
                     break
-            png_after = banker.client.get("/api/oled.png")  # the refusal on the OLED?
+            # the refusal on the OLED? It is drawn just after the phone has its answer, so
+            # look as a player glancing at the box would: within a couple of seconds
+            for _ in range(40):
+                png_after = banker.client.get("/api/oled.png")
+                if png_after.content != png_before.content:
+                    break
+                time.sleep(0.05)
             stuck = banker.view(game)["version"]
             filler.unlink()
             view = banker.view(game)
