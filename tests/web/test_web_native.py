@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 import pytest
-from web_helpers import PIN
+from web_helpers import PIN, SlowScreen
 
 from companion.service import GameService
 from web import create_app
@@ -256,31 +256,6 @@ def test_a_phones_move_from_the_page_goes_to_the_game_before_flask_runs(
     assert r.headers["vary"] == "Cookie" and r.headers["cache-control"] == "no-store"
     seen = table["watcher"].http.get(f"/api/games/{game}").json()["version"]
     assert seen == r.json()["version"]
-
-
-class SlowScreen:
-    """The table's hardware with an OLED that takes as long as the test says to draw."""
-
-    def __init__(self) -> None:
-        self.drawing = threading.Event()
-        self.release = threading.Event()
-        self.release.set()  # draws at once until a test holds it
-        self.busy = False
-
-    def show(self, view: dict[str, Any]) -> None:
-        self.busy = True
-        self.drawing.set()
-        self.release.wait(30)
-        self.busy = False
-
-    def show_join(self, url: str, code: str) -> None:
-        self.show({})
-
-    def show_error(self, text: str) -> None:
-        pass
-
-    def signal(self, kind: str) -> None:
-        pass
 
 
 def test_phones_see_a_move_without_waiting_for_the_oled(service: GameService) -> None:

@@ -6,39 +6,13 @@ from __future__ import annotations
 import json
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
 
 import httpx
-from web_helpers import PIN
+from web_helpers import PIN, SlowScreen
 
 from companion.service import GameService
 from web import create_app
 from web.server import make_server
-
-
-class SlowScreen:
-    """The table's hardware with an OLED that draws until the test releases it."""
-
-    def __init__(self) -> None:
-        self.drawing = threading.Event()
-        self.release = threading.Event()
-        self.release.set()
-        self.busy = False
-
-    def show(self, view: dict[str, Any]) -> None:
-        self.busy = True
-        self.drawing.set()
-        self.release.wait(30)
-        self.busy = False
-
-    def show_join(self, url: str, code: str) -> None:
-        self.show({})
-
-    def show_error(self, text: str) -> None:
-        pass
-
-    def signal(self, kind: str) -> None:
-        pass
 
 
 def test_the_mover_is_answered_while_the_oled_still_draws(service: GameService) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from flask.testing import FlaskClient
@@ -62,3 +63,28 @@ class Phone:
 
 def action(view: dict[str, Any], actor: str, kind: str) -> dict[str, Any]:
     return next(a for a in view["actions"] if a["actor"] == actor and a["type"] == kind)
+
+
+class SlowScreen:
+    """The table's hardware with an OLED that takes as long as the test says to draw."""
+
+    def __init__(self) -> None:
+        self.drawing = threading.Event()
+        self.release = threading.Event()
+        self.release.set()  # draws at once until a test holds it
+        self.busy = False
+
+    def show(self, view: dict[str, Any]) -> None:
+        self.busy = True
+        self.drawing.set()
+        self.release.wait(30)
+        self.busy = False
+
+    def show_join(self, url: str, code: str) -> None:
+        self.show({})
+
+    def show_error(self, text: str) -> None:
+        pass
+
+    def signal(self, kind: str) -> None:
+        pass
