@@ -111,24 +111,18 @@ def install_stamps() -> Callable[[], None]:
     side: dict[str, list[float]] = {"view built ahead": [], "its patch": []}
     from companion import view_ahead as ahead_mod
 
-    render = ahead_mod._render  # type: ignore[attr-defined]
+    def timed(fn: Callable[..., Any], bucket: list[float]) -> Callable[..., Any]:
+        def run(*a: Any) -> Any:
+            t = now()
+            try:
+                return fn(*a)
+            finally:
+                bucket.append((now() - t) / 1e3)
+        return run
 
-    def timed_render(*a: Any) -> Any:
-        t = now()
-        try:
-            return render(*a)
-        finally:
-            side["view built ahead"].append((now() - t) / 1e3)
-    setattr(ahead_mod, "_render", timed_render)  # noqa: B010
-    ahead = front_mod.Front._ahead
-
-    def timed_ahead(*a: Any) -> Any:
-        t = now()
-        try:
-            return ahead(*a)
-        finally:
-            side["its patch"].append((now() - t) / 1e3)
-    setattr(front_mod.Front, "_ahead", timed_ahead)  # noqa: B010
+    setattr(ahead_mod, "_render", timed(  # noqa: B010
+        ahead_mod._render, side["view built ahead"]))  # type: ignore[attr-defined]
+    setattr(front_mod.Front, "_ahead", timed(front_mod.Front._ahead, side["its patch"]))  # noqa: B010
 
     orig_wake = front_mod.Front._wake
 
