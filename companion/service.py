@@ -379,6 +379,8 @@ class GameService(WriterThread):
             self._after_answer(lambda: self._snapshot(rec))
         if rec.commands % 128 == 0:
             self._after_answer(release_memory)
+        if self.store.checkpoint_due():
+            self._after_answer(self.store.checkpoint)
         return Outcome(True, rec.version, says, game_id=rec.id)
 
     def _view_ahead(self, rec: GameRecord, events: list[Event], state: BaseState,

@@ -125,6 +125,9 @@ PRESIZE_STEP = 1 << 20
 """Bytes of zeros per insert while growing the log."""
 ROOM_FACTOR = 16
 """The log is grown only when the file system has this many times its size free."""
+CHECKPOINT_EVERY = 64
+"""Commits between the checkpoints the service runs after a move's answer (a few hundred
+pages, well under SQLite's own threshold, which stays as the safety net)."""
 
 
 class Store:
@@ -166,6 +169,8 @@ class Store:
                 "move the file away to start afresh."
             ) from exc
         self.conn = conn
+        self.commits_since_checkpoint = 0
+        """Commits since :meth:`checkpoint` last ran (the service runs it after answers)."""
 
     def close(self) -> None:
         self.conn.close()
@@ -232,6 +237,26 @@ class Store:
             self.conn.execute("ROLLBACK")
             raise
         self.conn.execute("COMMIT")
+        self.commits_since_checkpoint += 1
+
+    def checkpoint_due(self) -> bool:
+        return self.commits_since_checkpoint >= CHECKPOINT_EVERY
+
+    def checkpoint(self) -> None:
+        """Copy the log's committed pages into the database file (``PASSIVE``: never waits
+        for a reader), so the next commits overwrite the log from its start.
+
+        SQLite would otherwise do this inside the commit that crosses ``wal_autocheckpoint``
+        pages: writing hundreds of pages to the database file and two fsyncs, tens of
+        milliseconds on an SD card, added to one move's answer. The service runs it after
+        a move's answer instead (see ``GameService._commit``). The commits are durable in
+        the log either way: a failure here loses nothing, and SQLite's own threshold stays
+        as the safety net."""
+        self.commits_since_checkpoint = 0
+        try:
+            self.conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+        except sqlite3.Error:  # busy or I/O: the log keeps the commits, tried again later
+            pass
 
     def integrity(self) -> str:
         return str(self.conn.execute("PRAGMA integrity_check").fetchone()[0])
