@@ -9,11 +9,9 @@ W warm-up + R timed moves, nearest-rank percentiles, the 3-invalid + 1-valid san
     .venv/bin/python scripts/bench_web.py --compare       # vs boardgame.io, same sitting
 
 ``--compare`` (``--baseline CHECKOUT`` adds that checkout's figures, e.g. the code before a
-change) copies boardgame.io's harness (../shared/peers/bgio beside the checkout) to a
-temp dir, runs ``npm ci``, then alternates 3 runs of
-``node bench.js --clients K --moves R`` with 3 of ours (``--no-browser``) for 8 and 50
-clients, and once more of each pinned to one core (``taskset -c 0``, the nearest thing to a
-small Pi here); it prints medians of each figure and the ratios (ours / theirs).
+change) runs boardgame.io's harness and ours alternately in the same sitting
+(scripts/bench_web_compare.py); ``--stamps`` prints where a move's time goes inside the server
+(scripts/bench_web_stamps.py).
 
 The move is the banker's ``transfer`` (the "pay" equivalent): the mover pays rent of
 ``1 + floor(u*50)`` (capped at its balance) to the poorest other seat; every command is
@@ -33,10 +31,12 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable
 from importlib.metadata import version as pkg_version
 from pathlib import Path
 from typing import Any
+
+from bench_web_compare import compare  # scripts/ is on the path when this runs as a script
+from bench_web_stamps import install_stamps
 
 from web.events import apply as apply_patch
 
@@ -55,102 +55,6 @@ def log(*a: Any) -> None:
 
 
 # -- the child: the server ------------------------------------------------------------------
-def install_stamps() -> Callable[[], None]:
-    """Time each stage of a move inside the server (``--stamps``): wrappers around the
-    functions a move passes through record ``perf_counter_ns``; the returned function prints
-    each stage's median and p90 (µs) to stderr. Moves are sequential in this benchmark, so
-    one move's stamps are collected at a time."""
-    from companion import service as service_mod
-    from companion import store as store_mod
-    from web import front as front_mod
-    from web import native as native_mod
-
-    now = time.perf_counter_ns
-    move: dict[str, int] = {}
-    done: list[dict[str, int]] = []
-
-    def wrap(cls: Any, name: str, before: str | None, after: str | None,
-             first: bool = False) -> None:
-        fn = getattr(cls, name)
-        if asyncio.iscoroutinefunction(fn):
-            async def awrapped(*a: Any, **k: Any) -> Any:
-                if first:
-                    move.clear()
-                if before:
-                    move[before] = now()
-                try:
-                    return await fn(*a, **k)
-                finally:
-                    if after:
-                        move[after] = now()
-            setattr(cls, name, awrapped)
-            return
-
-        def wrapped(*a: Any, **k: Any) -> Any:
-            if first:
-                move.clear()
-            if before and before not in move:
-                move[before] = now()
-            try:
-                return fn(*a, **k)
-            finally:
-                if after:
-                    move[after] = now()
-        static = isinstance(cls.__dict__.get(name), staticmethod)
-        setattr(cls, name, staticmethod(wrapped) if static else wrapped)
-
-    wrap(front_mod.Front, "_request", "0 head read", None, first=True)
-    wrap(native_mod.NativeCommands, "quick", "1 request read", "2 quick checks")
-    wrap(service_mod.GameService, "_submit", "3 hand-over", None)
-    wrap(store_mod.Store, "append", "4 decide", None)
-    wrap(service_mod.GameService, "_view_ahead", "5 inserts", None)
-    wrap(service_mod.GameService, "_take_ahead", "6 commit", None)
-    wrap(front_mod.Front, "_published", "7 state set", "8 frames")
-    wrap(front_mod.Front, "_run_posted", "9 hand-back", None)
-
-    side: dict[str, list[float]] = {"view built ahead": [], "its patch": []}
-    from companion import view_ahead as ahead_mod
-
-    def timed(fn: Callable[..., Any], bucket: list[float]) -> Callable[..., Any]:
-        def run(*a: Any) -> Any:
-            t = now()
-            try:
-                return fn(*a)
-            finally:
-                bucket.append((now() - t) / 1e3)
-        return run
-
-    setattr(ahead_mod, "_render", timed(  # noqa: B010
-        ahead_mod._render, side["view built ahead"]))  # type: ignore[attr-defined]
-    setattr(front_mod.Front, "_ahead", timed(front_mod.Front._ahead, side["its patch"]))  # noqa: B010
-
-    orig_wake = front_mod.Front._wake
-
-    def wake(self: Any) -> None:
-        orig_wake(self)
-        move["10 writes"] = now()
-        if len(move) == 11:
-            done.append(dict(move))
-    front_mod.Front._wake = wake  # type: ignore[method-assign]
-
-    def report() -> None:
-        rows = done[20:]  # after the warm-up
-        if not rows:
-            log("stamps: no complete move")
-            return
-        names = sorted(rows[0], key=lambda n: int(n.split()[0]))
-        out = []
-        for a, b in zip(names, names[1:], strict=False):
-            d = sorted((r[b] - r[a]) / 1e3 for r in rows)
-            out.append(f"{b.split(' ', 1)[1]} {d[len(d) // 2]:.0f}/{d[len(d) * 9 // 10]:.0f}")
-        tot = sorted((r[names[-1]] - r[names[0]]) / 1e3 for r in rows)
-        for name, xs in side.items():
-            xs = sorted(xs[20:])
-            if xs:
-                out.append(f"({name} {xs[len(xs) // 2]:.0f}/{xs[len(xs) * 9 // 10]:.0f})")
-        log(f"stamps ({len(rows)} moves, median/p90 µs): " + ", ".join(out)
-            + f"; total {tot[len(tot) // 2]:.0f}/{tot[len(tot) * 9 // 10]:.0f}")
-    return report
 
 
 def serve_child(threads: int, sync: str, stamps: bool = False) -> None:
@@ -501,98 +405,6 @@ def first_render(base: str, code: str, loads: int = 5) -> float:
     return round(sorted(times)[len(times) // 2], 1)
 
 
-# -- side by side with boardgame.io -------------------------------------------------------------
-def peer_dir() -> Path | None:
-    here = Path(__file__).resolve().parents[1]
-    for d in (here.parent / "shared" / "peers" / "bgio",
-              here.parent.parent / "shared" / "peers" / "bgio"):
-        if (d / "bench.js").exists():
-            return d
-    return None
-
-
-def last_json(out: str) -> dict[str, Any]:
-    for line in reversed(out.strip().splitlines()):
-        if line.startswith("{"):
-            return dict(json.loads(line))
-    raise RuntimeError(f"no JSON line in: {out[-300:]}")
-
-
-def run_ours(clients: int, moves: int, pin: list[str]) -> dict[str, Any]:
-    out = subprocess.run([*pin, sys.executable, __file__, "--no-browser", "--clients",
-                          str(clients), "--moves", str(moves)], capture_output=True, text=True,
-                         timeout=600)
-    return last_json(out.stdout)
-
-
-def run_baseline(root: Path, clients: int, moves: int, pin: list[str]) -> dict[str, Any]:
-    """The same benchmark from another checkout (``--baseline``: the code before a change),
-    run by this interpreter with that checkout first on the path: only the code differs."""
-    env = {**os.environ, "PYTHONPATH": str(root)}
-    out = subprocess.run([*pin, sys.executable, str(root / "scripts" / "bench_web.py"),
-                          "--no-browser", "--clients", str(clients), "--moves", str(moves)],
-                         cwd=root, capture_output=True, text=True, timeout=600, env=env)
-    return last_json(out.stdout)
-
-
-def run_peer(peer: Path, clients: int, moves: int, pin: list[str]) -> dict[str, Any]:
-    out = subprocess.run([*pin, "node", "bench.js", "--clients", str(clients), "--moves",
-                          str(moves)], cwd=peer, capture_output=True, text=True, timeout=600)
-    return last_json(out.stdout)
-
-
-def compare(moves: int, runs: int, clients_list: list[int], baseline: Path | None = None) -> int:
-    import shutil
-
-    src = peer_dir()
-    if src is None or shutil.which("node") is None or shutil.which("npm") is None:
-        log("boardgame.io's harness or node is missing: running ours only")
-    with tempfile.TemporaryDirectory() as tmp:
-        peer: Path | None = None
-        if src is not None and shutil.which("npm"):
-            peer = Path(tmp) / "bgio"
-            shutil.copytree(src, peer, ignore=shutil.ignore_patterns("node_modules"))
-            subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=peer, check=True,
-                           capture_output=True, timeout=600)
-        pinned = ["taskset", "-c", "0"] if shutil.which("taskset") else []
-        plan = [(k, [], runs) for k in clients_list]
-        if pinned:
-            plan.append((clients_list[0], pinned, 1))
-        report = []
-        for clients, pin, n in plan:
-            ours, theirs, before = [], [], []
-            for _ in range(n):  # alternate, so both see the same machine
-                if peer is not None:
-                    theirs.append(run_peer(peer, clients, moves, pin))
-                if baseline is not None:
-                    before.append(run_baseline(baseline, clients, moves, pin))
-                ours.append(run_ours(clients, moves, pin))
-            row: dict[str, Any] = {"clients": clients, "pinned": bool(pin), "runs": n}
-            for k in ("p50_ms", "p99_ms", "rx_bytes_per_move"):
-                row[f"ours_{k}"] = [r.get(k) for r in ours]
-                a = sorted(x for x in row[f"ours_{k}"] if x is not None)
-                if before:
-                    row[f"before_{k}"] = [r.get(k) for r in before]
-                    b = sorted(x for x in row[f"before_{k}"] if x is not None)
-                    if a and b:
-                        row[f"vs_before_{k}"] = round(a[len(a) // 2] / b[len(b) // 2], 2)
-                if theirs:
-                    row[f"bgio_{k}"] = [r.get(k) for r in theirs]
-                    b = sorted(x for x in row[f"bgio_{k}"] if x is not None)
-                    if a and b:
-                        row[f"ratio_{k}"] = round(a[len(a) // 2] / b[len(b) // 2], 2)
-            report.append(row)
-            where = "one core" if pin else "all cores"
-            print(f"{clients} clients, {where}, {n} alternating run(s) of {moves} moves:")
-            for k in ("p50_ms", "p99_ms", "rx_bytes_per_move"):
-                line = f"  {k:18} ours {row[f'ours_{k}']}"
-                if f"before_{k}" in row:
-                    line += f"  before {row[f'before_{k}']} (x{row.get(f'vs_before_{k}')})"
-                if f"bgio_{k}" in row:
-                    line += f"  bgio {row[f'bgio_{k}']}  ratio of medians {row.get(f'ratio_{k}')}"
-                print(line, flush=True)
-        print(json.dumps({"compare": report}), flush=True)
-    return 0
 
 
 def memory(commands: int) -> int:
