@@ -67,6 +67,8 @@ class VenuePublisher:
         self._pages: dict[str, tuple[int, list[dict[str, Any]]]] = {}
         """Per game: the page being filled and its events so far."""
         self._summary: bytes = b""
+        self._at_start: frozenset[str] = frozenset()
+        """The games in the log when :meth:`start` ran (one finished by then stays home)."""
         self.client = self._make_client()
 
     # -- the MQTT client (its callbacks run on paho's network thread: they only signal) ------
@@ -113,6 +115,9 @@ class VenuePublisher:
     # -- life cycle ---------------------------------------------------------------------------
     def start(self) -> VenuePublisher:
         self._outbox = Outbox(self.service.store.path, self.settings.venue, self.settings.table)
+        # taken here, not by the thread's first look: a game played to its end while the
+        # thread starts is new to this venue and is sent
+        self._at_start = frozenset(self._outbox.games())
         self.service.subscribe(self._on_commit)
         props = Properties(PacketTypes.CONNECT)  # type: ignore[no-untyped-call]
         props.SessionExpiryInterval = 0
@@ -157,7 +162,7 @@ class VenuePublisher:
         for gid, (delivered, tracked) in box.cursors().items():
             if tracked:
                 self._acked[gid] = self._sent[gid] = self._saved[gid] = delivered
-        self._scan(box, first=True)
+        self._scan(box)
         epoch, last_scan = 0, time.monotonic()
         while not self._stopping.is_set():
             self._wake.wait(1.0)
@@ -221,16 +226,18 @@ class VenuePublisher:
             flying.discard(seq)
             self._acked[gid] = min(flying) - 1 if flying else self._sent[gid]
 
-    def _scan(self, box: Outbox, first: bool = False) -> None:
-        """Find games not tracked yet: a game already finished when first seen at this
-        venue stays home; every other is sent from its first event."""
+    def _scan(self, box: Outbox) -> None:
+        """Find games not tracked yet: a game already finished when this table joined the
+        venue (in the log at :meth:`start`) stays home; every other is sent from its first
+        event."""
         known = box.cursors()
         for gid, row in box.games().items():
             if gid in self._tracked:
                 self._tracked[gid] = row
                 continue
             if gid not in known:
-                box.track(gid, tracked=not (first and row["status"] == "finished"))
+                box.track(gid, tracked=not (gid in self._at_start
+                                            and row["status"] == "finished"))
                 known = box.cursors()
             if known[gid][1]:
                 self._tracked[gid] = row

@@ -8,6 +8,7 @@ import threading
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
+import pytest
 from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 from venue_helpers import ROOT, SCREEN_PASSWORD, Broker, SimTable, caught_up, wait_until
 
@@ -35,12 +36,43 @@ def test_a_table_plays_a_whole_game_without_the_broker_and_delivers_it_later(
         table.begin()
         table.play()  # nobody listening on the broker's port: the game is not held up
         version = table.service.state(table.game_id)[0]
-        assert table.publisher.owed() == version
+        wait_until(lambda: table.publisher.owed() == version, what="the game owed whole")
         broker_off.start()
         board, sub = screen_on(broker_off)
         try:
             wait_until(lambda: caught_up(board, [table]), what="delivery")
             wait_until(lambda: table.publisher.owed() == 0, what="the cursor")
+        finally:
+            sub.stop()
+    finally:
+        table.close()
+
+
+def test_a_game_played_while_the_publisher_starts_is_still_sent(
+        tmp_path: Path, broker_off: Broker, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The publisher's thread first looks at the log only after a whole game was played
+    (a slow start on a busy Pi): that game is new to the venue, not one that had finished
+    before the table joined, so it is owed whole and delivered when the broker is there."""
+    gate = threading.Event()
+    real_run = VenuePublisher._run
+
+    def late_run(self: VenuePublisher) -> None:
+        gate.wait(30)
+        real_run(self)
+
+    monkeypatch.setattr(VenuePublisher, "_run", late_run)
+    table = SimTable(tmp_path, "t01", broker_off.port, SCRIPT)
+    try:
+        table.begin()
+        table.play()
+        assert table.service.state(table.game_id)[1].finished
+        gate.set()
+        version = table.service.state(table.game_id)[0]
+        wait_until(lambda: table.publisher.owed() == version, what="the game owed whole")
+        broker_off.start()
+        board, sub = screen_on(broker_off)
+        try:
+            wait_until(lambda: caught_up(board, [table]), what="delivery")
         finally:
             sub.stop()
     finally:
