@@ -18,7 +18,7 @@ from companion.editions.table_settings import TableSettings
 from companion.engine.context import Ctx, cites
 from companion.engine.events import GameOverMarked, WentBankrupt
 from companion.engine.registry import effect, space_kind, task
-from companion.engine.state import Task, evolve
+from companion.engine.state import DRAFT, Task, evolve
 from companion.engine.types import Action, Command, IllegalCommand
 from companion.monopoly.board import Card, Space
 from companion.monopoly.rules import MonopolyRules
@@ -107,6 +107,9 @@ class MarioRules(TableSettings, MonopolyRules):
     # -- Bowser -----------------------------------------------------------------------------
     @staticmethod
     def bowser(state: MonopolyState) -> Bowser:
+        values = state.ext  # values_of, inlined: read several times a command
+        if type(values) is MarioValues:
+            return values.bowser
         return values_of(state, MarioValues).bowser
 
     def set_bowser(self, ctx: C, say: str = "", **changes: Unpack[BowserChange]) -> None:
@@ -121,8 +124,12 @@ class MarioRules(TableSettings, MonopolyRules):
 
     def exposed(self, state: MonopolyState, index: int) -> list[str]:
         """Players Bowser can harm on a space: not in Jail, not on Free Parking."""
-        if state.b.spaces[index].kind == "free_parking" or all(
-                p.position != index for p in state.players):
+        if state.b.spaces[index].kind == "free_parking":
+            return []
+        for p in state.players:  # a loop, not all(...): no generator per call
+            if p.position == index:
+                break
+        else:
             return []
         order = [state.players[(state.current + k) % len(state.players)]
                  for k in range(len(state.players))]
@@ -258,7 +265,12 @@ class MarioRules(TableSettings, MonopolyRules):
     def on_game_over_marked(self, state: MonopolyState, e: GameOverMarked) -> MonopolyState:
         values = values_of(state, MarioValues)
         marks = values.game_over | {e.space} if e.game_over else values.game_over - {e.space}
-        return evolve(state, ext=values.updated({"game_over": marks}))
+        ext = values.updated({"game_over": marks})
+        held = state.__dict__
+        if DRAFT in held:  # evolve, inlined: a draft changes in place (Bowser's landings)
+            held["ext"] = ext
+            return state
+        return evolve(state, ext=ext)
 
     def rent(self, state: MonopolyState, space: Space, owner: str) -> tuple[int, str]:
         if self.game_over_at(state, space.index):
@@ -266,16 +278,29 @@ class MarioRules(TableSettings, MonopolyRules):
         return super().rent(state, space, owner)
 
     def turn_actions(self, state: MonopolyState) -> list[Action]:
+        """Continue a GAME OVER location (remembered per player for the last board, deeds and
+        marks asked about: the same on most turns once a mark lies)."""
+        marks = values_of(state, MarioValues).game_over
+        if not marks:
+            return []
         p = state.turn_player
         price = state.b.rule("continue_price")
-        marks = values_of(state, MarioValues).game_over
-        if p.money < price or not marks:
+        if p.money < price:
             return []
-        return [
+        known = self.__dict__.setdefault("_continues", {})
+        last = known.get(p.id)
+        if (last is not None and last[0] is state.deeds and last[1] is marks
+                and last[2] is state.board):
+            return list(last[3])
+        out = [
             Action(p.id, "continue_location",
                    f"Continue {state.b.spaces[i].name} for {state.fmt(price)}", {"space": i})
             for i in state.owned_by(p.id) if i in marks
         ]
+        if len(known) > 8:  # players of other games
+            known.clear()
+        known[p.id] = (state.deeds, marks, state.board, tuple(out))
+        return out
 
     def refuse_continue_location(self, state: MonopolyState, command: Command) -> str | None:
         space = command.args.get("space")
@@ -319,7 +344,9 @@ class MarioRules(TableSettings, MonopolyRules):
 
     def standing_actions(self, state: MonopolyState) -> list[Action]:
         """The rents owners may ask for, the latest first."""
-        if not values_of(state, MarioValues).rent_claims:
+        values = state.ext  # values_of, inlined: asked for every list of legal actions
+        if not (values if type(values) is MarioValues
+                else values_of(state, MarioValues)).rent_claims:
             return []
         return [Action(c["owner"], "ask_rent", f"Ask {state.name(c['payer'])} for "
                        f"{state.fmt(c['amount'])} ({state.b.spaces[c['space']].name})",

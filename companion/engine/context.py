@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 from companion.engine import rng as rng_mod
 from companion.engine.event_format import SHAPES, checked
 from companion.engine.events import FlowChanged
-from companion.engine.state import BaseState, Task, evolve
+from companion.engine.state import DRAFT, BaseState, Task, evolve
 from companion.engine.types import Event, IllegalCommand, Prompt, slot_setters
 
 if TYPE_CHECKING:
@@ -43,6 +43,7 @@ class Ctx(Generic[S]):
         """The edition's event types and ``on_`` handlers by tag, when it keeps the base
         ``apply``."""
         self._hears = rules._hears
+        self._fast = rules._emit_fast
         self._ends = rules.ends_after
         self.may_end = False
         """Whether an event that can end the game (``Rules.ends_after``) was emitted since the
@@ -56,13 +57,34 @@ class Ctx(Generic[S]):
         """Record event ``type`` (a name declared in :mod:`companion.engine.events`; its
         fields are checked) and apply it to the working state. It carries ``cite``, else the
         rule being applied (:meth:`citing`)."""
-        shape = SHAPES.get(type)  # checked(), inlined for current names: every event is emitted
+        fast = self._fast.get(type)  # a current name already emitted: one lookup for all
+        if fast is not None:
+            every, required, tag, cls, on, ends = fast
+            keys = data.keys()
+            if keys == every or required <= keys <= every:
+                event = _new(Event)  # Event(...), inlined: its slots set without a Python frame
+                _set_type(event, tag)
+                _set_data(event, data)
+                _set_say(event, say)
+                _set_cite(event, self.cite if cite is None else cite)
+                e = _new(cls)  # its dataclass without __init__, then its handler
+                e.__dict__.update(data)
+                if say and self._hears:
+                    self.state = self.rules.note_said(on(self.state, e), say)
+                else:
+                    self.state = on(self.state, e)
+                self.events.append(event)
+                if ends:
+                    self.may_end = True
+                return
+        self._emit_checked(type, say, cite, data)
+
+    def _emit_checked(self, type: str, say: str, cite: str | None, data: dict[str, Any]) -> None:
+        """:meth:`emit` the first time a name is emitted, by an earlier name, with wrong
+        fields, or for an edition with its own ``apply``."""
+        shape = SHAPES.get(type)  # checked(), inlined for current names
         if shape is not None and (data.keys() == shape[1] or shape[0] <= data.keys() <= shape[1]):
-            event = _new(Event)  # Event(...), inlined: its slots set without a Python frame
-            _set_type(event, shape[2])
-            _set_data(event, data)
-            _set_say(event, say)
-            _set_cite(event, self.cite if cite is None else cite)
+            event = Event(shape[2], data, say, self.cite if cite is None else cite)
         else:
             event = checked(type, data, say, self.cite if cite is None else cite)
         typed = self._typed
@@ -76,6 +98,10 @@ class Ctx(Generic[S]):
                 self.state = self.rules.note_said(on(self.state, e), say)
             else:
                 self.state = on(self.state, e)
+            shape = SHAPES.get(type)
+            if shape is not None and shape[2] == event.type:  # a current name: fast from now
+                self._fast[type] = (shape[1], shape[0], event.type, cls, on,
+                                    self._ends is None or event.type in self._ends)
         self.events.append(event)
         ends = self._ends
         if ends is None or event.type in ends:
@@ -98,11 +124,20 @@ class Ctx(Generic[S]):
 
     def ask(self, kind: str, to: tuple[str, ...] | list[str], text: str, **data: Any) -> None:
         """Wait for a decision: the interpreter stops until a command answers it."""
-        self.state = evolve(self.state, prompt=Prompt(kind, tuple(to), text, data))
+        prompt = Prompt(kind, tuple(to), text, data)
+        held = self.state.__dict__
+        if DRAFT in held:  # evolve, inlined: a draft (the usual working state) changes in place
+            held["prompt"] = prompt
+        else:
+            self.state = evolve(self.state, prompt=prompt)
 
     def clear_prompt(self) -> None:
         if self.state.prompt is not None:
-            self.state = evolve(self.state, prompt=None)
+            held = self.state.__dict__
+            if DRAFT in held:  # as in ask
+                held["prompt"] = None
+            else:
+                self.state = evolve(self.state, prompt=None)
 
     def set_todo(self, todo: list[Task] | tuple[Task, ...]) -> None:
         """Replace the to-do list (the ``flow`` event records where it ends up)."""
@@ -113,11 +148,12 @@ class Ctx(Generic[S]):
 
         Bookkeeping changes the working state directly while a command is decided; only its
         end result is stored, so replay does the same with far fewer events."""
-        todo = () if self.state.finished else tuple(self.todo)
-        if todo != self.state.todo:
-            self.state = evolve(self.state, todo=todo)
-        if self.state.prompt != start.prompt or self.state.todo != start.todo:
-            prompt = self.state.prompt
+        state = self.state
+        todo = () if state.finished else tuple(self.todo)
+        if todo != state.todo:
+            state = self.state = evolve(state, todo=todo)
+        prompt = state.prompt
+        if (prompt is not start.prompt and prompt != start.prompt) or state.todo != start.todo:
             data: dict[str, Any] = {
                 "prompt": None if prompt is None else prompt.to_json(),
                 "todo": [t.to_json() for t in self.state.todo],
@@ -228,6 +264,12 @@ def interpreted(bound: Callable[..., Any]) -> tuple[Callable[..., Any], str]:
 
 def parse_dice(entered: Any, count: int, sides: int = 6) -> tuple[int, ...]:
     """Validate dice values a player entered."""
+    if type(entered) is list and len(entered) == count:  # the usual answer: a list of ints
+        for v in entered:
+            if type(v) is not int or not 1 <= v <= sides:
+                break
+        else:
+            return tuple(entered)
     if isinstance(entered, int) and not isinstance(entered, bool):
         entered = [entered]
     if not isinstance(entered, list | tuple) or len(entered) != count:

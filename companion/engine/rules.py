@@ -155,6 +155,13 @@ class Rules(SharedEvents[S], ABC):
         return self._typed_handlers if type(self).apply is Rules.apply else None
 
     @functools.cached_property
+    def _emit_fast(self) -> dict[str, tuple[Any, ...]]:
+        """Per current event name once emitted (with the base ``apply``): its field names,
+        required names, tag, dataclass, ``on_`` handler and whether it can end the game
+        (``ends_after``), for ``Ctx.emit``'s single lookup."""
+        return {}
+
+    @functools.cached_property
     def _flow_is_bookkeeping(self) -> bool:
         """Whether a ``flow_changed`` event needs no applying while a command is decided (the
         base handler: the working state already has that prompt and to-do list)."""
@@ -296,7 +303,9 @@ class Rules(SharedEvents[S], ABC):
             ctx.todo.insert(0, Task(name, args))  # waits first, before what the check queued
             ctx._cursor += 1
             return
-        tasks: dict[str, tuple[Callable[..., Any], str]] = self.__dict__.setdefault("_tasks", {})
+        tasks: dict[str, tuple[Callable[..., Any], str]] | None = self.__dict__.get("_tasks")
+        if tasks is None:
+            tasks = self.__dict__["_tasks"] = {}
         run_task, cite = tasks.get(name) or self._add_task(tasks, name)
         outer, ctx.cite = ctx.cite, cite  # as from the interpreter: no rule applied yet but its own
         try:

@@ -25,7 +25,7 @@ from companion.engine.events import (
     TurnPassed,
     WentBankrupt,
 )
-from companion.engine.state import evolve
+from companion.engine.state import DRAFT, evolve
 from companion.monopoly.host import MonopolyHost
 from companion.monopoly.state import Assets, Auction, Debt, Deed, MonopolyState, Player, Trade
 
@@ -44,6 +44,10 @@ def _with_player(state: M, pid: str, **changes: Any) -> M:
             _set(new, "__dict__", fresh)
             players = (*players[:i], new, *players[i + 1:])
             break
+    held = state.__dict__
+    if DRAFT in held:  # evolve, inlined: a draft changes in place (a move per roll)
+        held["players"] = players
+        return state
     return evolve(state, players=players)
 
 
@@ -69,6 +73,10 @@ def _paid(state: M, source: str, to: str, amount: int) -> M:
                 raise KeyError(account)
     if players is not None:
         changes["players"] = tuple(players)
+    held = state.__dict__
+    if DRAFT in held:  # evolve, inlined: a draft changes in place (fields only, no check)
+        held.update(changes)
+        return state
     return evolve(state, **changes)
 
 
@@ -122,10 +130,19 @@ class MonopolyEvents(MonopolyHost):
         return evolve(state, deeds={**state.deeds, index: Deed(e.owner)})
 
     def on_turn_passed(self, state: M, e: TurnPassed) -> M:
+        held = state.__dict__
+        if DRAFT in held:  # evolve, inlined: a draft changes in place (every turn)
+            held.update(current=e.current, doubles=0, again=False, turn_no=state.turn_no + 1)
+            return state
         return evolve(state, current=e.current, doubles=0, again=False,
                        turn_no=state.turn_no + 1)
 
     def on_doubles_counted(self, state: M, e: DoublesCounted) -> M:
+        held = state.__dict__
+        if DRAFT in held:  # evolve, inlined: a draft changes in place (every turn's roll)
+            held["doubles"] = e.count
+            held["again"] = e.again
+            return state
         return evolve(state, doubles=e.count, again=e.again)
 
     def on_deck_changed(self, state: M, e: DeckChanged) -> M:
@@ -165,7 +182,12 @@ class MonopolyEvents(MonopolyHost):
         return evolve(state, trades=tuple(t for t in state.trades if t.id != e.id))
 
     def on_edition_values_set(self, state: M, e: EditionValuesSet) -> M:
-        return evolve(state, ext=state.ext.updated(e.set))
+        ext = state.ext.updated(e.set)
+        held = state.__dict__
+        if DRAFT in held:  # evolve, inlined: a draft changes in place (Bowser every roll)
+            held["ext"] = ext
+            return state
+        return evolve(state, ext=ext)
 
     def on_player_value_set(self, state: M, e: PlayerValueSet) -> M:
         """An edition value kept per player: field ``key`` maps player ids to values."""

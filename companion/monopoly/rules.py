@@ -32,7 +32,7 @@ from companion.monopoly.cards import MonopolyCards
 from companion.monopoly.debts import MonopolyDebts
 from companion.monopoly.events import MonopolyEvents, fresh_deeds, new_player
 from companion.monopoly.market import MonopolyMarket
-from companion.monopoly.state import MonopolyState
+from companion.monopoly.state import MonopolyState, Player
 from companion.monopoly.trades import MonopolyTrades
 from companion.monopoly.turns import MonopolyTurns
 from companion.monopoly.view import monopoly_view
@@ -273,13 +273,19 @@ class MonopolyRules(
         out = self.standing_actions(state)
         if state.trades:
             return out + self._free_actions(state)
+        last = self._last_free  # the same players tuple as last time: no key to build
+        if last is not None and last[0] is state.players:
+            return out + list(last[1])
         key = tuple([p.id for p in state.players if not p.bankrupt])
         known: dict[tuple[str, ...], tuple[Action, ...]] = self.__dict__.setdefault(
             "_free_actions_by_players", {})
         found = known.get(key)
         if found is None:
             found = known[key] = tuple(self._free_actions(state))
+        self._last_free = (state.players, found)
         return out + list(found)
+
+    _last_free: tuple[tuple[Player, ...], tuple[Action, ...]] | None = None
 
     def _free_actions(self, state: MonopolyState) -> list[Action]:
         out = []

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from companion.engine.state import BaseState, evolve
 from companion.monopoly.board import Board
@@ -162,10 +163,12 @@ class MonopolyState(BaseState):
                 return i
         raise KeyError(pid)
 
-    @property
-    def b(self) -> Board:
-        assert self.board is not None
-        return self.board
+    if TYPE_CHECKING:
+        @property
+        def b(self) -> Board:
+            """The board (set for every game; the rules read it on most steps)."""
+    else:
+        b = property(attrgetter("board"), doc="The board (a C getter: read ~10 times a command).")
 
     @property
     def turn_player(self) -> Player:

@@ -58,6 +58,19 @@ def test_an_event_emitted_with_a_misspelt_field_is_refused_and_changes_nothing()
     assert ctx.state is g.state and ctx.events == []
 
 
+def test_a_name_already_emitted_is_still_checked_each_time() -> None:
+    g = TableGame.start("mario", ["Ann", "Bob"], seed=3)
+    ctx = Ctx(find_edition("mario"), g.state)
+    ctx.emit("money_paid", source="ann", to="bank", amount=3)  # the name's one lookup from now
+    state, events = ctx.state, list(ctx.events)
+    with pytest.raises(TypeError, match="amont"):
+        ctx.emit("money_paid", source="ann", to="bank", amont=3)
+    with pytest.raises(TypeError, match="amount"):
+        ctx.emit("money_paid", source="ann", to="bank")
+    assert ctx.state is state and ctx.events == events
+    assert ctx.state.player("ann").money == g.state.player("ann").money - 3
+
+
 def test_a_copied_state_refuses_a_name_that_is_not_a_field_and_leaves_the_original() -> None:
     g = TableGame.start("mario", ["Ann", "Bob"], seed=3)
     with pytest.raises(TypeError, match="colour"):

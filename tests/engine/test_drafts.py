@@ -103,3 +103,40 @@ def test_the_actions_of_a_draft_are_never_remembered_for_what_it_becomes() -> No
     assert any(a.type == "roll" for a in game.legal_actions(work))
     evolve(work, prompt=None)
     assert not any(a.type == "roll" for a in game.legal_actions(seal(work)))
+
+
+
+@pytest.mark.parametrize("edition", available())
+def test_events_applied_one_by_one_copy_and_give_what_a_draft_gives(edition: str) -> None:
+    """Handlers that change a draft in place themselves (the roll's events, payments, moves,
+    edition values) still copy any other state: applying a game's events one at a time never
+    changes a state already made, and ends where the replay of them all (one draft) ends."""
+    rnd = random.Random(11)
+    setup = GameSetup.from_json({"edition": edition, "players": ["Ann", "Bob", "Cat"],
+                                 "dice": "digital", "seed": 11})
+    events = game.new_game(setup)
+    state = game.replay(events)
+    for _ in range(80):
+        if state.finished:
+            break
+        actions = [a for a in game.legal_actions(state)
+                   if a.type not in ("end_game", "transfer") and (a.input or {}).get("kind")
+                   in (None, "dice", "choice")]
+        if not actions:
+            break
+        a = rnd.choice(actions)
+        args, spec = dict(a.args), a.input or {}
+        if spec.get("kind") == "choice" and spec.get("options"):
+            args[spec.get("arg") or "option"] = rnd.choice(spec["options"])["value"]
+        try:
+            new, state = game.step(state, Command(a.actor, a.type, args))
+        except RuleError:
+            continue
+        events += new
+    state = game.replay(events[:1])
+    for event in events[1:]:
+        held = fields_of(state)
+        new_state = game.apply(state, event)
+        assert fields_of(state) == held  # (a note returns the same state)
+        state = new_state
+    assert fields_of(state) == fields_of(game.replay(events))
