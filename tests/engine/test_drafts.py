@@ -105,7 +105,6 @@ def test_the_actions_of_a_draft_are_never_remembered_for_what_it_becomes() -> No
     assert not any(a.type == "roll" for a in game.legal_actions(seal(work)))
 
 
-
 @pytest.mark.parametrize("edition", available())
 def test_events_applied_one_by_one_copy_and_give_what_a_draft_gives(edition: str) -> None:
     """Handlers that change a draft in place themselves (the roll's events, payments, moves,
