@@ -2,7 +2,7 @@
 
 Copies boardgame.io's harness (../shared/peers/bgio beside the checkout) to a temp dir, runs
 ``npm ci``, then alternates ``node bench.js --clients K --moves R`` with our bench
-(``--no-browser``) for 8 and 50 clients, ``runs`` times each, and once more of each pinned to
+(``--no-browser``) for 8 and 50 clients, ``runs`` times each, and as many times pinned to
 one core (``taskset -c 0``, the nearest thing to a small Pi here). Prints each run's figures,
 the ratio of the medians (ours / theirs) and the range of the ratios of the alternating
 pairs, which shows how much the machine moved during the sitting; then one JSON line.
@@ -80,7 +80,7 @@ def compare(moves: int, runs: int, clients_list: list[int], baseline: Path | Non
         pinned = ["taskset", "-c", "0"] if shutil.which("taskset") else []
         plan = [(k, [], runs) for k in clients_list]
         if pinned:
-            plan.append((clients_list[0], pinned, 1))
+            plan.append((clients_list[0], pinned, runs))
         report = []
         for clients, pin, n in plan:
             ours, theirs, before = [], [], []
