@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import getpass
 import json
+import logging
 import os
 import sqlite3
 from collections.abc import Iterator
@@ -18,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.engine.types import Event
+
+log = logging.getLogger(__name__)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -255,8 +258,8 @@ class Store:
         self.commits_since_checkpoint = 0
         try:
             self.conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
-        except sqlite3.Error:  # busy or I/O: the log keeps the commits, tried again later
-            pass
+        except sqlite3.Error as exc:  # the log keeps the commits; tried again 64 later
+            log.warning("checkpoint of %s failed (tried again later): %s", self.path, exc)
 
     def integrity(self) -> str:
         return str(self.conn.execute("PRAGMA integrity_check").fetchone()[0])

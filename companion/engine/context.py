@@ -80,28 +80,32 @@ class Ctx(Generic[S]):
         self._emit_checked(type, say, cite, data)
 
     def _emit_checked(self, type: str, say: str, cite: str | None, data: dict[str, Any]) -> None:
-        """:meth:`emit` the first time a name is emitted, by an earlier name, with wrong
-        fields, or for an edition with its own ``apply``."""
-        shape = SHAPES.get(type)  # checked(), inlined for current names
+        """:meth:`emit` the first time a name is emitted (a current name is then kept for
+        :meth:`emit`'s one lookup), by an earlier name, with wrong fields, or for an edition
+        with its own ``apply``."""
+        shape = SHAPES.get(type)
+        typed = self._typed
         if shape is not None and (data.keys() == shape[1] or shape[0] <= data.keys() <= shape[1]):
+            if typed is not None:
+                tag = shape[2]
+                cls, on = typed.get(tag) or self.rules._add_typed(tag)
+                self._fast[type] = (shape[1], shape[0], tag, cls, on,
+                                    self._ends is None or tag in self._ends)
+                self.emit(type, say, cite=cite, **data)
+                return
             event = Event(shape[2], data, say, self.cite if cite is None else cite)
         else:
             event = checked(type, data, say, self.cite if cite is None else cite)
-        typed = self._typed
         if typed is None:
             self.state = self.rules.apply(self.state, event)
-        else:  # Rules.apply, inlined: the event's dataclass without __init__, its handler
+        else:  # an earlier name, upcast: its dataclass without __init__, its handler
             cls, on = typed.get(event.type) or self.rules._add_typed(event.type)
             e = _new(cls)
-            e.__dict__.update(event.data)  # upcast when emitted by an earlier name
+            e.__dict__.update(event.data)
             if say and self._hears:
                 self.state = self.rules.note_said(on(self.state, e), say)
             else:
                 self.state = on(self.state, e)
-            shape = SHAPES.get(type)
-            if shape is not None and shape[2] == event.type:  # a current name: fast from now
-                self._fast[type] = (shape[1], shape[0], event.type, cls, on,
-                                    self._ends is None or event.type in self._ends)
         self.events.append(event)
         ends = self._ends
         if ends is None or event.type in ends:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import shutil
 import sqlite3
+import sys
 import threading
 from pathlib import Path
 
@@ -16,25 +17,19 @@ from companion.engine import game
 from companion.service import GameService
 from companion.store import Store
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+from bench_engine import random_command  # noqa: E402
+
 SETUP = {"edition": "mario", "players": ["Mario", "Дмитрий"], "dice": "physical", "seed": 5,
          "settings": {"order": "seated"}}
 
 
 def a_legal_move(svc: GameService, gid: str, rnd: random.Random) -> dict[str, object]:
-    """A legal command of the game as it stands, dice and choices filled in."""
+    """A legal command of the game as it stands (the benchmark's random player, never going
+    bankrupt on purpose)."""
     state = svc.state(gid)[1]
-    actions = [a for a in game.legal_actions(state)
-               if a.type not in ("end_game", "transfer", "propose_trade", "declare_bankruptcy")]
-    a = rnd.choice(actions)
-    args = dict(a.args)
-    spec = a.input or {}
-    if spec.get("kind") == "dice":
-        args["dice"] = [rnd.randint(1, 6) for _ in range(spec["count"])]
-    elif spec.get("kind") == "amount":
-        args["amount"] = spec["min"]
-    elif spec.get("kind") == "choice" and spec.get("options"):
-        args[spec.get("arg") or "option"] = rnd.choice(spec["options"])["value"]
-    return {"actor": a.actor, "type": a.type, "args": args}
+    actions = [a for a in game.legal_actions(state) if a.type != "declare_bankruptcy"]
+    return random_command(rnd, actions).to_json()
 
 
 def events_in_database_file(db: Path, into: Path) -> int:

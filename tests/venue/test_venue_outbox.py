@@ -29,21 +29,27 @@ def screen_on(broker: Broker, cid: str = "outbox-screen") -> tuple[Board, Screen
     return board, sub
 
 
+def owed_whole_then_delivered(table: SimTable, broker_off: Broker) -> None:
+    """The table owes its whole game; once the broker is up, a screen gets all of it and
+    the cursor reaches the end."""
+    version = table.service.state(table.game_id)[0]
+    wait_until(lambda: table.publisher.owed() == version, what="the game owed whole")
+    broker_off.start()
+    board, sub = screen_on(broker_off)
+    try:
+        wait_until(lambda: caught_up(board, [table]), what="delivery")
+        wait_until(lambda: table.publisher.owed() == 0, what="the cursor")
+    finally:
+        sub.stop()
+
+
 def test_a_table_plays_a_whole_game_without_the_broker_and_delivers_it_later(
         tmp_path: Path, broker_off: Broker) -> None:
     table = SimTable(tmp_path, "t01", broker_off.port, SCRIPT)
     try:
         table.begin()
         table.play()  # nobody listening on the broker's port: the game is not held up
-        version = table.service.state(table.game_id)[0]
-        wait_until(lambda: table.publisher.owed() == version, what="the game owed whole")
-        broker_off.start()
-        board, sub = screen_on(broker_off)
-        try:
-            wait_until(lambda: caught_up(board, [table]), what="delivery")
-            wait_until(lambda: table.publisher.owed() == 0, what="the cursor")
-        finally:
-            sub.stop()
+        owed_whole_then_delivered(table, broker_off)
     finally:
         table.close()
 
@@ -67,14 +73,7 @@ def test_a_game_played_while_the_publisher_starts_is_still_sent(
         table.play()
         assert table.service.state(table.game_id)[1].finished
         gate.set()
-        version = table.service.state(table.game_id)[0]
-        wait_until(lambda: table.publisher.owed() == version, what="the game owed whole")
-        broker_off.start()
-        board, sub = screen_on(broker_off)
-        try:
-            wait_until(lambda: caught_up(board, [table]), what="delivery")
-        finally:
-            sub.stop()
+        owed_whole_then_delivered(table, broker_off)
     finally:
         table.close()
 
