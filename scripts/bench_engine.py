@@ -273,9 +273,9 @@ def bench_games(n: int, players: int = 4, edition: str = "mario") -> GamesFigure
         t, c = time.perf_counter() - t, time.process_time() - c
         if not any(e.type.split("@", 1)[0] == "finished" for e in events[-3:]):
             continue
-        e = time.process_time()
+        start = time.process_time()
         play(game_setup(1000 + seed, players, edition), played)
-        engine += time.process_time() - e
+        engine += time.process_time() - start
         wall, cpu, commands, ended = wall + t, cpu + c, commands + count, ended + 1
         lost += sum(e.cite == "final-lose" for e in events)
     if not ended:
