@@ -33,6 +33,33 @@ def test_other_players_hands_show_counts_only() -> None:
     assert all(a["actor"] == "misty" for a in t.view("misty")["actions"])
 
 
+def test_views_of_one_state_share_the_table_but_never_a_hand() -> None:
+    """The parts of a view every viewer sees alike are built once per state and shared by
+    the views of that state. Whatever order the phones ask in, each view is exactly the
+    one that phone would get alone, and a new state shows its change."""
+    t = started()
+    t.give("ash", items=("potion", "fly"))
+    t.give("misty", items=("bonus_3",))
+    viewers = ("ash", "misty", "", "banker", None)
+
+    def alone(viewer: str | None) -> dict[str, object]:
+        RULES.__dict__.pop("_public_view", None)  # nothing remembered from another viewer
+        return t.view(viewer)
+
+    expected = {v: alone(v) for v in viewers}
+    for order in (viewers, tuple(reversed(viewers))):
+        RULES.__dict__.pop("_public_view", None)
+        for v in order:
+            assert t.view(v) == expected[v]
+    assert t.view("misty")["extra"]["item_hands"] == {"ash": {"count": 2}, "misty": {
+        "count": 1, "cards": [{"item": "bonus_3", "name": "Attack Bonus 3", "count": 1}]}}
+    assert t.view("ash")["players"][1]["items"] == {"count": 1}
+    t.give("ash", team=("raichu",))
+    assert t.view("misty")["extra"]["evolution_bonuses"]["ash"] == {"raichu": 3}
+    assert t.view("misty")["players"][0]["power_points"] > expected["misty"][
+        "players"][0]["power_points"]  # type: ignore[index]
+
+
 def test_evolution_bonus_shown_and_used_as_battle_strength() -> None:
     """A complete group adds its bonus to the most evolved member, shown on the team."""
     t = started()

@@ -89,6 +89,9 @@ class EditionData:
     _names: Mapping[str, str] = field(init=False, repr=False, compare=False)
     _groups: tuple[tuple[frozenset[str], str, int], ...] = field(init=False, repr=False,
                                                                 compare=False)
+    _bonuses: dict[tuple[str, ...], Mapping[str, int]] = field(
+        init=False, repr=False, compare=False)
+    """``evolution_bonuses`` per team already asked about (a view asks once per chip)."""
 
     def __post_init__(self) -> None:
         by_colour: dict[str, list[Chip]] = {}
@@ -101,6 +104,7 @@ class EditionData:
         object.__setattr__(self, "_names", names)
         object.__setattr__(self, "_groups", tuple(
             (frozenset(g), g[-1], 3 if len(g) == 2 else 5) for g in self.groups))
+        object.__setattr__(self, "_bonuses", {})
 
     def chip(self, slug: str) -> Chip:
         return self.chips[slug]
@@ -234,15 +238,26 @@ def _build(settings: Mapping[str, Any] | None) -> EditionData:
     )
 
 
-def evolution_bonuses(team: tuple[str, ...], data: EditionData) -> dict[str, int]:
+BONUS_MEMO = 512
+"""Teams whose Evolution Bonuses one edition's data keeps (a game sees a few hundred)."""
+
+
+def evolution_bonuses(team: tuple[str, ...], data: EditionData) -> Mapping[str, int]:
     """Attack Strength bonuses earned by complete Evolution Groups in ``team``:
-    +3 for a group of two, +5 for a group of three, on the group's last member."""
-    owned = set(team)
-    out: dict[str, int] = {}
-    for members, top, bonus in data.group_bonuses():
-        if members <= owned:
-            out[top] = max(out.get(top, 0), bonus)
-    return out
+    +3 for a group of two, +5 for a group of three, on the group's last member.
+    Remembered per team (the same answer object: never change it)."""
+    memo = data._bonuses
+    found = memo.get(team)
+    if found is None:
+        owned = set(team)
+        out: dict[str, int] = {}
+        for members, top, bonus in data.group_bonuses():
+            if members <= owned:
+                out[top] = max(out.get(top, 0), bonus)
+        if len(memo) >= BONUS_MEMO:
+            memo.clear()
+        found = memo[team] = out
+    return found
 
 
 _CHIP = {"number": int, "slug": str, "name": str, "colour": str, "power": int, "attack": str,

@@ -10,6 +10,7 @@ from companion.editions.master_trainer.base import GOAL, State, data_of
 from companion.editions.master_trainer.catching import catch_odds, odds_text
 from companion.editions.master_trainer.data import COLOURS, evolution_bonuses
 from companion.editions.master_trainer.spaces import SPACES
+from companion.engine.state import DRAFT
 from companion.engine.types import BANKER
 
 
@@ -42,7 +43,8 @@ class ViewRules(ActionRules):
             ]}
         return {"count": len(items)}
 
-    def player_json(self, state: State, pid: str, viewer: str | None) -> dict[str, Any]:
+    def _public_player(self, state: State, pid: str) -> dict[str, Any]:
+        """A player as every viewer sees them ("items", their hand, is per viewer)."""
         seat = next(p for p in state.setup.players if p.id == pid)
         t = state.trainer(pid)
         space = SPACES.get(t.place)
@@ -52,7 +54,7 @@ class ViewRules(ActionRules):
             "in_jail": False, "bankrupt": False, "is_current": pid == state.current,
             "power_points": self.power(state, pid), "goal": GOAL,
             "team": [self.chip_json(state, pid, c) for c in t.team],
-            "knocked_out": list(t.knocked_out), "items": self.hand_json(state, pid, viewer),
+            "knocked_out": list(t.knocked_out), "items": None,
             "on_plateau": t.on_plateau,
         }
 
@@ -91,31 +93,59 @@ class ViewRules(ActionRules):
         ]}
 
     def view(self, state: State, viewer: str | None = None) -> dict[str, Any]:
+        """``viewer``'s view: hands, Attack Bonus cards, a Rival not yet shown and the
+        actions are theirs; the rest is built once per state (:meth:`_public`) and shared
+        by every viewer's view of it (a move is seen by four seats and the spectators)."""
+        public = self._public(state)
+        ids = [t.id for t in state.trainers]
+        hands = {p: self.hand_json(state, p, viewer) for p in ids}
+        battle = self.battle_json(state, viewer)
+        sees_all = self.sees_all(viewer)
+        return {
+            "edition": self.name, "title": self.title, "currency": None,
+            "players": [{**public["players"][p], "items": hands[p]} for p in ids],
+            "current": state.current,
+            "prompt": public["prompt"],
+            "actions": [a for actor, a in public["actions"] if sees_all or actor == viewer],
+            "log": public["log"], "last_roll": public["last_roll"],
+            "finished": state.finished, "winners": public["winners"],
+            "end_reason": state.end_reason, "board": None,
+            "extra": {
+                **public["extra"],
+                "item_hands": hands,
+                "battle": battle,
+                "final_battle": battle
+                if state.battle is not None and state.battle.kind == "final" else None,
+            },
+        }
+
+    def _public(self, state: State) -> dict[str, Any]:
+        """The parts of ``state``'s view that are the same for every viewer, remembered for
+        the last state asked about (states never change; a draft is never remembered)."""
+        last = self.__dict__.get("_public_view")
+        if last is not None and last[0] is state:
+            found: dict[str, Any] = last[1]
+            return found
         data = data_of(state)
         ids = [t.id for t in state.trainers]
         prompt = state.prompt
-        return {
-            "edition": self.name, "title": self.title, "currency": None,
-            "players": [self.player_json(state, p, viewer) for p in ids],
-            "current": state.current,
+        parts: dict[str, Any] = {
+            "players": {p: self._public_player(state, p) for p in ids},
             "prompt": None if prompt is None else prompt.to_json(),
-            "actions": [a.to_json() for a in self.actions(state)
-                        if self.sees_all(viewer) or a.actor == viewer],
+            "actions": [(a.actor, a.to_json()) for a in self.actions(state)],
             "log": list(state.log), "last_roll": list(state.last_roll),
-            "finished": state.finished, "winners": list(state.winners),
-            "end_reason": state.end_reason, "board": None,
-            "extra": {
+            "winners": list(state.winners),
+            "extra": {  # in the view's order; the per-viewer ones are set by ``view``
                 "teams": {p: list(state.trainer(p).team) for p in ids},
                 "power_points": {p: self.power(state, p) for p in ids},
                 "knocked_out": {p: list(state.trainer(p).knocked_out) for p in ids},
-                "item_hands": {p: self.hand_json(state, p, viewer) for p in ids},
+                "item_hands": None,
                 "evolution_bonuses": {
-                    p: evolution_bonuses(state.trainer(p).team, data) for p in ids
+                    p: dict(evolution_bonuses(state.trainer(p).team, data)) for p in ids
                 },
                 "catch_odds": self.odds_json(state),
-                "battle": self.battle_json(state, viewer),
-                "final_battle": self.battle_json(state, viewer)
-                if state.battle is not None and state.battle.kind == "final" else None,
+                "battle": None,
+                "final_battle": None,
                 "order": list(state.order),
                 "face_up": list(state.face_up),
                 "tray": {c: self.tray(state, c) for c in COLOURS},
@@ -125,3 +155,6 @@ class ViewRules(ActionRules):
                 "unverified": list(data.unverified),
             },
         }
+        if DRAFT not in state.__dict__:
+            self.__dict__["_public_view"] = (state, parts)
+        return parts
