@@ -2,6 +2,8 @@
 """Benchmark of the rules engine and the game service. Prints figures; asserts nothing.
 
 - replay time of a 5,000-event game (target: under 100 ms);
+- every phone's view of each state of a game, per edition (one shared view, or one per
+  viewer where hands are hidden);
 - commands per second through the service, each committed to SQLite (target: >= 200);
 - random full games per second through decide/apply, 2 and 4 players for Mario and 4 players
   for every edition (target: >= 20 games/s with 4 players, each edition); per edition also
@@ -47,7 +49,7 @@ from companion.editions.master_trainer import base as mt_base
 from companion.editions.master_trainer import data as mt_data
 from companion.engine import game
 from companion.engine.editions import EDITIONS, find_edition
-from companion.engine.types import Command, Event, GameSetup, RuleError
+from companion.engine.types import BANKER, Command, Event, GameSetup, RuleError
 from companion.service import GameService
 
 
@@ -209,6 +211,27 @@ def bench_replay() -> tuple[float, int]:
     return statistics.median(times) * 1000, len(events)
 
 
+def bench_views(edition: str, seed: int = 1001, commands: int = 1500) -> tuple[float, int, int]:
+    """Every phone's view of each state of a random 4-player game (up to ``commands``
+    commands): µs per state, views per state, states. An edition that shows every viewer
+    the same view builds one (the page server shares it); one with hidden hands (Master
+    Trainer) builds one per seat, the spectators', the banker's and the whole table's."""
+    played: list[Command] = []
+    random_game(seed, 4, edition=edition, played=played, max_commands=commands)
+    state = game.replay(game.new_game(game_setup(seed, 4, edition)))
+    per_viewer = getattr(find_edition(edition), "view_per_viewer", True)
+    seats = [p.id for p in state.setup.players]
+    viewers = [*seats, "", BANKER, None] if per_viewer else [None]
+    spent = 0.0
+    for command in played:
+        _, state = game.step(state, command)
+        t = time.process_time()
+        for viewer in viewers:
+            game.view(state, viewer)
+        spent += time.process_time() - t
+    return spent / max(1, len(played)) * 1e6, len(viewers), len(played)
+
+
 def bench_service(commands: int) -> float:
     with tempfile.TemporaryDirectory() as tmp:
         svc = GameService(Path(tmp)).start()
@@ -301,6 +324,10 @@ def main() -> None:
     cps = bench_service(args.commands)
     print(f"commands through the service, committed each (synchronous=FULL): {cps:.0f}/s "
           "(target >= 200/s)")
+    for edition in args.editions.split(","):
+        us, views, states = bench_views(edition)
+        print(f"views of {edition}: {us:.0f} us per state for {views} view(s) "
+              f"(every phone's; {states} states of a 4-player game, CPU time)")
     two = bench_games(args.games, 2)
     print(f"random full mario games (2 players): {two.gps:.1f} games/s, {two.commands:.0f} "
           f"commands per game on average, {two.gps * two.commands:.0f} commands/s "
