@@ -68,8 +68,8 @@ class GameService(WriterThread):
         self.code = code_tag()
         self._games: dict[str, GameRecord] = {}
         self._ahead: ThreadPoolExecutor | None = None
-        """Builds a move's shared view while this thread waits for the disk (the fsync of
-        the commit releases the GIL): see :meth:`_view_ahead`."""
+        """Builds a move's views while this thread waits for the disk (the fsync of the
+        commit releases the GIL): see :meth:`_view_ahead`."""
         self.ahead_hooks: list[Callable[[str, str | None, dict[str, Any]], None]] = []
         """``hook(game_id, viewer key, view)`` runs on the helper thread with a view built
         ahead, before the commit is known to have succeeded: a hook may prepare work from
@@ -384,15 +384,15 @@ class GameService(WriterThread):
         return Outcome(True, rec.version, says, game_id=rec.id)
 
     def _view_ahead(self, rec: GameRecord, events: list[Event], state: BaseState,
-                    first: int) -> Future[tuple[str | None, dict[str, Any]]] | None:
-        """Start building the new version's shared view while this thread commits (see
+                    first: int) -> Future[view_ahead.Built] | None:
+        """Start building the new version's views while this thread commits (see
         :func:`companion.view_ahead.start`)."""
         if self._ahead is None:
             self._ahead = ThreadPoolExecutor(1, thread_name_prefix="view-ahead")
         return view_ahead.start(self._ahead, list(self.ahead_hooks), rec, events, state, first)
 
     @staticmethod
-    def _take_ahead(rec: GameRecord, ahead: Future[tuple[str | None, dict[str, Any]]]) -> None:
+    def _take_ahead(rec: GameRecord, ahead: Future[view_ahead.Built]) -> None:
         view_ahead.take(rec, ahead)
 
     def _undo(self, game_id: str, cmd: int | None) -> Outcome:
