@@ -166,29 +166,38 @@ def game_setup(seed: int, players: int, edition: str) -> GameSetup:
                                 "seed": seed})
 
 
+def next_move(rnd: random.Random, state: Any, edition: str,
+              ) -> tuple[Command, list[Event], Any] | None:
+    """The bench player's next command (Master Trainer's by :func:`mt_command`, every other
+    edition's by :func:`random_command`), its events and the state after it; None when no
+    offered action could be filled in."""
+    actions = game.legal_actions(state)
+    for _ in range(8):  # an offered action whose arguments the picker cannot fill
+        command = (mt_command(rnd, state, actions) if edition == "master-trainer"
+                   else random_command(rnd, actions))
+        try:
+            new, after = game.step(state, command)
+            return command, new, after
+        except RuleError:
+            actions = [a for a in actions if a.type != command.type] or actions
+    return None
+
+
 def random_game(seed: int, players: int = 4, max_commands: int = 5000,
                 edition: str = "mario", played: list[Command] | None = None,
                 ) -> tuple[list[Event], int]:
-    """A random legal game to its end; returns the events and the commands decided
-    (Master Trainer's with :func:`mt_command`, every other edition's uniformly), which
-    ``played`` gets too."""
+    """A random legal game to its end (:func:`next_move` each command); returns the events
+    and the number of commands decided, which ``played`` gets too."""
     rnd = random.Random(seed)
     setup = game_setup(seed, players, edition)
     events = game.new_game(setup)
     state = game.replay(events)
     n = 0
     while not state.finished and n < max_commands:
-        actions = game.legal_actions(state)
-        for _ in range(8):  # an offered action whose arguments the picker cannot fill
-            command = (mt_command(rnd, state, actions) if edition == "master-trainer"
-                       else random_command(rnd, actions))
-            try:
-                new, state = game.step(state, command)
-                break
-            except RuleError:
-                actions = [a for a in actions if a.type != command.type] or actions
-        else:
+        found = next_move(rnd, state, edition)
+        if found is None:
             break
+        command, new, state = found
         events += new
         n += 1
         if played is not None:

@@ -11,7 +11,8 @@ W warm-up + R timed moves, nearest-rank percentiles, the 3-invalid + 1-valid san
 ``--compare`` (``--baseline CHECKOUT`` adds that checkout's figures, e.g. the code before a
 change) runs boardgame.io's harness and ours alternately in the same sitting
 (scripts/bench_web_compare.py); ``--stamps`` prints where a move's time goes inside the server
-(scripts/bench_web_stamps.py).
+(scripts/bench_web_stamps.py). The phones (readers, the mover, joining) are in
+scripts/bench_web_phones.py.
 
 The move is the banker's ``transfer`` (the "pay" equivalent): the mover pays rent of
 ``1 + floor(u*50)`` (capped at its balance) to the poorest other seat; every command is
@@ -36,16 +37,16 @@ from pathlib import Path
 from typing import Any
 
 from bench_web_compare import compare  # scripts/ is on the path when this runs as a script
+from bench_web_phones import (
+    PIN,
+    Session,
+    expect_next,
+    join_phones,
+    new_game,
+    open_table,
+)
 from bench_web_stamps import install_stamps
 
-from web.events import apply as apply_patch
-
-try:  # the readers parse with a native parser, as boardgame.io's clients do (JSON.parse)
-    from orjson import loads
-except ImportError:  # pragma: no cover - orjson is a dependency
-    from json import loads
-
-PIN = "9753"
 START = 1500
 MAX_RENT = 50
 
@@ -109,152 +110,9 @@ def mulberry32(seed: int) -> Any:
     return rand
 
 
-class Session:
-    """An httpx client with its cookie and CSRF token (setup only, never timed)."""
-
-    def __init__(self, base: str) -> None:
-        import httpx
-
-        self.http = httpx.Client(base_url=base, timeout=10)
-        self.csrf = self.http.get("/api/session").json()["csrf"]
-
-    def post(self, path: str, body: dict[str, Any]) -> Any:
-        return self.http.post(path, json=body, headers={"X-CSRF-Token": self.csrf})
-
-    @property
-    def cookie(self) -> str:
-        return f"companion={self.http.cookies['companion']}"
-
-
-# -- SSE readers and the mover on one asyncio loop ---------------------------------------------
-class Reader:
-    def __init__(self, idx: int) -> None:
-        self.idx = idx
-        self.version = -1
-        self.view: dict[str, Any] = {}
-        self.rx = 0
-        self.packets = 0
-        self.waiter: tuple[int, asyncio.Future[int]] | None = None
-
-    async def run(self, port: int, game: str, cookie: str, ready: asyncio.Event) -> None:
-        """Follow the stream until cancelled. A protocol parses the bytes as they arrive
-        (no coroutine hop per line), as boardgame.io's clients handle a packet in one
-        callback; a frame's time is taken once its JSON is parsed."""
-        loop = asyncio.get_running_loop()
-        done: asyncio.Future[None] = loop.create_future()
-        transport, _ = await loop.create_connection(
-            lambda: _SSEProtocol(self, ready, done), "127.0.0.1", port)
-        transport.write((f"GET /api/games/{game}/events?live=patch HTTP/1.1\r\n"
-                         f"Host: 127.0.0.1\r\nCookie: {cookie}\r\n"
-                         "Accept: text/event-stream\r\n\r\n").encode())
-        try:
-            await done
-        finally:
-            transport.close()
-
-    def on_frame(self, frame: bytes, ready: asyncio.Event) -> None:
-        lines = frame.split(b"\n")
-        data = [ln[6:] for ln in lines if ln.startswith(b"data: ")]
-        if not data:
-            return
-        self.rx += len(frame) + 2  # the whole SSE event, as bgio counts its whole packet
-        self.packets += 1
-        body = loads(b"\n".join(data))
-        if b"event: patch" in lines:
-            if body["from"] != self.version:
-                raise RuntimeError(f"patch from {body['from']} onto {self.version}")
-            self.view = apply_patch(self.view, body["ops"])
-        else:
-            self.view = body
-        t = time.perf_counter_ns()
-        self.version = int(self.view["version"])
-        ready.set()
-        if self.waiter and self.version > self.waiter[0] and not self.waiter[1].done():
-            self.waiter[1].set_result(t)
-
-
-class _SSEProtocol(asyncio.Protocol):
-    """Bytes of one stream -> HTTP head, chunks, SSE frames -> ``Reader.on_frame``."""
-
-    def __init__(self, reader: Reader, ready: asyncio.Event, done: asyncio.Future[None]) -> None:
-        self.reader, self.ready, self.done = reader, ready, done
-        self.buf = b""
-        self.sse = b""
-        self.head = True
-        self.chunked = False
-
-    def data_received(self, data: bytes) -> None:
-        self.buf += data
-        try:
-            self._parse()
-        except Exception as exc:  # a bad stream ends this reader's task with the error
-            if not self.done.done():
-                self.done.set_exception(exc)
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        if not self.done.done():
-            self.done.set_result(None)
-
-    def _parse(self) -> None:
-        if self.head:
-            end = self.buf.find(b"\r\n\r\n")
-            if end < 0:
-                return
-            head, self.buf = self.buf[:end], self.buf[end + 4:]
-            status = head.split(b"\r\n", 1)[0]
-            if b" 200 " not in status:
-                raise RuntimeError(f"stream {self.reader.idx}: {status!r}")
-            self.chunked = b"transfer-encoding: chunked" in head.lower()
-            self.head = False
-        if not self.chunked:
-            self.sse, self.buf = self.sse + self.buf, b""
-        else:
-            while (nl := self.buf.find(b"\r\n")) >= 0:
-                size = int(self.buf[:nl].split(b";")[0].strip() or b"0", 16)
-                if len(self.buf) < nl + 4 + size:
-                    break
-                self.sse += self.buf[nl + 2:nl + 2 + size]
-                self.buf = self.buf[nl + 4 + size:]
-        while b"\n\n" in self.sse:
-            frame, self.sse = self.sse.split(b"\n\n", 1)
-            self.reader.on_frame(frame, self.ready)
-
-
-class Mover:
-    """The banker's kept-alive connection that sends the commands."""
-
-    def __init__(self, port: int, game: str, cookie: str, csrf: str) -> None:
-        self.port, self.game, self.cookie, self.csrf = port, game, cookie, csrf
-
-    async def open(self) -> None:
-        self.r, self.w = await asyncio.open_connection("127.0.0.1", self.port)
-
-    def send(self, body: dict[str, Any]) -> None:
-        raw = json.dumps(body).encode()
-        self.w.write((f"POST /api/games/{self.game}/commands HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                      f"Cookie: {self.cookie}\r\nX-CSRF-Token: {self.csrf}\r\n"
-                      f"Content-Type: application/json\r\nContent-Length: {len(raw)}\r\n\r\n"
-                      ).encode() + raw)
-
-    async def response(self) -> tuple[int, dict[str, Any]]:
-        status = int((await self.r.readline()).split()[1])
-        length = 0
-        while (line := await self.r.readline()) not in (b"\r\n", b""):
-            if line.lower().startswith(b"content-length:"):
-                length = int(line.split(b":")[1])
-        return status, json.loads(await self.r.readexactly(length))
-
-
 async def latency(port: int, game: str, seats: list[str], cookies: list[str], banker: Session,
                   warmup: int, moves: int, seed: int) -> dict[str, Any]:
-    readers = [Reader(i) for i in range(len(cookies))]
-    ready = [asyncio.Event() for _ in readers]
-    tasks = [asyncio.create_task(rd.run(port, game, c, ev))
-             for rd, c, ev in zip(readers, cookies, ready, strict=True)]
-    await asyncio.wait_for(asyncio.gather(*(e.wait() for e in ready)), 20)
-    mover = Mover(port, game, banker.cookie, banker.csrf)
-    await mover.open()
-    loop = asyncio.get_running_loop()
+    readers, tasks, mover = await open_table(port, game, cookies, banker)
     turn = 0
 
     def balances() -> dict[str, int]:
@@ -262,10 +120,7 @@ async def latency(port: int, game: str, seats: list[str], cookies: list[str], ba
 
     async def timed(to: str, amount: int, src: str,
                     invalid: list[dict[str, Any]] | None = None) -> tuple[int, list[int]]:
-        before = readers[0].version
-        futs = [loop.create_future() for _ in readers]
-        for rd, fut in zip(readers, futs, strict=True):
-            rd.waiter = (before, fut)
+        futs = expect_next(readers)
         for bad in invalid or []:
             mover.send({"actor": "banker", "type": "transfer", "args": bad})
             status, _ = await mover.response()
@@ -337,25 +192,15 @@ async def latency(port: int, game: str, seats: list[str], cookies: list[str], ba
 
 
 def setup_game(base: str, players: int, clients: int) -> tuple[str, list[str], list[str], Session]:
-    banker = Session(base)
-    assert banker.post("/api/banker/login", {"pin": PIN}).status_code == 200
     names = [f"P{i + 1}" for i in range(players)]
-    out = banker.post("/api/games", {"edition": "mario", "players": names, "seed": 1}).json()
-    game = out["game_id"]
-    view = banker.http.get(f"/api/games/{game}").json()
+    banker, game, view = new_game(base, {"edition": "mario", "players": names, "seed": 1})
     seats = [p["id"] for p in view["players"]]
     for p in view["players"]:  # everyone starts with 1500, as in the peer's game
         r = banker.post(f"/api/games/{game}/commands", {"actor": "banker", "type": "transfer",
                         "args": {"source": "bank", "to": p["id"],
                                  "amount": START - p["money"], "reason": "bench start"}})
         assert r.status_code == 200, r.text
-    cookies = []
-    for i in range(clients):
-        s = Session(base)
-        body = {"code": view["join_code"], **({"player": seats[i]} if i < players else {})}
-        assert s.post("/api/join", body).status_code == 200
-        cookies.append(s.cookie)
-    return game, seats, cookies, banker
+    return game, seats, join_phones(base, view["join_code"], seats, clients), banker
 
 
 def api_under_load(base: str, game: str, banker: Session, n: int = 50) -> dict[str, float]:

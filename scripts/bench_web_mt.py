@@ -4,7 +4,7 @@
 Same harness as scripts/bench_web.py (server in a child process, SSE readers following by
 patches, closed loop, nearest-rank percentiles), but the moves are a real game's: the
 banker's connection sends, for whichever player must act, what the engine bench's Master
-Trainer player (``bench_engine.mt_command``) picks on a copy of the game kept here. Four
+Trainer player (``bench_engine.next_move``) picks on a copy of the game kept here. Four
 seats and four spectators follow; a move is timed from its request to the new version on
 every phone (moves that change nothing visible are sent but not timed). Prints figures;
 asserts nothing but that the server accepts every move the local copy accepts.
@@ -29,14 +29,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench_engine import mt_command  # scripts/ is on the path when this runs as a script
-from bench_web import Mover, Reader, Session, log, summarize
+from bench_engine import next_move  # scripts/ is on the path when this runs as a script
+from bench_web import log, summarize
+from bench_web_phones import Session, expect_next, join_phones, new_game, open_table
 
 from companion.engine import game
-from companion.engine.types import Command, GameSetup, RuleError
+from companion.engine.types import GameSetup
 
 BENCH_WEB = Path(__file__).resolve().with_name("bench_web.py")
-PIN = "9753"
 SETUP = {"edition": "master-trainer", "players": ["P1", "P2", "P3", "P4"], "dice": "physical",
          "seed": 1, "settings": {"decks": "virtual"}}
 """The game both the server and the copy here play: the engine bench's (the companion shuffles
@@ -46,54 +46,25 @@ card was drawn from the real pile, which costs a move the same)."""
 
 def join(base: str, clients: int) -> tuple[str, list[str], Session]:
     """A Master Trainer game, and a cookie per phone (four seats first, then spectators)."""
-    banker = Session(base)
-    assert banker.post("/api/banker/login", {"pin": PIN}).status_code == 200
-    out = banker.post("/api/games", SETUP).json()
-    game_id = out["game_id"]
-    view = banker.http.get(f"/api/games/{game_id}").json()
+    banker, game_id, view = new_game(base, SETUP)
     seats = [p["id"] for p in view["players"]]
-    cookies = []
-    for i in range(clients):
-        s = Session(base)
-        body = {"code": view["join_code"], **({"player": seats[i]} if i < len(seats) else {})}
-        assert s.post("/api/join", body).status_code == 200
-        cookies.append(s.cookie)
-    return game_id, cookies, banker
-
-
-def next_command(rnd: random.Random, state: Any) -> tuple[Command, Any]:
-    """What the bench player does now, and the state after it (as ``random_game`` picks)."""
-    actions = game.legal_actions(state)
-    for _ in range(8):
-        command = mt_command(rnd, state, actions)
-        try:
-            _, after = game.step(state, command)
-            return command, after
-        except RuleError:
-            actions = [a for a in actions if a.type != command.type] or actions
-    raise RuntimeError("the bench player found no legal command")
+    return game_id, join_phones(base, view["join_code"], seats, clients), banker
 
 
 async def follow(port: int, game_id: str, cookies: list[str], banker: Session, warmup: int,
                  moves: int) -> dict[str, Any]:
-    readers = [Reader(i) for i in range(len(cookies))]
-    ready = [asyncio.Event() for _ in readers]
-    tasks = [asyncio.create_task(rd.run(port, game_id, c, ev))
-             for rd, c, ev in zip(readers, cookies, ready, strict=True)]
-    await asyncio.wait_for(asyncio.gather(*(e.wait() for e in ready)), 20)
-    mover = Mover(port, game_id, banker.cookie, banker.csrf)
-    await mover.open()
-    loop = asyncio.get_running_loop()
+    readers, tasks, mover = await open_table(port, game_id, cookies, banker)
     rnd = random.Random(SETUP["seed"])
     state = game.replay(game.new_game(GameSetup.from_json(SETUP)))
     samples: list[float] = []
     sent = 0
     while len(samples) < warmup + moves and not state.finished:
-        command, state = next_command(rnd, state)
+        found = next_move(rnd, state, "master-trainer")
+        if found is None:
+            raise RuntimeError("the bench player found no legal command")
+        command, _, state = found
         before = readers[0].version
-        futs = [loop.create_future() for _ in readers]
-        for rd, fut in zip(readers, futs, strict=True):
-            rd.waiter = (before, fut)
+        futs = expect_next(readers)
         t0 = time.perf_counter_ns()
         mover.send({"actor": command.actor, "type": command.type, "args": command.args})
         status, out = await mover.response()

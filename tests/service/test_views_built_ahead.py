@@ -9,7 +9,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from bench_web_mt import next_command
+from bench_engine import next_move
 
 from companion.engine import game
 from companion.engine.editions import find_edition
@@ -44,7 +44,9 @@ def test_each_master_trainer_phone_gets_its_own_view_built_ahead(tmp_path: Path)
         rnd = random.Random(3)
         local = game.replay(game.new_game(GameSetup.from_json(SETUP)))
         for _ in range(40):
-            command, local = next_command(rnd, local)
+            found = next_move(rnd, local, "master-trainer")
+            assert found is not None
+            command, _, local = found
             built.clear()
             out = svc.submit(gid, command.to_json())
             assert out.ok, out.error
