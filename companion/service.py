@@ -160,7 +160,7 @@ class GameService(WriterThread):
         published in the same order as every other input), or None when the service thread
         is not running. ``then``: as :meth:`enqueue`'s."""
         return self.enqueue(self._guarded, self._submit, game_id, command, version, key,
-                            then=then)
+                            then=then, now=True)
 
     def undo(self, game_id: str, cmd: int | None = None) -> Outcome:
         """Take back command ``cmd`` and everything after it (None: the last command)."""
@@ -370,8 +370,8 @@ class GameService(WriterThread):
         if ahead is not None:
             self._take_ahead(rec, ahead)
         rec.history.append(balances(rec.version, state))
-        if state.finished and not finished_before:
-            self._backup(f"finished-{rec.edition}")
+        if state.finished and not finished_before:  # a copy of the whole file: after the answer
+            self._after_answer(lambda: self._backup(f"finished-{rec.edition}"))
         self._publish(rec.id, rec.version)
         # housekeeping after the phones have the move (and the mover its answer)
         rec.since_snapshot += len(events)

@@ -1,10 +1,13 @@
-"""The single writer's thread: one thread runs every queued write in order, and tells the
-listeners after each commit.
+"""The single writer: one write at a time, in order, and the listeners told after each commit.
 
-A caller that waits (:meth:`WriterThread.call`) gets its answer after every listener has
-heard; a caller on an event loop (:meth:`WriterThread.enqueue`) gets it early, once the
-listeners subscribed ``first`` (the phones' front) have heard, and the rest (the table's
-OLED) and the housekeeping run after it, before the next queued item.
+A thread runs every queued write. A caller that waits (:meth:`WriterThread.call`) gets its
+answer after every listener has heard; a caller on an event loop (:meth:`WriterThread.enqueue`)
+gets it early, once the listeners subscribed ``first`` (the phones' front) have heard, and the
+rest (the table's OLED) and the housekeeping run after it on the thread, before the next
+queued item. Such a caller may also ask (``now``) to run its write on its own thread when
+nothing else is queued or running: a phone's move then skips the two hand-overs between
+threads, each of which waits for a sleeping core to wake (docs/web.md). Whichever thread
+runs a write holds the writer's turn (a lock), so writes never overlap.
 """
 
 from __future__ import annotations
@@ -32,6 +35,11 @@ class WriterThread:
         """A C queue: putting a move wakes this thread with fewer steps than queue.Queue's
         Python locks and conditions, on the move's critical path both ways."""
         self._thread: threading.Thread | None = None
+        self._turn = threading.Lock()
+        """Held while a write runs, on the service thread or on a caller's (:meth:`enqueue`
+        with ``now``): one write at a time, whichever thread runs it."""
+        self._holder: int | None = None
+        """The thread running a write now (its ``threading.get_ident()``), else None."""
         self._listeners: list[Listener] = []
         self._first = 0
         """How many listeners at the head of ``_listeners`` subscribed with ``first``."""
@@ -58,7 +66,17 @@ class WriterThread:
         if self._thread is not None:
             self._queue.put(None)
             self._thread.join(timeout=10)
-            self._thread = None
+            with self._turn:  # a write running on a caller's thread finishes first
+                self._thread = None
+                while True:  # what such a write left for after its answer still runs
+                    try:
+                        item = self._queue.get_nowait()
+                    except queue.Empty:
+                        break
+                    if item is not None and item[2].set_running_or_notify_cancel():
+                        later = self._run(*item)
+                        if later:
+                            self._run_later(later)
 
     def _loop(self) -> None:
         while True:
@@ -68,16 +86,26 @@ class WriterThread:
             fn, args, fut, early = item
             if not fut.set_running_or_notify_cancel():
                 continue
-            later: list[Callable[[], None]] = []
-            self._later = later if early else None
-            try:
-                fut.set_result(fn(*args))
-            except BaseException as exc:  # handed to the caller
-                fut.set_exception(exc)
-            finally:
-                self._later = None
-            if later:
-                self._run_later(later)
+            with self._turn:
+                later = self._run(fn, args, fut, early)
+                if later:
+                    self._run_later(later)
+
+    def _run(self, fn: Callable[..., Any], args: tuple[Any, ...], fut: Future[Any],
+             early: bool) -> list[Callable[[], None]]:
+        """Run one write (``_turn`` held) into ``fut``; what waits until its caller has the
+        answer (``early``) is returned."""
+        later: list[Callable[[], None]] = []
+        self._holder = threading.get_ident()
+        self._later = later if early else None
+        try:
+            fut.set_result(fn(*args))
+        except BaseException as exc:  # handed to the caller
+            fut.set_exception(exc)
+        finally:
+            self._later = None
+            self._holder = None
+        return later
 
     def _run_later(self, later: list[Callable[[], None]]) -> None:
         """After an early answer: let the front write the move, then the rest, in order."""
@@ -95,14 +123,14 @@ class WriterThread:
     def _after_answer(self, work: Callable[[], None]) -> None:
         """Run ``work`` once the current item's caller has its answer if it was queued to be
         answered early, else now (a waiting caller sees it done)."""
-        if self._later is not None and threading.current_thread() is self._thread:
+        if self._later is not None and self._holder == threading.get_ident():
             self._later.append(work)
         else:
             work()
 
     def call(self, fn: Callable[..., T], *args: Any, timeout: float = 30) -> T:
         """Run ``fn(*args)`` on the service thread and wait for its result."""
-        if self._thread is None or threading.current_thread() is self._thread:
+        if self._thread is None or self._holder == threading.get_ident():
             return fn(*args)
         fut: Future[T] = Future()
         self._queue.put((fn, args, fut, False))
@@ -114,7 +142,8 @@ class WriterThread:
         return self._thread is not None
 
     def enqueue(self, fn: Callable[..., T], *args: Any,
-                then: Callable[[Future[T]], None] | None = None) -> Future[T] | None:
+                then: Callable[[Future[T]], None] | None = None,
+                now: bool = False) -> Future[T] | None:
         """Queue ``fn(*args)`` for the service thread without waiting: its future, or None
         when the thread is not running (then use :meth:`call`). For a front that waits on
         an event loop instead of a thread of its own. ``then(future)`` runs on the service
@@ -123,12 +152,28 @@ class WriterThread:
 
         The answer comes early: as soon as the listeners subscribed ``first`` (the phones'
         front) have heard of the commit; the other listeners (the table's OLED) and the
-        housekeeping run after it, before the next queued item."""
+        housekeeping run after it, before the next queued item.
+
+        ``now``: when no write is queued or running, run ``fn`` on the calling thread at once
+        (holding the writer's turn, so nothing else writes meanwhile) and return its settled
+        future; what waits until after the answer is then queued for the service thread, so
+        the caller never draws the screen. Otherwise it is queued as without ``now``."""
         if self._thread is None:
             return None
         fut: Future[T] = Future()
         if then is not None:
             fut.add_done_callback(then)
+        if now and self._queue.empty() and self._turn.acquire(blocking=False):
+            try:
+                if self._thread is None:  # stopped meanwhile
+                    return None
+                fut.set_running_or_notify_cancel()
+                later = self._run(fn, args, fut, True)
+            finally:
+                self._turn.release()
+            if later:
+                self._queue.put((self._run_later, (later,), Future(), False))
+            return fut
         self._queue.put((fn, args, fut, True))
         return fut
 

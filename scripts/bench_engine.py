@@ -19,8 +19,12 @@ never beats a Pokémon Master, so that player is still random but plays to win w
 player obviously would (strongest Pokémon, best Attack Bonus cards in the Final Battle,
 Potions, catching). The other editions' games are the same as before it (same events).
 
+Every figure is taken with the garbage collector settled as the page server settles it
+(``web.process_tuning``), the process the engine runs in on the table; ``--python-gc`` keeps
+Python's defaults instead.
+
 Usage: python scripts/bench_engine.py [--games 40] [--commands 1000] [--editions mario,pokemon]
-       [--baseline DIR [--rounds 2]]
+       [--baseline DIR [--rounds 2]] [--python-gc]
 
 ``--baseline DIR`` runs this benchmark alternately on this checkout's code and on another
 checkout's (``companion`` imported from DIR, e.g. ``../before``, a worktree of the code
@@ -51,6 +55,7 @@ from companion.engine import game
 from companion.engine.editions import EDITIONS, find_edition
 from companion.engine.types import BANKER, Command, Event, GameSetup, RuleError
 from companion.service import GameService
+from web.process_tuning import settle_garbage
 
 
 def random_command(rnd: random.Random, actions: list) -> Command:
@@ -316,6 +321,21 @@ def bench_games(n: int, players: int = 4, edition: str = "mario") -> GamesFigure
                         ended / engine, lost)
 
 
+def settle(editions: list[str], python_gc: bool) -> None:
+    """Run the engine as the server runs it: every edition loaded, then the garbage
+    collector settled as the server settles it once started (``web.process_tuning``: what
+    exists frozen out of its reach, young collections every 5,000 allocations). A young
+    collection every 700 allocations, Python's default, costs a move about a tenth more;
+    ``--python-gc`` keeps that default."""
+    for edition in {"mario", *editions}:
+        game.new_game(game_setup(999, 4, edition))
+    if python_gc:
+        print("garbage collection: Python's defaults (--python-gc)")
+        return
+    settle_garbage()
+    print("garbage collection: the server's settings (web.process_tuning.settle_garbage)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40)
@@ -324,10 +344,13 @@ def main() -> None:
                         help="comma-separated editions for the 4-player figures")
     parser.add_argument("--baseline", help="another checkout to measure alternately with this one")
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--python-gc", action="store_true",
+                        help="Python's default garbage collection, not the server's settings")
     args = parser.parse_args()
     if args.baseline:
         alternate(args)
         return
+    settle(args.editions.split(","), args.python_gc)
     ms, count = bench_replay()
     print(f"replay of a {count}-event game: {ms:.1f} ms (target < 100 ms)")
     cps = bench_service(args.commands)
@@ -375,7 +398,7 @@ def alternate(args: argparse.Namespace) -> None:
     here = Path(__file__).resolve().parent.parent
     there = Path(args.baseline).resolve()
     flags = ["--games", str(args.games), "--commands", str(args.commands),
-             "--editions", args.editions]
+             "--editions", args.editions, *(["--python-gc"] if args.python_gc else [])]
     for n in range(1, args.rounds + 1):
         for name, root in (("this checkout", here), (f"baseline {there}", there)):
             print(f"-- round {n}, {name}", flush=True)
