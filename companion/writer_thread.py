@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any, Self, TypeVar
@@ -22,6 +23,15 @@ from typing import Any, Self, TypeVar
 log = logging.getLogger("companion.service")
 
 T = TypeVar("T")
+
+QUICK_WRITE = 0.003
+"""Seconds a move's write may take, on average lately, for :meth:`WriterThread.enqueue` to
+run it on the caller's thread (``now``). The caller is the page server's event loop, which
+serves no phone while it waits for the fsync: on a disk like this one (a commit in 0.2-0.4
+ms) that costs less than the two thread hand-overs it saves, but an SD card's commit can
+take many milliseconds, and then the hand-over's 0.1 ms is nothing and the loop stays free."""
+WRITE_WEIGHT = 0.25
+"""Weight of the newest write in ``write_seconds`` (a slow card shows within a few moves)."""
 Listener = Callable[[str, int, dict[str, Any] | None], None]
 
 
@@ -40,6 +50,9 @@ class WriterThread:
         with ``now``): one write at a time, whichever thread runs it."""
         self._holder: int | None = None
         """The thread running a write now (its ``threading.get_ident()``), else None."""
+        self.write_seconds = 0.0
+        """A moving average of how long the writes queued to be answered early (the phones'
+        moves) take, commit and fsync included (see ``QUICK_WRITE``)."""
         self._listeners: list[Listener] = []
         self._first = 0
         """How many listeners at the head of ``_listeners`` subscribed with ``first``."""
@@ -98,12 +111,18 @@ class WriterThread:
         later: list[Callable[[], None]] = []
         self._holder = threading.get_ident()
         self._later = later if early else None
+        start = time.perf_counter()
         try:
-            fut.set_result(fn(*args))
+            result = fn(*args)
         except BaseException as exc:  # handed to the caller
             fut.set_exception(exc)
+        else:
+            fut.set_result(result)
         finally:
             self._later = None
+            if early:  # how long a move's write takes on this storage, lately
+                spent = time.perf_counter() - start
+                self.write_seconds += (spent - self.write_seconds) * WRITE_WEIGHT
             self._holder = None
         return later
 
@@ -154,16 +173,18 @@ class WriterThread:
         front) have heard of the commit; the other listeners (the table's OLED) and the
         housekeeping run after it, before the next queued item.
 
-        ``now``: when no write is queued or running, run ``fn`` on the calling thread at once
-        (holding the writer's turn, so nothing else writes meanwhile) and return its settled
-        future; what waits until after the answer is then queued for the service thread, so
-        the caller never draws the screen. Otherwise it is queued as without ``now``."""
+        ``now``: when no write is queued or running and moves' writes have been quick lately
+        (``QUICK_WRITE``), run ``fn`` on the calling thread at once (holding the writer's
+        turn, so nothing else writes meanwhile) and return its settled future; what waits
+        until after the answer is then queued for the service thread, so the caller never
+        draws the screen. Otherwise it is queued as without ``now``."""
         if self._thread is None:
             return None
         fut: Future[T] = Future()
         if then is not None:
             fut.add_done_callback(then)
-        if now and self._queue.empty() and self._turn.acquire(blocking=False):
+        if (now and self.write_seconds < QUICK_WRITE and self._queue.empty()
+                and self._turn.acquire(blocking=False)):
             try:
                 if self._thread is None:  # stopped meanwhile
                     return None

@@ -5,14 +5,22 @@ runs waits its turn, in order; nothing is ever written by two threads at once.""
 
 from __future__ import annotations
 
+import random
+import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from companion import store as store_mod
+from companion.engine import game
 from companion.service import GameService
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+from bench_engine import random_command  # noqa: E402
 
 SETUP = {"edition": "mario", "players": ["Mario", "Дмитрий"], "dice": "physical", "seed": 5,
          "settings": {"order": "seated"}}
@@ -117,3 +125,42 @@ def test_stopping_lets_a_move_on_the_callers_thread_finish_and_its_screen_draw(
     assert fut is not None and fut.result(10).ok
     svc.stop()
     assert oled.versions[-1] == fut.result(0).version
+
+
+def a_legal_move(service: GameService, gid: str, rnd: random.Random) -> dict[str, Any]:
+    """A legal command of the game as it stands (the benchmark's random player)."""
+    actions = [a for a in game.legal_actions(service.state(gid)[1])
+               if a.type != "declare_bankruptcy"]
+    return random_command(rnd, actions).to_json()
+
+
+def test_on_a_slow_card_moves_go_back_to_the_service_thread_and_the_loop_stays_free(
+        service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An SD card whose commit takes 20 ms would stall every phone's connection for each
+    move run on the page server's loop: once moves' writes are slow, they are handed to the
+    service thread again (and come back once the card is quick)."""
+    phones = Listener()
+    service.subscribe(phones, first=True)
+    gid = service.create_game(SETUP).game_id
+    service.call(lambda: None)
+    real = store_mod.Store.transaction
+
+    def slow(self: store_mod.Store) -> Any:
+        time.sleep(0.02)
+        return real(self)
+
+    rnd = random.Random(3)
+    here = threading.get_ident()
+
+    def moves(n: int) -> None:
+        for _ in range(n):
+            fut = service.submit_later(gid, a_legal_move(service, gid, rnd))
+            assert fut is not None and fut.result(10).ok
+            service.call(lambda: None)
+
+    monkeypatch.setattr(store_mod.Store, "transaction", slow)
+    moves(6)
+    assert phones.threads[-1] != here, "a slow commit still ran on the caller's thread"
+    monkeypatch.setattr(store_mod.Store, "transaction", real)
+    moves(16)
+    assert phones.threads[-1] == here, "a quick card's moves stayed on the service thread"
