@@ -27,10 +27,8 @@ import json
 import math
 import os
 import platform
-import subprocess
 import sys
 import tempfile
-import threading
 import time
 from importlib.metadata import version as pkg_version
 from pathlib import Path
@@ -44,6 +42,7 @@ from bench_web_phones import (
     join_phones,
     new_game,
     open_table,
+    server_child,
 )
 from bench_web_stamps import install_stamps
 
@@ -301,62 +300,59 @@ def main() -> int:
     from web.server import default_backend
 
     wsgi = a.wsgi or os.environ.get("COMPANION_WSGI") or default_backend()
-    child = subprocess.Popen([sys.executable, __file__, "--serve", "--threads", str(a.threads),
-                              "--sync", a.sync, *(["--stamps"] if a.stamps else [])],
-                             stdout=subprocess.PIPE, text=True,
-                             env={**os.environ, "COMPANION_WSGI": wsgi})
+    flags = ["--threads", str(a.threads), "--sync", a.sync, *(["--stamps"] if a.stamps else [])]
     try:
-        assert child.stdout is not None
-        port = json.loads(child.stdout.readline())["port"]
-        threading.Thread(target=child.stdout.read, daemon=True).start()
-        base = f"http://127.0.0.1:{port}"
-        game, seats, cookies, banker = setup_game(base, a.players, a.clients)
-        log(f"server child pid {child.pid} on {base}; {a.clients} SSE clients")
-        if a.page_only:
-            code = banker.http.get(f"/api/games/{game}").json()["join_code"]
-            size, render = page_bytes(base), first_render(base, code)
-            print(json.dumps({"page_bytes": size, "page_limit_bytes": PAGE_LIMIT_BYTES,
-                              "first_render_ms": render,
-                              "first_render_limit_ms": FIRST_RENDER_LIMIT_MS,
-                              "within_limits": size <= PAGE_LIMIT_BYTES
-                              and render <= FIRST_RENDER_LIMIT_MS}), flush=True)
-            return 0
-        res = asyncio.run(latency(port, game, seats, cookies, banker, a.warmup, a.moves,
-                                  a.seed))
-        # the streams were closed by the client side; the server notices within a heartbeat
-        out: dict[str, Any] = {"peer": "flask-sse", "version": pkg_version("flask"),
-                               "clients": a.clients, "moves": a.moves}
-        for k in ("p50", "p95", "p99", "max", "mean"):
-            out[f"{k}_ms"] = res["all"][k]
-        for k in ("p50", "p95", "p99", "max", "mean"):
-            out[f"first_{k}_ms"] = res["first"][k]
-        out.update(players=a.players, spectators=a.clients - a.players,
-                   rx_bytes_per_move=res["rx_bytes_per_move"],
-                   rx_packets_per_move=res["rx_packets_per_move"], warmup=a.warmup,
-                   transport="sse", server="child", mode="authoritative", interval_ms=0,
-                   wsgi=f"{wsgi} {pkg_version(wsgi) if wsgi != 'front' else 'asyncio'} "
-                        f"threads={a.threads}",
-                   durable=f"sqlite WAL synchronous={a.sync}, commit per move",
-                   python=platform.python_version(), cpus=os.cpu_count(),
-                   api_get_p99_ms_with_streams_open=res["api_get_ms_with_streams_open"]["p99"],
-                   sync=a.sync)
-        view = banker.http.get(f"/api/games/{game}").json()
-        if not a.no_browser:
-            out["page_bytes"] = page_bytes(base)
-            out["first_render_ms"] = first_render(base, view["join_code"])
-            out["page_within_limits"] = (out["page_bytes"] <= PAGE_LIMIT_BYTES
-                                         and out["first_render_ms"] <= FIRST_RENDER_LIMIT_MS)
-        out["wall_s"] = round(time.perf_counter() - t_start, 1)
-        log(f"all {a.clients}: p50 {out['p50_ms']} ms p99 {out['p99_ms']} max {out['max_ms']}; "
-            f"first p50 {out['first_p50_ms']}")
-        print(json.dumps(out), flush=True)
-        return 0
+        with server_child(flags, {**os.environ, "COMPANION_WSGI": wsgi}) as (child, port):
+            return run_latency(a, wsgi, child.pid, port, t_start)
     except Exception as exc:
         print(json.dumps({"peer": "flask-sse", "error": str(exc)}), flush=True)
         return 1
-    finally:
-        child.terminate()
-        child.wait(10)
+
+
+def run_latency(a: argparse.Namespace, wsgi: str, pid: int, port: int, t_start: float) -> int:
+    """The page check or the latency run against the server child on ``port``."""
+    base = f"http://127.0.0.1:{port}"
+    game, seats, cookies, banker = setup_game(base, a.players, a.clients)
+    log(f"server child pid {pid} on {base}; {a.clients} SSE clients")
+    if a.page_only:
+        code = banker.http.get(f"/api/games/{game}").json()["join_code"]
+        size, render = page_bytes(base), first_render(base, code)
+        print(json.dumps({"page_bytes": size, "page_limit_bytes": PAGE_LIMIT_BYTES,
+                          "first_render_ms": render,
+                          "first_render_limit_ms": FIRST_RENDER_LIMIT_MS,
+                          "within_limits": size <= PAGE_LIMIT_BYTES
+                          and render <= FIRST_RENDER_LIMIT_MS}), flush=True)
+        return 0
+    res = asyncio.run(latency(port, game, seats, cookies, banker, a.warmup, a.moves,
+                              a.seed))
+    # the streams were closed by the client side; the server notices within a heartbeat
+    out: dict[str, Any] = {"peer": "flask-sse", "version": pkg_version("flask"),
+                           "clients": a.clients, "moves": a.moves}
+    for k in ("p50", "p95", "p99", "max", "mean"):
+        out[f"{k}_ms"] = res["all"][k]
+    for k in ("p50", "p95", "p99", "max", "mean"):
+        out[f"first_{k}_ms"] = res["first"][k]
+    out.update(players=a.players, spectators=a.clients - a.players,
+               rx_bytes_per_move=res["rx_bytes_per_move"],
+               rx_packets_per_move=res["rx_packets_per_move"], warmup=a.warmup,
+               transport="sse", server="child", mode="authoritative", interval_ms=0,
+               wsgi=f"{wsgi} {pkg_version(wsgi) if wsgi != 'front' else 'asyncio'} "
+                    f"threads={a.threads}",
+               durable=f"sqlite WAL synchronous={a.sync}, commit per move",
+               python=platform.python_version(), cpus=os.cpu_count(),
+               api_get_p99_ms_with_streams_open=res["api_get_ms_with_streams_open"]["p99"],
+               sync=a.sync)
+    view = banker.http.get(f"/api/games/{game}").json()
+    if not a.no_browser:
+        out["page_bytes"] = page_bytes(base)
+        out["first_render_ms"] = first_render(base, view["join_code"])
+        out["page_within_limits"] = (out["page_bytes"] <= PAGE_LIMIT_BYTES
+                                     and out["first_render_ms"] <= FIRST_RENDER_LIMIT_MS)
+    out["wall_s"] = round(time.perf_counter() - t_start, 1)
+    log(f"all {a.clients}: p50 {out['p50_ms']} ms p99 {out['p99_ms']} max {out['max_ms']}; "
+        f"first p50 {out['first_p50_ms']}")
+    print(json.dumps(out), flush=True)
+    return 0
 
 
 if __name__ == "__main__":

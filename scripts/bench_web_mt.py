@@ -22,21 +22,24 @@ import argparse
 import asyncio
 import json
 import random
-import subprocess
 import sys
-import threading
 import time
-from pathlib import Path
 from typing import Any
 
 from bench_engine import next_move  # scripts/ is on the path when this runs as a script
 from bench_web import log, summarize
-from bench_web_phones import Session, expect_next, join_phones, new_game, open_table
+from bench_web_phones import (
+    Session,
+    expect_next,
+    join_phones,
+    new_game,
+    open_table,
+    server_child,
+)
 
 from companion.engine import game
 from companion.engine.types import GameSetup
 
-BENCH_WEB = Path(__file__).resolve().with_name("bench_web.py")
 SETUP = {"edition": "master-trainer", "players": ["P1", "P2", "P3", "P4"], "dice": "physical",
          "seed": 1, "settings": {"decks": "virtual"}}
 """The game both the server and the copy here play: the engine bench's (the companion shuffles
@@ -90,24 +93,15 @@ def main() -> int:
     ap.add_argument("--moves", type=int, default=300)
     ap.add_argument("--warmup", type=int, default=20)
     a = ap.parse_args()
-    child = subprocess.Popen([sys.executable, str(BENCH_WEB), "--serve"],
-                             stdout=subprocess.PIPE, text=True)
-    try:
-        assert child.stdout is not None
-        port = json.loads(child.stdout.readline())["port"]
-        threading.Thread(target=child.stdout.read, daemon=True).start()
+    with server_child([]) as (_, port):
         game_id, cookies, banker = join(f"http://127.0.0.1:{port}", max(4, a.clients))
         res = asyncio.run(follow(port, game_id, cookies, banker, a.warmup, a.moves))
-        out = {"edition": "master-trainer", "clients": len(cookies), "moves": res["timed"],
-               "sent": res["sent"], **{f"{k}_ms": v for k, v in res["all"].items()}}
-        log(f"master-trainer, {len(cookies)} phones: p50 {out['p50_ms']} ms, "
-            f"p99 {out['p99_ms']} ms over {res['timed']} moves")
-        print(json.dumps(out), flush=True)
-        return 0
-    finally:
-        child.terminate()
-        child.wait(10)
-
+    out = {"edition": "master-trainer", "clients": len(cookies), "moves": res["timed"],
+           "sent": res["sent"], **{f"{k}_ms": v for k, v in res["all"].items()}}
+    log(f"master-trainer, {len(cookies)} phones: p50 {out['p50_ms']} ms, "
+        f"p99 {out['p99_ms']} ms over {res['timed']} moves")
+    print(json.dumps(out), flush=True)
+    return 0
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -6,7 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
+import sys
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from web.events import apply as apply_patch
@@ -18,6 +24,24 @@ except ImportError:  # pragma: no cover - orjson is a dependency
 
 PIN = "9753"
 """The banker's PIN of the benchmarks' server child."""
+BENCH_WEB = Path(__file__).resolve().with_name("bench_web.py")
+
+
+@contextmanager
+def server_child(flags: list[str], env: dict[str, str] | None = None,
+                 ) -> Iterator[tuple[subprocess.Popen[str], int]]:
+    """The page server in a child process (``bench_web.py --serve`` with ``flags``) and its
+    port, stopped on leaving."""
+    child = subprocess.Popen([sys.executable, str(BENCH_WEB), "--serve", *flags],
+                             stdout=subprocess.PIPE, text=True, env=env)
+    try:
+        assert child.stdout is not None
+        port = int(json.loads(child.stdout.readline())["port"])
+        threading.Thread(target=child.stdout.read, daemon=True).start()
+        yield child, port
+    finally:
+        child.terminate()
+        child.wait(10)
 
 
 class Session:
