@@ -4,7 +4,6 @@ can offer without knowing this edition."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Any
 
 from companion.editions.master_trainer.base import State, data_of
@@ -24,15 +23,21 @@ def choice(arg: str, options: list[tuple[str, str]], optional: bool = False) -> 
     return out
 
 
-@lru_cache(maxsize=8)
-def _space_options(spaces: tuple[Space, ...]) -> dict[str, Any]:
-    return choice("space", [(s.key, s.label) for s in spaces])
+_space_options: dict[int, tuple[tuple[Space, ...], dict[str, Any]]] = {}
+"""The ``land`` input per tuple of spaces (``land_options``' three constant tuples), by
+identity: hashing the spaces' fields cost more than building the options."""
 
 
 def space_choice(spaces: tuple[Space, ...]) -> dict[str, Any]:
-    """The ``land`` input for these spaces (its options built once per set of spaces; a
+    """The ``land`` input for these spaces (its options built once per tuple of spaces; a
     fresh outer dict each time)."""
-    return dict(_space_options(spaces))
+    hit = _space_options.get(id(spaces))
+    if hit is None or hit[0] is not spaces:
+        if len(_space_options) > 16:  # only ever three in play; never grows with other tuples
+            _space_options.clear()
+        hit = _space_options[id(spaces)] = (spaces, choice("space", [(s.key, s.label)
+                                                                     for s in spaces]))
+    return dict(hit[1])
 
 
 class ActionRules(BattleRules):
@@ -107,7 +112,7 @@ class ActionRules(BattleRules):
         pid = state.current
         assert pid is not None
         out = [Action(pid, "land", "Say where you landed", {},
-                      space_choice(tuple(self.allowed_spaces(state))))]
+                      space_choice(self.allowed_spaces(state)))]
         if state.passed:
             targets = self.battle_targets(state, pid)
             if targets:

@@ -95,8 +95,8 @@ class MasterTrainerBase(Rules[MasterTrainerState]):
     def chip(self, state: State, slug: str) -> Chip:
         return data_of(state).chips[slug]
 
-    def pname(self, state: State, pid: str) -> str:
-        return self.actor_name(state, pid)
+    pname = Rules.actor_name
+    """A player's name: the engine's ``actor_name`` itself (called a few times a command)."""
 
     def power(self, state: State, pid: str) -> int:
         """Power Points of the player's revived Pokémon (knocked-out ones do not count)."""

@@ -54,12 +54,13 @@ _PLATEAU_SPACES = tuple(s for s in SPACES.values() if s.kind in PLATEAU_KINDS)
 _ROAD_SPACES = tuple(s for s in SPACES.values() if s.kind not in PLATEAU_KINDS)
 
 
-def land_options(*, flew: bool, on_plateau: bool, may_enter: bool) -> list[Space]:
+def land_options(*, flew: bool, on_plateau: bool, may_enter: bool) -> tuple[Space, ...]:
     """The spaces a mover may be on now: a city after Fly; Indigo Plateau's track once
     entered, or for a player who starts the turn on Cinnabar Island with 20 Power Points
-    (they go on to the Plateau); the road otherwise."""
+    (they go on to the Plateau); the road otherwise. One of three constant tuples, so a
+    caller may remember what it builds from them by identity."""
     if flew:
-        return list(_CITY_SPACES)
+        return _CITY_SPACES
     if on_plateau or may_enter:
-        return list(_PLATEAU_SPACES)
-    return list(_ROAD_SPACES)
+        return _PLATEAU_SPACES
+    return _ROAD_SPACES

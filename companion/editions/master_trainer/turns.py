@@ -139,7 +139,7 @@ class TurnRules(DiceRules):
         """Fly is for the road: not on Indigo Plateau, nor when entering it."""
         return not state.trainer(pid).on_plateau and not self.must_enter_plateau(state, pid)
 
-    def allowed_spaces(self, state: State) -> list[Space]:
+    def allowed_spaces(self, state: State) -> tuple[Space, ...]:
         assert state.current is not None
         t = state.trainer(state.current)
         return land_options(
@@ -156,7 +156,7 @@ class TurnRules(DiceRules):
         space = SPACES.get(raw)
         if space is None:
             raise IllegalCommand(f"There is no space kind {raw!r}.")
-        if space not in allowed:
+        if not any(s is space for s in allowed):  # SPACES' own objects: no field compares
             raise IllegalCommand(self.why_not_space(ctx.state, space))
         ctx.clear_prompt()
         ctx.then(Task("landed", {"space": space.key}))
