@@ -255,22 +255,16 @@ class Rules(SharedEvents[S], ABC):
 
     def run(self, ctx: Ctx[S]) -> None:
         """Run the to-do list until the rules wait for a decision or the game ends."""
-        steps = 0
-        tasks: dict[str, tuple[Callable[..., Any], str]] | None = self.__dict__.get("_tasks")
-        if tasks is None:
-            tasks = self.__dict__["_tasks"] = {}
-        while ctx.todo:
+        tasks = self._tasks
+        for _ in range(MAX_STEPS):
+            todo = ctx.todo  # ``set_todo`` may have replaced the list
             state = ctx.state
-            if state.prompt is not None or state.finished:
-                break
-            steps += 1
-            if steps > MAX_STEPS:  # pragma: no cover - a rules bug, never a player's fault
-                raise RuntimeError("the rules did not settle")
-            task = ctx.todo.pop(0)
+            if not todo or state.prompt is not None or state.finished:
+                return
+            task = todo.pop(0)
             ctx._cursor = 0
             ctx.may_end = False
-            found = tasks.get(task.name) or self._add_task(tasks, task.name)
-            run_task, cite = found
+            run_task, cite = tasks.get(task.name) or self._add_task(tasks, task.name)
             if cite:  # a ``@cites`` task, unwrapped (see ``interpreted``)
                 outer, ctx.cite = ctx.cite, cite
                 try:
@@ -282,6 +276,15 @@ class Rules(SharedEvents[S], ABC):
             if ctx.may_end:  # only events change what ends a game
                 ctx.may_end = False
                 self.after_step(ctx)
+        state = ctx.state
+        if ctx.todo and state.prompt is None and not state.finished:  # pragma: no cover
+            raise RuntimeError("the rules did not settle")  # a rules bug, never a player's fault
+
+    @functools.cached_property
+    def _tasks(self) -> dict[str, tuple[Callable[..., Any], str]]:
+        """Task name -> its handler as the interpreter calls it and its citation id
+        (:func:`interpreted`), looked up once (:meth:`_add_task`)."""
+        return {}
 
     def run_next(self, ctx: Ctx[S], name: str, **args: Any) -> None:
         """Run task ``name`` now, as ``ctx.then(Task(name, args))`` as the last thing a task
@@ -303,9 +306,7 @@ class Rules(SharedEvents[S], ABC):
             ctx.todo.insert(0, Task(name, args))  # waits first, before what the check queued
             ctx._cursor += 1
             return
-        tasks: dict[str, tuple[Callable[..., Any], str]] | None = self.__dict__.get("_tasks")
-        if tasks is None:
-            tasks = self.__dict__["_tasks"] = {}
+        tasks = self._tasks
         run_task, cite = tasks.get(name) or self._add_task(tasks, name)
         outer, ctx.cite = ctx.cite, cite  # as from the interpreter: no rule applied yet but its own
         try:
