@@ -60,7 +60,7 @@ def install_stamps() -> Callable[[], None]:
                 return fn(*a, **k)
             finally:
                 if after:
-                    move[after] = now()
+                    move.setdefault(after, now())  # the writes may have set it first
         static = isinstance(cls.__dict__.get(name), staticmethod)
         setattr(cls, name, staticmethod(wrapped) if static else wrapped)
 
@@ -92,6 +92,9 @@ def install_stamps() -> Callable[[], None]:
     orig_wake = front_mod.Front._wake
 
     def wake(self: Any) -> None:
+        t = now()  # a move the loop runs itself is written from inside its publish: the
+        move.setdefault("8 frames", t)  # frames are built here, and there is no hand-back
+        move.setdefault("9 hand-back", t)
         orig_wake(self)
         move["10 writes"] = now()
         if len(move) == 11:

@@ -100,6 +100,8 @@ class Front:
         self.open: Counter[str] = Counter()
         self.streams = 0
         self.loop: asyncio.AbstractEventLoop | None = None
+        self._loop_ident: int | None = None
+        """The loop's thread (set when it runs)."""
         self._stop: asyncio.Event | None = None
         self._live: set[_Live] = set()
         self._waking = False
@@ -132,6 +134,7 @@ class Front:
 
     async def _main(self) -> None:
         self.loop = asyncio.get_running_loop()
+        self._loop_ident = threading.get_ident()
         self._stop = asyncio.Event()
         server = await asyncio.start_server(self._connection, sock=self.sock, limit=MAX_HEAD)
         settle_garbage()
@@ -165,6 +168,9 @@ class Front:
         """On the service thread after a commit: wake the loop, then build each watching
         viewer's frames once while the loop's thread wakes up (it gets the GIL only when
         this thread waits again), so the loop only writes them."""
+        if self._on_loop() and not self._posted:
+            self._wake()  # a move the loop runs itself: write every stream's frame now
+            return
         if not self._wake_due:
             self._wake_due = True  # commits before the loop wakes share one wake
             if not self.post(self._wake):
@@ -200,10 +206,18 @@ class Front:
     def post(self, fn: Callable[[], None]) -> bool:
         """Run ``fn`` on the loop soon (from any thread). What is posted before the loop
         wakes runs in that one wake, in order: a commit's frames, then the mover's answer.
-        False when no loop runs (then ``fn`` is dropped)."""
+        On the loop's own thread, with nothing posted before it, ``fn`` runs at once (the
+        same order, one turn of the loop sooner). False when no loop runs (then ``fn`` is
+        dropped)."""
         loop = self.loop
         if loop is None or loop.is_closed():
             return False
+        if not self._posted and self._on_loop():  # nothing waits before it: run it now
+            try:
+                fn()
+            except Exception:
+                log.exception("a posted callback failed")
+            return True
         self._posted.append(fn)
         if not self._waking:
             self._drained.clear()
@@ -215,6 +229,12 @@ class Front:
                 self._drained.set()
                 return False
         return True
+
+    def _on_loop(self) -> bool:
+        """Whether this runs on the loop's own thread (a move the loop decides itself,
+        ``WriterThread.enqueue(now=True)``): then what would be posted runs at once, with
+        no wake-up of the loop and no extra turn of it."""
+        return threading.get_ident() == self._loop_ident
 
     def _let_loop_write(self) -> None:
         """On the service thread, after a move's answer and before the OLED's redraw: wait
