@@ -58,7 +58,7 @@ from companion.service import GameService
 from web.process_tuning import settle_garbage
 
 
-def random_command(rnd: random.Random, actions: list) -> Command:
+def random_command(rnd: random.Random, actions: list[Any]) -> Command:
     pool = [a for a in actions if a.type not in ("end_game", "transfer", "propose_trade")]
     buys = [a for a in pool if a.type == "buy"]
     a = buys[0] if buys and rnd.random() < 0.8 else rnd.choice(pool)
@@ -88,7 +88,7 @@ def mt_strength(state: Any, pid: str, chip: str) -> int:
     return data.chips[chip].strength + mt_data.evolution_bonuses(team, data).get(chip, 0)
 
 
-def mt_command(rnd: random.Random, state: Any, actions: list) -> Command:
+def mt_command(rnd: random.Random, state: Any, actions: list[Any]) -> Command:
     """Master Trainer's bench player: random like :func:`random_command`, except where a
     real player obviously plays to win. In a battle it fields its strongest Pokémon, and in
     the Final Battle adds its two best Attack Bonus cards; in a dice window it re-rolls its
@@ -98,7 +98,7 @@ def mt_command(rnd: random.Random, state: Any, actions: list) -> Command:
     Ball; it accepts a trade offered to it only when the trade gains it Power Points; at the
     hand limit it discards its least useful card (Attack Bonus cards last). Where it comes
     to its move, a challenge or a trade of its own, it picks uniformly."""
-    by_type: dict[str, list] = {}
+    by_type: dict[str, list[Any]] = {}
     for a in actions:
         by_type.setdefault(a.type, []).append(a)
     revives = [a for a in actions if a.type in ("use", "revive") and a.args.get("item") != "fly"

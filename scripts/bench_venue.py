@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "venue"))
 sys.path.insert(0, str(ROOT))
 
-from venue_helpers import (  # noqa: E402
+from venue_helpers import (  # type: ignore[import-not-found]  # noqa: E402
     FOUR_PLAYERS,
     SCREEN_PASSWORD,
     Broker,

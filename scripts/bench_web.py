@@ -246,7 +246,7 @@ def first_render(base: str, code: str, loads: int = 5) -> float:
             # the page notes when it first drew a game (Playwright's polling is not counted)
             times.append(page.evaluate("window.__drawn"))
         b.close()
-    return round(sorted(times)[len(times) // 2], 1)
+    return round(float(sorted(times)[len(times) // 2]), 1)
 
 
 

@@ -78,7 +78,7 @@ def compare(moves: int, runs: int, clients_list: list[int], baseline: Path | Non
             subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=peer, check=True,
                            capture_output=True, timeout=600)
         pinned = ["taskset", "-c", "0"] if shutil.which("taskset") else []
-        plan = [(k, [], runs) for k in clients_list]
+        plan: list[tuple[int, list[str], int]] = [(k, [], runs) for k in clients_list]
         if pinned:
             plan.append((clients_list[0], pinned, runs))
         report = []

@@ -40,8 +40,8 @@ from bench_web_phones import (
 from companion.engine import game
 from companion.engine.types import GameSetup
 
-SETUP = {"edition": "master-trainer", "players": ["P1", "P2", "P3", "P4"], "dice": "physical",
-         "seed": 1, "settings": {"decks": "virtual"}}
+SETUP: dict[str, Any] = {"edition": "master-trainer", "players": ["P1", "P2", "P3", "P4"],
+                         "dice": "physical", "seed": 1, "settings": {"decks": "virtual"}}
 """The game both the server and the copy here play: the engine bench's (the companion shuffles
 the decks, so the bench player needs no card names; a new game from the page would ask which
 card was drawn from the real pile, which costs a move the same)."""

@@ -15,12 +15,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from web.events import apply as apply_patch
+from orjson import loads  # a native parser, as boardgame.io's clients have (JSON.parse)
 
-try:  # the readers parse with a native parser, as boardgame.io's clients do (JSON.parse)
-    from orjson import loads
-except ImportError:  # pragma: no cover - orjson is a dependency
-    from json import loads
+from web.events import apply as apply_patch
 
 PIN = "9753"
 """The banker's PIN of the benchmarks' server child."""

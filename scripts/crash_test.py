@@ -114,7 +114,9 @@ def run_child(state_dir: Path, seed: int, delay: float) -> tuple[list[tuple[str,
     reader = threading.Thread(target=read_acks, args=(proc.stdout, acks, first), daemon=True)
     reader.start()
     errors: list[str] = []
-    drain = threading.Thread(target=lambda: errors.append(proc.stderr.read()), daemon=True)
+    stderr = proc.stderr
+    assert stderr is not None
+    drain = threading.Thread(target=lambda: errors.append(stderr.read()), daemon=True)
     drain.start()
     first.wait(FIRST_ACK_TIMEOUT_S)
     time.sleep(delay)

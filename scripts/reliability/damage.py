@@ -39,7 +39,7 @@ def damage_pages_of(db: Path, marker: str) -> int:
     """
     data = db.read_bytes()
     conn = sqlite3.connect(db)
-    page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+    page_size = int(conn.execute("PRAGMA page_size").fetchone()[0])
     try:
         events = {n - 1 for (n,) in conn.execute(
             "SELECT pageno FROM dbstat WHERE name = 'events'")}
