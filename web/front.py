@@ -165,11 +165,12 @@ class Front:
             self.sock.close()
 
     def _published(self, game_id: str, version: int, notice: Any) -> None:
-        """On the service thread after a commit: wake the loop, then build each watching
+        """After a commit. On the service thread: wake the loop, then build each watching
         viewer's frames once while the loop's thread wakes up (it gets the GIL only when
-        this thread waits again), so the loop only writes them."""
+        this thread waits again), so the loop only writes them. On the loop's own thread (a
+        move it decided itself), with nothing posted before: write every stream's frame now."""
         if self._on_loop() and not self._posted:
-            self._wake()  # a move the loop runs itself: write every stream's frame now
+            self._wake()
             return
         if not self._wake_due:
             self._wake_due = True  # commits before the loop wakes share one wake
