@@ -86,23 +86,26 @@ class WriterThread:
                         item = self._queue.get_nowait()
                     except queue.Empty:
                         break
-                    if item is not None and item[2].set_running_or_notify_cancel():
-                        later = self._run(*item)
-                        if later:
-                            self._run_later(later)
+                    if item is not None:
+                        self._run_queued(*item)
 
     def _loop(self) -> None:
         while True:
             item = self._queue.get()
             if item is None:
                 return
-            fn, args, fut, early = item
-            if not fut.set_running_or_notify_cancel():
-                continue
             with self._turn:
-                later = self._run(fn, args, fut, early)
-                if later:
-                    self._run_later(later)
+                self._run_queued(*item)
+
+    def _run_queued(self, fn: Callable[..., Any], args: tuple[Any, ...], fut: Future[Any],
+                    early: bool) -> None:
+        """One queued item (``_turn`` held), unless its caller cancelled it, then what it
+        left for after its answer."""
+        if not fut.set_running_or_notify_cancel():
+            return
+        later = self._run(fn, args, fut, early)
+        if later:
+            self._run_later(later)
 
     def _run(self, fn: Callable[..., Any], args: tuple[Any, ...], fut: Future[Any],
              early: bool) -> list[Callable[[], None]]:
