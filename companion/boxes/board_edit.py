@@ -38,8 +38,6 @@ class Totals:
 
     spaces: int | None = None
     locations: int | None = None
-    locations_rule: str | None = None
-    """A rule whose value is the number of locations (Star Wars: ``markers``)."""
     group_size: tuple[int, int] = (2, 4)
     group_exact: Mapping[str, int] = field(default_factory=dict)
     kind_counts: Mapping[str, int] = field(default_factory=dict)
@@ -53,10 +51,11 @@ RULEBOOK: Mapping[str, Totals] = {
                     fixed=("go", "jail", "free-parking", "go-to-jail")),
     "pokemon": Totals(locations=16, group_size=(2, 2), fixed=("go",)),
     "monopolino": Totals(spaces=32, locations=16, group_size=(2, 2), fixed=("go",)),
-    "starwars": Totals(locations_rule="markers", group_size=(2, 4), group_exact={"endor": 3},
-                       fixed=("go",)),
+    "starwars": Totals(group_size=(2, 4), group_exact={"endor": 3}, fixed=("go",)),
 }
-"""Monopoly-family totals from the rulebooks (seeds/*.toml headers)."""
+"""Monopoly-family totals from the rulebooks (seeds/*.toml headers). Star Wars prints no count
+of properties: "16 for each ship" limits what one ship may own (the ``markers`` rule, checked
+when buying), not the board (docs/readings/starwars.md)."""
 
 MASTER_TRAINER_TOTALS = {"item_deck": 54, "event_deck": 54, "board_spaces": 37}
 """Pokémon Master Trainer: 54 Item Cards, 54 Event Cards, 37 chips on the board's spaces."""
@@ -260,12 +259,11 @@ def _check_board(edition: str, spaces: list[dict[str, Any]], totals: Totals,
         return
     locations = sum(1 for s in spaces if s["kind"] == "location")
     want = totals.locations
-    if totals.locations_rule:
-        want = int(rules.get(totals.locations_rule, 0)) or None
     if want is not None and locations != want:
-        why = (f" ({want} {totals.locations_rule} per player)" if totals.locations_rule else "")
         raise _fail("spaces", f"the board has {locations} properties; the rulebook has "
-                              f"{want}{why}.")
+                              f"{want}.")
+    if not locations:
+        raise _fail("spaces", "the board has no property to buy.")
     if totals.spaces is not None and len(spaces) != totals.spaces:
         raise _fail("spaces", f"the board has {len(spaces)} spaces; the rulebook has "
                               f"{totals.spaces}.")

@@ -30,14 +30,68 @@ def test_a_kind_the_edition_does_not_handle_is_refused_naming_the_field() -> Non
     assert "free_parking" in text
 
 
-def test_star_wars_needs_as_many_properties_as_markers_per_ship() -> None:
-    text = refused("starwars", {"spaces": {"imperial-palace": {"kind": "free_parking"}}})
-    assert text == ("spaces: the board has 17 properties; the rulebook has 16 "
-                    "(16 markers per player).")
+def test_star_wars_markers_limit_a_ship_not_the_board() -> None:
+    """"16 for each ship" limits what one ship may own, not how many properties the board has:
+    17 properties (one turned into a landing) are a board the rulebook allows."""
+    board = load_board("starwars", {"spaces": {"imperial-palace": {"kind": "free_parking"}}})
+    assert sum(s.kind == "location" for s in board.spaces) == 17
     board = load_board("starwars", {"spaces": SIXTEEN})
     assert sum(s.kind == "location" for s in board.spaces) == 16
     assert board.find("imperial-palace").kind == "free_parking"
     assert board.find("tibanna-mines").deck == "chance"
+
+
+def test_star_wars_refuses_what_its_rulebook_contradicts() -> None:
+    """"all three Endor properties": an Endor group of another size is refused."""
+    endor = [s.id for s in load_board("starwars").spaces if s.color == "endor"]
+    text = refused("starwars", {"spaces": {endor[0]: {"kind": "free_parking", "color": ""}}})
+    assert text == "colors.endor: the rulebook's endor group has 3 properties, not 2."
+
+
+MONOPOLY = ("mario", "pokemon", "monopolino", "starwars")
+
+
+@pytest.mark.parametrize("edition", MONOPOLY)
+def test_the_shipped_board_passes_every_check_the_editor_applies(edition: str) -> None:
+    """The default's own facts, checked as a box profile is (strict), and a pure reorder
+    (two movable spaces swapped) of the shipped board, are accepted."""
+    from companion.boxes import board_edit
+    from companion.monopoly.board import _raw
+
+    raw = _raw(edition)
+    board_edit.edit_spaces(edition, raw, {}, strict=True)
+    ids = [str(s["id"]) for s in raw["spaces"]]
+    fixed = set(board_edit.RULEBOOK[edition].fixed) | {
+        v for v in raw.get("rules", {}).values() if isinstance(v, str)}
+    movable = [i for i, sid in enumerate(ids) if i and sid not in fixed]
+    a, b = movable[0], movable[-1]
+    order = list(ids)
+    order[a], order[b] = order[b], order[a]
+    assert [s.id for s in load_board(edition, {"order": order}).spaces] == order
+
+
+def test_the_master_trainer_defaults_pass_the_box_check() -> None:
+    from companion.boxes import board_edit
+    from companion.editions.master_trainer.data import load
+
+    data = load()
+    board_edit.check_master_trainer({"item_deck": data.item_deck, "event_deck": data.event_deck,
+                                     "board_spaces": data.board_spaces})
+
+
+def test_the_first_example_of_the_profiles_doc_is_a_board_the_editor_accepts() -> None:
+    """docs/profiles.md's first example (its order placeholder left out), and the same with
+    one space changed, are accepted on the Star Wars board."""
+    import json
+    import re
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "profiles.md").read_text("utf-8")
+    example = json.loads(re.search(r"```json\n(.*?)```", doc, re.S).group(1))  # type: ignore
+    example.pop("order")
+    board = load_board("starwars", example)
+    assert board.find("extra").index == 1
+    example["spaces"]["senate"]["price"] = 360
+    assert load_board("starwars", example).find("senate").price == 360
 
 
 def test_a_star_wars_game_on_the_corrected_board_plays_to_its_end() -> None:

@@ -87,7 +87,8 @@ def test_an_old_game_made_before_profiles_still_replays(tmp_path: Path) -> None:
     ({"format": 2}, "format:"),
     ({"settings": {"board": {"spaces": {"imperial-palace": {"kind": "parking"}}}}},
      "settings.board.spaces.imperial-palace.kind:"),
-    ({"settings": {"board": {}}}, "settings.board.spaces: the board has 18 properties"),
+    ({"settings": {"board": {"spaces": {"forest-moon": {"kind": "free_parking", "color": ""}}}}},
+     "settings.board.colors.endor: the rulebook's endor group has 3 properties, not 2"),
     ({"tags": {"04A1B2C3D4E5F6": "card:ch-02", "zz": "card:ch-03"}}, "tags.zz:"),
     ({"settings": {"board": BOARD, "order": "random"}}, "settings:"),
 ])
