@@ -26,6 +26,7 @@ Example (pins are BCM numbers)::
     ok = 13               # pressing prev and next together means "back"
     hold_ms = 800         # holding prev or next this long makes big, repeating steps
     debounce_ms = 40      # a press counts if the button was up this long before it
+    press_ms = 20         # ... and stays down this long (a spike on a long wire does not)
 
     [hardware.feedback]
     kind = "gpio"         # "mock" or "none"
@@ -85,6 +86,8 @@ class ButtonsConfig:
     """Holding prev or next this long makes big, repeating steps."""
     debounce_s: float = 0.04
     """A press counts only if the button had been up this long (contact chatter)."""
+    press_s: float = 0.02
+    """... and has been down this long: a spike on the wire is not a press."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,15 +167,20 @@ def _display(raw: Mapping[str, Any]) -> DisplayConfig:
 
 def _buttons(raw: Mapping[str, Any]) -> ButtonsConfig:
     w = "hardware.buttons"
-    _known(raw, w, {"kind", "prev", "next", "ok", "hold_ms", "debounce_ms"})
+    _known(raw, w, {"kind", "prev", "next", "ok", "hold_ms", "debounce_ms",
+                   "press_ms"})
     hold = _num(raw, w, "hold_ms", 800) / 1000
     if not 0.1 <= hold <= 5:
         raise HardwareConfigError(f"{w}.hold_ms must be between 100 and 5000")
     debounce = _num(raw, w, "debounce_ms", 40) / 1000
     if not 0.001 <= debounce <= 0.5:
         raise HardwareConfigError(f"{w}.debounce_ms must be between 1 and 500")
+    press = _num(raw, w, "press_ms", 20) / 1000
+    if not 0.005 <= press <= 0.2:
+        raise HardwareConfigError(f"{w}.press_ms must be between 5 and 200")
     return ButtonsConfig(_choice(raw, w, "kind", ("gpio", "mock", "none")), _pin(raw, w, "prev", 5),
-                         _pin(raw, w, "next", 6), _pin(raw, w, "ok", 13), hold, debounce)
+                         _pin(raw, w, "next", 6), _pin(raw, w, "ok", 13), hold, debounce,
+                         press)
 
 
 def _feedback(raw: Mapping[str, Any]) -> FeedbackConfig:

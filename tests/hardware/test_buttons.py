@@ -19,14 +19,26 @@ CONFIG = ButtonsConfig(hold_s=5)  # no hold while a test runs
 
 
 class Clock:
+    """A fake monotonic clock that also runs what was scheduled once its time comes."""
+
     def __init__(self) -> None:
         self.now = 100.0
+        self.due: list[tuple[float, Any]] = []
 
     def __call__(self) -> float:
         return self.now
 
+    def schedule(self, delay: float, fn: Any) -> None:
+        self.due.append((self.now + delay, fn))
+
     def advance(self, seconds: float) -> None:
-        self.now += seconds
+        end = self.now + seconds
+        while self.due and min(t for t, _ in self.due) <= end:
+            at, fn = min(self.due, key=lambda d: d[0])
+            self.due.remove((at, fn))
+            self.now = at
+            fn()
+        self.now = end
 
 
 def panel_for(pins: MockFactory, view: dict[str, Any] = VIEW) -> tuple[
@@ -35,7 +47,8 @@ def panel_for(pins: MockFactory, view: dict[str, Any] = VIEW) -> tuple[
     nav = PromptNavigator(lambda a, x: sent.append((a["type"], x, a["version"])))
     nav.update(view)
     clock = Clock()
-    return ButtonPanel(CONFIG, nav, pin_factory=pins, clock=clock), nav, sent, clock
+    panel = ButtonPanel(CONFIG, nav, pin_factory=pins, schedule=clock.schedule)
+    return panel, nav, sent, clock
 
 
 def press(pins: MockFactory, pin: int, clock: Clock, chatter: int = 0) -> None:
@@ -90,6 +103,7 @@ def test_ok_acts_when_pressed_not_when_released(pins: MockFactory) -> None:
     panel, nav, sent, clock = panel_for(pins)
     try:
         pins.pin(OK).drive_low()
+        clock.advance(0.03)
         assert sent == [("buy", None, 7)]
         clock.advance(0.2)
         pins.pin(OK).drive_high()
@@ -127,3 +141,23 @@ def test_prev_and_next_together_are_back(pins: MockFactory) -> None:
     finally:
         panel.close()
     assert nav.state()["editing"] is None and sent == []
+
+
+def test_a_one_millisecond_spike_on_the_ok_wire_sends_nothing(pins: MockFactory) -> None:
+    """A long wire picks up a spike: 1 ms low is no press (it used to send the highlighted
+    action); a real press, down for 30 ms, still acts."""
+    panel, nav, sent, clock = panel_for(pins)
+    try:
+        for _ in range(3):
+            pins.pin(OK).drive_low()
+            clock.advance(0.001)
+            pins.pin(OK).drive_high()
+            clock.advance(0.2)
+        assert sent == [] and panel.presses == 0
+        pins.pin(OK).drive_low()
+        clock.advance(0.03)
+        pins.pin(OK).drive_high()
+        clock.advance(0.2)
+    finally:
+        panel.close()
+    assert sent == [("buy", None, 7)]

@@ -134,7 +134,10 @@ def test_no_device_is_needed_to_start_and_each_one_recovers_when_plugged_in() ->
         table.tick()
         assert all(v["working"] for k, v in table.status().items() if k != "reader table")
         assert table.buttons is not None and bus.frames > 0
-        pins.pin(6).drive_low()  # the buttons work: "next"
+        pins.pin(6).drive_low()  # the buttons work: "next", once held for press_ms
+        deadline = time.monotonic() + 10
+        while table.navigator.index != 1 and time.monotonic() < deadline:
+            time.sleep(0.01)
         assert table.navigator.index == 1
     finally:
         table.stop()
