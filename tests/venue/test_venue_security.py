@@ -86,3 +86,24 @@ def test_the_screen_account_cannot_write_anything(broker: Broker) -> None:
             assert s.publish(topic, SUMMARY).is_failure, topic
     finally:
         s.close()
+
+
+def test_a_table_cannot_knock_another_offline_by_taking_its_client_id(broker: Broker) -> None:
+    """t02's account connects with t01's (guessable) client id: t01 stays connected, and
+    what it publishes afterwards still reaches the broker on the same connection."""
+    drops: list[Any] = []
+    t01 = Client(broker, "t01", "pw-t01", "companion-cafe-t01")
+    t01.c.on_disconnect = lambda c, u, flags, reason, props: drops.append(reason)
+    try:
+        assert not t01.connack.is_failure
+        rogue = Client(broker, "t02", "pw-t02", "companion-cafe-t01")
+        try:
+            assert not rogue.connack.is_failure  # the broker answered the rogue's CONNECT
+            # sent after the takeover would have happened: a kicked t01 sees the broker
+            # close its socket before this message's acknowledgement can arrive
+            assert not t01.publish("companion/cafe/t01/status", b'{"v":1}').is_failure
+            assert drops == [], f"t01 was disconnected: {drops}"
+        finally:
+            rogue.close()
+    finally:
+        t01.close()
