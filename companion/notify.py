@@ -11,7 +11,10 @@ import logging
 import os
 import socket
 import threading
+import time
 from collections.abc import Callable, Mapping
+from concurrent.futures import Future
+from typing import Any
 
 log = logging.getLogger(__name__)
 
@@ -148,6 +151,42 @@ class WatchdogPinger:
                 log.warning("service unhealthy: not pinging the watchdog")
             if self._stop.wait(self.period):
                 return
+
+
+class WriterTurns:
+    """A health check that the single writer still turns, for :class:`WatchdogPinger`.
+
+    Each check queues a no-op on the writer (``enqueue(fn)``, as
+    ``WriterThread.enqueue``) once the previous one has run. The writer is healthy while the
+    no-op it was last given has run, or has waited less than ``patience_s``: a writer thread
+    that is alive but stuck (a deadlock, a write that never returns) stops the pings, and
+    systemd restarts the service.
+    """
+
+    def __init__(self, enqueue: Callable[[Callable[[], None]], Future[Any] | None],
+                 patience_s: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self._enqueue = enqueue
+        self.patience_s = patience_s
+        self._clock = clock
+        self._probe: Future[Any] | None = None
+        self._since = 0.0
+
+    def __call__(self) -> bool:
+        now = self._clock()
+        if self._probe is not None and not self._probe.done():
+            if now - self._since < self.patience_s:
+                return True
+            log.error("the game writer has not turned for %.0f s", now - self._since)
+            return False
+        probe = self._enqueue(_nothing)
+        if probe is None:  # the writer thread is not running
+            return False
+        self._probe, self._since = probe, now
+        return True
+
+
+def _nothing() -> None:
+    """What the watchdog asks the writer to do."""
 
 
 def _sockaddr(address: str) -> str | bytes:

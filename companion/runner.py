@@ -21,7 +21,7 @@ log = logging.getLogger("companion.run")
 def run_companion(config: dict[str, Any], args: argparse.Namespace) -> int:
     """Start everything and serve until SIGTERM or Ctrl-C."""
     from companion.discovery import Announcer, best_url
-    from companion.notify import Notifier, WatchdogPinger, watchdog_interval
+    from companion.notify import Notifier, WatchdogPinger, WriterTurns, watchdog_interval
     from hardware.table import TableHardware
 
     limit_malloc_arenas()
@@ -106,9 +106,9 @@ def run_companion(config: dict[str, Any], args: argparse.Namespace) -> int:
             log.exception("showing a start-up fault failed")
 
     notifier = Notifier.from_env()
-    pinger = WatchdogPinger(notifier, watchdog_interval(),
-                            healthy=lambda: service._thread is not None
-                            and service._thread.is_alive())
+    interval = watchdog_interval()  # pings only while the game writer turns (WriterTurns)
+    pinger = WatchdogPinger(notifier, interval,
+                            healthy=WriterTurns(service.enqueue, (interval or 30) / 2))
     stop = threading.Event()
 
     def on_signal(signum: int, frame: Any) -> None:

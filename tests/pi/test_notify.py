@@ -112,3 +112,35 @@ def test_pinger_does_nothing_without_a_watchdog() -> None:
     pinger.start()
     assert pinger._thread is None
     pinger.stop()
+
+
+def test_a_stuck_writer_stops_the_watchdog_pings() -> None:
+    """A writer thread that is alive but stuck (a deadlock, a write that never returns) used
+    to keep the watchdog fed: only the thread's liveness was checked."""
+    from companion.notify import WriterTurns
+    from companion.writer_thread import WriterThread
+
+    now = [0.0]
+    writer = WriterThread().start()
+    turns = WriterTurns(writer.enqueue, patience_s=15, clock=lambda: now[0])
+    release = threading.Event()
+    try:
+        assert turns()
+        writer.call(lambda: None)  # the writer turns: the no-op queued before has run
+        now[0] += 20
+        assert turns()
+        writer.enqueue(release.wait)  # the writer gets stuck
+        now[0] += 1
+        assert turns()  # the no-op it was given has run; a new one waits behind the stuck write
+        now[0] += 10
+        assert turns()  # patience
+        now[0] += 10
+        assert writer._thread is not None and writer._thread.is_alive()
+        assert not turns()
+        release.set()
+        writer.call(lambda: None)
+        now[0] += 1
+        assert turns()
+    finally:
+        release.set()
+        writer.stop_thread()
