@@ -242,8 +242,19 @@ class Rules(SharedEvents[S], ABC):
             ctx.may_end = False
             self.after_step(ctx)
         self.run(ctx)
+        prompt = ctx.state.prompt
+        if prompt is not None and prompt is state.prompt and prompt.kind in self.live_prompts:
+            self.refresh_prompt(ctx)
         ctx.finish(state)
         return ctx.events, seal(ctx.state)
+
+    live_prompts: frozenset[str] = frozenset()
+    """Kinds of prompt whose words or data depend on more than the command that asked them
+    (Pokémon's odds count the Poké Balls): asked again by :meth:`refresh_prompt` after any
+    command that leaves them standing."""
+
+    def refresh_prompt(self, ctx: Ctx[S]) -> None:
+        """Ask the standing prompt (one of :attr:`live_prompts`) again from ``ctx.state``."""
 
     after_end_commands: frozenset[str] = frozenset()
 

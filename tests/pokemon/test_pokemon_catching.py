@@ -216,3 +216,45 @@ def test_explore_only_when_asked() -> None:
     with pytest.raises(IllegalCommand, match="only Ash"):
         t.roll(3, actor="misty")
     assert t.state is before
+
+
+@pytest.mark.parametrize("kind", ["explore", "catch", "catch_miss"])
+def test_odds_shown_follow_a_banker_transfer_made_while_the_prompt_stands(kind: str) -> None:
+    """After a banker transfer leaves Ash with 1 Poké Ball, the prompt shows the real chance:
+    1 roll, 1/2 under the default zero_balls (it showed 19 rolls and 524287/524288)."""
+    t = Table()
+    t.own("ash", "cave")
+    t.land_on("cave")
+    if kind != "explore":
+        t.do("ash", "explore")
+    if kind == "catch_miss":
+        t.roll(t.state.prompt.data["odds"]["ball_faces"] + 1)  # X: the re-roll prompt
+    assert t.kind == kind
+    t.do("banker", "transfer", source="ash", to="bank", amount=t.money("ash") - 1,
+         reason="a correction")
+    assert t.kind == kind and t.money("ash") == 1
+    odds = t.state.prompt.data["odds"]
+    shown = game.view(t.state)
+    if kind == "catch_miss":  # the last Poké Ball re-rolls nothing (default zero_balls)
+        assert odds["rolls"] == 0 and odds["chance"] == "0"
+        assert "your last" in t.state.prompt.text and "0 rolls" in t.state.prompt.text
+    else:
+        assert odds["rolls"] == 1 and odds["chance"] == "1/2"
+        assert "1/2 (50.0%, 1 roll)" in t.state.prompt.text
+        assert "524287" not in shown["prompt"]["text"]
+    if kind != "explore":
+        assert shown["extra"]["catch"]["odds"] == odds
+    again = game.replay(t.events)
+    assert again.prompt == t.state.prompt
+
+
+def test_odds_shown_follow_a_trade_made_while_the_explore_prompt_stands() -> None:
+    t = Table()
+    t.own("ash", "cave")
+    t.land_on("cave")
+    t.do("ash", "propose_trade", to="misty", give={"money": 19}, take={})
+    trade = t.state.trades[0].id
+    t.do("misty", "accept_trade", trade=trade)
+    assert t.kind == "explore" and t.money("ash") == 1
+    assert t.state.prompt.data["odds"]["rolls"] == 1
+    assert "1/2 (50.0%, 1 roll)" in t.state.prompt.text

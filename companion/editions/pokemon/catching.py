@@ -8,6 +8,8 @@ other readings (docs/readings/pokemon.md). The odds shown are the real chance un
 
 from __future__ import annotations
 
+from typing import Any
+
 from companion.editions.pokemon import data
 from companion.engine.context import Ctx, cites
 from companion.engine.registry import prompt_kind, task
@@ -27,17 +29,25 @@ class PokemonCatching(MonopolyRules):
         """Ask whether to explore (own location) or explore/battle (a rival's)."""
         state = ctx.state
         space = state.b.spaces[index]
-        owner = state.owner(index)
-        kind = data.type_name(state.b, space.color)
-        if owner == pid:
-            if not data.wild_left(state, space.color):
-                ctx.say(f"No wild {kind}-type Pokémon are left: nothing to catch at {space.name}.")
-                return
-            odds = data.odds_for(state, pid)
-            ctx.ask("explore", (pid,), f"{state.name(pid)}: explore {space.name} for free? "
-                    f"({data.odds_text(odds)})", space=index, owner=owner, cost=0, odds=odds)
+        if state.owner(index) == pid and not data.wild_left(state, space.color):
+            ctx.say(f"No wild {data.type_name(state.b, space.color)}-type Pokémon are left: "
+                    f"nothing to catch at {space.name}.")
             return
-        assert owner is not None
+        text, details = self.explore_question(state, pid, index)
+        ctx.ask("explore", (pid,), text, **details)
+
+    def explore_question(self, state: MonopolyState, pid: str, index: int
+                         ) -> tuple[str, dict[str, Any]]:
+        """The explore prompt's words and data, from ``state`` (the odds are its real chance)."""
+        space = state.b.spaces[index]
+        owner = state.owner(index)
+        if owner is None or owner == pid:
+            odds = data.odds_for(state, pid)
+            if not data.wild_left(state, space.color):
+                odds = data.no_catch(odds)
+            return (f"{state.name(pid)}: explore {space.name} for free? "
+                    f"({data.odds_text(odds)})",
+                    {"space": index, "owner": pid, "cost": 0, "odds": odds})
         cost = space.rent
         odds = data.catch_odds(data.values(state).ball_faces, int(state.b.rule("die_faces")),
                                max(0, state.player(pid).money - cost),
@@ -45,9 +55,28 @@ class PokemonCatching(MonopolyRules):
         after = " after paying"
         if not data.wild_left(state, space.color):
             odds, after = data.no_catch(odds), ""
-        ctx.ask("explore", (pid,), f"{state.name(pid)} is on {state.name(owner)}'s {space.name}: "
-                f"pay {state.fmt(cost)} to explore ({data.odds_text(odds)}{after}), or "
-                f"battle {state.name(owner)}", space=index, owner=owner, cost=cost, odds=odds)
+        return (f"{state.name(pid)} is on {state.name(owner)}'s {space.name}: pay "
+                f"{state.fmt(cost)} to explore ({data.odds_text(odds)}{after}), or battle "
+                f"{state.name(owner)}", {"space": index, "owner": owner, "cost": cost,
+                                         "odds": odds})
+
+    live_prompts = frozenset({"explore", "catch", "catch_miss"})
+    """Prompts that show the odds: worked out again from the state after any other command
+    (a trade or a banker's transfer changes the Poké Balls they count)."""
+
+    def refresh_prompt(self, ctx: C) -> None:
+        """The standing explore or catching prompt asked again from the state as it is now,
+        so the odds it shows are the real chance (docs/readings/pokemon.md)."""
+        prompt = ctx.state.prompt
+        assert prompt is not None
+        pid, index = prompt.to[0], prompt.data["space"]
+        if prompt.kind == "explore":
+            text, details = self.explore_question(ctx.state, pid, index)
+            ctx.ask("explore", (pid,), text, **details)
+        elif prompt.kind == "catch":
+            self.ask_catch(ctx, pid, index)
+        else:
+            self.ask_reroll(ctx, pid, index)
 
     @task("explore_offer")
     def task_explore_offer(self, ctx: C, player: str, space: int) -> None:
@@ -100,9 +129,9 @@ class PokemonCatching(MonopolyRules):
         odds = data.odds_for(state, pid)
         k, n = odds["ball_faces"], odds["faces"]
         faces = ["ball"] * k + ["x"] * (n - k)
-        ctx.emit("edition_values_set",
-                 set={"catch": {"player": pid, "space": index, "type": s.color,
-                                       "odds": odds}})
+        catch: data.Catch = {"player": pid, "space": index, "type": s.color, "odds": odds}
+        if data.values(state).catch != catch:
+            ctx.emit("edition_values_set", set={"catch": catch})
         hint = f"1-{k} Poké Ball" if k > 1 else "1 Poké Ball"
         if k < n:
             hint += f", {k + 1}-{n} X" if k + 1 < n else f", {n} X"
@@ -131,16 +160,31 @@ class PokemonCatching(MonopolyRules):
                      set={"wild": chips, "caught": table, "catch": None})
             return
         price = int(state.b.rule("reroll_price"))
-        money = state.player(player).money
-        if money < price:
+        if state.player(player).money < price:
             ctx.emit("edition_values_set",
                      f"X: {state.name(player)} catches nothing and has no Poké Ball left "
                      "to re-roll.", set={"catch": None})
             return
-        odds = data.catch_odds(data.values(state).ball_faces, int(state.b.rule("die_faces")),
-                               money, price, data.counts_last(state), paid=False)
         ctx.emit("edition_values_set", f"X: {state.name(player)} catches nothing.",
-                 set={"catch": {**data.catch(state), "odds": odds, "after_reroll": True}})
+                 set={"catch": {**data.catch(state), "odds": self.reroll_odds(state, player),
+                                "after_reroll": True}})
+        self.ask_reroll(ctx, player, space)
+
+    def reroll_odds(self, state: MonopolyState, player: str) -> data.Odds:
+        """The chance left to a Trainer whose roll missed (each re-roll still to pay)."""
+        return data.catch_odds(data.values(state).ball_faces, int(state.b.rule("die_faces")),
+                               state.player(player).money, int(state.b.rule("reroll_price")),
+                               data.counts_last(state), paid=False)
+
+    def ask_reroll(self, ctx: C, player: str, space: int) -> None:
+        """Ask whether to pay for a re-roll, showing the chance that is left."""
+        state = ctx.state
+        price = int(state.b.rule("reroll_price"))
+        money = state.player(player).money
+        odds = self.reroll_odds(state, player)
+        shown = data.values(state).catch
+        if shown is not None and shown.get("odds") != odds:
+            ctx.emit("edition_values_set", set={"catch": {**shown, "odds": odds}})
         if money <= price and not self.may_spend_last(state):
             ctx.ask("catch_miss", (player,), f"{state.name(player)}: stop (your last Poké Ball "
                     "cannot be spent on a re-roll)", space=space, price=price, odds=odds)
