@@ -12,7 +12,7 @@ method each edition defines that a base also has and fails on one this module do
 Policies are plain class attributes (``dice_count``, ``order_dice``, ``dice_names``,
 ``jail_tries``, ``jail_exit_words``, ``jail_exit_say``, ``jail_exit_lands``, ``without``,
 ``quiet_kinds``, ``deck_policy``, ``short_payment``, ``board_fields``, ``cite_as``,
-``never_cites``, ``ends_after``): an edition declares them, the family reads them.
+``never_cites``, ``ends_after``, ``live_prompts``): an edition declares them, the family reads them.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ ENGINE_INTERFACE: Mapping[str, str] = {
     "tag_objects": "the objects that can carry a tag",
     "note_said": "keep an event's words in the edition's state (Master Trainer's last lines)",
     "roll_in_round": "a roll for the edition's own dice round (Master Trainer: a die each)",
+    "refresh_prompt": "ask a standing prompt of ``live_prompts`` again (Pokémon's odds)",
 }
 """The engine's edition interface (``companion.engine.rules.Rules``)."""
 
