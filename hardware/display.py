@@ -18,6 +18,7 @@ import io
 import logging
 import threading
 import time
+import weakref
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -35,15 +36,29 @@ Opener = Callable[[], LumaDevice]
 OnStatus = Callable[[str, bool, str], None]
 NOP = 0xE3  # a no-op command on SSD1306 and SH1106: is anyone there?
 MAX_BACKOFF_S = 30.0
+REFRESH_S = 5.0
+"""How often the panel gets its set-up and the current frame again. A panel that lost power
+for a moment still acknowledges writes, so nothing else notices that it came back dark."""
+
+
+ARGS = {0x20: 1, 0x21: 2, 0x22: 2, 0x81: 1, 0x8D: 1, 0xA8: 1, 0xAD: 1, 0xD3: 1, 0xD5: 1,
+        0xD9: 1, 0xDA: 1, 0xDB: 1, 0xDC: 1}
+"""SSD1306 / SH1106 commands and how many argument bytes follow each (the fake parses)."""
 
 
 class FakeI2C:
-    """luma's serial interface in memory: ``unplug()`` makes every transfer fail as a missing
-    panel does; ``replug()`` brings it back. ``frames`` counts data transfers."""
+    """luma's serial interface in memory, with an SSD1306 behind it.
+
+    ``unplug()`` makes every transfer fail as a missing panel does; ``replug()`` brings it
+    back. ``power_cycle()`` is a panel that lost power for a moment (a loose wire, a
+    brown-out): it still acknowledges every write, but comes back as a controller does at
+    power-up, display off, charge pump off, its RAM blank. ``shown()`` is what the glass
+    shows: the RAM, or None while the panel is dark. ``frames`` counts data transfers."""
 
     def __init__(self) -> None:
         self.plugged = True
         self.frames = 0
+        self.power_cycle()
 
     def unplug(self) -> None:
         self.plugged = False
@@ -51,19 +66,72 @@ class FakeI2C:
     def replug(self) -> None:
         self.plugged = True
 
+    def power_cycle(self) -> None:
+        self.on = self.pump = False
+        self.ram = bytearray(screens.WIDTH * screens.HEIGHT // 8)
+        self._at = 0
+
+    def shown(self) -> bytes | None:
+        return bytes(self.ram) if self.on and self.pump else None
+
     def _check(self) -> None:
         if not self.plugged:
             raise OSError(errno.EREMOTEIO, "Remote I/O error")
 
     def command(self, *cmd: int) -> None:
         self._check()
+        i = 0
+        while i < len(cmd):
+            op, args = cmd[i], list(cmd[i + 1:i + 1 + ARGS.get(cmd[i], 0)])
+            i += 1 + len(args)
+            if op in (0xAE, 0xAF):
+                self.on = op == 0xAF
+            elif op == 0x8D:  # SSD1306 charge pump
+                self.pump = args[:1] == [0x14]
+            elif op == 0x22 and args:  # SSD1306 page range (the column range starts at 0)
+                self._at = args[0] * screens.WIDTH
+            elif 0xB0 <= op <= 0xB7:  # SH1106 page address
+                self._at = (op - 0xB0) * screens.WIDTH
 
     def data(self, data: Any) -> None:
         self._check()
         self.frames += 1
+        chunk = bytes(data)[:len(self.ram) - self._at]
+        self.ram[self._at:self._at + len(chunk)] = chunk
+        self._at += len(chunk)
 
     def cleanup(self) -> None:
         pass
+
+
+class _Recorder:
+    """Passes a driver's writes on and keeps the commands it sends before its first data:
+    the controller's set-up, to send again (:meth:`Display.tick`)."""
+
+    def __init__(self, bus: Any) -> None:
+        self.bus = bus
+        self.setup: list[tuple[int, ...]] | None = []
+
+    def command(self, *cmd: int) -> None:
+        if self.setup is not None:
+            self.setup.append(cmd)
+        self.bus.command(*cmd)
+
+    def data(self, data: Any) -> None:
+        self.setup_done()
+        self.bus.data(data)
+
+    def setup_done(self) -> None:
+        if self.setup is not None:  # without DISPLAYOFF: sent again, it must not blink
+            _SETUP[self] = [c for c in (c[1:] if c[:1] == (0xAE,) else c
+                                        for c in self.setup) if c]
+        self.setup = None
+
+    def cleanup(self) -> None:
+        self.bus.cleanup()
+
+
+_SETUP: weakref.WeakKeyDictionary[Any, list[tuple[int, ...]]] = weakref.WeakKeyDictionary()
 
 
 def make_opener(cfg: DisplayConfig, simulate: bool = False,
@@ -91,7 +159,10 @@ def make_opener(cfg: DisplayConfig, simulate: bool = False,
             _quietly(bus.cleanup)
             raise
         kind = ssd1306 if cfg.kind == "ssd1306" else sh1106
-        return kind(bus, width=screens.WIDTH, height=screens.HEIGHT, rotate=cfg.rotate)
+        recorder = _Recorder(bus)
+        device = kind(recorder, width=screens.WIDTH, height=screens.HEIGHT, rotate=cfg.rotate)
+        recorder.setup_done()
+        return device
 
     return open_panel
 
@@ -118,6 +189,7 @@ class Display:
         self._lock = threading.RLock()  # on_status may draw (reentrant), never deadlock
         self._frame = Image.new("1", (screens.WIDTH, screens.HEIGHT))
         self._retry_at = 0.0
+        self._sent_at = 0.0
         self._backoff = 1.0
         self._status: tuple[bool, str] | None = None
         if device is not None:
@@ -132,10 +204,14 @@ class Display:
         return self._status
 
     def tick(self) -> None:
-        """Try to open a missing panel when its pause has passed (call it now and then)."""
+        """Try to open a missing panel when its pause has passed, and every ``REFRESH_S``
+        set up an open one again and resend the frame (call it now and then)."""
         with self._lock:
+            now = self._clock()
             if self.device is None and self._opener is not None:
-                self._open(self._clock())
+                self._open(now)
+            elif self.device is not None and now - self._sent_at >= REFRESH_S:
+                self._send(self._frame, now, setup=True)
 
     def _open(self, now: float) -> None:
         assert self._opener is not None
@@ -150,12 +226,20 @@ class Display:
         self._report(True, "screen ready")
         self._send(self._frame, now)
 
-    def _send(self, image: Image.Image, now: float) -> None:
+    def _send(self, image: Image.Image, now: float, setup: bool = False) -> None:
+        """Send a frame; with ``setup``, the controller's set-up before it and DISPLAYON after
+        (a panel that lost power is dark with a blank RAM, and no write tells)."""
         if self.device is None:
             return
         try:
+            commands = _SETUP.get(getattr(self.device, "_serial_interface", None), [])
+            for command in commands if setup else []:
+                self.device.command(*command)
             with canvas(self.device) as draw:
                 draw.bitmap((0, 0), image, fill="white")
+            if setup and commands:
+                self.device.show()
+            self._sent_at = now
         except Exception as exc:  # noqa: BLE001
             device, self.device = self.device, None
             _release(device)

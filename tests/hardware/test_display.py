@@ -218,3 +218,26 @@ def test_a_drawing_fault_never_escapes(display: Display) -> None:
 
     display.render(broken)
     assert display.frame().tobytes() != Image.new("1", (128, 64)).tobytes()
+
+
+def test_a_panel_that_lost_power_shows_the_screen_again_within_seconds() -> None:
+    """A brown-out or a loose wire between two frames: the panel comes back dark with a blank
+    RAM and still acknowledges every write (it stayed blank for ever)."""
+    from hardware.display import REFRESH_S, FakeI2C
+
+    bus, now, status = FakeI2C(), [0.0], []
+    display = panel(bus, now, status)
+    display.show_game(VIEW)
+    shown = bus.shown()
+    assert shown is not None and any(shown)
+    bus.power_cycle()
+    assert bus.shown() is None
+    for _ in range(int(REFRESH_S / 0.05) + 1):  # the polling thread ticks every 50 ms
+        now[0] += 0.05
+        display.tick()
+    assert REFRESH_S <= 5 and bus.shown() == shown
+    frames = bus.frames
+    for _ in range(10):  # a panel that keeps its power sees no more than its refresh
+        now[0] += 0.05
+        display.tick()
+    assert bus.frames == frames and status == [("screen", True, "screen ready")]
