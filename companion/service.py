@@ -38,7 +38,7 @@ from companion.game_record import (
 )
 from companion.memory import release_memory
 from companion.statelock import StateDirBusy, StateLock
-from companion.store import Store, StoreError
+from companion.store import Store, StoreError, StoreLost
 from companion.writer_thread import Listener, WriterThread
 
 log = logging.getLogger("companion.service")
@@ -132,6 +132,9 @@ class GameService(WriterThread):
         if self._ahead is not None:
             self._ahead.shutdown(wait=True)
             self._ahead = None
+        moved = "" if self.store.lost else self.store.moved()
+        if moved:  # deleted since the last commit: what the process holds is saved first
+            self.store.rescue(moved)
         self.store.close()
         if self._lock is not None:
             self._lock.release()
@@ -261,6 +264,9 @@ class GameService(WriterThread):
         say so clearly instead of failing."""
         try:
             return fn(*args)
+        except StoreLost as exc:  # the file was deleted under us: rescued (see Store.rescue)
+            self._publish("", 0, {"text": str(exc), "level": "error"})
+            return Outcome(False, 0, error=str(exc), code="storage")
         except sqlite3.Error as exc:
             log.error("could not save: %s", exc)
             text = (f"The companion could not save ({exc}); nothing changed. Free some disk "

@@ -12,6 +12,7 @@ import json
 import logging
 import os
 import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -96,6 +97,16 @@ class StoreError(RuntimeError):
         }.get(kind, message)
 
 
+class StoreLost(StoreError):
+    """The database file was deleted or replaced while the service ran: a commit would go to
+    a file nobody will ever open again. Raised instead of committing (nothing of that write
+    is kept); the message says where what the process held was rescued to."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, "lost",
+                         "Database file deleted: games rescued, see the journal.")
+
+
 def writable_problem(path: Path) -> str | None:
     """Why the database at ``path`` cannot be written, or None if nothing stops it."""
     folder = path.parent
@@ -112,6 +123,15 @@ def writable_problem(path: Path) -> str | None:
                     "games. The file is not damaged. Fix its owner or permissions (on a Pi: "
                     f"sudo chown -R companion: {folder}), then start again.")
     return None
+
+
+def _sync_dir(folder: Path) -> None:
+    """fsync a directory: a file just renamed into it is there after a power cut."""
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _user() -> str:
@@ -146,6 +166,16 @@ class Store:
         problem = writable_problem(path)
         if problem:
             raise StoreError(problem, "read_only")
+        self.conn = self._connect()
+        self.commits_since_checkpoint = 0
+        """Commits since :meth:`checkpoint` last ran (the service runs it after answers)."""
+        self.lost: str | None = None
+        """Set when the file was deleted or replaced and could not be rescued in its place:
+        why every write is refused until a restart."""
+        self._files = self._identities()
+
+    def _connect(self) -> sqlite3.Connection:
+        path = self.path
         conn: sqlite3.Connection | None = None
         try:
             conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
@@ -171,9 +201,7 @@ class Store:
                 "backup with `companion restore` (list them: `companion backup --list`), or "
                 "move the file away to start afresh."
             ) from exc
-        self.conn = conn
-        self.commits_since_checkpoint = 0
-        """Commits since :meth:`checkpoint` last ran (the service runs it after answers)."""
+        return conn
 
     def close(self) -> None:
         self.conn.close()
@@ -233,14 +261,108 @@ class Store:
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
         """``BEGIN IMMEDIATE`` ... ``COMMIT`` (rolled back on any error)."""
+        if self.lost:
+            raise StoreLost(self.lost)
         self.conn.execute("BEGIN IMMEDIATE")
         try:
             yield self.conn
+            moved = self.moved()
         except BaseException:
             self.conn.execute("ROLLBACK")
             raise
+        if moved:
+            self.conn.execute("ROLLBACK")
+            raise StoreLost(self.rescue(moved))
         self.conn.execute("COMMIT")
         self.commits_since_checkpoint += 1
+
+    def _identities(self) -> dict[Path, tuple[int, int]]:
+        """(device, inode) of the database file and its log as this process opened them."""
+        out = {}
+        for item in (self.path, self.wal_path):
+            try:
+                st = item.stat()
+            except OSError:
+                continue
+            out[item] = (st.st_dev, st.st_ino)
+        return out
+
+    def moved(self) -> str:
+        """What happened to the files this connection writes ("" if nothing): a file
+        deleted or replaced under the running service (Linux keeps writing to the deleted
+        one, which nobody would ever open again). One ``stat`` per file: microseconds."""
+        if self.wal_path not in self._files and self.wal_path.exists():
+            self._files = {**self._files, **self._identities()}  # the log's first write
+        for item, (dev, ino) in self._files.items():
+            try:
+                st = item.stat()
+            except FileNotFoundError:
+                return f"{item} was deleted"
+            except OSError:
+                continue  # an unreadable directory is a different problem (the write says)
+            if (st.st_dev, st.st_ino) != (dev, ino):
+                return f"{item} was replaced by another file"
+        return ""
+
+    def rescue(self, what: str) -> str:
+        """Copy every committed page this connection still reads (a deleted file stays
+        readable while it is open) into a new database; the message for the journal, the
+        page and the OLED. When the database's place holds nothing else now (no file, or
+        still this one), the copy takes it and this store goes on with it. Otherwise the
+        copy goes beside it and every write is refused until a restart (``lost``): the file
+        now in its place is someone's choice."""
+        folder = self.path.parent
+        shm = self.path.with_name(self.path.name + "-shm")
+        in_place = all(self._ours_or_absent(item) for item in (self.path, self.wal_path))
+        stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime())
+        target = self.path if in_place else folder / f"{self.path.name}.rescued-{stamp}"
+        partial = target.with_name(target.name + ".partial")
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            partial.unlink(missing_ok=True)
+            copy = sqlite3.connect(partial)
+            try:
+                self.conn.backup(copy)
+            finally:
+                copy.close()
+            if in_place:
+                self.conn.close()  # SQLite deletes its log by name only if the file is ours
+                for item in (self.wal_path, shm):
+                    if self._ours_or_absent(item):
+                        item.unlink(missing_ok=True)
+            os.replace(partial, target)
+            _sync_dir(folder)
+            if in_place:
+                self.conn = self._connect()
+                self._files = self._identities()
+        except (OSError, sqlite3.Error, StoreError) as exc:
+            self.lost = (f"The database file {what} while the companion ran, and what it "
+                         f"held could not be saved in {target} ({exc}). Nothing more is "
+                         "saved. Do not switch the companion off: free the disk or fix the "
+                         f"folder (anything saved so far may be in {partial}), then "
+                         "restart it.")
+            log.error("%s", self.lost)
+            return self.lost
+        if not in_place:
+            self.lost = (f"The database file {what} while the companion ran. Every game it "
+                         f"held is saved in {target}; the file now at {self.path} was left "
+                         "alone. Nothing more is saved until a restart: stop the companion, "
+                         f"put the file you want at {self.path} (the rescued one, or "
+                         "`companion restore` a backup), and start it again.")
+            log.error("%s", self.lost)
+            return self.lost
+        text = (f"The database file {what} while the companion ran. Every game it held is "
+                f"saved again in {target} and play goes on. The last move was not saved: "
+                "make it again.")
+        log.error("%s", text)
+        return text
+
+    def _ours_or_absent(self, item: Path) -> bool:
+        try:
+            st = item.stat()
+        except FileNotFoundError:
+            return True
+        return self._files.get(item) == (st.st_dev, st.st_ino)
 
     def checkpoint_due(self) -> bool:
         return self.commits_since_checkpoint >= CHECKPOINT_EVERY
