@@ -1,0 +1,46 @@
+"""What a Master Trainer game's story counts (see companion/story.py): Pokémon caught,
+battles fought and Pokémon knocked out, per trainer."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, cast
+
+from companion.engine.events import BattleChanged, ChipCaught, KnockedOut
+from companion.story import Count, Counter, Step
+
+
+def catches(step: Step) -> Count:
+    if step.name != "chip_caught":
+        return []
+    return [(cast(ChipCaught, step.data).player, 1, "")]
+
+
+def battles(step: Step) -> Count:
+    """A trainer sending out a Pokémon in a battle (a battle offered and declined, or the
+    Rival Card's side of the Final Battle, is not one)."""
+    if step.name != "battle_changed":
+        return []
+    raw = cast(BattleChanged, step.data).battle
+    if not isinstance(raw, Mapping):
+        return []
+    old: Any = getattr(step.before, "battle", None)
+    had = set(old.fighters) if old is not None and old.challenger == raw["challenger"] else set()
+    return [(pid, 1, "") for pid in raw.get("fighters", {}) if pid not in had]
+
+
+def knocked_out(step: Step) -> Count:
+    if step.name != "knocked_out":
+        return []
+    return [(cast(KnockedOut, step.data).player, 1, "")]
+
+
+STORY_COUNTERS = [
+    Counter("catches", "Pokémon caught", catches),
+    Counter("battles", "Battles fought", battles),
+    Counter("knocked_out", "Pokémon knocked out", knocked_out),
+]
+
+END_RULE = "final-win"
+"""A Master Trainer game ends only when a trainer wins the Final Battle (for logs from
+before citations, which stored no rule with the end)."""
