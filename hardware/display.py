@@ -287,8 +287,9 @@ class Display:
             else:
                 self._send(image, now)
 
-    def show_game(self, view: Mapping[str, Any], nav: Mapping[str, Any] | None = None) -> None:
-        self.render(lambda d: screens.draw_game(d, view, nav))
+    def show_game(self, view: Mapping[str, Any], nav: Mapping[str, Any] | None = None,
+                  page: int = 0) -> None:
+        self.render(lambda d: screens.draw_game(d, view, nav, page))
 
     def show_join(self, url: str, code: str) -> None:
         self.render(lambda d: screens.draw_join(d, url, code))
@@ -296,8 +297,8 @@ class Display:
     def show_enrollment(self, done: int, total: int, prompt: str) -> None:
         self.render(lambda d: screens.draw_enrollment(d, done, total, prompt))
 
-    def show_error(self, text: str) -> None:
-        self.render(lambda d: screens.draw_error(d, text))
+    def show_error(self, text: str, page: int = 0) -> None:
+        self.render(lambda d: screens.draw_error(d, text, page))
 
     def frame(self) -> Image.Image:
         """A copy of the last frame (mode "1", 128x64)."""

@@ -57,7 +57,12 @@ class PromptNavigator:
         """What the OLED shows: labels, the highlight, and the value being edited."""
         editing = None
         if self._editing is not None:
-            editing = {"label": _short_label(self._editing), "value": self._value_text()}
+            spec = self._editing["input"]
+            options = spec.get("options", []) if spec["kind"] == "choice" else []
+            editing = {"label": str(self._editing.get("label", self._editing.get("type", ""))),
+                       "value": self._value_text(),
+                       "position": f"{self._value + 1}/{len(options)}" if len(options) > 1
+                       else ""}
         return {"actor": self.actor, "items": [a["label"] for a in self.actions],
                 "index": self.index, "editing": editing}
 
@@ -154,6 +159,3 @@ def _kind(action: Mapping[str, Any]) -> str | None:
 def _key(action: Mapping[str, Any]) -> tuple[str, str, str]:
     return (str(action.get("actor")), str(action.get("type")), repr(action.get("args")))
 
-
-def _short_label(action: Mapping[str, Any]) -> str:
-    return str(action.get("label", action.get("type", "")))[:8]

@@ -1,12 +1,17 @@
 """What the 128x64 OLED shows, drawn with PIL on any ImageDraw (no I/O here).
 
-Layout of the game screen (misc-fixed 6x12, 21 characters a line, see hardware/fonts)::
+Five lines of 21 characters (misc-fixed 6x12, see hardware/fonts). The game screen::
 
     Ana's turn        4+3     <- whose turn, the last roll
-    Ana 1500  Bo 980          <- balances, current player first
-    Ana rolled 7, landed...   <- the newest log line (what the roll caused)
-    Buy Cave for 60?          <- the prompt's text (or the log line before)
-    [> Buy            1/3 ]   <- highlighted choice, or the value being edited
+    Ana ₥1500  Bob ₥980       <- balances, current player first; paged when they do not fit
+    Buy “Tatooine” for ₥60?   <- the prompt's text (else the newest log line), paged
+    ...                       <- (a bar at the right edge tells which page)
+    [> Buy            1/3 ]   <- the highlighted choice, or the value being edited
+
+The decision is never cut and never paged: the highlighted choice (or the value being edited)
+takes as many inverted lines as it needs, and the text gives them up. Text and balances that do
+not fit are shown a page at a time: :func:`game_rows` lays out page ``page`` (the table turns
+the page every ``PAGE_S`` seconds) and :func:`game_pages` says how many there are.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from __future__ import annotations
 import textwrap
 import unicodedata
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import segno
@@ -24,7 +30,20 @@ from hardware.fonts import oled_font
 WIDTH, HEIGHT = 128, 64
 LINE_H = 13  # 12 px a glyph, one blank row between lines
 COLS = 21
+ROWS = 5
 ON, OFF = "white", "black"
+PAGE_S = 3.0
+"""Seconds a page of text or balances stays before the next one."""
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the screen: ``text`` on the left, ``right`` flush right, both whole."""
+
+    text: str
+    inverted: bool = False
+    right: str = ""
+    cut_ok: bool = False  # only the header may be cut (a title, a long name)
 
 
 def text(draw: ImageDraw.ImageDraw, xy: tuple[int, int], words: str, fill: str = ON) -> None:
@@ -32,16 +51,25 @@ def text(draw: ImageDraw.ImageDraw, xy: tuple[int, int], words: str, fill: str =
     oled_font().draw(draw, xy, words, fill=fill)
 
 
+def width(words: str) -> int:
+    """Cells ``words`` takes on the screen."""
+    return len(oled_font().cells(words))
+
+
 def fit(words: str, cols: int = COLS) -> str:
-    """``words`` cut to ``cols`` cells, with "~" marking a cut."""
-    cells = oled_font().cells(" ".join(str(words).split()))
+    """``words`` on one line (spacing kept), cut to ``cols`` cells with "~" marking a cut."""
+    cells = oled_font().cells(" ".join(str(words).splitlines()))
     return "".join(cells) if len(cells) <= cols else "".join(cells[: cols - 1]) + "~"
 
 
-def wrap(words: str, cols: int = COLS) -> list[str]:
-    """``words`` wrapped to lines of ``cols`` cells."""
-    return textwrap.wrap(unicodedata.normalize("NFC", str(words)), cols,
-                         break_on_hyphens=False)
+def wrap(words: str, cols: int = COLS, first: int | None = None) -> list[str]:
+    """``words`` wrapped to lines of ``cols`` cells (the first line ``first`` cells)."""
+    norm = " ".join(unicodedata.normalize("NFC", str(words)).split())
+    if first is None or first == cols:
+        return textwrap.wrap(norm, cols, break_on_hyphens=False)
+    head = textwrap.wrap(norm, first, break_on_hyphens=False)[:1]
+    rest = norm[len(head[0]):].strip() if head else ""
+    return head + textwrap.wrap(rest, cols, break_on_hyphens=False)
 
 
 def _line(draw: ImageDraw.ImageDraw, row: int, words: str, *, inverted: bool = False,
@@ -50,11 +78,11 @@ def _line(draw: ImageDraw.ImageDraw, row: int, words: str, *, inverted: bool = F
     if inverted:
         draw.rectangle((0, y - 1, WIDTH - 1, y + LINE_H - 2), fill=ON)
     colour = OFF if inverted else ON
-    width = len(oled_font().cells(right))
-    room = COLS - (width + 1 if right else 0)
+    cells = width(right)
+    room = COLS - (cells + 1 if right else 0)
     text(draw, (1, y), fit(words, room), fill=colour)
     if right:
-        text(draw, (WIDTH - 1 - 6 * width, y), right, fill=colour)
+        text(draw, (WIDTH - 1 - 6 * cells, y), right, fill=colour)
 
 
 def _name(view: Mapping[str, Any], pid: str | None) -> str:
@@ -64,54 +92,166 @@ def _name(view: Mapping[str, Any], pid: str | None) -> str:
     return "Banker" if pid == "banker" else str(pid or "")
 
 
-def _balances(view: Mapping[str, Any]) -> str:
+def counted(view: Mapping[str, Any], player: Mapping[str, Any]) -> str:
+    """What the game counts for ``player``, short: "₥1500", "€6.50", "19" (Poké Balls,
+    coins), "4PP" (Master Trainer's Power Points) or "" (nothing to count)."""
+    money = player.get("money")
+    if money is None:
+        power = player.get("power_points")
+        return "" if power is None else f"{power}PP"
+    currency = view.get("currency") or {}
+    if currency.get("symbol") and player.get("money_text"):
+        return str(player["money_text"])
+    return str(money)
+
+
+def balance_pages(view: Mapping[str, Any], cols: int = COLS) -> list[str]:
+    """The players still in, current first, as "name amount" packed into lines of ``cols``
+    cells: one line a page. An amount is never cut; a name only if it alone is too long."""
     players = [p for p in view.get("players", []) if not p.get("bankrupt")]
     players.sort(key=lambda p: not p.get("is_current"))
-    parts = [f"{''.join(oled_font().cells(str(p.get('name', '')))[:4])} {p.get('money', '')}"
-             for p in players]
-    wide = "  ".join(parts)
-    return wide if len(oled_font().cells(wide)) <= COLS else " ".join(parts)
+    entries = []
+    for p in players:
+        amount = counted(view, p)
+        room = cols - (width(amount) + 1 if amount else 0)
+        entries.append(" ".join(x for x in (fit(str(p.get("name", "")), room), amount) if x))
+    pages: list[str] = []
+    for entry in entries:
+        if pages and width(pages[-1]) + 2 + width(entry) <= cols:
+            pages[-1] += "  " + entry
+        else:
+            pages.append(entry)
+    return pages
+
+
+def _choice_rows(nav: Mapping[str, Any] | None) -> list[Row]:
+    """The decision, whole, on as many inverted lines as it takes."""
+    if not nav or not nav.get("items"):
+        return []
+    editing = nav.get("editing")
+    if editing:
+        words = f"{editing['label']}: < {editing['value']} >"
+        right = str(editing.get("position") or "")
+    else:
+        items, index = nav["items"], nav["index"]
+        words = f"> {items[index]}"
+        right = f"{index + 1}/{len(items)}" if len(items) > 1 else ""
+    first = COLS - (width(right) + 1 if right else 0)
+    lines = wrap(words, COLS, first=first) or [""]
+    if len(lines) > ROWS - 1 and right:  # a card's whole text: the count makes room
+        lines = wrap(words, COLS) or [""]
+        if width(lines[-1]) + 1 + width(right) > COLS:
+            right = ""
+        return [Row(line, True, right if n == len(lines) - 1 else "")
+                for n, line in enumerate(lines)]
+    return [Row(line, True, right if n == 0 else "") for n, line in enumerate(lines)]
+
+
+def _text_lines(view: Mapping[str, Any]) -> list[str]:
+    prompt = view.get("prompt") or {}
+    log: Sequence[str] = view.get("log") or []
+    words = prompt.get("text") or (log[-1] if log else "")
+    return wrap(str(words))
+
+
+def _paged(lines: list[str], size: int) -> list[list[str]]:
+    if size <= 0 or not lines:
+        return [[]]
+    return [lines[i:i + size] for i in range(0, len(lines), size)]
+
+
+def _layout(view: Mapping[str, Any], nav: Mapping[str, Any] | None
+            ) -> tuple[list[Row], list[str], list[Row], list[list[str]]]:
+    """(header, balance pages, decision, text pages). The decision takes what it needs;
+    what is left goes to the header, a line of text, the balances, then more text."""
+    roll = "+".join(str(d) for d in view.get("last_roll") or [])
+    current = view.get("current")
+    header = Row(f"{_name(view, current)}'s turn" if current else str(view.get("title", "")),
+                 right=roll, cut_ok=True)
+    choice = _choice_rows(nav)
+    room = ROWS - len(choice)
+    balances = balance_pages(view) if room >= 3 else []
+    lines = _text_lines(view)
+    text_rows = max(0, room - 1 - (1 if balances else 0))
+    return [header] if room else [], balances, choice, _paged(lines, text_rows)
+
+
+def game_pages(view: Mapping[str, Any], nav: Mapping[str, Any] | None = None) -> int:
+    """How many pages the game screen has (1: nothing to turn)."""
+    if view.get("finished"):  # as draw_end
+        return len(_paged(_end_lines(view), ROWS - 1))
+    _, balances, _, texts = _layout(view, nav)
+    return max(1, len(balances)) * len(texts)
+
+
+@dataclass(frozen=True)
+class Screen:
+    """A laid-out screen: its rows, and where the paged text is (for the page bar)."""
+
+    rows: list[Row]
+    text_at: int = 1  # first row of the text
+    text_rows: int = 0  # rows the text may use
+    page: int = 0  # which page of the text is shown ...
+    pages: int = 1  # ... of how many
+    balance_at: int | None = None  # the row of the balances, if they are shown
+
+
+def game_rows(view: Mapping[str, Any], nav: Mapping[str, Any] | None = None,
+              page: int = 0) -> Screen:
+    """Game screen page ``page`` (any number: it wraps around). Balances turn every page,
+    the text once every balance page has been shown."""
+    header, balances, choice, texts = _layout(view, nav)
+    rows = list(header)
+    balance_at = None
+    if balances:
+        balance_at = len(rows)
+        rows.append(Row(balances[page % len(balances)]))
+    text_page = (page // max(1, len(balances))) % len(texts)
+    text_at = len(rows)
+    rows += [Row(line) for line in texts[text_page]]
+    rows += [Row("")] * (ROWS - len(rows) - len(choice))
+    rows += choice[:ROWS]
+    return Screen(rows, text_at, max(0, ROWS - text_at - len(choice)), text_page, len(texts),
+                  balance_at)
+
+
+def _draw(draw: ImageDraw.ImageDraw, screen: Screen) -> None:
+    for n, row in enumerate(screen.rows):
+        _line(draw, n, row.text, inverted=row.inverted, right=row.right)
+    if screen.pages > 1:  # a bar at the right edge: which page of the text this is
+        top = screen.text_at * LINE_H
+        span = (screen.text_rows * LINE_H - 2) / screen.pages
+        draw.line((WIDTH - 1, round(top + screen.page * span), WIDTH - 1,
+                   round(top + (screen.page + 1) * span) - 1), fill=ON)
+
+
+def _titled(title: str, lines: list[str], page: int) -> Screen:
+    """An inverted title over lines paged four at a time."""
+    pages = _paged(lines, ROWS - 1)
+    shown = page % len(pages)
+    return Screen([Row(title, True), *(Row(line) for line in pages[shown])], 1, ROWS - 1,
+                  shown, len(pages))
 
 
 def draw_game(draw: ImageDraw.ImageDraw, view: Mapping[str, Any],
-              nav: Mapping[str, Any] | None = None) -> None:
-    """The game screen from a view dict and the navigator's state (``PromptNavigator.state``)."""
+              nav: Mapping[str, Any] | None = None, page: int = 0) -> None:
+    """The game screen from a view dict and the navigator's state (``PromptNavigator.state``),
+    page ``page`` of :func:`game_pages`."""
     if view.get("finished"):
-        draw_end(draw, view)
-        return
-    roll = "+".join(str(d) for d in view.get("last_roll") or [])
-    current = view.get("current")
-    _line(draw, 0, f"{_name(view, current)}'s turn" if current else str(view.get("title", "")),
-          right=roll)
-    _line(draw, 1, _balances(view))
-    log: Sequence[str] = view.get("log") or []
-    prompt = view.get("prompt") or {}
-    lines = [log[-1]] if log else []
-    lines.append(prompt.get("text") or (log[-2] if len(log) > 1 else ""))
-    for row, line in enumerate(lines[:2], start=2):
-        _line(draw, row, line)
-    _draw_choice(draw, nav)
+        draw_end(draw, view, page)
+    else:
+        _draw(draw, game_rows(view, nav, page))
 
 
-def _draw_choice(draw: ImageDraw.ImageDraw, nav: Mapping[str, Any] | None) -> None:
-    if not nav or not nav.get("items"):
-        return
-    editing = nav.get("editing")
-    if editing:
-        _line(draw, 4, f"{editing['label']}: < {editing['value']} >", inverted=True)
-        return
-    items, index = nav["items"], nav["index"]
-    _line(draw, 4, f"> {items[index]}", inverted=True, right=f"{index + 1}/{len(items)}")
-
-
-def draw_end(draw: ImageDraw.ImageDraw, view: Mapping[str, Any]) -> None:
-    """The end of the game: who won and why."""
-    _line(draw, 0, "Game over", inverted=True)
+def _end_lines(view: Mapping[str, Any]) -> list[str]:
     winners = [_name(view, w) for w in view.get("winners", [])]
     won = " & ".join(winners) + (" wins!" if len(winners) == 1 else " win!") if winners else ""
-    rows = [won] + wrap(str(view.get("end_reason", "")))
-    for row, line in enumerate(rows[:4], start=1):
-        _line(draw, row, line)
+    return [*wrap(won), *wrap(str(view.get("end_reason", "")))]
+
+
+def draw_end(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], page: int = 0) -> None:
+    """The end of the game: who won and why (paged when it is long)."""
+    _draw(draw, _titled("Game over", _end_lines(view), page))
 
 
 def draw_enrollment(draw: ImageDraw.ImageDraw, done: int, total: int, prompt: str) -> None:
@@ -125,11 +265,14 @@ def draw_enrollment(draw: ImageDraw.ImageDraw, done: int, total: int, prompt: st
         text(draw, (1, 38 + row * LINE_H), line)
 
 
-def draw_error(draw: ImageDraw.ImageDraw, text: str) -> None:
-    """An error the table must see, wrapped over four lines."""
-    _line(draw, 0, "! Problem", inverted=True)
-    for row, line in enumerate(wrap(text)[:4], start=1):
-        _line(draw, row, line)
+def draw_error(draw: ImageDraw.ImageDraw, text: str, page: int = 0) -> None:
+    """An error the table must see, wrapped over four lines (paged when longer)."""
+    _draw(draw, _titled("! Problem", wrap(text), page))
+
+
+def error_pages(text: str) -> int:
+    """How many pages :func:`draw_error` has for ``text``."""
+    return len(_paged(wrap(text), ROWS - 1))
 
 
 def qr_matrix(url: str) -> list[list[bool]]:

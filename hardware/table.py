@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from hardware import screens
 from hardware.config import HardwareConfig, load_hardware_config
 from hardware.display import Display, make_opener
 from hardware.fake_reader import FakeReader
@@ -70,6 +71,10 @@ class TableHardware:
         self._outbox: list[tuple[dict[str, Any], Any]] = []
         self._on_action = _guarded(on_action) if on_action is not None else None
         self._view: Mapping[str, Any] | None = None
+        self._page = 0  # the page of the screen shown (screens.game_pages, error_pages)
+        self._error: str | None = None  # the error on the screen, if that is what it shows
+        self._paged = False  # the screen shown is the game or an error, which turn pages
+        self._page_at = 0.0  # when it was turned to
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -154,8 +159,10 @@ class TableHardware:
         self._feedback = value
 
     def tick(self) -> None:
-        """Reopen missing devices whose pause has passed (the polling thread calls it)."""
+        """Reopen missing devices whose pause has passed and turn the screen's page every
+        ``screens.PAGE_S`` (the polling thread calls it)."""
         now = self._clock()
+        self._turn_page(now)
         if self.display is not None:
             self.display.tick()
         for part in self._parts.values():
@@ -285,15 +292,40 @@ class TableHardware:
     # -- screen, buttons, feedback ------------------------------------------------------
     # None of these raises: the screen and the lights are never a reason to stop the table.
     def show(self, view: Mapping[str, Any]) -> None:
-        """Show the game from a view dict; the buttons now answer its prompt."""
+        """Show the game from a view dict (its first page); the buttons now answer its
+        prompt."""
         try:
             with self._lock:
                 self._view = view
                 self.navigator.update(view)
                 state = self.navigator.state()
+                self._page, self._page_at = 0, self._clock()
+                self._paged, self._error = True, None
             self.display.show_game(view, state)
         except Exception:
             log.exception("showing the game failed")
+
+    def _turn_page(self, now: float) -> None:
+        """Show the screen's next page when it has more than one and its time is up."""
+        try:
+            with self._lock:
+                view, state, error = self._view, self.navigator.state(), self._error
+                if not self._paged or now - self._page_at < screens.PAGE_S:
+                    return
+                if error is not None:
+                    pages = screens.error_pages(error)
+                else:
+                    pages = screens.game_pages(view, state) if view is not None else 1
+                if pages < 2:
+                    return
+                self._page, self._page_at = self._page + 1, now
+                page = self._page
+            if error is not None:
+                self.display.show_error(error, page)
+            elif view is not None:
+                self.display.show_game(view, state, page)
+        except Exception:
+            log.exception("turning the screen's page failed")
 
     def _queue_action(self, action: dict[str, Any], extra: Any) -> None:
         """The navigator chose (under the lock): sent by :meth:`_flush` once it is released,
@@ -311,9 +343,10 @@ class TableHardware:
         self._flush()
         try:
             with self._lock:
-                view, state = self._view, self.navigator.state()
+                view, state, page = self._view, self.navigator.state(), self._page
+                self._paged, self._error = True, None
             if view is not None:
-                self.display.show_game(view, state)
+                self.display.show_game(view, state, page)
         except Exception:
             log.exception("redrawing failed")
 
@@ -326,6 +359,8 @@ class TableHardware:
         self._redraw()
 
     def show_join(self, url: str, code: str) -> None:
+        with self._lock:
+            self._paged = False
         try:
             self.display.show_join(url, code)
         except Exception:
@@ -333,6 +368,8 @@ class TableHardware:
 
     def show_enrollment(self, progress: Any) -> None:
         """``progress``: a companion.tags.EnrollmentProgress or a dict with done/total/prompt."""
+        with self._lock:
+            self._paged = False
         try:
             get: Callable[[str], Any] = progress.get if isinstance(progress, Mapping) else (
                 lambda k: getattr(progress, k))
@@ -342,6 +379,10 @@ class TableHardware:
             log.exception("showing enrollment failed")
 
     def show_error(self, text: str) -> None:
+        """An error, paged when it is long; the next game screen or button press replaces it."""
+        with self._lock:
+            self._paged, self._error = True, text
+            self._page, self._page_at = 0, self._clock()
         try:
             self.display.show_error(text)
         except Exception:

@@ -46,7 +46,7 @@ def test_amount_is_changed_by_prev_next_and_clamped() -> None:
     nav.ok()
     nav.next()
     nav.next(big=True)  # +10
-    assert nav.state()["editing"] == {"label": "Bid", "value": "21"}
+    assert nav.state()["editing"] == {"label": "Bid", "value": "21", "position": ""}
     for _ in range(5):
         nav.next(big=True)
     nav.ok()

@@ -185,3 +185,30 @@ def test_a_missing_i2c_bus_does_not_stop_the_table() -> None:
         assert table.frame_png()[:4] == b"\x89PNG"
     finally:
         table.stop()
+
+
+def test_a_long_prompt_turns_its_pages_and_an_error_stays_up() -> None:
+    """A prompt too long for the screen is shown a page at a time (every PAGE_S seconds);
+    an error shown meanwhile is not replaced by the game's next page."""
+    from hardware.screens import PAGE_S
+
+    now = [0.0]
+    table, _, _ = simulated(clock=lambda: now[0])
+    long_view = {**VIEW, "prompt": {"kind": "buy", "to": ["p1"], "text": "word " * 40}}
+    try:
+        table.show(long_view)
+        first = table.frame_png()
+        now[0] += PAGE_S / 2
+        table.tick()
+        assert table.frame_png() == first
+        now[0] += PAGE_S / 2
+        table.tick()
+        assert table.frame_png() != first
+        table.show_error("Reader 'bank' is not answering")
+        error = table.frame_png()
+        for _ in range(3):
+            now[0] += PAGE_S
+            table.tick()
+        assert table.frame_png() == error
+    finally:
+        table.stop()
