@@ -1,11 +1,11 @@
 """Bounds on every input, checked before the rules see it.
 
-A command's arguments are checked against a declared table (:data:`ARGS`: every argument
-name any command takes, with its type and bounds; :data:`COMMANDS`: which names each
-command takes), a new game's settings against what its edition declares in ``setup_info``
-(types, counts, amounts, string lengths). Whatever is refused is refused with words a
-player understands, and nothing is stored: an argument the table does not name, an amount
-beyond :data:`MAX_AMOUNT` or a list longer than :data:`MAX_ITEMS` never reaches the log.
+A command's arguments are declared once, with the handler that reads them (``@takes`` in
+:mod:`companion.engine.commands`): the engine checks them before the rules see the command,
+wherever it comes from (a phone, a tag, a script). Here: the command's envelope (its actor and
+type are short names, its arguments not too long) and a new game's settings against what its
+edition declares in ``setup_info`` (types, counts, amounts, string lengths). Whatever is
+refused is refused with words a player understands, and nothing is stored.
 """
 
 from __future__ import annotations
@@ -14,16 +14,12 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from companion.engine.commands import MAX_AMOUNT, MAX_ARGS_BYTES, MAX_ID, MAX_ITEMS, MAX_TEXT
 from companion.engine.types import Command, GameSetup, IllegalCommand, SetupError
 
-MAX_AMOUNT = 10**9
-"""The largest amount of money (in minor units) one command may name."""
-MAX_ID = 40
-MAX_TEXT = 120
-MAX_ITEMS = 64
-MAX_ARGS_BYTES = 4096
-"""A command's arguments, encoded as JSON: far above any real command (a trade of every
-space on the board is about 300 bytes)."""
+__all__ = ["MAX_AMOUNT", "MAX_ARGS_BYTES", "MAX_COUNT", "MAX_ID", "MAX_ITEMS", "MAX_PLAYERS",
+           "MAX_SETTINGS_BYTES", "MAX_TEXT", "check_command", "check_setup"]
+
 MAX_COUNT = 200
 """The most copies of one card, chip or item a setup may ask for."""
 MAX_SETTINGS_BYTES = 64 * 1024
@@ -47,94 +43,13 @@ def text(longest: int) -> Check:
     return check
 
 
-def nothing(v: Any) -> str | None:
-    return None if v is None else "empty"
-
-
-def list_of(item: Check, longest: int) -> Check:
-    def check(v: Any) -> str | None:
-        if not isinstance(v, list) or len(v) > longest:
-            return f"a list of at most {longest} items"
-        bad = next((why for why in map(item, v) if why), None)
-        return None if bad is None else f"a list of items each {bad}"
-    return check
-
-
-def either(*checks: Check) -> Check:
-    def check(v: Any) -> str | None:
-        whys = [c(v) for c in checks]
-        return None if None in whys else " or ".join(w for w in whys if w)
-    return check
-
-
-def trade_side(v: Any) -> str | None:
-    """One side of a Monopoly trade: money and short lists of spaces, cards or extras."""
-    if not isinstance(v, Mapping) or len(v) > 8:
-        return "an object of money and lists (spaces, cards, ...)"
-    for key, value in v.items():
-        if not isinstance(key, str) or len(key) > MAX_ID:
-            return "an object with short names"
-        why = (integer(0, MAX_AMOUNT) if key == "money"
-               else list_of(either(integer(0, 10**6), text(MAX_ID)), MAX_ITEMS))(value)
-        if why:
-            return f"an object whose '{key}' is {why}"
-    return None
-
-
-ident = text(MAX_ID)
-small = either(nothing, integer(-10**6, 10**6), text(64), lambda v: None if isinstance(v, bool)
-               else "true or false")
-some = either(small, list_of(small, 16))
-
-ARGS: dict[str, Check] = {
-    "amount": integer(0, MAX_AMOUNT),
-    "source": ident, "to": ident, "target": ident, "with": ident,
-    "reason": text(MAX_TEXT),
-    "option": small, "space": small, "chip": small, "ball": small, "item": small,
-    "trade": small, "card": small,
-    "dice": either(nothing, integer(0, 100), text(20), list_of(integer(0, 100), 6)),
-    "give": either(small, trade_side), "take": either(small, trade_side),
-    "items": some, "bonus": some,
-    "value": small, "values": list_of(small, 16),
-}
-"""Every argument name a command may carry, and its bounds."""
-
-COMMANDS: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in {
-    "transfer": ("source", "to", "amount", "reason"),
-    "propose_trade": ("to", "give", "take"),
-    "accept_trade": ("trade",), "decline_trade": ("trade",), "cancel_trade": ("trade",),
-    "bid": ("amount",), "pass": (), "buy": ("space",), "auction": ("space",),
-    "close_auction": (), "end_game": (), "sell_to_bank": ("space",),
-    "continue_location": ("space",), "declare_bankruptcy": (), "pay_jail_fine": (),
-    "use_jail_card": (), "roll": ("dice",), "draw": ("card",), "choose": ("option",), "keep": (),
-    "time_machine": ("target", "dice"), "reveal": ("chip",), "catch": ("ball",),
-    "skip": (), "revive": ("chip",), "challenge": (), "take": ("chip",),
-    "starter": ("chip",), "land": ("space",), "discard": ("item",),
-    "use": ("item", "chip", "space"), "battle": ("with", "option"),
-    "trade": ("with", "give", "take", "items"), "accept": (), "decline": (),
-    "poke_doll": (), "fight": ("chip", "bonus"), "explore": (), "reroll": (), "stop": (),
-}.items()}
-"""The arguments each command takes. A command not listed (an edition's newer verb) may
-carry only names from :data:`ARGS`, each within its bounds."""
-
-ANY_COMMAND = frozenset({"value", "values"})
-"""What a script may leave over for any command (a bare value the rules then judge)."""
-
-
 def check_command(command: Command) -> None:
-    """Refuse a command whose arguments are unknown, of the wrong type or out of bounds."""
+    """Refuse a command whose actor or type is not a short name or whose arguments are too
+    long (each argument is checked by the engine against its handler's ``@takes``)."""
     if len(command.actor) > MAX_ID or len(command.type) > MAX_ID:
         raise IllegalCommand("A command's actor and type are short names.")
-    allowed = COMMANDS.get(command.type, frozenset(ARGS)) | ANY_COMMAND
-    for name, value in command.args.items():
-        if name not in allowed:
-            known = ", ".join(sorted(allowed)) or "none"
-            raise IllegalCommand(f"'{command.type}' takes no argument {name!r} "
-                                 f"(it takes: {known}).")
-        why = ARGS[name](value)
-        if why:
-            raise IllegalCommand(f"Argument '{name}' of '{command.type}' must be {why}.")
-    if len(json.dumps(dict(command.args), default=str)) > MAX_ARGS_BYTES:
+    if len(command.args) > MAX_ITEMS or \
+            len(json.dumps(dict(command.args), default=str)) > MAX_ARGS_BYTES:
         raise IllegalCommand("That command's arguments are too long.")
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 ERR = {"$ref": "#/components/responses/Error"}
@@ -33,12 +34,34 @@ def _op(summary: str, ok: dict[str, Any], *, body: dict[str, Any] | None = None,
 
 
 OUTCOME = {"$ref": "#/components/schemas/Outcome"}
-COMMAND = {"type": "object", "required": ["actor", "type"], "properties": {
-    "actor": {"type": "string", "description": "a player id or 'banker'"},
-    "type": {"type": "string", "description": "the action's type from view.actions"},
-    "args": {"type": "object", "description": "the action's args plus its input's values"},
+ENVELOPE: dict[str, Any] = {
+    "actor": {"type": "string", "maxLength": 40, "description": "a player id or 'banker'"},
     "version": {"type": "integer", "description": "the view version the phone acted on"},
-    "key": {"type": "string", "maxLength": 80, "description": "idempotency key (retries)"}}}
+    "key": {"type": "string", "maxLength": 80, "description": "idempotency key (retries)"}}
+
+
+def command_schema() -> dict[str, Any]:
+    """A command body: one variant per shape of arguments, each naming the command types
+    that take it. Derived from the handlers' ``@takes`` declarations of every edition
+    (companion/engine/commands.py), the same declarations the engine checks commands by."""
+    from companion.engine.commands import args_schema
+    from companion.engine.editions import available, find_edition
+
+    shapes: dict[str, tuple[dict[str, Any], set[str]]] = {}
+    for edition in available():
+        for name, args in find_edition(edition).command_args().items():
+            schema = args_schema(args)
+            key = json.dumps(schema, sort_keys=True)
+            shapes.setdefault(key, (schema, set()))[1].add(name)
+    variants = [{"type": "object", "required": ["actor", "type"], "properties": {
+        **ENVELOPE, "type": {"type": "string", "enum": sorted(names),
+                             "description": "the action's type from view.actions"},
+        "args": schema}} for schema, names in sorted(shapes.values(),
+                                                     key=lambda v: sorted(v[1]))]
+    return {"anyOf": variants, "description": "an action from view.actions: its type, its "
+            "args plus its input's values (each command's args as its handler declares them)"}
+
+
 SETUP = {"type": "object", "required": ["edition", "players"], "properties": {
     "edition": {"type": "string"},
     "players": {"type": "array", "items": {"oneOf": [
@@ -144,7 +167,7 @@ def document() -> dict[str, Any]:
                                                   game=True)},
         "/api/games/{game_id}/commands": {
             "post": _op("Send a command for an actor this phone may act as",
-                        _ok("accepted", OUTCOME), body=COMMAND, game=True,
+                        _ok("accepted", OUTCOME), body=command_schema(), game=True,
                         errors=(400, 403, 404, 409)),
             "get": _op("Every command (banker; for undo)",
                        _ok("commands", {"type": "array", "items": OBJ}), game=True)},

@@ -15,12 +15,14 @@ from typing import Any, NotRequired, TypedDict, Unpack
 
 from companion.editions import readings
 from companion.editions.table_settings import TableSettings
+from companion.engine.commands import Index, takes
 from companion.engine.context import Ctx, cites
 from companion.engine.events import GameOverMarked, WentBankrupt
 from companion.engine.registry import effect, space_kind, task
 from companion.engine.state import DRAFT, Task, evolve
 from companion.engine.types import Action, Command, IllegalCommand
 from companion.monopoly.board import Card, Space
+from companion.monopoly.debts import SpaceArgs
 from companion.monopoly.rules import MonopolyRules
 from companion.monopoly.state import EditionValues, MonopolyState, values_of
 
@@ -56,6 +58,14 @@ class RentClaim(TypedDict):
     rule: str
     turn: int
     """The turn it arose in; the next player's roll loses it."""
+
+
+@dataclass(frozen=True)
+class AskRentArgs:
+    """Ask for a rent owed to you (reading ``rent_collection = ask``)."""
+
+    claim: Index | None = None
+    """Which rent: its number in the action offered (``args.claim``)."""
 
 
 class BowserView(TypedDict):
@@ -313,6 +323,7 @@ class MarioRules(TableSettings, MonopolyRules):
         return None
 
     @cites("continue")
+    @takes(SpaceArgs)
     def cmd_continue_location(self, ctx: C, command: Command) -> None:
         """Before rolling, pay 1 coin to bring one of your GAME OVER locations back."""
         index = command.args["space"]
@@ -354,6 +365,7 @@ class MarioRules(TableSettings, MonopolyRules):
                 for n, c in reversed(list(enumerate(self.rent_claims(state))))]
 
     @cites("rent")
+    @takes(AskRentArgs)
     def cmd_ask_rent(self, ctx: C, command: Command) -> None:
         """Ask for the rent of a landing on your location (before the next player rolls)."""
         claims = self.rent_claims(ctx.state)

@@ -21,8 +21,10 @@ import functools
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
+from companion.engine.commands import Dice, Small, check_args, declared_args, takes
 from companion.engine.context import Ctx as Ctx  # editions and tests import these from here
 from companion.engine.context import cites as cites
 from companion.engine.context import interpreted
@@ -32,6 +34,23 @@ from companion.engine.state import DRAFT, BaseState, SharedEvents, Task, draft, 
 from companion.engine.types import BANKER, Action, Command, Event, GameSetup, IllegalCommand
 
 S = TypeVar("S", bound=BaseState)
+
+
+@dataclass(frozen=True)
+class RollArgs:
+    """Roll the dice a prompt asks for."""
+
+    dice: Dice = None
+    """The values of physical dice (none: the companion rolls digital dice)."""
+
+
+@dataclass(frozen=True)
+class ChooseArgs:
+    """Pick one of the options the prompt offers."""
+
+    option: Small = None
+    """The chosen option's value."""
+
 _NAME = re.compile(r"^[a-z][a-z0-9_]{0,40}$")
 MAX_STEPS = 10_000
 
@@ -229,8 +248,11 @@ class Rules(SharedEvents[S], ABC):
             if handler is None:
                 raise IllegalCommand(f"{self.title} has no command {command.type!r}.")
             found = self._commands[command.type] = (
-                *interpreted(handler), getattr(self, "refuse_" + command.type, None))
+                *interpreted(handler), getattr(self, "refuse_" + command.type, None),
+                declared_args(handler))
         handler, cite = found[0], found[1]
+        if command.args:
+            self.check_arguments(state, command, found[3])
         self.check_legal(state, command)
         ctx = Ctx(self, draft(state))  # changed in place by each event; ``state`` never is
         ctx.in_command = True
@@ -259,10 +281,39 @@ class Rules(SharedEvents[S], ABC):
     after_end_commands: frozenset[str] = frozenset()
 
     @functools.cached_property
-    def _commands(self) -> dict[str, tuple[Callable[..., Any], str, Callable[..., Any] | None]]:
-        """Command type -> its ``cmd_`` handler and citation id (:func:`interpreted`) and its
-        ``refuse_`` check, looked up once."""
+    def _commands(self) -> dict[str, tuple[Callable[..., Any], str, Callable[..., Any] | None,
+                                           type]]:
+        """Command type -> its ``cmd_`` handler and citation id (:func:`interpreted`), its
+        ``refuse_`` check and its declared arguments (``@takes``), looked up once."""
         return {}
+
+    def command_args(self) -> dict[str, type]:
+        """Every command this edition has, with the argument structure its handler declares
+        (``@takes``; :mod:`companion.engine.commands`): what the OpenAPI document lists."""
+        out = {}
+        for name in sorted(dir(type(self))):
+            if name.startswith("cmd_") and not self.absent(Command("", name[4:])):
+                out[name[4:]] = declared_args(getattr(self, name))
+        return out
+
+    def check_arguments(self, state: S, command: Command, args: type) -> None:
+        """Refuse arguments ``command``'s handler does not declare, or out of their bounds;
+        a command that is not possible now at all is refused for that instead (a roll sent
+        at the wrong moment is told it is not the time to roll, not about its dice)."""
+        try:
+            check_args(args, command)
+        except IllegalCommand:
+            same = [a for a in self.legal_actions(state) if a.type == command.type]
+            if not same:
+                verb = command.type.replace("_", " ")
+                raise IllegalCommand(f"It is not the time to {verb}. "
+                                     f"{self.waiting_for(state)}") from None
+            actors = sorted({a.actor for a in same})
+            if command.actor not in actors:
+                names = ", ".join(self.actor_name(state, a) for a in actors)
+                raise IllegalCommand(f"{self.actor_name(state, command.actor)} cannot do "
+                                     f"that now: only {names} can.") from None
+            raise
 
     def run(self, ctx: Ctx[S]) -> None:
         """Run the to-do list until the rules wait for a decision or the game ends."""
@@ -490,6 +541,7 @@ class Rules(SharedEvents[S], ABC):
         opts = [{"value": v, "label": label} for v, label in options]
         ctx.ask(kind, (who,), text, options=opts, task=task, args=args)
 
+    @takes(RollArgs)
     def cmd_roll(self, ctx: Ctx[S], command: Command) -> None:
         """Roll (or enter) the dice the current prompt asks for; a roll no prompt spec asks
         for answers the edition's own dice round (:meth:`roll_in_round`)."""
@@ -507,6 +559,7 @@ class Rules(SharedEvents[S], ABC):
         die from each of several players), not a prompt's roll spec."""
         raise IllegalCommand("Nothing asks for a roll now.")
 
+    @takes(ChooseArgs)
     def cmd_choose(self, ctx: Ctx[S], command: Command) -> None:
         """Pick one of the options the current prompt offers."""
         assert ctx.state.prompt is not None

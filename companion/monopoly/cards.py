@@ -21,8 +21,10 @@ out of the pile; used cards go under it and come round only after the cards abov
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Protocol
 
+from companion.engine.commands import Small, takes
 from companion.engine.context import Ctx
 from companion.engine.events import CardDrawn
 from companion.engine.registry import effect, need, prompt_kind, space_kind
@@ -33,6 +35,14 @@ from companion.monopoly.host import MonopolyHost
 from companion.monopoly.state import MonopolyState
 
 C = Ctx[MonopolyState]
+
+
+@dataclass(frozen=True)
+class DrawArgs:
+    """Name the card drawn from the real pile (physical decks)."""
+
+    card: Small = None
+    """The card's id."""
 
 
 class DeckPolicy(Protocol):
@@ -115,6 +125,7 @@ class MonopolyCards(MonopolyHost):
             return f"\u201c{known.text}\u201d is held by a player; it cannot be drawn."
         return f"\u201c{known.text}\u201d is under the pile: it cannot come up yet."
 
+    @takes(DrawArgs)
     def cmd_draw(self, ctx: C, command: Command) -> None:
         """The player names the card they drew from the real deck."""
         prompt = ctx.state.prompt

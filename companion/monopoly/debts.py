@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Literal
 
+from companion.engine.commands import Small, takes
 from companion.engine.context import Ctx, cites
 from companion.engine.registry import task
 from companion.engine.state import Task
@@ -12,6 +14,14 @@ from companion.monopoly.host import MonopolyHost
 from companion.monopoly.state import MonopolyState
 
 C = Ctx[MonopolyState]
+
+
+@dataclass(frozen=True)
+class SpaceArgs:
+    """A space the command is about."""
+
+    space: Small = None
+    """The space's index on the board."""
 
 
 class MonopolyDebts(MonopolyHost):
@@ -95,6 +105,7 @@ class MonopolyDebts(MonopolyHost):
         return price // 2 if state.b.rule("sell_to_bank") == "half" else price
 
     @cites("sell-to-bank")
+    @takes(SpaceArgs)
     def cmd_sell_to_bank(self, ctx: C, command: Command) -> None:
         """Sell one of your spaces to the Bank to pay a debt."""
         space = command.args.get("space")

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from companion.engine.commands import Amount, takes
 from companion.engine.context import Ctx, cites
 from companion.engine.registry import space_kind
 from companion.engine.types import BANKER, Action, Command, IllegalCommand
@@ -10,6 +13,14 @@ from companion.monopoly.host import MonopolyHost
 from companion.monopoly.state import Auction, MonopolyState
 
 C = Ctx[MonopolyState]
+
+
+@dataclass(frozen=True)
+class BidArgs:
+    """Bid in the auction under way."""
+
+    amount: Amount | None = None
+    """The bid, in the currency's minor units."""
 
 
 class MonopolyMarket(MonopolyHost):
@@ -139,6 +150,7 @@ class MonopolyMarket(MonopolyHost):
         out.append(Action(BANKER, "close_auction", "Close the auction"))
         return out
 
+    @takes(BidArgs)
     def cmd_bid(self, ctx: C, command: Command) -> None:
         """Bid in the running auction: ``amount`` at least the minimum, at most your money."""
         a = ctx.state.auction

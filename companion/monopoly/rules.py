@@ -11,10 +11,12 @@ from __future__ import annotations
 import functools
 import tomllib
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from companion.editions import readings
+from companion.engine.commands import Amount, Id, Text, takes
 from companion.engine.context import Ctx, cites
 from companion.engine.registry import handler, prompt_kind
 from companion.engine.seeds import SeedError
@@ -38,6 +40,18 @@ from companion.monopoly.turns import MonopolyTurns
 from companion.monopoly.view import monopoly_view
 
 C = Ctx[MonopolyState]
+
+
+@dataclass(frozen=True)
+class TransferArgs:
+    """The banker moves money by hand (a correction), with a reason."""
+
+    source: Id | None = None
+    """Who pays: a player id or "bank"."""
+    to: Id | None = None
+    """Who receives: a player id or "bank"."""
+    amount: Amount | None = None
+    reason: Text | None = None
 
 
 class MonopolyRules(
@@ -310,6 +324,7 @@ class MonopolyRules(
 
     # -- the banker -----------------------------------------------------------------------
     @cites("banker-transfer")
+    @takes(TransferArgs)
     def cmd_transfer(self, ctx: C, command: Command) -> None:
         """The banker moves money by hand: ``source``, ``to`` (player, bank or pot),
         ``amount`` and a ``reason`` everyone sees."""

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
+from companion.engine.commands import Id, Small, TradeSide, takes
 from companion.engine.context import Ctx, cites
 from companion.engine.types import Command, IllegalCommand
 from companion.monopoly.events import assets_from_json
@@ -12,6 +14,27 @@ from companion.monopoly.host import MonopolyHost
 from companion.monopoly.state import Assets, MonopolyState, Trade
 
 C = Ctx[MonopolyState]
+
+
+@dataclass(frozen=True)
+class ProposeTradeArgs:
+    """Offer a trade to another player."""
+
+    to: Id | None = None
+    """The player offered the trade."""
+    give: Small | TradeSide = None
+    """What the proposer gives: ``money`` and lists of ``spaces``, ``cards`` (and an
+    edition's extras)."""
+    take: Small | TradeSide = None
+    """What the proposer takes in return (the same shape)."""
+
+
+@dataclass(frozen=True)
+class TradeArgs:
+    """Answer or withdraw a trade offer."""
+
+    trade: Small = None
+    """The offer's id (``view.trades[].id``)."""
 
 
 class MonopolyTrades(MonopolyHost):
@@ -56,6 +79,7 @@ class MonopolyTrades(MonopolyHost):
     def check_holds_extra(self, state: MonopolyState, pid: str, assets: Assets) -> None:
         """Edition hook: check the edition assets in a trade."""
 
+    @takes(ProposeTradeArgs)
     def cmd_propose_trade(self, ctx: C, command: Command) -> None:
         """Offer a trade: ``to`` (player id), ``give`` and ``take`` (money, spaces, cards)."""
         state = ctx.state
@@ -92,6 +116,7 @@ class MonopolyTrades(MonopolyHost):
         raise IllegalCommand("There is no such open trade.")
 
     @cites("trade")
+    @takes(TradeArgs)
     def cmd_accept_trade(self, ctx: C, command: Command) -> None:
         """Accept a trade offered to you; both sides must still hold what they offered."""
         t = self.find_trade(ctx.state, command)
@@ -117,12 +142,14 @@ class MonopolyTrades(MonopolyHost):
     def hand_over_extra(self, ctx: C, giver: str, taker: str, a: Assets) -> None:
         """Edition hook: move edition assets of an accepted trade."""
 
+    @takes(TradeArgs)
     def cmd_decline_trade(self, ctx: C, command: Command) -> None:
         """Decline a trade offered to you."""
         t = self.find_trade(ctx.state, command)
         ctx.emit("trade_closed", f"{ctx.state.name(t.to)} declines the trade.", id=t.id,
                  accepted=False)
 
+    @takes(TradeArgs)
     def cmd_cancel_trade(self, ctx: C, command: Command) -> None:
         """Withdraw a trade you proposed."""
         t = self.find_trade(ctx.state, command)

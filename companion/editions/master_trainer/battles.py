@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from companion.editions.master_trainer.base import State, battle_json, data_of
-from companion.editions.master_trainer.landing import LandingRules
+from companion.editions.master_trainer.landing import CardArgs, LandingRules
 from companion.editions.master_trainer.state import Battle
 from companion.editions.master_trainer.turns import chip_arg
+from companion.engine.commands import Id, Small, Smalls, takes
 from companion.engine.registry import declare, task
 from companion.engine.rules import Ctx, cites
 from companion.engine.state import evolve
@@ -31,6 +33,38 @@ def bonus_cards(raw: Any) -> list[str]:
     return out
 
 
+@dataclass(frozen=True)
+class BattleArgs:
+    """Challenge the player on your space to a battle (or answer how)."""
+
+    with_: Id | None = None
+    """The player challenged (the argument ``with``)."""
+    option: Small = None
+
+
+@dataclass(frozen=True)
+class MtTradeArgs:
+    """Offer the player on your space a trade of chips and Item Cards."""
+
+    with_: Id | None = None
+    """The player offered the trade (the argument ``with``)."""
+    give: Small = None
+    """The chip given."""
+    take: Small = None
+    """The chip taken."""
+    items: Smalls = None
+    """Item Cards given with it."""
+
+
+@dataclass(frozen=True)
+class FightArgs:
+    """Send a chip into the battle, with Attack Bonus cards."""
+
+    chip: Small = None
+    bonus: Smalls = None
+    """Attack Bonus cards played (at most the rulebook's two)."""
+
+
 class BattleRules(LandingRules):
     """``battle``, ``trade``, ``accept``, ``decline``, ``poke_doll`` and ``fight``."""
 
@@ -48,6 +82,7 @@ class BattleRules(LandingRules):
         return [t.id for t in state.trainers if t.id != pid and self.tradeable(state, t.id)]
 
     # -- challenging -----------------------------------------------------------------------
+    @takes(BattleArgs)
     def cmd_battle(self, ctx: Ctx[State], command: Command) -> None:
         """``battle <player>``: challenge a player to a Trainer Battle (after passing their
         mover, or with a Let's Fight! card)."""
@@ -86,6 +121,7 @@ class BattleRules(LandingRules):
             cards.append(card)
         return cards
 
+    @takes(MtTradeArgs)
     def cmd_trade(self, ctx: Ctx[State], command: Command) -> None:
         """``trade with=<player> give=<your chip> take=<their chip> [items=potion,fly]``: offer
         a trade after passing a mover (Item Cards may sweeten it), or make the trade a Trade
@@ -188,6 +224,7 @@ class BattleRules(LandingRules):
         ctx.ask("fight", waiting, f"{names}: choose a Pokémon and up to two Attack Bonus cards "
                 "(they stay secret until the dice are rolled).")
 
+    @takes(FightArgs)
     def cmd_fight(self, ctx: Ctx[State], command: Command) -> None:
         """``fight <chip> [bonus=2,3]``: your Pokémon for the battle and up to two Attack Bonus
         cards, kept secret until after the roll."""
@@ -311,6 +348,7 @@ class BattleRules(LandingRules):
             return self.why_not_prize(state, str(command.args.get("card")))
         return super().refuse_draw(state, command)
 
+    @takes(CardArgs)
     def cmd_draw(self, ctx: Ctx[State], command: Command) -> None:
         """``draw card=<kind>``: the card drawn from a real pile (Event or Item Card), or the
         Item Card a battle's winner took from the loser's hand."""

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from companion.editions.master_trainer.base import MasterTrainerBase, State, round_json
 from companion.editions.master_trainer.state import DiceRound
+from companion.engine.commands import Dice, Id, takes
 from companion.engine.rules import Ctx
 from companion.engine.state import Task, evolve
 from companion.engine.types import Action, Command, IllegalCommand
@@ -19,6 +21,16 @@ PURPOSE_TEXT = {
     "rival": "to decide who plays the Pokémon Master",
     "revive": "for the Dice Challenge (1 or 6 revives all)",
 }
+
+
+@dataclass(frozen=True)
+class TimeMachineArgs:
+    """Play the Time Machine: the named player rolls their die again."""
+
+    target: Id | None = None
+    """The player whose roll is taken back."""
+    dice: Dice = None
+    """The new value (physical dice)."""
 
 
 class DiceRules(MasterTrainerBase):
@@ -113,6 +125,7 @@ class DiceRules(MasterTrainerBase):
         """``keep``: let the dice stand (no Time Machine)."""
         self.finish_dice(ctx)
 
+    @takes(TimeMachineArgs)
     def cmd_time_machine(self, ctx: Ctx[State], command: Command) -> None:
         """``time_machine target=<player> [value]``: play a Time Machine right after a roll to
         make that player roll their die again (anyone's roll, your own too)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from abc import abstractmethod
+from dataclasses import dataclass
 
 from companion.editions import readings
 from companion.editions.master_trainer import catching
@@ -10,10 +11,27 @@ from companion.editions.master_trainer.base import State, data_of
 from companion.editions.master_trainer.catching import catching_adjustment
 from companion.editions.master_trainer.data import COLOURS, Ball
 from companion.editions.master_trainer.spaces import SPACES
-from companion.editions.master_trainer.turns import TurnRules, chip_arg
+from companion.editions.master_trainer.turns import ChipArgs, TurnRules, chip_arg
+from companion.engine.commands import Small, takes
 from companion.engine.registry import declare, need, task
 from companion.engine.rules import Ctx, cites
 from companion.engine.types import Command, IllegalCommand
+
+
+@dataclass(frozen=True)
+class CatchArgs:
+    """Throw a ball at the Pokémon revealed (or none)."""
+
+    ball: Small = None
+    """``poke_ball``, ``great_ball``, ``ultra_ball``, ``master_ball`` or ``none``."""
+
+
+@dataclass(frozen=True)
+class CardArgs:
+    """Name the card drawn from the real pile or taken as a prize."""
+
+    card: Small = None
+    """The card's kind (``potion``, ``great_ball``, ...)."""
 
 
 class LandingRules(TurnRules):
@@ -71,6 +89,7 @@ class LandingRules(TurnRules):
         ctx.ask("reveal", (ctx.state.current,),
                 f"Turn over the chip on {where} and tap it (or choose it).", colour=colour)
 
+    @takes(ChipArgs)
     def cmd_reveal(self, ctx: Ctx[State], command: Command) -> None:
         """``reveal [chip]``: the chip you turned over (or tapped); without a chip the
         companion picks one of the face-down chips for you."""
@@ -122,6 +141,7 @@ class LandingRules(TurnRules):
                 f"Try to catch {c.name}? Odds: {odds}. One Poké Ball at most, played before "
                 "the roll.", chip=c.slug)
 
+    @takes(CatchArgs)
     def cmd_catch(self, ctx: Ctx[State], command: Command) -> None:
         """``catch [ball]``: try to catch the chip, with ball none, great, ultra or master;
         then roll."""
@@ -206,6 +226,7 @@ class LandingRules(TurnRules):
         ctx.emit("revived", f"{why} {names}: back to fighting and counting Power Points.",
                  player=pid, chips=chips)
 
+    @takes(ChipArgs)
     def cmd_revive(self, ctx: Ctx[State], command: Command) -> None:
         """``revive <chip>``: at Cerulean or Vermilion City, revive one knocked-out Pokémon."""
         chip = chip_arg(command.args.get("chip"), data_of(ctx.state))
@@ -288,6 +309,7 @@ class LandingRules(TurnRules):
             return f"Every {names[card]} card is in a player's hand: it cannot be drawn."
         return f"This game's Item deck has no {names[card]} card."
 
+    @takes(CardArgs)
     def cmd_draw(self, ctx: Ctx[State], command: Command) -> None:
         """``draw card=<kind>``: the card drawn from the real pile: an Event Card (it goes
         under the pile) or an Item Card (it joins the hand; the draw goes on if more are
@@ -391,6 +413,7 @@ class LandingRules(TurnRules):
                 "the board (face up or face down), no roll needed. Tap it or choose it.")
 
     @cites("chance-card")
+    @takes(ChipArgs)
     def cmd_take(self, ctx: Ctx[State], command: Command) -> None:
         """``take [chip]``: the chip a Chance Card lets you take (none: a random face-down one)."""
         allowed = self.chance_candidates(ctx.state)

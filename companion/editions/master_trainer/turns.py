@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from companion.editions.master_trainer.base import GOAL, State, data_of
@@ -9,6 +10,7 @@ from companion.editions.master_trainer.data import EditionData
 from companion.editions.master_trainer.dice import DiceRules
 from companion.editions.master_trainer.spaces import SPACES, Space, land_options
 from companion.engine import rng as rng_mod
+from companion.engine.commands import Small, takes
 from companion.engine.registry import task
 from companion.engine.rules import Ctx
 from companion.engine.state import Task
@@ -22,6 +24,38 @@ def chip_arg(raw: Any, data: EditionData) -> str:
     if slug is None:
         raise IllegalCommand(f"There is no Pokémon chip called {raw!r}.")
     return slug
+
+
+@dataclass(frozen=True)
+class ChipArgs:
+    """A Pokémon chip the command names."""
+
+    chip: Small = None
+    """The chip's slug (or its tag's ``chip:<number>-<slug>``)."""
+
+
+@dataclass(frozen=True)
+class LandArgs:
+    """Where the mover landed."""
+
+    space: Small = None
+    """The kind of space (``space:<kind>`` from its tag, or the kind itself)."""
+
+
+@dataclass(frozen=True)
+class DiscardArgs:
+    """An Item Card to discard down to the hand limit."""
+
+    item: Small = None
+
+
+@dataclass(frozen=True)
+class UseArgs:
+    """Use an Item Card from the hand, on a chip or a space where the card needs one."""
+
+    item: Small = None
+    chip: Small = None
+    space: Small = None
 
 
 class TurnRules(DiceRules):
@@ -60,6 +94,7 @@ class TurnRules(DiceRules):
                 "Each player picks a face-down starter chip and turns it over: tap it or "
                 "choose it, or let the companion draw one.")
 
+    @takes(ChipArgs)
     def cmd_starter(self, ctx: Ctx[State], command: Command) -> None:
         """``starter [chip]``: the starter you turned over (or none: the companion draws one
         of the remaining starters at random)."""
@@ -147,6 +182,7 @@ class TurnRules(DiceRules):
             may_enter=self.must_enter_plateau(state, t.id),
         )
 
+    @takes(LandArgs)
     def cmd_land(self, ctx: Ctx[State], command: Command) -> None:
         """``land <space>``: where your mover landed: town, town-no-draw, catch-<colour>,
         event-<colour>, cerulean, vermilion, cinnabar, plateau, plateau-catch-<colour>, final
@@ -213,6 +249,7 @@ class TurnRules(DiceRules):
             return
         self.begin_turn(ctx, self.next_player(ctx.state))
 
+    @takes(DiscardArgs)
     def cmd_discard(self, ctx: Ctx[State], command: Command) -> None:
         """``discard <item>``: put one Item Card under the deck (hand limit 7)."""
         card = self.held_card(ctx.state, command.actor, command.args.get("item"))
@@ -254,6 +291,7 @@ class TurnRules(DiceRules):
                     "Poké Doll when challenged or forced to trade.")
         return ""
 
+    @takes(UseArgs)
     def cmd_use(self, ctx: Ctx[State], command: Command) -> None:
         """``use item=potion <chip>`` revives one of your knocked-out Pokémon;
         ``use item=fly`` instead of rolling: fly to any city or town."""

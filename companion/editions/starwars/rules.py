@@ -9,11 +9,13 @@ from typing import TypedDict
 from companion.editions import readings
 from companion.editions.starwars.force import POWERS, StarWarsForce
 from companion.editions.table_settings import TableSettings
+from companion.engine.commands import takes
 from companion.engine.context import Ctx, cites
 from companion.engine.registry import effect, prompt_kind, space_kind
 from companion.engine.state import Task
 from companion.engine.types import Action, Command, IllegalCommand
 from companion.monopoly.board import Card, Space
+from companion.monopoly.debts import SpaceArgs
 from companion.monopoly.rules import MonopolyRules
 from companion.monopoly.state import EditionValues, MonopolyState, values_of
 
@@ -167,6 +169,7 @@ class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
         return None
 
     @cites("sell-to-creditor")
+    @takes(SpaceArgs)
     def cmd_sell_to_creditor(self, ctx: C, command: Command) -> None:
         """Sell one of your properties to the player you owe at half its purchase value; the
         value counts against the debt (the creditor pays any change)."""
