@@ -88,3 +88,68 @@ def on_raspberry_pi() -> bool:
         )
     except OSError:
         return False
+
+
+MOUNTINFO = Path("/proc/self/mountinfo")
+"""Where the kernel lists this process's mounts (a test points it at a copy)."""
+VOLATILE_FS = {"tmpfs", "ramfs"}
+"""File systems that live in memory: everything on them is gone after a reboot."""
+
+
+def _mounts(mountinfo: Path) -> list[tuple[str, str, str]]:
+    """(mount point, file system type, super options) per line of ``/proc/self/mountinfo``."""
+    out = []
+    for line in mountinfo.read_text("utf-8", "replace").splitlines():
+        fields, _, tail = line.partition(" - ")
+        parts, rest = fields.split(), tail.split()
+        if len(parts) >= 5 and rest:
+            point = parts[4].encode().decode("unicode_escape")  # "\040" is a space
+            out.append((point, rest[0], rest[2] if len(rest) > 2 else ""))
+    return out
+
+
+def _holder(path: str, mounts: list[tuple[str, str, str]]) -> tuple[str, str, str] | None:
+    """The mount ``path`` lives on: the last listed one whose point is its longest prefix."""
+    best: tuple[str, str, str] | None = None
+    for mount in mounts:
+        point = mount[0].rstrip("/") + "/"
+        if (path.rstrip("/") + "/").startswith(point) and (
+                best is None or len(mount[0]) >= len(best[0])):
+            best = mount
+    return best
+
+
+def volatile_state_problem(state_dir: Path, mountinfo: Path | None = None) -> str | None:
+    """Why games kept in ``state_dir`` would be gone after a reboot, or None.
+
+    True of a directory in memory (tmpfs) and of one on an overlay whose writable layer is in
+    memory: Raspberry Pi OS's overlay file system (raspi-config, "Overlay File System") puts
+    the whole root there, and the partitions in /etc/fstab too unless ``overlayroot`` is told
+    ``recurse=0``. A directory under the system's temporary directory is taken as meant to be
+    temporary (a developer's trial run)."""
+    import tempfile
+
+    path = os.path.realpath(state_dir)
+    temp = os.path.realpath(tempfile.gettempdir())
+    if (path + "/").startswith(temp.rstrip("/") + "/"):
+        return None
+    try:
+        mounts = _mounts(mountinfo or MOUNTINFO)
+    except OSError:
+        return None  # no /proc: nothing to tell
+    holder = _holder(path, mounts)
+    if holder is None:
+        return None
+    point, fstype, options = holder
+    upper = next((o.split("=", 1)[1] for o in options.split(",") if o.startswith("upperdir=")),
+                 None)
+    under = _holder(upper, mounts) if fstype == "overlay" and upper else None
+    if fstype not in VOLATILE_FS and not (under is not None and under[1] in VOLATILE_FS):
+        return None
+    where = (f"in memory ({fstype} on {point})" if under is None
+             else f"on an overlay whose changes are kept in memory ({point}, the read-only "
+                  "root of Raspberry Pi OS's overlay file system)")
+    return (f"The state directory {state_dir} is {where}: every game saved there would be "
+            "lost at the next reboot, so the companion does not start. Keep the games on a "
+            "writable partition mounted there (docs/raspberry-pi.md, \"Read-only root\"), or "
+            "turn the overlay file system off (sudo raspi-config nonint do_overlayfs 1).")

@@ -9,7 +9,13 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from companion.config import ConfigError, default_state_dir, on_raspberry_pi, venue_settings
+from companion.config import (
+    ConfigError,
+    default_state_dir,
+    on_raspberry_pi,
+    venue_settings,
+    volatile_state_problem,
+)
 from companion.memory import limit_malloc_arenas
 from companion.service import GameService
 from companion.store import StoreError
@@ -58,6 +64,13 @@ def run_companion(config: dict[str, Any], args: argparse.Namespace) -> int:
                                              on_status=on_status)
     except (ValueError, TypeError) as exc:
         raise ConfigError(f"[hardware] in the config: {exc}") from exc
+    problem = volatile_state_problem(state_dir)  # e.g. Raspberry Pi OS's overlay mode
+    if problem:
+        log.error("%s", problem)
+        hardware.show_error("Games would be lost at reboot: the state directory is in memory "
+                            "(overlay file system). See the journal.")
+        print(f"companion: {problem}", flush=True)
+        return 1
     try:
         service = GameService(state_dir).start()
     except StoreError as exc:
