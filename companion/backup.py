@@ -45,15 +45,47 @@ def export_db(
     Keeps the newest ``keep`` backups in the directory and deletes older ones (files not named
     like a backup are never touched). Returns the new file.
     """
-    db_path, backup_dir = Path(db_path), Path(backup_dir)
+    from companion.statelock import StateDirBusy, StateLock
+
+    db_path = Path(db_path)
     if not db_path.is_file():
         raise BackupError(f"No database at {db_path}: nothing to back up.")
+    try:
+        with StateLock(db_path.parent, "companion backup"), _open(db_path, "ro") as src:
+            return backup_from(src, backup_dir, reason, keep, now)
+    except StateDirBusy as exc:
+        # the service holds the file alone (companion.store): SQLite could not copy it
+        raise BackupError(
+            f"{exc.holder} holds {db_path} to itself, so another program cannot copy it. It "
+            "writes a backup by itself every time a game ends; for one now, stop it (on a "
+            "Pi: sudo systemctl stop companion), back up, and start it again.") from exc
+    except OSError as exc:
+        raise BackupError(f"{db_path.parent} cannot be used ({exc}).") from exc
+
+
+def backup_from(
+    source: sqlite3.Connection,
+    backup_dir: Path | str,
+    reason: str = "manual",
+    keep: int = DEFAULT_KEEP,
+    now: datetime | None = None,
+) -> Path:
+    """:func:`export_db` through an open connection (the running service's own: it holds
+    the file alone)."""
+    backup_dir = Path(backup_dir)
     backup_dir.mkdir(parents=True, exist_ok=True)
     stamp = (now or datetime.now(UTC)).astimezone(UTC).strftime(_STAMP)
     target = backup_dir / f"{_PREFIX}{stamp}-{_slug(reason)}.db"
     partial = target.with_name(target.name + ".partial")
     partial.unlink(missing_ok=True)
-    _copy(db_path, partial)
+    try:
+        with _open(partial) as dst:
+            source.backup(dst)
+            # One self-contained file: no -wal beside it to lose when copying it elsewhere.
+            dst.execute("PRAGMA journal_mode=DELETE")
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
     os.replace(partial, target)  # a half-written copy never looks like a backup
     prune(backup_dir, keep)
     return target

@@ -139,8 +139,13 @@ def cmd_editions(args: argparse.Namespace) -> int:
 def cmd_export(args: argparse.Namespace) -> int:
     from companion.service import GameNotFound, GameService
 
-    # Reading only: works while the service runs (SQLite gives each query a consistent view).
-    service = GameService(_state_dir(args), lock=False)
+    # The running service holds the database alone (companion.store): refused clearly then.
+    try:
+        service = GameService(_state_dir(args), purpose="companion export")
+    except StoreError as exc:
+        print(f"companion export: {exc} While it runs, download the export from the page "
+              "(GET /api/games/<id>/export, as the banker).", file=sys.stderr)
+        return 2
     try:
         for line in service.export(args.game):
             print(line)

@@ -477,10 +477,10 @@ class GameService(WriterThread):
 
     def _backup(self, reason: str) -> None:
         """Export the whole database (after a game ends): a copy to restore from."""
-        from companion.backup import BACKUP_SUBDIR, export_db
+        from companion.backup import BACKUP_SUBDIR, backup_from
 
-        try:
-            path = export_db(self.store.path, self.state_dir / BACKUP_SUBDIR, reason)
+        try:  # through this connection: the file is the service's alone (companion.store)
+            path = backup_from(self.store.conn, self.state_dir / BACKUP_SUBDIR, reason)
             log.info("backup written: %s", path)
         except Exception:  # a backup must never stop the game
             log.exception("backup after the game failed")

@@ -179,6 +179,12 @@ class Store:
         conn: sqlite3.Connection | None = None
         try:
             conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            # before WAL is first used: the log's index then lives in this process's memory,
+            # not in a companion.db-shm file mapped into it (a write to a mapped page the
+            # file no longer backs, as on a card remounted read-only, is a SIGBUS that kills
+            # the process with nothing in the log). The price: the file is this connection's
+            # alone while it is open (the service is the single writer anyway).
+            conn.execute("PRAGMA locking_mode=EXCLUSIVE")
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=FULL")
             conn.execute("PRAGMA foreign_keys=ON")
@@ -191,6 +197,13 @@ class Store:
         except sqlite3.DatabaseError as exc:
             if conn is not None:
                 conn.close()
+            if "locked" in str(exc):
+                raise StoreError(
+                    f"Another program holds the database {path}: the running companion keeps "
+                    "it to itself. Export a game from the page (or GET /api/games/<id>/"
+                    "export); the companion backs itself up after every game. For anything "
+                    "else stop it first (on a Pi: sudo systemctl stop companion).",
+                    "busy") from exc
             problem = writable_problem(path)
             if problem or "readonly" in str(exc) or "unable to open" in str(exc):
                 raise StoreError(problem or f"The database {path} cannot be written ({exc}). "

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +32,22 @@ def register_cli(sub: Any) -> None:
             p.add_argument("name")
         p.add_argument("--edition", help="the edition (when names are shared)")
         p.add_argument("--state-dir", type=Path)
-        p.set_defaults(func=func)
+        p.set_defaults(func=_closing(func))
+
+
+_opened: list[Any] = []
+"""Stores opened by the running command: closed when it ends (the database is held alone
+while open, see companion.store)."""
+
+
+def _closing(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return func(args)
+        finally:
+            while _opened:
+                _opened.pop().close()
+    return run
 
 
 def _open(args: argparse.Namespace) -> Profiles:
@@ -39,7 +55,9 @@ def _open(args: argparse.Namespace) -> Profiles:
     from companion.service import DB_NAME
     from companion.store import Store
 
-    return Profiles(Store(_state_dir(args) / DB_NAME).conn)
+    store = Store(_state_dir(args) / DB_NAME)
+    _opened.append(store)
+    return Profiles(store.conn)
 
 
 def _list(args: argparse.Namespace) -> int:

@@ -1,18 +1,28 @@
 """The outbox: the event log itself, plus a "delivered up to" cursor per game for a venue.
 
-The cursor lives in the same SQLite file, in its own table, written through this module's
-own connection (``synchronous=NORMAL``, a few small writes a second at most): losing the last
-cursor update in a power cut only means sending some events again, which the venue screen
-ignores (it keys events by game and sequence number). The game service's tables are only
-read, through :class:`companion.store.Store`'s read API.
+The cursor lives in the same SQLite file, in its own table. The service holds that file
+alone (exclusive locking, see companion.store), so every read and write here runs as a job on
+the service's thread, through its connection (a few small writes a second at most; the
+screen keys events by game and sequence number, so an event sent twice is ignored). The game
+service's tables are only read, through :class:`companion.store.Store`'s read API.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from pathlib import Path
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol, TypeVar
 
 from companion.store import Row, Store
+
+T = TypeVar("T")
+
+
+class Writer(Protocol):
+    """What the outbox needs of the game service: its store, and its thread to run on."""
+
+    store: Store
+
+    def call(self, fn: Callable[..., T], *args: Any, timeout: float = 30) -> T: ...
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS venue_outbox (
@@ -29,57 +39,65 @@ CREATE TABLE IF NOT EXISTS venue_outbox (
 class Outbox:
     """What a table still owes one venue: the events after each game's cursor."""
 
-    def __init__(self, db: Path, venue: str, table: str) -> None:
-        self.store = Store(db)
-        self.store.conn.execute("PRAGMA synchronous=NORMAL")
-        self.store.conn.executescript(SCHEMA)
+    def __init__(self, service: Writer, venue: str, table: str) -> None:
+        self.service = service
         self.venue, self.table = venue, table
+        service.call(lambda: service.store.conn.executescript(SCHEMA))
 
     def close(self) -> None:
-        self.store.close()
+        """Nothing to close: the connection is the service's."""
+
+    def _run(self, fn: Callable[[Store], T]) -> T:
+        return self.service.call(lambda: fn(self.service.store))
 
     def games(self) -> dict[str, dict[str, object]]:
         """Every game in the log, by id (``id, edition, title, created, status``)."""
-        return {g["id"]: g for g in self.store.games()}
+        return {g["id"]: g for g in self._run(lambda st: st.games())}
 
     def cursors(self) -> dict[str, tuple[int, bool]]:
         """``{game: (delivered, tracked)}`` for this venue and table."""
-        cur = self.store.conn.execute(
+        rows = self._run(lambda st: st.conn.execute(
             "SELECT game_id, delivered, tracked FROM venue_outbox WHERE venue = ? AND tbl = ?",
-            (self.venue, self.table))
-        return {g: (int(d), bool(t)) for g, d, t in cur.fetchall()}
+            (self.venue, self.table)).fetchall())
+        return {g: (int(d), bool(t)) for g, d, t in rows}
 
     def track(self, game_id: str, tracked: bool) -> None:
         """Note a game the first time it is seen: a game that had already finished before
         this table joined the venue is not sent (``tracked`` False); any other is, whole."""
-        with self.store.transaction() as conn:
-            conn.execute("INSERT OR IGNORE INTO venue_outbox (venue, tbl, game_id, delivered, "
-                         "tracked) VALUES (?, ?, ?, 0, ?)",
-                         (self.venue, self.table, game_id, int(tracked)))
+        def write(st: Store) -> None:
+            with st.transaction() as conn:
+                conn.execute("INSERT OR IGNORE INTO venue_outbox (venue, tbl, game_id, "
+                             "delivered, tracked) VALUES (?, ?, ?, 0, ?)",
+                             (self.venue, self.table, game_id, int(tracked)))
+        self._run(write)
 
     def save(self, delivered: Mapping[str, int]) -> None:
         """Move the cursors forward (never back)."""
         if not delivered:
             return
-        with self.store.transaction() as conn:
-            conn.executemany(
-                "UPDATE venue_outbox SET delivered = MAX(delivered, ?) WHERE venue = ? AND "
-                "tbl = ? AND game_id = ?",
-                [(seq, self.venue, self.table, g) for g, seq in delivered.items()])
+        rows = [(seq, self.venue, self.table, g) for g, seq in delivered.items()]
+
+        def write(st: Store) -> None:
+            with st.transaction() as conn:
+                conn.executemany(
+                    "UPDATE venue_outbox SET delivered = MAX(delivered, ?) WHERE venue = ? AND "
+                    "tbl = ? AND game_id = ?", rows)
+        self._run(write)
 
     def rows(self, game_id: str, after: int = 0) -> list[Row]:
-        return self.store.rows(game_id, after=after)
+        return self._run(lambda st: st.rows(game_id, after=after))
 
     def last_seq(self, game_id: str) -> int:
-        row = self.store.conn.execute(
-            "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?", (game_id,)).fetchone()
+        row = self._run(lambda st: st.conn.execute(
+            "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?",
+            (game_id,)).fetchone())
         return int(row[0])
 
     def owed(self) -> int:
         """Events of tracked games not yet delivered."""
-        row = self.store.conn.execute(
+        row = self._run(lambda st: st.conn.execute(
             "SELECT COALESCE(SUM(e.n - o.delivered), 0) FROM venue_outbox o JOIN (SELECT "
             "game_id, MAX(seq) AS n FROM events GROUP BY game_id) e ON e.game_id = o.game_id "
             "WHERE o.venue = ? AND o.tbl = ? AND o.tracked = 1",
-            (self.venue, self.table)).fetchone()
+            (self.venue, self.table)).fetchone())
         return int(row[0])

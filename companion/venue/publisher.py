@@ -114,7 +114,7 @@ class VenuePublisher:
 
     # -- life cycle ---------------------------------------------------------------------------
     def start(self) -> VenuePublisher:
-        self._outbox = Outbox(self.service.store.path, self.settings.venue, self.settings.table)
+        self._outbox = Outbox(self.service, self.settings.venue, self.settings.table)
         # taken here, not by the thread's first look: a game played to its end while the
         # thread starts is new to this venue and is sent
         self._at_start = frozenset(self._outbox.games())
@@ -152,8 +152,7 @@ class VenuePublisher:
 
     def owed(self) -> int:
         """Events not yet acknowledged by the broker (from the cursors on disk)."""
-        with _reader(self.service.store.path, self.settings) as box:
-            return box.owed()
+        return Outbox(self.service, self.settings.venue, self.settings.table).owed()
 
     # -- the thread -------------------------------------------------------------------------------
     def _run(self) -> None:
@@ -341,16 +340,3 @@ class VenuePublisher:
         if moved:
             box.save(moved)
             self._saved.update(moved)
-
-
-class _reader:
-    """A short-lived outbox connection for questions from other threads."""
-
-    def __init__(self, path: Any, settings: VenueSettings) -> None:
-        self.box = Outbox(path, settings.venue, settings.table)
-
-    def __enter__(self) -> Outbox:
-        return self.box
-
-    def __exit__(self, *exc: object) -> None:
-        self.box.close()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -74,7 +75,7 @@ def test_an_old_game_made_before_profiles_still_replays(tmp_path: Path) -> None:
             action = next(a for a in service.view(game_id)["actions"] if a["type"] == "roll")
             assert service.submit(game_id, {"actor": action["actor"], "type": "roll"}).ok
         view = service.view(game_id)
-    with sqlite3.connect(tmp_path / DB_NAME) as conn:
+    with closing(sqlite3.connect(tmp_path / DB_NAME)) as conn, conn:
         conn.execute("DROP TABLE IF EXISTS box_profiles")
         conn.execute("DELETE FROM snapshots")
     with GameService(tmp_path) as again:

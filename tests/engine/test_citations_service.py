@@ -41,8 +41,9 @@ def test_history_says_which_rule_took_the_coins(service: GameService, tmp_path: 
     assert moved["citation"]["id"] == "move"
     started = rows[0]
     assert "cite" not in started and "citation" not in started
-    db = sqlite3.connect(tmp_path / "companion.db")
-    stored = {c for (c,) in db.execute("SELECT cite FROM events WHERE game_id = ?", (gid,))}
+    db = service.store.conn  # the running service holds the file alone
+    stored = {c for (c,) in service.call(lambda: db.execute(
+        "SELECT cite FROM events WHERE game_id = ?", (gid,)).fetchall())}
     assert {"buy", "move", ""} <= stored
 
 

@@ -27,16 +27,22 @@ def companion(*args: str) -> subprocess.CompletedProcess[str]:
 def test_restore_and_import_are_refused_while_the_service_runs(tmp_path: Path) -> None:
     state = tmp_path / "state"
     export = tmp_path / "game.jsonl"
+    with GameService(state) as svc:
+        svc.create_game(SETUP)
+    backup = companion("backup", "--state-dir", str(state))
+    assert backup.returncode == 0, backup.stdout + backup.stderr
+    backup_file = backup.stdout.split("Backup written to ", 1)[1].strip()
     with Server(state) as srv, Phone(srv.url) as banker:
         banker.login()
         game, _, _ = new_game(banker, 2)
-        backup = companion("backup", "--state-dir", str(state))
-        assert backup.returncode == 0, backup.stdout + backup.stderr
-        backup_file = backup.stdout.split("Backup written to ", 1)[1].strip()
-        exported = companion("export", game, "--state-dir", str(state))
-        assert exported.returncode == 0, exported.stderr
-        export.write_text(exported.stdout)
+        export.write_text(banker.client.get(f"/api/games/{game}/export").text)
         before = banker.view(game)["version"]
+        # the service holds the database alone: another program is told how, not hung
+        again = companion("backup", "--state-dir", str(state))
+        assert again.returncode == 1 and "companion run (process" in again.stdout
+        assert "backup by itself every time a game ends" in again.stdout
+        cli_export = companion("export", game, "--state-dir", str(state))
+        assert cli_export.returncode == 2 and "/api/games/<id>/export" in cli_export.stderr
 
         restore = companion("restore", backup_file, "--state-dir", str(state))
         assert restore.returncode == 1
@@ -47,7 +53,7 @@ def test_restore_and_import_are_refused_while_the_service_runs(tmp_path: Path) -
         assert "refused" in imported.stderr and "companion run (process" in imported.stderr
 
         assert banker.view(game)["version"] == before, "nothing was written under the service"
-        assert len(banker.get("/api/games")) == 1
+        assert len(banker.get("/api/games")) == 2
     # Stopped: now both go ahead.
     assert companion("restore", backup_file, "--state-dir", str(state)).returncode == 0
     done = companion("import", str(export), "--state-dir", str(state))

@@ -34,11 +34,17 @@ def roll(service: GameService, gid: str, dice: list[int], actor: str = "mario", 
 
 def test_a_command_is_committed_before_it_is_acknowledged(service: GameService,
                                                           tmp_path: Path) -> None:
-    """Once the answer says ok, the events are on disk: another connection sees them."""
+    """Once the answer says ok, the events are in the files: a copy of the database and its
+    log taken now (what a power cut leaves; the service holds the file itself alone)."""
+    import shutil
+
     gid = new_game(service)
     out = roll(service, gid, [3, 1])
     assert out.ok
-    db = sqlite3.connect(tmp_path / "companion.db")
+    (tmp_path / "cut").mkdir()
+    for name in ("companion.db", "companion.db-wal"):
+        shutil.copy(tmp_path / name, tmp_path / "cut" / name)
+    db = sqlite3.connect(tmp_path / "cut" / "companion.db")
     (count,) = db.execute("SELECT COUNT(*) FROM events WHERE game_id = ?", (gid,)).fetchone()
     assert count == out.version
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"

@@ -113,7 +113,7 @@ def test_a_restarted_table_carries_on_from_its_cursor(tmp_path: Path, broker: Br
     table.begin()
     table.play(10)
     version = table.service.state(table.game_id)[0]
-    box = Outbox(table.service.store.path, "cafe", "t01")
+    box = Outbox(table.service, "cafe", "t01")
     # owed() may read 0 before the publisher has seen the new versions: wait for the cursor
     wait_until(lambda: table.publisher.owed() == 0
                and box.cursors().get(table.game_id, (0, False))[0] == version, what="delivery")
@@ -158,7 +158,7 @@ def test_a_game_finished_before_joining_the_venue_stays_home(tmp_path: Path,
     try:
         wait_until(lambda: (g := board.game("cafe/t01", tonight)) is not None
                    and g.digest is not None, what="tonight's game")
-        box = Outbox(service.store.path, "cafe", "t01")
+        box = Outbox(service, "cafe", "t01")
         assert box.cursors()[old.game_id][1] is False
         box.close()
         assert board.game("cafe/t01", old.game_id) is None
