@@ -206,6 +206,11 @@ create_user() {
 backup_before_update() {
     if [[ -x "$VENV/bin/companion" && -f "$STATE_DIR/companion.db" ]]; then
         say "Backing up the games before updating"
+        # the running service holds the database alone (companion/store.py): stop it first;
+        # install_service starts it again
+        if systemctl is-active --quiet companion.service 2>/dev/null; then
+            run systemctl stop companion.service
+        fi
         run runuser -u "$SERVICE_USER" -- env COMPANION_STATE_DIR="$STATE_DIR" \
             "$VENV/bin/companion" backup --reason before-update ||
             warn "backup failed; continuing (see: journalctl -u companion)"
