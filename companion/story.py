@@ -61,6 +61,8 @@ class Counter:
     (``Rules.without``): the line is left out with it."""
     details: Callable[[BaseState, str], str] = field(default=lambda state, key: key)
     """The words for a breakdown key (a type id -> its name)."""
+    short: str = ""
+    """The figure's name on the 128x64 OLED's end screen ("" = not shown there)."""
 
 
 STORY_MODULES: Mapping[str, str] = {
@@ -231,19 +233,21 @@ def _told(rules: Any, state: BaseState, declared: list[Counter],
 
 def screen_lines(told: Mapping[str, Any], width: int = 21) -> list[str]:
     """The story in short lines for the 128x64 OLED (21 characters a line): the winner,
-    then one line per player with their first counted figures."""
-    out = [_cut(", ".join(told["winner_names"]) + " wins!" if told["winner_names"]
-                else "Nobody wins", width)]
+    then one line per player with the figures their edition shows there (``short``), its
+    own before the family's."""
+    out = [_cut(" & ".join(told["winner_names"]) + (" wins!" if len(told["winner_names"]) == 1
+                                                   else " win!")
+                if told["winner_names"] else "Nobody wins", width)]
+    shorts = {c.key: c.short for c in counters(told["edition"]) if c.short}
     for p in told["players"]:
-        figures = " ".join(f"{_short(line['label'])}{line['value']}"
-                           for line in p["lines"][:3] if line["key"] != "swing")
-        out.append(_cut(f"{p['name']}: {figures}", width))
+        line = p["name"][:7]
+        for item in reversed(p["lines"]):
+            short = shorts.get(item["key"])
+            if short and len(line) + len(short) + len(str(item["value"])) + 1 <= width:
+                line += f" {short}{item['value']}"
+        out.append(_cut(line, width))
     return out
 
 
-def _short(label: str) -> str:
-    return "".join(w[0] for w in label.split()[:2]).upper()
-
-
 def _cut(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "\u2026"
+    return text if len(text) <= width else text[: width - 1] + "~"

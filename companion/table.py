@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from companion import story
 from companion.engine.editions import find_edition
 from companion.engine.types import Command, RuleError
 from companion.service import GameNotFound, GameRecord, GameService, Outcome
@@ -247,5 +248,8 @@ class Table:
         if rec.commands <= 1 and self.public_url and not rec.state.finished:
             url = f"{self.public_url.rstrip('/')}/?code={rec.join_code}"
             self.hardware.show_join(url, rec.join_code)
+        elif rec.state.finished:  # the end screen tells the game's story (companion/story.py)
+            told = story.story(story.rows_of(self.service.call(self.service.store.rows, game_id)))
+            self.hardware.show({**self.service.view(game_id), "story": story.screen_lines(told)})
         else:
             self.hardware.show(self.service.view(game_id))

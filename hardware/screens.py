@@ -244,9 +244,12 @@ def draw_game(draw: ImageDraw.ImageDraw, view: Mapping[str, Any],
 
 
 def _end_lines(view: Mapping[str, Any]) -> list[str]:
+    """Who won, why, then each player's figures when the view carries the game's story
+    (``view["story"]``, companion/story.py ``screen_lines``: the winner first)."""
     winners = [_name(view, w) for w in view.get("winners", [])]
     won = " & ".join(winners) + (" wins!" if len(winners) == 1 else " win!") if winners else ""
-    return [*wrap(won), *wrap(str(view.get("end_reason", "")))]
+    story = [str(line) for line in view.get("story", [])[1:]]
+    return [*wrap(won), *wrap(str(view.get("end_reason", ""))), *story]
 
 
 def draw_end(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], page: int = 0) -> None:

@@ -72,11 +72,12 @@ def create_app(service: Any, hardware: Any = None, config: dict[str, Any] | None
     app.session_interface = RememberingSessions()
     security.install(app)
     errors.install(app)
-    from web import api, events, hardware_api, pages, profiles_api
+    from web import api, events, hardware_api, history_api, pages, profiles_api
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(events.bp)
     app.register_blueprint(hardware_api.bp)
     app.register_blueprint(profiles_api.bp)
+    app.register_blueprint(history_api.bp)
     return app

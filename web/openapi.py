@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from web import history_api
+
 ERR = {"$ref": "#/components/responses/Error"}
 GID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}
 OBJ: dict[str, Any] = {"type": "object"}
@@ -242,6 +244,7 @@ def document() -> dict[str, Any]:
                 "move": {"type": "boolean"}}})},
         "/api/openapi.json": {"get": _op("This document", _ok("OpenAPI 3"), errors=(400,))},
         **profile_paths(),
+        **history_api.openapi_paths(),
     }
     return {
         "openapi": "3.0.3",

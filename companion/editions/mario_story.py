@@ -46,7 +46,7 @@ def battles_won(step: Step) -> Count:
 
 STORY_COUNTERS = [
     *FAMILY,
-    Counter("game_overs", "GAME OVERs on their locations", game_overs),
+    Counter("game_overs", "GAME OVERs on their locations", game_overs, short="GO!"),
     Counter("bowser_battles", "Battles with Bowser", battles),
     Counter("bowser_beaten", "Battles won against Bowser", battles_won),
 ]

@@ -111,8 +111,9 @@ def trades_made(step: Step) -> Count:
 
 STORY_COUNTERS = [
     Counter("rent_paid", "Rent paid", rent_paid, money=True),
-    Counter("rent_received", "Rent received", rent_received, money=True),
-    Counter("laps", "Laps", laps),
+    Counter("rent_received", "Rent received", rent_received, money=True,
+            short="rent"),
+    Counter("laps", "Laps", laps, short="laps"),
     Counter("jail_turns", "Turns in Jail", jail_turns, feature="jail"),
     Counter("auctions_won", "Auctions won", auctions_won, feature="auctions"),
     Counter("trades", "Trades made", trades_made, feature="trades"),

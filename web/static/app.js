@@ -289,7 +289,8 @@ function render() {
 
 function tableTab() {
   const v = S.view;
-  return [keyCard(), reclaimNotice(), glance(v), offers(v), actionsSection(v), auctionSection(v), editionSection(v),
+  return [keyCard(), reclaimNotice(), glance(v), v.finished && typeof storyPanel === "function" ? storyPanel(v.game_id, v.version) : null,
+    offers(v), actionsSection(v), auctionSection(v), editionSection(v),
     playersSection(v), reclaimNotice()].filter(Boolean);
 }
 

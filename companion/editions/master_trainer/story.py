@@ -36,9 +36,9 @@ def knocked_out(step: Step) -> Count:
 
 
 STORY_COUNTERS = [
-    Counter("catches", "Pokémon caught", catches),
-    Counter("battles", "Battles fought", battles),
-    Counter("knocked_out", "Pokémon knocked out", knocked_out),
+    Counter("catches", "Pokémon caught", catches, short="caught"),
+    Counter("battles", "Battles fought", battles, short="fights"),
+    Counter("knocked_out", "Pokémon knocked out", knocked_out, short="KO"),
 ]
 
 END_RULE = "final-win"

@@ -63,7 +63,7 @@ def type_name(state: BaseState, type_id: str) -> str:
 
 STORY_COUNTERS = [
     *FAMILY,
-    Counter("catches", "Pokémon caught", catches, details=type_name),
+    Counter("catches", "Pokémon caught", catches, details=type_name, short="caught"),
     Counter("battles", "Battles", battles),
     Counter("battles_won", "Battles won", battles_won),
 ]

@@ -1,0 +1,136 @@
+"""A game's story, its replay and the household's history over HTTP, on a real service and
+SQLite file (docs/history.md)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+from web_helpers import PIN, FakeHardware, Phone
+
+from companion.backup import export_db
+from companion.script import parse_step
+from companion.service import GameService
+from web import create_app
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class Clock:
+    """The Pi's clock, moved by the test (a move every 30 s, a night's pause, a jump back)."""
+
+    def __init__(self) -> None:
+        self.now = 1_700_000_000.0
+
+    def __call__(self) -> float:
+        self.now += 30
+        return self.now
+
+
+def play(service: GameService, example: str, names: list[str] | None = None,
+         clock: Clock | None = None, pause_at: int = -1) -> str:
+    data = json.loads((ROOT / "examples" / example).read_text("utf-8"))
+    setup = {k: v for k, v in data.items() if k != "steps"}
+    if names:
+        setup["players"] = [{"id": pid, "name": n} for pid, n in
+                            zip([p.lower() for p in data["players"]], names, strict=True)]
+    gid = service.create_game(setup).game_id
+    for n, step in enumerate(data["steps"]):
+        if clock is not None and n == pause_at:
+            clock.now += 10 * 3600  # the game waits on the table overnight
+        cmd = parse_step(service.state(gid)[1], step)
+        out = service.submit(gid, {"actor": cmd.actor, "type": cmd.type, "args": cmd.args})
+        assert out.ok, (step, out.error)
+    return gid
+
+
+def app_for(service: GameService) -> Flask:
+    return create_app(service, hardware=FakeHardware(), config={"banker_pin": PIN})
+
+
+def test_a_finished_games_story_and_replay_on_any_phone(tmp_path: Path) -> None:
+    with GameService(tmp_path) as service:
+        gid = play(service, "mario-two-players.json")
+        app = app_for(service)
+        stranger = Phone(app.test_client())
+        told = stranger.get(f"/api/games/{gid}/story").get_json()
+        assert told["headline"] == "Mario wins: Mario is the last player standing and wins!"
+        laps = {p["name"]: next(x["value"] for x in p["lines"] if x["key"] == "laps")
+                for p in told["players"]}
+        assert laps == {"Mario": 3, "Luigi": 3}
+        first = stranger.get(f"/api/games/{gid}/replay?step=0&turns=1").get_json()
+        assert first["replay"]["step"] == 0 and first["replay"]["last"] == 53
+        assert first["finished"] is False and "actions" not in first
+        assert first["replay"]["turns"][0]["step"] >= 1
+        last = stranger.get(f"/api/games/{gid}/replay").get_json()
+        assert last["finished"] and last["winners"] == ["mario"]
+        assert last["join_code"] == ""  # a stranger is not given the code
+        bad = stranger.get(f"/api/games/{gid}/replay?step=54")
+        assert bad.status_code == 400
+        assert bad.get_json()["error"] == "There is no step 54: steps go from 0 to 53."
+        assert stranger.get(f"/api/games/{gid}/replay?step=x").status_code == 400
+        assert stranger.get("/api/games/nosuchgame/replay").status_code == 404
+
+
+def test_a_running_game_replays_for_the_banker_only(tmp_path: Path) -> None:
+    with GameService(tmp_path) as service:
+        app = app_for(service)
+        banker = Phone(app.test_client()).login()
+        gid = banker.post("/api/games", {"edition": "mario", "players": ["Zoë", "Дмитрий"],
+                                         "dice": "physical", "seed": 3}).get_json()["game_id"]
+        code = banker.get(f"/api/games/{gid}").get_json()["join_code"]
+        player = Phone(app.test_client())
+        zoe = banker.get(f"/api/games/{gid}").get_json()["players"][0]["id"]
+        assert player.post("/api/join", {"code": code, "player": zoe}).status_code == 200
+        assert player.get(f"/api/games/{gid}/story").status_code == 200
+        refused = player.get(f"/api/games/{gid}/replay")
+        assert refused.status_code == 403
+        assert "banker" in refused.get_json()["error"]
+        seen = banker.get(f"/api/games/{gid}/replay").get_json()
+        live = banker.get(f"/api/games/{gid}").get_json()
+        assert seen["players"] == live["players"] and seen["version"] == live["version"]
+        assert Phone(app.test_client()).get(f"/api/games/{gid}/story").status_code == 403
+
+
+def names_of(history: dict[str, Any]) -> dict[str, tuple[int, int]]:
+    return {p["name"]: (p["games"], p["wins"]) for p in history["players"]}
+
+
+def test_the_households_history_keeps_players_by_name_and_goes_into_the_backup(
+        tmp_path: Path) -> None:
+    clock = Clock()
+    with GameService(tmp_path, clock=clock) as service:
+        play(service, "mario-two-players.json", ["Zoë", "Дмитрий"], clock, pause_at=10)
+        play(service, "monopolino-2-players.json", ["zoë ", "Дмитрий"], clock)
+        app = app_for(service)
+        history = Phone(app.test_client()).get("/api/history").get_json()
+        assert len(history["games"]) == 2
+        assert history["games"][0]["edition"] == "monopolino"  # newest first
+        # Zoë (Mario's seat) won the Mario game; the Monopolino game's winner is Anna's
+        # seat, played by Zoë too: one player across both games, by name.
+        assert names_of(history) == {"zoë": (2, 2), "Дмитрий": (2, 0)}
+        mario = history["games"][1]
+        assert mario["seconds"] == 52 * 30 + 900  # 53 moves 30 s apart; the night is 15 min
+        assert {b["edition"]: b["games"] for b in history["boxes"]} == {"mario": 1,
+                                                                        "monopolino": 1}
+        svg = Phone(app.test_client()).get("/api/history/chart.svg")
+        assert svg.mimetype == "image/svg+xml" and "Дмитрий" in svg.get_data(as_text=True)
+    backup = export_db(tmp_path / "companion.db", tmp_path / "backups", "test")
+    kept = sqlite3.connect(backup).execute("SELECT COUNT(*) FROM game_summaries").fetchone()
+    assert kept == (2,)
+    with GameService(tmp_path) as again:  # read back from the table, not recomputed
+        again.call(lambda: again.store.conn.execute(
+            "UPDATE game_summaries SET summary = json_set(summary, '$.turns', -1)"))
+        history = Phone(app_for(again).test_client()).get("/api/history").get_json()
+        assert [g["turns"] for g in history["games"]] == [-1, -1]
+
+
+def test_the_history_page_is_served_with_no_external_assets(tmp_path: Path) -> None:
+    with GameService(tmp_path) as service:
+        page = Phone(app_for(service).test_client()).get("/history")
+        html = page.get_data(as_text=True)
+        assert page.status_code == 200 and "history.js" in html
+        assert "http://" not in html and "https://" not in html

@@ -1,0 +1,144 @@
+/* The history page: the household's games, players and chart (/api/history); with
+   ?game=ID, that game's story (/api/games/ID/story) and its replay, step by step
+   (/api/games/ID/replay?step=N). Game data is shown as text, never HTML (dom.js). */
+"use strict";
+const Q = new URLSearchParams(location.search);
+const R = {game: Q.get("game"), step: null, last: 0, turns: [], view: null};
+
+async function getJSON(url) {
+  const r = await fetch(url, {credentials: "same-origin"});
+  const body = await r.json().catch(() => ({}));
+  if (!r.ok) throw new Error(body.error || `The companion answered ${r.status}.`);
+  return body;
+}
+function toast(text) { const t = $("toast"); t.textContent = text; t.hidden = !text; }
+function hours(seconds) {
+  const m = Math.round(seconds / 60);
+  return m < 60 ? `${m} min` : `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, "0")} min`;
+}
+function day(t) { return new Date(t * 1000).toLocaleDateString(undefined, {dateStyle: "medium"}); }
+
+/* ---- the household ---- */
+async function household() {
+  const data = await getJSON("/api/history");
+  const main = $("app");
+  main.replaceChildren();
+  if (!data.games.length) {
+    main.append(h("section", {}, h("h2", {}, "No finished games yet"),
+      h("p", {class: "muted"}, "When a game ends, it is kept here: who won, the story and a replay.")));
+    return;
+  }
+  main.append(h("section", {"aria-label": "Players"}, h("h2", {}, "Players"),
+    h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", {class: "n"}, "Wins"),
+      h("th", {class: "n"}, "Games"), h("th", {class: "n"}, "Time played"))),
+      h("tbody", {}, data.players.map((p) => h("tr", {}, h("td", {}, p.name),
+        h("td", {class: "n"}, p.wins), h("td", {class: "n"}, p.games),
+        h("td", {class: "n"}, hours(p.seconds))))))));
+  main.append(h("section", {"aria-label": "Wins over time"}, h("h2", {}, "Wins over time"),
+    h("img", {class: "chart", src: "/api/history/chart.svg", alt:
+      "Wins so far after each game: " + data.players.map((p) => `${p.name} ${p.wins}`).join(", ")})));
+  main.append(h("section", {"aria-label": "Boxes"}, h("h2", {}, "Boxes"),
+    h("table", {}, h("tbody", {}, data.boxes.map((b) => h("tr", {}, h("td", {}, b.title),
+      h("td", {class: "n"}, `${b.games} ${b.games === 1 ? "game" : "games"}`),
+      h("td", {class: "n"}, hours(b.seconds))))))));
+  main.append(h("section", {"aria-label": "Games"}, h("h2", {}, "Games"),
+    h("ul", {class: "games"}, data.games.map((g) => h("li", {},
+      h("a", {href: `/history?game=${encodeURIComponent(g.id)}`}, `${day(g.created)}: ${g.title}`),
+      h("br"), h("span", {}, g.players.map((p) => p.name).join(", ")), " · ",
+      h("span", {class: "win"}, g.winners.length ? `${g.winners.join(" and ")} won` : "nobody won"),
+      " · ", h("span", {class: "muted"}, hours(g.seconds)))))));
+}
+
+/* ---- one game: the story, then the replay ---- */
+function storySection(s) {
+  return h("section", {class: "story", "aria-label": "The story"},
+    h("h2", {}, s.headline),
+    s.rule ? h("p", {class: "rule"}, `Rule: ${s.rule}`) : null,
+    h("p", {class: "muted"}, `${s.turns} turns`),
+    s.players.map((p) => h("div", {},
+      h("h3", {}, p.name, p.winner ? h("span", {class: "muted"}, " (winner)") : ""),
+      h("table", {}, h("tbody", {}, p.lines.map((l) => h("tr", {}, h("th", {scope: "row"}, l.label),
+        h("td", {}, l.text))))))));
+}
+function who(v, id) { return ((v.players || []).find((p) => p.id === id) || {}).name || id; }
+function boardList(v) {
+  const spaces = (v.board && v.board.spaces) || [];
+  if (!spaces.length) return null;
+  const at = {};
+  for (const p of v.players || []) if (p.position !== undefined) (at[p.position] = at[p.position] || []).push(p.name);
+  return h("ul", {class: "board", "aria-label": "The board"}, spaces.map((s) => h("li",
+    {class: (at[s.index] ? "here" : "") + (s.game_over ? " gameover" : "")},
+    h("strong", {}, s.name),
+    s.owner ? h("div", {}, `owner: ${who(v, s.owner)}`) : null,
+    at[s.index] ? h("div", {}, `here: ${at[s.index].join(", ")}`) : null)));
+}
+function playersTable(v) {
+  return h("table", {"aria-label": "Players then"}, h("tbody", {}, (v.players || []).map((p) =>
+    h("tr", {}, h("th", {scope: "row"}, p.name),
+      h("td", {}, p.money_text || ""),
+      h("td", {}, p.space || p.place || ""),
+      h("td", {}, p.in_jail ? "in Jail" : p.bankrupt ? "out" : "")))));
+}
+function replaySection() {
+  const v = R.view, r = v.replay;
+  const go = (n) => () => showStep(Math.max(0, Math.min(R.last, n)));
+  const slider = h("input", {type: "range", min: 0, max: R.last, value: r.step,
+    "aria-label": "Step", onchange: (e) => showStep(Number(e.target.value))});
+  const jump = h("select", {"aria-label": "Jump to a turn", onchange: (e) => showStep(Number(e.target.value))},
+    h("option", {value: r.step}, "Jump to a turn…"),
+    R.turns.map((t, i) => h("option", {value: t.step}, `${i + 1}. ${t.text}`)));
+  return h("section", {"aria-label": "Replay"}, h("h2", {}, "Replay"),
+    h("div", {class: "controls"},
+      h("button", {onclick: go(0), "aria-label": "First step", disabled: r.step === 0}, "First"),
+      h("button", {onclick: go(r.step - 1), "aria-label": "Back one step", disabled: r.step === 0}, "◀"),
+      h("span", {class: "where", role: "status"}, `Step ${r.step} of ${R.last}`),
+      h("button", {onclick: go(r.step + 1), "aria-label": "Forward one step", disabled: r.step === R.last}, "▶"),
+      h("button", {onclick: go(R.last), "aria-label": "Last step", disabled: r.step === R.last}, "Last"),
+      slider),
+    jump,
+    h("div", {class: "said", "aria-label": "This step"}, r.said.length
+      ? r.said.map((t, i) => h("p", {}, t, r.cites[i] ? h("span", {class: "muted"}, ` (${r.cites[i]})`) : ""))
+      : h("p", {class: "muted"}, "Nothing said at this step.")),
+    h("h3", {}, v.finished ? "Game over" : v.current ? `${who(v, v.current)}'s turn` : ""),
+    playersTable(v),
+    boardList(v),
+    h("h3", {}, "The log then"),
+    h("ol", {class: "log"}, (v.log || []).map((t) => h("li", {class: r.said.includes(t) ? "new" : ""}, t))),
+    R.exportable ? h("p", {}, h("a", {class: "btn", href: `/api/games/${encodeURIComponent(R.game)}/export`,
+      download: `game-${R.game}.jsonl`}, "Download to share (a friend's companion imports it)")) : null);
+}
+async function showStep(n) {
+  try {
+    R.view = await getJSON(`/api/games/${encodeURIComponent(R.game)}/replay?step=${n}`);
+    R.step = R.view.replay.step;
+    history.replaceState(null, "", `/history?game=${encodeURIComponent(R.game)}&step=${R.step}`);
+    const old = $("replay");
+    const sec = replaySection();
+    sec.id = "replay";
+    old.replaceWith(sec);
+    toast("");
+  } catch (e) { toast(e.message); }
+}
+async function oneGame() {
+  const id = encodeURIComponent(R.game);
+  const [s, first, session] = await Promise.all([getJSON(`/api/games/${id}/story`),
+    getJSON(`/api/games/${id}/replay?turns=1${Q.get("step") ? "&step=" + Number(Q.get("step")) : ""}`),
+    getJSON("/api/session")]);
+  R.view = first; R.last = first.replay.last; R.turns = first.replay.turns || [];
+  R.exportable = !!session.banker;
+  $("title").textContent = s.title;
+  const main = $("app");
+  const sec = replaySection();
+  sec.id = "replay";
+  main.replaceChildren(h("p", {}, h("a", {href: "/history"}, "All our games")), storySection(s), sec);
+}
+document.addEventListener("keydown", (e) => {
+  if (!R.view || e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
+  if (e.key === "ArrowRight") showStep(Math.min(R.last, R.view.replay.step + 1));
+  if (e.key === "ArrowLeft") showStep(Math.max(0, R.view.replay.step - 1));
+});
+(async () => {
+  try { await (R.game ? oneGame() : household()); }
+  catch (e) { $("app").replaceChildren(h("section", {}, h("p", {}, e.message))); }
+  $("app").setAttribute("aria-busy", "false");
+})();

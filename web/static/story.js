@@ -1,0 +1,33 @@
+/* The end of a game tells its story on every phone: a panel the main page (app.js) shows
+   once the game is over; opened, it is filled from /api/games/ID/story (each player's
+   figures, the rule that ended it) with links to the replay and the household's history
+   (/history). Closed by default, so the end screen stays as steady as before. Game data is
+   shown as text, never HTML (dom.js). */
+"use strict";
+const storyCache = {};
+const storyOpen = {};
+function storyPanel(gameId, version) {
+  const key = `${gameId}@${version}`;
+  const body = h("div", {}, h("p", {class: "muted"}, "Counting…"));
+  const fill = (s) => body.replaceChildren(
+    h("p", {class: "now"}, s.headline),
+    s.rule ? h("p", {class: "muted hint"}, `Rule: ${s.rule}`) : null,
+    ...s.players.map((p) => h("div", {},
+      h("h3", {}, p.name, p.winner ? " (winner)" : ""),
+      h("ul", {}, p.lines.map((l) => h("li", {}, `${l.label}: ${l.text}`))))),
+    h("p", {class: "row"},
+      h("a", {class: "btn", href: `/history?game=${encodeURIComponent(gameId)}`}, "Replay this game"),
+      h("a", {class: "btn", href: "/history"}, "All our games")));
+  const load = () => {
+    if (storyCache[key]) return fill(storyCache[key]);
+    fetch(`/api/games/${encodeURIComponent(gameId)}/story`, {credentials: "same-origin"})
+      .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
+      .then((s) => { storyCache[key] = s; fill(s); })
+      .catch(() => body.replaceChildren(h("p", {class: "muted"}, "The story could not be read; try again.")));
+  };
+  const panel = h("details", {class: "story", open: !!storyOpen[gameId],
+    ontoggle: (e) => { storyOpen[gameId] = e.target.open; if (e.target.open) load(); }},
+    h("summary", {}, "The story of the game"), body);
+  if (storyOpen[gameId]) load();
+  return panel;
+}
