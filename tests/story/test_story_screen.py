@@ -8,11 +8,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from PIL import Image, ImageDraw
+
 from companion.script import parse_step
 from companion.service import GameService
 from companion.table import Table
-from hardware.config import DisplayConfig
-from hardware.display import Display, make_device
+from hardware.screens import HEIGHT, WIDTH, draw_end
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "hardware"))
 from oled_reference import assert_matches_reference  # noqa: E402
@@ -49,8 +50,11 @@ def test_the_table_shows_the_story_when_the_game_ends(tmp_path: Path) -> None:
 
 
 def test_the_end_screen_with_a_story() -> None:
-    display = Display(make_device(DisplayConfig(kind="dummy")))
-    display.show_game({"finished": True, "winners": ["p1"], "players": [],
-                       "end_reason": "Дмитрий is the last player standing and wins!",
-                       "story": ["Дмитрий wins!", "Дмитрий GO!4 laps3", "Zoë GO!4 laps3"]})
-    assert_matches_reference(display.frame(), "end-story")
+    """Page 1: who won and why; page 2: each player's figures."""
+    view = {"finished": True, "winners": ["d"], "players": [{"id": "d", "name": "Дмитрий"}],
+            "end_reason": "Дмитрий is the last player standing and wins!",
+            "story": ["Дмитрий wins!", "Дмитрий GO!4 laps3", "Zoë GO!4 laps3"]}
+    for page, name in ((0, "end-story"), (1, "end-story-2")):
+        image = Image.new("1", (WIDTH, HEIGHT))
+        draw_end(ImageDraw.Draw(image), view, page)
+        assert_matches_reference(image, name)
