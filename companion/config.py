@@ -27,17 +27,32 @@ def load_config(path: str | Path | None) -> dict[str, Any]:
         ) from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"Config file {p} is not valid TOML: {exc}") from None
-    unknown = set(data) - {"server", "hardware", "banker", "state", "venue"}
+    unknown = set(data) - {"server", "hardware", "banker", "state", "venue", "home_assistant"}
     if unknown:
         raise ConfigError(
             f"Unknown section(s) in {p}: {', '.join(sorted(unknown))}. "
-            "Known: server, hardware, banker, state, venue."
+            "Known: server, hardware, banker, state, venue, home_assistant."
         )
     if isinstance(data.get("hardware"), dict) and "enabled" in data["hardware"]:
         data["hardware"] = _hardware_switch(dict(data["hardware"]), p)
     if "venue" in data:
         venue_settings(data)
+    if "home_assistant" in data:
+        home_assistant_settings(data)
     return data
+
+
+def home_assistant_settings(config: dict[str, Any]) -> Any:
+    """``[home_assistant]`` checked, or None (off by default; docs/homeassistant.md)."""
+    if "home_assistant" not in config:
+        return None
+    from companion.venue.homeassistant import HomeAssistantSettings
+    from companion.venue.settings import VenueConfigError
+
+    try:
+        return HomeAssistantSettings.from_toml(config["home_assistant"])
+    except VenueConfigError as exc:
+        raise ConfigError(str(exc)) from None
 
 
 def venue_settings(config: dict[str, Any]) -> Any:

@@ -12,6 +12,7 @@ from typing import Any
 from companion.config import (
     ConfigError,
     default_state_dir,
+    home_assistant_settings,
     on_raspberry_pi,
     venue_settings,
     volatile_state_problem,
@@ -88,6 +89,12 @@ def run_companion(config: dict[str, Any], args: argparse.Namespace) -> int:
                  venue.table)
     else:
         publisher = None
+    house = home_assistant_settings(config)
+    home: Any = None  # [home_assistant]: the house knows a game is on (docs/homeassistant.md)
+    if house is not None:
+        from companion.venue.homeassistant import HomeAssistantPublisher
+
+        home = HomeAssistantPublisher(service, house).start()
     table = Table(service, hardware)
     table_ref["t"] = table
 
@@ -145,6 +152,8 @@ def run_companion(config: dict[str, Any], args: argparse.Namespace) -> int:
         hardware.stop()
         if publisher is not None:
             publisher.stop()
+        if home is not None:
+            home.stop()
         if announcer is not None:
             announcer.close()
         service.stop()
