@@ -14,11 +14,18 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from companion.engine.commands import MAX_AMOUNT, MAX_ARGS_BYTES, MAX_ID, MAX_ITEMS, MAX_TEXT
+from companion.engine.commands import (
+    MAX_AMOUNT,
+    MAX_ARGS_BYTES,
+    MAX_ID,
+    MAX_ITEMS,
+    MAX_TEXT,
+    ArgumentError,
+)
 from companion.engine.types import Command, GameSetup, IllegalCommand, SetupError
 
-__all__ = ["MAX_AMOUNT", "MAX_ARGS_BYTES", "MAX_COUNT", "MAX_ID", "MAX_ITEMS", "MAX_PLAYERS",
-           "MAX_SETTINGS_BYTES", "MAX_TEXT", "check_command", "check_setup"]
+__all__ = ["ArgumentError", "MAX_AMOUNT", "MAX_ARGS_BYTES", "MAX_COUNT", "MAX_ID", "MAX_ITEMS",
+           "MAX_PLAYERS", "MAX_SETTINGS_BYTES", "MAX_TEXT", "check_command", "check_setup"]
 
 MAX_COUNT = 200
 """The most copies of one card, chip or item a setup may ask for."""
@@ -44,13 +51,10 @@ def text(longest: int) -> Check:
 
 
 def check_command(command: Command) -> None:
-    """Refuse a command whose actor or type is not a short name or whose arguments are too
-    long (each argument is checked by the engine against its handler's ``@takes``)."""
+    """Refuse a command whose actor or type is not a short name (its arguments are checked by
+    the engine against its handler's ``@takes``: an :class:`ArgumentError`)."""
     if len(command.actor) > MAX_ID or len(command.type) > MAX_ID:
         raise IllegalCommand("A command's actor and type are short names.")
-    if len(command.args) > MAX_ITEMS or \
-            len(json.dumps(dict(command.args), default=str)) > MAX_ARGS_BYTES:
-        raise IllegalCommand("That command's arguments are too long.")
 
 
 # -- a new game --------------------------------------------------------------------------

@@ -329,8 +329,9 @@ class GameService(WriterThread):
             return self._stale(rec, version)
         try:
             events, state = game.step(rec.state, command)
-        except RuleError as exc:
-            return Outcome(False, rec.version, error=str(exc), code="illegal")
+        except RuleError as exc:  # arguments its handler does not declare: a bad request
+            code = "bad_request" if isinstance(exc, limits.ArgumentError) else "illegal"
+            return Outcome(False, rec.version, error=str(exc), code=code)
         return self._commit(rec, events, state, command.actor, command.to_json(), key)
 
     def _stale(self, rec: GameRecord, seen: Any) -> Outcome:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion.engine import game
+from companion.engine.editions import find_edition
 from companion.engine.state import BaseState
 from companion.engine.types import Action, Command, Event, GameSetup
 
@@ -35,7 +36,8 @@ class TableGame:
               dice: str = "physical", seed: int = 1, order: str = "seated",
               settings: Mapping[str, Any] | None = None) -> TableGame:
         raw_settings = dict(settings or {})
-        if order:
+        declared = {str(s["name"]) for s in find_edition(edition).setup_info()["settings"]}
+        if order and "order" in declared:  # editions with a seating order setting
             raw_settings.setdefault("order", order)
         setup = GameSetup.from_json({"edition": edition, "players": players, "dice": dice,
                                      "seed": seed, "settings": raw_settings})

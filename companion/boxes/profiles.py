@@ -120,10 +120,7 @@ def _check_settings(profile: Mapping[str, Any]) -> None:
         from companion.editions.master_trainer.data import load
 
         try:
-            data = load(settings)
-            board_edit.check_master_trainer({"item_deck": data.item_deck,
-                                             "event_deck": data.event_deck,
-                                             "board_spaces": data.board_spaces})
+            load(settings)  # the rulebook's totals are checked there, as for every game
         except SetupError as exc:
             raise ProfileError(f"settings.{exc}") from None
     lo = int(getattr(rules, "min_players", 2))

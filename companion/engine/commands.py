@@ -37,6 +37,11 @@ MAX_ARGS_BYTES = 4096
 space on the board is about 300 bytes)."""
 
 
+class ArgumentError(IllegalCommand):
+    """A command's arguments are not those its handler declares (a malformed request, not a
+    move the rules refuse: the service answers it as a bad request)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Between:
     """A whole number's bounds (inclusive)."""
@@ -185,13 +190,13 @@ def check_args(args: type, command: Command) -> None:
         check = checks.get(name)
         if check is None:
             known = ", ".join(sorted(checks)) or "none"
-            raise IllegalCommand(f"'{command.type}' takes no argument {name!r} "
-                                 f"(it takes: {known}).")
+            raise ArgumentError(f"'{command.type}' takes no argument {name!r} "
+                                f"(it takes: {known}).")
         why = check(value)
         if why:
-            raise IllegalCommand(f"Argument '{name}' of '{command.type}' must be {why}.")
+            raise ArgumentError(f"Argument '{name}' of '{command.type}' must be {why}.")
     if len(json.dumps(dict(given), default=str)) > MAX_ARGS_BYTES:
-        raise IllegalCommand("That command's arguments are too long.")
+        raise ArgumentError("That command's arguments are too long.")
 
 
 def _schema_of(tp: Any, bound: Between | Longest | None = None) -> dict[str, Any]:

@@ -19,7 +19,10 @@ UNDONE = "undone"
 
 def new_game(setup: GameSetup) -> list[Event]:
     """The opening events of a game (validates the setup; raises SetupError)."""
+    from companion.limits import check_setup  # late: the limits import the engine
+
     rules = find_edition(setup.edition)
+    check_setup(setup, rules.setup_info())  # one check, wherever the settings come from
     first = Event(GAME_STARTED, setup.to_json(), f"A game of {rules.title} begins.")
     state = apply(None, first)
     ctx = Ctx(rules, state)

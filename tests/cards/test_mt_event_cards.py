@@ -4,6 +4,7 @@ card goes under the pile and comes round only after the cards above it."""
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -36,10 +37,8 @@ def test_an_event_space_asks_which_event_card_was_drawn_and_follows_it() -> None
 
 
 def test_a_card_under_the_pile_cannot_come_up_until_the_pile_comes_round() -> None:
-    kinds = ("take_1", "take_2", "take_3", "unknown_dungeon", "lets_fight", "trade", "chance",
-             "pokemon_center")
-    two = {k: 0 for k in kinds} | {"take_1": 1, "take_2": 1}
-    t = started(settings={"decks": "physical", "event_deck": two})
+    t = started(settings={"decks": "physical"})
+    t.state = replace(t.state, events_deck=("take_1", "take_2"), events_top=0)  # a pile of two
     t.do("ash", "roll", dice=[1])
     t.do("ash", "land", space="event-pink")
     t.do("ash", "draw", card="take_2")

@@ -18,9 +18,8 @@ from companion.service import GameService
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "master_trainer"))
 from mt_table import RULES, started  # noqa: E402
 
-ONE_EACH = {k: 0 for k in ("bonus_1", "bonus_2", "bonus_3", "bonus_4", "bonus_5",
-                           "great_ball", "ultra_ball", "master_ball", "time_machine",
-                           "poke_doll")} | {"potion": 1, "fly": 1}
+ONE_EACH = ("potion", "fly")
+"""A pile of two Item Cards (arranged after the start: a box's deck has the rulebook's 54)."""
 PHYSICAL = {"decks": "physical"}
 
 
@@ -57,7 +56,8 @@ def test_take_item_card_2_asks_twice_then_ends_the_turn() -> None:
 
 
 def test_a_card_in_a_hand_or_under_the_pile_cannot_be_drawn_and_nothing_changes() -> None:
-    t = started(settings={**PHYSICAL, "item_deck": ONE_EACH})
+    t = started(settings=PHYSICAL)
+    t.state = replace(t.state, items_deck=ONE_EACH, items_top=0)  # a pile of two
     t.do("ash", "roll", dice=[1])
     t.do("ash", "land", space="town")
     t.do("ash", "draw", card="potion")
@@ -80,8 +80,8 @@ def test_a_card_in_a_hand_or_under_the_pile_cannot_be_drawn_and_nothing_changes(
 
 
 def test_used_cards_go_under_the_pile_and_come_round_after_the_cards_above() -> None:
-    deck = {**ONE_EACH, "great_ball": 1}
-    t = started(settings={**PHYSICAL, "item_deck": deck})
+    t = started(settings=PHYSICAL)
+    t.state = replace(t.state, items_deck=(*ONE_EACH, "great_ball"), items_top=0)
     t.do("ash", "roll", dice=[1])
     t.do("ash", "land", space="town")
     t.do("ash", "draw", card="great_ball")

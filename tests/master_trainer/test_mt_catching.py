@@ -84,7 +84,8 @@ def test_missed_chip_stays_face_up_for_anyone_to_try() -> None:
 
 def test_no_refill_once_the_tray_is_empty() -> None:
     """With no chip of that colour left in the tray, the board space stays empty."""
-    t = started(settings={"board_spaces": {"red": 26}})  # every red chip starts on the board
+    # every red chip starts on the board (still 37 chips on the board's spaces)
+    t = started(settings={"board_spaces": {"red": 26, "pink": 0, "green": 3, "blue": 8}})
     assert RULES.tray(t.state, "red") == 0
     t.do("ash", "roll", dice=[3])
     t.do("ash", "land", space="catch-red")

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from mt_table import Table, started
 
-from companion.engine.types import IllegalCommand, SetupError
+from companion.editions.master_trainer.data import load
+from companion.engine.types import IllegalCommand, RuleError, SetupError
 
 
 def test_two_to_six_players() -> None:
@@ -82,3 +85,27 @@ def test_out_of_turn_command_names_who_may_act_and_changes_nothing() -> None:
     with pytest.raises(IllegalCommand, match="not possible now"):
         t.do("ash", "fight", chip="pikachu")
     assert t.state == before
+
+
+def test_evolution_groups_and_deck_totals_are_checked_alike_wherever_settings_come_from(
+        tmp_path: Path) -> None:
+    """docs/profiles.md's `evolution_groups` is a setting of a game from the service (as
+    `companion play` and a profile file send it) and of a script; an Item deck of 98 cards
+    is refused by both, as a saved profile refuses it."""
+    from companion.script import run_script
+    from companion.service import GameService
+
+    groups = [["pidgey", "rattata"]]
+    doubled = {"potion": load().item_deck["potion"] + 44}  # 98 cards
+    base = {"edition": "master-trainer", "players": ["Ash", "Misty"], "seed": 1}
+    with GameService(tmp_path) as service:
+        made = service.create_game({**base, "settings": {"evolution_groups": groups}})
+        assert made.ok, made.error
+        refused = service.create_game({**base, "settings": {"item_deck": doubled}})
+        assert not refused.ok and "item_deck: adds up to 98; the rulebook has 54" in refused.error
+    assert run_script({**base, "settings": {"evolution_groups": groups}, "steps": []}
+                      ).state.setup.settings["evolution_groups"] == groups
+    with pytest.raises(RuleError, match="item_deck: adds up to 98; the rulebook has 54"):
+        run_script({**base, "settings": {"item_deck": doubled}, "steps": []})
+    with pytest.raises(RuleError, match="Unknown setting 'evolution_group'"):
+        run_script({**base, "settings": {"evolution_group": groups}, "steps": []})

@@ -57,7 +57,7 @@ def test_chance_takes_any_chip_of_the_landed_colour() -> None:
 
 def test_chance_any_colour_but_yellow_when_none_of_that_colour_is_left() -> None:
     """If none of the landed colour is left on the board, any chip on the board but yellow."""
-    t = started(settings={"board_spaces": {"red": 0}})
+    t = started(settings={"board_spaces": {"red": 0, "pink": 18}})  # still 37 chips
     t.top_event("chance")
     t.do("ash", "roll", dice=[2])
     t.do("ash", "land", space="event-red")

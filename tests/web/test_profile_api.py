@@ -51,8 +51,10 @@ def test_a_wrong_profile_is_refused_naming_the_field_and_not_saved(banker: Phone
     assert r.status_code == 400
     assert r.get_json()["error"].startswith("settings.board.spaces.imperial-palace.kind: "
                                             "'parking' is not a kind this edition handles")
-    r = banker.post("/api/profiles/check", {"edition": "starwars", "name": "box"})
-    assert r.get_json()["error"].startswith("settings.board.spaces: the board has 18 properties")
+    r = banker.post("/api/profiles/check", {"edition": "starwars", "name": "box", "settings": {
+        "board": {"spaces": {"forest-moon": {"kind": "free_parking", "color": ""}}}}})
+    assert r.get_json()["error"].startswith("settings.board.colors.endor: the rulebook's endor "
+                                            "group has 3 properties, not 2")
     assert banker.get("/api/profiles").get_json()["profiles"] == []
     r = banker.post("/api/games", {"edition": "starwars", "players": ["A", "B"],
                                    "profile": "nope"})

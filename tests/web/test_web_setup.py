@@ -61,7 +61,7 @@ def test_edition_specific_settings(phone: Any) -> None:
     kinds = {s["name"]: s["type"] for s in mt["settings"]}
     assert kinds == {"city_items": "int", "item_deck": "counts", "event_deck": "counts",
                      "board_spaces": "counts", "rivals": "json", "ball_adjust": "choice",
-                     "center_card": "choice", "decks": "choice"}
+                     "center_card": "choice", "decks": "choice", "evolution_groups": "json"}
     assert "item_deck" in mt["unverified"]
 
 

@@ -217,6 +217,7 @@ def _build(settings: Mapping[str, Any] | None) -> EditionData:
         raise SetupError("Setting 'city_items' must be a whole number from 0 to 3.")
     counts = {name: _counts(rules[name], settings.get(name), name)
               for name in ("item_deck", "event_deck", "board_spaces")}
+    board_edit.check_master_trainer(counts)  # the rulebook's totals, for every game and profile
     groups = board_edit.evolution_groups(settings.get("evolution_groups"), chips,
                                          tuple(tuple(g) for g in evolution["groups"]))
     if "evolution_groups" not in settings:

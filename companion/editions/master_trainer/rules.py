@@ -60,8 +60,10 @@ class MasterTrainerRules(ViewRules):
 
     def setup_info(self) -> dict[str, Any]:
         """The setup form's data: movers to pick, the counts the rulebook does not print
-        (Item and Event decks, chips per board colour, city Item Cards) and the Pokémon
-        Masters' cards (as JSON: ``{rival: {strength, bonus: [6 numbers]}}``)."""
+        (Item and Event decks, chips per board colour, city Item Cards), the Pokémon
+        Masters' cards (as JSON: ``{rival: {strength, bonus: [6 numbers]}}``) and the
+        Evolution Groups (``[[slug, ...], ...]``). The decks' totals are checked by ``load``
+        for every game, script and profile alike."""
         data = load()
 
         def counts(name: str, label: str, values: Mapping[str, int],
@@ -88,6 +90,9 @@ class MasterTrainerRules(ViewRules):
                  "1-6)", "type": "json", "advanced": True,
                  "default": {k: {"strength": r.strength, "bonus": list(r.bonus)}
                              for k, r in data.rivals.items()}},
+                {"name": "evolution_groups", "label": "Evolution Groups (lists of 2 or 3 "
+                 "Pokémon, least evolved first)", "type": "json", "advanced": True,
+                 "default": [list(g) for g in data.groups]},
                 *readings.settings_info("master-trainer"),
             ],
             "tokens": list(data.movers),
