@@ -84,16 +84,25 @@ def test_the_owner_corrects_the_board_and_cards_and_saves_a_profile(
     shot(page, "choose")
     page.get_by_role("button", name="Start from the edition's defaults").click()
 
-    # One property turned into Free Parking: 17 properties against 16 markers, said inline.
-    for sid in ("imperial-palace", "tibanna-mines", "senate", "mos-eisley"):
+    # An Endor property turned into Free Parking: the rulebook's three Endor properties are
+    # two, said inline; turned back, the board is right again.
+    for sid in ("forest-moon", "imperial-palace", "tibanna-mines", "senate", "mos-eisley"):
         page.locator(f"#space-{sid} > summary").click()
-    page.select_option('[data-field="spaces.imperial-palace.kind"]', "free_parking")
+    page.select_option('[data-field="spaces.forest-moon.kind"]', "free_parking")
+    page.select_option('[data-field="spaces.forest-moon.color"]', "")
     error = page.locator("#board-errors + .field-error")
-    expect(error).to_have_text("settings.board.spaces: the board has 17 properties; the "
-                               "rulebook has 16 (16 markers per player).")
+    expect(error).to_have_text("settings.board.colors.endor: the rulebook's endor group has 3 "
+                               "properties, not 2.")
     expect(page.locator("#status")).to_have_class("bad")
-    page.locator("#space-imperial-palace").scroll_into_view_if_needed()
+    page.locator("#space-forest-moon").scroll_into_view_if_needed()
     shot(page, "board-error")
+    page.select_option('[data-field="spaces.forest-moon.kind"]', "location")
+    page.select_option('[data-field="spaces.forest-moon.color"]', "endor")
+    expect(page.locator("#status")).to_have_class("ok")
+
+    # Imperial Palace turned into a landing: 17 properties, a board the rulebook allows.
+    page.select_option('[data-field="spaces.imperial-palace.kind"]', "free_parking")
+    expect(page.locator("#status")).to_have_class("ok")
 
     page.select_option('[data-field="spaces.tibanna-mines.kind"]', "card")
     page.select_option('[data-field="spaces.tibanna-mines.deck"]', "chance")
