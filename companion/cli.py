@@ -68,6 +68,9 @@ def build_parser() -> argparse.ArgumentParser:
     imp = sub.add_parser("import", help="import a game exported as JSON lines")
     imp.add_argument("file", type=Path)
     imp.add_argument("--state-dir", type=Path)
+    imp.add_argument("--unchecked", action="store_true",
+                     help="an export made before commands were recorded: replay its events "
+                     "without deciding them again (only for a file you trust)")
     imp.set_defaults(func=cmd_import)
 
     enroll = sub.add_parser("enroll", help="enroll NFC tags for an edition's objects")
@@ -158,23 +161,35 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
+    from companion.exports import MAX_IMPORT_BYTES
     from companion.service import GameService
     from companion.store import StoreError
 
     try:
-        lines = args.file.read_text("utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
+        size = args.file.stat().st_size
+        handle = args.file.open(encoding="utf-8", newline="")
+    except OSError as exc:
         print(f"companion: cannot read {args.file}: {exc}", file=sys.stderr)
         return 2
-    try:  # refused while the service runs: one writer per state directory
-        service = GameService(_state_dir(args), purpose="companion import")
-    except StoreError as exc:
-        print(f"companion import: refused: {exc}", file=sys.stderr)
-        return 2
-    try:
-        out = service.import_game(lines)
-    finally:
-        service.stop()
+    with handle:
+        if size > MAX_IMPORT_BYTES:
+            print(f"companion: {args.file} is {size >> 20} MB; an export is at most "
+                  f"{MAX_IMPORT_BYTES >> 20} MB (no game is that long). Nothing was imported.",
+                  file=sys.stderr)
+            return 2
+        try:  # refused while the service runs: one writer per state directory
+            service = GameService(_state_dir(args), purpose="companion import")
+        except StoreError as exc:
+            print(f"companion import: refused: {exc}", file=sys.stderr)
+            return 2
+        try:  # read line by line as the import decides them: memory stays flat
+            out = service.import_game((line.rstrip("\r\n") for line in handle),
+                                      unchecked=args.unchecked)
+        except UnicodeDecodeError as exc:
+            print(f"companion: cannot read {args.file}: {exc}", file=sys.stderr)
+            return 2
+        finally:
+            service.stop()
     if not out.ok:
         print(f"companion: {out.error}", file=sys.stderr)
         return 2

@@ -11,6 +11,7 @@ from typing import Any
 
 from companion.engine import game
 from companion.engine.state import BaseState
+from companion.engine.types import Event
 
 RECENT = 12
 """Log lines a view carries."""
@@ -126,3 +127,28 @@ def balances(version: int, state: BaseState) -> dict[str, Any]:
     players = getattr(state, "players", ())
     money = {p.id: p.money for p in players if hasattr(p, "money")}
     return {"version": version, "money": money}
+
+
+def decide_undo(rows: list[Any], commands: list[dict[str, Any]], cmd: int | None
+                ) -> tuple[Event, BaseState, int] | str:
+    """The banker's undo of command ``cmd`` (None: the last one still in force) over a game's
+    stored ``rows`` and ``commands``: the ``undone`` event, the state it leaves and the last
+    sequence number kept; or why it cannot be undone. The same decision for a live undo and
+    for an imported one (companion.exports)."""
+    kept = game.effective((r.seq, r.event) for r in rows)
+    kept_seqs = {seq for seq, _ in kept}
+    live = [c for c in commands
+            if c["body"].get("type") not in ("undo",) and c["first_seq"] in kept_seqs]
+    if not live or live[-1]["cmd"] == 0:
+        return "There is nothing to undo."
+    target = live[-1] if cmd is None else next((c for c in live if c["cmd"] == cmd), None)
+    if target is None or target["cmd"] == 0:
+        return ("That step cannot be undone (it is the start of the game or was already "
+                "undone).")
+    to_seq = int(target["first_seq"]) - 1
+    undone_says = [e.say for seq, e in kept if seq > to_seq and e.say]
+    event = Event(game.UNDONE, {"to_seq": to_seq, "cmd": target["cmd"]},
+                  f"The banker undoes {len(undone_says)} step(s), back to before: "
+                  f"{undone_says[0] if undone_says else 'the last command'}")
+    state = game.replay(e for seq, e in kept if seq <= to_seq)
+    return event, state, to_seq

@@ -7,13 +7,15 @@ acknowledged and published. Readers get immutable states and cached views from a
 
 from __future__ import annotations
 
+import json
 import logging
 import pickle
+import re
 import secrets
 import sqlite3
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -23,7 +25,17 @@ from companion.engine import game
 from companion.engine.editions import find_edition
 from companion.engine.state import BaseState
 from companion.engine.types import Command, Event, GameSetup, RuleError
-from companion.exports import check_export, export_lines, log_digest, read_export
+from companion.exports import (
+    MAX_IMPORT_EVENTS,
+    CheckedImport,
+    ImportRefused,
+    bounded_lines,
+    check_export,
+    export_lines,
+    log_digest,
+    read_export,
+    read_head,
+)
 from companion.game_loading import load_record
 from companion.game_record import (
     RECENT,
@@ -35,6 +47,7 @@ from companion.game_record import (
     _view_key,
     balances,
     code_tag,
+    decide_undo,
 )
 from companion.memory import release_memory
 from companion.statelock import StateDirBusy, StateLock
@@ -169,8 +182,10 @@ class GameService(WriterThread):
         """Take back command ``cmd`` and everything after it (None: the last command)."""
         return self.call(self._guarded, self._undo, game_id, cmd)
 
-    def import_game(self, lines: list[str]) -> Outcome:
-        return self.call(self._guarded, self._import, lines)
+    def import_game(self, lines: Iterable[str], unchecked: bool = False) -> Outcome:
+        """Import an export (see :meth:`_import`); ``unchecked``: an export from before
+        commands were recorded, replayed without deciding its commands again."""
+        return self.call(self._guarded, self._import, lines, unchecked, timeout=600)
 
     # -- public reads ---------------------------------------------------------------------
     def games(self) -> list[dict[str, Any]]:
@@ -244,7 +259,8 @@ class GameService(WriterThread):
         many events follow and their SHA-256 (see :func:`check_export`); the last event's
         sequence number is the version."""
         rec = self.record(game_id)
-        yield from export_lines(rec, self.call(self.store.rows, game_id))
+        commands = {c["cmd"]: c for c in self.call(self.store.commands, game_id)}
+        yield from export_lines(rec, self.call(self.store.rows, game_id), commands)
 
     def wait(self, game_id: str, after: int, timeout: float) -> int:
         """Block until the game's version passes ``after`` (or timeout); returns the version."""
@@ -405,29 +421,17 @@ class GameService(WriterThread):
     def _undo(self, game_id: str, cmd: int | None) -> Outcome:
         rec = self._games.get(game_id) or self._load_by_id(game_id)
         rows = self.store.rows(game_id)
-        kept = game.effective((r.seq, r.event) for r in rows)
-        kept_seqs = {seq for seq, _ in kept}
-        live = [c for c in self.store.commands(game_id)
-                if c["body"].get("type") not in ("undo",) and c["first_seq"] in kept_seqs]
-        if not live or live[-1]["cmd"] == 0:
-            return Outcome(False, rec.version, error="There is nothing to undo.", code="illegal")
-        target = live[-1] if cmd is None else next((c for c in live if c["cmd"] == cmd), None)
-        if target is None or target["cmd"] == 0:
-            return Outcome(False, rec.version, error="That step cannot be undone (it is the "
-                           "start of the game or was already undone).", code="illegal")
-        to_seq = target["first_seq"] - 1
-        undone_says = [e.say for seq, e in kept if seq > to_seq and e.say]
-        event = Event(game.UNDONE, {"to_seq": to_seq, "cmd": target["cmd"]},
-                      f"The banker undoes {len(undone_says)} step(s), back to before: "
-                      f"{undone_says[0] if undone_says else 'the last command'}")
-        state = game.replay(e for seq, e in kept if seq <= to_seq)
+        decided = decide_undo(rows, self.store.commands(game_id), cmd)
+        if isinstance(decided, str):
+            return Outcome(False, rec.version, error=decided, code="illegal")
+        event, state, to_seq = decided
         now = self.clock()
         seq = rec.version + 1
         response = {"ok": True, "version": seq, "says": [event.say]}
         with self.store.transaction() as conn:
             self.store.append(conn, game_id, seq, rec.commands, now, [event])
             self.store.record_command(conn, game_id, rec.commands, now, "banker",
-                                      {"type": "undo", "cmd": target["cmd"]}, None, seq, seq,
+                                      {"type": "undo", "cmd": event.data["cmd"]}, None, seq, seq,
                                       response)
             self.store.set_status(conn, game_id, "finished" if state.finished else "open")
         marked = game.effective(((r.seq, r.event) for r in rows), keep_markers=True)
@@ -441,15 +445,81 @@ class GameService(WriterThread):
         self._publish(game_id, seq)
         return Outcome(True, seq, [event.say], game_id=game_id)
 
-    def _import(self, lines: list[str]) -> Outcome:
-        read = read_export(lines)
+    def _import(self, lines: Iterable[str], unchecked: bool) -> Outcome:
+        """Import an export: every command decided again by the rules and its events
+        compared with the file's (see :class:`companion.exports.CheckedImport`), all in
+        one transaction; refused whole at the first difference. A game already here is
+        recognised (same id, or same start: setup and time of its first command)."""
+        try:
+            it = iter(bounded_lines(lines))
+            head = read_head(next(it, ""))
+            if unchecked:
+                return self._import_unchecked(head, list(it))
+            return self._import_checked(head, it)
+        except ImportRefused as exc:
+            return Outcome(False, 0, error=str(exc), code="bad_request")
+
+    def _import_checked(self, head: dict[str, Any], lines: Iterator[str]) -> Outcome:
+        known = {g["id"]: g for g in self.store.games()}
+        wanted = head.get("game")
+        game_id = (wanted if isinstance(wanted, str) and _GAME_ID.fullmatch(wanted)
+                   and wanted not in known else secrets.token_hex(4))
+        if isinstance(wanted, str) and wanted in known:
+            raise ImportRefused(_already(known[wanted], self._version_of(wanted)))
+        edition = head["edition"]
+        now = self.clock()
+        check = CheckedImport(head, lambda: (self.store.rows(game_id),
+                                             self.store.commands(game_id)))
+        with self.store.transaction() as conn:
+            for step in check.steps(lines):
+                if step.cmd == 0:
+                    if step.state.edition != edition:
+                        raise ImportRefused("The first line names another edition than the "
+                                            "game's. Nothing was imported.")
+                    twin = conn.execute(
+                        "SELECT game_id FROM commands WHERE cmd = 0 AND body = ? AND time = ?",
+                        (json.dumps(step.body), step.time)).fetchone()
+                    if twin is not None:
+                        raise ImportRefused(_already(known[twin[0]], self._version_of(twin[0])))
+                    self.store.add_game(conn, game_id, edition, find_edition(edition).title,
+                                        now, join_codes.new_code(
+                                            {g["join_code"] for g in known.values()}))
+                self.store.append(conn, game_id, step.first, step.cmd, step.time, step.events)
+                says = [e.say for e in step.events if e.say]
+                response = {"ok": True, "version": step.last, "says": says}
+                self.store.record_command(conn, game_id, step.cmd, step.time, step.actor,
+                                          step.body, None, step.first, step.last, response)
+            assert check.state is not None
+            if check.state.finished:
+                self.store.set_status(conn, game_id, "finished")
+        # the next start loads this state, not a replay of the whole log
+        self.store.save_snapshot(game_id, check.version, self.code, pickle.dumps(check.state))
+        self._load_by_id(game_id)
+        return Outcome(True, check.version, game_id=game_id)
+
+    def _version_of(self, game_id: str) -> int:
+        rec = self._games.get(game_id)
+        if rec is not None:
+            return rec.version
+        row = self.store.conn.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE "
+                                      "game_id = ?", (game_id,)).fetchone()
+        return int(row[0])
+
+    def _import_unchecked(self, head: dict[str, Any], lines: list[str]) -> Outcome:
+        """An export from before commands were recorded: whole and in order (count and
+        SHA-256), replayed, but not decided again (the banker said to trust the file)."""
+        read = read_export([json.dumps(head), *lines])
         if isinstance(read, str):
             return Outcome(False, 0, error=read, code="bad_request")
         head, rows, log_rows, state = read
+        if len(log_rows) > MAX_IMPORT_EVENTS:
+            return Outcome(False, 0, error=f"The export has more than {MAX_IMPORT_EVENTS:,} "
+                           "events. Nothing was imported.", code="bad_request")
         game_id = secrets.token_hex(4)
         now = self.clock()
         with self.store.transaction() as conn:
-            self.store.add_game(conn, game_id, state.edition, str(head.get("title", "")), now,
+            self.store.add_game(conn, game_id, state.edition, str(head.get("title", ""))[:80],
+                                now,
                                 join_codes.new_code({g["join_code"] for g in self.store.games()}))
             for r, (seq, e) in zip(rows, log_rows, strict=True):
                 self.store.append(conn, game_id, seq, int(r.get("cmd", 0)),
@@ -500,6 +570,14 @@ class GameService(WriterThread):
             return str(value)
         open_games = [g for g in self._games.values() if not g.state.finished]
         return open_games[-1].id if open_games else value
+
+
+_GAME_ID = re.compile(r"[0-9a-f]{8}")
+
+
+def _already(row: dict[str, Any], version: int) -> str:
+    return (f"This game is already here: {row['title']} (game {row['id']}, at version "
+            f"{version}). Nothing was imported.")
 
 
 def _reason(exc: BaseException) -> str:

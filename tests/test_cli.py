@@ -81,13 +81,15 @@ def test_export_then_import_from_the_shell(tmp_path: Path) -> None:
                               capture_output=True, text=True).stdout
     dump = tmp_path / "game.jsonl"
     dump.write_text(exported)
-    new_id = subprocess.run([*run, "import", str(dump), "--state-dir", str(state)], check=True,
+    other = tmp_path / "other"
+    new_id = subprocess.run([*run, "import", str(dump), "--state-dir", str(other)], check=True,
                             capture_output=True, text=True).stdout.strip()
-    svc = GameService(state)
+    svc, again = GameService(state), GameService(other)
     try:
-        assert svc.state(new_id)[1] == svc.state(gid)[1]
+        assert again.state(new_id)[1] == svc.state(gid)[1]
     finally:
         svc.stop()
+        again.stop()
 
 
 def test_missing_config_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:

@@ -145,11 +145,13 @@ def test_export_then_import_gives_the_same_game(service: GameService) -> None:
     roll(service, gid, [3, 1])
     lines = list(service.export(gid))
     assert json.loads(lines[0])["edition"] == "mario"
-    out = service.import_game(lines)
-    assert out.ok
-    assert service.state(out.game_id)[1] == service.state(gid)[1]
-    bad = service.import_game(["{}", "not json"])
-    assert not bad.ok and "Not a game export" in bad.error
+    assert "already here" in service.import_game(lines).error  # one game, not two
+    with GameService(service.state_dir / "other") as other:
+        out = other.import_game(lines)
+        assert out.ok, out.error
+        assert other.state(out.game_id)[1] == service.state(gid)[1]
+        bad = other.import_game(["{}", "not json"])
+        assert not bad.ok and "Not a game export" in bad.error
 
 
 def test_a_bad_setup_is_refused(service: GameService) -> None:
