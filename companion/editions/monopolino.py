@@ -88,6 +88,9 @@ class DiscardPile(DeckPolicy):
     """RISK cards are discarded face up; the discard pile is shuffled into a new deck when the
     deck is used up (the family's cards go under the pile instead)."""
 
+    used_where = ("on the face-up discard pile: it comes back only when the discard pile is "
+                  "shuffled into a new deck")
+
     def draw(self, rules: MonopolyCards, ctx: C, pid: str, deck: str) -> None:
         """Draw the top card, put it face up on the discard pile, follow it."""
         if not ctx.state.decks[deck]:

@@ -55,6 +55,9 @@ class DeckPolicy(Protocol):
     def drew(self, rules: MonopolyCards, ctx: C, pid: str, deck: str, card_id: str) -> None:
         """``pid`` drew ``card_id`` from ``deck``: take it off the deck and follow it."""
 
+    used_where: str
+    """Where a used card lies, completing "“…” is ..." (a card asked for that cannot come up)."""
+
 
 class MonopolyCards(MonopolyHost):
     """Drawing cards and applying their effects. Mixed into MonopolyRules."""
@@ -123,7 +126,9 @@ class MonopolyCards(MonopolyHost):
                     f"not {state.b.deck_titles[state.prompt.data['deck']]}.")
         if any(card in p.cards for p in state.players):
             return f"\u201c{known.text}\u201d is held by a player; it cannot be drawn."
-        return f"\u201c{known.text}\u201d is under the pile: it cannot come up yet."
+        where = self.deck_policy.used_where if self.deck_policy is not None else \
+            "under the pile: it cannot come up yet"
+        return f"\u201c{known.text}\u201d is {where}."
 
     @takes(DrawArgs)
     def cmd_draw(self, ctx: C, command: Command) -> None:

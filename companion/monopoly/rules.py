@@ -359,7 +359,8 @@ class MonopolyRules(
         best = max(worth(p.id) for p in state.active)
         winners = [p.id for p in state.active if worth(p.id) == best]
         names = " and ".join(state.name(w) for w in winners)
-        return winners, f"{names} is richest with {state.fmt(best)} in money and spaces."
+        verb = "is" if len(winners) == 1 else "are"
+        return winners, f"{names} {verb} richest with {state.fmt(best)} in money and spaces."
 
     # -- the end --------------------------------------------------------------------------
     def after_step(self, ctx: C) -> None:

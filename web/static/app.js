@@ -66,7 +66,8 @@ function chance(num, den) {
   while (k < 6 && num !== 0 && Number(p.toFixed(k)) <= 0) k += 1;
   const pct = `${p.toFixed(k)} %`;
   const word = num === den ? "certain" : num === 0 ? "impossible" : p >= 99 ? "almost certain"
-    : p >= 75 ? "very likely" : p >= 50 ? "likely" : p >= 25 ? "possible" : "unlikely";
+    : p >= 75 ? "very likely" : p > 50 ? "likely" : p === 50 ? "an even chance"
+    : p >= 25 ? "possible" : "unlikely";
   return `${word} (${pct})`;
 }
 /* engine texts with raw odds ("16383/16384 (>99.9%, 14 rolls)") into words */

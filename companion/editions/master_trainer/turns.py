@@ -92,7 +92,7 @@ class TurnRules(DiceRules):
             return
         ctx.ask("starter", waiting,
                 "Each player picks a face-down starter chip and turns it over: tap it or "
-                "choose it, or let the companion draw one.")
+                "choose it.")
 
     @takes(ChipArgs)
     def cmd_starter(self, ctx: Ctx[State], command: Command) -> None:
