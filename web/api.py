@@ -81,7 +81,9 @@ def who_am_i() -> Response:
     hw = web().hardware
     return jsonify({
         "csrf": session["csrf"], "banker": is_banker(),
-        "games": {g: (p or None) for g, p in session.get("games", {}).items()},
+        # the seat this phone still holds (another phone may have taken it over since)
+        "games": {g: (access.my_player(g) if p else None)
+                  for g, p in session.get("games", {}).items()},
         "pin_set": bool(web().settings["banker_pin"]),
         "hardware": hw is not None, "simulated": hasattr(hw, "virtual_tap"),
         "public_url": web().settings["public_url"]})

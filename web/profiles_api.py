@@ -10,7 +10,9 @@ from flask import Blueprint, Response, jsonify, render_template, request
 from companion.boxes import board_edit
 from companion.boxes.profiles import ProfileError, Profiles, check, export_text, import_text
 from companion.boxes.profiles import unverified as unverified_facts
+from companion.engine.editions import find_edition
 from companion.engine.types import SetupError
+from companion.monopoly.effect_words import effect_choices
 from web.api import body
 from web.context import web
 from web.errors import ApiError
@@ -67,6 +69,8 @@ def _board_data(profile: dict[str, Any], board: Any, facts: list[str],
                   for deck, cards in board.decks.items() for c in cards],
         "layout_unverified": "board.layout" in facts,
         "currency": board.currency.to_json(),
+        # what a card may do, in words, for the effect editor (web/static/effects.js)
+        **effect_choices(type(find_edition(profile["edition"])), board),
     }
 
 

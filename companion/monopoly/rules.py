@@ -32,6 +32,7 @@ from companion.monopoly.board import (
 )
 from companion.monopoly.cards import MonopolyCards
 from companion.monopoly.debts import MonopolyDebts
+from companion.monopoly.effect_words import effect_choices
 from companion.monopoly.events import MonopolyEvents, fresh_deeds, new_player
 from companion.monopoly.market import MonopolyMarket
 from companion.monopoly.state import MonopolyState, Player
@@ -204,6 +205,7 @@ class MonopolyRules(
                 "cards": [{"id": c.id, "deck": deck, "deck_title": board.deck_titles[deck],
                            "text": c.text, "effect": dict(c.effect)}
                           for deck, cards in board.decks.items() for c in cards],
+                **effect_choices(type(self), board),
             },
         }
 

@@ -62,7 +62,10 @@ def test_edition_specific_settings(phone: Any) -> None:
     assert kinds == {"city_items": "int", "item_deck": "counts", "event_deck": "counts",
                      "board_spaces": "counts", "rivals": "json", "ball_adjust": "choice",
                      "center_card": "choice", "decks": "choice", "evolution_groups": "json"}
-    assert "item_deck" in mt["unverified"]
+    # guessed values in words a player reads, never their setting names (issue #29 item 6)
+    assert "how many of each Item Card the deck holds" in mt["unverified"]
+    assert "Lorelei's Pokémon Master card" in mt["unverified"]
+    assert not [u for u in mt["unverified"] if "_" in u or "." in u]
 
 
 def test_unknown_edition_is_404_json(phone: Any) -> None:
@@ -114,7 +117,7 @@ def test_banker_corrects_the_board_while_setting_up(server: tuple[str, GameServi
     expect(price).to_have_value("1")
     expect(price).to_have_class("unv")
     price.fill("4")
-    deck = board.locator("details", has_text="Question Block")
+    deck = board.locator("details", has=bank.locator("summary", has_text="Question Block"))
     deck.locator("summary").click()
     card = deck.locator('[data-card="qb-02"]')
     new_text = "Advance to Toad Town. Collect 2 coins if you pass GO."

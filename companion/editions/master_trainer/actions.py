@@ -92,11 +92,14 @@ class ActionRules(BattleRules):
 
     @prompt_kind("prize")
     def actions_prize(self, state: State) -> list[Action]:
-        """Every kind of Item Card (the loser's hand stays secret: a wrong one is refused)."""
+        """The kinds of Item Card in the loser's real hand, one button each: the winner took
+        the card face down from that hand and now holds it, so nothing else can be taken."""
         assert state.prompt is not None
-        loser = self.pname(state, str(state.prompt.data["loser"]))
-        return [Action(state.prompt.to[0], "draw", f"Taken from {loser}: {name}", {"card": k})
-                for k, name in data_of(state).item_names.items()]
+        loser = str(state.prompt.data["loser"])
+        hand = state.trainer(loser).items
+        name = self.pname(state, loser)
+        return [Action(state.prompt.to[0], "draw", f"Taken from {name}: {printed}", {"card": k})
+                for k, printed in data_of(state).item_names.items() if k in hand]
 
     @prompt_kind("starter")
     def actions_starter(self, state: State) -> list[Action]:

@@ -288,3 +288,23 @@ def check_seed(rules: object) -> None:
             if card != "verified":
                 check_names(rules, "event_card", card,
                             f"seeds/master-trainer/rules.toml: {table}.{card}")
+
+
+_UNVERIFIED_WORDS = {
+    "item_deck": "how many of each Item Card the deck holds",
+    "event_deck": "how many of each Event Card the deck holds",
+    "board_spaces": "how many chips lie face down on the board, by colour",
+    "city_items": "how many Item Cards a city or town gives",
+    "evolution_groups": "which Pokémon evolve into which",
+}
+
+
+def unverified_words(data: EditionData) -> list[str]:
+    """The guessed values in words a player reads (``rivals.lorelei`` is Lorelei's card)."""
+    out = []
+    for key in data.unverified:
+        if key.startswith("rivals."):
+            out.append(f"{key.split('.', 1)[1].title()}'s Pokémon Master card")
+        else:
+            out.append(_UNVERIFIED_WORDS.get(key, key.replace("_", " ")))
+    return out

@@ -7,7 +7,7 @@ from typing import Any
 
 from companion.editions import readings
 from companion.editions.master_trainer.base import data_of, initial_trainers
-from companion.editions.master_trainer.data import EditionData, check_seed, load
+from companion.editions.master_trainer.data import EditionData, check_seed, load, unverified_words
 from companion.editions.master_trainer.spaces import SPACES
 from companion.editions.master_trainer.state import MasterTrainerState
 from companion.editions.master_trainer.view import ViewRules
@@ -97,7 +97,7 @@ class MasterTrainerRules(ViewRules):
             ],
             "tokens": list(data.movers),
             "board": None,
-            "unverified": list(data.unverified),
+            "unverified": unverified_words(data),
         }
 
     def tag_objects(self) -> list[tuple[str, str]]:

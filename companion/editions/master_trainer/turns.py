@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.editions.master_trainer.base import GOAL, State, data_of
-from companion.editions.master_trainer.data import EditionData
+from companion.editions.master_trainer.data import EditionData, unverified_words
 from companion.editions.master_trainer.dice import DiceRules
 from companion.editions.master_trainer.spaces import SPACES, Space, land_options
 from companion.engine import rng as rng_mod
@@ -77,7 +77,7 @@ class TurnRules(DiceRules):
         )
         if data.unverified:
             ctx.say("Not printed in the rulebook, so guessed until the banker sets them: "
-                    + ", ".join(data.unverified) + ".")
+                    + "; ".join(unverified_words(data)) + ".")
         ctx.then(Task("deal_starters"))
 
     def free_starters(self, state: State) -> list[str]:
