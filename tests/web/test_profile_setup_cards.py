@@ -1,7 +1,7 @@
-"""The setup form edits a card's effect (the profile editor's "word name=value" line), checked
-as it is typed, and the game started applies it; with a box profile chosen, the form offers
-the profile editor for that profile instead. Chromium at a phone's size; screenshots go to
-docs/screens/setup-*.png."""
+"""The setup form edits a card's effect in words (what the card does, labelled fields, the
+effect read back as a sentence: issue #29 item 7), checked as it is changed, and the game
+started applies it; with a box profile chosen, the form offers the profile editor for that
+profile instead. Chromium at a phone's size; screenshots go to docs/screens/setup-*.png."""
 
 from __future__ import annotations
 
@@ -34,14 +34,19 @@ def test_the_setup_form_corrects_a_card_effect_and_the_game_applies_it(
     page.locator("#setup-board > summary").click()
     page.locator("#setup-board summary", has_text="Bowser's Fury").click()
     effect = page.locator('[data-effect="bf-13"]')
-    expect(effect).to_have_value("pay amount=1")
-    effect.fill("fly")
-    effect.dispatch_event("change")
+    expect(effect.locator(".effect-say")).to_have_text("Pay 1 coin to the Bank.")
+    words = effect.locator("select[data-effect-word]")
+    assert "Collect money from the Bank" in words.inner_text()
+    assert "_" not in words.inner_text()  # words, never the vocabulary's ids
+    words.select_option(label="Collect money from the Bank")
+    amount = effect.get_by_label("Amount")
+    amount.fill("")
+    amount.dispatch_event("change")
     why = effect.locator("xpath=following-sibling::p[1]")
-    expect(why).to_contain_text("cards.bf-13.effect.do = 'fly'")
-    expect(effect).to_have_attribute("aria-invalid", "true")
-    effect.fill("collect amount=5")
-    effect.dispatch_event("change")
+    expect(why).to_contain_text("Amount: enter a whole number")
+    amount.fill("5")
+    amount.dispatch_event("change")
+    expect(effect.locator(".effect-say")).to_have_text("Collect 5 coins from the Bank.")
     expect(why).to_have_text("")
     page.locator('[data-card="bf-13"]').fill("Bowser trips! Collect 5 coins.")
     effect.scroll_into_view_if_needed()
@@ -77,8 +82,9 @@ def test_with_a_profile_chosen_the_form_opens_that_profile_in_the_editor(
     editor = opened.value
     expect(editor.locator("#card-bf-13")).to_be_visible()
     effect = editor.locator("#effect-bf-13")
-    effect.fill("collect amount=5")
-    effect.dispatch_event("change")
+    effect.locator("select[data-effect-word]").select_option("collect")
+    effect.get_by_label("Amount").fill("5")
+    effect.get_by_label("Amount").dispatch_event("change")
     editor.get_by_role("button", name="Save").click()
     expect(editor.locator("#status")).to_contain_text("Saved.")
     editor.close()

@@ -3,11 +3,16 @@
 "use strict";
 
 const S = {session: null, game: null, view: null, es: null, seen: -1, tab: "table",
-  history: null, balances: null, retry: null, seat: null, confirm: null, wake: null,
+  fetched: {}, retry: null, seat: null, confirm: null, wake: null,
   prefs: loadPrefs()};
-/* seat colours, AA against white text and as frames on both themes */
-const COLORS = ["#c62828", "#1565c0", "#2e7d32", "#ad5700", "#6a1b9a", "#00796b", "#5d4037",
-  "#ad1457"];
+/* seat colours, AA against white text and as frames on both themes; no red, which is the
+   board's GAME OVER outline */
+const COLORS = ["#1565c0", "#2e7d32", "#ad5700", "#6a1b9a", "#00796b", "#5d4037", "#ad1457",
+  "#37474f"];
+/* a token that is a colour (Master Trainer's movers) is the player's colour on every phone */
+const TOKEN_COLORS = {green: "#2e7d32", orange: "#c25400", blue: "#1565c0", yellow: "#8a6d00",
+  pink: "#c2185b", beige: "#8d6e63", red: "#c62828", purple: "#6a1b9a", black: "#37474f",
+  white: "#78909c"};
 const SVGNS = "http://www.w3.org/2000/svg";
 const DANGER = new Set(["end_game", "declare_bankruptcy"]);
 const OFFER = new Set(["accept_trade", "decline_trade", "cancel_trade"]);
@@ -36,9 +41,9 @@ function safeColor(c) {
 
 /* ---- preferences: theme, large text, sound (kept on this phone) ---- */
 function loadPrefs() {
-  try { return Object.assign({theme: "auto", big: false, sound: false},
+  try { return Object.assign({theme: "auto", big: false, sound: true},
     JSON.parse(localStorage.getItem("companion.prefs") || "{}")); } catch (e) {
-    return {theme: "auto", big: false, sound: false};
+    return {theme: "auto", big: false, sound: true};
   }
 }
 function applyPrefs() {
@@ -108,6 +113,7 @@ async function act(fn) {
     toast(e.message);
     if (e.code === "stale" || e.code === "illegal") await loadView();
     if (e.code === "csrf") await loadSession();
+    if (e.code === "forbidden" && S.game) await checkSeat();
     return null;
   }
 }
@@ -130,6 +136,8 @@ function seatIndex(id) {
   return order.indexOf(id);
 }
 function playerColor(id) {
+  const p = player(id), token = p && String(p.token || "").toLowerCase();
+  if (token && TOKEN_COLORS[token]) return TOKEN_COLORS[token];
   const i = seatIndex(id);
   return i < 0 ? "#6b675f" : COLORS[i % COLORS.length];
 }
@@ -176,10 +184,14 @@ document.addEventListener("visibilitychange", () => {
   if (!S.es || S.es.readyState === EventSource.CLOSED) connect();
   keepAwake();
 });
-async function keepAwake() {  /* the screen stays on while a game is open */
-  if (!S.game || !navigator.wakeLock || (S.wake && !S.wake.released)) return;
-  try { S.wake = await navigator.wakeLock.request("screen"); } catch (e) { S.wake = null; }
+function keepAwake() {  /* the screen stays on while a game is open (web/static/awake.js) */
+  if (S.game && document.visibilityState === "visible") Awake.on();
 }
+/* a tap lets the phone keep its screen on and sound the turn chime later */
+document.addEventListener("pointerdown", () => {
+  keepAwake();
+  if (S.prefs.sound) Awake.unlockAudio();
+}, true);
 async function loadView() {
   if (!S.game) return;
   const v = await api("GET", `/api/games/${gid()}`).catch(() => null);
@@ -194,6 +206,17 @@ async function loadSeat(draw) {
   S.seat = r;
   if (draw && changed && S.view) render();
   if (r.granted) { await loadSession(); seatChanged(); toast(`This phone plays ${playerName(r.granted)} again.`, true); }
+}
+/* the seat this phone held was taken over by another phone (a seat key, the banker): it
+   becomes what it now is at once, a spectator, and says so */
+async function checkSeat() {
+  const was = me();
+  const now = await api("GET", "/api/session").catch(() => null);
+  if (!now) return;
+  S.session = now;
+  if (me() === was) return;
+  seatChanged(); render();
+  if (was && !me()) toast(`${playerName(was)} is played on another phone now; this phone watches.`);
 }
 /* this phone is someone else now: views (and secrets in them) follow the new seat */
 function seatChanged() { S.seen = -1; connect(); loadView(); }
@@ -212,7 +235,10 @@ function showView(v) {
   const json = JSON.stringify(v);
   if (!moved && json === S.viewJson) return;  /* the same view again (the stream's first frame) */
   S.view = v; S.viewJson = json; window.__version = v.version;
-  if (moved) { S.history = null; S.balances = null; S.confirm = null; }
+  if (moved) {  /* a dialog stays open while its move is still there */
+    if (S.confirm && !S.confirm.startsWith("undo:") && !(v.actions || []).some(
+      (a) => `${a.actor}:${a.type}` === S.confirm)) S.confirm = null;
+  }
   if (moved && before) notify(before, v);
   if (S.seat && moved && banker()) loadSeat(true);
   if (!S.seatPending) render();
@@ -223,9 +249,12 @@ function myTurn(v) { return !!(me() && v.prompt && (v.prompt.to || []).includes(
 function notify(before, v) {
   const mine = me();
   if (!mine) return;
-  if (myTurn(v) && !myTurn(before)) {
+  if (myTurn(v) && !myTurn(before)) {  /* felt, heard, seen (iPhones cannot vibrate) */
     if (navigator.vibrate) navigator.vibrate([180, 90, 180]);
-    if (S.prefs.sound) beep();
+    if (S.prefs.sound) { Awake.chime(); window.__chimes = (window.__chimes || 0) + 1; }
+    S.flash = true; clearTimeout(S.flashTimer);
+    S.flashTimer = setTimeout(() => { S.flash = false; const g = document.querySelector(".glance");
+      if (g) g.classList.remove("flash"); }, 2500);
     $("announce").textContent = `Your turn: ${words(v.prompt.text)}`;
   }
   const name = playerName(mine);
@@ -245,14 +274,6 @@ function secondPerson(text, name) {  /* "Luigi pays Mario 3 coins" -> "You pay M
   const verb = rest.split(" ")[0];
   return verb in YOU ? `You ${YOU[verb]}${rest.slice(verb.length)}` : text;
 }
-function beep() {
-  try {
-    const ctx = new (window.AudioContext || window.webkitAudioContext)();
-    const o = ctx.createOscillator(), g = ctx.createGain();
-    o.frequency.value = 660; g.gain.value = 0.08; o.connect(g); g.connect(ctx.destination);
-    o.start(); o.stop(ctx.currentTime + 0.18);
-  } catch (e) { /* no audio */ }
-}
 
 /* ---- commands ---- */
 function send(action, extra) {
@@ -264,6 +285,32 @@ function send(action, extra) {
   });
 }
 
+/* ---- lists a tab shows (seats, history, tags...): drawn at once from the last answer and
+   asked again in the background after each move; a changed answer draws the page again, so
+   nothing flashes "Loading…" or jumps under a reader's eye ---- */
+function fetched(key, path) {
+  const stamp = `${S.game}:${S.view ? S.view.version : ""}:${banker()}:${me()}`;
+  const c = S.fetched[key];
+  if (!c || (c.stamp !== stamp && !c.busy)) {
+    S.fetched[key] = Object.assign({}, c || {}, {busy: true, stamp});
+    const game = S.game;
+    api("GET", path).then((data) => {
+      if (S.game !== game) return;
+      const json = JSON.stringify(data), was = S.fetched[key];
+      S.fetched[key] = {stamp, data, json};
+      if (!was || was.json !== json) render();
+    }, (e) => {
+      if (S.game !== game) return;
+      S.fetched[key] = Object.assign({}, S.fetched[key], {busy: false, error: e.message});
+      render();
+    });
+  }
+  return S.fetched[key];
+}
+function loading(got) {
+  return h("p", {class: "muted"}, got.error ? got.error : "Loading…");
+}
+
 /* ---- rendering ---- */
 function render() {
   const app = $("app"); app.setAttribute("aria-busy", "false");
@@ -271,9 +318,12 @@ function render() {
   who.textContent = banker() ? "Banker" : me() ? playerName(me()) : S.game ? "Watching" : "";
   if (me()) who.style.setProperty("--c", playerColor(me())); else who.style.removeProperty("--c");
   const focus = document.activeElement && document.activeElement.id;
-  if (!S.game) { app.replaceChildren(...joinScreen()); return; }
-  if (!S.view) { app.replaceChildren(h("p", {class: "muted"}, "Loading the game…")); return; }
+  if (!S.game) { Keep.swap(app, joinScreen()); return; }
+  if (!S.view) { Keep.swap(app, [h("p", {class: "muted"}, "Loading the game…")]); return; }
   $("title").textContent = S.view.title || "Board Companion";
+  /* the tab's title says it too, for a phone looking at another app */
+  document.title = myTurn(S.view) ? `Your turn! · ${S.view.title || "Board Companion"}`
+    : S.view.title || "Board Companion";
   document.body.dataset.edition = S.view.edition || "";
   const tabs = [["table", "Table"], ["history", "History"], ["chart", "Money"],
     banker() ? ["banker", "Banker"] : ["more", "Phone"]];
@@ -282,9 +332,10 @@ function render() {
       class: S.tab === k ? "sel" : "", onclick: () => { S.tab = k; render(); }}, label)));
   const body = {table: tableTab, chart: chartTab, history: historyTab, banker: bankerTab,
     more: moreTab}[S.tab] || tableTab;
-  app.replaceChildren(nav, h("div", {role: "tabpanel", "aria-labelledby": `tab-${S.tab}`},
-    ...body()));
-  if (focus && $(focus)) $(focus).focus();
+  /* what a person composes or reads survives the update (web/static/keep.js) */
+  Keep.swap(app, [nav, h("div", {role: "tabpanel", "aria-labelledby": `tab-${S.tab}`},
+    ...body())]);
+  if (focus && $(focus) && document.activeElement !== $(focus)) $(focus).focus({preventScroll: true});
   if (window.__drawn === undefined) window.__drawn = performance.now();  /* first game drawn */
 }
 
@@ -298,7 +349,8 @@ function tableTab() {
 /* ---- at a glance: whose turn, what now, your balance, what just happened, the dice ---- */
 function logText(e) { return typeof e === "string" ? e : String((e && (e.say || e.text)) || ""); }
 function glance(v) {
-  const sec = h("section", {class: "glance" + (myTurn(v) ? " mine" : ""), "aria-label": "Now"});
+  const sec = h("section", {class: "glance" + (myTurn(v) ? " mine" : "") + (myTurn(v) && S.flash
+    ? " flash" : ""), "aria-label": "Now"});
   let head;
   if (v.finished) {
     const w = (v.winners || []).map(playerName);
@@ -440,7 +492,7 @@ function actionsSection(v) {
     sec.append(list);
   }
   if (tools.length) {
-    sec.append(h("details", {class: "sub"}, h("summary", {}, "Banker tools"),
+    sec.append(h("details", {class: "sub", "data-open": "tools"}, h("summary", {}, "Banker tools"),
       h("div", {class: "actions"}, ...tools.map((a) => actionView(a, false)))));
   }
   if (danger.length) {
@@ -477,7 +529,8 @@ function amountField(id, inp, label) {
 }
 function actionView(a, showActor) {
   const box = h("div", {class: "action", "data-type": a.type, "data-actor": a.actor,
-    "data-args": JSON.stringify(a.args || {})});
+    "data-args": JSON.stringify(a.args || {}),
+    "data-keep": `act:${a.actor}:${a.type}:${JSON.stringify(a.args || {})}`});
   const label = (showActor && a.actor !== "banker" ? `${playerName(a.actor)}: ` : "") + words(a.label);
   const inp = a.input;
   if (!inp) {
@@ -540,8 +593,8 @@ function diceInput(a, label, inp) {
   if (inp.physical || !inp.optional) {
     return h("div", {}, h("p", {class: "label"}, `${label}: enter the dice you rolled`), form);
   }
-  return h("div", {}, h("button", {class: "primary", onclick: () => send(a)}, label),
-    h("details", {}, h("summary", {}, "I rolled real dice"), form));
+  /* digital dice: the companion rolls; values typed in would be refused */
+  return h("button", {class: "primary", onclick: () => send(a)}, label);
 }
 
 /* ---- trade and transfer forms ---- */
@@ -689,7 +742,7 @@ function boardSection(v) {
     return [1 + k, cols];
   };
   const detail = h("p", {class: "space-detail", "aria-live": "polite"},
-    "Tap a space to read it.");
+    "Tap a space to read it.");  /* the space read stays read, in its current words */
   spaces.forEach((sp, i) => {
     const idx = sp.index ?? i;
     const [row, col] = at(idx);
@@ -709,7 +762,8 @@ function boardSection(v) {
     const text = bits.join(", ");
     const cell = h("button", {class: "cell" + (sp.game_over ? " over" : "") + (sp.owner ? " owned" : ""),
       role: "listitem", "aria-label": text, "data-space": idx,
-      onclick: () => { detail.textContent = text + "."; }});
+      onclick: () => { S.spaceRead = idx; detail.textContent = text + "."; }});
+    if (S.spaceRead === idx) detail.textContent = text + ".";
     cell.style.gridRow = row; cell.style.gridColumn = col;
     if (sp.owner) cell.style.setProperty("--c", playerColor(sp.owner));
     if (sp.color) {
@@ -918,13 +972,9 @@ function playersSection(v) {
 /* ---- money chart ---- */
 function chartTab() {
   const sec = h("section", {"aria-label": "Money over the game"}, h("h2", {}, "Money over the game"));
-  if (!S.balances) {
-    api("GET", `/api/games/${gid()}/balances`).then((b) => { S.balances = b; render(); })
-      .catch((e) => toast(e.message));
-    sec.append(h("p", {class: "muted"}, "Loading…"));
-    return [sec];
-  }
-  const pts = S.balances.points;
+  const got = fetched("balances", `/api/games/${gid()}/balances`), bal = got.data;
+  if (!bal) { sec.append(loading(got)); return [sec]; }
+  const pts = bal.points;
   const w = 340, hgt = 200, pad = 34;
   let max = 1;
   for (const p of pts) for (const m of Object.values(p.money)) max = Math.max(max, m);
@@ -936,13 +986,13 @@ function chartTab() {
     s("text", {x: 2, y: hgt - pad, "font-size": 10}, money(0)));
   const X = (i) => pad + (pts.length < 2 ? 0 : (i * (w - pad - 5)) / (pts.length - 1));
   const Y = (m) => hgt - pad - (m * (hgt - pad - 5)) / max;
-  for (const p of S.balances.players) {
+  for (const p of bal.players) {
     const line = pts.map((pt, i) => (p.id in pt.money ? `${X(i).toFixed(1)},${Y(pt.money[p.id]).toFixed(1)}` : ""))
       .filter(Boolean).join(" ");
     svg.append(s("polyline", {points: line, fill: "none", stroke: playerColor(p.id),
       "stroke-width": 2.5}, s("title", {}, p.name)));
   }
-  const legend = h("ul", {class: "legend"}, ...S.balances.players.map((p) => {
+  const legend = h("ul", {class: "legend"}, ...bal.players.map((p) => {
     const last = pts.length ? pts[pts.length - 1].money[p.id] : undefined;
     return h("li", {}, dot(p.id), `${p.name}: ${last === undefined ? "" : money(last)}`);
   }));
@@ -953,16 +1003,13 @@ function chartTab() {
 /* ---- history (newest first) ---- */
 function historyTab() {
   const sec = h("section", {"aria-label": "History"}, h("h2", {}, "Everything that happened"));
-  if (!S.history) {
-    api("GET", `/api/games/${gid()}/history`).then((r) => { S.history = r; render(); })
-      .catch((e) => toast(e.message));
-    sec.append(h("p", {class: "muted"}, "Loading…"));
-    return [sec];
-  }
+  const got = fetched("history", `/api/games/${gid()}/history`), rows = got.data;
+  if (!rows) { sec.append(loading(got)); return [sec]; }
   const list = h("ol", {class: "hist", reversed: true});
   let lastCmd = null;
-  for (const row of S.history) {
-    const li = h("li", {class: row.undone ? "undone" : ""}, words(row.say));
+  rows.forEach((row, i) => {
+    const li = h("li", {class: row.undone ? "undone" : "", "data-anchor": `h${rows.length - i}`},
+      words(row.say));
     if (row.cite) li.append(h("span", {class: "cite"}, ` (${row.cite})`));
     /* the banker can take a move back from here, after saying yes */
     if (banker() && !row.undone && row.cmd > 0 && row.cmd !== lastCmd &&
@@ -980,7 +1027,7 @@ function historyTab() {
     }
     lastCmd = row.cmd;
     list.append(li);
-  }
+  });
   sec.append(list);
   return [sec];
 }
@@ -1011,19 +1058,16 @@ function reclaimNotice() {
 function seatsSection() {
   const sec = h("section", {"aria-label": "Players' phones"},
     h("h2", {}, banker() ? "Phones" : "Who is this phone?"));
-  const box = h("div", {class: "seats"}, h("p", {class: "muted"}, "Loading…"));
-  sec.append(box);
-  api("GET", `/api/games/${gid()}/seats`).then((seats) => {
-    box.replaceChildren(...seats.map((p) => seatRow(p)));
-  }).catch((e) => box.replaceChildren(h("p", {}, e.message)));
+  const got = fetched("seats", `/api/games/${gid()}/seats`);
+  sec.append(h("div", {class: "seats"}, ...(got.data ? got.data.map(seatRow) : [loading(got)])));
   return sec;
 }
 function seatRow(p) {
-  const row = h("div", {class: "seat"});
+  const row = h("div", {class: "seat", "data-keep": `seat:${p.id}`});
   if (banker()) {
     row.append(h("p", {}, dot(p.id), `${p.name}: ${p.claimed ? "a phone plays" : "no phone yet"}`));
     if (p.claimed) row.append(h("button", {class: "danger", onclick: () => act(async () => {
-      await api("POST", `/api/games/${gid()}/release`, {player: p.id}); render();
+      await api("POST", `/api/games/${gid()}/release`, {player: p.id}); delete S.fetched.seats; render();
     })}, `Free ${p.name}'s seat`));
     return row;
   }
@@ -1051,7 +1095,7 @@ function seatRow(p) {
     h("details", {class: "sub", "data-reclaim": p.id}, h("summary", {}, `This is me: take ${p.name} back`),
       h("label", {for: key.id}, "Seat key from the old phone"), key,
       h("div", {class: "row"}, h("button", {class: "primary", onclick: () => act(async () => {
-        await api("POST", `/seat/${gid()}/reclaim`, {player: p.id, key: key.value.trim()});
+        await api("POST", `/seat/${gid()}/reclaim`, {player: p.id, key: seatKey(key.value)});
         await loadSession(); seatChanged(); S.tab = "table"; toast(`This phone plays ${p.name} again.`, true); render();
       })}, "Take back with the key"),
       h("button", {"data-ask": p.id, onclick: () => act(async () => {
@@ -1059,6 +1103,11 @@ function seatRow(p) {
         await loadSeat(); toast("Asked the banker; this phone switches when they agree.", true); render();
       })}, asking ? "Asked the banker…" : "Ask the banker instead"))));
   return row;
+}
+/* a seat key as typed ("bbe3 8af3 4864", "BBE3-8AF3-4864", "bbe38af34864") as shown */
+function seatKey(typed) {
+  const bare = String(typed).replace(/[^0-9a-z]/gi, "").toUpperCase();
+  return bare.length === 12 ? bare.match(/.{4}/g).join("-") : bare;
 }
 async function claim(pid) {
   const code = S.code || (S.view && S.view.join_code);
@@ -1083,7 +1132,10 @@ function displaySection() {
   };
   return h("section", {"aria-label": "Display"}, h("h2", {}, "Display"),
     h("label", {for: "pref-theme"}, "Colours"), theme, check("big", "Large text"),
-    check("sound", "A sound when it is my turn"));
+    check("sound", "A sound when it is my turn"),
+    h("p", {class: "muted hint"}, Awake.state() === "video" ? "The screen stays on while the "
+      + "game is open." : Awake.state() === "lock" ? "The screen stays on while the game is open."
+      : "Tap the page once and the screen stays on while the game is open."));
 }
 function moreTab() {
   return [keyCard(), seatsSection(), displaySection(), bankerLogin(), gamesSection()].filter(Boolean);
@@ -1099,21 +1151,20 @@ function joinScreen() {
     await loadSession(); openGame(r.game_id, "more");
   });
   code.addEventListener("keydown", (e) => { if (e.key === "Enter") go(); });
-  return [h("section", {"aria-label": "Join a game"}, h("h2", {}, "Join the game"),
+  return [h("section", {"aria-label": "Join a game", "data-keep": "join"}, h("h2", {}, "Join the game"),
     h("label", {for: "code"}, "Code shown on the companion's screen"), h("div", {class: "row"},
       code, h("button", {class: "primary", onclick: go}, "Join"))),
   banker() ? setupForm() : null, gamesSection(), bankerLogin(), displaySection()].filter(Boolean);
 }
 function gamesSection() {
   const sec = h("section", {"aria-label": "Games"}, h("h2", {}, "Games"));
-  const box = h("div", {class: "actions"});
-  sec.append(box);
-  api("GET", "/api/games").then((games) => {
-    const mine = games.filter((g) => g.joined || banker()).reverse();
-    box.replaceChildren(...(mine.length ? mine.map((g) => h("button", {onclick: () => openGame(g.id)},
-      `${g.title} (${g.status === "open" ? "playing" : "finished"}${g.join_code ? `, code ${g.join_code}` : ""})`))
-      : [h("p", {class: "muted"}, "Join with the code to see a game.")]));
-  }).catch(() => {});
+  const got = fetched("games", "/api/games");
+  if (!got.data) return sec;
+  const mine = got.data.filter((g) => g.joined || banker()).reverse();
+  sec.append(h("div", {class: "actions"}, ...(mine.length ? mine.map((g) => h("button",
+    {onclick: () => openGame(g.id)}, `${g.title} (${g.status === "open" ? "playing" : "finished"}`
+      + `${g.join_code ? `, code ${g.join_code}` : ""})`))
+    : [h("p", {class: "muted"}, "Join with the code to see a game.")])));
   return sec;
 }
 function bankerLogin() {
@@ -1128,7 +1179,7 @@ function bankerLogin() {
       await loadSession(); S.tab = S.game ? "banker" : "table"; render();
     });
   });
-  return h("details", {}, h("summary", {}, "Banker"), form);
+  return h("details", {"data-keep": "login"}, h("summary", {}, "Banker"), form);
 }
 
 /* ---- banker: safe controls; destructive ones apart, confirmed, named ---- */
@@ -1144,10 +1195,13 @@ function undoBox() {
   const draw = () => {
     const u = S.undo;
     if (!u || u.version !== S.view.version) {
-      box.replaceChildren(h("p", {class: "muted"}, "Looking up the last move…"));
-      lastCommand().then((c) => { S.undo = {version: S.view.version, c, asking: false}; draw(); })
-        .catch((e) => box.replaceChildren(h("p", {}, e.message)));
-      return;
+      if (!u) box.replaceChildren(h("p", {class: "muted"}, "Looking up the last move…"));
+      const version = S.view.version;
+      lastCommand().then((c) => {  /* an open question stays open while its move is the last */
+        const asking = !!(S.undo && S.undo.asking && S.undo.c && c && S.undo.c.cmd === c.cmd);
+        S.undo = {version, c, asking}; draw();
+      }).catch((e) => box.replaceChildren(h("p", {}, e.message)));
+      if (!u) return;
     }
     if (!u.c) { box.replaceChildren(h("p", {class: "muted"}, "Nothing to take back.")); return; }
     const what = h("q", {}, words(u.c.text));
@@ -1196,16 +1250,18 @@ function bankerTab() {
       })}, "Tap")));
   }
   if (hw) out.push(tableSection());
-  const tags = h("div", {}, h("p", {class: "muted"}, "Loading…"));
-  api("GET", `/api/tags?edition=${encodeURIComponent(S.view.edition || "")}`).then((t) => {
-    const p = t.progress;
+  const tags = h("div", {});
+  const gotTags = fetched("tags", `/api/tags?edition=${encodeURIComponent(S.view.edition || "")}`);
+  if (!gotTags.data) tags.append(loading(gotTags));
+  else {
+    const t = gotTags.data, p = t.progress;
     const ed = S.view.edition || "";
     const running = p && p.enrolling === ed;
     const move = h("input", {type: "checkbox", id: "enroll-move"});
     const toggle = h("button", {id: "enroll-toggle", onclick: () => act(async () => {
       await api("POST", "/api/enrollment", {edition: running ? null : ed, move: move.checked});
       toast(running ? "Enrollment stopped." : "Tap each tag on the reader in turn.", true);
-      render();
+      delete S.fetched.tags; render();
     })}, running ? "Stop enrolling" : "Enroll tags for this edition");
     const counts = Object.entries(t.enrolled);
     tags.replaceChildren(
@@ -1216,7 +1272,7 @@ function bankerTab() {
         " Move tags already enrolled as something else") : "",
       t.enroll_hook ? toggle : h("p", {class: "muted"}, "Enroll tags at the companion "
         + "(companion enroll)."));
-  }).catch((e) => tags.replaceChildren(e.message));
+  }
   out.push(h("section", {"aria-label": "Tags"}, h("h2", {}, "Tags"), tags));
   out.push(h("section", {"aria-label": "This game"}, h("h2", {}, "This game"),
     h("a", {class: "btn", href: `/api/games/${gid()}/export`, download: `game-${S.game}.jsonl`},
@@ -1233,20 +1289,23 @@ function bankerTab() {
 
 /* the table (readers, buttons, screen) serves one game: which, and how each device is */
 function tableSection() {
-  const box = h("div", {id: "table-status"}, h("p", {class: "muted"}, "Loading…"));
-  api("GET", "/api/table").then((t) => {
+  const box = h("div", {id: "table-status"});
+  const got = fetched("table", "/api/table");
+  if (!got.data) box.append(loading(got));
+  else {
+    const t = got.data;
     const here = t.served && t.served.game_id === S.game;
     box.replaceChildren(
       h("p", {}, here ? "The table serves this game." : t.served
-        ? `The table serves another game: ${t.served.title} (${t.served.game_id}).`
+        ? `The table serves another game: ${t.served.title}.`
         : "The table serves no game."),
       here || !t.can_serve ? "" : h("button", {id: "serve-game", onclick: () => act(async () => {
         await api("POST", "/api/table", {game_id: S.game});
-        toast("The table now serves this game.", true); render();
+        toast("The table now serves this game.", true); delete S.fetched.table; render();
       })}, "Serve this game at the table"),
       h("ul", {}, ...t.devices.map((d) => h("li", {class: d.working === false ? "device-missing" : ""},
         `${d.name}: ${d.working === false ? "not working, retrying" : "working"} (${d.message})`))));
-  }).catch((e) => box.replaceChildren(e.message));
+  }
   return h("section", {"aria-label": "Table"}, h("h2", {}, "Table"), box);
 }
 
@@ -1333,17 +1392,12 @@ function settingField(st) {
 }
 
 /* the board's correctable data: a row per ownable space, tax amounts, card texts per deck */
-/* a card's effect as one line: its word, then name=value ("collect amount=5"; docs/cards.md),
-   the profile editor's form (web/static/profile.js) */
-const fxLine = (e) => !e || !e.do ? "" : [e.do, ...Object.keys(e).filter((k) => k !== "do").sort()
-  .map((k) => `${k}=${typeof e[k] === "string" ? e[k] : JSON.stringify(e[k])}`)].join(" ");
-function fxParse(line) {
-  const [word, ...args] = line.trim().split(/\s+/), out = {do: word || ""};
-  for (const a of args) {
-    const at = a.indexOf("="), raw = at > 0 ? a.slice(at + 1) : "true";
-    try { out[at > 0 ? a.slice(0, at) : a] = JSON.parse(raw); } catch (e) { out[a.slice(0, at)] = raw; }
-  }
-  return out;
+/* what the card effect editor names: money, spaces, kinds of space, colour groups */
+function fxContext(b) {
+  const cur = b.currency || {};
+  const fmt = (n) => (cur.symbol ? `${cur.symbol}${(n / 10 ** (cur.decimals || 0)).toFixed(cur.decimals || 0)}`
+    : `${n} ${Math.abs(n) === 1 ? cur.one || "coin" : cur.many || "coins"}`);
+  return {money: fmt, spaces: b.effect_spaces, kinds: b.effect_kinds, colors: b.effect_colors};
 }
 function boardEditor(b, unverified, edition) {
   const unv = new Set(b.unverified || []);
@@ -1381,15 +1435,21 @@ function boardEditor(b, unverified, edition) {
         class: unv.has("text") ? "unv" : null}, c.text);
       el.dataset.card = c.id;
       rows.push(["card", c.id, "text", el, c.text]);
-      const fx = h("input", {value: fxLine(c.effect), spellcheck: "false", autocapitalize: "off",
-        "aria-label": `${d.title}, card ${i + 1}: what it does (word, then name=value)`});
       const why = h("p", {class: "hint err", "aria-live": "polite"});
+      let readFx = () => c.effect;
+      const changed = () => {
+        let effect;
+        try { effect = readFx(); } catch (e) { why.textContent = e.message; return; }
+        api("POST", "/api/profiles/check", {edition, name: "setup",
+          settings: {board: {cards: {[c.id]: {effect}}}}})
+          .then(() => { why.textContent = ""; fx.removeAttribute("aria-invalid"); })
+          .catch((e) => { why.textContent = e.message; fx.setAttribute("aria-invalid", "true"); });
+      };
+      const [fx, read] = Effects.editor(c.effect, b.effects, fxContext(b),
+        `${d.title}, card ${i + 1}`, changed);
+      readFx = read;
       fx.dataset.effect = c.id;
-      fx.addEventListener("change", () => api("POST", "/api/profiles/check", {edition, name: "setup",
-        settings: {board: {cards: {[c.id]: {effect: fxParse(fx.value)}}}}})
-        .then(() => { why.textContent = ""; fx.removeAttribute("aria-invalid"); })
-        .catch((e) => { why.textContent = e.message; fx.setAttribute("aria-invalid", "true"); }));
-      rows.push(["card", c.id, "effect", fx, fxLine(c.effect)]);
+      rows.push(["card", c.id, "effect", {read, type: "effect"}, Effects.norm(c.effect, b.effects)]);
       return h("div", {class: "card-fx"}, el, fx, why);
     })));
   const anyUnv = unv.size > 0;
@@ -1406,14 +1466,16 @@ function boardEditor(b, unverified, edition) {
     const out = {};
     for (const [kind, id, field, el, def] of rows) {
       let v;
-      if (el.type === "number") {
+      if (el.type === "effect") {
+        v = el.read();
+        if (Effects.same(v, def, b.effects)) continue;
+      } else if (el.type === "number") {
         v = whole(el, el.getAttribute("aria-label"));
       } else {
         v = el.value.trim();
         if (!v) { el.focus(); throw new Error(`${el.getAttribute("aria-label")} cannot be empty.`); }
       }
       if (v === def) continue;
-      if (field === "effect") v = fxParse(v);
       const group = (out[kind === "card" ? "cards" : "spaces"] = out[kind === "card" ? "cards" : "spaces"] || {});
       (group[id] = group[id] || {})[field] = v;
     }
@@ -1423,7 +1485,7 @@ function boardEditor(b, unverified, edition) {
 }
 
 function setupForm() {
-  if (S.setupEl) return S.setupEl;  // kept across re-renders: a half-filled form survives updates
+  if (S.setupEl) return Keep.standIn(S.setupEl);  // kept across draws: a half-filled form survives
   const ed = h("select", {id: "setup-edition"});
   const players = h("textarea", {id: "setup-players", rows: 3, autocomplete: "off",
     placeholder: "One name per line"});
@@ -1576,7 +1638,7 @@ function setupForm() {
     S.setupEl = null;
     toast("Game started.", true); await loadSession(); openGame(r.game_id, "banker");
   });
-  S.setupEl = h("details", {id: "setup", ontoggle: (ev) => {
+  S.setupEl = h("details", {id: "setup", "data-keep": "setup", ontoggle: (ev) => {
     if (ev.target.open && !ed.options.length) editions();
   }}, h("summary", {}, "New game"),
     h("label", {for: "setup-edition"}, "Edition"), ed,
@@ -1596,7 +1658,7 @@ function setupForm() {
 /* ---- start ---- */
 function openGame(id, tab) {
   if (S.game !== id) {
-    S.view = null; S.viewJson = null; S.seen = -1; S.history = null; S.balances = null; S.seat = null;
+    S.view = null; S.viewJson = null; S.seen = -1; S.fetched = {}; S.seat = null;
   }
   S.game = id; S.tab = tab || "table";
   history.replaceState(null, "", `/?game=${encodeURIComponent(id)}`);
@@ -1611,6 +1673,7 @@ function openGame(id, tab) {
 /* the banker hears about seat requests, and an asking phone about the banker's yes */
 setInterval(() => {
   if (!S.game || document.visibilityState !== "visible") return;
+  if (me()) checkSeat();
   if (!(banker() || (S.seat && (S.seat.asking || []).length))) return;
   loadSeat(true);
 }, 4000);

@@ -61,11 +61,12 @@ function corrections() {
   if (natural.join() !== ids.join()) out.order = ids;
   const cards = {};
   const texts = Object.fromEntries(base.cards.map((c) => [c.id, c.text]));
-  const effects = Object.fromEntries(base.cards.map((c) => [c.id, effectText(c.effect)]));
+  const effects = Object.fromEntries(base.cards.map((c) => [c.id, c.effect]));
   for (const c of P.cards) {
+    if (c.bad) throw new Error(c.bad);  /* a field left wrong: nothing is checked or saved */
     const change = {};
     if (c.text !== texts[c.id]) change.text = c.text;
-    if (c.effect !== effects[c.id]) change.effect = parseEffect(c.effect);
+    if (!Effects.same(c.effect, effects[c.id], base.effects)) change.effect = Effects.norm(c.effect, base.effects);
     if (Object.keys(change).length) cards[c.id] = change;
   }
   if (Object.keys(cards).length) out.cards = cards;
@@ -106,14 +107,17 @@ function status(text, ok) {
   const el = $("status"); if (!el) return;
   el.textContent = text; el.className = ok ? "ok" : "bad";
 }
+let saves = 0;  /* a check that was asked before a save says nothing after it */
 async function check() {
+  const asked = saves;
   try {
     const r = await api("POST", "/api/profiles/check", draft());
+    if (asked !== saves) return true;
     clearErrors(); adopt(r, false);
     status(`Valid. ${r.unverified.length} fact(s) still unverified.`, true);
     renderMarks(); refreshSummaries();
     return true;
-  } catch (e) { showError(e.message); return false; }
+  } catch (e) { if (asked === saves) showError(e.message); return false; }
 }
 let checkTimer = null;
 function recheck() { clearTimeout(checkTimer); checkTimer = setTimeout(check, 400); }
@@ -128,7 +132,7 @@ function adopt(r, replaceAll) {
   if (replaceAll) {
     P.spaces = r.board ? clone(r.board.spaces).map((s) => { delete s.unverified; return s; }) : [];
     P.cards = r.board ? clone(r.board.cards).map((c) => ({id: c.id, deck: c.deck, text: c.text,
-      effect: effectText(c.effect)})) : [];
+      effect: c.effect})) : [];
     P.tags = clone(r.profile.tags);
     P.cardTags = r.card_tags || [];
     const settings = clone(r.profile.settings);
@@ -167,6 +171,7 @@ async function chooser() {
   };
   ed.addEventListener("change", () => act(fill));
   const eds = await api("GET", "/api/editions");
+  P.titles = Object.fromEntries(eds.map((e) => [e.name, e.title]));
   ed.replaceChildren(...eds.map((e) => h("option", {value: e.name}, e.title)));
   const q = new URLSearchParams(location.search), want = q.get("edition");
   if (want) ed.value = want;
@@ -197,6 +202,9 @@ async function chooser() {
 }
 async function open(edition, name, newName) {
   P.edition = edition;
+  if (!P.titles) {
+    P.titles = Object.fromEntries((await api("GET", "/api/editions")).map((e) => [e.name, e.title]));
+  }
   P.defaults = await api("GET", `/api/profiles/defaults/${enc(edition)}`);
   if (name) {
     adopt(await api("GET", `/api/profiles/${enc(edition)}/${enc(name)}`), true);
@@ -235,15 +243,23 @@ function refreshSummaries() {
     const sum = box.querySelector("summary");
     const old = sum.querySelector(".unverified");
     if (old) old.remove();
-    if (n) sum.append(h("span", {class: "unverified", title: "facts not yet checked"}, `${n}?`));
+    if (n) sum.append(h("span", {class: "unverified", title: "facts not yet checked against your box"}, `${n} to check`));
   });
 }
+/* a kind of space in words: "go_to_jail" -> "Go to Jail", "go" -> "GO" */
+const KIND_WORDS = {go: "GO", go_to_jail: "Go to Jail", jail: "Jail", free_parking: "Free Parking"};
+function kindName(k) {
+  return KIND_WORDS[k] || String(k).split("_").map((w, i) => (i && ["to", "of", "the", "a"]
+    .includes(w) ? w : w.charAt(0).toUpperCase() + w.slice(1))).join(" ");
+}
+const FIELD_LABELS = {name: "Name", kind: "Kind of space", color: "Colour group", price: "Price",
+  rent: "Rent", amount: "Amount to pay", deck: "Card deck"};
 function spaceView(s, i) {
   const b = P.defaults.board;
   const input = (f) => {
     const id = `sp-${i}-${f}`;
     let el;
-    if (f === "kind") el = h("select", {id}, ...b.kinds.map((k) => h("option", {value: k, selected: s.kind === k}, k)));
+    if (f === "kind") el = h("select", {id}, ...b.kinds.map((k) => h("option", {value: k, selected: s.kind === k}, kindName(k))));
     else if (f === "color") el = h("select", {id}, h("option", {value: ""}, "none"),
       ...Object.entries(b.colors).map(([k, v]) => h("option", {value: k, selected: s.color === k}, v)));
     else if (f === "deck") el = h("select", {id}, h("option", {value: ""}, "none"),
@@ -255,10 +271,10 @@ function spaceView(s, i) {
       s[f] = NUMBERS.has(f) ? Number(el.value) : el.value;
       const sum = $(`space-${s.id}`).querySelector("summary");
       sum.querySelector(".sname").textContent = s.name;
-      sum.querySelector(".skind").textContent = s.kind + (s.price ? ` · ${s.price}` : "");
+      sum.querySelector(".skind").textContent = kindName(s.kind) + (s.price ? ` · ${s.price}` : "");
       recheck();
     });
-    return [h("label", {for: id, class: f === "name" ? "wide" : null}, f), el];
+    return [h("label", {for: id, class: f === "name" ? "wide" : null}, FIELD_LABELS[f] || f), el];
   };
   const move = (d) => {
     const j = i + d; if (j < 1 || j >= P.spaces.length) return;
@@ -273,9 +289,10 @@ function spaceView(s, i) {
   const marks = (P.marks[`s:${s.id}`] || []).length;
   const box = h("details", {class: "space", id: `space-${s.id}`, open: P.open.has(s.id)},
     h("summary", {}, h("span", {class: "idx"}, String(i)), h("span", {class: "sname"}, s.name),
-      h("span", {class: "muted skind"}, s.kind + (s.price ? ` · ${s.price}` : "")),
-      marks ? h("span", {class: "unverified", title: "facts not yet checked"}, `${marks}?`) : null),
-    h("div", {class: "space-head"}, h("span", {class: "sid"}, s.id),
+      h("span", {class: "muted skind"}, kindName(s.kind) + (s.price ? ` · ${s.price}` : "")),
+      marks ? h("span", {class: "unverified", title: "facts not yet checked against your box"},
+        `${marks} to check`) : null),
+    h("div", {class: "space-head"},
       h("button", {type: "button", "aria-label": `Move ${s.name} up`, disabled: i <= 1,
         onclick: () => move(-1)}, "↑"),
       h("button", {type: "button", "aria-label": `Move ${s.name} down`,
@@ -291,22 +308,13 @@ function drawSpaces() {
   $("spaces").replaceChildren(...P.spaces.map(spaceView));
   $("board-title").textContent = `Board (${P.spaces.length} spaces)`;
 }
-/* a card's effect as one line a person edits: its word, then name=value arguments
-   ("collect amount=5", "move_to space=go"); docs/cards.md lists each edition's words */
-function effectText(effect) {
-  if (!effect || !effect.do) return "";
-  return [effect.do, ...Object.keys(effect).filter((k) => k !== "do").sort()
-    .map((k) => `${k}=${typeof effect[k] === "string" ? effect[k] : JSON.stringify(effect[k])}`)].join(" ");
-}
-function parseEffect(line) {
-  const [word, ...args] = line.trim().split(/\s+/);
-  const out = {do: word || ""};
-  for (const a of args) {
-    const at = a.indexOf("=");
-    const key = at > 0 ? a.slice(0, at) : a, raw = at > 0 ? a.slice(at + 1) : "true";
-    try { out[key] = JSON.parse(raw); } catch (e) { out[key] = raw; }
-  }
-  return out;
+/* what the effect editor names (web/static/effects.js) */
+function fxContext() {
+  const b = P.defaults.board, cur = b.currency || {};
+  const spaces = (P.spaces.length ? P.spaces : b.spaces).map((s) => ({value: s.id, label: s.name}));
+  return {money: (n) => (cur.symbol ? `${cur.symbol}${(n / 10 ** (cur.decimals || 0))
+    .toFixed(cur.decimals || 0)}` : `${n} ${Math.abs(n) === 1 ? cur.one || "coin" : cur.many || "coins"}`),
+  spaces, kinds: b.effect_kinds, colors: b.effect_colors};
 }
 function cardView(c) {
   const id = `card-${c.id}`;
@@ -314,16 +322,22 @@ function cardView(c) {
   text.value = c.text;
   text.addEventListener("change", () => { c.text = text.value; recheck(); });
   const effectId = `effect-${c.id}`;
-  const effect = h("input", {id: effectId, value: c.effect, "data-field": `cards.${c.id}.effect`,
-    spellcheck: "false", autocapitalize: "off"});
-  effect.addEventListener("change", () => { c.effect = effect.value; recheck(); });
+  const nth = P.cards.filter((x) => x.deck === c.deck).indexOf(c) + 1;
+  const deck = P.defaults.board.decks[c.deck] || "Card";
+  let read = () => c.effect;
+  const [effect, reader] = Effects.editor(c.effect, P.defaults.board.effects, fxContext(),
+    `${deck}, card ${nth}: what it does`, () => {
+      try { c.effect = read(); delete c.bad; recheck(); } catch (e) { c.bad = e.message; showError(e.message); }
+    });
+  read = reader;
+  effect.id = effectId; effect.setAttribute("data-field", `cards.${c.id}.effect`);
   const uid = Object.keys(P.tags).find((u) => P.tags[u] === `card:${c.id}`);
   const tagLine = h("span", {class: "tag", id: `tag-${c.id}`}, uid ? `Tag ${uid}` : "No tag");
   const enrol = h("button", {type: "button", onclick: () => act(() => enrolTag(c, tagLine, enrol))},
     uid ? "Replace tag" : "Tap card tag");
-  return h("div", {class: "card"}, h("label", {for: id}, `${P.defaults.board.decks[c.deck] || c.deck} · ${c.id}`),
+  return h("div", {class: "card"}, h("label", {for: id}, `${deck}, card ${nth}`),
     markBox(`c:${c.id}`, `cards.${c.id}`), text,
-    h("label", {for: effectId, class: "muted"}, "What it does (word, then name=value)"), effect,
+    effect,
     h("div", {class: "row"}, tagLine, enrol));
 }
 async function enrolTag(c, line, button) {
@@ -358,11 +372,11 @@ function editor() {
   other.addEventListener("change", () => {
     try { P.other = JSON.parse(other.value || "{}"); recheck(); } catch (e) { showError("settings: not valid JSON."); }
   });
-  const parts = [h("section", {}, h("h2", {}, `${P.edition} profile`),
+  const parts = [h("section", {}, h("h2", {}, `Your box of ${(P.titles || {})[P.edition] || "this edition"}`),
     h("label", {for: "pf-name"}, "Name"), name, h("label", {for: "pf-note"}, "Note"), note,
     h("div", {id: "profile-errors"}))];
   if (b) {
-    const newId = h("input", {id: "new-space-id", placeholder: "new-space-id", maxlength: 40});
+    const newId = h("input", {id: "new-space-id", placeholder: "Name of the new space", maxlength: 40});
     parts.push(h("section", {"aria-label": "Board"}, h("h2", {id: "board-title"}, `Board (${P.spaces.length} spaces)`),
       h("p", {class: "unverified", id: "layout-mark", hidden: !P.unverified.includes("board.layout")},
         "unverified: board layout (order and kinds)",
@@ -372,10 +386,13 @@ function editor() {
       h("div", {id: "board-errors"}), h("div", {id: "spaces"}),
       h("div", {class: "row"}, h("label", {for: "new-space-id"}, "Add a space", newId),
         h("button", {type: "button", onclick: () => {
-          const sid = newId.value.trim();
-          if (!sid) { showError("add[0].id: give the new space an id."); return; }
+          const named = newId.value.trim();
+          if (!named) { showError("Give the new space a name."); return; }
+          let sid = named.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "-")
+            .replace(/^-|-$/g, "") || "space";
+          while (P.spaces.some((x) => x.id === sid)) sid += "-2";
           const kind = b.kinds.includes("free_parking") ? "free_parking" : b.kinds[0];
-          P.spaces.push({id: sid, name: sid, kind, color: "", price: 0, rent: 0, amount: 0,
+          P.spaces.push({id: sid, name: named, kind, color: "", price: 0, rent: 0, amount: 0,
             deck: ""});
           P.open.add(sid);
           newId.value = ""; drawSpaces(); recheck();
@@ -412,6 +429,7 @@ function editor() {
   if (b) drawSpaces();
 }
 async function save() {
+  clearTimeout(checkTimer); saves += 1;
   const d = draft();
   try {
     const r = await api("PUT", `/api/profiles/${enc(P.edition)}/${enc(d.name)}`, d);

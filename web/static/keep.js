@@ -1,0 +1,111 @@
+/* A live update never destroys what a person is composing or reading (issue #29).
+   Keep.swap(root, kids) puts freshly drawn kids into root, except that:
+   - a block (an element with data-keep="key") the person is using stays the very same
+     element: a field in it has focus, a field was changed, or a details in it was opened.
+     Its field keeps focus, caret and the phone's keyboard; its closures stay its own;
+   - a details with data-open="key" keeps the open or closed state the person left it in;
+   - the element at the top of the screen (or the focused block) stays where the eye was.
+   A kept block moves into the fresh tree along its chain of parents, which are updated in
+   place (attributes and children), so the block is never taken out of the document. */
+"use strict";
+const Keep = (() => {
+  const FIELD = "input:not([type=button]):not([type=submit]):not([type=hidden]), textarea, select";
+  const changed = (f) => {
+    if (f.type === "checkbox" || f.type === "radio") return f.checked !== f.defaultChecked;
+    if (f.tagName === "SELECT") {  /* with no option marked, the first is the default */
+      const marked = Array.from(f.options).findIndex((o) => o.defaultSelected);
+      return f.selectedIndex !== Math.max(0, marked);
+    }
+    return f.value !== f.defaultValue;
+  };
+  function engaged(block) {
+    const a = document.activeElement;
+    if (a && block.contains(a) && a.matches(FIELD)) return true;
+    const fields = block.matches(FIELD) ? [block] : Array.from(block.querySelectorAll(FIELD));
+    if (fields.some(changed)) return true;
+    if (block.tagName === "DETAILS" && block.open) return true;
+    return Array.from(block.querySelectorAll("details")).some((d) => d.open);
+  }
+  const keyed = (root, key) => root.querySelector(`[data-keep="${CSS.escape(key)}"]`);
+  /* the element the eye is on: the focused block, else the first marked one on screen */
+  function anchor(root) {
+    if (window.scrollY <= 0) return null;
+    const a = document.activeElement;
+    let el = a && a !== root && root.contains(a) ? a.closest("[data-keep],[data-anchor]") : null;
+    if (!el) {
+      el = Array.from(root.querySelectorAll("[data-keep],[data-anchor]"))
+        .find((e) => e.getBoundingClientRect().bottom > 0);
+    }
+    if (!el) return null;
+    return {sel: el.dataset.keep !== undefined ? `[data-keep="${CSS.escape(el.dataset.keep)}"]`
+      : `[data-anchor="${CSS.escape(el.dataset.anchor)}"]`, top: el.getBoundingClientRect().top};
+  }
+  function copyAttributes(old, neu) {
+    for (const at of Array.from(old.attributes)) if (!neu.hasAttribute(at.name)) old.removeAttribute(at.name);
+    for (const at of Array.from(neu.attributes)) {
+      if (old.getAttribute(at.name) !== at.value) old.setAttribute(at.name, at.value);
+    }
+  }
+  /* old (in the document) takes neu's attributes and children; kept nodes stay put */
+  function adopt(old, neu, pairs, blocks, isRoot) {
+    if (!isRoot) copyAttributes(old, neu);
+    const want = Array.from(neu.childNodes).map((c) => {
+      if (!pairs.has(c)) return c;
+      const o = pairs.get(c);
+      if (!blocks.has(c)) adopt(o, c, pairs, blocks, false);
+      return o;
+    });
+    const wanted = new Set(want);
+    for (const c of Array.from(old.childNodes)) if (!wanted.has(c)) c.remove();
+    let ref = old.firstChild;
+    for (const c of want) {
+      if (c === ref) ref = ref.nextSibling;
+      else old.insertBefore(c, ref);
+    }
+  }
+  function swap(root, kids) {
+    const fresh = document.createElement("div");
+    fresh.append(...kids.filter(Boolean));
+    /* blocks to keep: the outermost engaged ones, and any the fresh tree stands in for */
+    const keepers = [];
+    for (const el of root.querySelectorAll("[data-keep]")) {
+      if (keepers.some((k) => k.contains(el))) continue;
+      const stand = keyed(fresh, el.dataset.keep);
+      if (engaged(el) || (stand && stand.hasAttribute("data-standin"))) keepers.push(el);
+    }
+    const opened = {};
+    for (const d of root.querySelectorAll("details[data-open]")) opened[d.dataset.open] = d.open;
+    for (const d of fresh.querySelectorAll("details[data-open]")) {
+      if (d.dataset.open in opened) d.open = opened[d.dataset.open];
+    }
+    const eye = anchor(root);
+    const pairs = new Map(), blocks = new Set();
+    for (const old of keepers) {
+      const neu = keyed(fresh, old.dataset.keep);
+      if (!neu) continue;
+      const chain = [];
+      let o = old, n = neu;
+      while (n !== fresh && o && o !== root && o.tagName === n.tagName) {
+        chain.push([n, o]); n = n.parentNode; o = o.parentNode;
+      }
+      if (n !== fresh || o !== root || chain.some(([a, b]) => pairs.has(a) && pairs.get(a) !== b)) continue;
+      for (const [a, b] of chain) pairs.set(a, b);
+      blocks.add(neu);
+    }
+    adopt(root, fresh, pairs, blocks, true);
+    if (eye) {
+      const el = root.querySelector(eye.sel);
+      if (el) window.scrollBy(0, el.getBoundingClientRect().top - eye.top);
+    }
+  }
+  /* a node that lives across draws (a form kept in memory): while it is on the page, the
+     fresh tree holds a stand-in and the node itself stays where it is */
+  function standIn(node) {
+    if (!node.isConnected) return node;
+    const el = document.createElement(node.tagName);
+    el.dataset.keep = node.dataset.keep; el.setAttribute("data-standin", "");
+    return el;
+  }
+  return {swap, standIn};
+})();
+window.Keep = Keep;
