@@ -13,6 +13,9 @@ Example (pins are BCM numbers)::
     bus = 0
     device = 0            # chip select: 0 = CE0 (GPIO8), 1 = CE1 (GPIO7)
     rst_pin = 25
+    spi_hz = 1000000      # SPI clock, at most 10 MHz (the MFRC522's limit); lower for long wires
+    gain_db = 33          # receiver gain: 18, 23, 33, 38, 43 or 48 (more reaches farther tags)
+    timeout_ms = 10       # how long the chip waits for a tag's answer (1-100)
 
     [hardware.display]
     kind = "ssd1306"      # "sh1106", "dummy" or "none"
@@ -63,6 +66,12 @@ class ReaderConfig:
     """SPI chip select: 0 for CE0, 1 for CE1."""
     rst_pin: int = 25
     """BCM pin wired to the reader's RST; readers may share one."""
+    spi_hz: int = 1_000_000
+    """SPI clock in Hz, at most 10 MHz (the MFRC522's limit)."""
+    gain_db: int = 33
+    """Receiver gain (RFCfgReg.RxGain): 18, 23, 33, 38, 43 or 48 dB."""
+    timeout_s: float = 0.010
+    """How long the chip's timer waits for a tag's answer."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,13 +156,26 @@ def _reader(raw: object, i: int) -> ReaderConfig:
     where = f"hardware.readers[{i}]"
     if not isinstance(raw, Mapping):
         raise HardwareConfigError(f"{where} must be a table")
-    _known(raw, where, {"role", "kind", "bus", "device", "rst_pin"})
+    _known(raw, where, {"role", "kind", "bus", "device", "rst_pin", "spi_hz", "gain_db",
+                        "timeout_ms"})
     role = raw.get("role")
     if not isinstance(role, str) or not role:
         raise HardwareConfigError(f"{where}.role must be a non-empty string such as \"table\"")
     return ReaderConfig(role, _choice(raw, where, "kind", ("mfrc522", "fake")),
                         _int(raw, where, "bus", 0, 0, 6), _int(raw, where, "device", 0, 0, 2),
-                        _pin(raw, where, "rst_pin", 25))
+                        _pin(raw, where, "rst_pin", 25),
+                        _int(raw, where, "spi_hz", 1_000_000, 100_000, 10_000_000),
+                        _gain(raw, where), _int(raw, where, "timeout_ms", 10, 1, 100) / 1000)
+
+
+def _gain(raw: Mapping[str, Any], where: str) -> int:
+    from hardware.nfc import GAINS_DB
+
+    gain = _int(raw, where, "gain_db", 33, 18, 48)
+    if gain not in GAINS_DB:
+        raise HardwareConfigError(f"{where}.gain_db must be one of "
+                                  f"{', '.join(map(str, sorted(GAINS_DB)))}, not {gain}")
+    return gain
 
 
 def _display(raw: Mapping[str, Any]) -> DisplayConfig:

@@ -29,11 +29,21 @@ from hardware.crc import bcc, crc_a
 log = logging.getLogger(__name__)
 
 COMMAND, COMM_IRQ, ERROR, FIFO_DATA, FIFO_LEVEL = 0x01, 0x04, 0x06, 0x09, 0x0A
-CONTROL, BIT_FRAMING, T_RELOAD_H, T_RELOAD_L, VERSION = 0x0C, 0x0D, 0x2C, 0x2D, 0x37
-CMD_IDLE, CMD_TRANSMIT, CMD_TRANSCEIVE = 0x00, 0x04, 0x0C
+CONTROL, BIT_FRAMING, COLL, MODE, TX_CONTROL, TX_ASK = 0x0C, 0x0D, 0x0E, 0x11, 0x14, 0x15
+RF_CFG, T_MODE, T_PRESCALER, T_RELOAD_H, T_RELOAD_L = 0x26, 0x2A, 0x2B, 0x2C, 0x2D
+VERSION = 0x37
+CMD_IDLE, CMD_TRANSMIT, CMD_TRANSCEIVE, CMD_SOFT_RESET = 0x00, 0x04, 0x0C, 0x0F
+POWER_DOWN = 0x10  # CommandReg: still starting up
 TX_IRQ, RX_IRQ, IDLE_IRQ, TIMER_IRQ = 0x40, 0x20, 0x10, 0x01
 ERRORS = 0x1B  # BufferOvfl, CollErr, ParityErr, ProtocolErr
 COLL_ERR = 0x08
+COLL_POS_NOT_VALID = 0x20
+GAINS_DB = {18: 0, 23: 1, 33: 4, 38: 5, 43: 6, 48: 7}
+"""RFCfgReg.RxGain: receiver gain in dB -> register value (2 and 3 repeat 18 and 23)."""
+LAST_GONE_POLLS = 3
+"""Polls in a row in which tags collide and the tag read last does not answer its SELECT
+before the collision is resolved to read another tag."""
+START_S = 0.1  # at most this long for the crystal to start (typically ~1 ms)
 WUPA, HLTA, SEL_CL = 0x52, 0x50, (0x93, 0x95, 0x97)
 CASCADE_TAG = 0x88
 TIMER_TICK_S = (2 * 0xD3E + 1) / 13.56e6  # the prescaler MFRC522_Init sets: ~0.5 ms
@@ -45,11 +55,11 @@ its id(), which a later module may reuse once the first is gone)."""
 
 
 def _level_part(uid: list[int], level: int) -> list[int]:
-    """The four bytes and BCC a tag with ``uid`` answers at cascade ``level`` (0, 1)."""
-    if len(uid) == 4:
-        part = uid if level == 0 else []
-    else:
-        part = [CASCADE_TAG, *uid[:3]] if level == 0 else uid[3:7]
+    """The four bytes and BCC a tag with ``uid`` answers at cascade ``level`` (0, 1, 2)."""
+    parts = {4: [uid], 7: [[CASCADE_TAG, *uid[:3]], uid[3:7]],
+             10: [[CASCADE_TAG, *uid[:3]], [CASCADE_TAG, *uid[3:6]], uid[6:10]]}
+    levels = parts.get(len(uid), [])
+    part = levels[level] if level < len(levels) else []
     return [*part, bcc(part)]
 
 
@@ -82,14 +92,18 @@ class Mfrc522Reader:
         *,
         spi_hz: int = 1_000_000,
         timeout_s: float = 0.010,
+        gain_db: int = 33,
         irq_poll_s: float = 0.001,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         if not 0 < spi_hz <= MAX_SPI_HZ:
             raise ValueError(f"spi_hz must be 1..{MAX_SPI_HZ} (the MFRC522's SPI limit), "
                              f"got {spi_hz}")
+        if gain_db not in GAINS_DB:
+            raise ValueError(f"gain_db must be one of {sorted(GAINS_DB)}, got {gain_db}")
         self.bus, self.device, self.rst_pin = bus, device, rst_pin
         self.spi_hz = spi_hz
+        self.gain_db = gain_db
         self.timeout_s = timeout_s
         self.irq_poll_s = irq_poll_s
         self._sleep = sleep
@@ -100,6 +114,9 @@ class Mfrc522Reader:
         self._damaged = False  # the last frame got an answer, but a damaged one
         self._collided = False  # an answer had a collision: more than one tag answered
         self._last: list[int] | None = None  # the UID read last
+        self._last_missed = 0  # polls in a row a collision hid it and its SELECT failed
+        self._hidden = False  # this poll: tags collided and the one read last did not answer
+        self._coll_level = 0  # the cascade level of the last collision
 
     def __repr__(self) -> str:
         return f"Mfrc522Reader(bus={self.bus}, device={self.device}, rst_pin={self.rst_pin})"
@@ -138,24 +155,56 @@ class Mfrc522Reader:
         if version in (0x00, 0xFF):
             self.close()
             raise ReaderError(f"no MFRC522 answers on {self.where} (version 0x{version:02X})")
-        ticks = max(1, round(self.timeout_s / TIMER_TICK_S) - 1)
-        self._write(T_RELOAD_H, ticks >> 8)
-        self._write(T_RELOAD_L, ticks & 0xFF)
+        try:
+            self._init()
+        except ReaderError:
+            self.close()
+            raise
         log.info("MFRC522 version 0x%02X on %s", version, self.where)
 
+    def _init(self) -> None:
+        """Set the chip up (the library's init runs while the crystal may still be starting
+        after the reset pin's rising edge, and every write of it is lost then): wait for the
+        crystal, soft-reset, wait again, then timer, modulation, CRC preset, receiver gain,
+        collisions cleared after the colliding bit, antenna on; check that it took."""
+        self._await_start()
+        self._write(COMMAND, CMD_SOFT_RESET)
+        self._await_start()
+        ticks = max(1, round(self.timeout_s / TIMER_TICK_S) - 1)
+        settings = [(T_MODE, 0x8D), (T_PRESCALER, 0x3E), (T_RELOAD_H, ticks >> 8),
+                    (T_RELOAD_L, ticks & 0xFF), (TX_ASK, 0x40), (MODE, 0x3D),
+                    (RF_CFG, GAINS_DB[self.gain_db] << 4), (COLL, 0x00)]
+        for addr, value in settings:
+            self._write(addr, value)
+        self._write(TX_CONTROL, self._read(TX_CONTROL) | 0x03)  # antenna on
+        if any(self._read(addr) != value for addr, value in settings[:4]):
+            raise ReaderError(f"the MFRC522 on {self.where} does not keep its settings")
+
+    def _await_start(self) -> None:
+        """Wait until CommandReg.PowerDown reads 0: the crystal runs, the reset is over."""
+        for _ in range(int(START_S / self.irq_poll_s) + 1):
+            if not self._read(COMMAND) & POWER_DOWN:
+                return
+            self._sleep(self.irq_poll_s)
+        raise ReaderError(f"the MFRC522 on {self.where} does not start (PowerDown stays 1)")
+
     def close(self) -> None:
-        """Close SPI and free the reset pin unless another open reader still uses it."""
+        """Close SPI and, unless another open reader still uses the reset pin, leave that pin
+        an input pulled low: the chip in hard power-down, its field off. (RPi.GPIO's
+        ``cleanup`` would leave it an input without pull: floating, the chip resetting at
+        random.)"""
         chip, self._chip = self._chip, None
         if chip is None:
             return
         try:
             chip.spi.close()
         finally:
-            users = _rst_users.setdefault(self._gpio, {})
+            gpio = self._gpio
+            users = _rst_users.setdefault(gpio, {})
             left = users.get(self.rst_pin, 1) - 1
             if left <= 0:
                 users.pop(self.rst_pin, None)
-                self._gpio.cleanup(self.rst_pin)
+                gpio.setup(self.rst_pin, gpio.IN, pull_up_down=gpio.PUD_DOWN)
             else:
                 users[self.rst_pin] = left
 
@@ -172,42 +221,67 @@ class Mfrc522Reader:
             # ignore WUPA. An unexpected frame (HLTA, sent without waiting) puts it to IDLE.
             self._halt()
         uid = None
+        self._hidden = False
         for _ in range(2):
             answered, uid = self._select()
             if uid is not None or not answered:
                 break
             self._halt()  # a tag answered but a later frame was damaged: retry once
         self._unsure = uid is None
+        self._last_missed = self._last_missed + 1 if uid is None and self._hidden else 0
         return uid
 
     def _select(self) -> tuple[bool, str | None]:
         """(a tag answered WUPA, its full UID or None); halts the tag after a clean read.
 
-        When the anticollision answers collide (two tags in the field), the tag read last is
-        selected by its UID directly (ISO/IEC 14443-3 allows a SELECT of a known UID): only
-        that tag can answer it, with a SAK the CRC_A checks, so a token resting on the reader
-        keeps reading while a neighbour shares the field.
+        Tags answering WUPA together collide (an NTAG's ATQA 0x0044 and a MIFARE Classic's
+        0x0004), as ISO/IEC 14443-3 expects: the read goes on to anticollision. When the
+        anticollision answers collide, the tag read last is selected by its UID (ISO/IEC
+        14443-3 allows a SELECT of a known UID): only it can answer, so a token resting on the
+        reader keeps reading while a neighbour shares the field. Otherwise the collision is
+        resolved bit by bit (CollReg's position, the bit set to 1) and one tag is read.
         """
         self._damaged = self._collided = False
-        atqa = self._transceive([WUPA], tx_last_bits=7)
-        if atqa is None or len(atqa) != 2:
+        if not self._wake():
             return self._damaged, None
-        uid = self._cascade()
-        if uid is None and self._collided and self._last is not None:
-            uid = self._cascade(self._last)
+        last = self._last
+        uid = self._cascade(stop_on_collision=last is not None)
+        if uid is None and self._collided and last is not None:
+            # Tags READY at a later cascade level than the first go back and wake again.
+            if self._coll_level == 0 or self._rewake():
+                uid = self._cascade(last)
+            if uid is None:
+                self._hidden = True
+                # A glitch may hide the tag read last for a poll: resolve (and read another
+                # tag) only once it has been missing for a few polls in a row.
+                if self._last_missed >= LAST_GONE_POLLS and self._rewake():
+                    uid = self._cascade()
         if uid is None:
             return True, None
         self._halt()
         self._last = uid
         return True, bytes(uid).hex().upper()
 
-    def _cascade(self, known: list[int] | None = None) -> list[int] | None:
+    def _rewake(self) -> bool:
+        """Send every tag back to IDLE or HALT (an unexpected HLTA does that to a READY tag)
+        and wake them again."""
+        self._halt()
+        return self._wake()
+
+    def _wake(self) -> bool:
+        """WUPA: whether a tag answered (ATQAs of different tags may collide)."""
+        answer = self._exchange([WUPA], tx_last_bits=7)
+        return answer is not None and len(answer[0]) == 2
+
+    def _cascade(self, known: list[int] | None = None, *,
+                 stop_on_collision: bool = False) -> list[int] | None:
         """Anticollision and SELECT through the cascade levels (or SELECT ``known``)."""
         uid: list[int] = []
         for level, sel in enumerate(SEL_CL):
             if known is None:
-                part = self._transceive([sel, 0x20])
-                if part is None or not self._uid_part_ok(part):
+                part = self._anticollision(sel, stop_on_collision)
+                if part is None:
+                    self._coll_level = level
                     return None
             else:
                 part = _level_part(known, level)
@@ -224,6 +298,35 @@ class Mfrc522Reader:
         else:
             return None
         return uid if known is None or uid == known else None
+
+    def _anticollision(self, sel: int, stop_on_collision: bool) -> list[int] | None:
+        """The four UID bytes and BCC of one tag at this cascade level, colliding answers
+        resolved bit by bit (ISO/IEC 14443-3 6.5.3), or None."""
+        part, known = [0] * 5, 0
+        for _ in range(33):
+            whole, bits = divmod(known, 8)
+            frame = [sel, (2 + whole) << 4 | bits, *part[:whole + (1 if bits else 0)]]
+            answer = self._exchange(frame, tx_last_bits=bits, rx_align=bits)
+            if answer is None:
+                return None
+            data, coll = answer
+            if len(data) != 5 - whole:
+                return None
+            part[whole] = part[whole] & ((1 << bits) - 1) | data[0] & (0xFF << bits & 0xFF)
+            part[whole + 1:] = data[1:]
+            if coll is None:
+                return part if self._uid_part_ok(part) else None
+            self._collided = True
+            if stop_on_collision or coll & COLL_POS_NOT_VALID:
+                return None
+            at = whole * 8 + ((coll & 0x1F) or 32)  # the colliding bit, 1-based
+            if not known < at <= 32:
+                return None
+            byte, bit = divmod(at - 1, 8)
+            part[byte] = part[byte] & ((1 << bit) - 1) | 1 << bit  # take the tags with a 1
+            part[byte + 1:] = [0] * (4 - byte)
+            known = at
+        return None
 
     @staticmethod
     def _uid_part_ok(part: list[int]) -> bool:
@@ -247,18 +350,28 @@ class Mfrc522Reader:
                 return
             self._sleep(self.irq_poll_s)
 
-    def _start(self, data: list[int], command: int, tx_last_bits: int) -> None:
+    def _start(self, data: list[int], command: int, framing: int) -> None:
         self._write(COMMAND, CMD_IDLE)
         self._write(COMM_IRQ, 0x7F)  # Set1=0: clear every interrupt bit
-        self._write(FIFO_LEVEL, 0x80)  # flush
+        self._write(FIFO_LEVEL, 0x80)  # flush (clears BufferOvfl too)
         self._chip.spi.xfer2([(FIFO_DATA << 1) & 0x7E, *data])  # burst write to the FIFO
-        self._write(BIT_FRAMING, tx_last_bits)
+        self._write(BIT_FRAMING, framing)
         self._write(COMMAND, command)
 
     def _transceive(self, data: list[int], tx_last_bits: int = 0) -> list[int] | None:
-        """Send a frame and return the answer, or None on timeout or a damaged answer."""
-        self._start(data, CMD_TRANSCEIVE, tx_last_bits)
-        self._write(BIT_FRAMING, 0x80 | tx_last_bits)  # StartSend
+        """Send a frame and return the answer, or None on timeout, a damaged answer or a
+        collision."""
+        answer = self._exchange(data, tx_last_bits)
+        return None if answer is None or answer[1] is not None else answer[0]
+
+    def _exchange(self, data: list[int], tx_last_bits: int = 0, rx_align: int = 0
+                  ) -> tuple[list[int], int | None] | None:
+        """Send a frame, ``tx_last_bits`` bits of its last byte (0: all), the answer stored
+        from bit ``rx_align`` on: (the answer, CollReg if tags collided), or None on a
+        timeout or a damaged answer."""
+        framing = rx_align << 4 | tx_last_bits
+        self._start(data, CMD_TRANSCEIVE, framing)
+        self._write(BIT_FRAMING, 0x80 | framing)  # StartSend
         pause = self.irq_poll_s / 5  # answers to short frames arrive within ~0.3 ms
         for _ in range(self._max_polls):
             irq = self._read(COMM_IRQ)
@@ -274,15 +387,17 @@ class Mfrc522Reader:
             raise ReaderError(f"reader on {self.where} stopped answering (no IRQ, no timer)")
         self._damaged = True
         errors = self._frame_errors()
-        if errors:
-            self._collided = self._collided or bool(errors & COLL_ERR)
+        if errors & ~COLL_ERR:
             return None
+        coll = self._read(COLL) if errors & COLL_ERR else None
+        if coll is not None:
+            self._collided = True
         count = self._read(FIFO_LEVEL)
         if count == 0 or count > 64 or self._read(CONTROL) & 0x07:
             return None
         self._damaged = False
         reply = self._chip.spi.xfer2([((FIFO_DATA << 1) & 0x7E) | 0x80] * count + [0])
-        return [int(b) for b in reply[1:]]
+        return [int(b) for b in reply[1:]], coll
 
     def _read(self, addr: int) -> int:
         return int(self._chip.Read_MFRC522(addr))

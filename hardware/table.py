@@ -99,7 +99,8 @@ class TableHardware:
             if simulate or rc.kind == "fake":
                 readers[rc.role] = FakeReader()
             else:
-                readers[rc.role] = Mfrc522Reader(rc.bus, rc.device, rc.rst_pin)
+                readers[rc.role] = Mfrc522Reader(rc.bus, rc.device, rc.rst_pin, spi_hz=rc.spi_hz,
+                                                 timeout_s=rc.timeout_s, gain_db=rc.gain_db)
         mock = None
         if simulate or "mock" in (cfg.buttons.kind, cfg.feedback.kind):
             from hardware.fake_pins import FakePinFactory  # gpiozero's mock pins load spidev

@@ -6,7 +6,8 @@ run against the emulator. Calls the fakes do not know fail with AttributeError.
 
 Each chip's NRSTPD pin is wired to the fake GPIO pin ``chip.rst_pin`` (BCM; a driver in
 BOARD numbering reaches it by its physical pin): until a driver sets that pin up as an
-output and drives it high, the chip stays in hard power-down, as on a real Pi (pull-down).
+output and drives it high, the chip stays in hard power-down, as on a real Pi (pull-down at
+boot). ``cleanup`` leaves a pin an input without pull, as RPi.GPIO does: it floats.
 """
 
 from __future__ import annotations
@@ -28,25 +29,29 @@ class FakeGPIO(types.ModuleType):
     """The parts of RPi.GPIO the mfrc522 library and the adapter call; records pin use."""
 
     BOARD, BCM, OUT, IN, LOW, HIGH = 10, 11, 0, 1, 0, 1
+    PUD_OFF, PUD_DOWN, PUD_UP = 20, 21, 22
 
     def __init__(self) -> None:
         super().__init__("RPi.GPIO")
         self.mode: int | None = None
         self.pins: dict[int, int] = {}  # pin -> last output level, for pins set up
+        self.inputs: dict[int, int] = {}  # BCM pin -> its pull, for pins made inputs
         self.cleanup_calls: list[object] = []
-        self._wires: dict[int, list[Callable[[bool], None]]] = {}  # BCM pin -> inputs
+        self._wires: dict[int, list[Callable[[bool | None], None]]] = {}  # BCM pin -> inputs
 
-    def wire(self, bcm: int, listener: Callable[[bool], None]) -> None:
+    def wire(self, bcm: int, listener: Callable[[bool | None], None]) -> None:
         """Connect an input (a chip's NRSTPD) to BCM pin ``bcm``; it sees the level now."""
         self._wires.setdefault(bcm, []).append(listener)
-        listener(bool(self.level(bcm)))
+        listener(self.level(bcm))
 
-    def level(self, bcm: int) -> int:
-        """The level on BCM pin ``bcm``: its output if set up, else low (pull-down)."""
+    def level(self, bcm: int) -> bool | None:
+        """The level on BCM pin ``bcm``: its output if set up as one, else its pull (low at
+        boot); None when it floats."""
         for pin, value in self.pins.items():
             if self._bcm(pin) == bcm:
-                return value
-        return 0
+                return bool(value)
+        pull = self.inputs.get(bcm, self.PUD_DOWN)
+        return None if pull == self.PUD_OFF else pull == self.PUD_UP
 
     def _bcm(self, pin: int) -> int | None:
         return BOARD_TO_BCM.get(pin) if self.mode == self.BOARD else pin
@@ -56,7 +61,7 @@ class FakeGPIO(types.ModuleType):
             if bcm is None:
                 continue
             for listener in self._wires.get(bcm, []):
-                listener(bool(self.level(bcm)))
+                listener(self.level(bcm))
 
     def getmode(self) -> int | None:
         return self.mode
@@ -71,10 +76,19 @@ class FakeGPIO(types.ModuleType):
 
     def setup(self, pin: int, direction: int, pull_up_down: int = 20,
               initial: int = -1) -> None:
-        """As RPi.GPIO: without ``initial`` an output keeps the level it already drives."""
+        """As RPi.GPIO: without ``initial`` an output keeps the level it already drives; an
+        input takes ``pull_up_down`` (PUD_OFF: it floats)."""
         if self.mode is None:
             raise RuntimeError("Please set pin numbering mode using GPIO.setmode")
-        self.pins[pin] = self.pins.get(pin, 0) if initial == -1 else int(initial)
+        bcm = self._bcm(pin)
+        if direction == self.IN:
+            self.pins.pop(pin, None)
+            if bcm is not None:
+                self.inputs[bcm] = pull_up_down
+        else:
+            if bcm is not None:
+                self.inputs.pop(bcm, None)
+            self.pins[pin] = self.pins.get(pin, 0) if initial == -1 else int(initial)
         self._changed([pin])
 
     def output(self, pin: int, value: int) -> None:
@@ -90,11 +104,14 @@ class FakeGPIO(types.ModuleType):
         bcms = [self._bcm(p) for p in released]
         for pin in released:
             self.pins.pop(pin, None)
+        for bcm in bcms:  # RPi.GPIO: an input without pull, so the pin floats
+            if bcm is not None:
+                self.inputs[bcm] = self.PUD_OFF
         if channel is None or not self.pins:
             self.mode = None
-        for bcm in bcms:  # released pins fall back to the pull-down
+        for bcm in bcms:
             for listener in self._wires.get(bcm, []) if bcm is not None else []:
-                listener(False)
+                listener(None)
 
 
 class FakeSpiDev:

@@ -1,5 +1,6 @@
 """The emulator reproduces the library's real behaviour (so the adapter's fixes mean something)."""
 
+from hardware.crc import bcc, crc_a
 from hardware.emulator import FakeGPIO, Mfrc522Chip, Tag, VirtualClock, pi_modules
 
 
@@ -23,6 +24,8 @@ def test_unpatched_library_spins_and_reads_only_level_one(clock: VirtualClock) -
         from mfrc522 import MFRC522
 
         lib = MFRC522(0, 0)
+        clock.sleep(0.002)  # the crystal starts: the library's own init was lost meanwhile
+        lib.MFRC522_Init()
         chip.transfers = 0
         status, _ = lib.MFRC522_Request(lib.PICC_REQIDL)
         assert status == lib.MI_ERR
@@ -166,4 +169,78 @@ def test_a_board_numbered_driver_reaches_nrstpd_by_its_physical_pin(clock: Virtu
         gpio.output(22, 1)
         assert chip.powered
         gpio.cleanup(22)
-        assert not chip.powered
+        assert chip.floating  # RPi.GPIO's cleanup leaves the pin an input without pull
+
+
+
+def test_a_10_byte_tag_goes_through_three_cascade_levels() -> None:
+    tag = Tag("04A1B2C3D4E5F60708A9")
+    assert tag.receive([0x52], 7) == [0x84, 0x00]  # ATQA: triple-size UID
+    for sel, part, sak in ((0x93, [0x88, 0x04, 0xA1, 0xB2], 0x04),
+                           (0x95, [0x88, 0xC3, 0xD4, 0xE5], 0x04),
+                           (0x97, [0xF6, 0x07, 0x08, 0xA9], 0x00)):
+        whole = [*part, bcc(part)]
+        assert tag.receive([sel, 0x20], 0) == whole
+        frame = [sel, 0x70, *whole]
+        assert tag.receive([*frame, *crc_a(frame)], 0) == [sak, *crc_a([sak])]
+    assert tag.state == "ACTIVE"
+
+
+def test_writes_are_lost_while_the_crystal_starts(clock: VirtualClock) -> None:
+    chip = Mfrc522Chip(clock, rst_pin=25)
+    with pi_modules({(0, 0): chip}) as gpio:
+        gpio.setmode(gpio.BCM)
+        gpio.setup(25, gpio.OUT)
+        gpio.output(25, 1)
+        assert read(chip, COMMAND) & 0x10  # PowerDown: still starting
+        write(chip, T_RELOAD_L, 0x42)
+        assert read(chip, T_RELOAD_L) == 0
+        clock.sleep(0.002)
+        assert not read(chip, COMMAND) & 0x10
+        write(chip, T_RELOAD_L, 0x42)
+        assert read(chip, T_RELOAD_L) == 0x42
+
+
+def test_a_floating_reset_pin_resets_the_chip_at_random(clock: VirtualClock) -> None:
+    chip = Mfrc522Chip(clock, rst_pin=25)
+    with pi_modules({(0, 0): chip}) as gpio:
+        gpio.setmode(gpio.BCM)
+        gpio.setup(25, gpio.OUT)
+        gpio.output(25, 1)
+        gpio.cleanup(25)
+        versions = {read(chip, 0x37) for _ in range(50)}
+    assert versions == {0x00, 0x92}
+
+
+def test_a_fifo_overflow_sets_buffer_ovfl_until_flushed(clock: VirtualClock) -> None:
+    chip = ready_chip(clock)
+    write(chip, FIFO_DATA, *range(65))
+    assert read(chip, 0x0A) == 64 and read(chip, 0x06) & 0x10
+    write(chip, 0x0A, 0x80)  # FlushBuffer
+    assert read(chip, 0x0A) == 0 and not read(chip, 0x06) & 0x10
+
+
+def test_colliding_answers_give_the_first_colliding_bit_in_coll_reg(clock: VirtualClock) -> None:
+    chip = ready_chip(clock)
+    chip.place("DEADBEEF")
+    chip.place("DEADBEAF")  # the 4th byte differs in bit 4 (0xEF ^ 0xAF = 0x40 -> bit 7)
+    assert transceive(chip, clock, [0x52], 7) & RX
+    write(chip, 0x0E, 0x00)  # ValuesAfterColl = 0: bits after the collision cleared
+    write(chip, 0x0A, 0x80)  # flush the ATQA
+    assert transceive(chip, clock, [0x93, 0x20], 0) & RX
+    assert read(chip, 0x06) & 0x08  # CollErr
+    assert read(chip, 0x0E) & 0x3F == 31  # bit 31 of 40 (byte 4, bit 7 counted from 1)
+    fifo = [read(chip, FIFO_DATA) for _ in range(5)]
+    assert fifo[:3] == [0xDE, 0xAD, 0xBE] and fifo[3] == 0x2F and fifo[4] == 0
+    # With bits 1-31 known (bit 31 chosen 1), only DEADBEEF answers, from bit 32 on.
+    write(chip, 0x0E, 0x00)
+    frame = [0x93, 0x57, 0xDE, 0xAD, 0xBE, 0x6F]  # NVB: 5 whole bytes and 7 bits
+    write(chip, COMM_IRQ, 0x7F)
+    write(chip, 0x0A, 0x80)
+    write(chip, FIFO_DATA, *frame)
+    write(chip, COMMAND, 0x0C)
+    write(chip, BIT_FRAMING, 0x80 | 0x70 | 0x07)  # StartSend, RxAlign 7, TxLastBits 7
+    clock.sleep(0.002)
+    assert read(chip, COMM_IRQ) & RX and not read(chip, 0x06) & 0x08
+    rest = [read(chip, FIFO_DATA) for _ in range(2)]
+    assert rest[0] == 0xEF & 0x80 and rest[1] == bcc([0xDE, 0xAD, 0xBE, 0xEF])

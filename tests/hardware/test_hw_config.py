@@ -30,7 +30,33 @@ def test_two_readers_with_roles() -> None:
     ({"taps": {"removal_ms": 20, "poll_ms": 50}}, "poll_s < removal_s"),
     ({"taps": {"removal_polls": 1.5}}, "removal_polls must be an integer"),
     ({"taps": {"poll_ms": 100}}, "must not exceed removal_s"),
+    ({"readers": [{"role": "a", "spi_hz": 20_000_000}]}, r"spi_hz must be an integer"),
+    ({"readers": [{"role": "a", "gain_db": 40}]}, "gain_db must be one of 18, 23, 33"),
+    ({"readers": [{"role": "a", "timeout_ms": 0}]}, "timeout_ms"),
+    ({"buttons": {"press_ms": 1}}, "press_ms"),
 ])
 def test_bad_values_are_named(raw: dict, message: str) -> None:
     with pytest.raises(HardwareConfigError, match=message):
         load_hardware_config(raw)
+
+
+def test_the_readers_spi_speed_gain_and_timeout_reach_the_chip() -> None:
+    """Long wires want a slower SPI clock, a weak antenna more gain: the config sets them."""
+    from hardware.emulator import Mfrc522Chip, VirtualClock, pi_modules
+    from hardware.table import TableHardware
+
+    chip = Mfrc522Chip(VirtualClock())
+    cfg = {"readers": [{"role": "table", "spi_hz": 500_000, "gain_db": 48,
+                        "timeout_ms": 20}], "display": {"kind": "none"},
+           "buttons": {"kind": "none"}, "feedback": {"kind": "none"}}
+    with pi_modules({(0, 0): chip}):
+        table = TableHardware.from_config(cfg, lambda r, u: None, lambda a, x: None)
+        try:
+            reader = table._slots["table"].reader
+            reader.open()
+            assert reader.spi_hz == 500_000  # type: ignore[attr-defined]
+            assert chip.regs[0x26] == 0x70  # RxGain 48 dB
+            ticks = chip.regs[0x2C] << 8 | chip.regs[0x2D]
+            assert 38 <= ticks <= 40  # 20 ms at ~0.5 ms a tick
+        finally:
+            table.stop()
