@@ -10,8 +10,7 @@ W warm-up + R timed moves, nearest-rank percentiles, the 3-invalid + 1-valid san
 
 ``--compare`` (``--baseline CHECKOUT`` adds that checkout's figures, e.g. the code before a
 change) runs boardgame.io's harness and ours alternately in the same sitting
-(scripts/bench_web_compare.py); ``--stamps`` prints where a move's time goes inside the server
-(scripts/bench_web_stamps.py). The phones (readers, the mover, joining) are in
+(scripts/bench_web_compare.py). The phones (readers, the mover, joining) are in
 scripts/bench_web_phones.py.
 
 The move is the banker's ``transfer`` (the "pay" equivalent): the mover pays rent of
@@ -44,7 +43,6 @@ from bench_web_phones import (
     open_table,
     server_child,
 )
-from bench_web_stamps import install_stamps
 
 START = 1500
 MAX_RENT = 50
@@ -57,19 +55,11 @@ def log(*a: Any) -> None:
 # -- the child: the server ------------------------------------------------------------------
 
 
-def serve_child(threads: int, sync: str, stamps: bool = False) -> None:
+def serve_child(threads: int, sync: str) -> None:
     from companion.service import GameService
     from web import create_app
     from web.server import make_server
 
-    report = install_stamps() if stamps else None
-    if report is not None:
-        import signal
-
-        def on_term(*_: Any) -> None:
-            report()
-            os._exit(0)
-        signal.signal(signal.SIGTERM, on_term)
     with tempfile.TemporaryDirectory() as tmp, GameService(Path(tmp)) as service:
         service.call(service.store.conn.execute, f"PRAGMA synchronous={sync}")
         app = create_app(service, config={"banker_pin": PIN, "stream_seconds": 3600})
@@ -270,8 +260,7 @@ def main() -> int:
     ap.add_argument("--moves", type=int, default=500)
     ap.add_argument("--warmup", type=int, default=20)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--threads", type=int, default=64)
-    ap.add_argument("--wsgi", choices=("front", "cheroot", "waitress"), default=None)
+    ap.add_argument("--threads", type=int, default=16)
     ap.add_argument("--no-browser", action="store_true")
     ap.add_argument("--page-only", action="store_true",
                     help="only the page's size and first render (no latency run)")
@@ -285,8 +274,6 @@ def main() -> int:
     ap.add_argument("--baseline", type=Path, default=None, metavar="CHECKOUT",
                     help="--compare also runs this checkout's bench (with this interpreter "
                          "and packages), e.g. the code before a change")
-    ap.add_argument("--stamps", action="store_true",
-                    help="print where a move's time goes inside the server (stderr)")
     ap.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.compare:
@@ -294,22 +281,27 @@ def main() -> int:
     if a.memory:
         return memory(a.memory)
     if a.serve:
-        serve_child(a.threads, a.sync, a.stamps)
+        serve_child(a.threads, a.sync)
         return 0
     t_start = time.perf_counter()
-    from web.server import default_backend
-
-    wsgi = a.wsgi or os.environ.get("COMPANION_WSGI") or default_backend()
-    flags = ["--threads", str(a.threads), "--sync", a.sync, *(["--stamps"] if a.stamps else [])]
+    flags = ["--threads", str(a.threads), "--sync", a.sync]
     try:
-        with server_child(flags, {**os.environ, "COMPANION_WSGI": wsgi}) as (child, port):
-            return run_latency(a, wsgi, child.pid, port, t_start)
+        with server_child(flags, dict(os.environ)) as (child, port):
+            return run_latency(a, child.pid, port, t_start)
     except Exception as exc:
         print(json.dumps({"peer": "flask-sse", "error": str(exc)}), flush=True)
         return 1
 
 
-def run_latency(a: argparse.Namespace, wsgi: str, pid: int, port: int, t_start: float) -> int:
+def _parser() -> str:
+    try:
+        import httptools  # noqa: F401
+    except ImportError:
+        return "h11"
+    return "httptools"
+
+
+def run_latency(a: argparse.Namespace, pid: int, port: int, t_start: float) -> int:
     """The page check or the latency run against the server child on ``port``."""
     base = f"http://127.0.0.1:{port}"
     game, seats, cookies, banker = setup_game(base, a.players, a.clients)
@@ -336,8 +328,8 @@ def run_latency(a: argparse.Namespace, wsgi: str, pid: int, port: int, t_start: 
                rx_bytes_per_move=res["rx_bytes_per_move"],
                rx_packets_per_move=res["rx_packets_per_move"], warmup=a.warmup,
                transport="sse", server="child", mode="authoritative", interval_ms=0,
-               wsgi=f"{wsgi} {pkg_version(wsgi) if wsgi != 'front' else 'asyncio'} "
-                    f"threads={a.threads}",
+               server_software=f"uvicorn {pkg_version('uvicorn')} ({_parser()}), flask "
+                               f"on {min(a.threads, 16)} threads",
                durable=f"sqlite WAL synchronous={a.sync}, commit per move",
                python=platform.python_version(), cpus=os.cpu_count(),
                api_get_p99_ms_with_streams_open=res["api_get_ms_with_streams_open"]["p99"],

@@ -176,8 +176,7 @@ COMMAND_KEYS = ("actor", "type", "args", "version", "key")
 def command_request(game_id: str) -> tuple[dict[str, Any], int | None, str | None]:
     """This request's command, the version its sender saw and its idempotency key, once
     the body is well formed and this phone may act for the actor (else ApiError). The one
-    place that decides; the route below and the front's native path (web/native.py) both
-    call it."""
+    place that decides; the route below calls it."""
     return checked_command(game_id, body(keys=COMMAND_KEYS))
 
 
@@ -199,7 +198,12 @@ def checked_command(game_id: str, data: dict[str, Any], sess: Mapping[str, Any] 
 @bp.post("/games/<game_id>/commands")
 def command(game_id: str) -> Response:
     cmd, version, key = command_request(game_id)
-    answer: Response = outcome_response(web().service.submit(game_id, cmd, version, key))
+    service = web().service
+    # decided on this thread when the service is idle (no hand-over to its thread and
+    # back), and answered before the table's screen is redrawn (web/front.py)
+    later = service.submit_later(game_id, cmd, version, key)
+    outcome = service.submit(game_id, cmd, version, key) if later is None else later.result(30)
+    answer: Response = outcome_response(outcome)
     return answer
 
 

@@ -10,12 +10,13 @@ the view) it gets the whole view again. Other clients get a whole view per versi
 Views and frames are computed once per game version and viewer and shared by every stream
 of that viewer, never once per stream.
 
-Under the production front (web/front.py) the view only checks who may watch and hands the
-stream to the front's event loop, so an open stream holds no thread; under other servers
-(Flask's test client, waitress, cheroot) it is a generator on a server thread.
+Under the server (web/front.py) the view only checks who may watch and hands the stream to
+the event loop, so an open stream holds no thread; under Flask's test client it is a
+generator.
 
-Streams are limited in number and end after ``stream_seconds`` (the browser reconnects
-with ``Last-Event-ID``), so they never take every thread.
+Spectators' streams are limited in number, in all and per address; a seated phone's and the
+banker's are not refused (web/context.py ``StreamSlots``). Streams end after
+``stream_seconds`` (the browser reconnects with ``Last-Event-ID``).
 """
 
 from __future__ import annotations
@@ -259,15 +260,15 @@ def events(game_id: str) -> Response:
     w = web()
     sid = session.get("sid")
     owner = (sid, game_id) if sid else None
-    superseded = w.streams.take(owner)
+    seated = viewer != access.SPECTATOR  # a player's phone or the banker: never refused
+    superseded = w.streams.take(owner, request.remote_addr, seated)
     if superseded is None:
         raise ApiError("busy", "Too many live connections; retrying shortly.",
                        headers={"Retry-After": "3"})
-    hung_up = request.environ.get("waitress.client_disconnected") or (lambda: False)
     patches = request.args.get("live") == "patch"
 
     def gone() -> bool:
-        return w.closing.is_set() or superseded.is_set() or bool(hung_up())
+        return w.closing.is_set() or superseded.is_set()
 
     headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
     if "companion.front" in request.environ:  # the loop writes the stream: no thread held

@@ -113,8 +113,13 @@ def test_a_phone_back_after_a_gap_gets_the_whole_view(
         pay(c, h, game, "bank", ids[1], 6)  # one version on: a patch fits
         kind, body = next(it)
         assert kind == "patch" and body["from"] == seen
-    for amount in (7, 8, 9):  # the phone is away for three moves
-        pay(c, h, game, "bank", ids[0], amount)
+    with c.stream("GET", f"/api/games/{game}/events?live=patch") as other:
+        watching = sse(other)
+        next(watching)
+        for amount in (7, 8, 9):  # the phone is away for three moves that another watches
+            version = pay(c, h, game, "bank", ids[0], amount)
+            while next(watching)[1].get("to", -1) != version:
+                pass
     with c.stream("GET", f"/api/games/{game}/events?live=patch",
                   headers={"Last-Event-ID": str(body["to"])}) as r:
         kind, view = next(sse(r))

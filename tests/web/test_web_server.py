@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import json
 import socket
 import threading
-import time
 from contextlib import closing
 from typing import Any
 
@@ -14,61 +12,14 @@ import pytest
 from web_helpers import PIN
 
 from web import create_app
-from web.server import RESERVE, make_server
-
-
-@pytest.mark.parametrize("backend", ["cheroot", "waitress"])
-def test_streams_never_starve_the_pool(service: Any, backend: str) -> None:
-    pytest.importorskip(backend)
-    app = create_app(service, config={"banker_pin": PIN, "heartbeat": 0.5})
-    srv = make_server(app, "127.0.0.1", 0, threads=RESERVE + 4, backend=backend)
-    threading.Thread(target=srv.run, daemon=True).start()
-    base = f"http://127.0.0.1:{srv.effective_port}"
-    try:
-        with httpx.Client(base_url=base, timeout=5) as banker:
-            csrf = banker.get("/api/session").json()["csrf"]
-            banker.post("/api/banker/login", json={"pin": PIN}, headers={"X-CSRF-Token": csrf})
-            game = banker.post("/api/games", json={"edition": "mario", "players": ["A", "B"]},
-                               headers={"X-CSRF-Token": csrf}).json()["game_id"]
-            socks, statuses = [], []
-            for _ in range(6):  # six phones, each with its own session
-                with httpx.Client(base_url=base, timeout=5) as phone:
-                    token = phone.get("/api/session").json()["csrf"]
-                    phone.post("/api/banker/login", json={"pin": PIN},
-                               headers={"X-CSRF-Token": token})
-                    cookie = f"companion={phone.cookies['companion']}"
-                s = socket.create_connection(("127.0.0.1", srv.effective_port), timeout=5)
-                s.sendall(f"GET /api/games/{game}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                          f"Cookie: {cookie}\r\n\r\n".encode())
-                statuses.append(int(s.recv(200).split()[1]))
-                socks.append(s)
-            assert statuses == [200] * 4 + [503] * 2
-            t = time.perf_counter()
-            view = banker.get(f"/api/games/{game}").json()  # a pool thread is still free
-            assert time.perf_counter() - t < 1 and view["game_id"] == game
-            r = banker.post(f"/api/games/{game}/commands", headers={"X-CSRF-Token": csrf},
-                            json={"actor": "banker", "type": "transfer", "args": {
-                                "source": "bank", "to": "a", "amount": 3, "reason": "test"}})
-            version = r.json()["version"]
-            data = b""
-            while f"id: {version}".encode() not in data:
-                data += socks[0].recv(65536)  # the first stream gets the update
-            frame = data.split(f"id: {version}".encode())[1].split(b"data: ")[1]
-            assert json.loads(frame.split(b"\n")[0])["version"] == version
-            for s in socks:
-                s.close()
-    finally:
-        t = time.perf_counter()
-        srv.close()
-        assert time.perf_counter() - t < 5  # open streams end when the server stops
+from web.server import make_server
 
 
 def test_a_phone_that_reconnects_takes_over_its_old_stream(service: Any) -> None:
     """A phone whose Wi-Fi dropped reconnects before the server noticed: its oldest stream
     hands over the slot (two tabs may stay open), so dead streams never lock phones out."""
     app = create_app(service, config={"banker_pin": PIN, "heartbeat": 0.5})
-    srv = make_server(app, "127.0.0.1", 0, threads=RESERVE + 3, backend="cheroot")
-    threading.Thread(target=srv.run, daemon=True).start()
+    srv = _serve(app)
     try:
         with httpx.Client(base_url=f"http://127.0.0.1:{srv.effective_port}", timeout=5) as b:
             csrf = b.get("/api/session").json()["csrf"]
@@ -77,7 +28,7 @@ def test_a_phone_that_reconnects_takes_over_its_old_stream(service: Any) -> None
                           headers={"X-CSRF-Token": csrf}).json()["game_id"]
             cookie = f"companion={b.cookies['companion']}"
             socks, statuses = [], []
-            for _ in range(5):  # one phone reconnecting again and again; 3 slots in all
+            for _ in range(5):  # one phone reconnecting again and again
                 s = socket.create_connection(("127.0.0.1", srv.effective_port), timeout=5)
                 s.sendall(f"GET /api/games/{game}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                           f"Cookie: {cookie}\r\n\r\n".encode())
@@ -97,13 +48,8 @@ def test_a_phone_that_reconnects_takes_over_its_old_stream(service: Any) -> None
 
 
 # -- slow, idle and many connections (issue 12, item 3) ----------------------------------------
-def _serve(app: Any, **front: Any) -> Any:
-    if front:
-        from web.front import Front
-
-        srv = Front(app, "127.0.0.1", 0, **front)
-    else:
-        srv = make_server(app, "127.0.0.1", 0)  # what `companion run` uses
+def _serve(app: Any, **limits: Any) -> Any:
+    srv = make_server(app, "127.0.0.1", 0, **limits)  # what `companion run` uses
     threading.Thread(target=srv.run, daemon=True).start()
     return srv
 
@@ -173,12 +119,12 @@ def test_a_phone_opens_its_stream_while_200_spectators_watch(service: Any) -> No
     try:
         banker, game, code = _banker_game(base)
         with closing(banker), httpx.Client(base_url=base, timeout=10) as visitor:
-            for n in range(200):  # 200 spectators, each with its own session, 5 machines
+            for n in range(200):  # 200 spectators, each with its own session, 20 machines
                 visitor.cookies.clear()
                 csrf = visitor.get("/api/session").json()["csrf"]
                 assert visitor.post("/api/join", json={"code": code},
                                     headers={"X-CSRF-Token": csrf}).status_code == 200
-                s = _open_stream(port, f"127.0.0.{2 + n // 40}", game,
+                s = _open_stream(port, f"127.0.0.{2 + n // 10}", game,
                                  visitor.cookies["companion"])
                 assert _read_until(s, b"\r\n\r\n").split()[1] == b"200"
                 streams.append(s)
@@ -203,9 +149,11 @@ def test_a_phone_opens_its_stream_while_200_spectators_watch(service: Any) -> No
         srv.close()
 
 
-def test_a_request_that_never_finishes_its_headers_is_closed(service: Any) -> None:
+@pytest.mark.parametrize("http", ["httptools", "h11"])
+def test_a_request_that_never_finishes_its_headers_is_closed(service: Any, http: str) -> None:
+    """Also on h11, uvicorn's pure-Python parser, which a Pi without httptools uses."""
     app = create_app(service, config={"banker_pin": PIN})
-    srv = _serve(app, header_timeout=0.5, per_address=3)
+    srv = _serve(app, head_timeout=0.5, per_address=3, http=http)
     try:
         s = _connect(srv.effective_port, "127.0.0.3")
         s.sendall(b"GET /api/session HTTP/1.1\r\nHost: 127.0.0.1\r\n")
@@ -219,7 +167,7 @@ def test_a_request_that_never_finishes_its_headers_is_closed(service: Any) -> No
         assert _read_until(other, b"\r\n\r\n").split()[1] == b"200"
         big = _connect(srv.effective_port, "127.0.0.6")
         big.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * 40_000 + b"\r\n\r\n")
-        assert _read_until(big, b"\r\n\r\n").split()[1] == b"431"
+        assert _read_until(big, b"\r\n\r\n").split()[1] in (b"400", b"431")
         for x in [*held, extra, other, big]:
             x.close()
     finally:
