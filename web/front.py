@@ -139,7 +139,7 @@ class Front:
         else:
             if spec is not None:
                 spec.release()
-            await _answer(send, status, headers, b"" if scope["method"] == "HEAD" else data)
+            await _answer(send, status, headers, data)
 
     async def _body(self, scope: dict[str, Any], receive: Any) -> bytes | None:
         """The request's whole body, or None when it is larger than ``max_body``."""
@@ -223,7 +223,10 @@ class Front:
 
 
 async def _answer(send: Any, status: int, headers: list[tuple[str, str]], body: bytes) -> None:
-    await send({"type": "http.response.start", "status": status, "headers": _raw(headers)})
+    """A whole answer, with its length (uvicorn leaves out the body of a HEAD)."""
+    raw = _raw(headers)
+    raw.append((b"content-length", b"%d" % len(body)))
+    await send({"type": "http.response.start", "status": status, "headers": raw})
     await send({"type": "http.response.body", "body": body})
 
 

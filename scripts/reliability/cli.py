@@ -18,6 +18,7 @@ from reliability.races import run_races, run_retries
 from reliability.restart import run_restart
 from reliability.restore_running import run_restore_running
 from reliability.soak import run_soak
+from reliability.streams import run_churn, run_slots
 
 
 def scenarios(quick: bool, soak_seconds: float | None,
@@ -36,6 +37,8 @@ def scenarios(quick: bool, soak_seconds: float | None,
         "lockout": run_lockout,
         "restore": lambda w: run_restore_running(w, attempts=3 if q else 5),
         "damaged": run_damaged,
+        "slots": lambda w: run_slots(w, streams=300 if q else 600),
+        "churn": lambda w: run_churn(w, streams=3000 if q else 24000),
     }
 
 
@@ -44,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="short runs (about 2 minutes)")
     parser.add_argument("--only", default="", help="comma-separated: powercut, races, "
                         "retries, soak, restart, memory, faults, slow, bounds, lockout, "
-                        "restore, damaged")
+                        "restore, damaged, slots, churn")
     parser.add_argument("--soak-seconds", type=float, help="soak length (default 60, quick 15)")
     parser.add_argument("--kills", type=int, help="power cuts (default 200, quick 20)")
     parser.add_argument("--work", type=Path, help="keep state and journals here")

@@ -107,3 +107,26 @@ def test_fifty_phones_following_by_patches_through_drops_end_with_the_fresh_view
         assert sum(s.get("n_view", 0) for s in seen) >= 50  # and a whole view after each gap
         for p in phones:
             p.close()
+
+
+def test_streams_opened_and_closed_24000_times_leave_memory_flat(tmp_path: Path) -> None:
+    """Issue 26: phones opening a stream, reading the view and hanging up, 24,000 times. Every
+    one is answered (before, hung-up streams held their slots and reopenings got 503), and
+    the server's resident size stays within 10 MB of its size after 200."""
+    from reliability.streams import CHURN_SLACK_MB, run_churn
+
+    r = run_churn(tmp_path, streams=24000, report=(200,))
+    assert r.figures["streams refused"] == 0, r.figures
+    assert r.figures["growth from 200 to 24000 (MB)"] <= CHURN_SLACK_MB, r.figures
+    assert r.ok
+
+
+def test_one_join_code_leaves_a_seated_phone_its_stream(tmp_path: Path) -> None:
+    """Issue 26: 600 spectator streams from 15 machines with one join code; a seated phone
+    still opens its stream and sees the next move (before: 503)."""
+    from reliability.streams import run_slots
+
+    r = run_slots(tmp_path)
+    assert r.figures["seated phone's stream"] == 200, r.figures
+    assert r.figures["the move reached the seated phone"], r.figures
+    assert r.figures["most streams one address holds"] < 40, r.figures

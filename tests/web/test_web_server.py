@@ -191,3 +191,48 @@ def test_the_front_takes_chunked_bodies_and_refuses_oversized_ones(service: Any)
             assert r.status_code == 413 and r.json()["code"] == "too_large"
     finally:
         srv.close()
+
+
+def test_one_join_code_cannot_take_a_seated_phones_stream(service: Any) -> None:
+    """Issue 26: the join code handed round, 600 spectator streams from 15 machines (each its
+    own session). A machine holds a bounded share of the streams, a seated phone still gets
+    its own and sees the next move."""
+    app = create_app(service, config={"banker_pin": PIN, "heartbeat": 30})
+    srv = _serve(app)
+    port, streams = srv.effective_port, []
+    base = f"http://127.0.0.1:{port}"
+    try:
+        banker, game, code = _banker_game(base)
+        held: dict[str, int] = {}
+        with closing(banker), httpx.Client(base_url=base, timeout=10) as visitor:
+            for n in range(600):
+                visitor.cookies.clear()
+                csrf = visitor.get("/api/session").json()["csrf"]
+                assert visitor.post("/api/join", json={"code": code},
+                                    headers={"X-CSRF-Token": csrf}).status_code == 200
+                addr = f"127.0.0.{2 + n % 15}"
+                s = _open_stream(port, addr, game, visitor.cookies["companion"])
+                status = _read_until(s, b"\r\n\r\n").split()[1]
+                assert status in (b"200", b"503")
+                if status == b"200":
+                    held[addr] = held.get(addr, 0) + 1
+                    streams.append(s)
+                else:
+                    s.close()
+            assert max(held.values()) < 600 // 15  # before: each machine got all it asked
+            with httpx.Client(base_url=base, timeout=10) as phone:
+                csrf = phone.get("/api/session").json()["csrf"]
+                r = phone.post("/api/join", json={"code": code, "player": "mario"},
+                               headers={"X-CSRF-Token": csrf})
+                assert r.status_code == 200
+                mine = _open_stream(port, "127.0.0.2", game, phone.cookies["companion"])
+                streams.append(mine)
+                assert _read_until(mine, b"\r\n\r\n").split()[1] == b"200"  # before: 503
+                r = banker.post(f"/api/games/{game}/commands", json={
+                    "actor": "banker", "type": "transfer",
+                    "args": {"source": "bank", "to": "mario", "amount": 5, "reason": "x"}})
+                _read_until(mine, f"id: {r.json()['version']}".encode())
+    finally:
+        for s in streams:
+            s.close()
+        srv.close()
