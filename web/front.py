@@ -74,6 +74,8 @@ class Front:
         self.pool = ThreadPoolExecutor(max(1, threads), thread_name_prefix="web")
         self.loop: asyncio.AbstractEventLoop | None = None
         self._news: set[asyncio.Event] = set()
+        self._memo: dict[tuple[Any, int], tuple[int, bytes | None]] = {}
+        self._ticking: asyncio.TimerHandle | None = None
         """One event per open stream, set when it has something to write."""
         self._written = threading.Event()
         self._written.set()
@@ -99,9 +101,30 @@ class Front:
 
     def wake(self) -> None:
         """On the loop: wake every stream (a new version, or the server closing)."""
+        self._memo.clear()
         for news in self._news:
             news.set()
         self._written.set()
+
+    def _tick(self) -> None:
+        """Every ``TICK`` seconds while streams are open: each checks its heartbeat and end
+        (one timer for all, instead of one per stream and wait)."""
+        for news in self._news:
+            news.set()
+        self._ticking = self.loop.call_later(TICK, self._tick) if (
+            self._news and self.loop is not None) else None
+
+    def _frame(self, spec: StreamSpec, seen: int) -> tuple[int, bytes | None]:
+        """``spec.frame(seen)``, looked up once per kind of stream between two versions."""
+        if spec.share is None:
+            return spec.frame(seen)
+        key = (spec.share, seen)
+        found = self._memo.get(key)
+        if found is None:
+            if len(self._memo) >= 256:  # streams resuming from many versions: start afresh
+                self._memo.clear()
+            found = self._memo[key] = spec.frame(seen)
+        return found
 
     def _let_loop_write(self) -> None:
         """On the service thread after a move's answer, before the OLED is redrawn: wait (at
@@ -190,6 +213,8 @@ class Front:
         hung_up = asyncio.ensure_future(receive())  # http.disconnect, when it comes
         hung_up.add_done_callback(lambda _: news.set())
         self._news.add(news)
+        if self._ticking is None and self.loop is not None:
+            self._ticking = self.loop.call_later(TICK, self._tick)
         self.streams += 1
         try:
             await send({"type": "http.response.start", "status": 200,
@@ -199,19 +224,14 @@ class Front:
             end, last_write = now + spec.seconds, now
             while now < end and not hung_up.done() and not spec.gone():
                 news.clear()
-                version, data = spec.frame(seen)
+                version, data = self._frame(spec, seen)
                 if data is not None:
                     await _chunk(send, data)
                     seen, last_write = version, time.monotonic()
                 elif now - last_write >= spec.heartbeat:
                     await _chunk(send, b": ping\n\n")
                     last_write = now
-                wait = min(TICK, end - now, spec.heartbeat - (now - last_write))
-                try:
-                    async with asyncio.timeout(max(0.0, wait)):
-                        await news.wait()
-                except TimeoutError:
-                    pass
+                await news.wait()  # a new version, the tick, a hang-up or the close
                 now = time.monotonic()
             if not hung_up.done():
                 await send({"type": "http.response.body", "body": b""})

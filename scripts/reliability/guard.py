@@ -77,7 +77,8 @@ def run_slow(work: Path, idle: int = 250, slow: int = 250, spectators: int = 200
                 visitor.cookies.clear()
                 csrf = visitor.get("/api/session").json()["csrf"]
                 visitor.post("/api/join", json={"code": code}, headers={"X-CSRF-Token": csrf})
-                s = _connect(srv.port, f"127.0.0.{100 + n // per_address}")
+                # ten spectators a machine: within a machine's share of the stream slots
+                s = _connect(srv.port, f"127.0.0.{100 + n // 10}")
                 s.sendall(f"GET /api/games/{game}/events HTTP/1.1\r\nHost: {HOST}\r\n"
                           f"Cookie: companion={visitor.cookies['companion']}\r\n\r\n".encode())
                 streams += _status(s) == 200

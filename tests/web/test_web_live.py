@@ -144,7 +144,7 @@ def test_streams_of_one_viewer_share_one_frame_per_version(
 
 
 def test_threaded_servers_send_patches_too(banker: Any, game: dict[str, Any]) -> None:
-    """The generator path (Flask's test client, cheroot, waitress) follows the same rules."""
+    """The generator path (Flask's test client) follows the same rules."""
     from test_web_api import read_events
     from web_helpers import action
 

@@ -236,3 +236,35 @@ def test_one_join_code_cannot_take_a_seated_phones_stream(service: Any) -> None:
         for s in streams:
             s.close()
         srv.close()
+
+
+def test_a_tap_after_a_move_made_before_the_server_ran_still_reaches_phones(
+        service: Any) -> None:
+    """A move committed before the loop runs (a table tap at start-up), then one from the
+    table while a phone follows: the phone gets it."""
+    app = create_app(service, config={"banker_pin": PIN, "heartbeat": 0.5,
+                                      "stream_seconds": 3})  # then the stream ends
+    game = service.create_game({"edition": "mario", "players": ["A", "B"], "seed": 1}).game_id
+    srv = make_server(app, "127.0.0.1", 0, threads=4)
+    seat = service.view(game)["players"][0]["id"]
+
+    def gift(amount: int) -> int:  # as the table's hardware does: straight to the service
+        out = service.submit(game, {"actor": "banker", "type": "transfer", "args": {
+            "source": "bank", "to": seat, "amount": amount, "reason": "tap"}})
+        assert out.ok
+        return int(out.version)
+
+    gift(1)  # before the loop runs
+    threading.Thread(target=srv.run, daemon=True).start()
+    try:
+        banker, _, _ = _banker_game(f"http://127.0.0.1:{srv.effective_port}")
+        with closing(banker), banker.stream("GET", f"/api/games/{game}/events?live=patch") as r:
+            lines = r.iter_lines()
+            for line in lines:
+                if line.startswith("data: "):
+                    break
+            version = gift(2)
+            ids = [int(line[4:]) for line in lines if line.startswith("id: ")]
+        assert version in ids
+    finally:
+        srv.close()
