@@ -35,11 +35,28 @@ def load_config(path: str | Path | None) -> dict[str, Any]:
         )
     if isinstance(data.get("hardware"), dict) and "enabled" in data["hardware"]:
         data["hardware"] = _hardware_switch(dict(data["hardware"]), p)
+    if isinstance(data.get("server"), dict):
+        server_name(data)
     if "venue" in data:
         venue_settings(data)
     if "home_assistant" in data:
         home_assistant_settings(data)
     return data
+
+
+def server_name(config: dict[str, Any]) -> str:
+    """``[server] name``: the mDNS name phones open as ``http://<name>.local``; "companion"
+    by default. One DNS label: lower-case letters, digits and inner hyphens."""
+    from companion.discovery import NAME
+
+    name = config.get("server", {}).get("name", "companion")
+    if not isinstance(name, str) or not NAME.match(name):
+        raise ConfigError(
+            f"[server] name = {name!r}: use lower-case letters, digits and hyphens (at most "
+            "63, not first or last), e.g. \"companion\" or \"table-2\"; phones open "
+            "http://<name>.local."
+        )
+    return name
 
 
 def home_assistant_settings(config: dict[str, Any]) -> Any:

@@ -2,14 +2,19 @@
 
 ``Announcer`` registers ``<name>._http._tcp.local.`` with the host name ``<name>.local`` through
 zeroconf. ``best_url`` picks what to print and put in the QR code: the ``.local`` name while it is
-being announced, else the Pi's LAN IPv4 address.
+being announced, else the Pi's LAN IPv4 address; ``reachable_url`` first asks whether the server
+is bound to an address phones can reach at all. ``NetworkFollower`` follows the network as it
+comes and goes (Wi-Fi up late, a new address): it announces again and reports the new URL.
 """
 
 from __future__ import annotations
 
 import ipaddress
 import logging
+import re
 import socket
+import threading
+from collections.abc import Callable
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +24,10 @@ if TYPE_CHECKING:  # zeroconf (and asyncio) load only when announcing: ~5 MB on 
 log = logging.getLogger(__name__)
 
 SERVICE_TYPE = "_http._tcp.local."
+NAME = re.compile(r"^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$")
+"""An mDNS name: one DNS label, lower case (``[server] name``)."""
+FOLLOW_S = 5.0
+"""How often :class:`NetworkFollower` looks at the network."""
 # Any private address works: connecting a UDP socket only picks a route, it sends nothing.
 _PROBE = ("10.255.255.255", 9)
 
@@ -126,3 +135,94 @@ def best_url(port: int, announcer: Announcer | None = None) -> str:
     if announcer is not None and announcer.announcing:
         return f"http://{announcer.host}:{port}"
     return f"http://{lan_ipv4() or '127.0.0.1'}:{port}"
+
+
+def own_names(name: str = "companion") -> list[str]:
+    """The names the page answers to: ``<name>.local`` and the Pi's own host name (bare and
+    ``.local``), lower case."""
+    host = socket.gethostname().lower().split(".")[0]
+    return sorted({f"{name}.local", name, host, f"{host}.local"} - {""})
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (a bind address) reaches this machine only."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _wildcard(host: str) -> bool:
+    return host in ("", "0.0.0.0", "::")
+
+
+def reachable_url(bind: str, port: int, announcer: Announcer | None = None) -> str:
+    """An address that reaches a server bound to ``bind``: on loopback only this machine can
+    (``http://127.0.0.1:PORT``); bound to one address, that address; bound to every address,
+    :func:`best_url`."""
+    if is_loopback(bind):
+        return f"http://127.0.0.1:{port}"
+    if not _wildcard(bind):
+        return f"http://[{bind}]:{port}" if ":" in bind else f"http://{bind}:{port}"
+    return best_url(port, announcer)
+
+
+class NetworkFollower:
+    """Looks at the LAN address every ``interval`` seconds; when it changes (Wi-Fi came up
+    late, went, or got a new address) it announces the name again on the new address and
+    calls ``on_url(url)`` with the address to show. ``check()`` is one look (tests call it)."""
+
+    def __init__(self, bind: str, port: int, announcer: Announcer | None,
+                 on_url: Callable[[str], None], *, interval: float = FOLLOW_S,
+                 lan: Callable[[], str | None] | None = None) -> None:
+        self.bind, self.port, self.announcer = bind, port, announcer
+        self._on_url = on_url
+        self.interval = interval
+        self._lan = lan or (lambda: lan_ipv4())
+        self._address: str | None = None
+        self.url = ""
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def check(self) -> str:
+        """Follow the network once; the URL to show now."""
+        address = self._lan() if _wildcard(self.bind) else None
+        announcer = self.announcer
+        if announcer is not None and (address != self._address or not announcer.announcing):
+            if address != self._address:
+                announcer.close()
+            if address is not None and not announcer.announcing:
+                announcer.start()
+        self._address = address
+        url = reachable_url(self.bind, self.port, announcer)
+        if url != self.url:
+            self.url = url
+            log.info("the page is at %s", url)
+            try:
+                self._on_url(url)
+            except Exception:
+                log.exception("telling the new address failed")
+        return url
+
+    def start(self) -> str:
+        """Look once now, then every ``interval`` seconds on a thread; the URL to show."""
+        url = self.check()
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="network", daemon=True)
+            self._thread.start()
+        return url
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval):
+            try:
+                self.check()
+            except Exception:
+                log.exception("following the network failed")
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+            self._thread = None

@@ -27,7 +27,8 @@ log = logging.getLogger("companion.run")
 
 def run_companion(config: dict[str, Any], args: argparse.Namespace) -> int:
     """Start everything and serve until SIGTERM or Ctrl-C."""
-    from companion.discovery import Announcer, best_url
+    from companion.config import server_name
+    from companion.discovery import Announcer, NetworkFollower, is_loopback, own_names
     from companion.notify import Notifier, WatchdogPinger, WriterTurns, watchdog_interval
     from hardware.table import TableHardware
 
@@ -98,18 +99,34 @@ def run_companion(config: dict[str, Any], args: argparse.Namespace) -> int:
     table = Table(service, hardware)
     table_ref["t"] = table
 
-    announcer = None if args.no_mdns else Announcer(name="companion", port=port)
-    if announcer is not None:
-        announcer.start()
-    url = best_url(port, announcer)
+    name = server_name(config)  # mDNS: http://<name>.local; never on a loopback-only server
+    announcer = None if args.no_mdns or is_loopback(host) else Announcer(name=name, port=port)
+    shown: dict[str, Any] = {}
+
+    def on_url(new: str) -> None:
+        """The network came, went or changed: the page, the QR and systemd follow."""
+        if "app" not in shown:
+            return
+        shown["app"].extensions["companion"].settings["public_url"] = new
+        table.public_url = new
+        notifier.status(f"Serving {new}")
+        if service.active_game():
+            table.show_active()
+        else:
+            hardware.show_join(new, "")
+
+    follower = NetworkFollower(host, port, announcer, on_url)
+    url = follower.check()
 
     from web import create_app
     from web.server import serve
 
     app = create_app(service, hardware=hardware, config={
         "banker_pin": pin, "public_url": url, "table": table,
-        "allowed_hosts": server_cfg.get("allowed_hosts") or [], "simulate": simulate,
+        "allowed_hosts": [*(server_cfg.get("allowed_hosts") or []), *own_names(name)],
+        "simulate": simulate,
     })
+    shown["app"] = app
     table.public_url = url
     hardware.start()
     try:  # the screen is never a reason not to start (TableHardware logs its own faults)
@@ -141,6 +158,7 @@ def run_companion(config: dict[str, Any], args: argparse.Namespace) -> int:
     print(f"Banker PIN: {pin}", flush=True)
     notifier.ready(status=f"Serving {url}")
     pinger.start()
+    follower.start()
     try:
         serve(app, host, port)
     except KeyboardInterrupt:
@@ -154,6 +172,7 @@ def run_companion(config: dict[str, Any], args: argparse.Namespace) -> int:
             publisher.stop()
         if home is not None:
             home.stop()
+        follower.stop()
         if announcer is not None:
             announcer.close()
         service.stop()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hmac
+import ipaddress
 import json
 import secrets
 import socket
@@ -48,10 +49,21 @@ def host_name(host: str) -> str:
 
 
 def host_refusal(host: str, allowed: Collection[str]) -> ApiError | None:
-    """The refusal of a Host header we do not serve (DNS rebinding), or None."""
-    if host_name(host) not in allowed:
+    """The refusal of a Host header we do not serve (DNS rebinding), or None. An IP address
+    is always served: DNS rebinding needs a name, and the Pi's address may change (Wi-Fi up
+    late, a new lease) after the allowed names were listed."""
+    name = host_name(host)
+    if name not in allowed and not _is_ip(name):
         return ApiError("bad_host", "This companion does not answer to that address.")
     return None
+
+
+def _is_ip(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
 
 
 def csrf_refusal(method: str, origin: str | None, host: str, sent: str,

@@ -358,3 +358,24 @@ def test_deeply_nested_json_is_a_clear_400(app: Any) -> None:
                 "X-CSRF-Token": banker.csrf, "Content-Type": "application/json"})
             assert r.status_code == 400 and "deeper" in r.json()["error"], (path, r.text)
         assert banker.get(f"/api/games/{gid}").status_code == 200
+
+
+def test_the_page_answers_to_its_configured_name_the_pis_host_name_and_any_address(
+        service: Any, hardware: Any) -> None:
+    """As the runner builds it for ``[server] name = "tafel"``: tafel.local, the Pi's own
+    host name (bare and .local) and an address the Pi got after start (Wi-Fi up late) are
+    served; they were refused 400. Another name still is."""
+    import socket
+
+    from companion.discovery import own_names
+    from web import create_app
+
+    app = create_app(service, hardware=hardware, config={
+        "banker_pin": PIN, "allowed_hosts": own_names("tafel")})
+    p = Phone(app.test_client())
+    host = socket.gethostname().split(".")[0]
+    for name in ("tafel.local:8080", f"{host}:8080", f"{host}.local", "10.9.8.7:8080",
+                 "[fe80::1]:8080"):
+        assert p.get("/", headers={"Host": name}).status_code == 200, name
+    r = p.get("/", headers={"Host": "attacker.example:8080"})
+    assert r.status_code == 400 and r.get_json()["code"] == "bad_host"
