@@ -18,6 +18,7 @@ from reliability.races import run_races, run_retries
 from reliability.restart import run_restart
 from reliability.restore_running import run_restore_running
 from reliability.soak import run_soak
+from reliability.storage import run_deleted, run_forged, run_shm
 from reliability.streams import run_churn, run_slots
 
 
@@ -39,6 +40,9 @@ def scenarios(quick: bool, soak_seconds: float | None,
         "damaged": run_damaged,
         "slots": lambda w: run_slots(w, streams=300 if q else 600),
         "churn": lambda w: run_churn(w, streams=3000 if q else 24000),
+        "deleted": run_deleted,
+        "shm": run_shm,
+        "forged": lambda w: run_forged(w / "forged", big=30_000 if q else 300_000),
     }
 
 
@@ -47,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="short runs (about 2 minutes)")
     parser.add_argument("--only", default="", help="comma-separated: powercut, races, "
                         "retries, soak, restart, memory, faults, slow, bounds, lockout, "
-                        "restore, damaged, slots, churn")
+                        "restore, damaged, slots, churn, deleted, shm, forged")
     parser.add_argument("--soak-seconds", type=float, help="soak length (default 60, quick 15)")
     parser.add_argument("--kills", type=int, help="power cuts (default 200, quick 20)")
     parser.add_argument("--work", type=Path, help="keep state and journals here")

@@ -27,11 +27,15 @@ def run_restore_running(work: Path, attempts: int = 5, commands: int = 40,
     export = work / "game.jsonl"
     refused_restore = refused_import = acked = 0
     refusal_ms: list[float] = []
+    from companion.service import GameService
+
+    GameService(state).stop()  # an empty database to back up: the running service holds
+    made = _companion("backup", "--state-dir", str(state))  # its file alone, so before
+    backup = made.stdout.split("Backup written to ", 1)[-1].strip()
     with Server(state) as srv, Phone(srv.url) as banker:
         banker.login()
         game, _, _ = new_game(banker, 3, seed=seed)
-        made = _companion("backup", "--state-dir", str(state))
-        backup = made.stdout.split("Backup written to ", 1)[-1].strip()
+        backup_running = _companion("backup", "--state-dir", str(state))
         for i in range(commands):
             status, _ = drive(banker, game, rnd)
             acked += status == 200
@@ -40,19 +44,20 @@ def run_restore_running(work: Path, attempts: int = 5, commands: int = 40,
                 done = _companion("restore", backup, "--state-dir", str(state))
                 refusal_ms.append((time.monotonic() - t0) * 1000)
                 refused_restore += done.returncode != 0 and "refused" in done.stdout
-                export.write_text(_companion("export", game, "--state-dir", str(state)).stdout)
+                export.write_text(banker.client.get(f"/api/games/{game}/export").text)
                 done = _companion("import", str(export), "--state-dir", str(state))
                 refused_import += done.returncode != 0 and "refused" in done.stderr
         final = banker.view(game)["version"]
-        export.write_text(_companion("export", game, "--state-dir", str(state)).stdout)
+        export.write_text(banker.client.get(f"/api/games/{game}/export").text)
         still_one_game = len(banker.get("/api/games")) == 1
     lines = export.read_text().splitlines()
     seqs = [json.loads(line)["seq"] for line in lines[1:]]
     gaps = sum(1 for a, b in zip(seqs, seqs[1:], strict=False) if b != a + 1)
     cut = work / "cut.jsonl"
     cut.write_text("\n".join(lines[:10] + lines[14:]) + "\n")
-    imported_cut = _companion("import", str(cut), "--state-dir", str(state))
-    whole = _companion("import", str(export), "--state-dir", str(state))
+    imported_cut = _companion("import", str(cut), "--state-dir", str(work / "cut-state"))
+    again = _companion("import", str(export), "--state-dir", str(state))
+    whole = _companion("import", str(export), "--state-dir", str(work / "elsewhere"))
     restored = _companion("restore", backup, "--state-dir", str(state))
     figures = {
         "commands acknowledged": acked,
@@ -64,12 +69,16 @@ def run_restore_running(work: Path, attempts: int = 5, commands: int = 40,
         "last version / last event exported": f"{final} / {seqs[-1] if seqs else 0}",
         "gaps in the export": gaps,
         "cut export (events 10-13 removed) refused": imported_cut.returncode != 0,
-        "whole export imported after stopping": whole.returncode == 0,
+        "backup by hand while running refused, saying why": backup_running.returncode == 1
+        and "backup by itself" in backup_running.stdout,
+        "whole export imported again where it is: recognised": "already here" in again.stderr,
+        "whole export imported elsewhere after stopping": whole.returncode == 0,
         "restore after stopping": restored.returncode == 0,
     }
     ok = (refused_restore == refused_import == attempts and still_one_game and gaps == 0
           and seqs and seqs[-1] == final and imported_cut.returncode != 0
           and "missing" in imported_cut.stderr and whole.returncode == 0
+          and "already here" in again.stderr and backup_running.returncode == 1
           and restored.returncode == 0)
     notes = [] if ok else [imported_cut.stderr.strip()[-300:], whole.stderr.strip()[-300:],
                            restored.stdout.strip()[-300:]]
