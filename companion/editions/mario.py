@@ -177,8 +177,8 @@ class MarioRules(TableSettings, MonopolyRules):
             if self.game_over_at(state, index):
                 ctx.say(f"{space.name} is already GAME OVER.")
             elif owner is not None and state.has_set(owner, space.color):
-                ctx.say(f"Bowser lands on {space.name}, but {state.name(owner)}'s complete colour "
-                        "set protects it.")
+                ctx.emit("noted", f"Bowser lands on {space.name}, but {state.name(owner)}'s "
+                         "complete colour set protects it.", cite="set-protects")
             else:
                 ctx.emit("game_over_marked",
                          f"Bowser lands on {space.name}: GAME OVER, no rent until its "
@@ -281,6 +281,8 @@ class MarioRules(TableSettings, MonopolyRules):
             held["ext"] = ext
             return state
         return evolve(state, ext=ext)
+
+    rent_cites = {"GAME OVER: no rent until it is continued": "rent-game-over"}
 
     def rent(self, state: MonopolyState, space: Space, owner: str) -> tuple[int, str]:
         if self.game_over_at(state, space.index):

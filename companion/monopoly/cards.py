@@ -84,7 +84,7 @@ class MonopolyCards(MonopolyHost):
         rest = cards[1:] if card.keep else (*cards[1:], card.id)
         ctx.emit("deck_changed", f"{ctx.state.name(pid)} draws {ctx.state.b.deck_titles[deck]}: "
                  f"\u201c{card.text}\u201d", deck=deck, cards=list(rest), card=card.id,
-                 player=pid)
+                 player=pid, cite=deck)
         self.apply_card(ctx, pid, card)
 
     # -- physical decks -----------------------------------------------------------------------
@@ -152,7 +152,7 @@ class MonopolyCards(MonopolyHost):
         under = [*pile[top:], *([] if card.keep else [card_id])]
         ctx.emit("card_drawn", f"{state.name(pid)} draws {state.b.deck_titles[deck]}: "
                  f"\u201c{card.text}\u201d", player=pid, deck=deck, card=card_id,
-                 cards=above + under, top=len(above))
+                 cards=above + under, top=len(above), cite=deck)  # the deck's rule, as applied
         self.apply_card(ctx, pid, card)
 
     def on_card_drawn(self, state: MonopolyState, e: CardDrawn) -> MonopolyState:

@@ -12,7 +12,8 @@ method each edition defines that a base also has and fails on one this module do
 Policies are plain class attributes (``dice_count``, ``order_dice``, ``dice_names``,
 ``jail_tries``, ``jail_exit_words``, ``jail_exit_say``, ``jail_exit_lands``, ``without``,
 ``quiet_kinds``, ``deck_policy``, ``short_payment``, ``board_fields``, ``cite_as``,
-``never_cites``, ``ends_after``, ``live_prompts``): an edition declares them, the family reads them.
+``never_cites``, ``ends_after``, ``live_prompts``, ``rent_cites``): an edition declares them,
+the family reads them.
 """
 
 from __future__ import annotations

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from companion.engine.commands import Amount, takes
@@ -51,11 +52,15 @@ class MonopolyMarket(MonopolyHost):
             return space.rent * 2, "complete colour set: double rent"
         return space.rent, "rent"
 
+    rent_cites: Mapping[str, str] = {}
+    """Policy: the citation id of a rule ``rent`` names (Mario: GAME OVER's no rent), when
+    it is not the rent rule itself."""
+
     @cites("rent")
     def charge_rent(self, ctx: C, pid: str, owner: str, space: Space) -> None:
         amount, rule = self.rent(ctx.state, space, owner)
         if amount <= 0:
-            ctx.say(f"{space.name}: no rent ({rule}).")
+            ctx.emit("noted", f"{space.name}: no rent ({rule}).", cite=self.rent_cites.get(rule))
             return
         if self.rent_claimed_later(ctx, pid, owner, space, amount, rule):
             return

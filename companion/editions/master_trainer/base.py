@@ -152,20 +152,23 @@ class MasterTrainerBase(Rules[MasterTrainerState]):
     def physical_decks(self, state: State) -> bool:
         return bool(state.setup.settings.get("decks", "virtual") == "physical")
 
-    def draw_items(self, ctx: Ctx[State], pid: str, count: int, why: str) -> None:
-        """``pid`` draws ``count`` Item Cards from the top of the deck. With the real pile
-        (``decks=physical``) this asks which cards were drawn (``draw_items`` prompt, one
-        ``draw card=<kind>`` each); the caller's next steps must be on the to-do list."""
+    def draw_items(self, ctx: Ctx[State], pid: str, count: int, why: str, cite: str) -> None:
+        """``pid`` draws ``count`` Item Cards from the top of the deck, as rule ``cite`` says.
+        With the real pile (``decks=physical``) this asks which cards were drawn
+        (``draw_items`` prompt, one ``draw card=<kind>`` each; the prompt keeps ``cite``);
+        the caller's next steps must be on the to-do list."""
         count = min(count, len(ctx.state.items_deck))
         name = self.pname(ctx.state, pid)
         if count == 0:
-            ctx.say(f"{why}: the Item Card deck is empty, so {name} draws nothing.")
+            ctx.emit("noted", f"{why}: the Item Card deck is empty, so {name} draws nothing.",
+                     cite=cite)
             return
         if self.physical_decks(ctx.state):
-            self.ask_item_draw(ctx, pid, count, why)
+            self.ask_item_draw(ctx, pid, count, why, cite)
             return
         cards = "an Item Card" if count == 1 else f"{count} Item Cards"
-        ctx.emit("items_drawn", f"{why}: {name} draws {cards}.", player=pid, count=count)
+        ctx.emit("items_drawn", f"{why}: {name} draws {cards}.", player=pid, count=count,
+                 cite=cite)
 
     @staticmethod
     def items_above(state: State) -> tuple[str, ...]:
@@ -174,12 +177,14 @@ class MasterTrainerBase(Rules[MasterTrainerState]):
         top = state.items_top
         return state.items_deck[:top] if top else state.items_deck
 
-    def ask_item_draw(self, ctx: Ctx[State], pid: str, count: int, why: str) -> None:
+    def ask_item_draw(self, ctx: Ctx[State], pid: str, count: int, why: str,
+                      cite: str) -> None:
         above = set(self.items_above(ctx.state))
         cards = [k for k in data_of(ctx.state).item_names if k in above]
         what = "an Item Card" if count == 1 else f"{count} Item Cards"
         ctx.ask("draw_items", (pid,), f"{why}: {self.pname(ctx.state, pid)} draws {what} "
-                "from the real pile: tap each or pick it.", cards=cards, count=count, why=why)
+                "from the real pile: tap each or pick it.", cards=cards, count=count, why=why,
+                cite=cite)
 
     def return_items(self, ctx: Ctx[State], pid: str, cards: list[str], say: str) -> None:
         """Used or discarded Item Cards go face down under the deck."""

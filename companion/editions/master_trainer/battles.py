@@ -292,7 +292,7 @@ class BattleRules(LandingRules):
         ctx.say(f"{a_text}; {d_text}. {self.pname(ctx.state, winner)} wins the battle.")
         self.use_bonus_cards(ctx)
         self.take_prize(ctx, winner, loser)
-        self.knock_out(ctx, loser, b.fighters[loser])
+        self.knock_out(ctx, loser, b.fighters[loser], "knock-out")
         ctx.emit("battle_changed", battle=None)
         self.end_turn(ctx)
 
@@ -323,7 +323,7 @@ class BattleRules(LandingRules):
                      winner=winner, loser=loser, cards=picks)
         if len(picks) < 2:
             self.draw_items(ctx, winner, 2 - len(picks),
-                            f"{lo} had fewer than two Item Cards")
+                            f"{lo} had fewer than two Item Cards", "battle-prize")
 
     def ask_prize(self, ctx: Ctx[State], winner: str, loser: str, count: int,
                   from_deck: int) -> None:
@@ -366,12 +366,13 @@ class BattleRules(LandingRules):
             self.ask_prize(ctx, winner, loser, count - 1, from_deck)
         elif from_deck:
             self.draw_items(ctx, winner, from_deck,
-                            f"{self.pname(ctx.state, loser)} had fewer than two Item Cards")
+                            f"{self.pname(ctx.state, loser)} had fewer than two Item Cards",
+                            "battle-prize")
 
-    def knock_out(self, ctx: Ctx[State], pid: str, chip: str) -> None:
+    def knock_out(self, ctx: Ctx[State], pid: str, chip: str, cite: str) -> None:
         ctx.emit("knocked_out", f"{self.pname(ctx.state, pid)}'s "
                  f"{self.chip(ctx.state, chip).name} is knocked out: it cannot fight or count "
-                 "Power Points until revived.", player=pid, chip=chip)
+                 "Power Points until revived.", player=pid, chip=chip, cite=cite)
 
     # -- the Final Battle -----------------------------------------------------------------
     def enter_final(self, ctx: Ctx[State]) -> None:
@@ -450,11 +451,11 @@ class BattleRules(LandingRules):
                      reason=f"{name} won the Final Battle.", cite="final-win")
             return
         ctx.say(f"{p_text}; {m_text}. The Pokémon Master wins.")
-        self.knock_out(ctx, b.challenger, b.fighters[b.challenger])
+        self.knock_out(ctx, b.challenger, b.fighters[b.challenger], "final-lose")
         ctx.emit("mover_placed", f"{name} goes back to Cinnabar Island.", player=b.challenger,
                  place="cinnabar", on_plateau=False, cite="final-lose")
         self.draw_items(ctx, b.defender, data_of(state).limits["master_reward_items"],
-                        "The Pokémon Master's reward")
+                        "The Pokémon Master's reward", "final-reward")
         ctx.emit("battle_changed",
                  "The Rival Cards are shuffled back onto Indigo Plateau.", battle=None)
         self.end_turn(ctx)

@@ -49,9 +49,10 @@ class LandingRules(TurnRules):
                  on_plateau=on_plateau, cite="move")
         ctx.emit("turn_flags_set", passed=False, landed_colour=s.colour)
         if s.kind == "town":
-            self.draw_items(ctx, pid, data_of(state).city_items, "City or town")
+            self.draw_items(ctx, pid, data_of(state).city_items, "City or town", "city-items")
         elif s.kind == "cinnabar":
-            self.draw_items(ctx, pid, data_of(state).limits["cinnabar_items"], "Cinnabar Island")
+            self.draw_items(ctx, pid, data_of(state).limits["cinnabar_items"], "Cinnabar Island",
+                            "cinnabar-items")
         elif s.kind in ("catch", "plateau-catch"):
             self.ask_reveal(ctx, s.colour)
             return
@@ -345,24 +346,25 @@ class LandingRules(TurnRules):
         deck, top = (above + rest, len(above)) if above else (rest, len(rest))
         ctx.clear_prompt()
         left = f" ({count - 1} more to draw)" if count > 1 else ""
+        cite = prompt.data.get("cite")  # a prompt saved before citations: the rule applied
         ctx.emit("item_card_named", f"{why}: {self.pname(state, pid)} draws an Item Card from "
-                 f"the real pile{left}.", player=pid, card=card, deck=deck, top=top)
+                 f"the real pile{left}.", player=pid, card=card, deck=deck, top=top, cite=cite)
         if count > 1:
-            self.draw_items(ctx, pid, count - 1, why)
+            self.draw_items(ctx, pid, count - 1, why, cite or ctx.cite)
 
     @declare("event_card", "take_1")
     def event_take_1(self, ctx: Ctx[State], pid: str) -> None:
-        self.draw_items(ctx, pid, 1, "Take Item Card 1")
+        self.draw_items(ctx, pid, 1, "Take Item Card 1", "take-items")
         self.end_turn(ctx)
 
     @declare("event_card", "take_2")
     def event_take_2(self, ctx: Ctx[State], pid: str) -> None:
-        self.draw_items(ctx, pid, 2, "Take Item Card 2")
+        self.draw_items(ctx, pid, 2, "Take Item Card 2", "take-items")
         self.end_turn(ctx)
 
     @declare("event_card", "take_3")
     def event_take_3(self, ctx: Ctx[State], pid: str) -> None:
-        self.draw_items(ctx, pid, 3, "Take Item Card 3")
+        self.draw_items(ctx, pid, 3, "Take Item Card 3", "take-items")
         self.end_turn(ctx)
 
     @declare("event_card", "pokemon_center")

@@ -227,7 +227,7 @@ class TurnRules(DiceRules):
                      "at the end of the turn: straight to Cinnabar Island.",
                      player=pid, place="cinnabar", on_plateau=False, cite="cinnabar")
             self.draw_items(ctx, pid, data_of(ctx.state).limits["cinnabar_items"],
-                            "Cinnabar Island")
+                            "Cinnabar Island", "cinnabar-items")
             if ctx.state.prompt is not None:  # the real pile: the hand is checked after
                 ctx.then(Task("hand_check"))
                 return

@@ -30,8 +30,8 @@ class PokemonCatching(MonopolyRules):
         state = ctx.state
         space = state.b.spaces[index]
         if state.owner(index) == pid and not data.wild_left(state, space.color):
-            ctx.say(f"No wild {data.type_name(state.b, space.color)}-type Pokémon are left: "
-                    f"nothing to catch at {space.name}.")
+            ctx.emit("noted", f"No wild {data.type_name(state.b, space.color)}-type Pokémon are "
+                     f"left: nothing to catch at {space.name}.", cite="catch-empty")
             return
         text, details = self.explore_question(state, pid, index)
         ctx.ask("explore", (pid,), text, **details)
@@ -117,8 +117,8 @@ class PokemonCatching(MonopolyRules):
             return
         s = state.b.spaces[space]
         if not data.wild_left(state, s.color):
-            ctx.say(f"No wild {data.type_name(state.b, s.color)}-type Pokémon are left at "
-                    f"{s.name}: nothing to catch.")
+            ctx.emit("noted", f"No wild {data.type_name(state.b, s.color)}-type Pokémon are left "
+                     f"at {s.name}: nothing to catch.", cite="catch-empty")
             return
         self.ask_catch(ctx, player, space)
 
@@ -163,11 +163,11 @@ class PokemonCatching(MonopolyRules):
         if state.player(player).money < price:
             ctx.emit("edition_values_set",
                      f"X: {state.name(player)} catches nothing and has no Poké Ball left "
-                     "to re-roll.", set={"catch": None})
+                     "to re-roll.", set={"catch": None}, cite="catch-miss")
             return
         ctx.emit("edition_values_set", f"X: {state.name(player)} catches nothing.",
                  set={"catch": {**data.catch(state), "odds": self.reroll_odds(state, player),
-                                "after_reroll": True}})
+                                "after_reroll": True}}, cite="catch-miss")
         self.ask_reroll(ctx, player, space)
 
     def reroll_odds(self, state: MonopolyState, player: str) -> data.Odds:
@@ -240,7 +240,7 @@ class PokemonCatching(MonopolyRules):
         if ctx.state.player(pid).money <= 0 and self.out_at_zero(ctx.state):
             ctx.emit("edition_values_set",
                      f"{ctx.state.name(pid)} has run out of Poké Balls and is out of "
-                     "the game.", set={"catch": None})
+                     "the game.", set={"catch": None}, cite="out-of-balls")
             self.go_bankrupt(ctx, pid, "bank")
             return
         self.ask_catch(ctx, pid, d["space"])
