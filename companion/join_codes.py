@@ -4,13 +4,16 @@ A code lets a phone into a game as a spectator (and claim a free seat), so it mu
 to guess (a million codes against 10 wrong tries a minute per address and 30 from
 everywhere), must not let last month's guest into tonight's game, and must stop working
 when the game ends or lies untouched for :data:`IDLE_HOURS` (any move wakes it again).
+Idle time is measured on a steady clock (:class:`LastMoves`), so a jump of the Pi's wall
+clock (NTP setting it, months late) neither expires every code nor wakes an old one.
 """
 
 from __future__ import annotations
 
 import secrets
-import sqlite3
-from collections.abc import Collection
+import threading
+from collections.abc import Callable, Collection
+from typing import Any
 
 DIGITS = 6
 IDLE_HOURS = 24.0
@@ -24,17 +27,38 @@ def new_code(taken: Collection[str]) -> str:
             return code
 
 
-def last_move(conn: sqlite3.Connection, game_id: str) -> float | None:
-    """When the game last took a command (its creation counts), or None."""
-    row = conn.execute("SELECT MAX(time) FROM commands WHERE game_id = ?", (game_id,)).fetchone()
-    return None if row is None or row[0] is None else float(row[0])
-
-
-def refusal(status: str, last: float | None, now: float) -> str | None:
-    """Why a game's code no longer lets phones in, or None while it does."""
+def refusal(status: str, idle: float | None) -> str | None:
+    """Why a game's code no longer lets phones in (``idle``: seconds since its last move,
+    None: unknown), or None while it does."""
     if status != "open":
         return "That game has ended; its code no longer works."
-    if last is not None and now - last > IDLE_HOURS * 3600:
+    if idle is not None and idle > IDLE_HOURS * 3600:
         return (f"That code expired: the game has not moved for {int(IDLE_HOURS)} hours. "
                 "The banker makes a move to wake it.")
     return None
+
+
+class LastMoves:
+    """When each game last took a command, on ``clock`` (a steady one): the service tells it
+    of every commit; a game that has not moved since the companion started counts from its
+    last command's wall-clock time as read at start (a time in the future counts as now)."""
+
+    def __init__(self, service: Any, clock: Callable[[], float]) -> None:
+        self.clock = clock
+        self._lock = threading.Lock()
+        now, wall = clock(), float(service.clock())
+        rows = service.call(lambda: service.store.conn.execute(
+            "SELECT game_id, MAX(time) FROM commands GROUP BY game_id").fetchall())
+        self._at = {str(g): now - max(0.0, wall - float(t)) for g, t in rows if t is not None}
+        service.subscribe(self._moved)
+
+    def _moved(self, game_id: str, version: int, notice: Any) -> None:
+        if notice is None and game_id:
+            with self._lock:
+                self._at[game_id] = self.clock()
+
+    def idle(self, game_id: str) -> float | None:
+        """Seconds since the game's last move, or None if it never moved."""
+        with self._lock:
+            at = self._at.get(game_id)
+        return None if at is None else max(0.0, self.clock() - at)

@@ -180,18 +180,18 @@ def run_companion(config: dict[str, Any], args: argparse.Namespace) -> int:
 
 
 def banker_pin(service: GameService, configured: Any) -> str:
-    """The banker's PIN: from the command line or config, else one made up on the first run
-    and kept in the database (printed at start, so it reaches the journal)."""
+    """The banker's PIN: from the command line or config, else one of 8 digits made up on
+    the first run and kept in the database (printed at start, so it reaches the journal)."""
     if configured:
         pin = str(configured)
         if not pin.isdigit() or not 4 <= len(pin) <= 8:
             raise ConfigError("The banker PIN is 4 to 8 digits.")
         return pin
-    stored = service.store.setting("banker_pin")
-    if stored:
-        return stored
-    import secrets
+    from web.security import PIN_DIGITS, new_pin
 
-    pin = f"{secrets.randbelow(10**4):04d}"
+    stored = service.store.setting("banker_pin")
+    if stored and len(stored) >= PIN_DIGITS:
+        return stored
+    pin = new_pin()  # a short PIN made up by an older version is replaced: it was guessable
     service.store.set_setting("banker_pin", pin)
     return pin

@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.boxes.profiles import ProfileError, Profiles, import_text, merged
+from companion import json_text
+from companion.boxes.profiles import ProfileError, Profiles, check, merged
 from companion.engine import game
 from companion.engine.state import BaseState
 from companion.engine.types import Action, Command, Event, GameSetup, IllegalCommand, RuleError
@@ -51,11 +52,13 @@ class ScriptResult:
 def load_script(path: Path) -> dict[str, Any]:
     """A script file; a profile file it names is read relative to the script's folder."""
     try:
-        data = json.loads(path.read_text("utf-8"))
+        data = json_text.loads(path.read_bytes())
     except FileNotFoundError as exc:
         raise ScriptError(f"No script file {path}.") from exc
-    except json.JSONDecodeError as exc:
-        raise ScriptError(f"{path} is not valid JSON: {exc}.") from exc
+    except OSError as exc:
+        raise ScriptError(f"{path} cannot be read ({exc.strerror}).") from exc
+    except json_text.JsonTextError as exc:
+        raise ScriptError(f"{path} is not a script: {exc}.") from None
     if not isinstance(data, Mapping):
         raise ScriptError("A script is a JSON object with a setup and 'steps'.")
     out = dict(data)
@@ -82,11 +85,13 @@ def with_profile_file(setup: Mapping[str, Any]) -> dict[str, Any]:
     if not _is_file(name):
         return out
     try:
-        text = Path(name).read_text("utf-8")
+        raw = json_text.loads(Path(name).read_bytes())
     except OSError:
         raise ScriptError(f"profile: there is no profile file {name}.") from None
+    except json_text.JsonTextError as exc:
+        raise ScriptError(f"profile: {name} is not a profile file: {exc}.") from None
     try:
-        return merged(out, import_text(text))
+        return merged(out, check(raw))
     except ProfileError as exc:
         raise ScriptError(f"{exc} ({name})") from None
 

@@ -11,6 +11,8 @@ from typing import Any
 
 from flask import Flask
 
+from companion.join_codes import LastMoves
+from companion.steady_clock import SteadyClock
 from web import errors, security
 from web.claims import Claims
 from web.context import StreamSlots, Web
@@ -36,7 +38,8 @@ def create_app(service: Any, hardware: Any = None, config: dict[str, Any] | None
     ``secret_key``, ``public_url`` (the join QR's address), ``stream_slots`` (max open event
     streams), ``stream_seconds`` (a stream ends after this; the page reconnects),
     ``heartbeat`` (seconds between keep-alive comments), ``pin_limit``/``pin_lock`` (tries,
-    seconds)."""
+    seconds), ``clock`` (the steady clock, default :class:`SteadyClock`; tests pass their
+    own)."""
     cfg = dict(config or {})
     app = Flask(__name__)
     app.debug = False
@@ -56,13 +59,15 @@ def create_app(service: Any, hardware: Any = None, config: dict[str, Any] | None
         PROPAGATE_EXCEPTIONS=False,
     )
     pin = cfg.get("banker_pin")
+    clock = cfg.get("clock") or SteadyClock(service)
     app.extensions["companion"] = Web(
         service=service, hardware=hardware, claims=Claims(service),
         pin=Limiter(limit=int(cfg.get("pin_limit", 5)), lock=float(cfg.get("pin_lock", 300))),
         join=Limiter(limit=10, lock=60),
         flood=Limiter(limit=30, lock=60),
         streams=StreamSlots(int(cfg.get("stream_slots", 40))),
-        bankers=BankerSessions(service, str(pin or ""), app.config["SECRET_KEY"]),
+        bankers=BankerSessions(service, str(pin or ""), app.config["SECRET_KEY"], clock),
+        clock=clock, last_moves=LastMoves(service, clock),
         settings={"banker_pin": str(pin) if pin else "",
                   "public_url": str(cfg.get("public_url", "")),
                   "stream_seconds": float(cfg.get("stream_seconds", 300)),

@@ -4,70 +4,58 @@ from __future__ import annotations
 
 import hmac
 import io
-import json
-import re
 from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request, session
 
-from companion import join_codes
+from companion import join_codes, json_text
 from companion.engine import editions
 from companion.engine.types import SetupError
 from web import access
 from web.context import web
 from web.errors import ApiError, outcome_response
 from web.openapi import document
-from web.security import guard, is_banker, record_failure, require_banker
+from web.security import PHONE_LOCKED, attempt, guess, is_banker, require_banker
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
-BANKER_HOURS = 12
 MAX_SETUP_BODY = 256 * 1024
 
 
 SMALL_BODY = 16 * 1024
 """Every body but a new game's setup (which may carry board and card corrections)."""
-MAX_DEPTH = 32
-_STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"')
+MAX_DEPTH = json_text.MAX_DEPTH
 
 
-def nesting(raw: bytes) -> int:
-    """How deep lists and objects nest in the JSON text ``raw`` (strings skipped)."""
-    deepest = level = 0
-    for ch in re.findall(rb"[\[\]{}]", _STRINGS.sub(b"", raw)):
-        level += 1 if ch in (b"[", b"{") else -1
-        deepest = max(deepest, level)
-    return deepest
-
-
-def body(limit: int = SMALL_BODY, keys: tuple[str, ...] | None = None) -> dict[str, Any]:
-    """The request's JSON object (empty body: ``{}``), or a 4xx: see :func:`parse_body`."""
+def body(keys: tuple[str, ...], limit: int = SMALL_BODY) -> dict[str, Any]:
+    """The request's JSON object (empty body: ``{}``), or a 4xx: see :func:`parse_body`.
+    ``keys``: the fields the route takes (every route names them; any other is refused)."""
     return parse_body(request.get_data(), request.is_json, limit, keys)
 
 
 def parse_body(raw: bytes, is_json: bool, limit: int = SMALL_BODY,
                keys: tuple[str, ...] | None = None) -> dict[str, Any]:
     """The JSON object in ``raw`` (empty: ``{}``), or a 4xx saying what is wrong: larger than
-    ``limit`` bytes, not sent as JSON (``is_json``), nested deeper than :data:`MAX_DEPTH`, not
-    JSON, or with a field outside ``keys``."""
+    ``limit`` bytes, not sent as JSON (``is_json``), not acceptable JSON
+    (:func:`companion.json_text.loads`: too deep, a lone surrogate, a huge number...), or
+    with a field outside ``keys``."""
     if not raw:
         return {}
     if len(raw) > limit:
         raise ApiError("too_large", f"That request is too large (at most {limit // 1024} KB).")
     if not is_json:
         raise ApiError("bad_request", "The request body must be JSON (application/json).")
-    if raw.count(b"[") + raw.count(b"{") > MAX_DEPTH and nesting(raw) > MAX_DEPTH:
-        raise ApiError("bad_request", f"The request nests deeper than {MAX_DEPTH} levels.")
     try:
-        data = json.loads(raw)
-    except (ValueError, RecursionError):
-        raise ApiError("bad_request", "The request body is not valid JSON.") from None
+        data = json_text.loads(raw)
+    except json_text.JsonTextError as exc:
+        raise ApiError("bad_request", f"The request body is refused: {exc}.") from None
     if not isinstance(data, dict):
         raise ApiError("bad_request", "The request body must be a JSON object.")
     if keys is not None and set(data) - set(keys):
         extra = ", ".join(sorted(set(data) - set(keys)))
-        raise ApiError("bad_request", f"Unknown field(s) {extra}; expected {', '.join(keys)}.")
+        raise ApiError("bad_request", f"Unknown field(s) {extra}; expected "
+                       f"{', '.join(keys) or 'no fields'}.")
     return data
 
 
@@ -84,9 +72,19 @@ def who_am_i() -> Response:
         # the seat this phone still holds (another phone may have taken it over since)
         "games": {g: (access.my_player(g) if p else None)
                   for g, p in session.get("games", {}).items()},
-        "pin_set": bool(web().settings["banker_pin"]),
+        "pin_set": bool(web().settings["banker_pin"]), "pin_wait": pin_wait(),
         "hardware": hw is not None, "simulated": hasattr(hw, "virtual_tap"),
         "public_url": web().settings["public_url"]})
+
+
+def pin_wait() -> int:
+    """Seconds a login from this phone waits for the lock a flood of wrong PINs from many
+    addresses set (0: none, or this phone has been the banker before)."""
+    w = web()
+    if w.bankers.known_device(session.get("device")):
+        return 0
+    left = w.flood.locked_for("pin:*")
+    return int(left) + 1 if left else 0
 
 
 @bp.get("/editions")
@@ -133,8 +131,7 @@ def list_games() -> Response:
 @bp.post("/games")
 def create_game() -> Response:
     require_banker()
-    setup = body(MAX_SETUP_BODY,
-                 keys=("edition", "players", "seed", "dice", "settings", "profile"))
+    setup = body(("edition", "players", "seed", "dice", "settings", "profile"), MAX_SETUP_BODY)
     answer: Response = outcome_response(
         web().service.create_game(physical_decks_by_default(setup)), created=True)
     return answer
@@ -177,7 +174,7 @@ def command_request(game_id: str) -> tuple[dict[str, Any], int | None, str | Non
     """This request's command, the version its sender saw and its idempotency key, once
     the body is well formed and this phone may act for the actor (else ApiError). The one
     place that decides; the route below calls it."""
-    return checked_command(game_id, body(keys=COMMAND_KEYS))
+    return checked_command(game_id, body(COMMAND_KEYS))
 
 
 def checked_command(game_id: str, data: dict[str, Any], sess: Mapping[str, Any] | None = None,
@@ -211,7 +208,7 @@ def command(game_id: str) -> Response:
 def undo(game_id: str) -> Response:
     require_banker()
     access.record(game_id)
-    cmd = body().get("cmd")
+    cmd = body(("cmd",)).get("cmd")
     if cmd is not None and (not isinstance(cmd, int) or isinstance(cmd, bool)):
         raise ApiError("bad_request", "'cmd' must be a command number from the history.")
     answer: Response = outcome_response(web().service.undo(game_id, cmd))
@@ -268,8 +265,7 @@ def qr(game_id: str) -> Response:
 def join() -> Response:
     """Join the game with its code, as a spectator or (``player``) claiming that player."""
     w = web()
-    guard(w.join, w.flood, "join")
-    data = body()
+    data = body(("code", "player"))
     code, player = data.get("code"), data.get("player")
     if not isinstance(code, str) or not code.strip():
         raise ApiError("bad_request", "Enter the game's join code.")
@@ -277,18 +273,16 @@ def join() -> Response:
         raise ApiError("bad_request", "'player' must be a player id.")
     if len(code) > 16:
         raise ApiError("bad_request", "A join code is 6 digits.")
+    tried = guess(w.join, w.flood, "join")
     games = [g for g in w.service.games()
              if hmac.compare_digest(g["join_code"].encode(), code.strip().encode())]
     if not games:
-        record_failure(w.join, w.flood, "join")
         raise ApiError("not_found", "No game has that code; check the companion's screen.")
     found = games[-1]
-    svc = w.service
-    last = svc.call(join_codes.last_move, svc.store.conn, found["id"])
-    why = join_codes.refusal(found["status"], last, svc.clock())
+    why = join_codes.refusal(found["status"], w.last_moves.idle(found["id"]))
     if why:
-        record_failure(w.join, w.flood, "join")
         raise ApiError("not_found", why)
+    tried.right()
     game_id = found["id"]
     if player:
         ids = [p["id"] for p in w.service.view(game_id, None)["players"]]
@@ -305,35 +299,53 @@ def join() -> Response:
 def release(game_id: str) -> Response:
     """Free a player's seat: the banker any, a phone its own."""
     access.record(game_id)
-    player = body().get("player")
+    player = body(("player",)).get("player")
     if not isinstance(player, str):
         raise ApiError("bad_request", "Name the 'player' to release.")
     if not is_banker() and access.my_player(game_id) != player:
         raise ApiError("forbidden", "Only the banker can release another phone's player.")
     released = web().claims.release(game_id, player)
+    if released:
+        from web.seat_reclaim import forget_key  # it builds on this module's body()
+
+        forget_key(game_id, player)
     if not is_banker():
         access.remember(game_id, None)
     return jsonify({"released": released})
 
 
+PIN_FLOOD = ("Someone is trying many PINs from many phones, so logins from a new phone "
+             "wait {seconds} seconds. A phone that has been the banker here before can log "
+             "in now.")
+
+
 @bp.post("/banker/login")
 def banker_login() -> Response:
+    """The banker's PIN (spaces ignored). A phone that has been the banker here before (its
+    session carries the mark :meth:`BankerSessions.device` gives) counts its wrong tries
+    apart, so a flood of guesses from other addresses never locks the real banker out."""
     w = web()
-    guard(w.pin, w.flood, "pin")
-    pin = body().get("pin")
+    pin = body(("pin",)).get("pin")
     expected = w.settings["banker_pin"]
     if not expected:
         raise ApiError("forbidden", "No banker PIN is set on this companion.")
-    if not isinstance(pin, str) or not hmac.compare_digest(pin.encode(), expected.encode()):
-        record_failure(w.pin, w.flood, "pin")
+    if w.bankers.known_device(session.get("device")):
+        tried = attempt("pin", (w.pin, f"device:{session['sid']}", PHONE_LOCKED))
+    else:
+        tried = attempt("pin", (w.pin, request.remote_addr or "?", PHONE_LOCKED),
+                        (w.flood, "*", PIN_FLOOD))
+    if not isinstance(pin, str) or not hmac.compare_digest(
+            "".join(pin.split()).encode(), expected.encode()):
         raise ApiError("unauthorized", "Wrong PIN.")
-    w.pin.succeed(f"pin:{request.remote_addr}")
+    tried.right(forget=True)
     w.bankers.end(session.get("banker"))
-    session["banker"] = w.bankers.start(BANKER_HOURS)
+    session["banker"] = w.bankers.start()
+    session["device"] = w.bankers.device
     return jsonify({"banker": True})
 
 
 @bp.post("/banker/logout")
 def banker_logout() -> Response:
+    body(())
     web().bankers.end(session.pop("banker", None))
     return jsonify({"banker": False})

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from flask import current_app
 
+from companion.join_codes import LastMoves
 from web.claims import Claims
 from web.security import BankerSessions, Limiter
 
@@ -109,6 +111,9 @@ class Web:
     flood: Limiter
     streams: StreamSlots
     bankers: BankerSessions
+    clock: Callable[[], float]
+    """The steady clock (``companion.steady_clock``) logins, cookies and join codes use."""
+    last_moves: LastMoves
     settings: dict[str, Any] = field(default_factory=dict)
     closing: threading.Event = field(default_factory=threading.Event)
     """Set when the server stops: every open stream ends at once."""

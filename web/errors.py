@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import sqlite3
 from typing import Any
 
 from flask import Flask, Response, jsonify
@@ -57,6 +58,15 @@ def install(app: Flask) -> None:
         code = {404: "not_found", 405: "method", 413: "too_large"}.get(exc.code or 400,
                                                                         "bad_request")
         return error_response(code, exc.description or exc.name, exc.code or 400)
+
+    @app.errorhandler(sqlite3.Error)
+    def _storage(exc: sqlite3.Error) -> Response:
+        """A write the database refused (a full disk, an I/O error): nothing changed; 503
+        ``storage`` as a refused move, so the page knows to try again."""
+        log.error("could not save: %s", exc)
+        return error_response("storage", f"The companion could not save ({exc}); nothing "
+                              "changed. Free some disk space or check the SD card, then try "
+                              "again.")
 
     @app.errorhandler(Exception)
     def _crash(exc: Exception) -> Response:

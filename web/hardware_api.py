@@ -36,7 +36,7 @@ def tap() -> Response:
     hw = web().hardware
     if hw is None or not hasattr(hw, "virtual_tap"):
         raise ApiError("no_hardware", "Virtual taps need simulated hardware.")
-    data = body()
+    data = body(("role", "uid", "game_id"))
     role, uid = data.get("role"), data.get("uid")
     if not isinstance(role, str) or not role or len(role) > 32:
         raise ApiError("bad_request", "'role' names the reader (for example 'bank').")
@@ -102,7 +102,7 @@ def serve_game() -> Response:
     table = web().settings.get("table")
     if table is None:
         raise ApiError("no_hardware", "No table hardware is attached.")
-    game_id = body().get("game_id")
+    game_id = body(("game_id",)).get("game_id")
     if not isinstance(game_id, str) or not game_id or len(game_id) > 64:
         raise ApiError("bad_request", "'game_id' names the game the table should serve.")
     try:
@@ -150,7 +150,7 @@ def enrollment() -> Response:
     table = web().settings.get("table")
     if table is None:
         raise ApiError("no_hardware", "No table hardware is attached.")
-    data = body()
+    data = body(("edition", "move"))
     edition, move = data.get("edition"), data.get("move", False)
     if not isinstance(move, bool):
         raise ApiError("bad_request", "'move' is true or false.")

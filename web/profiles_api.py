@@ -7,8 +7,9 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, render_template, request
 
+from companion import json_text
 from companion.boxes import board_edit
-from companion.boxes.profiles import ProfileError, Profiles, check, export_text, import_text
+from companion.boxes.profiles import ProfileError, Profiles, check, export_text
 from companion.boxes.profiles import unverified as unverified_facts
 from companion.engine.editions import find_edition
 from companion.engine.types import SetupError
@@ -19,6 +20,8 @@ from web.errors import ApiError
 from web.security import require_banker
 
 bp = Blueprint("profiles", __name__)
+PROFILE_KEYS = ("format", "edition", "name", "settings", "tags", "note")
+"""The fields of a profile (a draft to check, a profile to save)."""
 
 
 def _call(fn: Callable[[Profiles], Any]) -> Any:
@@ -111,7 +114,7 @@ def list_profiles() -> Response:
 def check_profile() -> Response:
     """Check a draft without saving it: the editor's inline validation."""
     require_banker()
-    data = body()
+    data = body(PROFILE_KEYS)
     return jsonify(_call(lambda p: editor_data(check(data))))
 
 
@@ -125,7 +128,7 @@ def get_profile(edition: str, name: str) -> Response:
 def save_profile(edition: str, name: str) -> Response:
     """Save (create or replace) a profile: ``{settings, tags?, note?}``; all or nothing."""
     require_banker()
-    data = body() | {"edition": edition, "name": name}
+    data = body(PROFILE_KEYS) | {"edition": edition, "name": name}
     return jsonify(_call(lambda p: editor_data(p.save(data))))
 
 
@@ -140,7 +143,7 @@ def delete_profile(edition: str, name: str) -> Response:
 def confirm_fact(edition: str, name: str) -> Response:
     """Confirm one unverified fact (``{"fact": "spaces.<id>.price"}``): the mark clears."""
     require_banker()
-    fact = body().get("fact")
+    fact = body(("fact",)).get("fact")
     if not isinstance(fact, str):
         raise ApiError("bad_request", "fact: name the fact, e.g. 'spaces.<id>.price'.")
     return jsonify(_call(lambda p: editor_data(p.confirm(name, edition, fact))))
@@ -159,7 +162,10 @@ def export_profile(edition: str, name: str) -> Response:
 def import_profile() -> Response:
     """Save an exported profile file (the body); ``?replace=1`` replaces one of that name."""
     require_banker()
-    text = request.get_data(as_text=True)
+    try:
+        raw = json_text.loads(request.get_data())
+    except json_text.JsonTextError as exc:
+        raise ApiError("bad_request", f"That is not a profile file: {exc}.") from None
     replace = request.args.get("replace") in ("1", "true")
-    saved = _call(lambda p: p.save(import_text(text), replace=replace))
+    saved = _call(lambda p: p.save(check(raw), replace=replace))
     return jsonify(editor_data(saved))

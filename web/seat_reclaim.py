@@ -1,11 +1,18 @@
-"""Back in after a dead phone: take a seat over with its key (shown once) or the banker's yes.
+"""Back in after a dead phone: take a seat over with its key, or with the banker's yes.
 
 A phone that holds a player asks for the seat's key (``POST /seat/<game>/key``) and sees it
-once; the hash is kept in settings ``web.seat_keys``. A new phone that joined with the game's
-code takes the seat over with that key (``POST /seat/<game>/reclaim {player, key}``), or,
-without a key, asks the banker, whose page shows the request with an Approve button
-(``POST /seat/<game>/approve {player}``). Routes live under ``/seat`` (outside ``/api``, whose
-routes the OpenAPI document lists); the global Host and CSRF checks guard them as any POST.
+once; only its hash is kept (settings ``web.seat_keys``). A key is spent when used: a new
+phone that joined with the game's code takes the seat over with it
+(``POST /seat/<game>/reclaim {player, key}``), and the seat gets a new key at once, shown
+only in that answer, on the phone that now holds the seat. So a key seen over a shoulder
+works once, and the owner throwing a thief out gets a key the thief never saw.
+
+Without a key, the new phone asks the banker. Every asking phone is its own request, with a
+short code shown on that phone and on the banker's page (and the kind of phone, and how long
+it has waited), so two phones asking for "Misty" are two requests the banker tells apart;
+approving one (``POST /seat/<game>/approve {request}``) gives the seat to that phone only,
+with a new key it alone sees. Routes live under ``/seat`` (outside ``/api``, whose routes
+the OpenAPI document lists); the global Host and CSRF checks guard them as any POST.
 ``GET /seat/<game>`` also gives the seat order (colours stay with a seat, not turn order).
 """
 
@@ -16,20 +23,40 @@ import hmac
 import json
 import secrets
 import threading
+import time
+from dataclasses import dataclass
 
-from flask import Blueprint, Response, jsonify, session
+from flask import Blueprint, Response, jsonify, request, session
 
 from web import access
 from web.api import body
 from web.context import web
 from web.errors import ApiError
-from web.security import guard, is_banker, record_failure, require_banker
+from web.security import guess, is_banker, require_banker
 
 bp = Blueprint("seat_reclaim", __name__, url_prefix="/seat")
 KEY = "web.seat_keys"
+MAX_ASKING = 12
+"""Requests one game may have waiting; past that a phone is told to wait for the banker."""
+CODE_LETTERS = "ACDEFHJKMNPRTUVWXY34679"
+"""A request's code: letters and digits no one misreads (no O/0, I/1, B/8, S/5)."""
+
+
+@dataclass
+class Ask:
+    """One phone asking the banker for a seat."""
+
+    player: str
+    sid: str
+    code: str
+    device: str
+    since: float
+    """When it asked (``time.monotonic``)."""
+
+
 _lock = threading.Lock()
-_requests: dict[str, dict[str, str]] = {}   # game -> player -> session id asking
-_granted: dict[str, dict[str, str]] = {}    # game -> session id -> player approved
+_requests: dict[str, dict[str, Ask]] = {}        # game -> request id -> the phone asking
+_granted: dict[str, dict[str, tuple[str, str]]] = {}  # game -> session id -> (player, key)
 
 
 def _digest(secret: str) -> str:
@@ -51,13 +78,29 @@ def _save(keys: dict[str, dict[str, str]]) -> None:
     svc.call(svc.store.set_setting, KEY, json.dumps(keys))
 
 
+def _new_key(game_id: str, player: str) -> str:
+    """A fresh key for the seat (the old one stops working); call with ``_lock`` held."""
+    secret = "-".join(secrets.token_hex(2).upper() for _ in range(3))
+    keys = _keys()
+    keys.setdefault(game_id, {})[player] = _digest(secret)
+    _save(keys)
+    return secret
+
+
+def forget_key(game_id: str, player: str) -> None:
+    """The seat was freed: its key no longer takes it over."""
+    with _lock:
+        keys = _keys()
+        if keys.get(game_id, {}).pop(player, None) is not None:
+            _save(keys)
+
+
 def _seat_order(game_id: str) -> list[str]:
     _, state = web().service.state(game_id)
     return [str(p.id) for p in state.setup.players]
 
 
-def _player(game_id: str) -> str:
-    player = body().get("player")
+def _player(game_id: str, player: object) -> str:
     if not isinstance(player, str) or player not in _seat_order(game_id):
         raise ApiError("bad_request", "Name a 'player' of this game.")
     return player
@@ -69,94 +112,151 @@ def _move_seat(game_id: str, player: str, sid: str) -> None:
     claims.claim(game_id, player, sid)
 
 
+def device(agent: str) -> str:
+    """What kind of phone a User-Agent names, in a few words (to tell two requests apart)."""
+    kind = next((name for token, name in (
+        ("iPhone", "iPhone"), ("iPad", "iPad"), ("Android", "Android"), ("CrOS", "Chromebook"),
+        ("Windows", "Windows"), ("Macintosh", "Mac"), ("Linux", "Linux")) if token in agent),
+        "")
+    browser = next((name for token, name in (
+        ("Firefox/", "Firefox"), ("FxiOS", "Firefox"), ("Edg", "Edge"), ("SamsungBrowser",
+        "Samsung Internet"), ("CriOS", "Chrome"), ("Chrome/", "Chrome"), ("Safari/", "Safari"))
+        if token in agent), "")
+    return " ".join(w for w in (kind, browser) if w) or "unknown browser"
+
+
+def _code(taken: set[str]) -> str:
+    while True:
+        code = "".join(secrets.choice(CODE_LETTERS) for _ in range(4))
+        if code not in taken:
+            return code
+
+
 @bp.get("/<game_id>")
 def status(game_id: str) -> Response:
-    """Seat order, which seats have a key, requests (banker), and this phone's approval."""
+    """Seat order, which seats have a key, this phone's requests and (once) the seat it was
+    given with its new key, and for the banker every request."""
     access.viewer(game_id)
     sid = session.get("sid", "")
+    now = time.monotonic()
     with _lock:
         granted = _granted.get(game_id, {}).pop(sid, None)
         asks = dict(_requests.get(game_id, {}))
     if granted:
-        access.remember(game_id, granted)
+        access.remember(game_id, granted[0])
     names = {p["id"]: p["name"] for p in web().service.view(game_id, None)["players"]}
     return jsonify({
         "order": _seat_order(game_id), "keyed": sorted(_keys().get(game_id, {})),
-        "granted": granted, "asking": [p for p, s in asks.items() if s == sid],
-        "requests": [{"player": p, "name": names.get(p, p)} for p in asks]
+        "granted": granted[0] if granted else None, "key": granted[1] if granted else None,
+        "asking": [{"player": a.player, "code": a.code} for a in asks.values() if a.sid == sid],
+        "requests": [{"id": rid, "player": a.player, "name": names.get(a.player, a.player),
+                      "code": a.code, "device": a.device, "waited": int(now - a.since)}
+                     for rid, a in sorted(asks.items(), key=lambda kv: kv[1].since)]
         if is_banker() else []})
 
 
 @bp.post("/<game_id>/key")
 def new_key(game_id: str) -> Response:
     """A new key for the seat this phone holds; shown once (only its hash is kept)."""
+    body(())
     access.record(game_id)
     mine = access.my_player(game_id)
     if mine is None:
         raise ApiError("forbidden", "Claim a player first; the key is for your own seat.")
-    secret = "-".join(secrets.token_hex(2).upper() for _ in range(3))
     with _lock:
-        keys = _keys()
-        keys.setdefault(game_id, {})[mine] = _digest(secret)
-        _save(keys)
+        secret = _new_key(game_id, mine)
     return jsonify({"player": mine, "key": secret})
 
 
 @bp.post("/<game_id>/reclaim")
 def reclaim(game_id: str) -> Response:
-    """Take a seat over: with its key at once; without, ask the banker."""
+    """Take a seat over: with its key at once (the key is spent, this phone gets the seat's
+    new one); without, ask the banker (this phone's own request, with a code to show)."""
     w = web()
     access.record(game_id)
     if not access.joined(game_id):
         raise ApiError("forbidden", "Join this game with its code first.")
-    player = _player(game_id)
-    key = body().get("key")
+    data = body(("player", "key"))
+    player, key = _player(game_id, data.get("player")), data.get("key")
     sid = session["sid"]
     if key is None or key == "":
-        with _lock:
-            _requests.setdefault(game_id, {})[player] = sid
-        return jsonify({"player": player, "pending": True})
-    if not isinstance(key, str):
+        return jsonify(_ask(game_id, player, sid))
+    if not isinstance(key, str) or len(key) > 64:
         raise ApiError("bad_request", "'key' must be the seat key shown on the old phone.")
-    guard(w.join, w.flood, "join")
-    stored = _keys().get(game_id, {}).get(player)
-    if not stored or not hmac.compare_digest(stored, _digest(key)):
-        record_failure(w.join, w.flood, "join")
-        raise ApiError("unauthorized", "That is not this seat's key.")
+    tried = guess(w.join, w.flood, "join")
+    with _lock:  # checking and spending the key is one step: it works once
+        stored = _keys().get(game_id, {}).get(player)
+        if not stored or not hmac.compare_digest(stored, _digest(key)):
+            raise ApiError("unauthorized", "That is not this seat's key (a key works once: "
+                           "a used one is spent).")
+        tried.right()
+        secret = _new_key(game_id, player)
+        for rid in [r for r, a in _requests.get(game_id, {}).items() if a.sid == sid]:
+            del _requests[game_id][rid]
     _move_seat(game_id, player, sid)
     access.remember(game_id, player)
+    return jsonify({"player": player, "pending": False, "key": secret})
+
+
+def _ask(game_id: str, player: str, sid: str) -> dict[str, object]:
+    """This phone's request for ``player`` (one per phone: asking again replaces it)."""
     with _lock:
-        _requests.get(game_id, {}).pop(player, None)
-    return jsonify({"player": player, "pending": False})
+        asks = _requests.setdefault(game_id, {})
+        mine = next((rid for rid, a in asks.items() if a.sid == sid), None)
+        if mine is not None and asks[mine].player == player:
+            return {"player": player, "pending": True, "code": asks[mine].code}
+        if mine is not None:
+            del asks[mine]
+        if len(asks) >= MAX_ASKING:
+            raise ApiError("busy", "Many phones are asking for seats; wait until the banker "
+                           "has answered them.", headers={"Retry-After": "30"})
+        code = _code({a.code for a in asks.values()})
+        asks[secrets.token_urlsafe(9)] = Ask(player, sid, code,
+                                             device(request.headers.get("User-Agent", "")),
+                                             time.monotonic())
+    return {"player": player, "pending": True, "code": code}
+
+
+def _request_id() -> str:
+    rid = body(("request",)).get("request")
+    if not isinstance(rid, str) or not rid:
+        raise ApiError("bad_request", "Name the 'request' to answer (its id).")
+    return rid
 
 
 @bp.post("/<game_id>/approve")
 def approve(game_id: str) -> Response:
-    """The banker gives a seat to the phone that asked for it."""
+    """The banker gives a seat to the one phone whose request this is; it gets a new key
+    (the old one is spent), and other requests for that seat are dropped."""
     require_banker()
     access.record(game_id)
-    player = _player(game_id)
+    rid = _request_id()
     with _lock:
-        sid = _requests.get(game_id, {}).pop(player, None)
-        if sid is None:
-            raise ApiError("not_found", "No phone is asking for that seat now.")
-        _granted.setdefault(game_id, {})[sid] = player
-    _move_seat(game_id, player, sid)
-    return jsonify({"player": player, "approved": True})
+        ask = _requests.get(game_id, {}).pop(rid, None)
+        if ask is None:
+            raise ApiError("not_found", "That phone is not asking any more (it was answered "
+                           "or asked for another seat).")
+        for other in [r for r, a in _requests[game_id].items() if a.player == ask.player]:
+            del _requests[game_id][other]
+        secret = _new_key(game_id, ask.player)
+        _granted.setdefault(game_id, {})[ask.sid] = (ask.player, secret)
+    _move_seat(game_id, ask.player, ask.sid)
+    return jsonify({"player": ask.player, "code": ask.code, "approved": True})
 
 
 @bp.post("/<game_id>/deny")
 def deny(game_id: str) -> Response:
-    """The banker turns a request down."""
+    """The banker turns one request down."""
     require_banker()
     access.record(game_id)
-    player = _player(game_id)
+    rid = _request_id()
     with _lock:
-        _requests.get(game_id, {}).pop(player, None)
-    return jsonify({"player": player, "approved": False})
+        ask = _requests.get(game_id, {}).pop(rid, None)
+    if ask is None:
+        raise ApiError("not_found", "That phone is not asking any more.")
+    return jsonify({"player": ask.player, "code": ask.code, "approved": False})
 
 
 def register(app_bp: Blueprint) -> None:
     """Nest these routes in the page's blueprint (no edit to ``create_app`` needed)."""
     app_bp.register_blueprint(bp)
-

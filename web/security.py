@@ -9,7 +9,7 @@ import secrets
 import socket
 import threading
 import time
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -19,7 +19,15 @@ from flask import Flask, current_app, request, session
 from web.errors import ApiError
 
 CSRF_HEADER = "X-CSRF-Token"
+PIN_DIGITS = 8
+"""The PIN made up on the first run: 10**8 PINs against at most 30 wrong tries a minute from
+all addresses (the flood lock) take 3.2 years on average to guess (docs/reliability.md)."""
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+def new_pin() -> str:
+    """A random banker PIN of :data:`PIN_DIGITS` digits."""
+    return f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}"
 
 
 def lan_ip() -> str | None:
@@ -66,15 +74,30 @@ def _is_ip(name: str) -> bool:
     return True
 
 
-def csrf_refusal(method: str, origin: str | None, host: str, sent: str,
-                 token: Any) -> ApiError | None:
+def origin(scheme: str, host: str) -> tuple[str, str, int] | None:
+    """``(scheme, host name, port)`` of ``scheme://host`` (the default port filled in), or
+    None when it is not a web address."""
+    try:
+        parts = urlsplit(f"{scheme.lower()}://{host.strip()}")
+        port = parts.port
+    except ValueError:
+        return None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return None
+    return parts.scheme, parts.hostname, port or (443 if parts.scheme == "https" else 80)
+
+
+def csrf_refusal(method: str, sender: str | None, host: str, sent: str,
+                 token: Any, scheme: str = "http") -> ApiError | None:
     """The refusal of a write without this session's ``token`` in its header (``sent``) or
-    from another site (``origin``: the Origin, else the Referer header), or None."""
+    from another site (``sender``: the Origin, else the Referer header, whose scheme, host
+    and port must be this server's: ``scheme://host``), or None."""
     if method in SAFE_METHODS:
         return None
-    if origin:
-        parts = urlsplit(origin)
-        if origin == "null" or host_name(parts.netloc) != host_name(host):
+    if sender:
+        parts = urlsplit(sender) if sender != "null" else None
+        theirs = origin(parts.scheme, parts.netloc) if parts is not None else None
+        if theirs is None or theirs != origin(scheme, host):
             return ApiError("csrf", "This request came from another site.")
     if not token or not hmac.compare_digest(str(sent), str(token)):
         return ApiError("csrf", "The page is out of date (missing security token); reload it.")
@@ -93,7 +116,7 @@ def check_csrf() -> None:
     refusal = csrf_refusal(request.method,
                            request.headers.get("Origin") or request.headers.get("Referer"),
                            request.host, request.headers.get(CSRF_HEADER, ""),
-                           session.get("csrf", ""))
+                           session.get("csrf", ""), request.scheme)
     if refusal is not None:
         raise refusal
 
@@ -113,37 +136,52 @@ class BankerSessions:
     A signed cookie alone cannot be taken back, so the cookie only carries a random token
     and this registry decides: logging out drops the token, and a token made under another
     PIN (the PIN was changed) no longer counts. Kept in the settings table, so a restart
-    keeps the banker logged in."""
+    keeps the banker logged in. ``until`` is on ``clock`` (:class:`SteadyClock`), so a jump of
+    the wall clock neither ends a login nor makes it last longer than :data:`HOURS`."""
 
     KEY = "web.banker_sessions"
+    HOURS = 12.0
 
-    def __init__(self, service: Any, pin: str, secret: str) -> None:
+    def __init__(self, service: Any, pin: str, secret: str,
+                 clock: Callable[[], float] = time.time) -> None:
         self.service = service
+        self.clock = clock
         self.digest = hmac.new(secret.encode(), f"pin:{pin}".encode(), "sha256").hexdigest()
+        self.device = hmac.new(secret.encode(), f"device:{pin}".encode(), "sha256").hexdigest()
+        """The mark a phone's session keeps once it logged in with this PIN (see
+        :meth:`known_device`); signed with the session, it cannot be made up."""
         self._lock = threading.Lock()
         raw = service.call(service.store.setting, self.KEY)
         try:
             data = json.loads(raw) if raw else {}
         except ValueError:
             data = {}
-        self._tokens: dict[str, list[Any]] = data if isinstance(data, dict) else {}
+        self._tokens: dict[str, list[Any]] = {}
+        latest = self.clock() + self.HOURS * 3600  # a stamp from the future: the clock went back
+        for token, entry in (data.items() if isinstance(data, dict) else ()):
+            if isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], (int, float)):
+                self._tokens[token] = [min(float(entry[0]), latest), entry[1]]
 
     def _save(self) -> None:
-        now = time.time()
+        now = self.clock()
         self._tokens = {t: v for t, v in self._tokens.items() if v[0] > now}
         self.service.call(self.service.store.set_setting, self.KEY, json.dumps(self._tokens))
 
-    def start(self, hours: float) -> str:
+    def start(self, hours: float | None = None) -> str:
         token = secrets.token_urlsafe(24)
         with self._lock:
-            self._tokens[token] = [time.time() + hours * 3600, self.digest]
+            self._tokens[token] = [self.clock() + (hours or self.HOURS) * 3600, self.digest]
             self._save()
         return token
 
     def valid(self, token: Any) -> bool:
         entry = self._tokens.get(token) if isinstance(token, str) else None
-        return (entry is not None and entry[0] > time.time()
+        return (entry is not None and entry[0] > self.clock()
                 and hmac.compare_digest(str(entry[1]), self.digest))
+
+    def known_device(self, mark: Any) -> bool:
+        """Whether a session's mark says it has been the banker under the current PIN."""
+        return isinstance(mark, str) and hmac.compare_digest(mark, self.device)
 
     def end(self, token: Any) -> None:
         with self._lock:
@@ -164,52 +202,114 @@ def require_banker() -> None:
 
 @dataclass
 class Limiter:
-    """Locks a key after ``limit`` failures within ``window`` seconds, for ``lock`` seconds."""
+    """Locks a key for ``lock`` seconds once ``limit`` tries failed within ``window`` seconds
+    (then it starts afresh). Times are ``time.monotonic``: a jump of the wall clock neither
+    lifts nor stretches a lock."""
 
     limit: int = 5
     lock: float = 300.0
     window: float = 900.0
     clock: object = time.monotonic
     _fails: dict[str, list[float]] = field(default_factory=dict)
-    _locked: dict[str, float] = field(default_factory=dict)
     _mutex: threading.Lock = field(default_factory=threading.Lock)
 
     def _now(self) -> float:
         return float(self.clock())  # type: ignore[operator]
 
+    def _recent(self, key: str, now: float) -> tuple[list[float], float]:
+        """The key's failures that count and the seconds left on its lock (mutex held)."""
+        fails = self._fails.get(key, [])
+        if len(fails) >= self.limit:
+            left = fails[-1] + self.lock - now
+            if left > 0:
+                return fails, left
+            fails = []  # the lock is over: start afresh
+        fails = [t for t in fails if now - t < self.window]
+        if fails:
+            self._fails[key] = fails
+        else:
+            self._fails.pop(key, None)
+        return fails, 0.0
+
     def locked_for(self, key: str) -> float:
         """Seconds left on the lock of ``key`` (0: not locked)."""
         with self._mutex:
-            left = self._locked.get(key, 0) - self._now()
-            return max(0.0, left)
+            return self._recent(key, self._now())[1]
+
+    def take(self, key: str) -> tuple[float, float]:
+        """Count a try as failed before it is judged (so tries sent at once cannot all slip
+        under the limit): ``(its stamp for refund, 0)``, or ``(0, seconds left)`` when
+        locked (then nothing is counted)."""
+        with self._mutex:
+            now = self._now()
+            fails, left = self._recent(key, now)
+            if left:
+                return 0.0, left
+            self._fails[key] = [*fails, now]
+            return now, 0.0
+
+    def refund(self, key: str, stamp: float) -> None:
+        """The try taken at ``stamp`` was right: it no longer counts (nor its lock)."""
+        with self._mutex:
+            fails = self._fails.get(key, [])
+            if stamp in fails:
+                fails.remove(stamp)
 
     def fail(self, key: str) -> None:
         with self._mutex:
             now = self._now()
-            fails = [t for t in self._fails.get(key, []) if now - t < self.window] + [now]
-            if len(fails) >= self.limit:
-                self._locked[key] = now + self.lock
-                fails = []
-            self._fails[key] = fails
+            fails, left = self._recent(key, now)
+            if not left:
+                self._fails[key] = [*fails, now]
 
     def succeed(self, key: str) -> None:
+        """Forget the key's failures (the banker logged in from there)."""
         with self._mutex:
             self._fails.pop(key, None)
 
 
-def guard(limiter: Limiter, global_limiter: Limiter, what: str) -> None:
-    """Refuse while this client, or everyone after a flood from many addresses, is locked
-    out (the global count lives in ``global_limiter``, where :func:`record_failure` puts it)."""
-    for lim, key in ((limiter, request.remote_addr or "?"), (global_limiter, "*")):
-        left = lim.locked_for(f"{what}:{key}")
+class Guess:
+    """One try at a secret (a PIN, a join code, a seat key), already counted as wrong in each
+    of its limiters; :meth:`right` takes it back once the secret was right."""
+
+    def __init__(self, taken: list[tuple[Limiter, str, float]]) -> None:
+        self.taken = taken
+
+    def right(self, forget: bool = False) -> None:
+        """The secret was right: the try no longer counts; ``forget``: the first limiter's
+        earlier failures are forgotten too (a banker who mistyped, then logged in)."""
+        for lim, key, stamp in self.taken:
+            lim.refund(key, stamp)
+        if forget and self.taken:
+            self.taken[0][0].succeed(self.taken[0][1])
+        self.taken = []
+
+
+def attempt(what: str, *limits: tuple[Limiter, str, str]) -> Guess:
+    """Take one try of ``what`` from each ``(limiter, key, words when locked)``, or refuse
+    with 429 ``locked`` (and those words, with the seconds to wait) when one is locked."""
+    taken: list[tuple[Limiter, str, float]] = []
+    for lim, key, words in limits:
+        stamp, left = lim.take(f"{what}:{key}")
         if left:
-            raise ApiError("locked", f"Too many wrong tries; wait {int(left) + 1} seconds.",
-                           headers={"Retry-After": str(int(left) + 1)})
+            Guess(taken).right()
+            wait = int(left) + 1
+            raise ApiError("locked", words.format(seconds=wait),
+                           headers={"Retry-After": str(wait)})
+        taken.append((lim, f"{what}:{key}", stamp))
+    return Guess(taken)
 
 
-def record_failure(limiter: Limiter, global_limiter: Limiter, what: str) -> None:
-    limiter.fail(f"{what}:{request.remote_addr or '?'}")
-    global_limiter.fail(f"{what}:*")
+PHONE_LOCKED = "Too many wrong tries from this phone; wait {seconds} seconds."
+TABLE_LOCKED = ("Too many wrong tries from phones at the table; everyone waits {seconds} "
+                "seconds.")
+
+
+def guess(limiter: Limiter, global_limiter: Limiter, what: str) -> Guess:
+    """One try of ``what`` from this address and from everywhere (a flood from many
+    addresses), see :func:`attempt`."""
+    return attempt(what, (limiter, request.remote_addr or "?", PHONE_LOCKED),
+                   (global_limiter, "*", TABLE_LOCKED))
 
 
 def install(app: Flask) -> None:

@@ -9,7 +9,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from companion.boxes.profiles import Profiles, export_text, import_text, unverified
+from companion import json_text
+from companion.boxes.profiles import ProfileError, Profiles, check, export_text, unverified
 
 
 def register_cli(sub: Any) -> None:
@@ -78,7 +79,12 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
-    profile = import_text(Path(args.file).read_text("utf-8"))
+    try:
+        profile = check(json_text.loads(Path(args.file).read_bytes()))
+    except OSError as exc:
+        raise ProfileError(f"{args.file}: cannot be read ({exc.strerror}).") from None
+    except json_text.JsonTextError as exc:
+        raise ProfileError(f"{args.file}: not a profile file: {exc}.") from None
     if args.edition and args.edition != profile["edition"]:
         print(f"companion: edition: the file is a {profile['edition']} profile.", file=sys.stderr)
         return 2

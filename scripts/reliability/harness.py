@@ -63,11 +63,15 @@ class Server:
     journal)."""
 
     def __init__(self, state_dir: Path, port: int | None = None, pin: str = PIN,
-                 extra: tuple[str, ...] = (), log_dir: Path | None = None) -> None:
+                 extra: tuple[str, ...] = (), log_dir: Path | None = None,
+                 env: dict[str, str] | None = None) -> None:
         self.state_dir = Path(state_dir)
         self.port = port or free_port()
         self.pin = pin
+        """The ``--pin`` to start with; "": none (the companion makes one up and prints it:
+        :meth:`printed_pin`)."""
         self.extra = extra
+        self.env = env or {}
         self.proc: subprocess.Popen[bytes] | None = None
         self.starts = 0
         self.log_dir = log_dir or self.state_dir.parent / f"{self.state_dir.name}-logs"
@@ -79,7 +83,7 @@ class Server:
     def argv(self) -> list[str]:
         return [sys.executable, "-m", "companion.cli", "run", "--simulate", "--no-mdns",
                 "--host", HOST, "--port", str(self.port), "--state-dir", str(self.state_dir),
-                "--pin", self.pin, *self.extra]
+                *(["--pin", self.pin] if self.pin else []), *self.extra]
 
     def start(self, timeout: float = 20) -> Server:
         """Start and wait until the API answers (or raise with the journal's tail)."""
@@ -87,7 +91,7 @@ class Server:
         self.starts += 1
         out = (self.log_dir / f"stdout-{self.starts}.log").open("wb")
         err = (self.log_dir / f"stderr-{self.starts}.log").open("wb")
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", **self.env}
         env.pop("NOTIFY_SOCKET", None)
         env.pop("WATCHDOG_USEC", None)
         with out, err:
@@ -112,6 +116,13 @@ class Server:
 
     def rss_kb(self) -> int:
         return rss_kb(self.pid) if self.proc is not None else 0
+
+    def printed_pin(self) -> str:
+        """The banker PIN ``companion run`` printed at its last start."""
+        for line in reversed(self.journal().splitlines()):
+            if line.startswith("Banker PIN: "):
+                return line.split(": ", 1)[1].strip()
+        raise RuntimeError("companion run printed no banker PIN")
 
     def journal(self) -> str:
         """Everything the runs so far wrote to stderr and stdout."""

@@ -28,27 +28,118 @@ def test_seat_key_takes_the_seat_over(phone: Any, game: dict[str, Any]) -> None:
     wrong = new.post(f"/seat/{gid}/reclaim", {"player": "luigi", "key": "0000-0000-0000"})
     assert wrong.status_code == 401 and seats(old, gid)["luigi"]["mine"]
     ok = new.post(f"/seat/{gid}/reclaim", {"player": "luigi", "key": key["key"].lower()})
-    assert ok.status_code == 200 and ok.get_json() == {"player": "luigi", "pending": False}
+    assert ok.status_code == 200, ok.get_json()
+    out = ok.get_json()
+    assert out["player"] == "luigi" and out["pending"] is False
+    assert len(out["key"]) == 14 and out["key"] != key["key"]  # the seat's new key
     assert seats(new, gid)["luigi"]["mine"] and not seats(old, gid)["luigi"]["mine"]
     view = new.get(f"/api/games/{gid}").get_json()
     assert new.get("/api/session").get_json()["games"][gid] == "luigi"
     assert view["players"]
 
 
+def test_a_seat_key_is_spent_when_used(phone: Any, game: dict[str, Any]) -> None:
+    """A thief who saw the key takes the seat once; the owner cannot take it back with the
+    same key in any case, nor can the thief use it again; the new key, shown only to the
+    phone that took the seat, works once more."""
+    gid = game["id"]
+    owner = joined(phone(), game["code"], "luigi")
+    key = owner.post(f"/seat/{gid}/key").get_json()["key"]
+    thief = joined(phone(), game["code"])
+    took = thief.post(f"/seat/{gid}/reclaim", {"player": "luigi", "key": key})
+    assert took.status_code == 200
+    fresh = took.get_json()["key"]
+    back = joined(phone(), game["code"])  # the owner, on a phone with a new session
+    for again in (key, key.lower(), key.replace("-", "").lower()):
+        r = back.post(f"/seat/{gid}/reclaim", {"player": "luigi", "key": again})
+        assert r.status_code == 401 and "spent" in r.get_json()["error"], again
+    assert seats(thief, gid)["luigi"]["mine"]
+    assert owner.get(f"/seat/{gid}").get_json()["key"] is None  # no one else is shown it
+    assert back.post(f"/seat/{gid}/reclaim", {"player": "luigi",
+                                             "key": fresh}).status_code == 200
+    assert seats(back, gid)["luigi"]["mine"] and not seats(thief, gid)["luigi"]["mine"]
+    assert thief.post(f"/seat/{gid}/reclaim", {"player": "luigi",
+                                              "key": fresh}).status_code == 401
+
+
+def test_a_freed_seat_forgets_its_key(phone: Any, banker: Phone, game: dict[str, Any]) -> None:
+    gid = game["id"]
+    mario = joined(phone(), game["code"], "mario")
+    key = mario.post(f"/seat/{gid}/key").get_json()["key"]
+    assert banker.post(f"/api/games/{gid}/release", {"player": "mario"}).status_code == 200
+    assert "mario" not in banker.get(f"/seat/{gid}").get_json()["keyed"]
+    someone = joined(phone(), game["code"], "mario")
+    other = joined(phone(), game["code"])
+    assert other.post(f"/seat/{gid}/reclaim", {"player": "mario", "key": key}).status_code \
+        == 401
+    assert seats(someone, gid)["mario"]["mine"]
+
+
 def test_banker_approves_a_request(phone: Any, banker: Phone, game: dict[str, Any]) -> None:
     gid = game["id"]
-    joined(phone(), game["code"], "mario")
+    old = joined(phone(), game["code"], "mario")
+    old_key = old.post(f"/seat/{gid}/key").get_json()["key"]
     new = joined(phone(), game["code"])
-    assert new.post(f"/seat/{gid}/reclaim", {"player": "mario"}).get_json()["pending"] is True
-    assert new.get(f"/seat/{gid}").get_json()["asking"] == ["mario"]
-    assert banker.get(f"/seat/{gid}").get_json()["requests"] == [
-        {"player": "mario", "name": "Mario"}]
-    assert new.post(f"/seat/{gid}/approve", {"player": "mario"}).status_code == 403
-    assert banker.post(f"/seat/{gid}/approve", {"player": "mario"}).status_code == 200
+    asked = new.post(f"/seat/{gid}/reclaim", {"player": "mario"}).get_json()
+    assert asked["pending"] is True and len(asked["code"]) == 4
+    assert new.get(f"/seat/{gid}").get_json()["asking"] == [
+        {"player": "mario", "code": asked["code"]}]
+    [req] = banker.get(f"/seat/{gid}").get_json()["requests"]
+    assert (req["player"], req["name"], req["code"]) == ("mario", "Mario", asked["code"])
+    assert new.post(f"/seat/{gid}/approve", {"request": req["id"]}).status_code == 403
+    assert banker.post(f"/seat/{gid}/approve", {"request": req["id"]}).status_code == 200
     status = new.get(f"/seat/{gid}").get_json()
     assert status["granted"] == "mario" and status["order"] == ["mario", "luigi"]
+    assert len(status["key"]) == 14 and status["key"] != old_key  # shown to this phone once
+    assert new.get(f"/seat/{gid}").get_json()["key"] is None
     assert seats(new, gid)["mario"]["mine"]
     assert banker.get(f"/seat/{gid}").get_json()["requests"] == []
+    back = old.post(f"/seat/{gid}/reclaim", {"player": "mario", "key": old_key})
+    assert back.status_code == 401  # the seat's old key went with the seat
+
+
+def test_two_phones_asking_for_one_seat_are_two_requests(
+        phone: Any, banker: Phone, game: dict[str, Any]) -> None:
+    """The real new phone and a spectator both ask for Misty's seat: the banker sees two
+    requests told apart by the code each phone shows; approving the real one's gives the
+    seat to that phone only."""
+    gid = game["id"]
+    joined(phone(), game["code"], "luigi")  # the dead phone
+    real, spectator = joined(phone(), game["code"]), joined(phone(), game["code"])
+    mine = real.post(f"/seat/{gid}/reclaim", {"player": "luigi"},
+                     headers={"User-Agent": "Mozilla/5.0 (iPhone) Safari/604.1"}).get_json()
+    theirs = spectator.post(f"/seat/{gid}/reclaim", {"player": "luigi"},
+                            headers={"User-Agent": "Mozilla/5.0 (Linux; Android 14) "
+                                     "Chrome/120 Mobile Safari/537.36"}).get_json()
+    assert mine["code"] != theirs["code"]
+    requests = banker.get(f"/seat/{gid}").get_json()["requests"]
+    assert [(r["code"], r["device"]) for r in requests] == [
+        (mine["code"], "iPhone Safari"), (theirs["code"], "Android Chrome")]
+    pick = next(r for r in requests if r["code"] == mine["code"])
+    assert banker.post(f"/seat/{gid}/approve", {"request": pick["id"]}).status_code == 200
+    assert spectator.get(f"/seat/{gid}").get_json()["granted"] is None
+    assert real.get(f"/seat/{gid}").get_json()["granted"] == "luigi"
+    assert seats(real, gid)["luigi"]["mine"] and not seats(spectator, gid)["luigi"]["mine"]
+    assert banker.get(f"/seat/{gid}").get_json()["requests"] == []  # the other was dropped
+    assert banker.post(f"/seat/{gid}/approve", {"request": pick["id"]}).status_code == 404
+
+
+def test_a_phone_has_one_request_and_a_flood_of_them_is_bounded(
+        phone: Any, banker: Phone, game: dict[str, Any]) -> None:
+    gid = game["id"]
+    p = joined(phone(), game["code"])
+    first = p.post(f"/seat/{gid}/reclaim", {"player": "mario"}).get_json()["code"]
+    assert p.post(f"/seat/{gid}/reclaim", {"player": "mario"}).get_json()["code"] == first
+    p.post(f"/seat/{gid}/reclaim", {"player": "luigi"})
+    assert [r["player"] for r in banker.get(f"/seat/{gid}").get_json()["requests"]] == ["luigi"]
+    refused = 0
+    for _ in range(20):
+        r = joined(phone(), game["code"]).post(f"/seat/{gid}/reclaim", {"player": "mario"})
+        refused += r.status_code == 503 and "banker" in r.get_json()["error"]
+    assert refused == 20 - 11
+    reqs = banker.get(f"/seat/{gid}").get_json()["requests"]
+    assert banker.post(f"/seat/{gid}/deny", {"request": reqs[0]["id"]}).status_code == 200
+    assert len(banker.get(f"/seat/{gid}").get_json()["requests"]) == 11
 
 
 def test_key_needs_a_seat_and_refusals_are_clear(phone: Any, game: dict[str, Any]) -> None:

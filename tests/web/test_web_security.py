@@ -181,20 +181,85 @@ def new_game(banker: Browser, edition: str = "mario") -> tuple[str, str]:
     return gid, banker.get(f"/api/games/{gid}").json()["join_code"]
 
 
-def test_wrong_pins_from_many_addresses_lock_everyone(app: Any) -> None:
+def flood(base: str, addresses: int = 40, tries: int = 4) -> int:
+    """Wrong PINs from many addresses (each under its own limit): how many were judged."""
+    judged = 0
+    for n in range(addresses):
+        b = Browser(base, f"127.0.0.{n + 10}")
+        for _ in range(tries):
+            r = b.post("/api/banker/login", {"pin": "00000000"})
+            assert r.status_code in (401, 429)
+            judged += r.status_code == 401
+        b.close()
+    return judged
+
+
+def test_wrong_pins_from_many_addresses_lock_new_phones(app: Any) -> None:
     """40 addresses, 4 wrong PINs each (under the per-address limit): the global count
-    locks the login, even for the right PIN from an address that never tried."""
+    locks the login for a phone that was never the banker, even with the right PIN, and the
+    refusal says what is going on."""
     with live(app) as base:
-        for n in range(40):
-            b = Browser(base, f"127.0.0.{n + 10}")
-            for _ in range(4):
-                r = b.post("/api/banker/login", {"pin": "0000"})
-                assert r.status_code in (401, 429)
-            b.close()
+        assert flood(base) == 30
         fresh = Browser(base, "127.0.0.200")
         r = fresh.post("/api/banker/login", {"pin": PIN})
         assert r.status_code == 429 and r.json()["code"] == "locked", r.text
+        assert "many phones" in r.json()["error"] and "banker here before" in r.json()["error"]
         assert fresh.get("/api/session").json()["banker"] is False
+
+
+def test_the_real_banker_logs_in_during_a_flood(app: Any) -> None:
+    """A phone that has been the banker before logs in with the right PIN while a flood of
+    guesses from other addresses runs (13 of 13 refused before), and its own wrong tries
+    are still limited."""
+    with live(app) as base:
+        banker = Browser(base, "127.0.0.5").login()
+        assert banker.post("/api/banker/logout").status_code == 200
+        flood(base)
+        for _ in range(13):
+            r = banker.post("/api/banker/login", {"pin": PIN})
+            assert r.status_code == 200, r.text
+            assert banker.get("/api/session").json()["banker"] is True
+            banker.post("/api/banker/logout")
+        wrong = [banker.post("/api/banker/login", {"pin": "00000000"}).status_code
+                 for _ in range(6)]
+        assert wrong == [401] * 5 + [429]
+        copied = Browser(base, "127.0.0.6", cookie=banker.cookie)  # the same phone's cookie
+        assert copied.post("/api/banker/login", {"pin": PIN}).status_code == 429
+
+
+def test_tries_sent_at_once_do_not_slip_past_the_limit(app: Any) -> None:
+    """40 wrong PINs sent at once from one address: at most 5 are judged."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with live(app) as base:
+        phones = [Browser(base, "127.0.0.30") for _ in range(8)]
+        with ThreadPoolExecutor(8) as pool:
+            codes = list(pool.map(lambda i: phones[i % 8].post(
+                "/api/banker/login", {"pin": f"{i:08d}"}).status_code, range(40)))
+        assert codes.count(401) == 5 and codes.count(429) == 35, codes
+
+
+def test_the_pin_made_up_on_the_first_run_is_long(service: Any) -> None:
+    from companion.config import ConfigError
+    from companion.runner import banker_pin
+
+    pin = banker_pin(service, None)
+    assert len(pin) == 8 and pin.isdigit()
+    assert banker_pin(service, None) == pin  # kept
+    service.store.set_setting("banker_pin", "1234")  # made up by an older version
+    again = banker_pin(service, None)
+    assert len(again) == 8 and again != "1234"
+    assert banker_pin(service, "2468") == "2468"  # the owner's own choice is kept
+    try:
+        banker_pin(service, "12")
+        raise AssertionError("a 2-digit PIN was taken")
+    except ConfigError:
+        pass
+
+
+def test_a_pin_typed_with_spaces_is_the_pin(phone: Any) -> None:
+    p = phone()
+    assert p.post("/api/banker/login", {"pin": f" {PIN[:2]} {PIN[2:]} "}).status_code == 200
 
 
 def test_a_correct_join_code_does_not_wipe_the_wrong_tries(app: Any, service: Any) -> None:
@@ -229,9 +294,9 @@ def test_join_codes_are_long_unique_and_end_with_the_game(app: Any) -> None:
 def test_join_code_expires_when_the_game_lies_idle(tmp_path: Any) -> None:
     from companion.service import GameService
 
-    now = [1_000_000.0]
-    with GameService(tmp_path, clock=lambda: now[0]) as service:
-        app = create_app(service, config={"banker_pin": PIN})
+    now = [1_000_000.0]  # the companion's steady clock: 25 hours pass on it
+    with GameService(tmp_path) as service:
+        app = create_app(service, config={"banker_pin": PIN, "clock": lambda: now[0]})
         with live(app) as base:
             banker = Browser(base).login()
             gid, code = new_game(banker)
@@ -239,6 +304,8 @@ def test_join_code_expires_when_the_game_lies_idle(tmp_path: Any) -> None:
             phone = Browser(base, "127.0.0.7")
             r = phone.post("/api/join", {"code": code})
             assert r.status_code == 404 and "expired" in r.json()["error"]
+            assert banker.get("/api/session").json()["banker"] is False  # 12 h are over
+            banker.login()
             r = banker.post(f"/api/games/{gid}/commands", {"actor": "banker", "type": "transfer",
                             "args": {"source": "bank", "to": "mario", "amount": 1,
                                      "reason": "wake"}})
@@ -379,3 +446,24 @@ def test_the_page_answers_to_its_configured_name_the_pis_host_name_and_any_addre
         assert p.get("/", headers={"Host": name}).status_code == 200, name
     r = p.get("/", headers={"Host": "attacker.example:8080"})
     assert r.status_code == 400 and r.get_json()["code"] == "bad_host"
+
+
+def test_origin_must_match_scheme_host_and_port(app: Any) -> None:
+    """Another port on the same host is another site (another program's page, or a page
+    an attacker serves on that port): its writes are refused even with a valid token."""
+    with live(app) as base:
+        port = base.rsplit(":", 1)[1]
+        p = Browser(base)
+        for sender in ("http://127.0.0.1:1", "https://127.0.0.1:" + port, "http://127.0.0.1",
+                       "http://127.0.0.1:" + port + "0", "http://127.0.0.1:x"):
+            for header in ("Origin", "Referer"):
+                r = p.http.post("/api/banker/login", json={"pin": PIN}, headers={
+                    "X-CSRF-Token": p.csrf, header: sender + ("/" if header == "Referer" else "")})
+                assert r.status_code == 403 and r.json()["code"] == "csrf", (header, sender)
+        assert p.get("/api/session").json()["banker"] is False
+        r = p.http.post("/api/banker/login", json={"pin": PIN}, headers={
+            "X-CSRF-Token": p.csrf, "Origin": f"http://127.0.0.1:{port}"})
+        assert r.status_code == 200, r.text
+        r = p.http.post("/api/banker/logout", json={}, headers={
+            "X-CSRF-Token": p.csrf, "Referer": f"http://127.0.0.1:{port}/?code=1"})
+        assert r.status_code == 200, r.text

@@ -205,7 +205,10 @@ async function loadSeat(draw) {
   const changed = JSON.stringify(r) !== JSON.stringify(S.seat);
   S.seat = r;
   if (draw && changed && S.view) render();
-  if (r.granted) { await loadSession(); seatChanged(); toast(`This phone plays ${playerName(r.granted)} again.`, true); }
+  if (r.granted) {
+    if (r.key) S.newKey = {game: S.game, player: r.granted, key: r.key};
+    await loadSession(); seatChanged(); toast(`This phone plays ${playerName(r.granted)} again.`, true);
+  }
 }
 /* the seat this phone held was taken over by another phone (a seat key, the banker): it
    becomes what it now is at once, a spectator, and says so */
@@ -1045,14 +1048,16 @@ function reclaimNotice() {
   const reqs = (S.seat && S.seat.requests) || [];
   if (!banker() || !reqs.length) return null;
   return h("section", {class: "notice", "aria-label": "Phones asking for a seat"},
-    ...reqs.map((r) => h("div", {class: "action", "data-request": r.player},
-      h("p", {}, `A new phone asks to play ${r.name}.`), h("div", {class: "row"},
+    ...reqs.map((r) => h("div", {class: "action", "data-request": r.player, "data-code": r.code},
+      h("p", {}, `A phone asks to play ${r.name}: code `, h("strong", {}, r.code),
+        ` (${r.device}, asked ${r.waited} s ago). Let it only if that phone shows this code.`),
+      h("div", {class: "row"},
         h("button", {class: "primary", onclick: () => act(async () => {
-          await api("POST", `/seat/${gid()}/approve`, {player: r.player});
+          await api("POST", `/seat/${gid()}/approve`, {request: r.id});
           toast(`The new phone plays ${r.name} now.`, true); await loadSeat(); render();
         })}, `Let it play ${r.name}`),
         h("button", {onclick: () => act(async () => {
-          await api("POST", `/seat/${gid()}/deny`, {player: r.player}); await loadSeat(); render();
+          await api("POST", `/seat/${gid()}/deny`, {request: r.id}); await loadSeat(); render();
         })}, "Refuse")))));
 }
 function seatsSection() {
@@ -1088,20 +1093,21 @@ function seatRow(p) {
       dot(p.id), `I am ${p.name}`));
     return row;
   }
-  const asking = S.seat && (S.seat.asking || []).includes(p.id);
+  const asking = S.seat && (S.seat.asking || []).find((a) => a.player === p.id);
   const key = h("input", {id: `key-${p.id}`, autocomplete: "off", autocapitalize: "characters",
     placeholder: "e.g. 1A2B-3C4D-5E6F"});
   row.append(h("p", {}, dot(p.id), `${p.name} is on another phone.`),
     h("details", {class: "sub", "data-reclaim": p.id}, h("summary", {}, `This is me: take ${p.name} back`),
       h("label", {for: key.id}, "Seat key from the old phone"), key,
       h("div", {class: "row"}, h("button", {class: "primary", onclick: () => act(async () => {
-        await api("POST", `/seat/${gid()}/reclaim`, {player: p.id, key: seatKey(key.value)});
+        const r = await api("POST", `/seat/${gid()}/reclaim`, {player: p.id, key: seatKey(key.value)});
+        S.newKey = {game: S.game, player: p.id, key: r.key};  /* the old key is spent */
         await loadSession(); seatChanged(); S.tab = "table"; toast(`This phone plays ${p.name} again.`, true); render();
       })}, "Take back with the key"),
       h("button", {"data-ask": p.id, onclick: () => act(async () => {
-        await api("POST", `/seat/${gid()}/reclaim`, {player: p.id});
-        await loadSeat(); toast("Asked the banker; this phone switches when they agree.", true); render();
-      })}, asking ? "Asked the banker…" : "Ask the banker instead"))));
+        const r = await api("POST", `/seat/${gid()}/reclaim`, {player: p.id});
+        await loadSeat(); toast(`Asked the banker; show them the code ${r.code}.`, true); render();
+      })}, asking ? `Asked the banker: show them ${asking.code}` : "Ask the banker instead"))));
   return row;
 }
 /* a seat key as typed ("bbe3 8af3 4864", "BBE3-8AF3-4864", "bbe38af34864") as shown */
@@ -1170,8 +1176,11 @@ function gamesSection() {
 function bankerLogin() {
   if (banker()) return null;
   const pin = h("input", {id: "pin", type: "password", inputmode: "numeric", autocomplete: "off"});
+  const wait = S.session && S.session.pin_wait;  /* a flood of wrong PINs from other phones */
   const form = h("form", {}, h("label", {for: "pin"}, "Banker PIN"),
-    h("div", {class: "row"}, pin, h("button", {class: "primary", type: "submit"}, "Log in")));
+    h("div", {class: "row"}, pin, h("button", {class: "primary", type: "submit"}, "Log in")),
+    wait ? h("p", {class: "hint", role: "status"}, `Someone is trying many PINs, so logins from a new `
+      + `phone wait ${wait} s. A phone that has been the banker here before can log in now.`) : null);
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     act(async () => {
