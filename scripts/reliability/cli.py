@@ -8,6 +8,12 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from reliability.attacks import (
+    run_clock_jumps,
+    run_pin_flood,
+    run_request_hijack,
+    run_seat_key_reuse,
+)
 from reliability.damaged_start import run_damaged
 from reliability.faults import run_faults
 from reliability.guard import run_bounds, run_lockout, run_slow
@@ -43,6 +49,10 @@ def scenarios(quick: bool, soak_seconds: float | None,
         "deleted": run_deleted,
         "shm": run_shm,
         "forged": lambda w: run_forged(w / "forged", big=30_000 if q else 300_000),
+        "pinflood": lambda w: run_pin_flood(w, seconds=15 if q else 75),
+        "seatkey": run_seat_key_reuse,
+        "hijack": run_request_hijack,
+        "clock": run_clock_jumps,
     }
 
 
@@ -51,7 +61,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="short runs (about 2 minutes)")
     parser.add_argument("--only", default="", help="comma-separated: powercut, races, "
                         "retries, soak, restart, memory, faults, slow, bounds, lockout, "
-                        "restore, damaged, slots, churn, deleted, shm, forged")
+                        "restore, damaged, slots, churn, deleted, shm, forged, "
+                        "pinflood, seatkey, hijack, clock")
     parser.add_argument("--soak-seconds", type=float, help="soak length (default 60, quick 15)")
     parser.add_argument("--kills", type=int, help="power cuts (default 200, quick 20)")
     parser.add_argument("--work", type=Path, help="keep state and journals here")
