@@ -344,9 +344,17 @@ function render() {
 
 function tableTab() {
   const v = S.view;
-  return [keyCard(), reclaimNotice(), glance(v), v.finished && typeof storyPanel === "function" ? storyPanel(v.game_id, v.version) : null,
+  return [keyCard(), reclaimNotice(), glance(v), v.finished ? storyAtEnd(v) : null,
     offers(v), actionsSection(v), auctionSection(v), editionSection(v),
     playersSection(v), reclaimNotice()].filter(Boolean);
+}
+
+/* ---- the end of a game: its story (web/static/story.js, fetched once opened; docs/history.md) ---- */
+function storyAtEnd(v) {
+  if (typeof storyPanel === "function") return storyPanel(v.game_id, v.version);
+  return h("details", {class: "story", ontoggle: (e) => e.target.open && document.head.append(h("script", {
+    src: "/static/story.js", onload: () => e.target.replaceWith(storyPanel(v.game_id, v.version, true))}))},
+  h("summary", {}, "The story of the game"));
 }
 
 /* ---- at a glance: whose turn, what now, your balance, what just happened, the dice ---- */

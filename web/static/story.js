@@ -1,12 +1,14 @@
-/* The end of a game tells its story on every phone: a panel the main page (app.js) shows
-   once the game is over; opened, it is filled from /api/games/ID/story (each player's
-   figures, the rule that ended it) with links to the replay and the household's history
-   (/history). Closed by default, so the end screen stays as steady as before. Game data is
-   shown as text, never HTML (dom.js). */
+/* The end of a game tells its story on every phone: a panel the main page (app.js
+   storyAtEnd) shows once the game is over, closed; the page fetches this file only when a
+   player opens it (nothing added to the page while a game is played). Opened, it is filled
+   from /api/games/ID/story (each player's figures, the rule that ended it) with links to
+   the replay and the household's history (/history). Game data is shown as text, never
+   HTML (dom.js). */
 "use strict";
 const storyCache = {};
 const storyOpen = {};
-function storyPanel(gameId, version) {
+function storyPanel(gameId, version, open) {
+  if (open) storyOpen[gameId] = true;
   const key = `${gameId}@${version}`;
   const body = h("div", {}, h("p", {class: "muted"}, "Counting…"));
   const fill = (s) => body.replaceChildren(
