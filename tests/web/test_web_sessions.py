@@ -35,3 +35,11 @@ def test_a_changed_session_is_signed_at_once(phone: Any, game: dict[str, Any]) -
     assert r.status_code == 200, r.get_json()
     assert "Set-Cookie" in r.headers  # joining changed the session
     assert game["id"] in p.get("/api/session").get_json()["games"]
+
+
+def test_the_cookie_lasts_by_the_phones_own_clock(app: Any) -> None:
+    """Max-Age beside Expires: a phone keeps the cookie two days by its own clock, even when
+    the Pi's clock (which wrote Expires) is months behind after a boot without NTP."""
+    r = app.test_client().get("/api/session")
+    cookie = next(c for c in r.headers.getlist("Set-Cookie") if c.startswith("companion="))
+    assert "Max-Age=172800" in cookie and "Expires=" in cookie
