@@ -64,6 +64,8 @@ def spi_figures() -> float:
         from mfrc522 import MFRC522
 
         lib = MFRC522(0, 0)
+        clock.sleep(0.002)  # its init ran while the crystal started (lost): run it again
+        lib.MFRC522_Init()
         lib_empty = transfers_per_call(chip, lambda: lib.MFRC522_Request(lib.PICC_REQIDL), 5)
         chip.place(UID7)
 
