@@ -89,7 +89,7 @@ def with_profile_file(setup: Mapping[str, Any]) -> dict[str, Any]:
     except OSError:
         raise ScriptError(f"profile: there is no profile file {name}.") from None
     except json_text.JsonTextError as exc:
-        raise ScriptError(f"profile: {name} is not a profile file: {exc}.") from None
+        raise ScriptError(f"profile: {name} is not a JSON profile file: {exc}.") from None
     try:
         return merged(out, check(raw))
     except ProfileError as exc:

@@ -165,7 +165,7 @@ def import_profile() -> Response:
     try:
         raw = json_text.loads(request.get_data())
     except json_text.JsonTextError as exc:
-        raise ApiError("bad_request", f"That is not a profile file: {exc}.") from None
+        raise ApiError("bad_request", f"That is not a JSON profile file: {exc}.") from None
     replace = request.args.get("replace") in ("1", "true")
     saved = _call(lambda p: p.save(check(raw), replace=replace))
     return jsonify(editor_data(saved))

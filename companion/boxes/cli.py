@@ -84,7 +84,7 @@ def _import(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise ProfileError(f"{args.file}: cannot be read ({exc.strerror}).") from None
     except json_text.JsonTextError as exc:
-        raise ProfileError(f"{args.file}: not a profile file: {exc}.") from None
+        raise ProfileError(f"{args.file}: not a JSON profile file: {exc}.") from None
     if args.edition and args.edition != profile["edition"]:
         print(f"companion: edition: the file is a {profile['edition']} profile.", file=sys.stderr)
         return 2
