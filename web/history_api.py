@@ -148,8 +148,30 @@ def openapi_paths() -> dict[str, Any]:
             "The view after a step of the game, as this phone saw it then, with 'replay': "
             "{step, last, cmd, time, said, cites, turns?} (a running game: banker only)",
             [gid, step, turns]),
+        "/api/games/{game_id}/rules": op(
+            "Rules at hand: the readings in force and a search (?q=) over the rulebook "
+            "passages and readings of the game's edition",
+            [gid, {"name": "q", "in": "query", "required": False,
+                   "schema": {"type": "string", "maxLength": 200}}]),
         "/api/history": op("The household's history: games, players, boxes, chart points",
                            []),
         "/api/history/chart.svg": op("Wins over time, one line per player (SVG)", [],
                                      **svg),
     }
+
+
+@bp.get("/api/games/<game_id>/rules")
+def rules(game_id: str) -> Response:
+    """Rules at hand: ``?q=`` searches the rulebook passages and readings of this game's
+    edition; ``readings`` are the readings in force for this game."""
+    from companion import rules_lookup
+
+    _viewer(game_id)
+    state = access.record(game_id).state
+    query = request.args.get("q", "")
+    if len(query) > 200:
+        raise ApiError("bad_request", "A search is at most 200 characters.")
+    settings = state.setup.settings
+    return jsonify({"edition": state.edition,
+                    "readings": rules_lookup.in_force(state.edition, settings),
+                    "results": rules_lookup.search(state.edition, settings, query)})

@@ -134,3 +134,19 @@ def test_the_history_page_is_served_with_no_external_assets(tmp_path: Path) -> N
         html = page.get_data(as_text=True)
         assert page.status_code == 200 and "history.js" in html
         assert "http://" not in html and "https://" not in html
+
+
+def test_rules_at_hand_for_a_phone_in_the_game(tmp_path: Path) -> None:
+    with GameService(tmp_path) as service:
+        app = app_for(service)
+        banker = Phone(app.test_client()).login()
+        gid = banker.post("/api/games", {"edition": "mario", "players": ["Zoë", "Дмитрий"],
+                                         "settings": {"bowser_rest": "next_turn"}}
+                          ).get_json()["game_id"]
+        found = banker.get(f"/api/games/{gid}/rules?q=jail").get_json()
+        assert found["results"] and all("jail" in (p["title"] + p["text"]).lower()
+                                        for p in found["results"])
+        rest = next(r for r in found["readings"] if r["id"] == "bowser-rest")
+        assert "next turn" in rest["chosen"]
+        assert Phone(app.test_client()).get(f"/api/games/{gid}/rules").status_code == 403
+        assert banker.get(f"/api/games/{gid}/rules?q=" + "x" * 201).status_code == 400

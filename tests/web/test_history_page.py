@@ -96,6 +96,14 @@ def test_the_household_the_story_and_a_replay_stepped_back(site: tuple[str, list
     page.get_by_role("region", name="Replay").scroll_into_view_if_needed()
     page.screenshot(path=str(SHOTS / "history-replay.png"))
 
+    rules = page.get_by_role("region", name="Rules at hand")
+    rules.get_by_role("searchbox", name="Search the rules").fill("Bowser simply passes")
+    found = rules.get_by_role("list", name="Passages found")
+    expect(found).to_contain_text("When Bowser simply passes a player")
+    expect(found.locator("li")).to_have_count(1)
+    rules.scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / "history-rules.png"))
+
 
 def test_the_main_page_tells_the_story_at_the_end(tmp_path: Path, page: Any) -> None:
     from page_driver import finish, join, join_code, running_server, setup_game

@@ -1,6 +1,7 @@
 /* The history page: the household's games, players and chart (/api/history); with
-   ?game=ID, that game's story (/api/games/ID/story) and its replay, step by step
-   (/api/games/ID/replay?step=N). Game data is shown as text, never HTML (dom.js). */
+   ?game=ID, that game's story (/api/games/ID/story), its replay, step by step
+   (/api/games/ID/replay?step=N), and its rules at hand (/api/games/ID/rules?q=); with
+   ?game=ID&rules=1, only the rules (any phone in the game, while it is played). Game data is shown as text, never HTML (dom.js). */
 "use strict";
 const Q = new URLSearchParams(location.search);
 const R = {game: Q.get("game"), step: null, last: 0, turns: [], view: null};
@@ -119,6 +120,29 @@ async function showStep(n) {
     toast("");
   } catch (e) { toast(e.message); }
 }
+/* ---- rules at hand: search the rulebook passages and readings of this game ---- */
+function rulesSection() {
+  const list = h("ul", {class: "rules", "aria-label": "Passages found"});
+  const forced = h("ul", {});
+  const find = async (q) => {
+    try {
+      const r = await getJSON(`/api/games/${encodeURIComponent(R.game)}/rules?q=${encodeURIComponent(q)}`);
+      list.replaceChildren(...(r.results.length ? r.results.map((p) => h("li", {},
+        h("strong", {}, p.title), p.kind === "reading" ? h("span", {class: "muted"}, " (reading)") : "",
+        h("br"), p.text)) : [h("li", {class: "muted"}, "Nothing found.")]));
+      forced.replaceChildren(...r.readings.map((x) => h("li", {}, x.topic, x.chosen ? `: ${x.chosen}` : "")));
+    } catch (e) { toast(e.message); }
+  };
+  const box = h("input", {type: "search", "aria-label": "Search the rules", placeholder: "e.g. Jail, auction, Bowser",
+    oninput: (e) => find(e.target.value)});
+  find("");
+  return h("section", {"aria-label": "Rules at hand"}, h("h2", {}, "Rules at hand"), box, list,
+    h("details", {}, h("summary", {}, "Readings in force"), forced));
+}
+async function rulesOnly() {
+  $("title").textContent = "Rules at hand";
+  $("app").replaceChildren(rulesSection());
+}
 async function oneGame() {
   const id = encodeURIComponent(R.game);
   const [s, first, session] = await Promise.all([getJSON(`/api/games/${id}/story`),
@@ -130,7 +154,8 @@ async function oneGame() {
   const main = $("app");
   const sec = replaySection();
   sec.id = "replay";
-  main.replaceChildren(h("p", {}, h("a", {href: "/history"}, "All our games")), storySection(s), sec);
+  main.replaceChildren(h("p", {}, h("a", {href: "/history"}, "All our games")), storySection(s), sec,
+    rulesSection());
 }
 document.addEventListener("keydown", (e) => {
   if (!R.view || e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
@@ -138,7 +163,7 @@ document.addEventListener("keydown", (e) => {
   if (e.key === "ArrowLeft") showStep(Math.max(0, R.view.replay.step - 1));
 });
 (async () => {
-  try { await (R.game ? oneGame() : household()); }
+  try { await (R.game ? (Q.get("rules") ? rulesOnly() : oneGame()) : household()); }
   catch (e) { $("app").replaceChildren(h("section", {}, h("p", {}, e.message))); }
   $("app").setAttribute("aria-busy", "false");
 })();
