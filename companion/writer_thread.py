@@ -131,16 +131,20 @@ class WriterThread:
 
     def _run_later(self, later: list[Callable[[], None]]) -> None:
         """After an early answer: let the front write the move, then the rest, in order."""
-        for hook in list(self.before_later):
-            try:
-                hook()
-            except Exception:
-                log.exception("a before-later hook failed")
-        for work in later:
-            try:
-                work()
-            except Exception:  # the move is committed and answered already
-                log.exception("work after a move failed")
+        holder, self._holder = self._holder, threading.get_ident()  # it holds the turn:
+        try:  # a listener's own call() runs here, not queued behind itself
+            for hook in list(self.before_later):
+                try:
+                    hook()
+                except Exception:
+                    log.exception("a before-later hook failed")
+            for work in later:
+                try:
+                    work()
+                except Exception:  # the move is committed and answered already
+                    log.exception("work after a move failed")
+        finally:
+            self._holder = holder
 
     def _after_answer(self, work: Callable[[], None]) -> None:
         """Run ``work`` once the current item's caller has its answer if it was queued to be

@@ -9,6 +9,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import httpx
+import pytest
 from web_helpers import PIN, SlowScreen
 
 from companion.service import GameService
@@ -60,3 +61,38 @@ def _read_until(s: socket.socket, needle: bytes) -> bytes:
         assert data, "the stream ended"
         got += data
     return got
+
+
+def test_a_listener_that_reads_through_the_service_after_a_move_does_not_hang_it(
+        service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table's screen, told of a move after its answer, asks the service for more (as
+    ``Table._show`` does at a game's end): that must not wait for itself. Before, on the
+    service thread (a slow card, or a busy service), it waited 30 s, and every request
+    behind it (a new game) timed out."""
+    from companion import writer_thread
+
+    monkeypatch.setattr(writer_thread, "QUICK_WRITE", 0.0)  # every move on the service thread
+    heard: list[int] = []
+    service.subscribe(lambda game_id, version, notice: heard.append(
+        service.call(lambda: version)))
+    app = create_app(service, config={"banker_pin": PIN, "heartbeat": 30})
+    srv = make_server(app, "127.0.0.1", 0, threads=4)
+    threading.Thread(target=srv.run, daemon=True).start()
+    http = httpx.Client(base_url=f"http://127.0.0.1:{srv.effective_port}", timeout=10)
+    try:
+        csrf = {"X-CSRF-Token": http.get("/api/session").json()["csrf"]}
+        assert http.post("/api/banker/login", json={"pin": PIN}, headers=csrf).status_code == 200
+        game = http.post("/api/games", json={"edition": "mario", "players": ["Zoë", "Дмитрий"],
+                                             "seed": 1}, headers=csrf).json()["game_id"]
+        seat = http.get(f"/api/games/{game}").json()["players"][0]["id"]
+        r = http.post(f"/api/games/{game}/commands", headers=csrf, json={
+            "actor": "banker", "type": "transfer",
+            "args": {"source": "bank", "to": seat, "amount": 3, "reason": "gift"}})
+        assert r.status_code == 200
+        r = http.post("/api/games", json={"edition": "mario", "players": ["A", "B"]},
+                      headers=csrf)  # queued behind the listener's work
+        assert r.status_code == 201
+        assert heard[-1] >= 1
+    finally:
+        http.close()
+        srv.close()
