@@ -118,9 +118,9 @@ class MonopolyTurns(MonopolyHost):
         tries = p.jail_tries + 1
         if tries >= tries_allowed:
             fine = ctx.state.b.rule("jail_fine", 0)
-            self.release(ctx, p.id, f"{p.name} missed a third time: pays "
-                         f"{ctx.state.fmt(fine)} and leaves Jail.")
-            self.pay(ctx, p.id, "bank", fine, f"{p.name}'s Jail fine", cite="jail-third-miss")
+            self.release(ctx, p.id, f"{p.name} missed a third time and leaves Jail.")
+            self.pay(ctx, p.id, "bank", fine, f"{p.name} pays the Jail fine of "
+                     f"{ctx.state.fmt(fine)}", cite="jail-third-miss")
             ctx.then(*self.move_tasks(p.id, sum(self.move_dice(dice))))
             return
         ctx.emit("jail_changed", f"No {self.jail_exit_words}: {p.name} stays in Jail "
@@ -241,8 +241,8 @@ class MonopolyTurns(MonopolyHost):
             raise IllegalCommand(f"The Jail fine is {ctx.state.fmt(fine)}; {p.name} has "
                                  f"{ctx.state.fmt(p.money)}.")
         ctx.clear_prompt()
-        self.pay(ctx, p.id, "bank", fine, f"{p.name} pays the Jail fine")
-        self.release(ctx, p.id, f"{p.name} paid {ctx.state.fmt(fine)} and leaves Jail.")
+        self.pay(ctx, p.id, "bank", fine, f"{p.name} pays the Jail fine of {ctx.state.fmt(fine)}")
+        self.release(ctx, p.id, f"{p.name} leaves Jail.")
         ctx.then(Task("begin_turn"))
 
     def cmd_use_jail_card(self, ctx: C, command: Command) -> None:

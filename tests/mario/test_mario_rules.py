@@ -371,6 +371,8 @@ def test_jail_pay_one_coin_then_roll_normally() -> None:
     g.patch_player("mario", in_jail=True, position=JAIL)
     g.do("pay_jail_fine")
     assert g.player("mario").money == 29 and not g.player("mario").in_jail
+    # said once, in a sentence (issue #29 item 13: "pays the Jail fine" then "paid 1 coin")
+    assert g.says()[-2:] == ["Mario pays the Jail fine of 1 coin.", "Mario leaves Jail."]
     g.roll(1, 2)
     assert g.player("mario").position == PEACH
 
@@ -394,6 +396,9 @@ def test_jail_third_miss_pays_and_moves_and_bowser_moves_each_try() -> None:
     assert bowser(g)["position"] == FREE_PARKING + 2
     assert not g.player("mario").in_jail
     assert g.player("mario").money == 29 and g.player("mario").position == JAIL + 3
+    said = " ".join(g.says())  # a sentence, not "Mario's Jail fine."
+    assert "Mario pays the Jail fine of 1 coin." in said and "Jail fine." not in said.replace(
+        "Jail fine of", "")
     g2 = mario()
     g2.patch_player("mario", in_jail=True, position=JAIL)
     g2.roll(1, 2)

@@ -197,7 +197,11 @@ def play(phones: dict[str, Any], bank: Any, service: GameService, game_id: str,
             raise AssertionError(f"{e}\nthe server at version {said['version']} asks: "
                                  f"{(said.get('prompt') or {}).get('text')}; last commands "
                                  f"{done}; last steps {steps[max(0, n - 4):n]}") from None
-        page.wait_for_function(f"() => window.__version > {version}")
+        try:
+            page.wait_for_function(f"() => window.__version > {version}")
+        except Exception:  # say what the phone said (a refusal shows as a toast)
+            said = page.evaluate("document.getElementById('toast').textContent")
+            raise AssertionError(f"step {n} {step!r} ({cmd}): the phone says {said!r}") from None
         assert service.state(game_id)[0] > version, f"step {n} {step!r} did nothing"
         if check is not None and n % every == 0:
             check(n)

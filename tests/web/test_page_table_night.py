@@ -401,3 +401,37 @@ def test_the_page_can_be_added_to_the_home_screen(browser: Any, tmp_path: Path) 
         assert page.locator('link[rel=apple-touch-icon]').get_attribute("href") == "/icon-180.png"
         page.context.close()
     assert errors == []
+
+
+def test_notices_speak_to_you_and_dice_are_named(mario: Table) -> None:
+    """Items 11, 12, 16: your own news says "you"; dice appear only beside the line that names
+    who rolled; the first page's openers look like buttons and the code has six digits."""
+    for step in mario.steps[:3]:
+        mario.step(step)
+        for pid, page in mario.phones.items():
+            name = pid.title()
+            said = page.evaluate("[toast.error, document.getElementById('toast').hidden, "
+                                 "document.getElementById('toast').textContent]")
+            if not said[1]:
+                assert not said[2].startswith(f"{name} "), (pid, said)
+            assert page.locator(".glance .rolled").count() == 0
+            for li in page.locator(".happened li:has(.dice-pics)").all():
+                assert any(n in li.inner_text() for n in ("Mario", "Luigi", "Peach")), \
+                    li.inner_text()
+    fresh = mario.phones["mario"].context.new_page()
+    fresh.goto(mario.base + "/?code=123")
+    assert fresh.locator("#code").get_attribute("placeholder") == "e.g. 482193"
+    opener = fresh.locator("details.opener > summary", has_text="Banker")
+    assert opener.evaluate("e => getComputedStyle(e).borderTopStyle") == "solid"
+    fresh.close()
+
+
+def test_large_text_keeps_the_board_whole(mario: Table) -> None:
+    """Item 14: with Large text on, no board cell's words spill out of it."""
+    page = mario.phones["peach"]
+    page.locator("#tab-more").click()
+    page.locator("#pref-big").check()
+    page.locator("#tab-table").click()
+    over = page.evaluate("""() => Array.from(document.querySelectorAll('.cell .nm, .cell .flag'))
+        .filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent)""")
+    assert over == []

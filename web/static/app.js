@@ -203,7 +203,14 @@ async function loadSeat(draw) {
   const r = await api("GET", `/seat/${gid()}`).catch(() => null);
   if (!r) return;
   const changed = JSON.stringify(r) !== JSON.stringify(S.seat);
+  const asked = (S.seat && S.seat.asking) || [];
   S.seat = r;
+  for (const pid of asked) {  /* the banker said no (a yes comes back as granted) */
+    if (!(r.asking || []).includes(pid) && r.granted !== pid) {
+      toast(`The banker did not let this phone play ${playerName(pid)}.`);
+      delete S.fetched.seats;
+    }
+  }
   if (draw && changed && S.view) render();
   if (r.granted) {
     if (r.key) S.newKey = {game: S.game, player: r.granted, key: r.key};
@@ -229,7 +236,7 @@ function newLines(old, now) {  /* log lines that arrived since the previous view
   for (let k = Math.min(a.length, b.length); k > 0; k -= 1) {
     if (a.slice(a.length - k).join("\n") === b.slice(0, k).join("\n")) return b.slice(k);
   }
-  return b;
+  return [];  /* no overlap: the log went back (an undo), nothing in it is news */
 }
 function showView(v) {
   if (S.view && v.version < S.view.version) return;
@@ -261,8 +268,17 @@ function notify(before, v) {
     $("announce").textContent = `Your turn: ${words(v.prompt.text)}`;
   }
   const name = playerName(mine);
-  const hits = newLines(before.log || [], v.log || []).filter((t) => t.startsWith(name) &&
-    /\b(pays|loses|draws|goes to|GAME OVER|must raise|is bankrupt|gives)\b/.test(t));
+  const fresh = newLines(before.log || [], v.log || []).map((t) => logText(t).replace(/^Card: /, ""));
+  if (fresh.some((t) => /^The banker undoes/.test(t))) return;
+  const hits = fresh.filter((t) => (t.startsWith(name) &&
+    /\b(pays|loses|draws|goes to|GAME OVER|must raise|is bankrupt|gives)\b/.test(t))
+    || (t.includes(name) && /\b(declines|refuses|accepts)\b/.test(t) && !t.startsWith(name))
+    || new RegExp(`\\bpays ${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`).test(t));
+  for (const t of before.trades || []) {  /* your offer turned down */
+    const to = playerName(t.to);
+    if (t.proposer === mine && !(v.trades || []).some((x) => x.id === t.id)
+        && fresh.some((x) => x.startsWith(`${to} declines`))) hits.push(`${to} declined your trade.`);
+  }
   if (hits.length) {
     const text = hits.map((t) => secondPerson(words(t), name)).join(" ");
     (window.__hits = window.__hits || []).push(text);
@@ -271,20 +287,44 @@ function notify(before, v) {
   }
 }
 const YOU = {pays: "pay", draws: "draw", loses: "lose", gives: "give", goes: "go", is: "are",
-  has: "have", must: "must", lands: "land", moves: "move"};
-function secondPerson(text, name) {  /* "Luigi pays Mario 3 coins" -> "You pay Mario 3 coins" */
-  const rest = text.slice(name.length).trimStart();
-  const verb = rest.split(" ")[0];
-  return verb in YOU ? `You ${YOU[verb]}${rest.slice(verb.length)}` : text;
+  has: "have", must: "must", lands: "land", moves: "move", rolls: "roll", takes: "take",
+  buys: "buy", collects: "collect", keeps: "keep", stays: "stay", leaves: "leave",
+  passes: "pass", catches: "catch", wins: "win", misses: "miss", gets: "get", was: "were",
+  declines: "decline", accepts: "accept", bids: "bid", offers: "offer", plays: "play"};
+/* the player's own news in the second person: "Luigi pays Mario 3 coins" -> "You pay Mario
+   3 coins", "Anna rolled 7." -> "You rolled 7.", "Anna's Jail fine" -> "Your Jail fine";
+   "Ben pays Anna 2 coins" -> "Ben pays you 2 coins" */
+function secondPerson(text, name) {
+  const esc = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  let out = String(text);
+  if (out.startsWith(`${name}'s `)) out = `Your ${out.slice(name.length + 3)}`;
+  else if (out.startsWith(`${name} `)) {
+    const rest = out.slice(name.length + 1), verb = rest.split(" ")[0];
+    if (verb in YOU) out = `You ${YOU[verb]}${rest.slice(verb.length)}`;
+    else if (/^[a-z]+ed$/.test(verb)) out = `You ${rest}`;
+  }
+  return out.replace(new RegExp(`(\\b(?:pays|gives|to|from|offers|with)) ${esc}\\b`, "g"), "$1 you")
+    .replace(new RegExp(`\\b${esc}'s\\b`, "g"), "your");
 }
 
 /* ---- commands ---- */
+/* an action's block is the same block while the action asks the same (its kind of input,
+   dice count, label): a two-dice roll and a one-die roll are not */
+function actionKey(a) {
+  const i = a.input || {};
+  return `act:${a.actor}:${a.type}:${JSON.stringify(a.args || {})}:${a.label}:${i.kind || ""}:`
+    + `${i.count || ""}:${i.physical ? 1 : 0}`;
+}
 function send(action, extra) {
   const args = Object.assign({}, action.args || {}, extra || {});
   return act(async () => {
     const out = await api("POST", `/api/games/${gid()}/commands`,
       {actor: action.actor, type: action.type, args, version: S.view.version, key: randomKey()});
-    if (out && out.says && out.says.length) toast(words(out.says.join(" ")), true);
+    const block = document.querySelector(`[data-keep="${CSS.escape(actionKey(action))}"]`);
+    if (block) Keep.reset(block);  /* sent: nothing left to keep */
+    const mine = action.actor === me() ? playerName(me()) : null;  /* your own news: "you" */
+    if (out && out.says && out.says.length) toast(out.says.map((t) => (mine
+      ? secondPerson(words(t), mine) : words(t))).join(" "), true);
   });
 }
 
@@ -393,13 +433,16 @@ function glance(v) {
     ? {say: e, cite: cites[i]} : e)).slice(-4).reverse();
   if (log.length || roll.length) {
     const list = h("ul", {class: "happened", "aria-label": "What just happened"});
-    let diced = false;
-    for (const e of log) {
+    /* the dice go beside the line of a player who rolled or moved by them (not Bowser's) */
+    const names = v.players.map((p) => p.name);
+    const byPlayer = (t) => names.some((n) => t.startsWith(`${n} `) || t.startsWith(`${n}'s `));
+    const texts = log.map(logText);
+    const at = roll.length ? [/\b(rolled|rolls)\b/, /\bmoves\b/].map((rx) => texts.findIndex(
+      (t) => rx.test(t) && byPlayer(t))).find((i) => i >= 0) : undefined;
+    for (const [i, e] of log.entries()) {
       const text = logText(e);
       const li = h("li", {}, words(text));
-      if (!diced && roll.length && /\b(moves|rolled|rolls)\b/.test(text)) {
-        li.prepend(dice(roll)); diced = true;
-      }
+      if (i === at) li.prepend(dice(roll));
       if (e && e.cite) {
         const why = h("span", {class: "cite", hidden: true}, String(e.cite));
         li.append(" ", h("button", {class: "link", "aria-expanded": "false", onclick: (ev) => {
@@ -408,8 +451,7 @@ function glance(v) {
       }
       list.append(li);
     }
-    if (!diced && roll.length) sec.append(h("p", {class: "rolled"}, dice(roll),
-      h("span", {class: "muted"}, ` rolled ${roll.join(" and ")}`)));
+    /* dice are shown beside the line that names who rolled them, never on their own */
     sec.append(h("h3", {}, "Just now"), list);
   }
   return sec;
@@ -499,7 +541,12 @@ function actionsSection(v) {
   if (normal.length) {
     sec.append(h("h2", {class: "sr"}, "What you can do"));
     const list = h("div", {class: "actions"});
-    for (const a of normal) list.append(actionView(a, banker()));
+    const draws = normal.filter((a) => a.type === "draw" && !a.input);
+    for (const a of normal) {
+      if (draws.length > 5 && draws.includes(a)) {
+        if (a === draws[0]) list.append(drawGrid(draws));
+      } else list.append(actionView(a, banker()));
+    }
     sec.append(list);
   }
   if (tools.length) {
@@ -511,6 +558,33 @@ function actionsSection(v) {
       ...danger.map((a) => dangerView(a, banker()))));
   }
   return sec;
+}
+/* a card drawn from a real pile, named: a grid of the cards that can come, with a search
+   box (or tap the card's tag on the reader) */
+function drawGrid(draws) {
+  const common = (() => {  /* "Item Card: Potion", "Item Card: Fly" -> "Item Card" */
+    const heads = new Set(draws.map((a) => String(a.label).split(": ")[0]));
+    return heads.size === 1 && String(draws[0].label).includes(": ") ? [...heads][0] : "";
+  })();
+  const short = (a) => (common ? String(a.label).slice(common.length + 2) : String(a.label));
+  const find = h("input", {type: "search", "aria-label": "Find the card", placeholder:
+    "Type a few letters", autocomplete: "off", "data-keep": `find:${draws[0].actor}`});
+  const cells = draws.map((a) => h("div", {class: "action", "data-type": a.type,
+    "data-actor": a.actor, "data-args": JSON.stringify(a.args || {})},
+  h("button", {onclick: () => send(a).then(() => Keep.reset(box)), "aria-label": words(a.label)},
+    words(short(a)))));
+  const grid = h("div", {class: "card-grid"}, ...cells);
+  const filter = () => {
+    const q = find.value.trim().toLowerCase();
+    cells.forEach((c, i) => { c.hidden = !!q && !short(draws[i]).toLowerCase().includes(q); });
+  };
+  find.addEventListener("input", filter);
+  const who = banker() && draws[0].actor !== "banker" ? `${playerName(draws[0].actor)}: ` : "";
+  const box = h("div", {class: "draw-grid", "data-keep": `draws:${draws[0].actor}:${draws.length}`},
+    h("p", {class: "label"}, `${who}${common ? `Which ${common}?` : "Which card?"} Tap it, `
+      + "or tap the card's tag on the reader."), find, grid);
+  queueMicrotask(filter);
+  return box;
 }
 function dangerView(a, showActor) {
   const key = `${a.actor}:${a.type}`;
@@ -540,8 +614,7 @@ function amountField(id, inp, label) {
 }
 function actionView(a, showActor) {
   const box = h("div", {class: "action", "data-type": a.type, "data-actor": a.actor,
-    "data-args": JSON.stringify(a.args || {}),
-    "data-keep": `act:${a.actor}:${a.type}:${JSON.stringify(a.args || {})}`});
+    "data-args": JSON.stringify(a.args || {}), "data-keep": actionKey(a)});
   const label = (showActor && a.actor !== "banker" ? `${playerName(a.actor)}: ` : "") + words(a.label);
   const inp = a.input;
   if (!inp) {
@@ -798,7 +871,9 @@ function boardSection(v) {
     mid.append(h("p", {class: "bowser-line"}, h("span", {class: "bowser"}, "B"),
       ` Bowser is on ${bowser.space}${bowser.active ? "" : " (asleep)"}.`),
     h("p", {class: "over-line"}, over.length ? `GAME OVER: ${over.join(", ")}` : "No GAME OVER yet."));
-    if ((bowser.waiting_for || []).length) mid.append(h("p", {}, `Bowser waits for ${bowser.waiting_for.join(", ")}.`));
+    const rest = bowser.waiting_for || [];  /* resting Bowser wakes when these have played */
+    if (rest.length) mid.append(h("p", {}, `Bowser rests until ${rest.length > 1 ? `${rest.slice(0, -1)
+      .join(", ")} and ${rest[rest.length - 1]} have` : `${rest[0]} has`} finished a turn.`));
   }
   if (v.edition === "monopolino" && v.extra) {
     mid.append(h("p", {class: "pot"}, "Lottery pot ", h("strong", {}, v.extra.lottery_text || money(v.extra.lottery))));
@@ -1158,7 +1233,7 @@ function moreTab() {
 /* ---- join ---- */
 function joinScreen() {
   const code = h("input", {id: "code", inputmode: "numeric", autocomplete: "off", maxlength: 12,
-    value: S.code || "", placeholder: "e.g. 4821"});
+    value: S.code || "", placeholder: "e.g. 482193"});
   const go = () => act(async () => {
     S.code = code.value.trim();
     const r = await api("POST", "/api/join", {code: S.code});
@@ -1178,7 +1253,8 @@ function gamesSection() {
   sec.append(h("div", {class: "actions"}, ...(mine.length ? mine.map((g) => h("button",
     {onclick: () => openGame(g.id)}, `${g.title} (${g.status === "open" ? "playing" : "finished"}`
       + `${g.join_code ? `, code ${g.join_code}` : ""})`))
-    : [h("p", {class: "muted"}, "Join with the code to see a game.")])));
+    : [h("p", {class: "muted"}, banker() ? "No game yet: start one with New game."
+      : "Join with the code to see a game.")])));
   return sec;
 }
 function bankerLogin() {
@@ -1196,7 +1272,7 @@ function bankerLogin() {
       await loadSession(); S.tab = S.game ? "banker" : "table"; render();
     });
   });
-  return h("details", {"data-keep": "login"}, h("summary", {}, "Banker"), form);
+  return h("details", {"data-keep": "login", class: "opener"}, h("summary", {}, "Banker"), form);
 }
 
 /* ---- banker: safe controls; destructive ones apart, confirmed, named ---- */
@@ -1204,8 +1280,9 @@ async function lastCommand() {
   const hist = await api("GET", `/api/games/${gid()}/history`);
   const row = hist.find((r) => !r.undone && r.cmd > 0 && !/^The banker undoes/.test(r.say));
   if (!row) return null;
+  /* the move is named by its first line ("Anna rolls 4 and 3"), not all that followed */
   const says = hist.filter((r) => r.cmd === row.cmd).map((r) => r.say).reverse();
-  return {cmd: row.cmd, text: says.join(" ")};
+  return {cmd: row.cmd, text: says[0] || ""};
 }
 function undoBox() {
   const box = h("div", {class: "undo-box"});
@@ -1240,7 +1317,11 @@ function undoBox() {
 function bankerTab() {
   const out = [];
   const hw = S.session.hardware;
-  out.push(reclaimNotice(), h("section", {"aria-label": "Join code"},
+  /* taking a move back is what a banker reaches for mid-game: first, apart and confirmed */
+  out.push(reclaimNotice(), h("section", {class: "careful", "aria-label": "Careful"},
+    h("h2", {}, "Take back or end"), undoBox(), ...(S.view.actions || [])
+      .filter((a) => a.type === "end_game").map((a) => dangerView(a, false))),
+  h("section", {"aria-label": "Join code"},
     h("h2", {}, `Join code: ${S.view.join_code}`),
     h("img", {class: "qr", src: `/api/games/${gid()}/qr.svg`, alt: `QR code to join, code ${S.view.join_code}`})),
   seatsSection());
@@ -1294,8 +1375,6 @@ function bankerTab() {
   out.push(h("section", {"aria-label": "This game"}, h("h2", {}, "This game"),
     h("a", {class: "btn", href: `/api/games/${gid()}/export`, download: `game-${S.game}.jsonl`},
       "Save the game to a file")));
-  out.push(h("section", {class: "careful", "aria-label": "Careful"}, h("h2", {}, "Careful"),
-    undoBox(), ...(S.view.actions || []).filter((a) => a.type === "end_game").map((a) => dangerView(a, false))));
   out.push(h("p", {}, h("a", {class: "btn", id: "profiles-link", href: "/profile"},
     "Box profiles (board and cards of your box)")));
   out.push(setupForm(), gamesSection(), displaySection(), h("button", {onclick: () => act(async () => {
@@ -1655,7 +1734,7 @@ function setupForm() {
     S.setupEl = null;
     toast("Game started.", true); await loadSession(); openGame(r.game_id, "banker");
   });
-  S.setupEl = h("details", {id: "setup", "data-keep": "setup", ontoggle: (ev) => {
+  S.setupEl = h("details", {id: "setup", class: "opener", "data-keep": "setup", ontoggle: (ev) => {
     if (ev.target.open && !ed.options.length) editions();
   }}, h("summary", {}, "New game"),
     h("label", {for: "setup-edition"}, "Edition"), ed,

@@ -106,6 +106,19 @@ const Keep = (() => {
     el.dataset.keep = node.dataset.keep; el.setAttribute("data-standin", "");
     return el;
   }
-  return {swap, standIn};
+  /* a block whose content was sent: back to as drawn, so the next draw replaces it */
+  function reset(block) {
+    const a = document.activeElement;
+    if (a && block.contains(a)) a.blur();
+    const fields = block.matches(FIELD) ? [block] : Array.from(block.querySelectorAll(FIELD));
+    for (const f of fields) {
+      if (f.type === "checkbox" || f.type === "radio") f.checked = f.defaultChecked;
+      else if (f.tagName === "SELECT") for (const o of f.options) o.selected = o.defaultSelected;
+      else f.value = f.defaultValue;
+    }
+    for (const d of block.querySelectorAll("details")) d.open = false;
+    if (block.tagName === "DETAILS") block.open = false;
+  }
+  return {swap, standIn, reset};
 })();
 window.Keep = Keep;
