@@ -119,8 +119,13 @@ def _check_of(tp: Any, bound: Between | Longest | None = None) -> Check:
         checks = [_check_of(t) for t in typing.get_args(tp)]
 
         def either(v: Any) -> str | None:
-            whys = [c(v) for c in checks]
-            return None if None in whys else " or ".join(dict.fromkeys(w for w in whys if w))
+            whys = []
+            for c in checks:  # the first that fits ends the check (most commands: the first)
+                why = c(v)
+                if why is None:
+                    return None
+                whys.append(why)
+            return " or ".join(dict.fromkeys(whys))
         return either
     if tp is type(None):
         return lambda v: None if v is None else "empty"
@@ -140,14 +145,30 @@ def _check_of(tp: Any, bound: Between | Longest | None = None) -> Check:
         return lambda v: None if isinstance(v, str) and len(v) <= n else \
             f"a text of at most {n} characters"
     if origin is list:
-        item = _check_of(typing.get_args(tp)[0])
         most = longest or MAX_ITEMS
+        inner = typing.get_args(tp)[0]
+        lo_hi = _int_bounds(inner)
+        if lo_hi is not None:  # a list of whole numbers (dice): one loop, no call per item
+            lo, hi = lo_hi
+
+            def ints(v: Any) -> str | None:
+                if type(v) is not list or len(v) > most:
+                    return f"a list of at most {most} items"
+                for x in v:
+                    if type(x) is not int or not lo <= x <= hi:
+                        return f"a list of items each a whole number from {lo} to {hi}"
+                return None
+            return ints
+        item = _check_of(inner)
 
         def list_of(v: Any) -> str | None:
-            if not isinstance(v, list) or len(v) > most:
+            if type(v) is not list or len(v) > most:
                 return f"a list of at most {most} items"
-            bad = next((why for why in map(item, v) if why), None)
-            return None if bad is None else f"a list of items each {bad}"
+            for x in v:
+                why = item(x)
+                if why is not None:
+                    return f"a list of items each {why}"
+            return None
         return list_of
     if origin is dict:
         value = _check_of(typing.get_args(tp)[1])
@@ -165,6 +186,16 @@ def _check_of(tp: Any, bound: Between | Longest | None = None) -> Check:
             return None
         return mapping
     raise TypeError(f"no check for the declared type {tp!r}")  # pragma: no cover
+
+
+def _int_bounds(tp: Any) -> tuple[int, int] | None:
+    """``(lo, hi)`` when ``tp`` is a bounded whole number, else None."""
+    if typing.get_origin(tp) is Annotated:
+        base, *meta = typing.get_args(tp)
+        bound = next((m for m in meta if isinstance(m, Between)), None)
+        if base is int and bound is not None:
+            return bound.lo, bound.hi
+    return None
 
 
 @functools.cache
@@ -186,6 +217,7 @@ def check_args(args: type, command: Command) -> None:
     if not given:
         return
     checks = _checks(args)
+    nested = False
     for name, value in given.items():
         check = checks.get(name)
         if check is None:
@@ -195,7 +227,9 @@ def check_args(args: type, command: Command) -> None:
         why = check(value)
         if why:
             raise ArgumentError(f"Argument '{name}' of '{command.type}' must be {why}.")
-    if len(json.dumps(dict(given), default=str)) > MAX_ARGS_BYTES:
+        nested = nested or type(value) is dict
+    # every other value is bounded by its type; an object of lists (a trade) is measured
+    if nested and len(json.dumps(dict(given), default=str)) > MAX_ARGS_BYTES:
         raise ArgumentError("That command's arguments are too long.")
 
 

@@ -24,7 +24,14 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
-from companion.engine.commands import Dice, Small, check_args, declared_args, takes
+from companion.engine.commands import (
+    ArgumentError,
+    Dice,
+    Small,
+    check_args,
+    declared_args,
+    takes,
+)
 from companion.engine.context import Ctx as Ctx  # editions and tests import these from here
 from companion.engine.context import cites as cites
 from companion.engine.context import interpreted
@@ -252,7 +259,10 @@ class Rules(SharedEvents[S], ABC):
                 declared_args(handler))
         handler, cite = found[0], found[1]
         if command.args:
-            self.check_arguments(state, command, found[3])
+            try:
+                check_args(found[3], command)
+            except ArgumentError as exc:
+                self.refuse_arguments(state, command, exc)
         self.check_legal(state, command)
         ctx = Ctx(self, draft(state))  # changed in place by each event; ``state`` never is
         ctx.in_command = True
@@ -296,24 +306,22 @@ class Rules(SharedEvents[S], ABC):
                 out[name[4:]] = declared_args(getattr(self, name))
         return out
 
-    def check_arguments(self, state: S, command: Command, args: type) -> None:
-        """Refuse arguments ``command``'s handler does not declare, or out of their bounds;
-        a command that is not possible now at all is refused for that instead (a roll sent
-        at the wrong moment is told it is not the time to roll, not about its dice)."""
-        try:
-            check_args(args, command)
-        except IllegalCommand:
-            same = [a for a in self.legal_actions(state) if a.type == command.type]
-            if not same:
-                verb = command.type.replace("_", " ")
-                raise IllegalCommand(f"It is not the time to {verb}. "
-                                     f"{self.waiting_for(state)}") from None
-            actors = sorted({a.actor for a in same})
-            if command.actor not in actors:
-                names = ", ".join(self.actor_name(state, a) for a in actors)
-                raise IllegalCommand(f"{self.actor_name(state, command.actor)} cannot do "
-                                     f"that now: only {names} can.") from None
-            raise
+    def refuse_arguments(self, state: S, command: Command, why: ArgumentError) -> None:
+        """Refuse ``command`` whose arguments its handler does not declare or are out of
+        bounds (``why``); a command that is not possible now at all is refused for that
+        instead (a roll sent at the wrong moment is told it is not the time to roll, not
+        about its dice)."""
+        same = [a for a in self.legal_actions(state) if a.type == command.type]
+        if not same:
+            verb = command.type.replace("_", " ")
+            raise IllegalCommand(f"It is not the time to {verb}. "
+                                 f"{self.waiting_for(state)}") from None
+        actors = sorted({a.actor for a in same})
+        if command.actor not in actors:
+            names = ", ".join(self.actor_name(state, a) for a in actors)
+            raise IllegalCommand(f"{self.actor_name(state, command.actor)} cannot do "
+                                 f"that now: only {names} can.") from None
+        raise why
 
     def run(self, ctx: Ctx[S]) -> None:
         """Run the to-do list until the rules wait for a decision or the game ends."""
