@@ -27,11 +27,11 @@ def load_config(path: str | Path | None) -> dict[str, Any]:
         ) from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"Config file {p} is not valid TOML: {exc}") from None
-    unknown = set(data) - {"server", "hardware", "banker", "state", "venue", "home_assistant"}
+    unknown = set(data) - {"server", "hardware", "banker", "state", "venue", "home_assistant", "hotspot"}
     if unknown:
         raise ConfigError(
             f"Unknown section(s) in {p}: {', '.join(sorted(unknown))}. "
-            "Known: server, hardware, banker, state, venue, home_assistant."
+            "Known: server, hardware, banker, state, venue, home_assistant, hotspot."
         )
     if isinstance(data.get("hardware"), dict) and "enabled" in data["hardware"]:
         data["hardware"] = _hardware_switch(dict(data["hardware"]), p)

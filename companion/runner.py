@@ -117,6 +117,11 @@ def run_companion(config: dict[str, Any], args: argparse.Namespace) -> int:
 
     follower = NetworkFollower(host, port, announcer, on_url)
     url = follower.check()
+    from companion.hotspot import read_status
+
+    hotspot = read_status()  # the Pi's own Wi-Fi (companion-hotspot.service), or None
+    if hotspot is not None:
+        url = hotspot.page_url
 
     from web import create_app
     from web.server import serve
@@ -125,13 +130,20 @@ def run_companion(config: dict[str, Any], args: argparse.Namespace) -> int:
         "banker_pin": pin, "public_url": url, "table": table,
         "allowed_hosts": [*(server_cfg.get("allowed_hosts") or []), *own_names(name)],
         "simulate": simulate,
+        "hotspot": hotspot,
     })
     shown["app"] = app
     table.public_url = url
     hardware.start()
+    join_screens: Any = None
     try:  # the screen is never a reason not to start (TableHardware logs its own faults)
         if service.active_game():
             table.show_active()
+        elif hotspot is not None:  # the Wi-Fi's QR code, then the page's, until a game
+            from hardware.wifi_screen import JoinScreens
+
+            join_screens = JoinScreens(hardware, hotspot, url,
+                                       idle=lambda: service.active_game() is None).start()
         else:
             hardware.show_join(url, "")
     except Exception:
@@ -164,6 +176,8 @@ def run_companion(config: dict[str, Any], args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     finally:
+        if join_screens is not None:
+            join_screens.stop()
         notifier.stopping()
         pinger.stop()
         notifier.close()

@@ -15,6 +15,9 @@ CONFIG_DIR=/etc/companion
 CONFIG="${COMPANION_CONFIG:-$CONFIG_DIR/config.toml}"  # override only for tests
 STATE_DIR=/var/lib/companion
 UNIT=/etc/systemd/system/companion.service
+HOTSPOT_UNIT=/etc/systemd/system/companion-hotspot.service
+# NetworkManager's DNS for its access points: every name is the Pi (the captive portal).
+CAPTIVE_CONF=/etc/NetworkManager/dnsmasq-shared.d/companion-captive.conf
 DOC_DIR=/usr/share/doc/companion
 SERVICE_USER=companion
 HARDWARE_GROUPS=(gpio spi i2c)
@@ -23,6 +26,7 @@ APT_PACKAGES=(
     swig                                                   # lgpio, when built from source
     libopenjp2-7 libjpeg-dev zlib1g-dev libfreetype-dev    # Pillow, when built from source
     i2c-tools                                              # i2cdetect: is the OLED there?
+    nftables                                               # own Wi-Fi: port 80 to the page
 )
 # Installed when the distribution has them (Raspberry Pi OS does, Debian does not): lgpio
 # ready-built for this Python, so pip does not have to compile it.
@@ -266,8 +270,12 @@ install_service() {
     run install -d -m 0755 "$DOC_DIR"
     run install -m 0644 "$REPO_DIR/docs/raspberry-pi.md" "$DOC_DIR/raspberry-pi.md"
     run install -m 0644 "$REPO_DIR/systemd/companion.service" "$UNIT"
+    run install -m 0644 "$REPO_DIR/systemd/companion-hotspot.service" "$HOTSPOT_UNIT"
+    run install -D -m 0644 "$REPO_DIR/systemd/companion-captive.conf" "$CAPTIVE_CONF"
     run systemctl daemon-reload
-    run systemctl enable companion.service
+    # The own Wi-Fi is decided at boot (a known network in reach, or an access point): it is
+    # enabled now and acts at the next boot, not while an owner is logged in over Wi-Fi.
+    run systemctl enable companion-hotspot.service companion.service
     run systemctl restart companion.service
 }
 
@@ -295,6 +303,7 @@ main() {
     install_service
     say "Done. Status: systemctl status companion   Logs: journalctl -u companion -f"
     note "Open http://companion.local:8080 (or the Pi's IP address) on a phone on the same Wi-Fi."
+    note "No known Wi-Fi in reach at boot? The Pi becomes its own Wi-Fi: scan the OLED's QR code."
     note "SPI/I2C just enabled for the first time? Reboot once: sudo reboot"
 }
 

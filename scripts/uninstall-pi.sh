@@ -20,7 +20,6 @@ DOC_DIR=/usr/share/doc/companion
 # The access point's pieces (companion/hotspot.py): NetworkManager's profile, the DNS answer
 # that sends every name to the Pi, and the redirect of port 80 to the page.
 HOTSPOT_PROFILE=companion-hotspot
-DNSMASQ_CONF=/etc/NetworkManager/dnsmasq-shared.d/companion-captive.conf
 NFT_FAMILY=inet
 NFT_TABLE=companion_hotspot
 BACKUP_TO="${COMPANION_BACKUP_TO:-/root}"
@@ -70,8 +69,8 @@ remove_hotspot() {
         nmcli -t -f NAME connection show 2>/dev/null | grep -qxF "$HOTSPOT_PROFILE"; then
         run nmcli connection delete "$HOTSPOT_PROFILE"
     fi
-    if [[ -e "$DNSMASQ_CONF" ]]; then
-        run rm -f "$DNSMASQ_CONF"
+    if [[ -e "$CAPTIVE_CONF" ]]; then
+        run rm -f "$CAPTIVE_CONF"
     fi
     if command -v nft >/dev/null 2>&1 && nft list table "$NFT_FAMILY" "$NFT_TABLE" >/dev/null 2>&1; then
         run nft delete table "$NFT_FAMILY" "$NFT_TABLE"

@@ -77,7 +77,7 @@ def create_app(service: Any, hardware: Any = None, config: dict[str, Any] | None
     app.session_interface = RememberingSessions()
     security.install(app)
     errors.install(app)
-    from web import api, events, hardware_api, history_api, pages, profiles_api
+    from web import api, captive, events, hardware_api, history_api, pages, profiles_api
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
@@ -85,4 +85,5 @@ def create_app(service: Any, hardware: Any = None, config: dict[str, Any] | None
     app.register_blueprint(hardware_api.bp)
     app.register_blueprint(profiles_api.bp)
     app.register_blueprint(history_api.bp)
+    captive.install(app, cfg.get("hotspot"))  # the Pi's own Wi-Fi: companion/hotspot.py
     return app

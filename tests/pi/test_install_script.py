@@ -25,7 +25,7 @@ def _dry_run(tmp_path: Path, model: str, *args: str) -> subprocess.CompletedProc
         capture_output=True,
         text=True,
         env=env,
-        timeout=60,
+        timeout=600,
     )
 
 
@@ -60,7 +60,7 @@ def test_dry_run_shows_every_step_and_changes_nothing(tmp_path: Path) -> None:
         "--system-site-packages",
         "systemd/config.example.toml " + str(tmp_path / "config.toml"),
         "systemd/companion.service /etc/systemd/system/companion.service",
-        "would run: systemctl enable companion.service",
+        "would run: systemctl enable companion-hotspot.service companion.service",
     ]:
         assert expected in out, expected
     assert not (tmp_path / "config.toml").exists()
