@@ -27,7 +27,8 @@ def load_config(path: str | Path | None) -> dict[str, Any]:
         ) from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"Config file {p} is not valid TOML: {exc}") from None
-    unknown = set(data) - {"server", "hardware", "banker", "state", "venue", "home_assistant", "hotspot"}
+    unknown = set(data) - {"server", "hardware", "banker", "state", "venue", "home_assistant",
+                           "hotspot"}
     if unknown:
         raise ConfigError(
             f"Unknown section(s) in {p}: {', '.join(sorted(unknown))}. "
