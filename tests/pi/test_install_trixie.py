@@ -3,15 +3,14 @@
 A debootstrap chroot stands in for Raspberry Pi OS Trixie: Debian has swig but not lgpio, so the
 script must build lgpio from source (PYPI=1, statically linked) and end with lgpio, gpiozero's
 lgpio pin factory and rpi-lgpio's RPi.GPIO importable. The base system is made once per machine
-and kept (``$COMPANION_TEST_CACHE``, default ``~/.cache/board-companion``); every run copies it
-afresh, so each run installs onto a clean system. Downloaded .deb files, apt lists and pip's
-built wheels are kept beside it, so a second run takes about a minute.
+and kept (tests/pi/chroots.py: ``$COMPANION_TEST_CACHE``, default ``~/.cache/board-companion``);
+every run copies it afresh, so each run installs onto a clean system. Downloaded .deb files,
+apt lists and pip's downloads are kept beside it, so a second run takes about a minute.
 """
 
 from __future__ import annotations
 
 import os
-import platform
 import shutil
 import subprocess
 from collections.abc import Iterator
@@ -19,15 +18,9 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-SUITE = "trixie"
-MIRROR = "http://deb.debian.org/debian"
-# Kept between runs: (path inside the chroot, name in the cache).
-KEPT = [("var/cache/apt/archives", "apt-archives"), ("var/lib/apt/lists", "apt-lists"),
-        ("root/.cache/pip", "pip-cache")]
-PROXY_VARS = ("http_proxy", "https_proxy", "no_proxy")
-SOURCES = ["pyproject.toml", "README.md", "companion", "hardware", "web", "seeds", "scripts",
-           "systemd", "docs"]
+from tests.pi import chroots
+
+SUITE, ARCH = "trixie", chroots.NATIVE
 
 pytestmark = [
     pytest.mark.skipif(os.geteuid() != 0, reason="debootstrap and chroot need root"),
@@ -36,87 +29,17 @@ pytestmark = [
 ]
 
 
-def cache_dir() -> Path:
-    env = os.environ.get("COMPANION_TEST_CACHE")
-    return Path(env) if env else Path.home() / ".cache" / "board-companion"
-
-
-def base_system() -> Path:
-    """A minimal trixie with python3, made once with debootstrap and then reused."""
-    base = cache_dir() / f"{SUITE}-{platform.machine()}"
-    if (base / ".complete").exists():
-        return base
-    partial = base.with_name(base.name + ".partial")
-    shutil.rmtree(partial, ignore_errors=True)
-    partial.parent.mkdir(parents=True, exist_ok=True)
-    done = subprocess.run(["debootstrap", "--variant=minbase", "--include=python3,ca-certificates",
-                           SUITE, str(partial), MIRROR],
-                          capture_output=True, text=True, timeout=1500)
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    shutil.rmtree(base, ignore_errors=True)
-    partial.rename(base)
-    (base / ".complete").touch()
-    return base
-
-
 @pytest.fixture(scope="module")
 def trixie() -> Iterator[Path]:
-    """A fresh copy of the base system, with the kept caches moved in (and back after)."""
-    base = base_system()
-    root = base.with_name(base.name + ".run")
-    if (root / "proc").is_mount():  # left by a run that was killed
-        subprocess.run(["umount", "-l", str(root / "proc")], check=False)
-    shutil.rmtree(root, ignore_errors=True)
-    subprocess.run(["cp", "-a", str(base), str(root)], check=True)
-    moved: list[tuple[Path, Path]] = []
-    # Built wheels are not kept: every run really builds lgpio from its source.
-    shutil.rmtree(cache_dir() / "pip-cache" / "wheels", ignore_errors=True)
-    for inside, name in KEPT:
-        kept, target = cache_dir() / name, root / inside
-        kept.mkdir(parents=True, exist_ok=True)
-        shutil.rmtree(target, ignore_errors=True)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        kept.rename(target)
-        moved.append((target, kept))
-    shutil.copy("/etc/resolv.conf", root / "etc" / "resolv.conf")
-    trust_like_the_host(root)
-    src = root / "opt" / "src"
-    for name in SOURCES:
-        item = REPO / name
-        if item.is_dir():
-            shutil.copytree(item, src / name, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            src.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(item, src / name)
-    proc = subprocess.run(["mount", "-t", "proc", "proc", str(root / "proc")],
-                          capture_output=True).returncode == 0
-    try:
+    """A fresh copy of the base system (made once per machine, under a lock: two runs at once
+    share it safely), with the kept caches moved in and back after; built wheels are not
+    kept, so every run really builds lgpio from its source."""
+    with chroots.fresh_copy(SUITE, ARCH, kept_wheels=False) as root:
         yield root
-    finally:
-        if proc:
-            subprocess.run(["umount", "-l", str(root / "proc")], check=False)
-        for target, kept in moved:
-            if target.exists():
-                target.rename(kept)
-        shutil.rmtree(root, ignore_errors=True)
-
-
-def trust_like_the_host(root: Path) -> None:
-    """The machine's own extra CA certificates (a company proxy, say) go into the chroot too,
-    so pip there reaches the package index the way it does here."""
-    extra = Path("/usr/local/share/ca-certificates")
-    if extra.is_dir() and any(extra.iterdir()):
-        shutil.copytree(extra, root / extra.relative_to("/"), dirs_exist_ok=True)
-        in_chroot(root, "update-ca-certificates", timeout=120)
 
 
 def in_chroot(root: Path, *cmd: str, timeout: float = 1500) -> subprocess.CompletedProcess[str]:
-    env = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
-           "HOME": "/root", "LANG": "C.UTF-8",
-           "PIP_CERT": "/etc/ssl/certs/ca-certificates.crt",
-           **{k: v for k, v in os.environ.items() if k.lower() in PROXY_VARS}}
-    return subprocess.run(["chroot", str(root), *cmd], capture_output=True, text=True,
-                          env=env, timeout=timeout)
+    return chroots.run_in(root, ARCH, *cmd, timeout=timeout)
 
 
 @pytest.fixture(scope="module")
@@ -158,3 +81,19 @@ except Exception as exc:
     assert "rpi-lgpio: /opt/companion/venv/" in out.stdout
     factory = out.stdout.split("factory:", 1)[1].strip()
     assert factory == "ok" or "gpiochip" in factory.lower(), factory
+
+
+def test_the_uninstall_removes_the_program_and_keeps_the_games(
+        installed: tuple[Path, subprocess.CompletedProcess[str]]) -> None:
+    """The real uninstall on the system the install made (no systemd in a chroot: it says so
+    and goes on)."""
+    root, done = installed
+    assert done.returncode == 0, done.stderr[-2000:]
+    games = root / "var" / "lib" / "companion"
+    games.mkdir(parents=True, exist_ok=True)
+    (games / "companion.db").write_bytes(b"games")
+    out = in_chroot(root, "bash", "/opt/src/scripts/uninstall-pi.sh")
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert not (root / "opt" / "companion").exists()
+    assert (games / "companion.db").read_bytes() == b"games"
+    assert "Kept: the games in /var/lib/companion" in out.stdout
