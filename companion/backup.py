@@ -15,6 +15,8 @@ from contextlib import closing
 from datetime import UTC, datetime
 from pathlib import Path
 
+from companion.config import state_dir_of
+
 DB_NAME = "companion.db"
 BACKUP_SUBDIR = "backups"
 DEFAULT_KEEP = 10
@@ -25,12 +27,6 @@ _NAME = re.compile(r"^companion-(\d{8}T\d{6}\.\d{6}Z)-([a-z0-9-]+)\.db$")
 
 class BackupError(Exception):
     """A backup or restore that cannot go ahead; the message says why and what to do."""
-
-
-def default_state_dir() -> Path:
-    """``$COMPANION_STATE_DIR``, else ``~/.local/state/companion``."""
-    env = os.environ.get("COMPANION_STATE_DIR")
-    return Path(env) if env else Path.home() / ".local" / "state" / "companion"
 
 
 def export_db(
@@ -178,7 +174,7 @@ def register_cli(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
 
 def cmd_backup(args: argparse.Namespace) -> int:
     """``companion backup``: export (or list) backups and print where they are."""
-    state = args.state_dir or default_state_dir()
+    state = state_dir_of(args)
     folder = state / BACKUP_SUBDIR
     try:
         if args.list:
@@ -195,7 +191,7 @@ def cmd_backup(args: argparse.Namespace) -> int:
 
 def cmd_restore(args: argparse.Namespace) -> int:
     """``companion restore FILE``: verify then restore, keeping the old database."""
-    db_path = (args.state_dir or default_state_dir()) / DB_NAME
+    db_path = state_dir_of(args) / DB_NAME
     try:
         saved = restore_db(args.file, db_path)
     except BackupError as exc:

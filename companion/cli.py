@@ -10,7 +10,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from companion.config import ConfigError, default_state_dir, load_config, on_raspberry_pi
+from companion.config import ConfigError, load_config, on_raspberry_pi, state_dir_of
 from companion.engine.types import RuleError
 from companion.store import StoreError
 
@@ -88,12 +88,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     backup.register_cli(sub)
     profile_cli.register_cli(sub)
-    screen.add_parser(sub)
+    screen.add_parser(sub).set_defaults(func=cmd_venue)
     return parser
-
-
-def _state_dir(args: argparse.Namespace) -> Path:
-    return Path(args.state_dir) if getattr(args, "state_dir", None) else default_state_dir()
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -144,7 +140,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     # The running service holds the database alone (companion.store): refused clearly then.
     try:
-        service = GameService(_state_dir(args), purpose="companion export")
+        service = GameService(state_dir_of(args), purpose="companion export")
     except StoreError as exc:
         print(f"companion export: {exc} While it runs, download the export from the page "
               "(GET /api/games/<id>/export, as the banker).", file=sys.stderr)
@@ -178,7 +174,7 @@ def cmd_import(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return 2
         try:  # refused while the service runs: one writer per state directory
-            service = GameService(_state_dir(args), purpose="companion import")
+            service = GameService(state_dir_of(args), purpose="companion import")
         except StoreError as exc:
             print(f"companion import: refused: {exc}", file=sys.stderr)
             return 2
@@ -203,7 +199,7 @@ def cmd_enroll(args: argparse.Namespace) -> int:
     from companion.tags import TagRegistry, enroll_interactive
 
     rules: Any = find_edition(args.edition)
-    service = GameService(_state_dir(args), purpose="companion enroll")
+    service = GameService(state_dir_of(args), purpose="companion enroll")
     registry = TagRegistry(service.store.conn)
     try:
         if args.simulate or not on_raspberry_pi():
@@ -212,7 +208,9 @@ def cmd_enroll(args: argparse.Namespace) -> int:
                 line = sys.stdin.readline()
                 return line.strip() or None
         else:
-            read_uid = _reader_uids(load_config(args.config), args.role)
+            from companion.runner import reader_uids
+
+            read_uid = reader_uids(load_config(args.config), args.role)
         enroll_interactive(registry, (args.edition, rules.tag_objects()), read_uid, sys.stdout,
                            confirm=lambda q: input(f"{q} [y/N] ").strip().lower() == "y",
                            commit=lambda: None)
@@ -221,22 +219,10 @@ def cmd_enroll(args: argparse.Namespace) -> int:
     return 0
 
 
-def _reader_uids(config: dict[str, Any], role: str | None) -> Any:
-    """A blocking ``read_uid`` over the configured real reader (one tap at a time)."""
-    import queue
+def cmd_venue(args: argparse.Namespace) -> int:
+    from companion.runner import run_venue_screen
 
-    from hardware.table import TableHardware
-
-    taps: queue.Queue[str] = queue.Queue()
-
-    def on_tap(reader: str, uid: str) -> None:
-        if role in (None, reader):
-            taps.put(uid)
-
-    hw = TableHardware.from_config(config.get("hardware", {}), on_tap=on_tap,
-                                   on_action=lambda a, e: None, simulate=False)
-    hw.start()
-    return lambda: taps.get()
+    return run_venue_screen(args)
 
 
 def cmd_run(args: argparse.Namespace) -> int:

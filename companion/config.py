@@ -114,6 +114,12 @@ def default_state_dir() -> Path:
     return Path(env) if env else Path.home() / ".local" / "state" / "companion"
 
 
+def state_dir_of(args: Any) -> Path:
+    """The state directory a command line names (``--state-dir``), else the default."""
+    given = getattr(args, "state_dir", None)
+    return Path(given) if given else default_state_dir()
+
+
 def on_raspberry_pi() -> bool:
     try:
         return (

@@ -1,10 +1,15 @@
-"""``companion run``: the game service, the table hardware, the page, mDNS and the watchdog."""
+"""The composition root: the one place where the service, the table hardware, the page,
+mDNS, the watchdog and the venue are wired together (``companion run``, ``companion venue``,
+and the reader ``companion enroll`` listens to). Nothing else in ``companion`` imports
+``web`` or ``hardware`` (tests/test_import_graph.py)."""
 
 from __future__ import annotations
 
 import argparse
 import logging
+import os
 import signal
+import socket
 import threading
 from pathlib import Path
 from typing import Any
@@ -209,3 +214,68 @@ def banker_pin(service: GameService, configured: Any) -> str:
     pin = new_pin()  # a short PIN made up by an older version is replaced: it was guessable
     service.store.set_setting("banker_pin", pin)
     return pin
+
+
+def reader_uids(config: dict[str, Any], role: str | None) -> Any:
+    """A blocking ``read_uid`` over the configured real reader (one tap at a time)."""
+    import queue
+
+    from hardware.table import TableHardware
+
+    taps: queue.Queue[str] = queue.Queue()
+
+    def on_tap(reader: str, uid: str) -> None:
+        if role in (None, reader):
+            taps.put(uid)
+
+    hw = TableHardware.from_config(config.get("hardware", {}), on_tap=on_tap,
+                                   on_action=lambda a, e: None, simulate=False)
+    hw.start()
+    return lambda: taps.get()
+
+
+def run_venue_screen(args: argparse.Namespace) -> int:
+    """``companion venue``: the venue screen's page served, fed by the broker."""
+    from cheroot import wsgi
+
+    from companion.config import ConfigError
+    from companion.venue.board import Board
+    from companion.venue.screen import parse_listen
+    from companion.venue.settings import NAME
+    from companion.venue.subscriber import ScreenSubscriber
+    from web.venue import create_venue_app
+
+    try:
+        host, port = parse_listen(args.listen)
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
+    if args.venue != "+" and not NAME.match(args.venue):
+        raise ConfigError(f"--venue {args.venue!r}: letters, digits, '-' or '_' only.")
+    board = Board()
+    password = args.password or os.environ.get("COMPANION_VENUE_PASSWORD")
+    sub = ScreenSubscriber(board, args.broker, args.port or (8883 if args.tls else 1883),
+                           venue=args.venue, username=args.username or None, password=password,
+                           tls=args.tls, ca_file=args.ca_file,
+                           client_id=f"companion-venue-screen-{socket.gethostname()}")
+    title = args.title or ("Venue" if args.venue == "+" else args.venue)
+    app = create_venue_app(board, title=title)
+    server = wsgi.Server((host, port), app, numthreads=40, max=40, request_queue_size=64,
+                         timeout=30, server_name="companion-venue")
+    server.prepare()
+    sub.start()
+
+    def on_signal(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, on_signal)
+    print(f"Venue screen on http://{host}:{server.bind_addr[1]}/  (broker {args.broker})",
+          flush=True)
+    try:
+        server.serve()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        app.extensions["venue"]["closing"].set()
+        server.stop()
+        sub.stop()
+    return 0

@@ -563,6 +563,23 @@ class GameService(WriterThread):
         except Exception:  # a snapshot is only a shortcut
             log.exception("snapshot failed")
 
+    def decide_here(self, game_id: str, command: Any) -> Outcome:
+        """Decide and commit ``command`` now, for code already holding the writer's turn
+        (the table's tap handler runs on the service thread; anything else uses
+        :meth:`submit`)."""
+        return self._submit(game_id, command, None, None)
+
+    def notify(self, game_id: str, text: str, level: str) -> None:
+        """Tell every listener (the OLED, the LEDs, the page) something that changed
+        nothing: a refused tap, an enrolment step."""
+        self._publish(game_id, 0, {"text": text, "level": level})
+
+    def serve_game(self, game_id: str) -> None:
+        """Make ``game_id`` the game the table hardware talks to (kept across restarts).
+        Call it on the writer's turn (:meth:`call`)."""
+        self.store.set_setting("active_game", game_id)
+        self._active = game_id
+
     def active_game(self) -> str | None:
         """The game the table hardware talks to: the newest open game."""
         value = self._active

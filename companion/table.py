@@ -102,8 +102,7 @@ class Table:
             rec = self.service.record(game_id)
             if rec.state.finished:
                 raise RuleError("That game has ended: the table can only serve an open game.")
-            self.service.store.set_setting("active_game", rec.id)
-            self.service._active = rec.id  # the service's "active game" is the served one
+            self.service.serve_game(rec.id)
             return rec
 
         self.service.call(choose)
@@ -167,7 +166,7 @@ class Table:
             command: Command = rules.interpret_tap(rec.state, obj, role)
         except RuleError as exc:
             return self._notice(str(exc), "error", game_id)
-        out = self.service._submit(game_id, command, None, None)
+        out = self.service.decide_here(game_id, command)
         if not out.ok:
             self._notice(out.error, "error", game_id)
         self._feedback(out)
@@ -200,7 +199,7 @@ class Table:
 
     def _notice(self, text: str, level: str, game_id: str = "") -> Outcome:
         """Tell the table (OLED, LEDs, page listeners) something that changed nothing."""
-        self.service._publish(game_id, 0, {"text": text, "level": level})
+        self.service.notify(game_id, text, level)
         return Outcome(level != "error", 0, [text] if level != "error" else [],
                        error=text if level == "error" else "", code="illegal")
 

@@ -52,11 +52,11 @@ def _closing(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Na
 
 
 def _open(args: argparse.Namespace) -> Profiles:
-    from companion.cli import _state_dir
+    from companion.config import state_dir_of
     from companion.service import DB_NAME
     from companion.store import Store
 
-    store = Store(_state_dir(args) / DB_NAME)
+    store = Store(state_dir_of(args) / DB_NAME)
     _opened.append(store)
     return Profiles(store.conn)
 

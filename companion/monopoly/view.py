@@ -2,14 +2,26 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from companion.boxes.board_edit import facts_by_space
+from companion.engine.types import Action
 from companion.monopoly.board import Board
-from companion.monopoly.state import MonopolyState
+from companion.monopoly.state import Assets, MonopolyState
 
-if TYPE_CHECKING:
-    from companion.monopoly.rules import MonopolyRules
+
+class ViewedRules(Protocol):
+    """What the view reads of an edition's rules (``MonopolyRules`` has all of it)."""
+
+    name: str
+    title: str
+    family: str
+
+    def legal_actions(self, state: MonopolyState) -> list[Action]: ...
+
+    def game_over_at(self, state: MonopolyState, index: int) -> bool: ...
+
+    def describe(self, state: MonopolyState, a: Assets) -> str: ...
 
 
 _MARKS: dict[int, tuple[Any, dict[str, list[str]]]] = {}
@@ -45,7 +57,7 @@ def space_entries(board: Board) -> tuple[tuple[int | None, dict[str, Any]], ...]
     return tuple(out)
 
 
-def monopoly_view(rules: MonopolyRules, state: MonopolyState) -> dict[str, Any]:
+def monopoly_view(rules: ViewedRules, state: MonopolyState) -> dict[str, Any]:
     b = state.b
     current = state.turn_player.id if state.players and not state.finished else None
     marks = marks_of(b.data.get("unverified_facts", ()))
