@@ -19,7 +19,7 @@ from companion.engine.commands import Index, takes
 from companion.engine.context import Ctx, cites
 from companion.engine.events import GameOverMarked, WentBankrupt
 from companion.engine.registry import effect, space_kind, task
-from companion.engine.state import DRAFT, Task, evolve
+from companion.engine.state import Task, evolve
 from companion.engine.types import Action, Command, IllegalCommand
 from companion.monopoly.board import Card, Space
 from companion.monopoly.debts import SpaceArgs
@@ -117,9 +117,6 @@ class MarioRules(TableSettings, MonopolyRules):
     # -- Bowser -----------------------------------------------------------------------------
     @staticmethod
     def bowser(state: MonopolyState) -> Bowser:
-        values = state.ext  # values_of, inlined: read several times a command
-        if type(values) is MarioValues:
-            return values.bowser
         return values_of(state, MarioValues).bowser
 
     def set_bowser(self, ctx: C, say: str = "", **changes: Unpack[BowserChange]) -> None:
@@ -275,12 +272,7 @@ class MarioRules(TableSettings, MonopolyRules):
     def on_game_over_marked(self, state: MonopolyState, e: GameOverMarked) -> MonopolyState:
         values = values_of(state, MarioValues)
         marks = values.game_over | {e.space} if e.game_over else values.game_over - {e.space}
-        ext = values.updated({"game_over": marks})
-        held = state.__dict__
-        if DRAFT in held:  # evolve, inlined: a draft changes in place (Bowser's landings)
-            held["ext"] = ext
-            return state
-        return evolve(state, ext=ext)
+        return evolve(state, ext=values.updated({"game_over": marks}))
 
     rent_cites = {"GAME OVER: no rent until it is continued": "rent-game-over"}
 
@@ -357,9 +349,7 @@ class MarioRules(TableSettings, MonopolyRules):
 
     def standing_actions(self, state: MonopolyState) -> list[Action]:
         """The rents owners may ask for, the latest first."""
-        values = state.ext  # values_of, inlined: asked for every list of legal actions
-        if not (values if type(values) is MarioValues
-                else values_of(state, MarioValues)).rent_claims:
+        if not values_of(state, MarioValues).rent_claims:
             return []
         return [Action(c["owner"], "ask_rent", f"Ask {state.name(c['payer'])} for "
                        f"{state.fmt(c['amount'])} ({state.b.spaces[c['space']].name})",

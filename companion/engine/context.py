@@ -6,31 +6,37 @@ check of dice a player entered. The interpreter that runs them: :mod:`companion.
 from __future__ import annotations
 
 import functools
-import types
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 from companion.engine import rng as rng_mod
-from companion.engine.event_format import SHAPES, checked
+from companion.engine.event_format import checked
 from companion.engine.events import FlowChanged
-from companion.engine.state import DRAFT, BaseState, Task, evolve
-from companion.engine.types import Event, IllegalCommand, Prompt, slot_setters
-
-if TYPE_CHECKING:
-    from companion.engine.rules import Rules
+from companion.engine.state import BaseState, Task, evolve
+from companion.engine.types import Event, IllegalCommand, Prompt
 
 S = TypeVar("S", bound=BaseState)
 F = TypeVar("F", bound=Callable[..., Any])
-_new = object.__new__
 _FLOW = FlowChanged.tag()
-_set_type, _set_data, _set_say, _set_cite = slot_setters(Event, "type", "data", "say", "cite")
+
+
+class Applies(Protocol[S]):
+    """What a command being decided needs of its edition's rules (every
+    :class:`~companion.engine.rules.Rules` has it)."""
+
+    @property
+    def flow_is_bookkeeping(self) -> bool: ...
+
+    def apply(self, state: S, event: Event) -> S: ...
+
+    def can_end(self, tag: str) -> bool: ...
 
 
 class Ctx(Generic[S]):
     """A command being decided: the working state and the events emitted so far."""
 
-    def __init__(self, rules: Rules[S], state: S) -> None:
+    def __init__(self, rules: Applies[S], state: S) -> None:
         self.rules = rules
         self.state = state
         self.events: list[Event] = []
@@ -39,12 +45,6 @@ class Ctx(Generic[S]):
         self._cursor = 0
         self.cite = ""
         """The rule being applied (its citation id), set by :meth:`citing` and ``@cites``."""
-        self._typed = rules._emit_handlers
-        """The edition's event types and ``on_`` handlers by tag, when it keeps the base
-        ``apply``."""
-        self._hears = rules._hears
-        self._fast = rules._emit_fast
-        self._ends = rules.ends_after
         self.may_end = False
         """Whether an event that can end the game (``Rules.ends_after``) was emitted since the
         last end check."""
@@ -55,60 +55,12 @@ class Ctx(Generic[S]):
 
     def emit(self, type: str, say: str = "", *, cite: str | None = None, **data: Any) -> None:
         """Record event ``type`` (a name declared in :mod:`companion.engine.events`; its
-        fields are checked) and apply it to the working state. It carries ``cite``, else the
-        rule being applied (:meth:`citing`)."""
-        fast = self._fast.get(type)  # a current name already emitted: one lookup for all
-        if fast is not None:
-            every, required, tag, cls, on, ends = fast
-            keys = data.keys()
-            if keys == every or required <= keys <= every:
-                event = _new(Event)  # Event(...), inlined: its slots set without a Python frame
-                _set_type(event, tag)
-                _set_data(event, data)
-                _set_say(event, say)
-                _set_cite(event, self.cite if cite is None else cite)
-                e = _new(cls)  # its dataclass without __init__, then its handler
-                e.__dict__.update(data)
-                if say and self._hears:
-                    self.state = self.rules.note_said(on(self.state, e), say)
-                else:
-                    self.state = on(self.state, e)
-                self.events.append(event)
-                if ends:
-                    self.may_end = True
-                return
-        self._emit_checked(type, say, cite, data)
-
-    def _emit_checked(self, type: str, say: str, cite: str | None, data: dict[str, Any]) -> None:
-        """:meth:`emit` the first time a name is emitted (a current name is then kept for
-        :meth:`emit`'s one lookup), by an earlier name, with wrong fields, or for an edition
-        with its own ``apply``."""
-        shape = SHAPES.get(type)
-        typed = self._typed
-        if shape is not None and (data.keys() == shape[1] or shape[0] <= data.keys() <= shape[1]):
-            if typed is not None:
-                tag = shape[2]
-                cls, on = typed.get(tag) or self.rules._add_typed(tag)
-                self._fast[type] = (shape[1], shape[0], tag, cls, on,
-                                    self._ends is None or tag in self._ends)
-                self.emit(type, say, cite=cite, **data)
-                return
-            event = Event(shape[2], data, say, self.cite if cite is None else cite)
-        else:
-            event = checked(type, data, say, self.cite if cite is None else cite)
-        if typed is None:
-            self.state = self.rules.apply(self.state, event)
-        else:  # an earlier name, upcast: its dataclass without __init__, its handler
-            cls, on = typed.get(event.type) or self.rules._add_typed(event.type)
-            e = _new(cls)
-            e.__dict__.update(event.data)
-            if say and self._hears:
-                self.state = self.rules.note_said(on(self.state, e), say)
-            else:
-                self.state = on(self.state, e)
+        fields are checked, a missing or misspelt one fails here) and apply it to the working
+        state. It carries ``cite``, else the rule being applied (:meth:`citing`)."""
+        event = checked(type, data, say, self.cite if cite is None else cite)
+        self.state = self.rules.apply(self.state, event)
         self.events.append(event)
-        ends = self._ends
-        if ends is None or event.type in ends:
+        if self.rules.can_end(event.type):
             self.may_end = True
 
     @contextmanager
@@ -128,20 +80,11 @@ class Ctx(Generic[S]):
 
     def ask(self, kind: str, to: tuple[str, ...] | list[str], text: str, **data: Any) -> None:
         """Wait for a decision: the interpreter stops until a command answers it."""
-        prompt = Prompt(kind, tuple(to), text, data)
-        held = self.state.__dict__
-        if DRAFT in held:  # evolve, inlined: a draft (the usual working state) changes in place
-            held["prompt"] = prompt
-        else:
-            self.state = evolve(self.state, prompt=prompt)
+        self.state = evolve(self.state, prompt=Prompt(kind, tuple(to), text, data))
 
     def clear_prompt(self) -> None:
         if self.state.prompt is not None:
-            held = self.state.__dict__
-            if DRAFT in held:  # as in ask
-                held["prompt"] = None
-            else:
-                self.state = evolve(self.state, prompt=None)
+            self.state = evolve(self.state, prompt=None)
 
     def set_todo(self, todo: list[Task] | tuple[Task, ...]) -> None:
         """Replace the to-do list (the ``flow`` event records where it ends up)."""
@@ -162,7 +105,7 @@ class Ctx(Generic[S]):
                 "prompt": None if prompt is None else prompt.to_json(),
                 "todo": [t.to_json() for t in self.state.todo],
             }
-            if self.rules._flow_is_bookkeeping:
+            if self.rules.flow_is_bookkeeping:
                 # applying it would rebuild the prompt and to-do list the state already has
                 self.events.append(Event(_FLOW, data))
             else:
@@ -211,8 +154,6 @@ class Ctx(Generic[S]):
 
 
 CITES = "__cites__"
-CITE_ID = "__cite_id__"
-"""The one id of a ``@cites`` wrapper with nothing to pick (see :func:`interpreted`)."""
 
 
 def cites(rule: str | Callable[..., str], *ids: str) -> Callable[[F], F]:
@@ -225,45 +166,14 @@ def cites(rule: str | Callable[..., str], *ids: str) -> Callable[[F], F]:
     def wrap(fn: F) -> F:
         @functools.wraps(fn)
         def run(self: Any, ctx: Ctx[Any], *args: Any, **kwargs: Any) -> Any:
-            outer = ctx.cite  # ctx.citing, inlined: decided commands run through here often
-            ctx.cite = pick(self, ctx, *args, **kwargs) or outer
-            try:
+            with ctx.citing(pick(self, ctx, *args, **kwargs)):
                 return fn(self, ctx, *args, **kwargs)
-            finally:
-                ctx.cite = outer
-
-        if isinstance(rule, str) and rule:  # the usual case: one id, nothing to pick
-            @functools.wraps(fn)
-            def run_citing(self: Any, ctx: Ctx[Any], *args: Any, **kwargs: Any) -> Any:
-                outer = ctx.cite
-                ctx.cite = rule
-                try:
-                    return fn(self, ctx, *args, **kwargs)
-                finally:
-                    ctx.cite = outer
-
-            setattr(run_citing, CITE_ID, rule)  # after wraps, which copies fn's attributes
-            run = run_citing
 
         named = (rule,) if isinstance(rule, str) else ids
         setattr(run, CITES, (*getattr(fn, CITES, ()), *named))
         return cast(F, run)
 
     return wrap
-
-
-_CITING = cites("probe")(lambda self, ctx: None).__code__
-"""The code of ``@cites``'s one-id wrapper: only such a wrapper is folded (:func:`interpreted`)."""
-
-
-def interpreted(bound: Callable[..., Any]) -> tuple[Callable[..., Any], str]:
-    """A handler as the interpreter calls it, and the citation id to set around the call: a
-    method under ``@cites("id")`` unwrapped, the interpreter setting the id itself (one Python
-    frame fewer per task and command); any other handler as it is, with ""."""
-    if isinstance(bound, types.MethodType) and getattr(bound.__func__, "__code__", None) is _CITING:
-        func: Any = bound.__func__
-        return types.MethodType(func.__wrapped__, bound.__self__), getattr(func, CITE_ID)
-    return bound, ""
 
 
 def parse_dice(entered: Any, count: int, sides: int = 6) -> tuple[int, ...]:

@@ -34,7 +34,6 @@ from companion.engine.commands import (
 )
 from companion.engine.context import Ctx as Ctx  # editions and tests import these from here
 from companion.engine.context import cites as cites
-from companion.engine.context import interpreted
 from companion.engine.event_format import EVENT_TYPES, is_current, renamed_to, upcast
 from companion.engine.registry import handler
 from companion.engine.state import DRAFT, BaseState, SharedEvents, Task, draft, seal
@@ -175,38 +174,11 @@ class Rules(SharedEvents[S], ABC):
         return {}
 
     @functools.cached_property
-    def _emit_handlers(self) -> dict[str, tuple[type[Any], Callable[[S, Any], S]]] | None:
-        """``_typed_handlers`` when the edition keeps the base ``apply`` (``Ctx.emit`` then
-        applies an event through them itself), else None."""
-        return self._typed_handlers if type(self).apply is Rules.apply else None
-
-    @functools.cached_property
-    def _emit_fast(self) -> dict[str, tuple[Any, ...]]:
-        """Per current event name once emitted (with the base ``apply``): its field names,
-        required names, tag, dataclass, ``on_`` handler and whether it can end the game
-        (``ends_after``), for ``Ctx.emit``'s single lookup."""
-        return {}
-
-    @functools.cached_property
-    def _flow_is_bookkeeping(self) -> bool:
+    def flow_is_bookkeeping(self) -> bool:
         """Whether a ``flow_changed`` event needs no applying while a command is decided (the
         base handler: the working state already has that prompt and to-do list)."""
         return type(self).apply is Rules.apply and \
             type(self).on_flow_changed is Rules.on_flow_changed
-
-    @functools.cached_property
-    def _typed_handlers(self) -> dict[str, tuple[type[Any], Callable[[S, Any], S]]]:
-        """Current tags' event dataclasses and ``on_`` handlers (what an emitted event is
-        stored as), filled as tags are first emitted."""
-        return {}
-
-    def _add_typed(self, tag: str) -> tuple[type[Any], Callable[[S, Any], S]]:
-        name = tag.split("@", 1)[0]
-        on = getattr(self, "on_" + name, None)
-        if on is None or not is_current(tag):
-            raise ValueError(f"{self.name}: no handler for event type {tag!r}")
-        found = self._typed_handlers[tag] = (EVENT_TYPES[name], on)
-        return found
 
     def _add_handler(self, tag: str) -> Callable[[S, Mapping[str, Any]], S]:
         on = self._apply_handlers[tag] = self._handler(tag)
@@ -221,12 +193,10 @@ class Rules(SharedEvents[S], ABC):
             if found is None:
                 raise ValueError(f"{self.name}: no handler for event type {tag!r}")
             on = cast(Callable[[S, Any], S], found)
-            cls, new = EVENT_TYPES[name], object.__new__
+            cls = EVENT_TYPES[name]
 
             def apply_current(state: S, data: Mapping[str, Any]) -> S:
-                e = new(cls)  # EventData.from_stored, inlined: it runs for every event
-                e.__dict__.update(data)
-                return on(state, e)
+                return on(state, cls.from_stored(data))
 
             return apply_current
 
@@ -255,20 +225,17 @@ class Rules(SharedEvents[S], ABC):
             if handler is None:
                 raise IllegalCommand(f"{self.title} has no command {command.type!r}.")
             found = self._commands[command.type] = (
-                *interpreted(handler), getattr(self, "refuse_" + command.type, None),
-                declared_args(handler))
-        handler, cite = found[0], found[1]
+                handler, getattr(self, "refuse_" + command.type, None), declared_args(handler))
+        handler = found[0]
         if command.args:
             try:
-                check_args(found[3], command)
+                check_args(found[2], command)
             except ArgumentError as exc:
                 self.refuse_arguments(state, command, exc)
         self.check_legal(state, command)
         ctx = Ctx(self, draft(state))  # changed in place by each event; ``state`` never is
         ctx.in_command = True
-        ctx.cite = cite  # "" unless the handler is a ``@cites`` method (then as its wrapper)
-        handler(ctx, command)
-        ctx.cite = ""
+        handler(ctx, command)  # a ``@cites`` handler sets the citation of what it emits
         ctx.in_command = False
         if ctx.may_end or (self.ends_after is None and not ctx.command_checked):
             ctx.may_end = False
@@ -291,10 +258,9 @@ class Rules(SharedEvents[S], ABC):
     after_end_commands: frozenset[str] = frozenset()
 
     @functools.cached_property
-    def _commands(self) -> dict[str, tuple[Callable[..., Any], str, Callable[..., Any] | None,
-                                           type]]:
-        """Command type -> its ``cmd_`` handler and citation id (:func:`interpreted`), its
-        ``refuse_`` check and its declared arguments (``@takes``), looked up once."""
+    def _commands(self) -> dict[str, tuple[Callable[..., Any], Callable[..., Any] | None, type]]:
+        """Command type -> its ``cmd_`` handler, its ``refuse_`` check and its declared
+        arguments (``@takes``), looked up once."""
         return {}
 
     def command_args(self) -> dict[str, type]:
@@ -334,15 +300,8 @@ class Rules(SharedEvents[S], ABC):
             task = todo.pop(0)
             ctx._cursor = 0
             ctx.may_end = False
-            run_task, cite = tasks.get(task.name) or self._add_task(tasks, task.name)
-            if cite:  # a ``@cites`` task, unwrapped (see ``interpreted``)
-                outer, ctx.cite = ctx.cite, cite
-                try:
-                    run_task(ctx, **task.args)
-                finally:
-                    ctx.cite = outer
-            else:
-                run_task(ctx, **task.args)
+            run_task = tasks.get(task.name) or self._add_task(tasks, task.name)
+            run_task(ctx, **task.args)
             if ctx.may_end:  # only events change what ends a game
                 ctx.may_end = False
                 self.after_step(ctx)
@@ -351,9 +310,8 @@ class Rules(SharedEvents[S], ABC):
             raise RuntimeError("the rules did not settle")  # a rules bug, never a player's fault
 
     @functools.cached_property
-    def _tasks(self) -> dict[str, tuple[Callable[..., Any], str]]:
-        """Task name -> its handler as the interpreter calls it and its citation id
-        (:func:`interpreted`), looked up once (:meth:`_add_task`)."""
+    def _tasks(self) -> dict[str, Callable[..., Any]]:
+        """Task name -> its handler, looked up once (:meth:`_add_task`)."""
         return {}
 
     def run_next(self, ctx: Ctx[S], name: str, **args: Any) -> None:
@@ -377,22 +335,20 @@ class Rules(SharedEvents[S], ABC):
             ctx._cursor += 1
             return
         tasks = self._tasks
-        run_task, cite = tasks.get(name) or self._add_task(tasks, name)
-        outer, ctx.cite = ctx.cite, cite  # as from the interpreter: no rule applied yet but its own
+        run_task = tasks.get(name) or self._add_task(tasks, name)
+        outer, ctx.cite = ctx.cite, ""  # as from the interpreter: no rule applied yet but its own
         try:
             run_task(ctx, **args)
         finally:
             ctx.cite = outer
 
-    def _add_task(self, tasks: dict[str, tuple[Callable[..., Any], str]],
-                  name: str) -> tuple[Callable[..., Any], str]:
-        """Task ``name``'s handler as the interpreter calls it (:func:`interpreted`), kept in
-        ``tasks``."""
+    def _add_task(self, tasks: dict[str, Callable[..., Any]], name: str) -> Callable[..., Any]:
+        """Task ``name``'s handler, kept in ``tasks``."""
         found = handler(self, "task", name)
         if found is None:  # pragma: no cover - a rules bug, never a player's fault
             raise RuntimeError(f"{self.name}: no task declared with id {name!r}")
-        tasks[name] = interpreted(found)
-        return tasks[name]
+        tasks[name] = found
+        return found
 
     def after_step(self, ctx: Ctx[S]) -> None:
         """Called after each command and task: editions end the game here when it is over."""
@@ -401,6 +357,10 @@ class Rules(SharedEvents[S], ABC):
     """The tags of the events that can end the game (``after_step`` runs only after a step
     that emitted one), or None: after any event. An edition whose end depends on few events
     names them, since the check would otherwise run after almost every step."""
+
+    def can_end(self, tag: str) -> bool:
+        """Whether an event stored as ``tag`` can end the game (see :attr:`ends_after`)."""
+        return self.ends_after is None or tag in self.ends_after
 
     def action_groups(self, state: S) -> Iterator[list[Action]]:
         """``actions(state)`` in parts, most likely first, so checking a command usually needs
@@ -430,7 +390,7 @@ class Rules(SharedEvents[S], ABC):
         if why_absent:
             raise IllegalCommand(why_absent)
         found = self._commands.get(command.type)
-        refuse = getattr(self, "refuse_" + command.type, None) if found is None else found[2]
+        refuse = getattr(self, "refuse_" + command.type, None) if found is None else found[1]
         if refuse is not None:
             why = refuse(state, command)
             if why:

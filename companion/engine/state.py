@@ -74,11 +74,6 @@ class SharedEvents(Generic[S]):
         )
 
     def on_rolled(self, state: S, e: Rolled) -> S:
-        held = state.__dict__
-        if DRAFT in held:  # evolve, inlined: a draft changes in place (every roll)
-            held["rng"] = e.rng
-            held["last_roll"] = tuple(e.dice)
-            return state
         return evolve(state, rng=e.rng, last_roll=tuple(e.dice))
 
     def on_rng_advanced(self, state: S, e: RngAdvanced) -> S:

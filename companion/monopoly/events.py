@@ -25,7 +25,7 @@ from companion.engine.events import (
     TurnPassed,
     WentBankrupt,
 )
-from companion.engine.state import DRAFT, evolve
+from companion.engine.state import evolve
 from companion.monopoly.host import MonopolyHost
 from companion.monopoly.state import Assets, Auction, Debt, Deed, MonopolyState, Player, Trade
 
@@ -33,28 +33,12 @@ M = MonopolyState
 
 
 def _with_player(state: M, pid: str, **changes: Any) -> M:
-    players = state.players
-    for i, p in enumerate(players):
-        if p.id == pid:
-            fresh = p.__dict__.copy()  # evolve, inlined: a move or a jail change per turn
-            fresh.update(changes)
-            if len(fresh) != len(p.__dict__):
-                evolve(p, **changes)  # refuses the name that is not a field
-            new = _new(Player)
-            _set(new, "__dict__", fresh)
-            players = (*players[:i], new, *players[i + 1:])
-            break
-    held = state.__dict__
-    if DRAFT in held:  # evolve, inlined: a draft changes in place (a move per roll)
-        held["players"] = players
-        return state
+    players = tuple(evolve(p, **changes) if p.id == pid else p for p in state.players)
     return evolve(state, players=players)
 
 
 def _paid(state: M, source: str, to: str, amount: int) -> M:
-    """``amount`` from account ``source`` to account ``to``, in one new state (the hot path:
-    most events pay someone). The players tuple is rebuilt once, and a player's copy changes
-    only ``money`` (no field check needed)."""
+    """``amount`` from account ``source`` to account ``to``, in one new state."""
     changes: dict[str, Any] = {}
     players: list[Player] | None = None
     for account, delta in ((source, -amount), (to, amount)):
@@ -67,30 +51,13 @@ def _paid(state: M, source: str, to: str, amount: int) -> M:
                 players = list(state.players)
             for i, p in enumerate(players):
                 if p.id == account:
-                    players[i] = _with_money(p, p.money + delta)
+                    players[i] = evolve(p, money=p.money + delta)
                     break
             else:
                 raise KeyError(account)
     if players is not None:
         changes["players"] = tuple(players)
-    held = state.__dict__
-    if DRAFT in held:  # evolve, inlined: a draft changes in place (fields only, no check)
-        held.update(changes)
-        return state
     return evolve(state, **changes)
-
-
-def _with_money(p: Player, money: int) -> Player:
-    """A copy of ``p`` holding ``money`` (``evolve`` without its check of the names)."""
-    fresh = p.__dict__.copy()
-    fresh["money"] = money
-    new = _new(Player)
-    _set(new, "__dict__", fresh)
-    return new
-
-
-_new = object.__new__
-_set = object.__setattr__
 
 
 def assets_from_json(raw: Mapping[str, Any]) -> Assets:
@@ -130,19 +97,10 @@ class MonopolyEvents(MonopolyHost):
         return evolve(state, deeds={**state.deeds, index: Deed(e.owner)})
 
     def on_turn_passed(self, state: M, e: TurnPassed) -> M:
-        held = state.__dict__
-        if DRAFT in held:  # evolve, inlined: a draft changes in place (every turn)
-            held.update(current=e.current, doubles=0, again=False, turn_no=state.turn_no + 1)
-            return state
         return evolve(state, current=e.current, doubles=0, again=False,
                        turn_no=state.turn_no + 1)
 
     def on_doubles_counted(self, state: M, e: DoublesCounted) -> M:
-        held = state.__dict__
-        if DRAFT in held:  # evolve, inlined: a draft changes in place (every turn's roll)
-            held["doubles"] = e.count
-            held["again"] = e.again
-            return state
         return evolve(state, doubles=e.count, again=e.again)
 
     def on_deck_changed(self, state: M, e: DeckChanged) -> M:
@@ -182,12 +140,7 @@ class MonopolyEvents(MonopolyHost):
         return evolve(state, trades=tuple(t for t in state.trades if t.id != e.id))
 
     def on_edition_values_set(self, state: M, e: EditionValuesSet) -> M:
-        ext = state.ext.updated(e.set)
-        held = state.__dict__
-        if DRAFT in held:  # evolve, inlined: a draft changes in place (Bowser every roll)
-            held["ext"] = ext
-            return state
-        return evolve(state, ext=ext)
+        return evolve(state, ext=state.ext.updated(e.set))
 
     def on_player_value_set(self, state: M, e: PlayerValueSet) -> M:
         """An edition value kept per player: field ``key`` maps player ids to values."""

@@ -53,27 +53,18 @@ _FLAGS = tuple(f.name for f in fields(TurnFlagsSet))
 
 
 _by_setup: dict[int, tuple[object, EditionData]] = {}
-_last: tuple[object, EditionData | None] = (None, None)
-"""The setup asked about last and its data (replaced whole; most calls are for it)."""
+"""Each game's edition data by its setup (a setup never changes), so it is loaded once."""
 
 
 def data_of(state: State) -> EditionData:
-    """The edition data with this game's settings applied (looked up once per setup)."""
-    global _last
+    """The edition data with this game's settings applied (loaded once per setup)."""
     setup = state.setup
-    last = _last
-    if last[0] is setup and last[1] is not None:
-        return last[1]
     hit = _by_setup.get(id(setup))
-    if hit is not None and hit[0] is setup:
-        data = hit[1]
-    else:
-        data = load(setup.settings)
+    if hit is None or hit[0] is not setup:
         if len(_by_setup) > 64:
             _by_setup.clear()
-        _by_setup[id(setup)] = (setup, data)
-    _last = (setup, data)
-    return data
+        hit = _by_setup[id(setup)] = (setup, load(setup.settings))
+    return hit[1]
 
 
 def without(items: tuple[str, ...], remove: list[str] | tuple[str, ...]) -> tuple[str, ...]:

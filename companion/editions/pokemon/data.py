@@ -80,20 +80,10 @@ def mat_complete(state: MonopolyState, pid: str) -> bool:
 
 def complete_mats(state: MonopolyState) -> frozenset[str]:
     """The players whose tracker mat has every type."""
-    global _last_mats
-    v = values(state)  # checked after every step, while the mats rarely change
-    memo = _last_mats
-    if memo[0] is not v.caught or memo[1] is not v.wild:  # immutable: the same answer
-        types = set(v.wild)
-        done = frozenset(pid for pid, held in v.caught.items() if len(held) >= len(types)
-                         and {chip_type(c) for c in held} >= types)
-        memo = _last_mats = (v.caught, v.wild, done)
-    return memo[2]
-
-
-_last_mats: tuple[object, object, frozenset[str]] = (None, None, frozenset())
-"""The answer of :func:`complete_mats` for the last mats asked about (``caught`` and ``wild``,
-replaced whole, so a game in another thread never reads another game's answer)."""
+    v = values(state)
+    types = set(v.wild)
+    return frozenset(pid for pid, held in v.caught.items()
+                     if len(held) >= len(types) and {chip_type(c) for c in held} >= types)
 
 
 def wild_left(state: MonopolyState, type_id: str) -> bool:
@@ -190,19 +180,7 @@ def counts_last(state: MonopolyState) -> bool:
 
 def reading(state: MonopolyState, name: str) -> str:
     """The banker's choice for reading setting ``name`` in this game (or its default)."""
-    global _last_readings
-    setup = state.setup
-    memo = _last_readings
-    if memo[0] is not setup:  # a game's setup never changes: its choices neither
-        memo = _last_readings = (setup, {})
-    found = memo[1].get(name)
-    if found is None:
-        found = memo[1][name] = readings.chosen("pokemon", setup.settings, name)
-    return found
-
-
-_last_readings: tuple[object, dict[str, str]] = (None, {})
-"""The reading settings looked up for the last game asked about (replaced whole)."""
+    return readings.chosen("pokemon", state.setup.settings, name)
 
 
 def odds_for(state: MonopolyState, pid: str) -> Odds:

@@ -1,13 +1,13 @@
-"""The interpreter calls a ``@cites("id")`` task or command unwrapped and sets the id itself:
-every line still names the rule that caused it, whether the step ran from the to-do list,
-through ``run_next`` or as the command, and a step without a citation names none."""
+"""Every line names the rule of the ``@cites("id")`` step that said it, whether the step ran
+from the to-do list, through ``run_next`` or as the command; a step without a citation names
+none."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from companion.engine.context import Ctx, cites, interpreted
+from companion.engine.context import Ctx, cites
 from companion.engine.registry import task
 from companion.engine.rules import Rules
 from companion.engine.state import BaseState, Task
@@ -79,12 +79,3 @@ def test_each_line_names_the_rule_of_the_step_that_said_it() -> None:
             ("inner", "inner-rule"),
             ("plain", ""),
         ]
-
-
-def test_only_a_one_id_citation_is_unwrapped() -> None:
-    rules = Cited()
-    run, rule = interpreted(rules.task_queued)
-    wrapped = Cited.task_queued.__wrapped__  # type: ignore[attr-defined]
-    assert rule == "queued-rule" and run.__func__ is wrapped
-    assert interpreted(rules.helper) == (rules.helper, "")
-    assert interpreted(rules.task_plain) == (rules.task_plain, "")
