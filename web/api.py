@@ -9,13 +9,15 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request, session
 
-from companion import join_codes, json_text
+from companion import join_codes
 from companion.engine import editions
 from companion.engine.types import SetupError
 from web import access
+from web.bodies import body
 from web.context import web
 from web.errors import ApiError, outcome_response
 from web.openapi import document
+from web.seat_reclaim import forget_key
 from web.security import PHONE_LOCKED, attempt, guess, is_banker, require_banker
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -23,40 +25,6 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 MAX_SETUP_BODY = 256 * 1024
 
 
-SMALL_BODY = 16 * 1024
-"""Every body but a new game's setup (which may carry board and card corrections)."""
-MAX_DEPTH = json_text.MAX_DEPTH
-
-
-def body(keys: tuple[str, ...], limit: int = SMALL_BODY) -> dict[str, Any]:
-    """The request's JSON object (empty body: ``{}``), or a 4xx: see :func:`parse_body`.
-    ``keys``: the fields the route takes (every route names them; any other is refused)."""
-    return parse_body(request.get_data(), request.is_json, limit, keys)
-
-
-def parse_body(raw: bytes, is_json: bool, limit: int = SMALL_BODY,
-               keys: tuple[str, ...] | None = None) -> dict[str, Any]:
-    """The JSON object in ``raw`` (empty: ``{}``), or a 4xx saying what is wrong: larger than
-    ``limit`` bytes, not sent as JSON (``is_json``), not acceptable JSON
-    (:func:`companion.json_text.loads`: too deep, a lone surrogate, a huge number...), or
-    with a field outside ``keys``."""
-    if not raw:
-        return {}
-    if len(raw) > limit:
-        raise ApiError("too_large", f"That request is too large (at most {limit // 1024} KB).")
-    if not is_json:
-        raise ApiError("bad_request", "The request body must be JSON (application/json).")
-    try:
-        data = json_text.loads(raw)
-    except json_text.JsonTextError as exc:
-        raise ApiError("bad_request", f"The request body is refused: {exc}.") from None
-    if not isinstance(data, dict):
-        raise ApiError("bad_request", "The request body must be a JSON object.")
-    if keys is not None and set(data) - set(keys):
-        extra = ", ".join(sorted(set(data) - set(keys)))
-        raise ApiError("bad_request", f"Unknown field(s) {extra}; expected "
-                       f"{', '.join(keys) or 'no fields'}.")
-    return data
 
 
 @bp.get("/openapi.json")
@@ -306,8 +274,6 @@ def release(game_id: str) -> Response:
         raise ApiError("forbidden", "Only the banker can release another phone's player.")
     released = web().claims.release(game_id, player)
     if released:
-        from web.seat_reclaim import forget_key  # it builds on this module's body()
-
         forget_key(game_id, player)
     if not is_banker():
         access.remember(game_id, None)

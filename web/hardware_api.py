@@ -11,7 +11,7 @@ from flask import Blueprint, Response, jsonify, request
 from companion.engine.types import RuleError
 from companion.service import GameNotFound
 from companion.tags import TagError, normalise_uid
-from web.api import body
+from web.bodies import body
 from web.context import web
 from web.errors import ApiError
 from web.security import require_banker

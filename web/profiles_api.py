@@ -14,7 +14,7 @@ from companion.boxes.profiles import unverified as unverified_facts
 from companion.engine.editions import find_edition
 from companion.engine.types import SetupError
 from companion.monopoly.effect_words import effect_choices
-from web.api import body
+from web.bodies import body
 from web.context import web
 from web.errors import ApiError
 from web.security import require_banker

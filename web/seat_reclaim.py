@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from flask import Blueprint, Response, jsonify, request, session
 
 from web import access
-from web.api import body
+from web.bodies import body
 from web.context import web
 from web.errors import ApiError
 from web.security import guess, is_banker, require_banker
