@@ -33,7 +33,7 @@ from flask import Blueprint, Response, request, session
 from web import access
 from web.context import StreamSlots, web
 from web.errors import ApiError
-from web.front import StreamSpec
+from web.streams import StreamSpec
 
 try:  # a faster encoder (a dependency; the standard library if it is missing)
     import orjson

@@ -24,11 +24,12 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from typing import Any
 
 from a2wsgi.wsgi import build_environ
 from uvicorn.protocols.http.auto import AutoHTTPProtocol
+
+from web.streams import StreamSpec
 
 log = logging.getLogger("web.front")
 
@@ -44,25 +45,6 @@ FAILED = (500, [("Content-Type", "application/json")],
           b'{"error": "Something went wrong on the companion.", "code": "server_error"}')
 
 Answer = tuple[int, list[tuple[str, str]], bytes, Any]
-
-
-@dataclass
-class StreamSpec:
-    """What the events view hands the loop: whose view of which game, from which version."""
-
-    game_id: str
-    viewer: str | None
-    after: int
-    seconds: float
-    heartbeat: float
-    gone: Callable[[], bool]
-    """True when the stream must end (server closing, slot handed to a newer stream)."""
-    release: Callable[[], None]
-    frame: Callable[[int], tuple[int, bytes | None]] = field(default=lambda seen: (0, None))
-    """``frame(seen)``: ``(version, what a stream holding version seen needs next)``, the
-    frame None when it is up to date."""
-    share: Any = None
-    """Streams with equal ``share`` get equal frames for the same version seen."""
 
 
 class Front:
