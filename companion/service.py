@@ -13,12 +13,13 @@ import pickle
 import re
 import secrets
 import sqlite3
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from companion import join_codes, limits, view_ahead
 from companion.engine import game
@@ -59,7 +60,56 @@ log = logging.getLogger("companion.service")
 DB_NAME = "companion.db"
 
 __all__ = ["DB_NAME", "GameDamaged", "GameNotFound", "GameRecord", "GameService", "Listener",
-           "Outcome", "check_export", "log_digest"]
+           "Outcome", "ServicePort", "check_export", "log_digest"]
+
+T = TypeVar("T")
+AheadHook = Callable[[str, str | None, dict[str, Any]], None]
+
+
+class ServicePort(Protocol):
+    """All that the phones' web app (``web/``) and the table (``companion/table.py``) may
+    use of the game service: :class:`GameService` has it; nothing outside the service calls
+    its ``_private`` members (tests/test_service_port.py checks both). Writes queue to the
+    service thread; reads are immutable states and cached views, safe from any thread."""
+
+    store: Store
+    """The database, for settings and side tables: use it only inside :meth:`call`."""
+    changed: threading.Condition
+    """Notified after every commit (a stream waiting for the next version)."""
+    ahead_hooks: list[AheadHook]
+    before_later: list[Callable[[], None]]
+    tap_handler: Callable[[str, str], Outcome] | None
+
+    @property
+    def clock(self) -> Callable[[], float]: ...
+
+    # writes, decided in order on the service thread
+    def call(self, fn: Callable[..., T], *args: Any, timeout: float = 30) -> T: ...
+    def subscribe(self, listener: Listener, *, first: bool = False) -> None: ...
+    def create_game(self, setup: Any) -> Outcome: ...
+    def submit(self, game_id: str, command: Any, version: int | None = None,
+               key: str | None = None) -> Outcome: ...
+    def submit_later(self, game_id: str, command: Any, version: int | None = None,
+                     key: str | None = None,
+                     then: Callable[[Future[Outcome]], None] | None = None,
+                     ) -> Future[Outcome] | None: ...
+    def undo(self, game_id: str, cmd: int | None = None) -> Outcome: ...
+    def decide_here(self, game_id: str, command: Any) -> Outcome: ...
+    def notify(self, game_id: str, text: str, level: str) -> None: ...
+    def serve_game(self, game_id: str) -> None: ...
+
+    # reads
+    def games(self) -> list[dict[str, Any]]: ...
+    def record(self, game_id: str) -> GameRecord: ...
+    def loaded(self, game_id: str) -> bool: ...
+    def state(self, game_id: str) -> tuple[int, BaseState]: ...
+    def view(self, game_id: str, viewer: str | None = None) -> dict[str, Any]: ...
+    def view_key(self, game_id: str, viewer: str | None) -> str | None: ...
+    def history(self, game_id: str) -> list[dict[str, Any]]: ...
+    def commands(self, game_id: str) -> list[dict[str, Any]]: ...
+    def export(self, game_id: str) -> Iterator[str]: ...
+    def wait(self, game_id: str, after: int, timeout: float) -> int: ...
+    def active_game(self) -> str | None: ...
 
 
 class GameService(WriterThread):
@@ -83,7 +133,7 @@ class GameService(WriterThread):
         self._ahead: ThreadPoolExecutor | None = None
         """Builds a move's views while this thread waits for the disk (the fsync of the
         commit releases the GIL): see :meth:`_view_ahead`."""
-        self.ahead_hooks: list[Callable[[str, str | None, dict[str, Any]], None]] = []
+        self.ahead_hooks: list[AheadHook] = []
         """``hook(game_id, viewer key, view)`` runs on the helper thread with a view built
         ahead, before the commit is known to have succeeded: a hook may prepare work from
         it (a web front's patch) but must not publish anything until the service does."""

@@ -18,16 +18,16 @@ from typing import Any
 from companion import story
 from companion.engine.editions import find_edition
 from companion.engine.types import Command, RuleError
-from companion.service import GameNotFound, GameRecord, GameService, Outcome
+from companion.service import GameNotFound, GameRecord, Outcome, ServicePort
 from companion.tags import TagAlreadyEnrolled, TagError, TagRegistry
 
 log = logging.getLogger("companion.table")
 
 
 class Table:
-    """Connects a :class:`GameService` with a hardware facade (or None) and the tag registry."""
+    """Connects the game service with a hardware facade (or None) and the tag registry."""
 
-    def __init__(self, service: GameService, hardware: Any = None) -> None:
+    def __init__(self, service: ServicePort, hardware: Any = None) -> None:
         self.service = service
         self.hardware = hardware
         self.registry = TagRegistry(service.store.conn)

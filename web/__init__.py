@@ -1,4 +1,4 @@
-"""The phone page: a Flask app over :class:`companion.service.GameService`.
+"""The phone page: a Flask app over the game service (:class:`companion.service.ServicePort`).
 
 ``create_app(service, hardware=None, config=None)`` builds it; :func:`web.server.serve` runs it.
 """
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import Flask
 
@@ -19,10 +19,13 @@ from web.context import StreamSlots, Web
 from web.security import BankerSessions, Limiter
 from web.sessions import RememberingSessions
 
+if TYPE_CHECKING:
+    from companion.service import ServicePort
+
 SECRET_SETTING = "web.secret_key"
 
 
-def _secret(service: Any, given: str | None) -> str:
+def _secret(service: ServicePort, given: str | None) -> str:
     """The configured key, else the one kept in the settings table, else a new persisted one."""
     if given:
         return given
@@ -33,7 +36,8 @@ def _secret(service: Any, given: str | None) -> str:
     return str(key)
 
 
-def create_app(service: Any, hardware: Any = None, config: dict[str, Any] | None = None) -> Flask:
+def create_app(service: ServicePort, hardware: Any = None,
+               config: dict[str, Any] | None = None) -> Flask:
     """The app. ``config`` keys: ``banker_pin`` (str), ``allowed_hosts`` (extra host names),
     ``secret_key``, ``public_url`` (the join QR's address), ``stream_slots`` (max open event
     streams), ``stream_seconds`` (a stream ends after this; the page reconnects),

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import json
 import threading
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from companion.service import ServicePort
 
 KEY = "web.claims"
 
@@ -12,7 +15,7 @@ KEY = "web.claims"
 class Claims:
     """``game_id -> {player_id: session id}``, persisted so a restart keeps every seat."""
 
-    def __init__(self, service: Any) -> None:
+    def __init__(self, service: ServicePort) -> None:
         self.service = service
         self._lock = threading.Lock()
         raw = service.call(service.store.setting, KEY)

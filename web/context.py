@@ -11,6 +11,7 @@ from typing import Any
 from flask import current_app
 
 from companion.join_codes import LastMoves
+from companion.service import ServicePort
 from web.claims import Claims
 from web.security import BankerSessions, Limiter
 
@@ -103,7 +104,8 @@ class StreamSlots:
 class Web:
     """The app's companion-side state (``app.extensions["companion"]``)."""
 
-    service: Any
+    service: ServicePort
+    """All the app may use of the game service."""
     hardware: Any
     claims: Claims
     pin: Limiter

@@ -26,7 +26,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, Response, request, session
 
@@ -34,6 +34,9 @@ from web import access
 from web.context import StreamSlots, web
 from web.errors import ApiError
 from web.streams import StreamSpec
+
+if TYPE_CHECKING:
+    from companion.service import ServicePort
 
 try:  # a faster encoder (a dependency; the standard library if it is missing)
     import orjson
@@ -199,7 +202,7 @@ def prepare(game_id: str, key: str | None, view: dict[str, Any]) -> None:
         _pending[(game_id, key)] = out
 
 
-def frames(service: Any, game_id: str, viewer: str | None) -> Frames:
+def frames(service: ServicePort, game_id: str, viewer: str | None) -> Frames:
     """The current :class:`Frames` of the game for ``viewer``, built once per version (and
     shared by every viewer when the edition shows them all the same view)."""
     view = service.view(game_id, viewer)
@@ -229,7 +232,7 @@ def last_seen() -> int:
         return -1
 
 
-def stream(service: Any, game_id: str, viewer: str | None, after: int, slots: StreamSlots,
+def stream(service: ServicePort, game_id: str, viewer: str | None, after: int, slots: StreamSlots,
            seconds: float, heartbeat: float, gone: Callable[[], bool],
            release: Callable[[], None] | None = None, patches: bool = False) -> Iterator[bytes]:
     try:

@@ -24,12 +24,15 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from a2wsgi.wsgi import build_environ
 from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
 from web.streams import StreamSpec
+
+if TYPE_CHECKING:
+    from companion.service import ServicePort
 
 log = logging.getLogger("web.front")
 
@@ -62,12 +65,10 @@ class Front:
         self._written = threading.Event()
         self._written.set()
         self.streams = 0
-        service = app.extensions["companion"].service
+        service: ServicePort = app.extensions["companion"].service
         service.subscribe(self._published, first=True)  # before the OLED's redraw
-        if hasattr(service, "ahead_hooks"):
-            service.ahead_hooks.append(self._ahead)
-        if hasattr(service, "before_later"):
-            service.before_later.append(self._let_loop_write)
+        service.ahead_hooks.append(self._ahead)
+        service.before_later.append(self._let_loop_write)
 
     # -- the service's side ---------------------------------------------------------------------
     def _published(self, game_id: str, version: int, notice: Any) -> None:

@@ -11,12 +11,15 @@ import threading
 import time
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from flask import Flask, current_app, request, session
 
 from web.errors import ApiError
+
+if TYPE_CHECKING:
+    from companion.service import ServicePort
 
 CSRF_HEADER = "X-CSRF-Token"
 PIN_DIGITS = 8
@@ -142,7 +145,7 @@ class BankerSessions:
     KEY = "web.banker_sessions"
     HOURS = 12.0
 
-    def __init__(self, service: Any, pin: str, secret: str,
+    def __init__(self, service: ServicePort, pin: str, secret: str,
                  clock: Callable[[], float] = time.time) -> None:
         self.service = service
         self.clock = clock
