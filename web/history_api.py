@@ -149,8 +149,9 @@ def openapi_paths() -> dict[str, Any]:
             "{step, last, cmd, time, said, cites, turns?} (a running game: banker only)",
             [gid, step, turns]),
         "/api/games/{game_id}/rules": op(
-            "Rules at hand: the readings in force and a search (?q=) over the rulebook "
-            "passages and readings of the game's edition",
+            "Rules at hand: the readings in force, a search (?q=) over the rulebook "
+            "passages and readings of the game's edition, and 'prompts': what each question "
+            "the edition asks means, with its rule (first-game mode)",
             [gid, {"name": "q", "in": "query", "required": False,
                    "schema": {"type": "string", "maxLength": 200}}]),
         "/api/history": op("The household's history: games, players, boxes, chart points",
@@ -163,8 +164,9 @@ def openapi_paths() -> dict[str, Any]:
 @bp.get("/api/games/<game_id>/rules")
 def rules(game_id: str) -> Response:
     """Rules at hand: ``?q=`` searches the rulebook passages and readings of this game's
-    edition; ``readings`` are the readings in force for this game."""
-    from companion import rules_lookup
+    edition; ``readings`` are the readings in force for this game; ``prompts``, what each
+    question the edition asks means, with its rule (first-game mode)."""
+    from companion import prompt_help, rules_lookup
 
     _viewer(game_id)
     state = access.record(game_id).state
@@ -174,4 +176,5 @@ def rules(game_id: str) -> Response:
     settings = state.setup.settings
     return jsonify({"edition": state.edition,
                     "readings": rules_lookup.in_force(state.edition, settings),
-                    "results": rules_lookup.search(state.edition, settings, query)})
+                    "results": rules_lookup.search(state.edition, settings, query),
+                    "prompts": prompt_help.explanations(state.edition)})

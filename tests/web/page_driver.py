@@ -58,10 +58,15 @@ def running_server(state_dir: Path) -> Iterator[tuple[str, GameService]]:
 
 
 def new_phone(browser: Any, errors: list[str], scheme: str = "light",
-              bypass_csp: bool = False) -> Any:
-    """A 390×844 phone; ``bypass_csp`` lets a test inject its own style or axe-core."""
+              bypass_csp: bool = False, first_game: str | None = "off") -> Any:
+    """A 390×844 phone; ``bypass_csp`` lets a test inject its own style or axe-core;
+    ``first_game``: the phone's first-game mode answered before ("off": the offer is not
+    shown; None: a phone never asked, web/static/rules.js)."""
     ctx = browser.new_context(viewport=PHONE, device_scale_factor=1, color_scheme=scheme,
                               reduced_motion="reduce", bypass_csp=bypass_csp)
+    if first_game is not None:
+        ctx.add_init_script("try { localStorage.setItem('companion.firstGame', "
+                            f"{first_game!r}); }} catch (e) {{}}")
     ctx.set_default_timeout(30000)  # generous: CI shares two cores with the server
     page = ctx.new_page()
     page.on("pageerror", lambda e: errors.append(str(e)))

@@ -357,6 +357,7 @@ function loading(got) {
 /* ---- rendering ---- */
 function render() {
   const app = $("app"); app.setAttribute("aria-busy", "false");
+  if (window.RulesAtHand) RulesAtHand.attach();  /* "Rules" in the bar (rules.js) */
   const who = $("who");
   who.textContent = banker() ? "Banker" : me() ? playerName(me()) : S.game ? "Watching" : "";
   if (me()) who.style.setProperty("--c", playerColor(me())); else who.style.removeProperty("--c");
@@ -384,7 +385,8 @@ function render() {
 
 function tableTab() {
   const v = S.view;
-  return [keyCard(), reclaimNotice(), glance(v), v.finished ? storyAtEnd(v) : null,
+  return [keyCard(), reclaimNotice(), glance(v), window.RulesAtHand ? RulesAtHand.firstGame(v) : null,
+    v.finished ? storyAtEnd(v) : null,
     offers(v), actionsSection(v), auctionSection(v), editionSection(v),
     playersSection(v), reclaimNotice()].filter(Boolean);
 }
@@ -444,7 +446,8 @@ function glance(v) {
       const li = h("li", {}, words(text));
       if (i === at) li.prepend(dice(roll));
       if (e && e.cite) {
-        const why = h("span", {class: "cite", hidden: true}, String(e.cite));
+        const why = window.RulesAtHand ? RulesAtHand.why(e.cite)  /* with the readings in force */
+          : h("span", {class: "cite", hidden: true}, String(e.cite));
         li.append(" ", h("button", {class: "link", "aria-expanded": "false", onclick: (ev) => {
           why.hidden = !why.hidden; ev.target.setAttribute("aria-expanded", String(!why.hidden));
         }}, "rule"), why);
@@ -1088,7 +1091,8 @@ function chartTab() {
 
 /* ---- history (newest first) ---- */
 function historyTab() {
-  const sec = h("section", {"aria-label": "History"}, h("h2", {}, "Everything that happened"));
+  const sec = h("section", {"aria-label": "History"}, h("h2", {}, "Everything that happened"),
+    window.RulesAtHand ? RulesAtHand.readings() : null);
   const got = fetched("history", `/api/games/${gid()}/history`), rows = got.data;
   if (!rows) { sec.append(loading(got)); return [sec]; }
   const list = h("ol", {class: "hist", reversed: true});
@@ -1221,7 +1225,7 @@ function displaySection() {
   };
   return h("section", {"aria-label": "Display"}, h("h2", {}, "Display"),
     h("label", {for: "pref-theme"}, "Colours"), theme, check("big", "Large text"),
-    check("sound", "A sound when it is my turn"),
+    check("sound", "A sound when it is my turn"), window.RulesAtHand ? RulesAtHand.setting() : null,
     h("p", {class: "muted hint"}, Awake.state() === "video" ? "The screen stays on while the "
       + "game is open." : Awake.state() === "lock" ? "The screen stays on while the game is open."
       : "Tap the page once and the screen stays on while the game is open."));
