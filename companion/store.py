@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.engine.types import Event
+from companion.i18n import from_stored, stored
 
 log = logging.getLogger(__name__)
 
@@ -432,7 +433,7 @@ class Store:
                 time,
                 e.type,
                 json.dumps(dict(e.data), separators=(",", ":")),
-                e.say,
+                stored(e.say),
                 e.cite,
             )
             for i, e in enumerate(events)
@@ -501,7 +502,7 @@ class Store:
             (game_id, after),
         )
         return [
-            Row(seq, cmd, t, Event(typ, json.loads(data), say, cite))
+            Row(seq, cmd, t, Event(typ, json.loads(data), from_stored(say), cite))
             for seq, cmd, t, typ, data, say, cite in cur.fetchall()
         ]
 

@@ -34,6 +34,7 @@ from companion.engine.context import Ctx, cites
 from companion.engine.registry import effect, space_kind, task
 from companion.engine.state import Task
 from companion.engine.types import SetupError
+from companion.i18n import Msg
 from companion.monopoly.board import Card, Space, load_board
 from companion.monopoly.cards import DeckPolicy, MonopolyCards, physical_decks
 from companion.monopoly.rules import MonopolyRules
@@ -98,7 +99,7 @@ class DiscardPile(DeckPolicy):
         cards = ctx.state.decks[deck]
         title = ctx.state.b.deck_titles[deck]
         if not cards:
-            ctx.say(f"There are no {title} cards left.")
+            ctx.say(Msg("There are no {deck} cards left.", deck=title))
             return
         if physical_decks(ctx.state):
             rules.ask_draw(ctx, pid, deck, list(cards))
@@ -111,7 +112,8 @@ class DiscardPile(DeckPolicy):
         title = ctx.state.b.deck_titles[deck]
         card = ctx.state.b.card(card_id)
         rest = [c for c in ctx.state.decks[deck] if c != card_id]
-        ctx.emit("deck_changed", f"{ctx.state.name(pid)} draws {title}: \u201c{card.text}\u201d",
+        ctx.emit("deck_changed", Msg("{player} draws {deck}: \u201c{card}\u201d",
+                                     player=ctx.state.name(pid), deck=title, card=card.text),
                  deck=deck, cards=rest, card=card.id, player=pid)
         self.set_discard(ctx, deck, [*discards(ctx.state, deck), card.id])
         rules.apply_card(ctx, pid, card)
@@ -126,8 +128,8 @@ class DiscardPile(DeckPolicy):
         order, nxt = rng.shuffled(ctx.state.rng, tuple(discards(ctx.state, deck)))
         ctx.emit("rng_advanced", rng=nxt)
         ctx.emit("deck_changed",
-                 f"The {ctx.state.b.deck_titles[deck]} cards are used up: the discard "
-                 "pile is shuffled into a new deck.", deck=deck, cards=list(order))
+                 Msg("The {deck} cards are used up: the discard pile is shuffled into a new "
+                     "deck.", deck=ctx.state.b.deck_titles[deck]), deck=deck, cards=list(order))
         self.set_discard(ctx, deck, [])
 
 
@@ -197,7 +199,8 @@ class MonopolinoRules(MonopolyRules):
         elif owner != pid:
             self.charge_rent(ctx, pid, owner, space)
         else:
-            ctx.say(f"{space.name} has {ctx.state.name(pid)}'s own booth.")
+            ctx.say(Msg("{space} has {player}'s own booth.", space=space.name,
+                        player=ctx.state.name(pid)))
 
     @cites("booth")
     def build(self, ctx: C, pid: str, space: Space) -> None:
@@ -205,27 +208,31 @@ class MonopolinoRules(MonopolyRules):
         state = ctx.state
         p = state.player(pid)
         if self.booths_left(state, pid) == 0:
-            ctx.say(f"{space.name} is free, but {p.name} has no booths left: nothing happens.")
+            ctx.say(Msg("{space} is free, but {player} has no booths left: nothing happens.",
+                        space=space.name, player=p.name))
             return
         if p.money < space.price:
-            ctx.say(f"{p.name} cannot pay {state.fmt(space.price)} for {space.name}: no booth is "
-                    "placed.")
+            ctx.say(Msg("{player} cannot pay {amount} for {space}: no booth is placed.",
+                        player=p.name, amount=state.cash(space.price), space=space.name))
             return
         ctx.emit("money_paid",
-                 f"{p.name} pays {state.fmt(space.price)} to the Bank for {space.name}.",
+                 Msg("{player} pays {amount} to the Bank for {space}.", player=p.name,
+                     amount=state.cash(space.price), space=space.name),
                  source=pid, to="bank", amount=space.price)
-        self.place_booth(ctx, pid, space.index, f"{p.name} places a booth on {space.name}.")
+        self.place_booth(ctx, pid, space.index, Msg("{player} places a booth on {space}.",
+                                                    player=p.name, space=space.name))
 
     def rent(self, state: MonopolyState, space: Space, owner: str) -> tuple[int, str]:
         if state.has_set(owner, space.color):
-            return space.price * 2, "booths on both spaces of the colour: double"
-        return space.price, "booth"
+            return space.price * 2, Msg("booths on both spaces of the colour: double")
+        return space.price, Msg("booth")
 
     # -- turns and spaces -------------------------------------------------------------------
     @space_kind("train")
     def land_train(self, ctx: C, pid: str, space: Space) -> None:
-        self.ask_roll(ctx, "station", pid, f"{ctx.state.name(pid)} is on {space.name}: roll "
-                      "again and move", 1, "station_roll", label="Roll again", player=pid)
+        self.ask_roll(ctx, "station", pid, Msg("{player} is on {space}: roll again and move",
+                                               player=ctx.state.name(pid), space=space.name),
+                      1, "station_roll", label=Msg("Roll again"), player=pid)
 
     @task("station_roll")
     @cites("station")
@@ -238,28 +245,32 @@ class MonopolinoRules(MonopolyRules):
     @cites("sweets")
     def land_sweets(self, ctx: C, pid: str, space: Space) -> None:
         fee = ctx.state.b.rule("lottery_fee")
-        self.pay(ctx, pid, "pot", fee, f"{ctx.state.name(pid)} lands on {space.name}: pays "
-                 f"{ctx.state.fmt(fee)} onto the LOTTERY")
+        self.pay(ctx, pid, "pot", fee, Msg("{player} lands on {space}: pays {amount} onto the "
+                                           "LOTTERY", player=ctx.state.name(pid),
+                                           space=space.name, amount=ctx.state.cash(fee)))
 
     @space_kind("lottery")
     @cites("lottery")
     def land_lottery(self, ctx: C, pid: str, space: Space) -> None:
         pot = ctx.state.pot
         if pot <= 0:
-            ctx.say("The LOTTERY is empty: nothing happens.")
+            ctx.say(Msg("The LOTTERY is empty: nothing happens."))
             return
-        self.receive(ctx, pid, pot, f"{ctx.state.name(pid)} lands on the LOTTERY and takes "
-                     f"{ctx.state.fmt(pot)}.", source="pot")
+        self.receive(ctx, pid, pot, Msg("{player} lands on the LOTTERY and takes {amount}.",
+                                        player=ctx.state.name(pid), amount=ctx.state.cash(pot)),
+                     source="pot")
 
     @space_kind("go_to_shooting_gallery")
     @cites("go-to-gallery")
     def land_go_to_shooting_gallery(self, ctx: C, pid: str, space: Space) -> None:
         fee = ctx.state.b.rule("lottery_fee")
-        self.pay(ctx, pid, "pot", fee, f"{ctx.state.name(pid)} lands on {space.name}: puts "
-                 f"{ctx.state.fmt(fee)} on the LOTTERY")
+        self.pay(ctx, pid, "pot", fee, Msg("{player} lands on {space}: puts {amount} on the "
+                                           "LOTTERY", player=ctx.state.name(pid),
+                                           space=space.name, amount=ctx.state.cash(fee)))
         gallery = ctx.state.b.first("shooting_gallery")
         self.move_to(ctx, pid, gallery.index, salary=False,
-                     why=f"{ctx.state.name(pid)} goes to the {gallery.name} without passing START.")
+                     why=Msg("{player} goes to the {space} without passing START.",
+                             player=ctx.state.name(pid), space=gallery.name))
 
     # -- RISK cards -------------------------------------------------------------------------
     @task("draw_card")
@@ -273,9 +284,13 @@ class MonopolinoRules(MonopolyRules):
         if to == "pot" and readings.chosen(self.name, ctx.state.setup.settings,
                                            "pay_card_to") == "bank":
             to = "bank"
-        where = "onto the LOTTERY" if to == "pot" else f"to {ctx.state.name(to)}"
-        self.pay(ctx, pid, to, amount, f"Card: {ctx.state.name(pid)} pays "
-                 f"{ctx.state.fmt(amount)} {where}")
+        if to == "pot":
+            why = Msg("Card: {player} pays {amount} onto the LOTTERY",
+                      player=ctx.state.name(pid), amount=ctx.state.cash(amount))
+        else:
+            why = Msg("Card: {player} pays {amount} to {to}", player=ctx.state.name(pid),
+                      amount=ctx.state.cash(amount), to=ctx.state.name(to))
+        self.pay(ctx, pid, to, amount, why)
         self.move_to(ctx, pid, ctx.state.b.find(space).index, salary)
         ctx.then(Task("land", {"player": pid}))
 
@@ -292,45 +307,51 @@ class MonopolinoRules(MonopolyRules):
         spaces = [state.b.spaces[i] for i in members]
         if None not in owners and len(owners) == 1:
             owner = state.name(owners.pop() or "")
-            ctx.say(f"Both {cname} spaces hold {owner}'s booths: nothing can be done, "
-                    f"{name} draws a new card.")
+            ctx.say(Msg("Both {colour} spaces hold {owner}'s booths: nothing can be done, "
+                        "{player} draws a new card.", colour=cname, owner=owner, player=name))
             ctx.then(Task("draw_card", {"player": pid, "deck": card.deck}))
             return
         if self.booths_left(state, pid) == 0:
-            ctx.say(f"{name} has no booths left: the card is discarded.")
+            ctx.say(Msg("{player} has no booths left: the card is discarded.", player=name))
             return
+        options: list[tuple[str, str]]
         if None in owners:
-            options = [(s.id, f"Place a booth on {s.name}") for s in spaces
+            options = [(s.id, Msg("Place a booth on {space}", space=s.name)) for s in spaces
                        if state.owner(s.index) is None]
         else:
-            options = [(s.id, f"Replace {state.name(state.owner(s.index) or '')}'s booth on "
-                        f"{s.name}") for s in spaces if state.owner(s.index) != pid]
-        options.append((NO_BOOTH, "Place no booth"))
-        self.ask_choice(ctx, "booth_card", pid, f"{name}: place a booth on a {cname} space?",
-                        options, "booth_card", player=pid)
+            options = [(s.id, Msg("Replace {owner}'s booth on {space}",
+                                  owner=state.name(state.owner(s.index) or ""), space=s.name))
+                       for s in spaces if state.owner(s.index) != pid]
+        options.append((NO_BOOTH, Msg("Place no booth")))
+        self.ask_choice(ctx, "booth_card", pid,
+                        Msg("{player}: place a booth on a {colour} space?", player=name,
+                            colour=cname), options, "booth_card", player=pid)
 
     @task("booth_card")
     @cites("booth-card")
     def task_booth_card(self, ctx: C, player: str, option: str) -> None:
         name = ctx.state.name(player)
         if option == NO_BOOTH:
-            ctx.say(f"{name} places no booth.")
+            ctx.say(Msg("{player} places no booth.", player=name))
             return
         space = ctx.state.b.find(option)
         old = ctx.state.owner(space.index)
-        why = f"Card: {name} places a booth on {space.name}"
-        if old is not None:
-            why += f", and {ctx.state.name(old)}'s booth goes back to its owner"
-        self.place_booth(ctx, player, space.index, why + ".")
+        if old is None:
+            why = Msg("Card: {player} places a booth on {space}.", player=name, space=space.name)
+        else:
+            why = Msg("Card: {player} places a booth on {space}, and {owner}'s booth goes back "
+                      "to its owner.", player=name, space=space.name, owner=ctx.state.name(old))
+        self.place_booth(ctx, player, space.index, why)
 
     # -- the end ----------------------------------------------------------------------------
     def richest(self, state: MonopolyState) -> tuple[list[str], str]:
         best = max(p.money for p in state.active)
         winners = [p.id for p in state.active if p.money == best]
         if len(winners) == 1:
-            return winners, f"{state.name(winners[0])} is richest with {state.fmt(best)} and wins."
-        names = " and ".join(state.name(w) for w in winners)
-        return winners, f"{names} are richest with {state.fmt(best)} each and share the win."
+            return winners, Msg("{player} is richest with {amount} and wins.",
+                                player=state.name(winners[0]), amount=state.cash(best))
+        return winners, Msg("{players} are richest with {amount} each and share the win.",
+                            players=[state.name(w) for w in winners], amount=state.cash(best))
 
     def end_cite(self, state: MonopolyState) -> str:
         return "end"
@@ -340,7 +361,8 @@ class MonopolinoRules(MonopolyRules):
         if not broke:
             return super().ended(state)
         winners, why = self.richest(state)
-        return winners, f"{' and '.join(broke)} has no money left: the game ends. {why}"
+        return winners, Msg("{players} has no money left: the game ends. {why}", players=broke,
+                            why=why)
 
     def final_ranking(self, state: MonopolyState) -> tuple[list[str], str]:
         """Stopped early, the richest player wins too (booths count for nothing)."""

@@ -12,6 +12,7 @@ from companion.engine.context import Ctx
 from companion.engine.editions import find_edition
 from companion.engine.state import BaseState, draft, seal
 from companion.engine.types import Action, Command, Event, GameSetup
+from companion.i18n import Msg
 
 GAME_STARTED = "game_started"
 UNDONE = "undone"
@@ -23,7 +24,8 @@ def new_game(setup: GameSetup) -> list[Event]:
 
     rules = find_edition(setup.edition)
     check_setup(setup, rules.setup_info())  # one check, wherever the settings come from
-    first = Event(GAME_STARTED, setup.to_json(), f"A game of {rules.title} begins.")
+    first = Event(GAME_STARTED, setup.to_json(),
+                  Msg("A game of {title} begins.", title=rules.title))
     state = apply(None, first)
     ctx = Ctx(rules, state)
     rules.start(ctx)

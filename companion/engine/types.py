@@ -6,6 +6,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.i18n import Msg, from_stored, stored
+
 BANKER = "banker"
 """The actor id of the banker: the person holding the PIN, who may act for anyone."""
 
@@ -81,14 +83,16 @@ class Event:
         c(self, cite)
 
     def to_json(self) -> dict[str, Any]:
-        out = {"type": self.type, "data": dict(self.data), "say": self.say}
+        out = {"type": self.type, "data": dict(self.data), "say": stored(self.say)}
         if self.cite:  # only when there is one, so logs written before citations read the same
             out["cite"] = self.cite
         return out
 
     @classmethod
     def from_json(cls, raw: Mapping[str, Any]) -> Event:
-        return cls(str(raw["type"]), dict(raw.get("data", {})), str(raw.get("say", "")),
+        say = raw.get("say", "")
+        return cls(str(raw["type"]), dict(raw.get("data", {})),
+                   say if isinstance(say, Msg) else from_stored(str(say)),
                    str(raw.get("cite", "")))
 
 

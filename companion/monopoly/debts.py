@@ -10,6 +10,7 @@ from companion.engine.context import Ctx, cites
 from companion.engine.registry import task
 from companion.engine.state import Task
 from companion.engine.types import Command, IllegalCommand
+from companion.i18n import Msg
 from companion.monopoly.host import MonopolyHost
 from companion.monopoly.state import MonopolyState
 
@@ -55,16 +56,17 @@ class MonopolyDebts(MonopolyHost):
         if p.bankrupt or (payee not in ("bank", "pot") and ctx.state.player(payee).bankrupt):
             return
         if p.money >= amount:
-            ctx.emit("money_paid", f"{why}.", source=payer, to=payee, amount=amount)
+            ctx.emit("money_paid", Msg("{why}.", why=why), source=payer, to=payee, amount=amount)
             return
         if self.short_payment == "pay_all":
             if p.money > 0:
-                ctx.emit("money_paid", f"{why}: {p.name} has only {ctx.state.fmt(p.money)} and "
-                         "pays it all.", source=payer, to=payee, amount=p.money)
+                ctx.emit("money_paid", Msg("{why}: {player} has only {amount} and pays it all.",
+                                           why=why, player=p.name, amount=ctx.state.cash(p.money)),
+                         source=payer, to=payee, amount=p.money)
             return
         ctx.emit("debt_changed",
-                 f"{why}: {p.name} has only {ctx.state.fmt(p.money)} and must raise "
-                 f"{ctx.state.fmt(amount)}.",
+                 Msg("{why}: {player} has only {amount} and must raise {owed}.", why=why,
+                     player=p.name, amount=ctx.state.cash(p.money), owed=ctx.state.cash(amount)),
                  debt={"player": payer, "creditor": payee, "amount": amount, "reason": why,
                        **({"cite": ctx.cite} if ctx.cite else {})})
         self.ask_debt(ctx)
@@ -81,9 +83,11 @@ class MonopolyDebts(MonopolyHost):
     def ask_debt(self, ctx: C) -> None:
         d = ctx.state.debt
         assert d is not None
-        ctx.ask("debt", (d.player,), f"{ctx.state.name(d.player)} owes "
-                f"{ctx.state.fmt(d.amount)} to {ctx.state.name(d.creditor)}: sell, trade, or "
-                "declare bankruptcy", amount=d.amount, creditor=d.creditor)
+        ctx.ask("debt", (d.player,), Msg("{player} owes {amount} to {creditor}: sell, trade, or "
+                                         "declare bankruptcy", player=ctx.state.name(d.player),
+                                         amount=ctx.state.cash(d.amount),
+                                         creditor=ctx.state.name(d.creditor)),
+                amount=d.amount, creditor=d.creditor)
 
     def settle_debt(self, ctx: C) -> None:
         """Pay the debt as soon as the debtor has the money."""
@@ -94,7 +98,8 @@ class MonopolyDebts(MonopolyHost):
         if p.money >= d.amount:
             ctx.clear_prompt()
             ctx.emit("debt_changed", debt=None)
-            ctx.emit("money_paid", f"{d.reason}: {p.name} pays {ctx.state.fmt(d.amount)}.",
+            ctx.emit("money_paid", Msg("{why}: {player} pays {amount}.", why=d.reason,
+                                       player=p.name, amount=ctx.state.cash(d.amount)),
                      source=d.player, to=d.creditor, amount=d.amount, cite=d.cite or None)
         else:
             self.ask_debt(ctx)

@@ -9,6 +9,7 @@ from companion.engine.commands import Amount, takes
 from companion.engine.context import Ctx, cites
 from companion.engine.registry import space_kind
 from companion.engine.types import BANKER, Action, Command, IllegalCommand
+from companion.i18n import Msg
 from companion.monopoly.board import Space
 from companion.monopoly.host import MonopolyHost
 from companion.monopoly.state import Auction, MonopolyState
@@ -60,13 +61,15 @@ class MonopolyMarket(MonopolyHost):
     def charge_rent(self, ctx: C, pid: str, owner: str, space: Space) -> None:
         amount, rule = self.rent(ctx.state, space, owner)
         if amount <= 0:
-            ctx.emit("noted", f"{space.name}: no rent ({rule}).", cite=self.rent_cites.get(rule))
+            ctx.emit("noted", Msg("{space}: no rent ({rule}).", space=space.name, rule=rule),
+                     cite=self.rent_cites.get(rule))
             return
         if self.rent_claimed_later(ctx, pid, owner, space, amount, rule):
             return
         self.pay(ctx, pid, owner, amount,
-                 f"{ctx.state.name(pid)} pays {ctx.state.name(owner)} {ctx.state.fmt(amount)} "
-                 f"for {space.name} ({rule})")
+                 Msg("{player} pays {owner} {amount} for {space} ({rule})",
+                     player=ctx.state.name(pid), owner=ctx.state.name(owner),
+                     amount=ctx.state.cash(amount), space=space.name, rule=rule))
 
     def rent_claimed_later(self, ctx: C, pid: str, owner: str, space: Space, amount: int,
                            rule: str) -> bool:

@@ -8,6 +8,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from companion.engine.state import BaseState, evolve
+from companion.i18n import Money
 from companion.monopoly.board import Board
 
 V = TypeVar("V", bound="EditionValues")
@@ -216,6 +217,10 @@ class MonopolyState(BaseState):
 
     def fmt(self, amount: int) -> str:
         return self.b.currency.format(amount)
+
+    def cash(self, amount: int) -> Money:
+        """``amount`` as a message argument (each reader's own digits)."""
+        return Money(amount, self.b.currency)
 
 
 def values_of(state: MonopolyState, kind: type[V]) -> V:

@@ -6,6 +6,7 @@ from companion.engine.context import Ctx, cites
 from companion.engine.registry import handler, space_kind, task
 from companion.engine.state import Task
 from companion.engine.types import Command, IllegalCommand
+from companion.i18n import Msg
 from companion.monopoly.host import MonopolyHost
 from companion.monopoly.state import MonopolyState, Player
 
@@ -28,27 +29,31 @@ class MonopolyTurns(MonopolyHost):
         waiting = [pid for pid in among if pid not in rolls]
         if waiting:
             pid = waiting[0]
-            self.ask_roll(ctx, "order", pid, f"{ctx.state.name(pid)}: roll to see who starts",
+            self.ask_roll(ctx, "order", pid, Msg("{player}: roll to see who starts",
+                                                 player=ctx.state.name(pid)),
                           self.order_dice or self.dice_count, "order_rolled", among=among,
                           player=pid)
             return
         best = max(rolls[pid] for pid in among)
         top = [pid for pid in among if rolls[pid] == best]
         if len(top) > 1:
-            ctx.emit("order_rolls_cleared", f"Tie at {best} between "
-                     f"{', '.join(ctx.state.name(p) for p in top)}: they roll again.", reset=True)
+            ctx.emit("order_rolls_cleared",
+                     Msg("Tie at {n} between {players}: they roll again.", n=best,
+                         players=", ".join(ctx.state.name(p) for p in top)), reset=True)
             ctx.then(Task("order_roll", {"among": top}))
             return
         seated = [p.id for p in ctx.state.players]
         first = seated.index(top[0])
         order = seated[first:] + seated[:first]
-        ctx.emit("order_decided", f"{ctx.state.name(top[0])} rolled highest ({best}) and starts.",
+        ctx.emit("order_decided", Msg("{player} rolled highest ({n}) and starts.",
+                                      player=ctx.state.name(top[0]), n=best),
                  order=order)
         ctx.then(Task("begin_turn"))
 
     @task("order_rolled")
     def task_order_rolled(self, ctx: C, among: list[str], player: str, dice: list[int]) -> None:
-        ctx.emit("order_rolled", f"{ctx.state.name(player)} rolled {sum(dice)}.",
+        ctx.emit("order_rolled", Msg("{player} rolled {n}.", player=ctx.state.name(player),
+                                     n=sum(dice)),
                  player=player, total=sum(dice))
         ctx.then(Task("order_roll", {"among": among}))
 
@@ -64,7 +69,9 @@ class MonopolyTurns(MonopolyHost):
         if p.in_jail:
             return (f"{p.name} is in Jail: pay the fine, use a card, or roll for doubles",
                     "Roll for doubles")
-        return f"{p.name}'s turn: roll the {'die' if self.dice_count == 1 else 'dice'}", "Roll"
+        if self.dice_count == 1:
+            return Msg("{player}'s turn: roll the die", player=p.name), Msg("Roll")
+        return Msg("{player}'s turn: roll the dice", player=p.name), Msg("Roll")
 
     @task("turn_roll")
     def task_turn_roll(self, ctx: C, dice: list[int]) -> None:
@@ -174,7 +181,8 @@ class MonopolyTurns(MonopolyHost):
         target = (p.position + steps) % n
         passed = p.position + steps >= n
         space = ctx.state.b.spaces[target]
-        ctx.emit("moved_to", f"{p.name} moves {steps} to {space.name}.", player=p.id, to=target,
+        ctx.emit("moved_to", Msg("{player} moves {n} to {space}.", player=p.name, n=steps,
+                                 space=space.name), player=p.id, to=target,
                  steps=steps)
         if passed:
             self.collect_salary(ctx, p.id, landed=target == 0)
@@ -183,7 +191,8 @@ class MonopolyTurns(MonopolyHost):
         """Move a token forward to ``target``; salary if it passes GO and ``salary``."""
         p = ctx.state.player(pid)
         passed = salary and (target <= p.position or target == 0) and target != p.position
-        ctx.emit("moved_to", why or f"{p.name} moves to {ctx.state.b.spaces[target].name}.",
+        ctx.emit("moved_to", why or Msg("{player} moves to {space}.", player=p.name,
+                                        space=ctx.state.b.spaces[target].name),
                  player=pid, to=target)
         if passed:
             self.collect_salary(ctx, pid, landed=target == 0)
@@ -193,9 +202,11 @@ class MonopolyTurns(MonopolyHost):
         salary = ctx.state.b.rule("salary", 0)
         if salary:
             go = ctx.state.b.spaces[0].name
-            verb = "lands on" if landed else "passes"
-            self.receive(ctx, pid, salary, f"{ctx.state.name(pid)} {verb} {go}: collects "
-                         f"{ctx.state.fmt(salary)}.")
+            said = (Msg("{player} lands on {space}: collects {amount}.", player=ctx.state.name(pid),
+                        space=go, amount=ctx.state.cash(salary)) if landed else
+                    Msg("{player} passes {space}: collects {amount}.", player=ctx.state.name(pid),
+                        space=go, amount=ctx.state.cash(salary)))
+            self.receive(ctx, pid, salary, said)
 
     @task("land")
     def task_land(self, ctx: C, player: str) -> None:

@@ -1,0 +1,107 @@
+"""Messages as keys and arguments (companion/i18n.py): money and numbers in each reader's
+conventions, plurals by each catalogue's own rule, a message kept as data in the real log,
+and an old log's plain English shown as it was written."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from companion.engine.types import Event
+from companion.i18n import (
+    LANGUAGES,
+    Money,
+    Msg,
+    Msgs,
+    from_stored,
+    money,
+    render,
+    stored,
+)
+from companion.money import Currency
+from companion.store import Store
+
+EURO = Currency("euro", "euros", "€", 2)
+CREDITS = Currency("credit", "credits", "₥", 0)
+COINS = Currency("coin", "coins")
+BALLS = Currency("Poké Ball", "Poké Balls")
+
+
+def test_the_three_languages_are_offered() -> None:
+    assert LANGUAGES == ("en", "es", "it")
+
+
+@pytest.mark.parametrize(("lang", "euro", "credits"), [
+    ("en", "€7.50", "₥1,500"), ("it", "€7,50", "₥1.500"), ("es", "€7,50", "₥1.500")])
+def test_money_is_written_the_readers_way(lang: str, euro: str, credits: str) -> None:
+    assert money(750, EURO, lang) == euro
+    assert money(1500, CREDITS, lang) == credits
+    assert money(-50, EURO, lang) == ("-€0.50" if lang == "en" else "-€0,50")
+
+
+@pytest.mark.parametrize(("lang", "one", "three", "million"), [
+    ("en", "1 coin", "3 coins", "1,000,000 coins"),
+    ("it", "1 moneta", "3 monete", "1.000.000 di monete"),
+    ("es", "1 moneda", "3 monedas", "1.000.000 de monedas")])
+def test_counted_money_takes_each_languages_plural(lang: str, one: str, three: str,
+                                                   million: str) -> None:
+    assert [money(n, COINS, lang) for n in (1, 3, 1_000_000)] == [one, three, million]
+
+
+def test_poke_balls_stay_invariable_in_italian() -> None:
+    assert money(2, BALLS, "it") == "2 Poké Ball"
+    assert money(2, BALLS, "es") == "2 Poké Balls"
+    assert money(1, BALLS, "en") == "1 Poké Ball"
+
+
+def test_a_message_is_its_english_text_and_renders_in_another_language() -> None:
+    msg = Msg("{player} pays {amount} to the Bank for {space}.", player="“Zoë”",
+              amount=Money(750, EURO), space="Дмитрий Street")
+    assert msg == "“Zoë” pays €7.50 to the Bank for Дмитрий Street."
+    assert render(msg, "it") == "“Zoë” paga €7,50 alla Banca per Дмитрий Street."
+    assert render(msg, "es") == "“Zoë” paga €7,50 a la Banca por Дмитрий Street."
+    assert render(msg, "xx") == str(msg)  # an unknown language reads English
+
+
+def test_a_nested_message_and_a_list_render_in_the_same_language() -> None:
+    why = Msg("{player} lands on {space}: pays {amount} onto the LOTTERY", player="Ann",
+              space="Sweets", amount=Money(50, EURO))
+    assert render(Msg("{why}.", why=why), "it") == \
+        "Ann si ferma su Sweets: paga €0,50 sulla LOTTERIA."
+    win = Msg("{players} are richest with {amount} each and share the win.",
+              players=["Ann", "Bo"], amount=Money(900, EURO))
+    assert render(win, "es") == "Ann y Bo son los más ricos con €9,00 cada uno y ganan juntos."
+    assert render(Msgs("{n} coin", "{n} coins", 1), "it") == "1 moneta"
+
+
+def test_a_message_is_kept_as_data_in_the_log_and_read_back(tmp_path: Path) -> None:
+    """The real SQLite log stores the key and arguments, not a language; read back, the
+    message renders in any language. A line an older version wrote in English stays so."""
+    said = Msg("{player} lands on the LOTTERY and takes {amount}.", player="Zoë",
+               amount=Money(1250, EURO))
+    store = Store(tmp_path / "games.db")
+    with store.transaction() as conn:
+        store.add_game(conn, "g1", "monopolino", "t", 0.0, "1234")
+        store.append(conn, "g1", 1, 0, 0.0, [Event("noted", {}, said),
+                                              Event("noted", {}, "Ann rolled 5.")])
+    store.close()
+    again = Store(tmp_path / "games.db")
+    first, old = (row.event.say for row in again.rows("g1"))
+    again.close()
+    assert isinstance(first, Msg) and first == said
+    assert render(first, "it") == "Zoë si ferma sulla LOTTERIA e prende €12,50."
+    assert not isinstance(old, Msg)
+    assert [render(old, lang) for lang in LANGUAGES] == ["Ann rolled 5."] * 3
+
+
+def test_an_export_line_keeps_the_message() -> None:
+    said = Msg("{player} rolled {n}.", player="Ann", n=1200)
+    back = Event.from_json(Event("noted", {}, said).to_json())
+    assert isinstance(back.say, Msg) and render(back.say, "it") == "Ann ha fatto 1.200."
+    assert from_stored(stored("plain words")) == "plain words"
+
+
+def test_a_bad_argument_is_refused_where_the_message_is_made() -> None:
+    with pytest.raises(TypeError):
+        Msg("{x}", x=1.5)
