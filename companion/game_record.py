@@ -7,7 +7,7 @@ import hashlib
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from companion.engine import game
 from companion.engine.state import BaseState
@@ -47,14 +47,91 @@ class GameDamaged(GameNotFound):
     """The game is in the database but its log cannot be read (a damaged page or row)."""
 
 
+class PromptView(TypedDict):
+    """The decision the game waits for, as a phone and the OLED read it
+    (:meth:`companion.engine.types.Prompt.to_json`)."""
+
+    kind: str
+    to: list[str]
+    """The players (or ``banker``) who may answer."""
+    text: str
+    data: dict[str, Any]
+
+
+class _EditionPart(TypedDict):
+    """What every edition's ``Rules.view`` gives."""
+
+    edition: str
+    title: str
+    currency: dict[str, Any] | None
+    players: list[dict[str, Any]]
+    current: str | None
+    prompt: PromptView | None
+    actions: list[dict[str, Any]]
+    """What the viewer may do now (:meth:`companion.engine.types.Action.to_json`)."""
+    last_roll: list[int]
+    finished: bool
+    winners: list[str]
+    end_reason: str
+    board: dict[str, Any] | None
+    extra: dict[str, Any]
+    """The edition's own values (each edition types them)."""
+
+
+class _MonopolyPart(TypedDict, total=False):
+    """What the Monopoly family's views add (``companion.monopoly.view``)."""
+
+    family: str
+    turn_no: int
+    pot: int
+    pot_text: str
+    auction: dict[str, Any] | None
+    debt: dict[str, Any] | None
+    trades: list[dict[str, Any]]
+
+
+class PhoneView(_EditionPart, _MonopolyPart):
+    """The view a phone receives: ``GET /api/games/<id>``, a stream's ``view`` frame (its
+    ``patch`` frames are differences between two of these), the OLED's and the venue's
+    source. Declared once: :func:`phone_view` builds every one from an edition's
+    ``Rules.view`` and refuses a key not declared here."""
+
+    game_id: str
+    version: int
+    join_code: str
+    log: list[str]
+    """The latest lines of the game's history, oldest first (at most ``RECENT``)."""
+    log_cites: list[str]
+    """Each log line's rule in one line ("" when it cites none)."""
+
+
+_SERVICE_KEYS = frozenset({"game_id", "version", "join_code", "log", "log_cites"})
+_EDITION_KEYS = frozenset(PhoneView.__annotations__) - _SERVICE_KEYS
+_REQUIRED = PhoneView.__required_keys__ - _SERVICE_KEYS
+
+
+def phone_view(edition_view: dict[str, Any], game_id: str, version: int, join_code: str,
+               log: list[str], log_cites: list[str]) -> PhoneView:
+    """The :class:`PhoneView` of an edition's view (its ``log``, if any, is the service's);
+    ValueError naming a key the edition left out or added without declaring it here."""
+    keys = edition_view.keys()
+    if not _REQUIRED <= keys or not keys <= _EDITION_KEYS | {"log"}:
+        missing = sorted(_REQUIRED - keys)
+        unknown = sorted(keys - _EDITION_KEYS - {"log"})
+        raise ValueError(f"{edition_view.get('edition')}'s view: missing {missing}, "
+                         f"not declared in PhoneView {unknown}")
+    out: dict[str, Any] = {k: v for k, v in edition_view.items() if k != "log"}
+    out.update(game_id=game_id, version=version, join_code=join_code, log=log,
+               log_cites=log_cites)
+    return out  # type: ignore[return-value]  # keys checked above
+
+
 def _render(rec: GameRecord, rules: Any, version: int, state: BaseState, key: str | None,
-            recent: tuple[tuple[int, str], ...], cites: dict[int, str]) -> dict[str, Any]:
+            recent: tuple[tuple[int, str], ...], cites: dict[int, str]) -> PhoneView:
     """The view of ``state`` (version ``version``) for ``key`` with the game's log lines."""
-    out = game.view(state, key)
-    out.update(game_id=rec.id, version=version, join_code=rec.join_code,
-               log=[say for _, say in recent],
-               log_cites=[_cite_text(rules, cites.get(seq, "")) for seq, _ in recent])
-    return out
+    return phone_view(game.view(state, key), rec.id, version, rec.join_code,
+                      [say for _, say in recent],
+                      [_cite_text(rules, cites.get(seq, "")) for seq, _ in recent])
 
 
 def _shared_view(rules: Any) -> bool:
@@ -95,7 +172,7 @@ class GameRecord:
     commands: int
     recent: deque[tuple[int, str]]
     since_snapshot: int = 0
-    views: dict[str | None, dict[str, Any]] = field(default_factory=dict)
+    views: dict[str | None, PhoneView] = field(default_factory=dict)
     history: list[dict[str, Any]] = field(default_factory=list)
     """Balances after each command, for the page's chart: ``{"version", "money": {...}}``."""
     cites: dict[int, str] = field(default_factory=dict)

@@ -44,6 +44,7 @@ from companion.game_record import (
     GameNotFound,
     GameRecord,
     Outcome,
+    PhoneView,
     _render,
     _view_key,
     balances,
@@ -60,10 +61,10 @@ log = logging.getLogger("companion.service")
 DB_NAME = "companion.db"
 
 __all__ = ["DB_NAME", "GameDamaged", "GameNotFound", "GameRecord", "GameService", "Listener",
-           "Outcome", "ServicePort", "check_export", "log_digest"]
+           "Outcome", "PhoneView", "ServicePort", "check_export", "log_digest"]
 
 T = TypeVar("T")
-AheadHook = Callable[[str, str | None, dict[str, Any]], None]
+AheadHook = Callable[[str, str | None, PhoneView], None]
 
 
 class ServicePort(Protocol):
@@ -103,7 +104,7 @@ class ServicePort(Protocol):
     def record(self, game_id: str) -> GameRecord: ...
     def loaded(self, game_id: str) -> bool: ...
     def state(self, game_id: str) -> tuple[int, BaseState]: ...
-    def view(self, game_id: str, viewer: str | None = None) -> dict[str, Any]: ...
+    def view(self, game_id: str, viewer: str | None = None) -> PhoneView: ...
     def view_key(self, game_id: str, viewer: str | None) -> str | None: ...
     def history(self, game_id: str) -> list[dict[str, Any]]: ...
     def commands(self, game_id: str) -> list[dict[str, Any]]: ...
@@ -262,7 +263,7 @@ class GameService(WriterThread):
     def state(self, game_id: str) -> tuple[int, BaseState]:
         return self.record(game_id).current
 
-    def view(self, game_id: str, viewer: str | None = None) -> dict[str, Any]:
+    def view(self, game_id: str, viewer: str | None = None) -> PhoneView:
         """The game's view for ``viewer`` (cached per version)."""
         rec = self.record(game_id)
         version, state = rec.current

@@ -8,20 +8,19 @@ import logging
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any
 
 from companion.engine.editions import find_edition
 from companion.engine.state import BaseState
 from companion.engine.types import Event
-from companion.game_record import RECENT, GameRecord, _render, _shared_view
+from companion.game_record import RECENT, GameRecord, PhoneView, _render, _shared_view
 
 log = logging.getLogger("companion.service")
 
-Hook = Callable[[str, str | None, dict[str, Any]], None]
+Hook = Callable[[str, str | None, PhoneView], None]
 """``hook(game_id, viewer key, view)``, on the helper thread with a view built ahead."""
 
 
-Built = list[tuple[str | None, dict[str, Any]]]
+Built = list[tuple[str | None, PhoneView]]
 """The views built ahead: (viewer key, view) each."""
 
 

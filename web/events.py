@@ -36,7 +36,7 @@ from web.errors import ApiError
 from web.streams import StreamSpec
 
 if TYPE_CHECKING:
-    from companion.service import ServicePort
+    from companion.service import PhoneView, ServicePort
 
 try:  # a faster encoder (a dependency; the standard library if it is missing)
     import orjson
@@ -147,7 +147,7 @@ class Frames:
     """One viewer's view of one game version, with its SSE frames."""
 
     version: int
-    view: dict[str, Any]
+    view: PhoneView
     base: int = -1
     patch: bytes | None = None
     """``event: patch`` from version ``base`` (None when there is no smaller patch)."""
@@ -177,7 +177,7 @@ makes their version current."""
 _cache_lock = threading.Lock()
 
 
-def _next(hit: Frames | None, version: int, view: dict[str, Any]) -> Frames:
+def _next(hit: Frames | None, version: int, view: PhoneView) -> Frames:
     """The Frames of ``view``, with the patch from ``hit`` (the previous Frames) if small."""
     out = Frames(version, view)
     if hit is not None and hit.version < version:
@@ -189,7 +189,7 @@ def _next(hit: Frames | None, version: int, view: dict[str, Any]) -> Frames:
     return out
 
 
-def prepare(game_id: str, key: str | None, view: dict[str, Any]) -> None:
+def prepare(game_id: str, key: str | None, view: PhoneView) -> None:
     """Work out the patch of a view built ahead of its commit (the service's helper thread,
     while the commit's fsync runs); :func:`frames` uses it once that version is current."""
     with _cache_lock:

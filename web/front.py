@@ -32,7 +32,7 @@ from uvicorn.protocols.http.auto import AutoHTTPProtocol
 from web.streams import StreamSpec
 
 if TYPE_CHECKING:
-    from companion.service import ServicePort
+    from companion.service import PhoneView, ServicePort
 
 log = logging.getLogger("web.front")
 
@@ -114,7 +114,7 @@ class Front:
         most ``LOOP_GRACE``) until the loop has woken the streams."""
         self._written.wait(LOOP_GRACE)
 
-    def _ahead(self, game_id: str, key: str | None, view: dict[str, Any]) -> None:
+    def _ahead(self, game_id: str, key: str | None, view: PhoneView) -> None:
         """During a move's commit (a helper thread): prepare the patch of the view built
         ahead, if anyone watches (web/events.py shows it only once the version is current)."""
         if self._news:
