@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any, NotRequired, TypedDict, Unpack
+from typing import Any, NotRequired, TypedDict
 
 from companion.editions import readings
 from companion.editions.table_settings import TableSettings
 from companion.engine.commands import Index, takes
 from companion.engine.context import Ctx, cites
+from companion.engine.event_format import EventData, event
 from companion.engine.events import GameOverMarked, WentBankrupt
 from companion.engine.registry import effect, space_kind, task
 from companion.engine.state import Task, evolve
@@ -41,13 +42,6 @@ class Bowser(TypedDict):
     """The turn he was knocked back in (reading ``bowser_rest = next_turn``)."""
 
 
-class BowserChange(TypedDict, total=False):
-    position: int
-    active: bool
-    wake: list[str]
-    since: int
-
-
 class RentClaim(TypedDict):
     """A rent an owner may still ask for (reading ``rent_collection = ask``)."""
 
@@ -58,6 +52,69 @@ class RentClaim(TypedDict):
     rule: str
     turn: int
     """The turn it arose in; the next player's roll loses it."""
+
+
+# -- Mario's events (applied by the ``on_`` handlers of MarioRules) ---------------------------
+@event("bowser_moved")
+@dataclass(frozen=True)
+class BowserMoved(EventData):
+    """Bowser moved (on the black die) or jumped (a card) to space ``to``."""
+
+    to: int
+
+
+@event("bowser_beaten")
+@dataclass(frozen=True)
+class BowserBeaten(EventData):
+    """A team beat Bowser: knocked back beside GO, he rests until every player in ``wake``
+    has finished a turn (after turn ``since``, reading ``bowser_rest = next_turn``)."""
+
+    wake: list[str]
+    since: int | None = None
+
+
+@event("bowser_rest_counted")
+@dataclass(frozen=True)
+class BowserRestCounted(EventData):
+    """A player finished a turn while Bowser rests: ``wake`` are those still to finish one."""
+
+    wake: list[str]
+
+
+@event("bowser_woke")
+@dataclass(frozen=True)
+class BowserWoke(EventData):
+    """Every player has finished a turn: Bowser is active again on GO."""
+
+
+@event("rent_became_due")
+@dataclass(frozen=True)
+class RentBecameDue(EventData):
+    """An owner may ask ``payer`` for a rent until the next player rolls (reading
+    ``rent_collection = ask``)."""
+
+    payer: str
+    owner: str
+    space: int
+    amount: int
+    rule: str
+    turn: int
+
+
+@event("rent_asked")
+@dataclass(frozen=True)
+class RentAsked(EventData):
+    """The owner asked for the rent standing as number ``claim``."""
+
+    claim: int
+
+
+@event("unasked_rent_lost")
+@dataclass(frozen=True)
+class UnaskedRentLost(EventData):
+    """The next player rolled: rents that arose before turn ``turn`` are lost."""
+
+    turn: int
 
 
 @dataclass(frozen=True)
@@ -119,8 +176,24 @@ class MarioRules(TableSettings, MonopolyRules):
     def bowser(state: MonopolyState) -> Bowser:
         return values_of(state, MarioValues).bowser
 
-    def set_bowser(self, ctx: C, say: str = "", **changes: Unpack[BowserChange]) -> None:
-        ctx.emit("edition_values_set", say, set={"bowser": {**self.bowser(ctx.state), **changes}})
+    @staticmethod
+    def with_bowser(state: MonopolyState, **changes: Any) -> MonopolyState:
+        values = values_of(state, MarioValues)
+        return evolve(state, ext=values.updated({"bowser": {**values.bowser, **changes}}))
+
+    def on_bowser_moved(self, state: MonopolyState, e: BowserMoved) -> MonopolyState:
+        return self.with_bowser(state, position=e.to)
+
+    def on_bowser_beaten(self, state: MonopolyState, e: BowserBeaten) -> MonopolyState:
+        since = {} if e.since is None else {"since": e.since}
+        return self.with_bowser(state, position=0, active=False, wake=list(e.wake), **since)
+
+    def on_bowser_rest_counted(self, state: MonopolyState,
+                               e: BowserRestCounted) -> MonopolyState:
+        return self.with_bowser(state, wake=list(e.wake))
+
+    def on_bowser_woke(self, state: MonopolyState, e: BowserWoke) -> MonopolyState:
+        return self.with_bowser(state, active=True, wake=[], position=0)
 
     def before_move(self, ctx: C, dice: list[int]) -> list[Task]:
         """Bowser moves first, on the black die, while he is active."""
@@ -150,8 +223,8 @@ class MarioRules(TableSettings, MonopolyRules):
         start = self.bowser(state)["position"]
         passed = [(start + k) % n for k in range(1, steps)]
         target = (start + steps) % n
-        self.set_bowser(ctx, f"Bowser moves {steps} ({why}) to {state.b.spaces[target].name}.",
-                        position=target)
+        ctx.emit("bowser_moved", f"Bowser moves {steps} ({why}) to "
+                 f"{state.b.spaces[target].name}.", to=target)
         toll = state.b.rule("bowser_toll")
         occupied = {p.position for p in state.players}  # tolls move no token
         for index in passed:
@@ -185,8 +258,8 @@ class MarioRules(TableSettings, MonopolyRules):
 
     def move_bowser_to(self, ctx: C, target: int, why: str) -> None:
         """Bowser jumps to a space (a card): no toll on the way, the landing counts."""
-        self.set_bowser(ctx, f"Bowser jumps to {ctx.state.b.spaces[target].name} ({why}).",
-                        position=target)
+        ctx.emit("bowser_moved", f"Bowser jumps to {ctx.state.b.spaces[target].name} ({why}).",
+                 to=target)
         ctx.then(Task("bowser_lands", {}))
 
     # -- team battles -------------------------------------------------------------------
@@ -230,13 +303,12 @@ class MarioRules(TableSettings, MonopolyRules):
                              cite="battle-win")
             wake = [p.id for p in ctx.state.active]
             if self.reading(state, "bowser_rest") == "next_turn":
-                self.set_bowser(ctx, "Bowser is knocked back beside GO and rests until every "
-                                "player has finished their next turn.", position=0,
-                                active=False, wake=wake, since=ctx.state.turn_no)
+                ctx.emit("bowser_beaten", "Bowser is knocked back beside GO and rests until "
+                         "every player has finished their next turn.", wake=wake,
+                         since=ctx.state.turn_no)
             else:
-                self.set_bowser(ctx, "Bowser is knocked back beside GO and rests until every "
-                                "player has finished a turn.", position=0, active=False,
-                                wake=wake)
+                ctx.emit("bowser_beaten", "Bowser is knocked back beside GO and rests until "
+                         "every player has finished a turn.", wake=wake)
         else:
             self.send_to_jail(ctx, leader, f"The team rolled only {total}: Bowser wins and "
                               f"{state.name(leader)}, the leader, goes to Jail.",
@@ -248,10 +320,10 @@ class MarioRules(TableSettings, MonopolyRules):
             return
         wake = [w for w in b["wake"] if w != pid and not ctx.state.player(w).bankrupt]
         if wake:
-            self.set_bowser(ctx, wake=wake)
+            ctx.emit("bowser_rest_counted", wake=wake)
         else:
-            self.set_bowser(ctx, "Every player has finished a turn: Bowser is active again on "
-                            "GO.", active=True, wake=[], position=0)
+            ctx.emit("bowser_woke", "Every player has finished a turn: Bowser is active again "
+                     "on GO.")
 
     def before_landing(self, ctx: C, pid: str) -> list[Task]:
         """A player landing on Bowser fights him first (not on Free Parking, not in Jail, not
@@ -340,12 +412,29 @@ class MarioRules(TableSettings, MonopolyRules):
         player rolls, or the rent is lost."""
         if self.reading(ctx.state, "rent_collection") != "ask":
             return False
-        claim: RentClaim = {"payer": pid, "owner": owner, "space": space.index,
-                            "amount": amount, "rule": rule, "turn": ctx.state.turn_no}
-        ctx.emit("edition_values_set", f"{ctx.state.name(owner)} may ask {ctx.state.name(pid)} for "
+        ctx.emit("rent_became_due", f"{ctx.state.name(owner)} may ask {ctx.state.name(pid)} for "
                  f"{ctx.state.fmt(amount)} for {space.name} before the next player rolls.",
-                 set={"rent_claims": [*self.rent_claims(ctx.state), claim]})
+                 payer=pid, owner=owner, space=space.index, amount=amount, rule=rule,
+                 turn=ctx.state.turn_no)
         return True
+
+    def on_rent_became_due(self, state: MonopolyState, e: RentBecameDue) -> MonopolyState:
+        claim: RentClaim = {"payer": e.payer, "owner": e.owner, "space": e.space,
+                            "amount": e.amount, "rule": e.rule, "turn": e.turn}
+        return self.with_claims(state, [*self.rent_claims(state), claim])
+
+    def on_rent_asked(self, state: MonopolyState, e: RentAsked) -> MonopolyState:
+        claims = self.rent_claims(state)
+        del claims[e.claim]
+        return self.with_claims(state, claims)
+
+    def on_unasked_rent_lost(self, state: MonopolyState, e: UnaskedRentLost) -> MonopolyState:
+        return self.with_claims(state, [c for c in self.rent_claims(state)
+                                        if c["turn"] == e.turn])
+
+    @staticmethod
+    def with_claims(state: MonopolyState, claims: list[RentClaim]) -> MonopolyState:
+        return evolve(state, ext=values_of(state, MarioValues).updated({"rent_claims": claims}))
 
     def standing_actions(self, state: MonopolyState) -> list[Action]:
         """The rents owners may ask for, the latest first."""
@@ -364,9 +453,9 @@ class MarioRules(TableSettings, MonopolyRules):
         n = command.args.get("claim")
         if not isinstance(n, int) or not 0 <= n < len(claims):
             raise IllegalCommand("There is no such rent to ask for.")
-        c = claims.pop(n)
+        c = claims[n]
         state = ctx.state
-        ctx.emit("edition_values_set", set={"rent_claims": claims})
+        ctx.emit("rent_asked", claim=n)
         why = (f"{state.name(c['owner'])} asks: {state.name(c['payer'])} pays "
                f"{state.name(c['owner'])} {state.fmt(c['amount'])} for "
                f"{state.b.spaces[c['space']].name} ({c['rule']})")
@@ -393,8 +482,8 @@ class MarioRules(TableSettings, MonopolyRules):
         if lost:
             names = ", ".join(f"{ctx.state.name(c['owner'])} {ctx.state.fmt(c['amount'])}"
                               for c in lost)
-            ctx.emit("edition_values_set", f"Rent not asked for before this roll is lost: {names}.",
-                     set={"rent_claims": [c for c in claims if c not in lost]})
+            ctx.emit("unasked_rent_lost", f"Rent not asked for before this roll is lost: {names}.",
+                     turn=ctx.state.turn_no)
 
     def final_ranking(self, state: MonopolyState) -> tuple[list[str], str]:
         if self.reading(state, "early_end") == "money":

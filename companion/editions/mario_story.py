@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from companion.engine.events import EditionValuesSet, GameOverMarked, Rolled
+from companion.engine.events import GameOverMarked, Rolled
 from companion.monopoly.state import MonopolyState
 from companion.monopoly.story import STORY_COUNTERS as FAMILY
 from companion.story import Count, Counter, Step
@@ -31,13 +31,9 @@ def _bowser(state: Any) -> dict[str, Any]:
 
 
 def battles_won(step: Step) -> Count:
-    """Bowser knocked back beside GO: both members of the team that beat him."""
-    if step.name != "edition_values_set":
-        return []
-    changed = cast(EditionValuesSet, step.data).set.get("bowser")
-    if not isinstance(changed, dict) or changed.get("active", True):
-        return []
-    if not _bowser(step.before)["active"]:
+    """Bowser knocked back beside GO: both members of the team that beat him (seen in the
+    state, so an old log's generic ``edition_values_set`` counts as ``bowser_beaten`` does)."""
+    if not _bowser(step.before)["active"] or _bowser(step.after)["active"]:
         return []
     prompt = step.before.prompt
     args = prompt.data.get("roll", {}).get("args", {}) if prompt is not None else {}

@@ -31,8 +31,9 @@ from typing import Any, TypedDict
 from companion.editions import readings
 from companion.engine import rng
 from companion.engine.context import Ctx, cites
+from companion.engine.event_format import EventData, event
 from companion.engine.registry import effect, space_kind, task
-from companion.engine.state import Task
+from companion.engine.state import Task, evolve
 from companion.engine.types import SetupError
 from companion.i18n import Msg
 from companion.monopoly.board import Card, Space, load_board
@@ -62,6 +63,41 @@ class MonopolinoValues(EditionValues):
     """Booths each player has left to place."""
     discard: Mapping[str, list[str]]
     """Each deck's discard pile (reshuffled when the deck runs out)."""
+
+
+# -- Monopolino's events (applied by MonopolinoRules' ``on_`` handlers) ------------------------
+@event("booth_placed")
+@dataclass(frozen=True)
+class BoothPlaced(EventData):
+    """``player`` placed one of their booths (``deed_owned`` says where)."""
+
+    player: str
+
+
+@event("booth_returned")
+@dataclass(frozen=True)
+class BoothReturned(EventData):
+    """A booth went back to ``player`` (another player's booth took its space)."""
+
+    player: str
+
+
+@event("card_discarded")
+@dataclass(frozen=True)
+class CardDiscarded(EventData):
+    """A drawn ``card`` went face up onto ``deck``'s discard pile."""
+
+    deck: str
+    card: str
+
+
+@event("discard_pile_reshuffled")
+@dataclass(frozen=True)
+class DiscardPileReshuffled(EventData):
+    """``deck`` was used up: its discard pile, shuffled, is the new deck ``cards``."""
+
+    deck: str
+    cards: list[str]
 
 
 class DeckView(TypedDict):
@@ -115,22 +151,16 @@ class DiscardPile(DeckPolicy):
         ctx.emit("deck_changed", Msg("{player} draws {deck}: \u201c{card}\u201d",
                                      player=ctx.state.name(pid), deck=title, card=card.text),
                  deck=deck, cards=rest, card=card.id, player=pid)
-        self.set_discard(ctx, deck, [*discards(ctx.state, deck), card.id])
+        ctx.emit("card_discarded", deck=deck, card=card.id)
         rules.apply_card(ctx, pid, card)
-
-    @staticmethod
-    def set_discard(ctx: C, deck: str, cards: list[str]) -> None:
-        discard = values_of(ctx.state, MonopolinoValues).discard
-        ctx.emit("edition_values_set", set={"discard": {**discard, deck: cards}})
 
     def reshuffle(self, ctx: C, deck: str) -> None:
         """The deck is used up: shuffle the discard pile into a new deck."""
         order, nxt = rng.shuffled(ctx.state.rng, tuple(discards(ctx.state, deck)))
         ctx.emit("rng_advanced", rng=nxt)
-        ctx.emit("deck_changed",
+        ctx.emit("discard_pile_reshuffled",
                  Msg("The {deck} cards are used up: the discard pile is shuffled into a new "
                      "deck.", deck=ctx.state.b.deck_titles[deck]), deck=deck, cards=list(order))
-        self.set_discard(ctx, deck, [])
 
 
 class MonopolinoRules(MonopolyRules):
@@ -180,16 +210,36 @@ class MonopolinoRules(MonopolyRules):
     def booths_left(state: MonopolyState, pid: str) -> int:
         return int(values_of(state, MonopolinoValues).booths[pid])
 
-    def set_booths(self, ctx: C, pid: str, count: int) -> None:
-        ctx.emit("player_value_set", key="booths", player=pid, value=count)
+    @staticmethod
+    def with_values(state: MonopolyState, **changes: Any) -> MonopolyState:
+        return evolve(state, ext=values_of(state, MonopolinoValues).updated(changes))
+
+    def on_booth_placed(self, state: MonopolyState, e: BoothPlaced) -> MonopolyState:
+        booths = values_of(state, MonopolinoValues).booths
+        return self.with_values(state, booths={**booths, e.player: booths[e.player] - 1})
+
+    def on_booth_returned(self, state: MonopolyState, e: BoothReturned) -> MonopolyState:
+        booths = values_of(state, MonopolinoValues).booths
+        return self.with_values(state, booths={**booths, e.player: booths[e.player] + 1})
+
+    def on_card_discarded(self, state: MonopolyState, e: CardDiscarded) -> MonopolyState:
+        discard = values_of(state, MonopolinoValues).discard
+        return self.with_values(state, discard={**discard,
+                                                e.deck: [*discards(state, e.deck), e.card]})
+
+    def on_discard_pile_reshuffled(self, state: MonopolyState,
+                                   e: DiscardPileReshuffled) -> MonopolyState:
+        discard = values_of(state, MonopolinoValues).discard
+        state = evolve(state, decks={**state.decks, e.deck: tuple(e.cards)})
+        return self.with_values(state, discard={**discard, e.deck: []})
 
     def place_booth(self, ctx: C, pid: str, index: int, why: str) -> None:
         """Put one of ``pid``'s booths on a space, sending any booth there back to its owner."""
         old = ctx.state.owner(index)
         ctx.emit("deed_owned", why, space=index, owner=pid)
         if old is not None:
-            self.set_booths(ctx, old, self.booths_left(ctx.state, old) + 1)
-        self.set_booths(ctx, pid, self.booths_left(ctx.state, pid) - 1)
+            ctx.emit("booth_returned", player=old)
+        ctx.emit("booth_placed", player=pid)
 
     @space_kind("location")
     def land_location(self, ctx: C, pid: str, space: Space) -> None:

@@ -12,8 +12,14 @@ snapshot tests/engine/event_schema.json and fails otherwise. ``cite`` (the rule'
 the edition's citation catalogue) is in the envelope, like ``say``: no event's fields change.
 Names stored by earlier versions (nouns such as ``money``, ``deed``, ``jail``, ``ext``) are
 upcast on replay by the same chain, so every log ever written replays (tests/golden holds
-logs of each format). The event types themselves are declared in
-:mod:`companion.engine.events`.
+logs of each format).
+
+The engine's and the Monopoly family's event types are declared in
+:mod:`companion.engine.events`; an edition declares its own facts (``bowser_moved``,
+``pokemon_caught``) in its own module, with the ``on_`` handler that applies them. A type
+declared ``legacy=True`` is a generic patch earlier versions stored that no current rule
+emits and no upcaster can turn into one fact (its data does not say which fact it was): it
+is kept so those logs replay, and :func:`checked` refuses to emit it.
 """
 from __future__ import annotations
 
@@ -57,22 +63,37 @@ class EventData:
 
 
 EVENT_TYPES: dict[str, type[EventData]] = {}
-"""Current event types by name."""
+"""Current event types by name (legacy ones included: replay applies them)."""
+LEGACY: set[str] = set()
+"""Names of the types kept only so old logs replay (never emitted)."""
 
 E = TypeVar("E", bound=type[EventData])
 
 
-def event(name: str, version: int = 1) -> Callable[[E], E]:
-    """Register an event type under ``name`` at ``version``."""
+def event(name: str, version: int = 1, *, legacy: bool = False) -> Callable[[E], E]:
+    """Register an event type under ``name`` at ``version``; ``legacy``: replayed from old
+    logs only, never emitted by current rules."""
 
     def register(cls: E) -> E:
         if name in EVENT_TYPES:
             raise ValueError(f"event type {name!r} declared twice")
         cls.NAME, cls.VERSION = name, version
         EVENT_TYPES[name] = cls
+        if legacy:
+            LEGACY.add(name)
         return cls
 
     return register
+
+
+_loaded: list[bool] = []
+
+
+def load_editions() -> None:
+    """Import every shipped edition's module, so the event types they declare are known."""
+    from companion.engine.editions import available
+
+    available()
 
 
 def checked(name: str, data: Mapping[str, Any], say: str = "", cite: str = "") -> Event:
@@ -80,12 +101,15 @@ def checked(name: str, data: Mapping[str, Any], say: str = "", cite: str = "") -
     shape = SHAPES.get(name)
     if shape is not None and (data.keys() == shape[1] or shape[0] <= data.keys() <= shape[1]):
         return Event(shape[2], data, say, cite)
+    if name in LEGACY:
+        raise TypeError(f"event type {name!r} is legacy: old logs replay it, no rule emits it")
     cls = EVENT_TYPES.get(name)
     if cls is None and name in UPCASTERS:  # a name from an earlier version: store the new one
         tag, data = upcast(name, data)
         cls = EVENT_TYPES[tag.split("@", 1)[0]]
     if cls is None:
-        raise TypeError(f"unknown event type {name!r}: declare it in companion/engine/events.py")
+        raise TypeError(f"unknown event type {name!r}: declare it with @event in the module "
+                        "of the edition that emits it")
     shape = _SHAPES.get(cls)
     if shape is None:
         shape = _SHAPES[cls] = _shape(cls)
@@ -188,6 +212,10 @@ def upcast(tag: str, data: Data) -> tuple[str, Data]:
         if cls is not None and cls.tag() == tag and tag not in UPCASTERS:
             return tag, data
         step = UPCASTERS.get(tag)
+        if step is None and name not in EVENT_TYPES and not _loaded:
+            _loaded.append(True)  # an edition's own type, its module not yet imported
+            load_editions()
+            continue
         if step is None:
             raise ValueError(f"unknown event type {tag!r}")
         tag, data = step(data)
@@ -203,6 +231,7 @@ def is_current(tag: str) -> bool:
 
 def schema() -> dict[str, dict[str, str]]:
     """``{tag: {field: type}}`` of every current event type (for the committed snapshot)."""
+    load_editions()
     out = {}
     for cls in EVENT_TYPES.values():
         hints = {f.name: str(f.type) + ("" if f.default is dataclasses.MISSING else " = default")

@@ -211,24 +211,6 @@ class TradeClosed(EventData):
     accepted: bool
 
 
-@event("edition_values_set")
-@dataclass(frozen=True)
-class EditionValuesSet(EventData):
-    """Values of an edition's own state (``set``: field name -> new value)."""
-
-    set: Mapping[str, object]
-
-
-@event("player_value_set")
-@dataclass(frozen=True)
-class PlayerValueSet(EventData):
-    """An edition's own per-player value (Monopolino's lottery tickets...)."""
-
-    key: str
-    player: str
-    value: int
-
-
 @event("force_die_rolled")
 @dataclass(frozen=True)
 class ForceDieRolled(EventData):

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
+from companion.engine.event_format import EventData, event
 from companion.engine.events import (
     AuctionChanged,
     CardKept,
@@ -12,14 +14,12 @@ from companion.engine.events import (
     DeckChanged,
     DeedOwned,
     DoublesCounted,
-    EditionValuesSet,
     JailChanged,
     MoneyPaid,
     MovedTo,
     OrderDecided,
     OrderRolled,
     OrderRollsCleared,
-    PlayerValueSet,
     TradeClosed,
     TradeProposed,
     TurnPassed,
@@ -30,6 +30,29 @@ from companion.monopoly.host import MonopolyHost
 from companion.monopoly.state import Assets, Auction, Debt, Deed, MonopolyState, Player, Trade
 
 M = MonopolyState
+
+
+# -- legacy: generic patches earlier versions stored; replayed, never emitted --------------------
+# Each set whole values of an edition's state (Bowser, the rent claims, the caught Pokémon...),
+# often several at once: their data does not say which fact happened, so no upcaster can turn
+# them into the editions' own events (``bowser_moved``, ``pokemon_caught``...), which the rules
+# emit now. Old logs apply them as they always did.
+@event("edition_values_set", legacy=True)
+@dataclass(frozen=True)
+class EditionValuesSet(EventData):
+    """Values of an edition's own state (``set``: field name -> new value)."""
+
+    set: Mapping[str, object]
+
+
+@event("player_value_set", legacy=True)
+@dataclass(frozen=True)
+class PlayerValueSet(EventData):
+    """An edition's own per-player value (Monopolino's booths left)."""
+
+    key: str
+    player: str
+    value: int
 
 
 def _with_player(state: M, pid: str, **changes: Any) -> M:
@@ -139,10 +162,10 @@ class MonopolyEvents(MonopolyHost):
     def on_trade_closed(self, state: M, e: TradeClosed) -> M:
         return evolve(state, trades=tuple(t for t in state.trades if t.id != e.id))
 
-    def on_edition_values_set(self, state: M, e: EditionValuesSet) -> M:
+    def on_edition_values_set(self, state: M, e: EditionValuesSet) -> M:  # legacy
         return evolve(state, ext=state.ext.updated(e.set))
 
-    def on_player_value_set(self, state: M, e: PlayerValueSet) -> M:
+    def on_player_value_set(self, state: M, e: PlayerValueSet) -> M:  # legacy
         """An edition value kept per player: field ``key`` maps player ids to values."""
         key, pid = e.key, e.player
         table = {**getattr(state.ext, key), pid: e.value}

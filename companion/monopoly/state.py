@@ -18,8 +18,8 @@ V = TypeVar("V", bound="EditionValues")
 class EditionValues:
     """An edition's own values in a Monopoly-family state. Each edition subclasses it with
     typed fields (Bowser's place, tracker mats, booths left, ...) and reads them with
-    :func:`values_of`; the ``edition_values_set`` event sets fields by name and refuses a name
-    the edition did not declare. (Read-only ``values["name"]`` works too, for code written
+    :func:`values_of`; the edition's own events change them (``updated`` refuses a name the
+    edition did not declare). (Read-only ``values["name"]`` works too, for code written
     against the untyped ``ext`` dict this replaces.)"""
 
     def updated(self: V, changes: Mapping[str, Any]) -> V:

@@ -17,17 +17,18 @@ creditor as in the family rules.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.editions import readings
 from companion.editions.pokemon import data
 from companion.editions.pokemon.battles import PokemonBattles
-from companion.editions.pokemon.catching import PokemonCatching
+from companion.editions.pokemon.catching import PokemonCatching, PokemonCaught, with_values
 from companion.editions.pokemon.spaces import PokemonSpaces
 from companion.editions.table_settings import TableSettings
 from companion.engine.context import Ctx
-from companion.engine.events import EditionValuesSet, PlayerValueSet, WentBankrupt
+from companion.engine.event_format import EventData, event
+from companion.engine.events import WentBankrupt
 from companion.engine.registry import prompt_kind
 from companion.engine.types import Action, Command, IllegalCommand
 from companion.monopoly.board import load_board
@@ -35,6 +36,34 @@ from companion.monopoly.rules import MonopolyRules
 from companion.monopoly.state import Assets, MonopolyState
 
 C = Ctx[MonopolyState]
+
+
+# -- the events of Pokémon changing hands (applied by PokemonRules' ``on_`` handlers) ----------
+@event("pokemon_handed_over")
+@dataclass(frozen=True)
+class PokemonHandedOver(EventData):
+    """A trade: ``giver`` handed the wild Pokémon ``chips`` to ``to``."""
+
+    giver: str
+    to: str
+    chips: list[str]
+
+
+@event("pokemon_inherited")
+@dataclass(frozen=True)
+class PokemonInherited(EventData):
+    """``player`` is out owing ``heir``, who gets every wild Pokémon ``player`` held."""
+
+    player: str
+    heir: str
+
+
+@event("pokemon_released")
+@dataclass(frozen=True)
+class PokemonReleased(EventData):
+    """``player`` is out owing the Bank: their wild Pokémon go back beside the board."""
+
+    player: str
 
 
 class PokemonRules(TableSettings, PokemonSpaces, PokemonCatching, PokemonBattles, MonopolyRules):
@@ -102,29 +131,41 @@ class PokemonRules(TableSettings, PokemonSpaces, PokemonCatching, PokemonBattles
     def hand_over_extra(self, ctx: C, giver: str, taker: str, a: Assets) -> None:
         chips = list(a.extra.get("pokemon", ()))
         if chips:
-            table = data.all_caught(ctx.state)
-            table[giver] = [c for c in table[giver] if c not in chips]
-            table[taker] = [*table[taker], *chips]
-            ctx.emit("edition_values_set", set={"caught": table})
+            ctx.emit("pokemon_handed_over", giver=giver, to=taker, chips=chips)
+
+    def on_pokemon_handed_over(self, state: MonopolyState, e: PokemonHandedOver) -> MonopolyState:
+        table = data.all_caught(state)
+        table[e.giver] = [c for c in table[e.giver] if c not in e.chips]
+        table[e.to] = [*table[e.to], *e.chips]
+        return with_values(state, caught=table)
 
     def hand_over_extras(self, ctx: C, pid: str, heir: str | None) -> None:
         """Owing a Trainer: they get the wild Pokémon. Owing the Bank: released to the wild."""
-        table = data.all_caught(ctx.state)
-        chips = table[pid]
-        table[pid] = []
-        changes: dict[str, object] = {"caught": table, "catch": None}
+        chips = data.caught(ctx.state, pid)
         if heir is not None:
-            table[heir] = [*table[heir], *chips]
             say = f"{ctx.state.name(heir)} gets {ctx.state.name(pid)}'s wild Pokémon." if chips \
                 else ""
+            ctx.emit("pokemon_inherited", say, player=pid, heir=heir)
         else:
-            wild = data.wild(ctx.state)
-            for chip in chips:
-                wild[data.chip_type(chip)].append(chip)
-            changes["wild"] = wild
             say = f"{ctx.state.name(pid)}'s wild Pokémon are released back beside the board." \
                 if chips else ""
-        ctx.emit("edition_values_set", say, set=changes)
+            ctx.emit("pokemon_released", say, player=pid)
+
+    def on_pokemon_inherited(self, state: MonopolyState, e: PokemonInherited) -> MonopolyState:
+        table = data.all_caught(state)
+        chips = table[e.player]
+        table[e.player] = []
+        table[e.heir] = [*table[e.heir], *chips]
+        return with_values(state, caught=table, catch=None)
+
+    def on_pokemon_released(self, state: MonopolyState, e: PokemonReleased) -> MonopolyState:
+        table = data.all_caught(state)
+        chips = table[e.player]
+        table[e.player] = []
+        wild = data.wild(state)
+        for chip in chips:
+            wild[data.chip_type(chip)].append(chip)
+        return with_values(state, caught=table, wild=wild, catch=None)
 
     def describe(self, state: MonopolyState, a: Assets) -> str:
         names = data.type_names(state.b)
@@ -136,8 +177,10 @@ class PokemonRules(TableSettings, PokemonSpaces, PokemonCatching, PokemonBattles
     def end_cite(self, state: MonopolyState) -> str:
         return "end-mat"
 
-    ends_after = frozenset({EditionValuesSet.tag(), PlayerValueSet.tag(), WentBankrupt.tag()})
-    """The tracker mats are edition values; the last Trainer standing follows a bankruptcy."""
+    ends_after = frozenset({PokemonCaught.tag(), PokemonHandedOver.tag(), PokemonInherited.tag(),
+                            WentBankrupt.tag()})
+    """A tracker mat fills by a catch, a trade or an inheritance; the last Trainer standing
+    follows a bankruptcy."""
 
     def ended(self, state: MonopolyState) -> tuple[list[str], str] | None:
         complete = data.complete_mats(state)

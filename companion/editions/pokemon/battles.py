@@ -9,10 +9,12 @@ ends after a battle.
 
 from __future__ import annotations
 
-from typing import Unpack
+from dataclasses import dataclass
 
 from companion.editions.pokemon import data
+from companion.editions.pokemon.catching import with_values
 from companion.engine.context import Ctx, cites
+from companion.engine.event_format import EventData, event
 from companion.engine.registry import task
 from companion.engine.state import Task
 from companion.engine.types import Command
@@ -20,6 +22,42 @@ from companion.monopoly.rules import MonopolyRules
 from companion.monopoly.state import MonopolyState
 
 C = Ctx[MonopolyState]
+
+
+# -- the events of a battle (applied by the ``on_`` handlers below) ----------------------------
+@event("battle_begun")
+@dataclass(frozen=True)
+class BattleBegun(EventData):
+    """``challenger`` battles ``owner`` for the location at ``space``."""
+
+    challenger: str
+    owner: str
+    space: int
+
+
+@event("battle_die_counted")
+@dataclass(frozen=True)
+class BattleDieCounted(EventData):
+    """``player`` rolled ``value`` for the battle."""
+
+    player: str
+    value: int
+
+
+@event("challenge_card_played")
+@dataclass(frozen=True)
+class ChallengeCardPlayed(EventData):
+    """``player`` played Challenge card ``card`` in the battle: ``bonus`` more."""
+
+    player: str
+    card: str
+    bonus: int
+
+
+@event("battle_ended")
+@dataclass(frozen=True)
+class BattleEnded(EventData):
+    """The battle is over (its result follows: a deed taken or a fee paid)."""
 
 
 class PokemonBattles(MonopolyRules):
@@ -31,8 +69,23 @@ class PokemonBattles(MonopolyRules):
     def battle_cards(self, state: MonopolyState, pid: str) -> list[str]:
         return [c for c in state.player(pid).cards if self.is_battle_card(state, c)]
 
-    def set_battle(self, ctx: C, say: str = "", **changes: Unpack[data.BattleChange]) -> None:
-        ctx.emit("edition_values_set", say, set={"battle": {**data.battle(ctx.state), **changes}})
+    def on_battle_begun(self, state: MonopolyState, e: BattleBegun) -> MonopolyState:
+        battle: data.Battle = {"challenger": e.challenger, "owner": e.owner, "space": e.space,
+                               "rolls": {}, "bonus": {e.challenger: 0, e.owner: 0}}
+        return with_values(state, battle=battle)
+
+    def on_battle_die_counted(self, state: MonopolyState, e: BattleDieCounted) -> MonopolyState:
+        b = data.battle(state)
+        return with_values(state, battle={**b, "rolls": {**b["rolls"], e.player: e.value}})
+
+    def on_challenge_card_played(self, state: MonopolyState,
+                                 e: ChallengeCardPlayed) -> MonopolyState:
+        b = data.battle(state)
+        bonus = {**b["bonus"], e.player: b["bonus"][e.player] + e.bonus}
+        return with_values(state, battle={**b, "bonus": bonus})
+
+    def on_battle_ended(self, state: MonopolyState, e: BattleEnded) -> MonopolyState:
+        return with_values(state, battle=None)
 
     def refuse_battle(self, state: MonopolyState, command: Command) -> str | None:
         p = state.prompt
@@ -51,10 +104,8 @@ class PokemonBattles(MonopolyRules):
         assert owner is not None  # refuse_battle lets only a rival-owned location through
         ctx.clear_prompt()
         state = ctx.state
-        ctx.emit("edition_values_set", f"{state.name(pid)} battles {state.name(owner)} for "
-                 f"{state.b.spaces[index].name}!",
-                 set={"battle": {"challenger": pid, "owner": owner, "space": index,
-                                 "rolls": {}, "bonus": {pid: 0, owner: 0}}})
+        ctx.emit("battle_begun", f"{state.name(pid)} battles {state.name(owner)} for "
+                 f"{state.b.spaces[index].name}!", challenger=pid, owner=owner, space=index)
         self.ask_battle_roll(ctx, pid)
 
     def ask_battle_roll(self, ctx: C, pid: str) -> None:
@@ -66,10 +117,9 @@ class PokemonBattles(MonopolyRules):
     @task("battle_rolled")
     def task_battle_rolled(self, ctx: C, player: str, dice: list[int]) -> None:
         b = data.battle(ctx.state)
-        rolls = {**b["rolls"], player: dice[0]}
         strength = data.battle_strength(ctx.state, player)
-        self.set_battle(ctx, f"{ctx.state.name(player)} rolls {dice[0]} + {strength} for their "
-                        f"Pokémon = {dice[0] + strength}.", rolls=rolls)
+        ctx.emit("battle_die_counted", f"{ctx.state.name(player)} rolls {dice[0]} + {strength} "
+                 f"for their Pokémon = {dice[0] + strength}.", player=player, value=dice[0])
         if player == b["challenger"]:
             self.ask_battle_roll(ctx, b["owner"])
             return
@@ -100,10 +150,10 @@ class PokemonBattles(MonopolyRules):
             return
         card = ctx.state.b.card(option)
         bonus = int(card.effect.get("bonus", 0))
-        b = data.battle(ctx.state)
         self.return_card(ctx, player, option)
-        self.set_battle(ctx, f"{ctx.state.name(player)} plays \u201c{card.text.split('.')[0]}\u201d"
-                        f": +{bonus}.", bonus={**b["bonus"], player: b["bonus"][player] + bonus})
+        ctx.emit("challenge_card_played", f"{ctx.state.name(player)} plays "
+                 f"\u201c{card.text.split('.')[0]}\u201d: +{bonus}.", player=player,
+                 card=card.id, bonus=bonus)
         ctx.then(Task("battle_cards", {"player": player}))
 
     def after_cards(self, ctx: C, player: str) -> None:
@@ -126,7 +176,7 @@ class PokemonBattles(MonopolyRules):
         me, owner, index = b["challenger"], b["owner"], b["space"]
         mine, theirs = self.total(state, me), self.total(state, owner)
         space = state.b.spaces[index]
-        ctx.emit("edition_values_set", set={"battle": None})
+        ctx.emit("battle_ended")
         if mine > theirs:
             why = f"{state.name(me)} wins the battle {mine} to {theirs}"
             if state.owner(index) != owner:

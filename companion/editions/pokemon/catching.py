@@ -8,12 +8,14 @@ other readings (docs/readings/pokemon.md). The odds shown are the real chance un
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from companion.editions.pokemon import data
 from companion.engine.context import Ctx, cites
+from companion.engine.event_format import EventData, event
 from companion.engine.registry import prompt_kind, task
-from companion.engine.state import Task
+from companion.engine.state import Task, evolve
 from companion.engine.types import Action, Command
 from companion.monopoly.board import Space
 from companion.monopoly.rules import MonopolyRules
@@ -22,8 +24,80 @@ from companion.monopoly.state import MonopolyState
 C = Ctx[MonopolyState]
 
 
+# -- the events of a catch (applied by the ``on_`` handlers below) -----------------------------
+@event("catch_odds_shown")
+@dataclass(frozen=True)
+class CatchOddsShown(EventData):
+    """``player`` is to roll the catching die at ``space`` for a wild Pokémon of type
+    ``pokemon_type``, with ``odds``."""
+
+    player: str
+    space: int
+    pokemon_type: str
+    odds: data.Odds
+
+
+@event("catch_odds_changed")
+@dataclass(frozen=True)
+class CatchOddsChanged(EventData):
+    """The chance left to the Trainer rolling the catching die is now ``odds``."""
+
+    odds: data.Odds
+
+
+@event("pokemon_caught")
+@dataclass(frozen=True)
+class PokemonCaught(EventData):
+    """Poké Ball: ``player`` caught the wild Pokémon ``chip``; the catch is over."""
+
+    player: str
+    chip: str
+
+
+@event("catch_missed")
+@dataclass(frozen=True)
+class CatchMissed(EventData):
+    """X: ``player`` caught nothing; a re-roll would have ``odds``."""
+
+    player: str
+    odds: data.Odds
+
+
+@event("catching_ended")
+@dataclass(frozen=True)
+class CatchingEnded(EventData):
+    """``player`` stopped (or could not go on) catching."""
+
+    player: str
+
+
+def with_values(state: MonopolyState, **changes: Any) -> MonopolyState:
+    """``state`` with Pokémon's own values changed."""
+    return evolve(state, ext=data.values(state).updated(changes))
+
+
 class PokemonCatching(MonopolyRules):
     """Explore prompts, the catching die and the re-roll. Mixed into PokemonRules."""
+
+    def on_catch_odds_shown(self, state: MonopolyState, e: CatchOddsShown) -> MonopolyState:
+        catch: data.Catch = {"player": e.player, "space": e.space, "type": e.pokemon_type,
+                             "odds": e.odds}
+        return with_values(state, catch=catch)
+
+    def on_catch_odds_changed(self, state: MonopolyState, e: CatchOddsChanged) -> MonopolyState:
+        return with_values(state, catch={**data.catch(state), "odds": e.odds})
+
+    def on_pokemon_caught(self, state: MonopolyState, e: PokemonCaught) -> MonopolyState:
+        wild = {t: [c for c in chips if c != e.chip] for t, chips in data.wild(state).items()}
+        caught = {**data.all_caught(state), e.player: [*data.caught(state, e.player), e.chip]}
+        return with_values(state, wild=wild, caught=caught, catch=None)
+
+    def on_catch_missed(self, state: MonopolyState, e: CatchMissed) -> MonopolyState:
+        return with_values(state, catch={**data.catch(state), "odds": e.odds,
+                                         "after_reroll": True})
+
+    def on_catching_ended(self, state: MonopolyState, e: CatchingEnded) -> MonopolyState:
+        return with_values(state, catch=None)
 
     def offer_explore(self, ctx: C, pid: str, index: int) -> None:
         """Ask whether to explore (own location) or explore/battle (a rival's)."""
@@ -131,7 +205,8 @@ class PokemonCatching(MonopolyRules):
         faces = ["ball"] * k + ["x"] * (n - k)
         catch: data.Catch = {"player": pid, "space": index, "type": s.color, "odds": odds}
         if data.values(state).catch != catch:
-            ctx.emit("edition_values_set", set={"catch": catch})
+            ctx.emit("catch_odds_shown", player=pid, space=index, pokemon_type=s.color,
+                     odds=odds)
         hint = f"1-{k} Poké Ball" if k > 1 else "1 Poké Ball"
         if k < n:
             hint += f", {k + 1}-{n} X" if k + 1 < n else f", {n} X"
@@ -148,26 +223,20 @@ class PokemonCatching(MonopolyRules):
         s = state.b.spaces[space]
         kind = data.type_name(state.b, s.color)
         if dice[0] <= data.values(state).ball_faces:
-            chips = data.wild(state)
-            chip = chips[s.color].pop(0)
-            mine = data.caught(state, player)
+            chip = data.values(state).wild[s.color][0]
             where = "beside the mat" if s.color in data.mat_types(state, player) else "on the mat"
-            table = data.all_caught(state)
-            table[player] = [*mine, chip]
-            ctx.emit("edition_values_set",
+            ctx.emit("pokemon_caught",
                      f"Poké Ball! {state.name(player)} catches a wild {kind}-type "
-                     f"Pokémon ({chip}) and puts it {where}.",
-                     set={"wild": chips, "caught": table, "catch": None})
+                     f"Pokémon ({chip}) and puts it {where}.", player=player, chip=chip)
             return
         price = int(state.b.rule("reroll_price"))
         if state.player(player).money < price:
-            ctx.emit("edition_values_set",
+            ctx.emit("catching_ended",
                      f"X: {state.name(player)} catches nothing and has no Poké Ball left "
-                     "to re-roll.", set={"catch": None}, cite="catch-miss")
+                     "to re-roll.", player=player, cite="catch-miss")
             return
-        ctx.emit("edition_values_set", f"X: {state.name(player)} catches nothing.",
-                 set={"catch": {**data.catch(state), "odds": self.reroll_odds(state, player),
-                                "after_reroll": True}}, cite="catch-miss")
+        ctx.emit("catch_missed", f"X: {state.name(player)} catches nothing.", player=player,
+                 odds=self.reroll_odds(state, player), cite="catch-miss")
         self.ask_reroll(ctx, player, space)
 
     def reroll_odds(self, state: MonopolyState, player: str) -> data.Odds:
@@ -184,7 +253,7 @@ class PokemonCatching(MonopolyRules):
         odds = self.reroll_odds(state, player)
         shown = data.values(state).catch
         if shown is not None and shown.get("odds") != odds:
-            ctx.emit("edition_values_set", set={"catch": {**shown, "odds": odds}})
+            ctx.emit("catch_odds_changed", odds=odds)
         if money <= price and not self.may_spend_last(state):
             ctx.ask("catch_miss", (player,), f"{state.name(player)}: stop (your last Poké Ball "
                     "cannot be spent on a re-roll)", space=space, price=price, odds=odds)
@@ -238,9 +307,9 @@ class PokemonCatching(MonopolyRules):
                  f"{ctx.state.name(pid)} pays {ctx.state.fmt(d['price'])} to re-roll.",
                  source=pid, to="bank", amount=d["price"])
         if ctx.state.player(pid).money <= 0 and self.out_at_zero(ctx.state):
-            ctx.emit("edition_values_set",
+            ctx.emit("catching_ended",
                      f"{ctx.state.name(pid)} has run out of Poké Balls and is out of "
-                     "the game.", set={"catch": None}, cite="out-of-balls")
+                     "the game.", player=pid, cite="out-of-balls")
             self.go_bankrupt(ctx, pid, "bank")
             return
         self.ask_catch(ctx, pid, d["space"])
@@ -248,5 +317,5 @@ class PokemonCatching(MonopolyRules):
     def cmd_stop(self, ctx: C, command: Command) -> None:
         """Do not explore, or stop re-rolling: the turn goes on to its end."""
         ctx.clear_prompt()
-        ctx.emit("edition_values_set",
-                 f"{ctx.state.name(command.actor)} stops.", set={"catch": None})
+        ctx.emit("catching_ended", f"{ctx.state.name(command.actor)} stops.",
+                 player=command.actor)

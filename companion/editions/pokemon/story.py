@@ -8,48 +8,41 @@ from typing import Any, cast
 
 from companion.editions.pokemon import data
 from companion.engine.editions import find_edition
-from companion.engine.events import EditionValuesSet
 from companion.engine.state import BaseState
 from companion.monopoly.state import MonopolyState
 from companion.monopoly.story import STORY_COUNTERS as FAMILY
 from companion.story import Count, Counter, Step
 
 
-def _set(step: Step) -> Mapping[str, Any]:
-    if step.name != "edition_values_set":
-        return {}
-    return cast(EditionValuesSet, step.data).set
+def _values(state: BaseState) -> Any:
+    return cast(MonopolyState, state).ext
 
 
 def catches(step: Step) -> Count:
-    """A chip that left the wild Pokémon for a Trainer's mat, by its type."""
-    changed = _set(step)
-    if "caught" not in changed or "wild" not in changed:
+    """A chip that left the wild Pokémon for a Trainer's mat, by its type (seen in the
+    state, so an old log's generic ``edition_values_set`` counts as ``pokemon_caught`` does)."""
+    before, after = _values(step.before), _values(step.after)
+    if before.wild is after.wild or before.caught is after.caught:
         return []
-    before = cast(Any, cast(MonopolyState, step.before).ext).caught
     out = []
-    for pid, chips in changed["caught"].items():
+    for pid, chips in after.caught.items():
         for chip in chips:
-            if chip not in before.get(pid, ()):
+            if chip not in before.caught.get(pid, ()):
                 out.append((pid, 1, data.chip_type(chip)))
     return out
 
 
 def battles(step: Step) -> Count:
-    changed = _set(step)
-    b = changed.get("battle")
-    if not isinstance(b, Mapping) or cast(Any, cast(MonopolyState, step.before).ext).battle:
+    b = _values(step.after).battle
+    if not isinstance(b, Mapping) or _values(step.before).battle:
         return []
     return [(b["challenger"], 1, ""), (b["owner"], 1, "")]
 
 
 def battles_won(step: Step) -> Count:
     """The winner of a finished battle (a tie goes to the owner, as the rules say)."""
-    changed = _set(step)
-    if "battle" not in changed or changed["battle"] is not None:
-        return []
-    b = cast(Any, cast(MonopolyState, step.before).ext).battle
-    if not b:
+    b = _values(step.before).battle
+    if not b or _values(step.after).battle is not None:
         return []
     rules: Any = find_edition("pokemon")
     mine = rules.total(step.before, b["challenger"])

@@ -11,8 +11,9 @@ from companion.editions.starwars.force import POWERS, StarWarsForce
 from companion.editions.table_settings import TableSettings
 from companion.engine.commands import takes
 from companion.engine.context import Ctx, cites
+from companion.engine.event_format import EventData, event
 from companion.engine.registry import effect, prompt_kind, space_kind
-from companion.engine.state import Task
+from companion.engine.state import Task, evolve
 from companion.engine.types import Action, Command, IllegalCommand
 from companion.monopoly.board import Card, Space
 from companion.monopoly.debts import SpaceArgs
@@ -28,6 +29,23 @@ class StarWarsValues(EditionValues):
 
     bank_auctions: tuple[int, ...] | list[int] = ()
     """Spaces of a ship bankrupt to the Bank still to be auctioned, in order."""
+
+
+@event("bank_auctions_queued")
+@dataclass(frozen=True)
+class BankAuctionsQueued(EventData):
+    """A ship went bankrupt owing the Bank: its properties ``spaces`` are auctioned at once,
+    in this order."""
+
+    spaces: list[int]
+
+
+@event("bank_auction_called")
+@dataclass(frozen=True)
+class BankAuctionCalled(EventData):
+    """The Bank called the auction of ``space``, the next property in its queue."""
+
+    space: int
 
 
 class StarWarsView(TypedDict):
@@ -211,17 +229,26 @@ class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
     # -- owing the Bank: properties auctioned at once among the others ----------------------
     def after_bank_bankruptcy(self, ctx: C, pid: str, spaces: tuple[int, ...]) -> None:
         if spaces and len(ctx.state.active) > 1:
-            ctx.emit("edition_values_set",
+            ctx.emit("bank_auctions_queued",
                      "The Bank auctions the bankrupt ship's properties at once.",
-                     set={"bank_auctions": sorted(spaces)})
+                     spaces=sorted(spaces))
             self.next_bank_auction(ctx)
 
     def next_bank_auction(self, ctx: C) -> None:
         queue = list(values_of(ctx.state, StarWarsValues).bank_auctions)
         if not queue or ctx.state.auction is not None:
             return
-        ctx.emit("edition_values_set", set={"bank_auctions": queue[1:]})
+        ctx.emit("bank_auction_called", space=queue[0])
         self.start_auction(ctx, queue[0])
+
+    def on_bank_auctions_queued(self, state: MonopolyState,
+                                e: BankAuctionsQueued) -> MonopolyState:
+        values = values_of(state, StarWarsValues)
+        return evolve(state, ext=values.updated({"bank_auctions": list(e.spaces)}))
+
+    def on_bank_auction_called(self, state: MonopolyState, e: BankAuctionCalled) -> MonopolyState:
+        values = values_of(state, StarWarsValues)
+        return evolve(state, ext=values.updated({"bank_auctions": list(values.bank_auctions)[1:]}))
 
     def after_auction(self, ctx: C) -> None:
         self.next_bank_auction(ctx)

@@ -1,0 +1,72 @@
+"""Current rules emit only facts (#28 item 3): no generic patch and no legacy type, which
+old logs still replay. Every example game and bot-played games of every edition are run and
+the types of the events they emit collected."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion import script
+from companion.engine import event_format, game
+from companion.engine.editions import EDITIONS, find_edition
+from companion.engine.types import GameSetup
+
+ROOT = Path(__file__).resolve().parents[2]
+GENERIC = {"edition_values_set", "player_value_set"}
+"""The generic patches replaced by the editions' own facts (legacy now)."""
+
+
+def bot_games(edition: str) -> set[str]:
+    """The event types two bots emit in short games of ``edition``."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        from profile_engine import person_bot, random_bot
+    finally:
+        sys.path.pop(0)
+    declared = {s["name"] for s in find_edition(edition).setup_info()["settings"]}
+    settings = {"order": "seated"} if "order" in declared else {}
+    emitted: set[str] = set()
+    for seed, bot in ((1, random_bot), (2, person_bot), (3, random_bot), (4, person_bot)):
+        rnd = random.Random(seed)
+        setup = GameSetup.from_json({"edition": edition, "players": ["Ann", "Bob", "Cat"],
+                                     "dice": "physical", "seed": seed,
+                                     "settings": settings})
+        state = game.replay(game.new_game(setup))
+        for _ in range(400):
+            if state.finished:
+                break
+            events, state = game.step(state, bot(rnd, game.legal_actions(state)))
+            emitted.update(e.type for e in events)
+    return emitted
+
+
+def example_games() -> set[str]:
+    emitted: set[str] = set()
+    for path in sorted((ROOT / "examples").glob("*.json")):
+        result = script.run_script(json.loads(path.read_text("utf-8")))
+        emitted.update(e.type for e in result.events)
+    return emitted
+
+
+@pytest.mark.parametrize("edition", sorted(EDITIONS))
+def test_bot_games_emit_no_generic_or_legacy_event(edition: str) -> None:
+    emitted = bot_games(edition)
+    assert emitted & (GENERIC | event_format.LEGACY) == set()
+    assert all(event_format.is_current(t) for t in emitted)
+
+
+def test_example_games_emit_no_generic_or_legacy_event() -> None:
+    emitted = example_games()
+    assert emitted & (GENERIC | event_format.LEGACY) == set()
+    assert {"bowser_moved", "pokemon_caught", "booth_placed"} <= emitted
+
+
+def test_a_legacy_event_is_refused_where_it_is_emitted_and_still_replays() -> None:
+    with pytest.raises(TypeError, match="legacy"):
+        event_format.checked("edition_values_set", {"set": {"discard": {}}})
+    assert GENERIC <= event_format.LEGACY
