@@ -28,7 +28,8 @@ def test_an_event_missing_a_field_or_with_an_extra_one_is_refused_where_it_is_em
 def test_an_event_may_leave_out_the_fields_that_have_defaults() -> None:
     optional = [
         (name, cls) for name, cls in event_format.EVENT_TYPES.items()
-        if name not in event_format.LEGACY and any(f.default is not f.default_factory for f in cls.__dataclass_fields__.values())
+        if name not in event_format.LEGACY
+        and any(f.default is not f.default_factory for f in cls.__dataclass_fields__.values())
     ]
     for name, cls in optional:
         required = {f.name: 0 for f in cls.__dataclass_fields__.values()
