@@ -1,11 +1,12 @@
 """The household's history: every finished game, and per player their games, wins and time
-played, from the games' logs.
+played, overall and per box profile, from the games' logs.
 
 A finished game's summary (its story's headline and players, its time played) is computed
 once from its log and kept in the companion's database (table ``game_summaries``, created
 here: the log stays the truth, the table is a cache a backup carries along and any version
 can rebuild). A player is the same player across games by name (``Zoë`` and ``zoë `` are
-one person), whatever seat id a game gave them.
+one person), whatever seat id a game gave them. A game's box profile is the one its setup
+named (kept with its ``new_game`` command; "" for a game set up without one).
 """
 
 from __future__ import annotations
@@ -47,10 +48,16 @@ def person(name: str) -> str:
     return " ".join(unicodedata.normalize("NFC", name).casefold().split())
 
 
-def summary(game: Mapping[str, Any], rows: Sequence[Row]) -> dict[str, Any]:
-    """What the history keeps of one game (``game``: its ``games`` row)."""
+FORMAT = 2
+"""The form of a kept summary; one of another form is computed again (2: with its profile)."""
+
+
+def summary(game: Mapping[str, Any], rows: Sequence[Row], profile: str = "") -> dict[str, Any]:
+    """What the history keeps of one game (``game``: its ``games`` row; ``profile``: the box
+    profile it was set up from)."""
     told = story(rows)
-    return {"id": game["id"], "edition": told["edition"], "title": told["title"],
+    return {"format": FORMAT, "id": game["id"], "edition": told["edition"],
+            "title": told["title"], "profile": profile,
             "created": float(game["created"]), "ended": told["ended"],
             "seconds": played_seconds(t for _, _, t, _ in rows),
             "finished": told["finished"], "headline": told["headline"],
@@ -81,9 +88,48 @@ class SummaryTable:
         self.conn.execute("COMMIT")
 
 
+def _tally(games: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Per player (by name): games played, wins, time played; most wins first."""
+    people: dict[str, dict[str, Any]] = {}
+    for g in games:
+        for p in g["players"]:
+            me = people.setdefault(person(p["name"]), {"name": p["name"], "games": 0,
+                                                       "wins": 0, "seconds": 0.0})
+            me["name"] = p["name"]  # the latest spelling
+            me["games"] += 1
+            me["wins"] += 1 if p["winner"] else 0
+            me["seconds"] += g["seconds"]
+    return sorted(people.values(), key=lambda p: (-p["wins"], -p["games"], p["name"]))
+
+
+def by_profile(games: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Every box profile played (per edition; "" the edition's defaults): games, time played
+    and its players' tally; most played first."""
+    groups: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
+    for g in sorted(games, key=lambda g: (g["created"], g["id"])):
+        groups.setdefault((g["edition"], g.get("profile", "")), []).append(g)
+    out = [{"edition": e, "profile": p, "title": gs[-1]["title"], "games": len(gs),
+            "seconds": sum(g["seconds"] for g in gs), "players": _tally(gs)}
+           for (e, p), gs in groups.items()]
+    return sorted(out, key=lambda b: (-b["games"], b["title"], b["profile"]))
+
+
+def matching(games: Iterable[Mapping[str, Any]], box: str | None = None,
+             profile: str | None = None, player: str | None = None
+             ) -> list[Mapping[str, Any]]:
+    """The games of edition ``box``, set up from box profile ``profile`` ("": from none),
+    with ``player`` (by name, any case) at the table; None: any."""
+    who = None if player is None else person(player)
+    return [g for g in games
+            if (box is None or g["edition"] == box)
+            and (profile is None or g.get("profile", "") == profile)
+            and (who is None or any(person(p["name"]) == who for p in g["players"]))]
+
+
 def household(games: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """Per player (by name) games played, wins and time played, overall and per box; the
-    games newest first; and the points of the chart (wins so far after each game)."""
+    """Per player (by name) games played, wins and time played, overall and per box; per box
+    profile the same; the games newest first; and the points of the chart (wins so far
+    after each game)."""
     ordered = sorted(games, key=lambda g: (g["created"], g["id"]))
     people: dict[str, dict[str, Any]] = {}
     points = []
@@ -112,6 +158,7 @@ def household(games: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     names = {person(p["name"]): p["name"] for p in players}
     return {"games": list(reversed(ordered)), "players": players,
             "boxes": sorted(boxes.values(), key=lambda b: -b["games"]),
+            "profiles": by_profile(ordered),
             "chart": {"names": names, "points": points}}
 
 
@@ -144,6 +191,9 @@ def chart_svg(chart: Mapping[str, Any], width: int = 480, height: int = 200) -> 
         line = " ".join(xy(i, int(p["wins"].get(key, 0))) for i, p in enumerate(points))
         parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" '
                      f'points="{line}"/>')
+        if len(points) == 1:  # one game: a dot, as a line needs two
+            x, y = xy(0, int(points[0]["wins"].get(key, 0))).split(",")
+            parts.append(f'<circle cx="{x}" cy="{y}" r="4" fill="{colour}"/>')
         parts.append(f'<text x="{pad + 8 + 90 * (k % 5)}" y="{12 + 13 * (k // 5)}" '
                      f'font-size="12" fill="{colour}">\u25a0 {_escape(name)}</text>')
     parts.append("</svg>")

@@ -342,6 +342,7 @@ class GameService(WriterThread):
             return Outcome(False, 0, error=text, code="storage")
 
     def _create_game(self, raw: Any) -> Outcome:
+        profile = raw.get("profile") if isinstance(raw, dict) else None
         try:
             if isinstance(raw, dict) and raw.get("profile"):  # a box profile's settings
                 from companion.boxes.profiles import Profiles
@@ -363,7 +364,9 @@ class GameService(WriterThread):
             self.store.add_game(conn, game_id, setup.edition, title, now, join_code)
             last = self.store.append(conn, game_id, 1, 0, now, events)
             self.store.record_command(conn, game_id, 0, now, "banker",
-                                      {"type": "new_game", "setup": setup.to_json()}, None, 1,
+                                      {"type": "new_game", "setup": setup.to_json(),
+                                       # the box profile it was set up from (the history)
+                                       **({"profile": profile} if profile else {})}, None, 1,
                                       last, response)
             self.store.conn.execute("INSERT OR REPLACE INTO settings (key, value) VALUES "
                                     "('active_game', ?)", (game_id,))

@@ -9,7 +9,15 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, render_template, request
 
-from companion.history import SummaryTable, chart_svg, household, summary
+from companion.history import (
+    FORMAT,
+    SummaryTable,
+    by_profile,
+    chart_svg,
+    household,
+    matching,
+    summary,
+)
 from companion.replay import Replay
 from companion.story import rows_of, story
 from web import access
@@ -99,14 +107,19 @@ def _summaries() -> list[dict[str, Any]]:
     versions = dict(service.call(lambda: service.store.conn.execute(
         "SELECT game_id, MAX(seq) FROM events GROUP BY game_id").fetchall()))
     out = []
+    profiles: dict[str, str] | None = None
     for g in service.call(service.store.games, "finished"):
         version = int(versions.get(g["id"], 0))
         have = kept.get(g["id"])
-        if have is not None and have[0] == version:
+        if have is not None and have[0] == version and have[1].get("format") == FORMAT:
             out.append(have[1])
             continue
+        if profiles is None:  # the box profile each game was set up from, read once
+            profiles = dict(service.call(lambda: service.store.conn.execute(
+                "SELECT game_id, json_extract(body, '$.profile') FROM commands WHERE cmd = 0 "
+                "AND json_extract(body, '$.profile') IS NOT NULL").fetchall()))
         try:
-            made = summary(g, _rows(g["id"]))
+            made = summary(g, _rows(g["id"]), str(profiles.get(g["id"]) or ""))
         except Exception:  # noqa: BLE001 - a damaged game is left out, never the history
             continue
         service.call(table.save, g["id"], version, made)
@@ -114,15 +127,34 @@ def _summaries() -> list[dict[str, Any]]:
     return out
 
 
+def _filter(games: list[dict[str, Any]]) -> list[Any]:
+    """The games the query asks for: ``?box=<edition>``, ``?profile=<name>`` (empty: set
+    up without one), ``?player=<name>``; each absent: any."""
+    asked = {k: request.args.get(k) for k in ("box", "profile", "player")}
+    for key, value in asked.items():
+        if value is not None and len(value) > 80:
+            raise ApiError("bad_request", f"'{key}' is at most 80 characters.")
+    return matching(games, **asked)
+
+
 @bp.get("/api/history")
 def history() -> Response:
-    """The household's history: games, players (by name across games), boxes, chart."""
-    return jsonify(household(_summaries()))
+    """The household's history: games, players (by name across games), boxes, box
+    profiles, chart; of the games asked for (``?box=&profile=&player=``), with ``choices``,
+    every box profile and player to ask for."""
+    games = _summaries()
+    everyone = household(games)
+    out = household(_filter(games))
+    out["choices"] = {"profiles": [{k: p[k] for k in ("edition", "profile", "title", "games")}
+                                   for p in by_profile(games)],
+                      "players": [p["name"] for p in everyone["players"]]}
+    return jsonify(out)
 
 
 @bp.get("/api/history/chart.svg")
 def chart() -> Response:
-    resp = Response(chart_svg(household(_summaries())["chart"]), mimetype="image/svg+xml")
+    resp = Response(chart_svg(household(_filter(_summaries()))["chart"]),
+                    mimetype="image/svg+xml")
     resp.headers["Cache-Control"] = "no-store"
     return resp
 
@@ -140,6 +172,9 @@ def openapi_paths() -> dict[str, Any]:
     step = {"name": "step", "in": "query", "required": False, "schema": {"type": "integer"}}
     turns = {"name": "turns", "in": "query", "required": False, "schema": {"type": "string"}}
     svg = {"content": {"image/svg+xml": {"schema": {"type": "string"}}}}
+    filters = [{"name": k, "in": "query", "required": False,
+                "schema": {"type": "string", "maxLength": 80}}
+               for k in ("box", "profile", "player")]
     return {
         "/api/games/{game_id}/story": op(
             "The game's story: winner and why, each player's figures (docs/history.md)",
@@ -154,9 +189,10 @@ def openapi_paths() -> dict[str, Any]:
             "the edition asks means, with its rule (first-game mode)",
             [gid, {"name": "q", "in": "query", "required": False,
                    "schema": {"type": "string", "maxLength": 200}}]),
-        "/api/history": op("The household's history: games, players, boxes, chart points",
-                           []),
-        "/api/history/chart.svg": op("Wins over time, one line per player (SVG)", [],
+        "/api/history": op("The household's history: games, players, boxes, box profiles, "
+                           "chart points, of the games asked for; 'choices' to ask for",
+                           filters),
+        "/api/history/chart.svg": op("Wins over time, one line per player (SVG)", filters,
                                      **svg),
     }
 

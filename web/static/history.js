@@ -1,4 +1,5 @@
-/* The history page: the household's games, players and chart (/api/history); with
+/* The history page: the household's games, players and chart, by box profile and by
+   player (/api/history?box=&profile=&player=); with
    ?game=ID, that game's story (/api/games/ID/story), its replay, step by step
    (/api/games/ID/replay?step=N), and its rules at hand (/api/games/ID/rules?q=); with
    ?game=ID&rules=1, only the rules (any phone in the game, while it is played). Game data is shown as text, never HTML (dom.js). */
@@ -19,25 +20,69 @@ function hours(seconds) {
 }
 function day(t) { return new Date(t * 1000).toLocaleDateString(undefined, {dateStyle: "medium"}); }
 
-/* ---- the household ---- */
+/* ---- the household: every game, by box profile and by players (?box=&profile=&player=) ---- */
+function asked() {
+  const out = new URLSearchParams();
+  for (const k of ["box", "profile", "player"]) if (Q.has(k)) out.set(k, Q.get(k));
+  return out;
+}
+function ask(box, profile, player) {
+  for (const [k, v] of [["box", box], ["profile", profile], ["player", player]]) {
+    if (v === null) Q.delete(k); else Q.set(k, v);
+  }
+  const q = Q.toString();
+  history.replaceState(null, "", q ? `/history?${q}` : "/history");
+  household().catch((e) => toast(e.message));
+}
+function profileName(p) { return `${p.title} · ${p.profile || "no box profile"}`; }
+function filters(data) {
+  const key = (e, p) => `${e}/${p}`;  /* an edition's name has no "/" */
+  const now = Q.has("box") && Q.has("profile") ? key(Q.get("box"), Q.get("profile")) : "";
+  const box = h("select", {id: "f-box", onchange: (e) => {
+    const v = e.target.value, at = v.indexOf("/");
+    const [ed, pr] = v ? [v.slice(0, at), v.slice(at + 1)] : [null, null];
+    ask(ed, pr, Q.get("player"));
+  }}, h("option", {value: ""}, "Every box and profile"),
+  data.choices.profiles.map((p) => h("option", {value: key(p.edition, p.profile),
+    selected: key(p.edition, p.profile) === now}, profileName(p))));
+  const who = h("select", {id: "f-player", onchange: (e) => ask(Q.get("box"),
+    Q.has("box") ? Q.get("profile") : null, e.target.value || null)},
+  h("option", {value: ""}, "Everyone"),
+  data.choices.players.map((n) => h("option", {value: n, selected: n === Q.get("player")}, n)));
+  return h("section", {"aria-label": "Show"}, h("h2", {}, "Show"),
+    h("label", {for: "f-box"}, "Box profile"), box, h("label", {for: "f-player"}, "Player"), who);
+}
+function tally(players) {
+  return h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", {class: "n"}, "Wins"),
+    h("th", {class: "n"}, "Games"), h("th", {class: "n"}, "Time played"))),
+  h("tbody", {}, players.map((p) => h("tr", {}, h("td", {}, p.name),
+    h("td", {class: "n"}, p.wins), h("td", {class: "n"}, p.games),
+    h("td", {class: "n"}, hours(p.seconds))))));
+}
 async function household() {
-  const data = await getJSON("/api/history");
+  const q = asked().toString();
+  const data = await getJSON(`/api/history${q ? "?" + q : ""}`);
   const main = $("app");
   main.replaceChildren();
-  if (!data.games.length) {
+  if (!data.choices.players.length) {
     main.append(h("section", {}, h("h2", {}, "No finished games yet"),
       h("p", {class: "muted"}, "When a game ends, it is kept here: who won, the story and a replay.")));
     return;
   }
-  main.append(h("section", {"aria-label": "Players"}, h("h2", {}, "Players"),
-    h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, "Player"), h("th", {class: "n"}, "Wins"),
-      h("th", {class: "n"}, "Games"), h("th", {class: "n"}, "Time played"))),
-      h("tbody", {}, data.players.map((p) => h("tr", {}, h("td", {}, p.name),
-        h("td", {class: "n"}, p.wins), h("td", {class: "n"}, p.games),
-        h("td", {class: "n"}, hours(p.seconds))))))));
+  main.append(filters(data));
+  if (!data.games.length) {
+    main.append(h("section", {}, h("p", {class: "muted"}, "No finished game matches.")));
+    return;
+  }
+  main.append(h("section", {"aria-label": "Players"}, h("h2", {}, "Players"), tally(data.players)));
   main.append(h("section", {"aria-label": "Wins over time"}, h("h2", {}, "Wins over time"),
-    h("img", {class: "chart", src: "/api/history/chart.svg", alt:
+    h("img", {class: "chart", src: `/api/history/chart.svg${q ? "?" + q : ""}`, alt:
       "Wins so far after each game: " + data.players.map((p) => `${p.name} ${p.wins}`).join(", ")})));
+  main.append(h("section", {"aria-label": "By box profile"}, h("h2", {}, "By box profile"),
+    data.profiles.map((p) => h("div", {class: "profile"},
+      h("h3", {}, profileName(p)),
+      h("p", {class: "muted"}, `${p.games} ${p.games === 1 ? "game" : "games"} · ${hours(p.seconds)}`),
+      tally(p.players)))));
   main.append(h("section", {"aria-label": "Boxes"}, h("h2", {}, "Boxes"),
     h("table", {}, h("tbody", {}, data.boxes.map((b) => h("tr", {}, h("td", {}, b.title),
       h("td", {class: "n"}, `${b.games} ${b.games === 1 ? "game" : "games"}`),
@@ -45,6 +90,7 @@ async function household() {
   main.append(h("section", {"aria-label": "Games"}, h("h2", {}, "Games"),
     h("ul", {class: "games"}, data.games.map((g) => h("li", {},
       h("a", {href: `/history?game=${encodeURIComponent(g.id)}`}, `${day(g.created)}: ${g.title}`),
+      g.profile ? h("span", {class: "muted"}, ` (${g.profile})`) : null,
       h("br"), h("span", {}, g.players.map((p) => p.name).join(", ")), " · ",
       h("span", {class: "win"}, g.winners.length ? `${g.winners.join(" and ")} won` : "nobody won"),
       " · ", h("span", {class: "muted"}, hours(g.seconds)))))));
