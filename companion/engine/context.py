@@ -6,9 +6,10 @@ check of dice a player entered. The interpreter that runs them: :mod:`companion.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any, Generic, Protocol, TypeVar, cast
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 
 from companion.engine import rng as rng_mod
 from companion.engine.event_format import checked
@@ -19,6 +20,61 @@ from companion.engine.types import Event, IllegalCommand, Prompt
 S = TypeVar("S", bound=BaseState)
 F = TypeVar("F", bound=Callable[..., Any])
 _FLOW = FlowChanged.tag()
+
+
+@dataclass(frozen=True)
+class RollAsk:
+    """A prompt the ``roll`` command answers: ``who`` rolls (or enters) ``count`` dice, then
+    the step ``task`` runs with ``dice=`` and ``args``; ``label`` is the button's word."""
+
+    who: str
+    count: int
+    task: str
+    args: Mapping[str, Any] = field(default_factory=dict)
+    label: str = "Roll"
+    command: ClassVar[str] = "roll"
+
+    def data(self) -> dict[str, Any]:
+        """The prompt's data as the log stores it."""
+        return {"roll": {"who": self.who, "count": self.count, "task": self.task,
+                         "args": dict(self.args), "label": self.label}}
+
+
+@dataclass(frozen=True)
+class ChoiceAsk:
+    """A prompt the ``choose`` command answers with the value of one of ``options``
+    ((value, label) pairs); then the step ``task`` runs with ``option=`` and ``args``."""
+
+    options: tuple[tuple[Any, str], ...]
+    task: str
+    args: Mapping[str, Any] = field(default_factory=dict)
+    command: ClassVar[str] = "choose"
+
+    def data(self) -> dict[str, Any]:
+        """The prompt's data as the log stores it."""
+        return {"options": [{"value": v, "label": label} for v, label in self.options],
+                "task": self.task, "args": dict(self.args)}
+
+
+Ask = RollAsk | ChoiceAsk
+"""A prompt the engine's own commands answer; any other prompt is answered by the
+edition's commands for its ``kind`` (``legal_actions`` lists them)."""
+
+
+def ask_of(prompt: Prompt | None) -> Ask | None:
+    """The typed ask of ``prompt``, read back from its data (as the log stores it); None
+    when the edition's own commands answer it."""
+    if prompt is None:
+        return None
+    data = prompt.data
+    spec = data.get("roll")
+    if spec is not None:
+        return RollAsk(spec["who"], spec["count"], spec.get("task", ""), spec.get("args", {}),
+                       spec.get("label", "Roll"))
+    if "options" in data and "task" in data:
+        return ChoiceAsk(tuple((o["value"], o["label"]) for o in data["options"]),
+                         data["task"], data["args"])
+    return None
 
 
 class Applies(Protocol[S]):
@@ -78,8 +134,13 @@ class Ctx(Generic[S]):
         """Record a note for the players that changes nothing else."""
         self.emit("noted", text)
 
-    def ask(self, kind: str, to: tuple[str, ...] | list[str], text: str, **data: Any) -> None:
-        """Wait for a decision: the interpreter stops until a command answers it."""
+    def ask(self, kind: str, to: tuple[str, ...] | list[str], text: str,
+            answer: Ask | None = None, **data: Any) -> None:
+        """Wait for a decision: the interpreter stops until a command answers it. ``answer``
+        names the engine's command and the step that follows (:class:`RollAsk`,
+        :class:`ChoiceAsk`); without it the edition's commands for ``kind`` answer."""
+        if answer is not None:
+            data = {**answer.data(), **data}
         self.state = evolve(self.state, prompt=Prompt(kind, tuple(to), text, data))
 
     def clear_prompt(self) -> None:

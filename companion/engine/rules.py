@@ -32,6 +32,7 @@ from companion.engine.commands import (
     declared_args,
     takes,
 )
+from companion.engine.context import ChoiceAsk, RollAsk, ask_of
 from companion.engine.context import Ctx as Ctx  # editions and tests import these from here
 from companion.engine.context import cites as cites
 from companion.engine.event_format import EVENT_TYPES, is_current, renamed_to, upcast
@@ -452,15 +453,16 @@ class Rules(SharedEvents[S], ABC):
         if prompt is None:
             return []
         out: list[Action] = []
-        spec = prompt.data.get("roll")
-        if spec is not None:
-            key = (spec["who"], spec["count"], spec.get("label", "Roll"), state.setup.dice)
+        ask = ask_of(prompt)
+        if isinstance(ask, RollAsk):
+            key = (ask.who, ask.count, ask.label, state.setup.dice)
             roll = self._roll_actions.get(key)
             if roll is None:  # the same few per game: remembered (actions are immutable)
                 roll = self._roll_actions[key] = self._roll_action(*key)
             out.append(roll)
-        for option in prompt.data.get("options", ()):
-            out.append(Action(prompt.to[0], "choose", option["label"], {"option": option["value"]}))
+        elif isinstance(ask, ChoiceAsk):
+            for value, label in ask.options:
+                out.append(Action(prompt.to[0], ask.command, label, {"option": value}))
         return out
 
     def _roll_action(self, who: str, count: int, label: str, dice_mode: str) -> Action:
@@ -491,8 +493,7 @@ class Rules(SharedEvents[S], ABC):
         **args: Any,
     ) -> None:
         """Wait for ``who`` to roll ``count`` dice, then run ``task(dice=..., **args)``."""
-        spec = {"who": who, "count": count, "task": task, "args": args, "label": label}
-        ctx.ask(kind, (who,), text, roll=spec)
+        ctx.ask(kind, (who,), text, RollAsk(who, count, task, args, label))
 
     def ask_choice(
         self,
@@ -506,21 +507,20 @@ class Rules(SharedEvents[S], ABC):
     ) -> None:
         """Wait for ``who`` to pick one of ``options`` ((value, label) pairs), then run
         ``task(option=value, **args)``."""
-        opts = [{"value": v, "label": label} for v, label in options]
-        ctx.ask(kind, (who,), text, options=opts, task=task, args=args)
+        ctx.ask(kind, (who,), text, ChoiceAsk(tuple(options), task, args))
 
     @takes(RollArgs)
     def cmd_roll(self, ctx: Ctx[S], command: Command) -> None:
         """Roll (or enter) the dice the current prompt asks for; a roll no prompt spec asks
         for answers the edition's own dice round (:meth:`roll_in_round`)."""
         prompt = ctx.state.prompt
-        spec = None if prompt is None else prompt.data.get("roll")
-        if prompt is None or spec is None:
+        ask = ask_of(prompt)
+        if prompt is None or not isinstance(ask, RollAsk):
             self.roll_in_round(ctx, command)
             return
-        dice = ctx.roll(spec["count"], command.args.get("dice"), spec["who"], prompt.kind)
+        dice = ctx.roll(ask.count, command.args.get("dice"), ask.who, prompt.kind)
         ctx.clear_prompt()
-        self.run_next(ctx, spec["task"], **{**spec["args"], "dice": list(dice)})
+        self.run_next(ctx, ask.task, **{**ask.args, "dice": list(dice)})
 
     def roll_in_round(self, ctx: Ctx[S], command: Command) -> None:
         """Edition hook: a roll for a dice round of the edition's own (Master Trainer: one
@@ -530,7 +530,8 @@ class Rules(SharedEvents[S], ABC):
     @takes(ChooseArgs)
     def cmd_choose(self, ctx: Ctx[S], command: Command) -> None:
         """Pick one of the options the current prompt offers."""
-        assert ctx.state.prompt is not None
-        data = ctx.state.prompt.data
+        ask = ask_of(ctx.state.prompt)
+        if not isinstance(ask, ChoiceAsk):
+            raise IllegalCommand("Nothing asks for a choice now.")
         ctx.clear_prompt()
-        ctx.then(Task(data["task"], {**data["args"], "option": command.args["option"]}))
+        ctx.then(Task(ask.task, {**ask.args, "option": command.args["option"]}))
