@@ -101,3 +101,24 @@ def test_events_keep_their_order_within_a_step() -> None:
     seqs = [s for s, _ in replay.events]
     assert seqs == sorted(seqs)
     assert all(isinstance(e, Event) for _, e in replay.events)
+
+
+@pytest.mark.parametrize("name", ONE_PER_EDITION)
+def test_a_game_played_on_the_companion_replays_to_its_live_states(
+        name: str, tmp_path: Path) -> None:
+    """The live states are the service's own, after each command committed to its SQLite
+    file; the replay is read back from that file, then stepped backwards through every
+    step (each back step folds from the nearest kept state)."""
+    data = json.loads((EXAMPLES / name).read_text("utf-8"))
+    with GameService(tmp_path) as service:
+        gid = str(service.create_game(script.script_setup(data)).game_id)
+        live = [fingerprint(service.state(gid)[1])]
+        for step in data["steps"]:
+            out = service.submit(gid, script.parse_step(service.state(gid)[1], step))
+            assert out.ok, (step, out.error)
+            live.append(fingerprint(service.state(gid)[1]))
+        rows = rows_of(service.call(service.store.rows, gid))
+    replay = Replay.of(gid, rows)
+    assert replay.last == len(live) - 1
+    for step in reversed(range(replay.last + 1)):
+        assert fingerprint(replay.state(step)) == live[step], f"step {step}"
