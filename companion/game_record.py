@@ -12,6 +12,7 @@ from typing import Any, TypedDict
 from companion.engine import game
 from companion.engine.state import BaseState
 from companion.engine.types import Event
+from companion.i18n import Msg, wire
 
 RECENT = 12
 """Log lines a view carries."""
@@ -32,6 +33,8 @@ class Outcome:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"ok": self.ok, "version": self.version, "says": self.says}
+        if any(isinstance(s, Msg) for s in self.says):  # for a page in another language
+            out["said"] = [wire(s) for s in self.says]
         if not self.ok:
             out.update(error=self.error, code=self.code)
         if self.game_id:

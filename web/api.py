@@ -16,6 +16,7 @@ from web import access
 from web.bodies import body
 from web.context import web
 from web.errors import ApiError, outcome_response
+from web.events import dumps
 from web.openapi import document
 from web.seat_reclaim import forget_key
 from web.security import PHONE_LOCKED, attempt, guess, is_banker, require_banker
@@ -121,7 +122,8 @@ def physical_decks_by_default(setup: Any) -> Any:
 
 @bp.get("/games/<game_id>")
 def get_view(game_id: str) -> Response:
-    return jsonify(web().service.view(game_id, access.viewer(game_id)))
+    view = web().service.view(game_id, access.viewer(game_id))
+    return Response(dumps(view), mimetype="application/json")  # messages as data, as streamed
 
 
 @bp.get("/games/<game_id>/seats")

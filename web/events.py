@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, Response, request, session
 
+from companion.i18n import Msg, wire
 from web import access
 from web.context import StreamSlots, web
 from web.errors import ApiError
@@ -38,11 +39,29 @@ from web.streams import StreamSpec
 if TYPE_CHECKING:
     from companion.service import PhoneView, ServicePort
 
+def _plain(value: Any) -> Any:
+    """What orjson hands back (subclasses pass through): a message as its data for the page
+    to render in its language (companion/i18n.py), another subclass as its base type."""
+    if isinstance(value, Msg):
+        return wire(value)
+    if isinstance(value, str):
+        return str.__str__(value)
+    if isinstance(value, int | float):
+        return int(value) if isinstance(value, int) else float(value)
+    if isinstance(value, dict):
+        return dict(value)
+    if isinstance(value, list | tuple):
+        return list(value)
+    raise TypeError(f"not JSON: {type(value).__name__}")
+
+
 try:  # a faster encoder (a dependency; the standard library if it is missing)
     import orjson
 
+    OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_SUBCLASS
+
     def dumps(value: Any) -> bytes:
-        return bytes(orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS))
+        return bytes(orjson.dumps(value, default=_plain, option=OPTIONS))
 except ImportError:  # pragma: no cover - depends on the machine
     def dumps(value: Any) -> bytes:
         return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()

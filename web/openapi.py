@@ -36,6 +36,11 @@ def _op(summary: str, ok: dict[str, Any], *, body: dict[str, Any] | None = None,
 
 
 OUTCOME = {"$ref": "#/components/schemas/Outcome"}
+SAID: dict[str, Any] = {"anyOf": [{"type": "string"}, {
+    "type": "object", "required": ["say", "msg", "args"], "description": "a message: its "
+    "English text, msgid, plural and arguments (docs/translating.md)", "properties": {
+        "say": {"type": "string"}, "msg": {"type": "string"}, "plural": {"type": "string"},
+        "args": {"type": "object"}}}]}
 ENVELOPE: dict[str, Any] = {
     "actor": {"type": "string", "maxLength": 40, "description": "a player id or 'banker'"},
     "version": {"type": "integer", "description": "the view version the phone acted on"},
@@ -243,6 +248,11 @@ def document() -> dict[str, Any]:
                 "edition": {"type": "string", "nullable": True},
                 "move": {"type": "boolean"}}})},
         "/api/openapi.json": {"get": _op("This document", _ok("OpenAPI 3"), errors=(400,))},
+        "/api/i18n/{lang}.json": {"get": {**_op(
+            "The page's catalogue for a language: its messages, plural categories, languages "
+            "offered (docs/translating.md)", _ok("catalogue"), errors=(404,)),
+            "parameters": [{"name": "lang", "in": "path", "required": True,
+                            "schema": {"type": "string"}}]}},
         **profile_paths(),
         **history_api.openapi_paths(),
     }
@@ -260,6 +270,8 @@ def document() -> dict[str, Any]:
                 "Outcome": {"type": "object", "required": ["ok", "version"], "properties": {
                     "ok": {"type": "boolean"}, "version": {"type": "integer"},
                     "says": {"type": "array", "items": {"type": "string"}},
+                    "said": {"type": "array", "items": SAID,
+                             "description": "the says as messages (docs/translating.md)"},
                     "error": {"type": "string"}, "code": {"type": "string"},
                     "game_id": {"type": "string"}}},
                 "View": {"type": "object", "required": ["game_id", "version", "players"],
@@ -268,7 +280,7 @@ def document() -> dict[str, Any]:
                              "edition": {"type": "string"}, "title": {"type": "string"},
                              "players": {"type": "array", "items": OBJ},
                              "actions": {"type": "array", "items": OBJ},
-                             "log": {"type": "array", "items": {"type": "string"}},
+                             "log": {"type": "array", "items": SAID},
                              "log_cites": {"type": "array", "items": {"type": "string"}}}}},
             "responses": {"Error": {"description": "refused (nothing changed)",
                                     **_json({"$ref": "#/components/schemas/Error"})}},

@@ -6,8 +6,9 @@ from __future__ import annotations
 import functools
 import io
 
-from flask import Blueprint, Response, abort, jsonify, render_template
+from flask import Blueprint, Response, abort, jsonify, render_template, request
 
+from companion import i18n
 from web import seat_reclaim
 
 bp = Blueprint("pages", __name__)
@@ -19,7 +20,9 @@ THEME = "#0b5cb5"  # the page's accent
 
 @bp.get("/")
 def index() -> Response:
-    resp = Response(render_template("index.html"))
+    lang = i18n.choose(request.headers.get("Accept-Language"))
+    resp = Response(render_template("index.html", lang=lang))
+    resp.vary.add("Accept-Language")
     resp.headers["Cache-Control"] = "no-cache"
     return resp
 
@@ -64,4 +67,14 @@ def icon(size: int) -> Response:
         abort(404)
     resp = Response(icon_png(size), mimetype="image/png")
     resp.headers["Cache-Control"] = "max-age=86400"
+    return resp
+
+
+@bp.get("/api/i18n/<lang>.json")
+def catalogue(lang: str) -> Response:
+    """The page's catalogue for ``lang``, built from the same ``.po`` (docs/translating.md)."""
+    if lang not in i18n.LANGUAGES:
+        abort(404)
+    resp = jsonify(i18n.page_catalogue(lang))
+    resp.headers["Cache-Control"] = "no-cache"
     return resp

@@ -58,12 +58,14 @@ def running_server(state_dir: Path) -> Iterator[tuple[str, GameService]]:
 
 
 def new_phone(browser: Any, errors: list[str], scheme: str = "light",
-              bypass_csp: bool = False, first_game: str | None = "off") -> Any:
+              bypass_csp: bool = False, first_game: str | None = "off",
+              locale: str = "en-GB") -> Any:
     """A 390×844 phone; ``bypass_csp`` lets a test inject its own style or axe-core;
     ``first_game``: the phone's first-game mode answered before ("off": the offer is not
-    shown; None: a phone never asked, web/static/rules.js)."""
+    shown; None: a phone never asked, web/static/rules.js); ``locale``: its browser's
+    language (navigator.language and Accept-Language)."""
     ctx = browser.new_context(viewport=PHONE, device_scale_factor=1, color_scheme=scheme,
-                              reduced_motion="reduce", bypass_csp=bypass_csp)
+                              reduced_motion="reduce", bypass_csp=bypass_csp, locale=locale)
     if first_game is not None:
         ctx.add_init_script("try { localStorage.setItem('companion.firstGame', "
                             f"{first_game!r}); }} catch (e) {{}}")

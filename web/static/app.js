@@ -238,8 +238,10 @@ function newLines(old, now) {  /* log lines that arrived since the previous view
   }
   return [];  /* no overlap: the log went back (an undo), nothing in it is news */
 }
-function showView(v) {
+function showView(raw) {
+  const v = I18n.localize(raw);  /* messages in this phone's language (web/static/i18n.js) */
   if (S.view && v.version < S.view.version) return;
+  S.raw = raw;
   const before = S.view;
   const moved = !before || before.version !== v.version;
   const json = JSON.stringify(v);
@@ -323,7 +325,8 @@ function send(action, extra) {
     const block = document.querySelector(`[data-keep="${CSS.escape(actionKey(action))}"]`);
     if (block) Keep.reset(block);  /* sent: nothing left to keep */
     const mine = action.actor === me() ? playerName(me()) : null;  /* your own news: "you" */
-    if (out && out.says && out.says.length) toast(out.says.map((t) => (mine
+    const says = out && (out.said || out.says).map(I18n.text);
+    if (says && says.length) toast(says.map((t) => (mine && I18n.lang() === "en"
       ? secondPerson(words(t), mine) : words(t))).join(" "), true);
   });
 }
@@ -1223,7 +1226,11 @@ function displaySection() {
     el.addEventListener("change", () => { S.prefs[key] = el.checked; applyPrefs(); });
     return h("label", {class: "check", for: el.id}, el, label);
   };
+  /* the phone's language (web/static/i18n.js), named in each language's own words */
+  const lang = h("select", {id: "pref-lang"});
+  I18n.picker(lang, () => { if (S.raw) showView(S.raw); else render(); });
   return h("section", {"aria-label": "Display"}, h("h2", {}, "Display"),
+    h("label", {for: "pref-lang"}, "Language · Lingua · Idioma"), lang,
     h("label", {for: "pref-theme"}, "Colours"), theme, check("big", "Large text"),
     check("sound", "A sound when it is my turn"), window.RulesAtHand ? RulesAtHand.setting() : null,
     h("p", {class: "muted hint"}, Awake.state() === "video" ? "The screen stays on while the "
@@ -1779,6 +1786,7 @@ setInterval(() => {
 }, 4000);
 async function main() {
   applyPrefs();
+  await I18n.load(I18n.wanted());
   $("toast").addEventListener("click", hideToast);
   const q = new URLSearchParams(location.search);
   S.code = q.get("code") || "";

@@ -1,0 +1,104 @@
+"""Each phone reads the table in its own language (issue 30): it follows its browser's
+language, a choice on the page overrides it and is remembered, and the game's lines arrive as
+messages the phone renders with the catalogue built from the same .po files."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from page_driver import (
+    ARGS,
+    CHROMIUM,
+    join,
+    join_code,
+    new_phone,
+    running_server,
+    setup_game,
+)
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+pytestmark = pytest.mark.skipif(not shutil.which(CHROMIUM), reason="needs Debian's chromium")
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def _get(url: str, lang: str = "") -> tuple[int, str]:
+    req = urllib.request.Request(url, headers={"Accept-Language": lang} if lang else {})
+    try:
+        with urllib.request.urlopen(req, timeout=30) as resp:
+            return resp.status, resp.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, ""
+
+
+def test_the_page_and_its_catalogue_follow_accept_language(tmp_path: Path) -> None:
+    with running_server(tmp_path) as (base, _service):
+        assert '<html lang="it">' in _get(base + "/", "it-IT,it;q=0.9,en;q=0.5")[1]
+        assert '<html lang="es">' in _get(base + "/", "es-AR")[1]
+        assert '<html lang="en">' in _get(base + "/", "ru, de")[1]
+        status, text = _get(base + "/api/i18n/it.json")
+        cat = json.loads(text)
+        assert status == 200 and cat["lang"] == "it"
+        assert cat["messages"]["{player} places a booth on {space}."] == \
+            "{player} mette un botteghino su {space}."
+        assert cat["languages"] == {"en": "English", "es": "Español", "it": "Italiano"}
+        assert _get(base + "/api/i18n/xx.json")[0] == 404
+
+
+def _happened(page: Any) -> str:
+    return str(page.get_by_role("list", name="What just happened").inner_text())
+
+
+def test_an_italian_phone_reads_monopolino_in_italian(browser: Any, tmp_path: Path) -> None:
+    """The same game, two phones: the Italian one reads its lines in Italian with €0,50, the
+    English one reads them as before."""
+    errors: list[str] = []
+    with running_server(tmp_path) as (base, service):
+        game_id, ids = setup_game(service, "monopolino", "play")
+        code = join_code(service, game_id)
+        italian = new_phone(browser, errors, locale="it-IT")
+        join(italian, base, code, ids[0])
+        english = new_phone(browser, errors)
+        join(english, base, code, ids[1])
+        playwright_api.expect(italian.locator("html")).to_have_attribute("lang", "it")
+        said = _happened(italian)
+        assert " avanza di " in said or " mette un botteghino " in said, said
+        assert " moves " not in said and " places a booth " not in said, said
+        assert re.search(r"€\d+,\d\d\b", said) and not re.search(r"€\d+\.\d\d\b", said), said
+        english_said = _happened(english)
+        assert " moves " in english_said or " places a booth " in english_said, english_said
+        italian.context.close()
+        english.context.close()
+    assert errors == []
+
+
+def test_the_phones_choice_of_language_is_remembered(browser: Any, tmp_path: Path) -> None:
+    errors: list[str] = []
+    with running_server(tmp_path) as (base, service):
+        game_id, ids = setup_game(service, "monopolino", "play")
+        page = new_phone(browser, errors)
+        join(page, base, join_code(service, game_id), ids[0])
+        page.locator("#tab-more").click()
+        page.select_option("#pref-lang", "es")
+        playwright_api.expect(page.locator("html")).to_have_attribute("lang", "es")
+        page.reload()
+        playwright_api.expect(page.locator("html")).to_have_attribute("lang", "es")
+        playwright_api.expect(page.get_by_role("list", name="What just happened")).to_contain_text(
+            re.compile(r" avanza | caseta "))
+        said = _happened(page)
+        assert " moves " not in said and " places a booth " not in said, said
+        page.context.close()
+    assert errors == []

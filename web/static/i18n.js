@@ -1,0 +1,88 @@
+/* The phone's language (docs/translating.md). The companion sends messages as data,
+   {say, msg, plural?, args}; this renders them with the catalogue built from the same .po
+   files as the OLED's (GET /api/i18n/<lang>.json). The phone follows its browser's language
+   until its reader picks another (More, Display), which it remembers. */
+"use strict";
+
+const I18n = (() => {
+  const KEY = "companion.lang";
+  let cat = {lang: "en", plural: {one: 0, other: 1}, messages: {}, languages: {}};
+  let rules = new Intl.PluralRules("en");
+  const UNITS = {"coin": ["{n} coin", "{n} coins"], "Poké Ball": ["{n} Poké Ball", "{n} Poké Balls"]};
+
+  function remembered() { try { return localStorage.getItem(KEY); } catch (e) { return null; } }
+  function wanted() {
+    return remembered() || (navigator.languages && navigator.languages[0]) || navigator.language || "en";
+  }
+  async function load(tag) {
+    const lang = String(tag || "en").toLowerCase().split(/[-_]/)[0];
+    let got = null;
+    try {
+      const resp = await fetch(`/api/i18n/${encodeURIComponent(lang)}.json`, {credentials: "same-origin"});
+      if (resp.ok) got = await resp.json();
+    } catch (e) { got = null; }
+    if (!got && lang !== "en") return load("en");
+    if (got) cat = got;
+    rules = new Intl.PluralRules(cat.lang);
+    document.documentElement.lang = cat.lang;
+    return cat.lang;
+  }
+  function choose(lang) {
+    try { localStorage.setItem(KEY, lang); } catch (e) { /* private mode: this visit only */ }
+    return load(lang);
+  }
+  function number(n, decimals) {
+    return new Intl.NumberFormat(cat.lang, {minimumFractionDigits: decimals,
+      maximumFractionDigits: decimals, useGrouping: "always"}).format(n);
+  }
+  function money(v) {
+    const cur = v.cur || {}, d = cur.decimals || 0, n = Math.abs(v.money), sign = v.money < 0 ? "-" : "";
+    if (cur.symbol) return sign + cur.symbol + number(d ? n / 10 ** d : n, d);
+    const unit = UNITS[cur.one];
+    if (unit) return sign + render({msg: unit[0], plural: unit[1], args: {n}});
+    return `${sign}${number(n, 0)} ${n === 1 ? cur.one : cur.many}`;
+  }
+  function value(v) {
+    if (Array.isArray(v)) return new Intl.ListFormat(cat.lang, {type: "conjunction"}).format(v.map(value));
+    if (v && typeof v === "object") return "msg" in v ? render(v) : money(v);
+    if (typeof v === "number") return number(v, 0);
+    return String(v);
+  }
+  /* a message in this phone's language (its msgid, English, when the catalogue lacks it) */
+  function render(m) {
+    const args = m.args || {}, known = cat.messages[m.msg];
+    let template = m.msg;
+    if (m.plural) {
+      const forms = Array.isArray(known) ? known : [m.msg, m.plural];
+      const form = cat.lang === "en" || !Array.isArray(known)
+        ? (Number(args.n) === 1 ? 0 : 1) : cat.plural[rules.select(Number(args.n))];
+      template = forms[form] ?? forms[forms.length - 1];
+    } else if (typeof known === "string") template = known;
+    return template.replace(/\{(\w+)\}/g, (whole, name) => (name in args ? value(args[name]) : whole));
+  }
+  const isMsg = (x) => x !== null && typeof x === "object" && typeof x.msg === "string" && "args" in x;
+  /* text for the reader: a message rendered, anything else as it is */
+  function text(x) { return isMsg(x) ? render(x) : x; }
+  /* a copy of the view with every message rendered (the page reads strings, as before) */
+  function localize(v) {
+    if (isMsg(v)) return render(v);
+    if (Array.isArray(v)) return v.map(localize);
+    if (v && typeof v === "object") {
+      const out = {};
+      for (const [k, x] of Object.entries(v)) out[k] = localize(x);
+      return out;
+    }
+    return v;
+  }
+  /* the choice of language: fills the <select>, calls back after a change */
+  function picker(select, changed) {
+    select.replaceChildren(...Object.entries(cat.languages || {}).map(([code, name]) => {
+      const o = document.createElement("option");
+      o.value = code; o.textContent = name; o.lang = code; o.selected = code === cat.lang;
+      return o;
+    }));
+    select.hidden = select.options.length < 2;
+    select.onchange = () => choose(select.value).then(changed);
+  }
+  return {wanted, load, choose, text, localize, picker, lang: () => cat.lang};
+})();
