@@ -203,6 +203,22 @@ UPCASTERS.update({
 })
 
 
+def _debt_changed(data: Data) -> tuple[str, Data]:
+    """``debt_changed`` (a whole debt, or None) is ``debt_owed`` or ``debt_settled``."""
+    debt = data["debt"]
+    if debt is None:
+        return "debt_settled", {}
+    return "debt_owed", {"player": debt["player"], "creditor": debt["creditor"],
+                         "amount": debt["amount"], "reason": debt["reason"],
+                         **({"rule": debt["cite"]} if debt.get("cite") else {})}
+
+
+# Version 1's generic patches that name one fact by their data (#28 item 3).
+UPCASTERS.update({
+    "debt_changed": _debt_changed,
+})
+
+
 def upcast(tag: str, data: Data) -> tuple[str, Data]:
     """The current tag and data of an event stored under ``tag`` by any earlier version."""
     steps = 0

@@ -176,18 +176,6 @@ class CardKept(EventData):
     keep: bool
 
 
-@event("auction_changed")
-@dataclass(frozen=True)
-class AuctionChanged(EventData):
-    auction: Blob
-
-
-@event("debt_changed")
-@dataclass(frozen=True)
-class DebtChanged(EventData):
-    debt: Blob
-
-
 @event("went_bankrupt")
 @dataclass(frozen=True)
 class WentBankrupt(EventData):

@@ -64,11 +64,11 @@ class MonopolyDebts(MonopolyHost):
                                            why=why, player=p.name, amount=ctx.state.cash(p.money)),
                          source=payer, to=payee, amount=p.money)
             return
-        ctx.emit("debt_changed",
+        ctx.emit("debt_owed",
                  Msg("{why}: {player} has only {amount} and must raise {owed}.", why=why,
                      player=p.name, amount=ctx.state.cash(p.money), owed=ctx.state.cash(amount)),
-                 debt={"player": payer, "creditor": payee, "amount": amount, "reason": why,
-                       **({"cite": ctx.cite} if ctx.cite else {})})
+                 player=payer, creditor=payee, amount=amount, reason=why,
+                 **({"rule": ctx.cite} if ctx.cite else {}))
         self.ask_debt(ctx)
 
     short_payment: Literal["debt", "pay_all"] = "debt"
@@ -97,7 +97,7 @@ class MonopolyDebts(MonopolyHost):
         p = ctx.state.player(d.player)
         if p.money >= d.amount:
             ctx.clear_prompt()
-            ctx.emit("debt_changed", debt=None)
+            ctx.emit("debt_settled")
             ctx.emit("money_paid", Msg("{why}: {player} pays {amount}.", why=d.reason,
                                        player=p.name, amount=ctx.state.cash(d.amount)),
                      source=d.player, to=d.creditor, amount=d.amount, cite=d.cite or None)
@@ -129,7 +129,7 @@ class MonopolyDebts(MonopolyHost):
         d = ctx.state.debt
         assert d is not None
         ctx.clear_prompt()
-        ctx.emit("debt_changed", debt=None)
+        ctx.emit("debt_settled")
         self.go_bankrupt(ctx, d.player, d.creditor)
 
     @cites(lambda self, ctx, pid, creditor: "bankrupt-bank" if creditor in ("bank", "pot")

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.engine.event_format import EventData, event
+from companion.engine.event_format import Blob, EventData, event
 from companion.engine.events import (
-    AuctionChanged,
     CardKept,
-    DebtChanged,
     DeckChanged,
     DeedOwned,
     DoublesCounted,
@@ -32,7 +30,64 @@ from companion.monopoly.state import Assets, Auction, Debt, Deed, MonopolyState,
 M = MonopolyState
 
 
+# -- auctions and debts ------------------------------------------------------------------------
+@event("auction_started")
+@dataclass(frozen=True)
+class AuctionStarted(EventData):
+    """The space at ``space`` goes to auction, bids from ``floor``."""
+
+    space: int
+    floor: int
+
+
+@event("bid_placed")
+@dataclass(frozen=True)
+class BidPlaced(EventData):
+    player: str
+    amount: int
+
+
+@event("auction_dropped_out")
+@dataclass(frozen=True)
+class AuctionDroppedOut(EventData):
+    """``player`` passed: out of this auction."""
+
+    player: str
+
+
+@event("auction_closed")
+@dataclass(frozen=True)
+class AuctionClosed(EventData):
+    """The auction is over (the payment and the deed follow when someone bid)."""
+
+
+@event("debt_owed")
+@dataclass(frozen=True)
+class DebtOwed(EventData):
+    """``player`` owes ``creditor`` ``amount`` they cannot pay now (``reason``; ``rule``: the
+    citation of the rule that charged it). Replaces the debt that stood."""
+
+    player: str
+    creditor: str
+    amount: int
+    reason: str
+    rule: str = ""
+
+
+@event("debt_settled")
+@dataclass(frozen=True)
+class DebtSettled(EventData):
+    """The debt that stood is over (paid, or the debtor went bankrupt)."""
+
+
 # -- legacy: generic patches earlier versions stored; replayed, never emitted --------------------
+# ``auction_changed`` set a whole auction: a bid and a pass can leave the same one.
+@event("auction_changed", legacy=True)
+@dataclass(frozen=True)
+class AuctionChanged(EventData):
+    auction: Blob
+
+
 # Each set whole values of an edition's state (Bowser, the rent claims, the caught Pokémon...),
 # often several at once: their data does not say which fact happened, so no upcaster can turn
 # them into the editions' own events (``bowser_moved``, ``pokemon_caught``...), which the rules
@@ -137,19 +192,33 @@ class MonopolyEvents(MonopolyHost):
         cards.remove(e.card)
         return _with_player(state, p.id, cards=tuple(cards))
 
-    def on_auction_changed(self, state: M, e: AuctionChanged) -> M:
+    def on_auction_started(self, state: M, e: AuctionStarted) -> M:
+        return evolve(state, auction=Auction(e.space, e.floor, 0, None, ()))
+
+    def on_bid_placed(self, state: M, e: BidPlaced) -> M:
+        assert state.auction is not None
+        return evolve(state, auction=replace(state.auction, high=e.amount, bidder=e.player))
+
+    def on_auction_dropped_out(self, state: M, e: AuctionDroppedOut) -> M:
+        a = state.auction
+        assert a is not None
+        return evolve(state, auction=replace(a, passed=(*a.passed, e.player)))
+
+    def on_auction_closed(self, state: M, e: AuctionClosed) -> M:
+        return evolve(state, auction=None)
+
+    def on_auction_changed(self, state: M, e: AuctionChanged) -> M:  # legacy
         raw = e.auction
         if raw is None:
             return evolve(state, auction=None)
         return evolve(state, auction=Auction(raw["space"], raw["floor"], raw["high"],
                                               raw["bidder"], tuple(raw["passed"])))
 
-    def on_debt_changed(self, state: M, e: DebtChanged) -> M:
-        raw = e.debt
-        if raw is None:
-            return evolve(state, debt=None)
-        return evolve(state, debt=Debt(raw["player"], raw["creditor"], raw["amount"],
-                                        raw["reason"], raw.get("cite", "")))
+    def on_debt_owed(self, state: M, e: DebtOwed) -> M:
+        return evolve(state, debt=Debt(e.player, e.creditor, e.amount, e.reason, e.rule))
+
+    def on_debt_settled(self, state: M, e: DebtSettled) -> M:
+        return evolve(state, debt=None)
 
     def on_went_bankrupt(self, state: M, e: WentBankrupt) -> M:
         return _with_player(state, e.player, bankrupt=True, in_jail=False, cards=())

@@ -119,10 +119,9 @@ class MonopolyMarket(MonopolyHost):
     def start_auction(self, ctx: C, index: int) -> None:
         floor = ctx.state.b.rule("auction_start", 1)
         space = ctx.state.b.spaces[index]
-        ctx.emit("auction_changed",
+        ctx.emit("auction_started",
                  f"{space.name} goes to auction: bids from {ctx.state.fmt(floor)}.",
-                 auction={"space": index, "floor": floor, "high": 0, "bidder": None,
-                          "passed": []})
+                 space=index, floor=floor)
         self.ask_auction(ctx)
 
     def ask_auction(self, ctx: C) -> None:
@@ -173,18 +172,16 @@ class MonopolyMarket(MonopolyHost):
         if amount > p.money:
             raise IllegalCommand(f"{p.name} cannot bid {ctx.state.fmt(amount)}: "
                                  f"only {ctx.state.fmt(p.money)} in hand.")
-        ctx.emit("auction_changed", f"{p.name} bids {ctx.state.fmt(amount)}.",
-                 auction={"space": a.space, "floor": a.floor, "high": amount, "bidder": p.id,
-                          "passed": list(a.passed)})
+        ctx.emit("bid_placed", f"{p.name} bids {ctx.state.fmt(amount)}.", player=p.id,
+                 amount=amount)
         self.auction_settled_or_ask(ctx)
 
     def cmd_pass(self, ctx: C, command: Command) -> None:
         """Drop out of the running auction."""
         a = ctx.state.auction
         assert a is not None
-        ctx.emit("auction_changed", f"{ctx.state.name(command.actor)} passes.",
-                 auction={"space": a.space, "floor": a.floor, "high": a.high,
-                          "bidder": a.bidder, "passed": [*a.passed, command.actor]})
+        ctx.emit("auction_dropped_out", f"{ctx.state.name(command.actor)} passes.",
+                 player=command.actor)
         self.auction_settled_or_ask(ctx)
 
     def auction_settled_or_ask(self, ctx: C) -> None:
@@ -215,7 +212,7 @@ class MonopolyMarket(MonopolyHost):
         assert a is not None
         ctx.clear_prompt()
         space = ctx.state.b.spaces[a.space]
-        ctx.emit("auction_changed", auction=None)
+        ctx.emit("auction_closed")
         if a.bidder is None:
             ctx.say(f"Nobody bid: {space.name} stays with the Bank.")
             return

@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import cast
 
 from companion.engine.events import (
-    AuctionChanged,
     JailChanged,
     MoneyPaid,
     MovedTo,
@@ -91,9 +90,11 @@ def sent_to_jail(step: Step) -> Count:
 
 
 def auctions_won(step: Step) -> Count:
-    if step.name != "auction_changed" or cast(AuctionChanged, step.data).auction is not None:
-        return []
+    """The high bidder when an auction closes (``auction_closed``, or an old log's
+    ``auction_changed``: seen in the state)."""
     a = _m(step.before).auction
+    if a is None or _m(step.after).auction is not None:
+        return []
     return [(a.bidder, 1, "")] if a is not None and a.bidder is not None else []
 
 

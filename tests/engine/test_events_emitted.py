@@ -17,7 +17,7 @@ from companion.engine.editions import EDITIONS, find_edition
 from companion.engine.types import GameSetup
 
 ROOT = Path(__file__).resolve().parents[2]
-GENERIC = {"edition_values_set", "player_value_set"}
+GENERIC = {"edition_values_set", "player_value_set", "auction_changed", "debt_changed"}
 """The generic patches replaced by the editions' own facts (legacy now)."""
 
 
@@ -69,4 +69,12 @@ def test_example_games_emit_no_generic_or_legacy_event() -> None:
 def test_a_legacy_event_is_refused_where_it_is_emitted_and_still_replays() -> None:
     with pytest.raises(TypeError, match="legacy"):
         event_format.checked("edition_values_set", {"set": {"discard": {}}})
-    assert GENERIC <= event_format.LEGACY
+    assert {"edition_values_set", "player_value_set", "auction_changed"} <= event_format.LEGACY
+
+
+def test_an_old_debt_patch_upcasts_to_the_fact_it_was() -> None:
+    old = {"player": "ann", "creditor": "bob", "amount": 7, "reason": "Rent", "cite": "rent"}
+    assert event_format.upcast("debt_changed", {"debt": old}) == (
+        "debt_owed", {"player": "ann", "creditor": "bob", "amount": 7, "reason": "Rent",
+                      "rule": "rent"})
+    assert event_format.upcast("debt", {"debt": None}) == ("debt_settled", {})

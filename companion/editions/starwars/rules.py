@@ -206,12 +206,12 @@ class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
                        f"{state.fmt(value)} (half its price), counted against the debt.")
         self.after_gain(ctx, d.creditor, space)
         if left > 0:
-            ctx.emit("debt_changed", debt={"player": d.player, "creditor": d.creditor,
-                                           "amount": left, "reason": d.reason})
+            ctx.emit("debt_owed", player=d.player, creditor=d.creditor, amount=left,
+                     reason=d.reason)
             self.settle_debt(ctx)
             return
         ctx.clear_prompt()
-        ctx.emit("debt_changed", f"{d.reason}: paid.", debt=None)
+        ctx.emit("debt_settled", f"{d.reason}: paid.")
         if left < 0:
             ctx.emit("money_paid", f"{state.name(d.creditor)} pays {state.name(d.player)} the "
                      f"{state.fmt(-left)} difference.", source=d.creditor, to=d.player,
