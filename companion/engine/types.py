@@ -161,7 +161,9 @@ class Prompt:
 
     @classmethod
     def from_json(cls, raw: Mapping[str, Any]) -> Prompt:
-        return cls(str(raw["kind"]), tuple(raw["to"]), str(raw["text"]), dict(raw.get("data", {})))
+        text = raw["text"]  # a message made in this process stays one (docs/translating.md)
+        return cls(str(raw["kind"]), tuple(raw["to"]), text if isinstance(text, Msg) else str(text),
+                   dict(raw.get("data", {})))
 
 
 Setter = Callable[[Any, Any], None]

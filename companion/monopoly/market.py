@@ -150,11 +150,11 @@ class MonopolyMarket(MonopolyHost):
             if p.id in a.passed:
                 continue
             if p.money >= low and p.id != a.bidder and self.may_take_space(state, p.id):
-                out.append(Action(p.id, "bid", "Bid", {}, {"kind": "amount", "min": low,
+                out.append(Action(p.id, "bid", Msg("Bid"), {}, {"kind": "amount", "min": low,
                                                            "max": p.money}))
             if p.id != a.bidder:
-                out.append(Action(p.id, "pass", "Pass"))
-        out.append(Action(BANKER, "close_auction", "Close the auction"))
+                out.append(Action(p.id, "pass", Msg("Pass")))
+        out.append(Action(BANKER, "close_auction", Msg("Close the auction")))
         return out
 
     @takes(BidArgs)

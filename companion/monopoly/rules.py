@@ -22,6 +22,7 @@ from companion.engine.registry import handler, prompt_kind
 from companion.engine.seeds import SeedError
 from companion.engine.state import Task
 from companion.engine.types import BANKER, Action, Command, GameSetup, IllegalCommand, SetupError
+from companion.i18n import Msg
 from companion.monopoly import rng_setup
 from companion.monopoly.board import (
     SEED_FILES,
@@ -245,9 +246,10 @@ class MonopolyRules(
         if p.in_jail:
             fine = state.b.rule("jail_fine", 0)
             if p.money >= fine:
-                out.append(Action(p.id, "pay_jail_fine", f"Pay {state.fmt(fine)} to leave Jail"))
+                out.append(Action(p.id, "pay_jail_fine", Msg("Pay {amount} to leave Jail",
+                                                             amount=state.cash(fine))))
             if any(self.is_jail_card(state, c) for c in p.cards):
-                out.append(Action(p.id, "use_jail_card", "Use Get Out of Jail Free"))
+                out.append(Action(p.id, "use_jail_card", Msg("Use Get Out of Jail Free")))
         return out + self.turn_actions(state)
 
     def turn_actions(self, state: MonopolyState) -> list[Action]:
@@ -261,8 +263,8 @@ class MonopolyRules(
         price = state.prompt.data["price"]
         out = []
         if state.player(pid).money >= price and self.may_take_space(state, pid):
-            out.append(Action(pid, "buy", f"Buy for {state.fmt(price)}"))
-        out.append(Action(pid, "auction", "Auction"))
+            out.append(Action(pid, "buy", Msg("Buy for {amount}", amount=state.cash(price))))
+        out.append(Action(pid, "auction", Msg("Auction")))
         return out
 
     @prompt_kind("auction")
@@ -279,7 +281,7 @@ class MonopolyRules(
                    {"space": i})
             for i in state.owned_by(d.player)
         ]
-        out.append(Action(d.player, "declare_bankruptcy", "Declare bankruptcy"))
+        out.append(Action(d.player, "declare_bankruptcy", Msg("Declare bankruptcy")))
         return out
 
     def free_actions(self, state: MonopolyState) -> list[Action]:
@@ -308,15 +310,16 @@ class MonopolyRules(
         active = state.active
         if len(active) > 1 and "trades" not in self.without:
             for p in active:
-                out.append(Action(p.id, "propose_trade", "Propose a trade", {},
+                out.append(Action(p.id, "propose_trade", Msg("Propose a trade"), {},
                                   {"kind": "trade"}))
         for t in state.trades:
-            out.append(Action(t.to, "accept_trade", "Accept the trade", {"trade": t.id}))
-            out.append(Action(t.to, "decline_trade", "Decline the trade", {"trade": t.id}))
-            out.append(Action(t.proposer, "cancel_trade", "Withdraw the offer", {"trade": t.id}))
-        out.append(Action(BANKER, "transfer", "Move money (with a reason)", {},
+            out.append(Action(t.to, "accept_trade", Msg("Accept the trade"), {"trade": t.id}))
+            out.append(Action(t.to, "decline_trade", Msg("Decline the trade"), {"trade": t.id}))
+            out.append(Action(t.proposer, "cancel_trade", Msg("Withdraw the offer"),
+                              {"trade": t.id}))
+        out.append(Action(BANKER, "transfer", Msg("Move money (with a reason)"), {},
                           {"kind": "transfer"}))
-        out.append(Action(BANKER, "end_game", "End the game now"))
+        out.append(Action(BANKER, "end_game", Msg("End the game now")))
         return out
 
     def standing_actions(self, state: MonopolyState) -> list[Action]:
@@ -343,15 +346,18 @@ class MonopolyRules(
         have = state.pot if src == "pot" else None if src == "bank" else state.player(src).money
         if have is not None and have < amount:
             raise IllegalCommand(f"{state.name(src)} has only {state.fmt(have)}.")
-        ctx.emit("money_paid", f"Banker: {state.fmt(amount)} from {state.name(src)} to "
-                 f"{state.name(to)} ({reason.strip()}).", source=src, to=to, amount=amount)
+        ctx.emit("money_paid", Msg("Banker: {amount} from {source} to {to} ({reason}).",
+                                   amount=state.cash(amount), source=state.name(src),
+                                   to=state.name(to), reason=reason.strip()),
+                 source=src, to=to, amount=amount)
         self.settle_debt(ctx)
 
     @cites("early-end")
     def cmd_end_game(self, ctx: C, command: Command) -> None:
         """The banker ends the game now; the edition's scoring names the winner."""
         winners, why = self.final_ranking(ctx.state)
-        ctx.emit("finished", f"The banker ends the game. {why}", winners=winners, reason=why)
+        ctx.emit("finished", Msg("The banker ends the game. {why}", why=why), winners=winners,
+                 reason=why)
 
     def final_ranking(self, state: MonopolyState) -> tuple[list[str], str]:
         """Winner when the game is stopped early: the most money plus the prices of spaces."""
