@@ -9,7 +9,7 @@ from typing import Any
 from companion.engine import game
 from companion.engine.state import BaseState
 from companion.engine.types import Event
-from companion.game_record import RECENT, GameRecord, balances
+from companion.game_record import RECENT, GameRecord
 from companion.store import Row, Store
 
 
@@ -46,7 +46,7 @@ def load_record(store: Store, code: str, row: dict[str, Any]) -> GameRecord:
     rec = GameRecord(game_id, row["edition"], row["title"], row["join_code"],
                      (version, state), max(commands, 1),
                      deque(((s, e.say) for s, e in kept_recent if e.say), maxlen=RECENT))
-    rec.history.append(balances(version, state))
+    rec.history.add(version, state)
     rec.cites = {s: e.cite for s, e in kept_recent if e.cite}
     return rec
 

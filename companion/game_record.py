@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import hashlib
+from array import array
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -176,10 +177,18 @@ class GameRecord:
     recent: deque[tuple[int, str]]
     since_snapshot: int = 0
     views: dict[str | None, PhoneView] = field(default_factory=dict)
-    history: list[dict[str, Any]] = field(default_factory=list)
-    """Balances after each command, for the page's chart: ``{"version", "money": {...}}``."""
+    history: MoneyChart = field(default_factory=lambda: MoneyChart())
+    """Balances after each command since the game was loaded, for the page's chart."""
     cites: dict[int, str] = field(default_factory=dict)
-    """Citation ids of the logged events, by sequence number (for the view's ``log_cites``)."""
+    """Citation ids of the events in ``recent``, by sequence number (the view's
+    ``log_cites``; :meth:`keep_recent_cites` drops older ones)."""
+
+    def keep_recent_cites(self) -> None:
+        """Forget the citations of events no longer in ``recent`` (a long game would
+        otherwise hold one per event; an undo rebuilds them from the log)."""
+        if self.recent and len(self.cites) > 2 * RECENT:
+            oldest = self.recent[0][0]
+            self.cites = {s: c for s, c in self.cites.items() if s >= oldest}
 
     @property
     def version(self) -> int:
@@ -202,11 +211,40 @@ def code_tag() -> str:
     return h.hexdigest()[:16]
 
 
-def balances(version: int, state: BaseState) -> dict[str, Any]:
-    """Every player's money after ``version`` (a point of the page's money chart)."""
-    players = getattr(state, "players", ())
-    money = {p.id: p.money for p in players if hasattr(p, "money")}
-    return {"version": version, "money": money}
+class MoneyChart:
+    """Every player's money after each command (the page's money chart), kept as flat arrays
+    of machine integers: a point costs 8 bytes per player, where a dict per point kept a
+    dozen small objects alive for the whole game, scattered through the heap between each
+    command's garbage (the process's memory crept up over a long game)."""
+
+    def __init__(self) -> None:
+        self.players: tuple[str, ...] = ()
+        self.versions = array("q")
+        self.money = array("q")
+        """``len(players)`` amounts per point, in the order of ``players``."""
+
+    def add(self, version: int, state: BaseState) -> None:
+        """The point after ``version``."""
+        held = [p for p in getattr(state, "players", ()) if hasattr(p, "money")]
+        ids = tuple(p.id for p in held)
+        if ids != self.players:  # never within a game; a chart starts afresh if it did
+            self.players = ids
+            del self.versions[:], self.money[:]
+        self.versions.append(version)
+        self.money.extend(int(p.money) for p in held)
+
+    def keep_until(self, version: int) -> None:
+        """Drop the points after ``version`` (an undo)."""
+        n = sum(1 for v in self.versions if v <= version)
+        del self.versions[n:]
+        del self.money[n * len(self.players):]
+
+    def points(self) -> list[dict[str, Any]]:
+        """``[{"version", "money": {player: amount}}]``, oldest first."""
+        k = len(self.players)
+        return [{"version": v, "money": dict(zip(self.players, self.money[i * k:(i + 1) * k],
+                                                 strict=True))}
+                for i, v in enumerate(self.versions)]
 
 
 def decide_undo(rows: list[Any], commands: list[dict[str, Any]], cmd: int | None

@@ -47,7 +47,6 @@ from companion.game_record import (
     PhoneView,
     _render,
     _view_key,
-    balances,
     code_tag,
     decide_undo,
 )
@@ -375,7 +374,7 @@ class GameService(WriterThread):
         rec = GameRecord(game_id, setup.edition, title, join_code, (last, state), 1,
                          deque(((i + 1, e.say) for i, e in enumerate(events) if e.say),
                                maxlen=RECENT))
-        rec.history.append(balances(last, state))
+        rec.history.add(last, state)
         self._games[game_id] = rec
         self._publish(game_id, last)
         return Outcome(True, last, says, game_id=game_id)
@@ -446,7 +445,8 @@ class GameService(WriterThread):
         rec.commands += 1
         if ahead is not None:
             self._take_ahead(rec, ahead)
-        rec.history.append(balances(rec.version, state))
+        rec.history.add(rec.version, state)
+        rec.keep_recent_cites()
         if state.finished and not finished_before:  # a copy of the whole file: after the answer
             self._after_answer(lambda: self._backup(f"finished-{rec.edition}"))
         self._publish(rec.id, rec.version)
@@ -494,8 +494,10 @@ class GameService(WriterThread):
         rec.recent = recent
         rec.current = (seq, state)
         rec.commands += 1
-        rec.history = [h for h in rec.history if h["version"] <= to_seq]
-        rec.history.append(balances(seq, state))
+        rec.cites = {s: e.cite for s, e in marked if s <= to_seq and e.cite}
+        rec.keep_recent_cites()
+        rec.history.keep_until(to_seq)
+        rec.history.add(seq, state)
         self._publish(game_id, seq)
         return Outcome(True, seq, [event.say], game_id=game_id)
 

@@ -206,7 +206,7 @@ def balances(game_id: str) -> Response:
     rec = access.record(game_id)
     view = web().service.view(game_id, None)
     return jsonify({"players": [{"id": p["id"], "name": p["name"]} for p in view["players"]],
-                    "points": list(rec.history)})
+                    "points": rec.history.points()})
 
 
 @bp.get("/games/<game_id>/export")
