@@ -77,7 +77,8 @@ EDITIONS: dict[str, dict[str, Help]] = {
         "catch_miss": Help("Nothing caught. End your turn, or pay 1 Poké Ball to the Bank and "
                            "roll again.", "reroll"),
         "battle": Help("A battle for this location: roll the die; your Pokémon and partner add "
-                       "their strength. Win and you pay nothing; lose or tie and you pay the "
+                       "their strength. Win and you pay nothing and take the Location card "
+                       "(unless its Trainer has a complete set); lose or tie and you pay the "
                        "battle fee.", "battle-win"),
         "battle_card": Help("You may play a Challenge card from your hand to change the "
                             "battle's total, or play none.", "cards"),

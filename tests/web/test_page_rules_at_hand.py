@@ -160,3 +160,29 @@ def test_first_game_mode_explains_each_question_once(browser: Any, tmp_path: Pat
         for page in (zoe, dima):
             page.context.close()
     assert errors == []
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_offer_the_explanation_and_the_search_pass_axe(browser: Any, tmp_path: Path,
+                                                           scheme: str) -> None:
+    """axe-core (tests/web/vendor) on the first-game offer, an explanation, and the open
+    search: no serious or critical violation."""
+    from test_page_a11y import violations
+
+    errors: list[str] = []
+    with running_server(tmp_path) as (base, service):
+        gid, _ = start_mario(service)
+        page = new_phone(browser, errors, scheme, bypass_csp=True, first_game=None)
+        join(page, base, join_code(service, gid), "mario")
+        expect()(page.get_by_role("region", name="First game with this box?")).to_be_visible()
+        assert violations(page) == []
+        page.get_by_role("button", name="Yes, explain as we play").click()
+        expect()(page.get_by_role("region", name="What this means")).to_be_visible()
+        assert violations(page) == []
+        page.get_by_role("button", name="Rules", exact=True).click()
+        sheet = page.get_by_role("dialog", name="Rules at hand")
+        expect()(sheet.get_by_role("list", name="Passages found").locator("li").first
+                 ).to_be_visible()
+        assert violations(page) == []
+        page.context.close()
+    assert errors == []

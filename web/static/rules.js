@@ -62,13 +62,14 @@ const RulesAtHand = (() => {
   /* the game's readings and explanations: once per game, then every view uses them */
   function known(gid) {
     const got = data[gid];
-    if (got && !(got instanceof Promise)) return got;
-    if (!got && gid) {
+    if (got && !(got instanceof Promise) && !got.failed) return got;
+    /* asked once; after a failure, again a while later (not on every update) */
+    if (gid && (!got || (got.failed && Date.now() - got.failed > 30000))) {
       data[gid] = getJSON(rulesUrl(gid, "")).then((r) => {
         data[gid] = r;
         fillWhys(gid);
         redraw();
-      }).catch(() => { delete data[gid]; });
+      }).catch(() => { data[gid] = {failed: Date.now()}; });
     }
     return null;
   }
