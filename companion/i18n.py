@@ -136,6 +136,20 @@ def from_stored(text: str) -> str:
     return text
 
 
+def localized(value: Any, lang: str) -> Any:
+    """A copy of ``value`` (a view: dicts, lists) with every message rendered in ``lang``, for
+    a reader of finished text (the OLED); English leaves it as it is."""
+    if lang == SOURCE:
+        return value
+    if isinstance(value, Msg):
+        return render(value, lang)
+    if isinstance(value, dict):
+        return {k: localized(v, lang) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [localized(v, lang) for v in value]
+    return value
+
+
 def wire(value: Any) -> Any:
     """``value`` for a page: a message as its data with its English ``say`` beside it (a page
     that knows no catalogue shows that), anything else unchanged."""

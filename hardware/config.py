@@ -45,6 +45,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.i18n import LANGUAGES, SOURCE
 from hardware.taps import TapSettings
 
 RESERVED_PINS = {2: "I2C1 SDA (OLED)", 3: "I2C1 SCL (OLED)", 7: "SPI0 CE1", 8: "SPI0 CE0",
@@ -82,6 +83,8 @@ class DisplayConfig:
     i2c_address: int = 0x3C
     rotate: int = 0
     """0-3, quarter turns."""
+    language: str = "en"
+    """The table's language on the screen: "en", "it" or "es" (docs/translating.md)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,11 +183,13 @@ def _gain(raw: Mapping[str, Any], where: str) -> int:
 
 def _display(raw: Mapping[str, Any]) -> DisplayConfig:
     w = "hardware.display"
-    _known(raw, w, {"kind", "i2c_port", "i2c_address", "rotate"})
+    _known(raw, w, {"kind", "i2c_port", "i2c_address", "rotate", "language"})
     return DisplayConfig(_choice(raw, w, "kind", ("ssd1306", "sh1106", "dummy", "none")),
                          _int(raw, w, "i2c_port", 1, 0, 22),
                          _int(raw, w, "i2c_address", 0x3C, 0x03, 0x77),
-                         _int(raw, w, "rotate", 0, 0, 3))
+                         _int(raw, w, "rotate", 0, 0, 3),
+                         _choice(raw, w, "language", (SOURCE, *(lang for lang in LANGUAGES
+                                                                if lang != SOURCE))))
 
 
 def _buttons(raw: Mapping[str, Any]) -> ButtonsConfig:

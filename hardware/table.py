@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from companion.i18n import localized
 from hardware import screens
 from hardware.config import HardwareConfig, load_hardware_config
 from hardware.display import Display, make_opener
@@ -296,6 +297,7 @@ class TableHardware:
         """Show the game from a view dict (its first page); the buttons now answer its
         prompt."""
         try:
+            view = localized(view, self.cfg.display.language)  # the table's language
             with self._lock:
                 self._view = view
                 self.navigator.update(view)
