@@ -277,7 +277,8 @@ def _norm(event: Event) -> tuple[str, str, str, str]:
     """An event as compared on import: its current tag and data (an export from an earlier
     version is upcast like a stored log), as JSON, with its words and citation."""
     tag, data = upcast(event.type, dict(event.data))
-    return tag, json.dumps(data, sort_keys=True), event.say, event.cite
+    say = "" if tag == game.UNDONE else event.say  # an undo's words changed (#29 item 10)
+    return tag, json.dumps(data, sort_keys=True), say, event.cite
 
 
 def read_head(line: str) -> dict[str, Any]:

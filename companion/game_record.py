@@ -264,9 +264,43 @@ def decide_undo(rows: list[Any], commands: list[dict[str, Any]], cmd: int | None
         return ("That step cannot be undone (it is the start of the game or was already "
                 "undone).")
     to_seq = int(target["first_seq"]) - 1
-    undone_says = [e.say for seq, e in kept if seq > to_seq and e.say]
-    event = Event(game.UNDONE, {"to_seq": to_seq, "cmd": target["cmd"]},
-                  f"The banker undoes {len(undone_says)} step(s), back to before: "
-                  f"{undone_says[0] if undone_says else 'the last command'}")
     state = game.replay(e for seq, e in kept if seq <= to_seq)
+    names = {p.id: p.name for p in state.setup.players}
+    later = sum(1 for c in live if c["cmd"] > target["cmd"])
+    event = Event(game.UNDONE, {"to_seq": to_seq, "cmd": target["cmd"]},
+                  f"The banker undoes {move_words(target['body'], names)}"
+                  f"{_and_after(later)}.")
     return event, state, to_seq
+
+
+MOVES = {
+    "accept": "answer", "accept_trade": "yes to a trade", "ask_rent": "call for rent",
+    "auction": "auction", "battle": "challenge to a battle", "bid": "bid", "buy": "purchase",
+    "cancel_trade": "withdrawn trade", "catch": "catch", "challenge": "Dice Challenge",
+    "choose": "choice", "close_auction": "closing of the auction",
+    "continue_location": "continued location", "declare_bankruptcy": "bankruptcy",
+    "decline": "answer", "decline_trade": "no to a trade", "discard": "discard",
+    "draw": "card", "end_game": "end of the game", "explore": "exploring", "fight": "fight",
+    "keep": "keeping the dice", "land": "landing", "pass": "pass",
+    "pay_jail_fine": "Jail fine", "poke_doll": "Poké Doll", "propose_trade": "trade offer",
+    "reroll": "roll again", "reveal": "chip turned over", "revive": "revival", "roll": "roll",
+    "sell_to_bank": "sale to the Bank", "sell_to_creditor": "sale to a creditor",
+    "skip": "pass", "starter": "starter", "stop": "stop", "take": "chip taken",
+    "time_machine": "Time Machine", "trade": "trade", "transfer": "transfer",
+    "use": "card played", "use_jail_card": "Get Out of Jail Free card",
+}
+"""A command's type as a player names that move ("Anna's roll"); others read "move"."""
+
+
+def move_words(body: dict[str, Any], names: dict[str, str]) -> str:
+    """The move a command made, in a player's words: "Anna's roll", "the banker's transfer"."""
+    actor = str(body.get("actor") or "banker")
+    who = names.get(actor, "the banker")
+    return f"{who}'s {MOVES.get(str(body.get('type', '')), 'move')}"
+
+
+def _and_after(later: int) -> str:
+    """ " and the move after it" / " and the 3 moves after it" / "" """
+    if later <= 0:
+        return ""
+    return " and the move after it" if later == 1 else f" and the {later} moves after it"

@@ -12,6 +12,7 @@ from flask import Blueprint, Response, jsonify, request, session
 from companion import join_codes
 from companion.engine import editions
 from companion.engine.types import SetupError
+from companion.game_record import move_words
 from web import access
 from web.bodies import body
 from web.context import web
@@ -195,9 +196,11 @@ def history(game_id: str) -> Response:
 def commands(game_id: str) -> Response:
     require_banker()
     access.record(game_id)
+    names = {p["id"]: p["name"] for p in web().service.view(game_id, None)["players"]}
     return jsonify([{"cmd": c["cmd"], "time": c["time"], "actor": c["actor"],
                      "type": c["body"].get("type", ""), "first_seq": c["first_seq"],
-                     "last_seq": c["last_seq"]} for c in web().service.commands(game_id)])
+                     "last_seq": c["last_seq"], "move": move_words(c["body"], names)}
+                    for c in web().service.commands(game_id)])
 
 
 @bp.get("/games/<game_id>/balances")

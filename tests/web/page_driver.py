@@ -158,6 +158,23 @@ def _box(page: Any, cmd: dict[str, Any], wait_ms: int = 10_000) -> Any:
         waited += 100
 
 
+def page_rolls_after(page: Any, cmd: dict[str, Any]) -> bool:
+    """Whether the page sends this choice together with the roll that follows it."""
+    if cmd["type"] != "catch":
+        return False
+    if page.locator("#tab-table").get_attribute("aria-selected") != "true":
+        page.locator("#tab-table").click()
+    return bool(_box(page, cmd).locator(".then-roll").count())
+
+
+def ball_and_roll(page: Any, cmd: dict[str, Any], dice: list[int] | None) -> None:
+    """A catch in one step: the die typed (real dice), then the ball tapped."""
+    box = _box(page, cmd)
+    if dice:
+        box.locator("input[data-die='0']").fill(str(dice[0]))
+    box.locator(f"button[data-value='{cmd['args'].get('ball', 'none')}']").click()
+
+
 def tap_command(page: Any, cmd: dict[str, Any], decimals: int) -> None:
     """Play one command by tapping the page: buttons, dice fields, choices, amounts."""
     if page.locator("#tab-table").get_attribute("aria-selected") != "true":
@@ -189,15 +206,27 @@ def tap_command(page: Any, cmd: dict[str, Any], decimals: int) -> None:
 
 def play(phones: dict[str, Any], bank: Any, service: GameService, game_id: str,
          steps: list[Any], check: Any = None, every: int = 10) -> None:
-    """Every step on the phone of the player who acts (the banker's for anyone else)."""
+    """Every step on the phone of the player who acts (the banker's for anyone else). A
+    choice the page sends with the roll after it (a Master Trainer catch: ball and die in one
+    step) plays that step and the next in one tap."""
+    paired = 0
     for n, step in enumerate(steps, 1):
+        if paired == n:
+            continue
         version, state = service.state(game_id)
         cmd = parse_step(state, step).to_json()
         page = phones.get(cmd["actor"], bank)
         page.wait_for_function(f"() => window.__version >= {version}")
         decimals = ((service.view(game_id, None).get("currency") or {}).get("decimals") or 0)
+        sent = len(service.commands(game_id))
         try:
-            tap_command(page, cmd, decimals)
+            if page_rolls_after(page, cmd):
+                then = parse_step(state, steps[n]).to_json()
+                assert then["type"] == "roll" and then["actor"] == cmd["actor"], then
+                ball_and_roll(page, cmd, then["args"].get("dice") or then["args"].get("values"))
+                paired = n + 1
+            else:
+                tap_command(page, cmd, decimals)
         except AssertionError as e:  # say where the page and the server stand
             said = service.view(game_id, cmd["actor"] if cmd["actor"] in phones else None)
             done = [c["body"] for c in service.commands(game_id)[-3:]]
@@ -210,6 +239,14 @@ def play(phones: dict[str, Any], bank: Any, service: GameService, game_id: str,
             said = page.evaluate("document.getElementById('toast').textContent")
             raise AssertionError(f"step {n} {step!r} ({cmd}): the phone says {said!r}") from None
         assert service.state(game_id)[0] > version, f"step {n} {step!r} did nothing"
+        for _ in range(600 if paired == n + 1 else 0):  # the roll sent after the catch
+            if len(service.commands(game_id)) >= sent + 2:
+                break
+            page.wait_for_timeout(50)
+        else:
+            if paired == n + 1:
+                said = page.evaluate("document.getElementById('toast').textContent")
+                raise AssertionError(f"step {n + 1}: the roll after {cmd} was not sent: {said!r}")
         if check is not None and n % every == 0:
             check(n)
 

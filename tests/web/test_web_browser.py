@@ -142,7 +142,7 @@ def test_mario_auction_offer_undo_reclaim(server: tuple[str, GameService], brows
     # undo: apart, named, confirmed
     bank.locator("#tab-banker").click()
     undo = bank.locator(".undo-box")
-    expect(undo).to_contain_text("Luigi accepts")
+    expect(undo).to_contain_text("Luigi's yes to a trade")
     expect(undo).not_to_contain_text("step(s)")
     bank.get_by_role("button", name="Take back the last move…").click()
     shot(bank, "undo-confirm")

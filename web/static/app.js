@@ -32,6 +32,7 @@ function randomKey() {
 function toast(text, info) {
   const t = $("toast"); t.textContent = text; t.className = info ? "info" : ""; t.hidden = false;
   toast.error = !info;
+  (window.__toasts = window.__toasts || []).push(text);  /* what this phone said, in order */
   clearTimeout(toast.timer); toast.timer = setTimeout(hideToast, info ? 3500 : 6000);
 }
 function hideToast() { $("toast").hidden = true; toast.error = false; }
@@ -203,10 +204,11 @@ async function loadSeat(draw) {
   const r = await api("GET", `/seat/${gid()}`).catch(() => null);
   if (!r) return;
   const changed = JSON.stringify(r) !== JSON.stringify(S.seat);
-  const asked = (S.seat && S.seat.asking) || [];
+  const asked = ((S.seat && S.seat.asking) || []).map((a) => a.player);
+  const still = (r.asking || []).map((a) => a.player);
   S.seat = r;
   for (const pid of asked) {  /* the banker said no (a yes comes back as granted) */
-    if (!(r.asking || []).includes(pid) && r.granted !== pid) {
+    if (!still.includes(pid) && r.granted !== pid) {
       toast(`The banker did not let this phone play ${playerName(pid)}.`);
       delete S.fetched.seats;
     }
@@ -271,7 +273,9 @@ function notify(before, v) {
   }
   const name = playerName(mine);
   const fresh = newLines(before.log || [], v.log || []).map((t) => logText(t).replace(/^Card: /, ""));
-  if (fresh.some((t) => /^The banker undoes/.test(t))) return;
+  /* a move taken back: that is the news, not the older lines the log shows again */
+  const undo = logText((v.log || []).slice(-1)[0]);
+  if (/^The banker undoes/.test(undo)) { toast(words(undo), true); return; }
   const hits = fresh.filter((t) => (t.startsWith(name) &&
     /\b(pays|loses|draws|goes to|GAME OVER|must raise|is bankrupt|gives)\b/.test(t))
     || (t.includes(name) && /\b(declines|refuses|accepts)\b/.test(t) && !t.startsWith(name))
@@ -292,19 +296,22 @@ const YOU = {pays: "pay", draws: "draw", loses: "lose", gives: "give", goes: "go
   has: "have", must: "must", lands: "land", moves: "move", rolls: "roll", takes: "take",
   buys: "buy", collects: "collect", keeps: "keep", stays: "stay", leaves: "leave",
   passes: "pass", catches: "catch", wins: "win", misses: "miss", gets: "get", was: "were",
-  declines: "decline", accepts: "accept", bids: "bid", offers: "offer", plays: "play"};
+  declines: "decline", accepts: "accept", bids: "bid", offers: "offer", plays: "play",
+  will: "will", can: "can"};
 /* the player's own news in the second person: "Luigi pays Mario 3 coins" -> "You pay Mario
    3 coins", "Anna rolled 7." -> "You rolled 7.", "Anna's Jail fine" -> "Your Jail fine";
    "Ben pays Anna 2 coins" -> "Ben pays you 2 coins" */
 function secondPerson(text, name) {
   const esc = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  let out = String(text);
-  if (out.startsWith(`${name}'s `)) out = `Your ${out.slice(name.length + 3)}`;
-  else if (out.startsWith(`${name} `)) {
-    const rest = out.slice(name.length + 1), verb = rest.split(" ")[0];
-    if (verb in YOU) out = `You ${YOU[verb]}${rest.slice(verb.length)}`;
-    else if (/^[a-z]+ed$/.test(verb)) out = `You ${rest}`;
-  }
+  /* each sentence that starts with the player ("Doubles! Anna will roll again.") */
+  const out = String(text).split(/(?<=[.!?:] )/).map((part) => {
+    if (part.startsWith(`${name}'s `)) return `Your ${part.slice(name.length + 3)}`;
+    if (!part.startsWith(`${name} `)) return part;
+    const rest = part.slice(name.length + 1), verb = rest.split(" ")[0];
+    if (verb in YOU) return `You ${YOU[verb]}${rest.slice(verb.length)}`;
+    if (/^[a-z]+ed$/.test(verb)) return `You ${rest}`;
+    return part;
+  }).join("");
   return out.replace(new RegExp(`(\\b(?:pays|gives|to|from|offers|with)) ${esc}\\b`, "g"), "$1 you")
     .replace(new RegExp(`\\b${esc}'s\\b`, "g"), "your");
 }
@@ -631,6 +638,8 @@ function actionView(a, showActor) {
     const [lab, hint, field, read] = amountField(`amt-${a.actor}-${a.type}`, inp, label);
     box.append(lab, hint, h("div", {class: "row"}, field,
       h("button", {class: "primary", onclick: () => send(a, {amount: read()})}, words(a.label))));
+  } else if (inp.kind === "choice" && inp.roll) {
+    box.append(ballAndRoll(a, label, inp));
   } else if (inp.kind === "choice") {
     const bonus = inp.bonus && (inp.bonus.cards || []).length ? bonusPicker(inp.bonus) : null;
     box.append(h("p", {class: "label"}, label), bonus ? bonus[0] : "",
@@ -646,6 +655,35 @@ function actionView(a, showActor) {
     box.append(h("button", {onclick: () => send(a)}, label));
   }
   return box;
+}
+/* a choice the roll follows (a Master Trainer catch: the ball, then the die) in one step:
+   the die typed (real dice) or rolled by the companion, the ball tapped; both are sent */
+function ballAndRoll(a, label, inp) {
+  const typed = !inp.roll.optional;
+  const die = typed ? h("input", {type: "number", inputmode: "numeric", min: 1, max: 6,
+    "data-die": 0, id: `die-${a.actor}-${a.type}`}) : null;
+  const go = (value) => act(async () => {
+    const roll = die ? Number(die.value) : 0;
+    if (die && !(Number.isInteger(roll) && roll >= 1 && roll <= 6)) {
+      toast("Enter the die you rolled (1 to 6), then tap the ball."); return;
+    }
+    const post = (type, args, version) => api("POST", `/api/games/${gid()}/commands`,
+      {actor: a.actor, type, args, version, key: randomKey()});
+    const first = await post(a.type, Object.assign({}, a.args || {}, {[inp.arg]: value}),
+      S.view.version);
+    const then = await post("roll", die ? {dice: [roll]} : {}, first.version);
+    const block = document.querySelector(`[data-keep="${CSS.escape(actionKey(a))}"]`);
+    if (block) Keep.reset(block);
+    const mine = a.actor === me() ? playerName(me()) : null;
+    const says = [...(first.says || []), ...(then.says || [])];
+    if (says.length) toast(says.map((t) => (mine ? secondPerson(words(t), mine) : words(t)))
+      .join(" "), true);
+  });
+  return h("div", {class: "then-roll"}, h("p", {class: "label"}, typed ? `${label}: roll the die, enter it, `
+    + "then tap the ball you play" : `${label}: tap the ball you play; the companion rolls`),
+  die ? h("div", {class: "dice"}, h("label", {for: die.id}, "Die ", die)) : "",
+  h("div", {class: "choices"}, ...(inp.options || []).map((o) => h("button", {class: "primary",
+    "data-value": String(o.value), onclick: () => go(o.value)}, words(o.label ?? humanize(o.value))))));
 }
 function bonusPicker(b) {
   const checks = (b.cards || []).map((c, i) => [c, h("input", {type: "checkbox", id: `bonus-${i}`,
@@ -1291,9 +1329,10 @@ async function lastCommand() {
   const hist = await api("GET", `/api/games/${gid()}/history`);
   const row = hist.find((r) => !r.undone && r.cmd > 0 && !/^The banker undoes/.test(r.say));
   if (!row) return null;
-  /* the move is named by its first line ("Anna rolls 4 and 3"), not all that followed */
-  const says = hist.filter((r) => r.cmd === row.cmd).map((r) => r.say).reverse();
-  return {cmd: row.cmd, text: says[0] || ""};
+  /* the move is named as a player names it ("Anna's roll"), not by what followed it */
+  const cmds = await api("GET", `/api/games/${gid()}/commands`);
+  const c = cmds.find((x) => x.cmd === row.cmd);
+  return {cmd: row.cmd, text: c ? c.move : row.say};
 }
 function undoBox() {
   const box = h("div", {class: "undo-box"});
@@ -1309,7 +1348,7 @@ function undoBox() {
       if (!u) return;
     }
     if (!u.c) { box.replaceChildren(h("p", {class: "muted"}, "Nothing to take back.")); return; }
-    const what = h("q", {}, words(u.c.text));
+    const what = h("strong", {}, words(u.c.text));
     if (!u.asking) {
       box.replaceChildren(h("p", {}, "Last move: ", what), h("button", {class: "danger", id: "undo",
         onclick: () => { u.asking = true; draw(); }}, "Take back the last move…"));
@@ -1319,7 +1358,7 @@ function undoBox() {
       + "to before it."), h("div", {class: "row"}, h("button", {class: "danger solid",
       "data-confirm": "undo", onclick: () => act(async () => {
         await api("POST", `/api/games/${gid()}/undo`, {cmd: u.c.cmd});
-        toast(`Taken back: ${words(u.c.text)}`, true);
+        toast(`Taken back: ${words(u.c.text)}.`, true);
       })}, "Yes, take it back"), h("button", {onclick: () => { u.asking = false; draw(); }}, "Cancel")));
   };
   draw();

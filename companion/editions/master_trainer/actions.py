@@ -154,8 +154,11 @@ class ActionRules(BattleRules):
     def actions_catch(self, state: State) -> list[Action]:
         pid = state.current
         assert pid is not None
+        ask = choice("ball", self.catch_choices(state))
+        # the roll that follows, so a phone asks the ball and the die in one step (#29 item 17)
+        ask["roll"] = {"kind": "dice", "count": 1, "optional": state.setup.dice == "digital"}
         return [
-            Action(pid, "catch", "Try to catch it", {}, choice("ball", self.catch_choices(state))),
+            Action(pid, "catch", "Try to catch it", {}, ask),
             Action(pid, "skip", "Leave it"),
         ]
 
