@@ -5,6 +5,7 @@ messages the phone renders with the catalogue built from the same .po files."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import urllib.request
@@ -16,11 +17,13 @@ import pytest
 from page_driver import (
     ARGS,
     CHROMIUM,
+    ROOT,
     join,
     join_code,
     new_phone,
     running_server,
     setup_game,
+    steady,
 )
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -100,5 +103,22 @@ def test_the_phones_choice_of_language_is_remembered(browser: Any, tmp_path: Pat
             re.compile(r" avanza | caseta "))
         said = _happened(page)
         assert " moves " not in said and " places a booth " not in said, said
+        page.context.close()
+    assert errors == []
+
+
+def test_an_italian_monopolino_game_pictured(browser: Any, tmp_path: Path) -> None:
+    """docs/screens/monopolino-play-it.png: the Table tab of an it-IT phone in play (taken
+    again with UPDATE_SCREENS=1); the lines under "What just happened" are Italian."""
+    errors: list[str] = []
+    with running_server(tmp_path) as (base, service):
+        game_id, ids = setup_game(service, "monopolino", "play")
+        page = new_phone(browser, errors, locale="it-IT", bypass_csp=True)
+        join(page, base, join_code(service, game_id), ids[0])
+        steady(page, service.state(game_id)[0])
+        assert " avanza di " in _happened(page) or " botteghino " in _happened(page)
+        if os.environ.get("UPDATE_SCREENS"):
+            page.screenshot(path=str(ROOT / "docs" / "screens" / "monopolino-play-it.png"),
+                            full_page=True)
         page.context.close()
     assert errors == []
