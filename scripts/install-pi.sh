@@ -28,9 +28,11 @@ APT_PACKAGES=(
     i2c-tools                                              # i2cdetect: is the OLED there?
     nftables                                               # own Wi-Fi: port 80 to the page
 )
-# Installed when the distribution has them (Raspberry Pi OS does, Debian does not): lgpio
-# ready-built for this Python, so pip does not have to compile it.
-APT_OPTIONAL=(python3-lgpio liblgpio-dev)
+# Installed when the distribution has them: built for this very Python, so pip (whose venv
+# sees them) does not download or compile them. python3-lgpio: Raspberry Pi OS only;
+# python3-spidev and python3-pil: Raspberry Pi OS and Debian (a Pi Zero or a 32-bit image
+# would otherwise compile spidev, and Pillow where PyPI has no wheel: armhf).
+APT_OPTIONAL=(python3-lgpio liblgpio-dev python3-spidev python3-pil)
 # Read to tell a Pi 5 apart; overridable so the dry-run can be tested on any machine.
 MODEL_FILE="${COMPANION_MODEL_FILE:-/proc/device-tree/model}"
 # The firmware's config.txt: /boot/firmware on Bookworm and Trixie, /boot before.
@@ -123,7 +125,10 @@ install_packages() {
         if apt_has "$package"; then
             packages+=("$package")
         else
-            note "$package is not in this distribution: lgpio will be built by pip"
+            case "$package" in
+            *lgpio*) note "$package is not in this distribution: lgpio will be built by pip" ;;
+            *) note "$package is not in this distribution: pip installs ${package#python3-}" ;;
+            esac
         fi
     done
     run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \

@@ -115,6 +115,31 @@ def run_in(root: Path, arch: str, *cmd: str, timeout: float = 3600
                           timeout=timeout)
 
 
+def run_steps(root: Path, arch: str, *cmd: str, timeout: float = 3600
+              ) -> tuple[subprocess.CompletedProcess[str], dict[str, int]]:
+    """``cmd`` run inside ``root``, and the seconds spent in each of its "==> " steps (where
+    a slow install spends its time)."""
+    proc = subprocess.Popen(command(root, arch, *cmd), stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, env=env())
+    assert proc.stdout is not None
+    lines: list[str] = []
+    steps: dict[str, int] = {}
+    step, since = "start", time.monotonic()
+    deadline = since + timeout
+    for line in proc.stdout:
+        lines.append(line)
+        if line.startswith("==> "):
+            now = time.monotonic()
+            steps[step] = steps.get(step, 0) + round(now - since)
+            step, since = line[4:].strip()[:60], now
+        if time.monotonic() > deadline:
+            proc.kill()
+            break
+    code = proc.wait()
+    steps[step] = steps.get(step, 0) + round(time.monotonic() - since)
+    return subprocess.CompletedProcess(proc.args, code, "".join(lines), ""), steps
+
+
 def base_system(suite: str, arch: str) -> Path:
     """A minimal ``suite`` for ``arch`` with python3: made once per machine, then reused."""
     base = cache_dir() / f"{suite}-{arch}"
@@ -150,11 +175,20 @@ def _debootstrap(target: Path, suite: str, arch: str) -> None:
     done = subprocess.run([*first, "--foreign", suite, str(target), MIRROR],
                           capture_output=True, text=True, timeout=3600)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    _unsafe_io(target)
     second = subprocess.run(
         command(target, arch, "/bin/sh", "/debootstrap/debootstrap", "--second-stage"),
         capture_output=True, text=True, timeout=3 * 3600,
         env={**env(), "DEBOOTSTRAP_DIR": "/debootstrap"})
     assert second.returncode == 0, second.stdout[-3000:] + second.stderr[-3000:]
+
+
+def _unsafe_io(root: Path) -> None:
+    """dpkg without an fsync per file (as mmdebstrap does): a throwaway test system needs no
+    power-cut safety, and under qemu every unpack otherwise waits on the disk."""
+    conf = root / "etc" / "dpkg" / "dpkg.cfg.d"
+    conf.mkdir(parents=True, exist_ok=True)
+    (conf / "companion-test-unsafe-io").write_text("force-unsafe-io\n")
 
 
 @contextlib.contextmanager
@@ -167,6 +201,7 @@ def fresh_copy(suite: str, arch: str, kept_wheels: bool = True) -> Iterator[Path
     with locked(name):
         root = Path(tempfile.mkdtemp(prefix=f"run-{name}-", dir=cache_dir()))
         subprocess.run(["cp", "-a", f"{base}/.", str(root)], check=True)
+        _unsafe_io(root)
         caches = cache_dir() / f"{name}-caches"
         if not kept_wheels:  # every run really builds what has no wheel
             shutil.rmtree(caches / "pip-cache" / "wheels", ignore_errors=True)
