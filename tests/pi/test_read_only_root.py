@@ -109,7 +109,7 @@ workdir={base}/rw/work {base}/merged
 --state-dir {base}/merged/state
         """)
     done = subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-c",
-                           script], capture_output=True, text=True, timeout=120, cwd=REPO,
+                           script], capture_output=True, text=True, timeout=600, cwd=REPO,
                           env={**os.environ, "TMPDIR": str(base / "tmp")})
     if done.returncode != 1 and "mount:" in done.stderr:
         pytest.skip(f"this kernel cannot mount a tmpfs and an overlay here: {done.stderr}")

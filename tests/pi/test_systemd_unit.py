@@ -63,7 +63,7 @@ def _runnable_copy(tmp_path: Path) -> Path:
 def test_systemd_accepts_every_line(tmp_path: Path) -> None:
     copy = _runnable_copy(tmp_path)
     done = subprocess.run(
-        [ANALYZE, "verify", str(copy)], capture_output=True, text=True, timeout=60, cwd=tmp_path
+        [ANALYZE, "verify", str(copy)], capture_output=True, text=True, timeout=600, cwd=tmp_path
     )
     # A misspelt key or a bad value is only a warning for systemd ("ignoring"), so the
     # messages about our file must be empty too, not just the exit code.
@@ -81,7 +81,7 @@ def test_security_exposure_stays_low(tmp_path: Path) -> None:
         [ANALYZE, "security", "--offline=yes", "--threshold=25", "--no-pager", str(copy)],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=600,
         cwd=tmp_path,
     )
     if "offline" in done.stderr and "unrecognized" in done.stderr:

@@ -48,7 +48,7 @@ dtoverlay=dwc2,dr_mode=host
 def step(function: str, config: Path) -> subprocess.CompletedProcess[str]:
     """One function of the installer, run on ``config`` (sourcing the script runs nothing)."""
     return subprocess.run(["bash", "-c", f'source "$1" && {function} "$2"', "test",
-                           str(INSTALL), str(config)], capture_output=True, text=True, timeout=60)
+                           str(INSTALL), str(config)], capture_output=True, text=True, timeout=600)
 
 
 def effective_i2c_speed(config: str, model: str = "pi4") -> str | None:
@@ -102,7 +102,7 @@ def test_the_install_dry_run_names_the_i2c_speed(tmp_path: Path) -> None:
     config = tmp_path / "config.txt"
     config.write_text(PI_OS_CONFIG)
     done = subprocess.run(["bash", str(INSTALL), "--dry-run"], capture_output=True, text=True,
-                          timeout=60, env={**os.environ, "COMPANION_BOOT_CONFIG": str(config),
+                          timeout=600, env={**os.environ, "COMPANION_BOOT_CONFIG": str(config),
                                            "COMPANION_CONFIG": str(tmp_path / "c.toml")})
     assert done.returncode == 0, done.stderr
     assert f"I2C at 400 kHz in {config}" in done.stdout
@@ -112,7 +112,7 @@ def test_the_install_dry_run_names_the_i2c_speed(tmp_path: Path) -> None:
 
 def uninstall(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(["bash", str(UNINSTALL), "--dry-run", *args], capture_output=True,
-                          text=True, timeout=60,
+                          text=True, timeout=600,
                           env={**os.environ, "COMPANION_BACKUP_TO": str(tmp_path)})
 
 
@@ -154,5 +154,5 @@ def test_uninstall_refuses_unknown_options_and_non_root(tmp_path: Path) -> None:
         if shutil.which("setpriv") is None:
             pytest.skip("cannot drop root here")
         cmd = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *cmd]
-    done = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     assert done.returncode != 0 and "run as root" in done.stderr
