@@ -9,9 +9,9 @@ file is a bug in the build, not a player's wrong choice.
 from __future__ import annotations
 
 import inspect
-import linecache
 import re
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 from companion.engine.registry import declared
@@ -97,24 +97,34 @@ def cited_ids(cls: type) -> dict[str, str]:
     from companion.engine.context import CITES
 
     found: dict[str, str] = {}
+    sources: dict[str, list[str]] = {}
+    """The source files read for this check only: held in ``linecache`` they would stay in
+    the companion's memory for good (half a megabyte for the five editions)."""
     for klass in reversed(cls.__mro__):
         for name, value in vars(klass).items():
             where = f"{klass.__module__}.{klass.__qualname__}.{name}"
             for rule in getattr(value, CITES, ()):
                 found.setdefault(rule, where)
-            for rule in _literal_ids(inspect.unwrap(value)):
+            for rule in _literal_ids(inspect.unwrap(value), sources):
                 found.setdefault(rule, where)
     return found
 
 
-def _literal_ids(fn: object) -> list[str]:
-    """The citation ids written literally in function ``fn``'s source lines."""
+def _literal_ids(fn: object, sources: dict[str, list[str]]) -> list[str]:
+    """The citation ids written literally in function ``fn``'s source lines (``sources``:
+    the files read so far, by name)."""
     code = getattr(fn, "__code__", None)
     if code is None:
         return []
     last = max((line for _, _, line in code.co_lines() if line is not None),
                default=code.co_firstlineno)
-    lines = linecache.getlines(code.co_filename)[code.co_firstlineno - 1:last]
+    name = code.co_filename
+    if name not in sources:
+        try:
+            sources[name] = Path(name).read_text(encoding="utf-8").splitlines(keepends=True)
+        except OSError:  # no source (a frozen build): nothing written literally to check
+            sources[name] = []
+    lines = sources[name][code.co_firstlineno - 1:last]
     return _LITERAL.findall("".join(lines))
 
 
