@@ -213,9 +213,20 @@ def _debt_changed(data: Data) -> tuple[str, Data]:
                          **({"rule": debt["cite"]} if debt.get("cite") else {})}
 
 
+def _offer_changed(data: Data) -> tuple[str, Data]:
+    """Master Trainer's ``offer_changed`` (a whole offer, or None) is ``trade_offered`` or
+    ``trade_offer_closed``."""
+    offer = data["offer"]
+    if offer is None:
+        return "trade_offer_closed", {}
+    return "trade_offered", {k: offer[k] for k in ("by", "to", "give", "take", "forced", "items")
+                             if k in offer}
+
+
 # Version 1's generic patches that name one fact by their data (#28 item 3).
 UPCASTERS.update({
     "debt_changed": _debt_changed,
+    "offer_changed": _offer_changed,
 })
 
 

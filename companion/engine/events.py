@@ -254,16 +254,13 @@ class DieCounted(EventData):
     value: int
 
 
-@event("battle_changed")
+# Legacy: set a whole Master Trainer battle; a challenge, a fighter sent out and the Rival
+# Card shown can leave alike-shaped ones, so old logs replay it and no rule emits it (the
+# facts are declared in companion/editions/master_trainer/battles.py).
+@event("battle_changed", legacy=True)
 @dataclass(frozen=True)
 class BattleChanged(EventData):
     battle: Blob
-
-
-@event("offer_changed")
-@dataclass(frozen=True)
-class OfferChanged(EventData):
-    offer: Blob
 
 
 @event("starter_dealt")

@@ -17,7 +17,8 @@ from companion.engine.editions import EDITIONS, find_edition
 from companion.engine.types import GameSetup
 
 ROOT = Path(__file__).resolve().parents[2]
-GENERIC = {"edition_values_set", "player_value_set", "auction_changed", "debt_changed"}
+GENERIC = {"edition_values_set", "player_value_set", "auction_changed", "debt_changed",
+           "battle_changed", "offer_changed"}
 """The generic patches replaced by the editions' own facts (legacy now)."""
 
 

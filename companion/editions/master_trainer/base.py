@@ -16,7 +16,6 @@ from companion.editions.master_trainer.state import (
     Battle,
     DiceRound,
     MasterTrainerState,
-    Offer,
     Trainer,
 )
 from companion.engine.events import (
@@ -35,7 +34,6 @@ from companion.engine.events import (
     ItemsTaken,
     KnockedOut,
     MoverPlaced,
-    OfferChanged,
     Revived,
     StarterDealt,
     Traded,
@@ -314,7 +312,7 @@ class MasterTrainerBase(Rules[MasterTrainerState]):
         t = state.trainer(e.player)
         return state.with_trainer(evolve(t, place=e.place, on_plateau=e.on_plateau))
 
-    def on_battle_changed(self, state: State, e: BattleChanged) -> State:
+    def on_battle_changed(self, state: State, e: BattleChanged) -> State:  # legacy
         raw = e.battle
         if raw is None:
             return evolve(state, battle=None)
@@ -324,16 +322,6 @@ class MasterTrainerBase(Rules[MasterTrainerState]):
                 raw["kind"], raw["challenger"], raw["defender"], dict(raw["fighters"]),
                 {k: tuple(v) for k, v in raw["bonus"].items()}, raw["rival"], raw["revealed"],
             ),
-        )
-
-    def on_offer_changed(self, state: State, e: OfferChanged) -> State:
-        raw = e.offer
-        if raw is None:
-            return evolve(state, offer=None)
-        return evolve(
-            state,
-            offer=Offer(raw["by"], raw["to"], raw["give"], raw["take"], raw["forced"],
-                        tuple(raw.get("items", ()))),
         )
 
     def on_items_handed_over(self, state: State, e: ItemsHandedOver) -> State:

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from companion.editions.master_trainer.base import State, battle_json, data_of
+from companion.editions.master_trainer.base import State, data_of
 from companion.editions.master_trainer.landing import CardArgs, LandingRules
-from companion.editions.master_trainer.state import Battle
+from companion.editions.master_trainer.state import Battle, Offer
 from companion.editions.master_trainer.turns import chip_arg
 from companion.engine.commands import Id, Small, Smalls, takes
+from companion.engine.event_format import EventData, event
 from companion.engine.registry import declare, task
 from companion.engine.rules import Ctx, cites
 from companion.engine.state import evolve
@@ -65,8 +67,98 @@ class FightArgs:
     """Attack Bonus cards played (at most the rulebook's two)."""
 
 
+# -- Master Trainer's battles and trades (applied by BattleRules' ``on_`` handlers) ------------
+@event("trainer_challenged")
+@dataclass(frozen=True)
+class TrainerChallenged(EventData):
+    """``challenger`` challenged ``defender`` to a Trainer Battle (``kind``: ``passing``,
+    after passing their mover, or ``fight``, a Let's Fight! card)."""
+
+    kind: str
+    challenger: str
+    defender: str
+
+
+@event("final_battle_begun")
+@dataclass(frozen=True)
+class FinalBattleBegun(EventData):
+    """``challenger`` reached Indigo Plateau: ``master`` plays the Pokémon Master with the
+    secret Rival Card ``rival``."""
+
+    challenger: str
+    master: str
+    rival: str
+
+
+@event("fighter_sent_out")
+@dataclass(frozen=True)
+class FighterSentOut(EventData):
+    """``player`` sent out ``chip`` with the secret Attack Bonus cards ``bonus``."""
+
+    player: str
+    chip: str
+    bonus: list[str]
+
+
+@event("rival_card_shown")
+@dataclass(frozen=True)
+class RivalCardShown(EventData):
+    """The Pokémon Master showed the Rival Card."""
+
+
+@event("battle_finished")
+@dataclass(frozen=True)
+class BattleFinished(EventData):
+    """The battle is over (or was stopped by a Poké Doll)."""
+
+
+@event("trade_offered")
+@dataclass(frozen=True)
+class TradeOffered(EventData):
+    """``by`` offered ``give`` (and Item Cards ``items``) for ``to``'s ``take``; ``forced``:
+    a Trade Pokémon card, which ``to`` cannot decline."""
+
+    by: str
+    to: str
+    give: str
+    take: str
+    forced: bool
+    items: list[str] = dataclasses.field(default_factory=list)
+
+
+@event("trade_offer_closed")
+@dataclass(frozen=True)
+class TradeOfferClosed(EventData):
+    """The trade offer was accepted, declined or stopped."""
+
+
 class BattleRules(LandingRules):
     """``battle``, ``trade``, ``accept``, ``decline``, ``poke_doll`` and ``fight``."""
+
+    def on_trainer_challenged(self, state: State, e: TrainerChallenged) -> State:
+        return evolve(state, battle=Battle(e.kind, e.challenger, e.defender))
+
+    def on_final_battle_begun(self, state: State, e: FinalBattleBegun) -> State:
+        return evolve(state, battle=Battle("final", e.challenger, e.master, rival=e.rival))
+
+    def on_fighter_sent_out(self, state: State, e: FighterSentOut) -> State:
+        b = state.battle
+        assert b is not None
+        return evolve(state, battle=evolve(b, fighters={**b.fighters, e.player: e.chip},
+                                           bonus={**b.bonus, e.player: tuple(e.bonus)}))
+
+    def on_rival_card_shown(self, state: State, e: RivalCardShown) -> State:
+        assert state.battle is not None
+        return evolve(state, battle=evolve(state.battle, revealed=True))
+
+    def on_battle_finished(self, state: State, e: BattleFinished) -> State:
+        return evolve(state, battle=None)
+
+    def on_trade_offered(self, state: State, e: TradeOffered) -> State:
+        return evolve(state, offer=Offer(e.by, e.to, e.give, e.take, e.forced, tuple(e.items)))
+
+    def on_trade_offer_closed(self, state: State, e: TradeOfferClosed) -> State:
+        return evolve(state, offer=None)
 
     # -- who may be challenged or traded with ----------------------------------------------
     def battle_targets(self, state: State, pid: str) -> list[str]:
@@ -94,9 +186,9 @@ class BattleRules(LandingRules):
             )
         kind = "passing" if ctx.state.prompt and ctx.state.prompt.kind == "land" else "fight"
         ctx.clear_prompt()
-        ctx.emit("battle_changed", f"{self.pname(ctx.state, pid)} challenges "
-                 f"{self.pname(ctx.state, other)} to a Trainer Battle.",
-                 battle=battle_json(Battle(kind, pid, other)))
+        ctx.emit("trainer_challenged", f"{self.pname(ctx.state, pid)} challenges "
+                 f"{self.pname(ctx.state, other)} to a Trainer Battle.", kind=kind,
+                 challenger=pid, defender=other)
         doll = " or stop the fight with a Poké Doll" if "poke_doll" in ctx.state.trainer(
             other).items else ""
         ctx.ask("challenge", (other,), f"{self.pname(ctx.state, other)}: accept the challenge"
@@ -146,12 +238,11 @@ class BattleRules(LandingRules):
         if forced and items:
             raise IllegalCommand("A Trade Pokémon card swaps one Pokémon for one Pokémon.")
         ctx.clear_prompt()
-        offer = {"by": pid, "to": other, "give": give, "take": take, "forced": forced,
-                 "items": items}
         g, t_ = self.chip(state, give).name, self.chip(state, take).name
         extra = "".join(f" + {self.item_name(state, c)}" for c in items)
-        ctx.emit("offer_changed", f"{self.pname(state, pid)} offers {g}{extra} for "
-                 f"{self.pname(state, other)}'s {t_}.", offer=offer)
+        ctx.emit("trade_offered", f"{self.pname(state, pid)} offers {g}{extra} for "
+                 f"{self.pname(state, other)}'s {t_}.", by=pid, to=other, give=give,
+                 take=take, forced=forced, items=items)
         if forced:
             doll = " unless you stop it with a Poké Doll" if "poke_doll" in state.trainer(
                 other).items else ""
@@ -180,14 +271,14 @@ class BattleRules(LandingRules):
                  f"gets {self.chip(ctx.state, offer.give).name}. Both movers share the space "
                  "and the turn ends.",
                  a=offer.by, b=offer.to, give=offer.give, take=offer.take)
-        ctx.emit("offer_changed", offer=None)
+        ctx.emit("trade_offer_closed")
         self.end_turn(ctx)
 
     def cmd_decline(self, ctx: Ctx[State], command: Command) -> None:
         """``decline``: turn down a trade offer (the mover goes on to its space)."""
         ctx.clear_prompt()
-        ctx.emit("offer_changed", f"{self.pname(ctx.state, command.actor)} declines the trade.",
-                 offer=None)
+        ctx.emit("trade_offer_closed",
+                 f"{self.pname(ctx.state, command.actor)} declines the trade.")
         self.back_to_landing(ctx)
 
     def back_to_landing(self, ctx: Ctx[State]) -> None:
@@ -204,8 +295,8 @@ class BattleRules(LandingRules):
                           f"{self.pname(ctx.state, pid)} plays a Poké Doll and stops {what}.")
         ctx.clear_prompt()
         battle = ctx.state.battle
-        ctx.emit("battle_changed", battle=None)
-        ctx.emit("offer_changed", offer=None)
+        ctx.emit("battle_finished")
+        ctx.emit("trade_offer_closed")
         if kind == "challenge" and battle is not None and battle.kind == "passing":
             self.back_to_landing(ctx)
         else:
@@ -245,13 +336,11 @@ class BattleRules(LandingRules):
             hand.remove(card)
         battle = state.battle
         assert battle is not None
-        new = evolve(battle, fighters={**battle.fighters, pid: chip},
-                      bonus={**battle.bonus, pid: tuple(cards)})
         n = len(cards)
-        ctx.emit("battle_changed",
+        ctx.emit("fighter_sent_out",
                  f"{self.pname(state, pid)} sends out {self.chip(state, chip).name} "
                  f"with {n} secret Attack Bonus card{'s' if n != 1 else ''}.",
-                 battle=battle_json(new))
+                 player=pid, chip=chip, bonus=list(cards))
         ctx.clear_prompt()
         if self.fight_waiting(ctx.state):
             self.ask_fight(ctx)
@@ -293,7 +382,7 @@ class BattleRules(LandingRules):
         self.use_bonus_cards(ctx)
         self.take_prize(ctx, winner, loser)
         self.knock_out(ctx, loser, b.fighters[loser], "knock-out")
-        ctx.emit("battle_changed", battle=None)
+        ctx.emit("battle_finished")
         self.end_turn(ctx)
 
     def use_bonus_cards(self, ctx: Ctx[State]) -> None:
@@ -408,10 +497,9 @@ class BattleRules(LandingRules):
             return
         rivals = list(data_of(ctx.state).rivals)
         rival = rivals[ctx.draw(len(rivals))]
-        ctx.emit("battle_changed",
+        ctx.emit("final_battle_begun",
                  f"{self.pname(ctx.state, master)} ({why}) draws a Rival Card and "
-                 "looks at it secretly.",
-                 battle=battle_json(Battle("final", pid, master, rival=rival)))
+                 "looks at it secretly.", challenger=pid, master=master, rival=rival)
         self.ask_fight(ctx)
 
     def reveal_rival(self, ctx: Ctx[State]) -> None:
@@ -419,9 +507,8 @@ class BattleRules(LandingRules):
         assert b is not None
         r = data_of(ctx.state).rivals[b.rival]
         note = "" if r.verified else " (values not verified from the printed card)"
-        ctx.emit("battle_changed", f"{self.pname(ctx.state, b.defender)} shows the Rival Card: "
-                 f"{r.name} with {r.pokemon}, Attack Strength {r.strength}{note}.",
-                 battle=battle_json(evolve(b, revealed=True)))
+        ctx.emit("rival_card_shown", f"{self.pname(ctx.state, b.defender)} shows the Rival "
+                 f"Card: {r.name} with {r.pokemon}, Attack Strength {r.strength}{note}.")
         self.start_dice(ctx, "final", [b.challenger, b.defender], "final_rolled")
 
     def master_total(self, state: State, roll: int) -> tuple[int, str]:
@@ -456,8 +543,7 @@ class BattleRules(LandingRules):
                  place="cinnabar", on_plateau=False, cite="final-lose")
         self.draw_items(ctx, b.defender, data_of(state).limits["master_reward_items"],
                         "The Pokémon Master's reward", "final-reward")
-        ctx.emit("battle_changed",
-                 "The Rival Cards are shuffled back onto Indigo Plateau.", battle=None)
+        ctx.emit("battle_finished", "The Rival Cards are shuffled back onto Indigo Plateau.")
         self.end_turn(ctx)
 
     # -- Trade Pokémon and Let's Fight! cards ---------------------------------------------

@@ -3,10 +3,9 @@ battles fought and Pokémon knocked out, per trainer."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any, cast
 
-from companion.engine.events import BattleChanged, ChipCaught, KnockedOut
+from companion.engine.events import ChipCaught, KnockedOut
 from companion.story import Count, Counter, Step
 
 
@@ -18,15 +17,14 @@ def catches(step: Step) -> Count:
 
 def battles(step: Step) -> Count:
     """A trainer sending out a Pokémon in a battle (a battle offered and declined, or the
-    Rival Card's side of the Final Battle, is not one)."""
-    if step.name != "battle_changed":
-        return []
-    raw = cast(BattleChanged, step.data).battle
-    if not isinstance(raw, Mapping):
+    Rival Card's side of the Final Battle, is not one). Seen in the state, so an old log's
+    ``battle_changed`` counts as ``fighter_sent_out`` does."""
+    new: Any = getattr(step.after, "battle", None)
+    if new is None:
         return []
     old: Any = getattr(step.before, "battle", None)
-    had = set(old.fighters) if old is not None and old.challenger == raw["challenger"] else set()
-    return [(pid, 1, "") for pid in raw.get("fighters", {}) if pid not in had]
+    had = set(old.fighters) if old is not None and old.challenger == new.challenger else set()
+    return [(pid, 1, "") for pid in new.fighters if pid not in had]
 
 
 def knocked_out(step: Step) -> Count:
