@@ -15,7 +15,7 @@ from babel.messages.frontend import parse_mapping_cfg
 from companion.i18n import LANGUAGES, PLACEHOLDER, SOURCE, _plural_index, catalogue, plural_forms
 
 ROOT = Path(__file__).resolve().parents[2]
-KEYWORDS = {"Msg": None, "Msgs": (1, 2)}  # as scripts/messages: -k Msg -k Msgs:1,2
+KEYWORDS = {"Msg": None, "Msgs": (1, 2), "tr": None, "trn": (1, 2)}  # as scripts/messages
 TRANSLATED = [lang for lang in LANGUAGES if lang != SOURCE]
 
 

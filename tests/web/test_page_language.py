@@ -81,6 +81,11 @@ def test_an_italian_phone_reads_monopolino_in_italian(browser: Any, tmp_path: Pa
         assert " avanza di " in said or " mette un botteghino " in said, said
         assert " moves " not in said and " places a booth " not in said, said
         assert re.search(r"€\d+,\d\d\b", said) and not re.search(r"€\d+\.\d\d\b", said), said
+        # the page's own words too: its tabs and headings
+        playwright_api.expect(italian.locator("#tab-table")).to_have_text("Tavolo")
+        playwright_api.expect(italian.get_by_role("heading", name="Appena successo")
+                              ).to_be_visible()
+        playwright_api.expect(english.locator("#tab-table")).to_have_text("Table")
         english_said = _happened(english)
         assert " moves " in english_said or " places a booth " in english_said, english_said
         italian.context.close()

@@ -1,6 +1,10 @@
 /* Board Companion phone page. Renders the VIEW (docs/contracts.md) for game night: at a glance,
    in words, each edition drawn as itself. Game data goes into the DOM as text, never HTML. */
 "use strict";
+/* the page's own words, in the phone's language (web/static/i18n.js; extracted by
+   scripts/messages, docs/translating.md) */
+const tr = (msg, args) => I18n.t(msg, args);
+const trn = (one, many, n, args) => I18n.tn(one, many, n, args);
 
 const S = {session: null, game: null, view: null, es: null, seen: -1, tab: "table",
   fetched: {}, retry: null, seat: null, confirm: null, wake: null,
@@ -379,8 +383,8 @@ function render() {
   document.title = myTurn(S.view) ? `Your turn! · ${S.view.title || "Board Companion"}`
     : S.view.title || "Board Companion";
   document.body.dataset.edition = S.view.edition || "";
-  const tabs = [["table", "Table"], ["history", "History"], ["chart", "Money"],
-    banker() ? ["banker", "Banker"] : ["more", "Phone"]];
+  const tabs = [["table", tr("Table")], ["history", tr("History")], ["chart", tr("Money")],
+    banker() ? ["banker", tr("Banker")] : ["more", tr("Phone")]];
   const nav = h("nav", {class: "tabs", role: "tablist", "aria-label": "Pages"}, ...tabs.map(
     ([k, label]) => h("button", {role: "tab", id: `tab-${k}`, "aria-selected": String(S.tab === k),
       class: S.tab === k ? "sel" : "", onclick: () => { S.tab = k; render(); }}, label)));
@@ -417,23 +421,24 @@ function glance(v) {
   let head;
   if (v.finished) {
     const w = (v.winners || []).map(playerName);
-    head = w.length ? `Game over: ${w.join(" and ")} ${w.length > 1 ? "win" : "wins"}!` : "Game over";
-  } else if (myTurn(v)) head = "Your turn!";
-  else if (v.current) head = `${playerName(v.current)}'s turn`;
-  else head = "Getting ready";
+    head = w.length ? trn("Game over: {players} wins!", "Game over: {players} win!", w.length,
+      {players: w}) : tr("Game over");
+  } else if (myTurn(v)) head = tr("Your turn!");
+  else if (v.current) head = tr("{player}'s turn", {player: playerName(v.current)});
+  else head = tr("Getting ready");
   sec.append(h("h2", {class: "turn"}, v.current && !v.finished ? dot(v.current) : "", head));
   if (v.finished && v.end_reason) sec.append(h("p", {class: "now"}, words(v.end_reason)));
   if (v.prompt && !v.finished) {
     const to = v.prompt.to || [];
     sec.append(h("p", {class: "now"}, words(v.prompt.text)));
     if (!to.some(mayAct) && to.length) {
-      sec.append(h("p", {class: "muted"}, `Waiting for ${to.map(playerName).join(" and ")}.`));
+      sec.append(h("p", {class: "muted"}, tr("Waiting for {players}.", {players: to.map(playerName)})));
     }
   }
   const p = player(me());
   if (p) {
     const big = p.money_text || (p.money !== null && p.money !== undefined ? money(p.money) : "");
-    if (big) sec.append(h("p", {class: "balance"}, h("span", {class: "muted"}, "You have "),
+    if (big) sec.append(h("p", {class: "balance"}, h("span", {class: "muted"}, tr("You have") + " "),
       h("strong", {}, big)));
     else if (p.power_points !== undefined) sec.append(h("p", {class: "balance"},
       h("span", {class: "muted"}, "Power Points "), h("strong", {}, `${p.power_points} of ${p.goal}`)));
@@ -460,12 +465,12 @@ function glance(v) {
           : h("span", {class: "cite", hidden: true}, String(e.cite));
         li.append(" ", h("button", {class: "link", "aria-expanded": "false", onclick: (ev) => {
           why.hidden = !why.hidden; ev.target.setAttribute("aria-expanded", String(!why.hidden));
-        }}, "rule"), why);
+        }}, tr("rule")), why);
       }
       list.append(li);
     }
     /* dice are shown beside the line that names who rolled them, never on their own */
-    sec.append(h("h3", {}, "Just now"), list);
+    sec.append(h("h3", {}, tr("Just now")), list);
   }
   return sec;
 }
@@ -547,8 +552,8 @@ function actionsSection(v) {
   if (!mine.length) {
     if (v.finished) return null;
     return h("section", {class: "quiet", "aria-label": "Your actions"}, h("p", {class: "muted"},
-      me() || banker() ? "Nothing for you to do right now." : "You are watching. Pick your player "
-        + "under Phone."));
+      me() || banker() ? tr("Nothing for you to do right now.")
+        : tr("You are watching. Pick your player under Phone.")));
   }
   const sec = h("section", {"aria-label": "Your actions"});
   if (normal.length) {

@@ -60,6 +60,9 @@ const I18n = (() => {
     } else if (typeof known === "string") template = known;
     return template.replace(/\{(\w+)\}/g, (whole, name) => (name in args ? value(args[name]) : whole));
   }
+  /* the page's own words: tr("Your turn!"), trn("{n} coin", "{n} coins", n) in app.js */
+  const t = (msg, args) => render({msg, args: args || {}});
+  const tn = (one, many, n, args) => render({msg: one, plural: many, args: {...(args || {}), n}});
   const isMsg = (x) => x !== null && typeof x === "object" && typeof x.msg === "string" && "args" in x;
   /* text for the reader: a message rendered, anything else as it is */
   function text(x) { return isMsg(x) ? render(x) : x; }
@@ -84,5 +87,5 @@ const I18n = (() => {
     select.hidden = select.options.length < 2;
     select.onchange = () => choose(select.value).then(changed);
   }
-  return {wanted, load, choose, text, localize, picker, lang: () => cat.lang};
+  return {wanted, load, choose, text, localize, picker, t, tn, lang: () => cat.lang};
 })();
