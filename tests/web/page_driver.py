@@ -37,7 +37,8 @@ STEADY_CSS = ("*,*::before,*::after{animation:none!important;transition:none!imp
 FORBIDDEN = [re.compile(p) for p in (
     r"\b[a-z]+_[a-z_0-9]+\b", r"\bnull\b", r"\bundefined\b", r"\[object", r"\bNaN\b",
     r"\bPot text\b", r"\bLottery text\b", r"\bSpace \d+\b", r"\d+/\d+ \(", r"\b100\.0 ?%",
-    r"\btrue\b", r"\bfalse\b", r"\{\"")]
+    r"\btrue\b", r"\bfalse\b", r"\{\"", r"\bNone\b",
+    r"\b[a-z]+-\d+\b")]  # the last: card and chip ids ("qb-10", "rock-1")
 
 
 def script(edition: str) -> dict[str, Any]:
@@ -239,6 +240,8 @@ def play(phones: dict[str, Any], bank: Any, service: GameService, game_id: str,
             said = page.evaluate("document.getElementById('toast').textContent")
             raise AssertionError(f"step {n} {step!r} ({cmd}): the phone says {said!r}") from None
         assert service.state(game_id)[0] > version, f"step {n} {step!r} did nothing"
+        assert page.evaluate("!toast.error"), f"step {n} {step!r} ({cmd}): the phone says " \
+            + page.evaluate("document.getElementById('toast').textContent")
         for _ in range(600 if paired == n + 1 else 0):  # the roll sent after the catch
             if len(service.commands(game_id)) >= sent + 2:
                 break

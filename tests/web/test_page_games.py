@@ -1,6 +1,7 @@
-"""A whole scripted game of each edition played through the page on three phones (banker and
-two players, Chromium at 390×844): every step tapped on the acting player's phone, and no
-internal id or field name ever readable on any phone."""
+"""A whole scripted game of each edition played through the page on four phones (banker, two
+players and a watcher typing a seat key, Chromium at 390×844): every step tapped on the acting
+player's phone and none refused; after every step no internal id, card id, "None" or field
+name readable on any phone, and the watcher's typed key still there (#29 "Done when")."""
 
 from __future__ import annotations
 
@@ -54,15 +55,26 @@ def test_scripted_game_to_the_end(edition: str, browser: Any, tmp_path: Any) -> 
         for pid, page in phones.items():
             join(page, base, code, pid)
         bank.locator("#tab-table").click()
+        # a fourth phone types a seat key through the whole game: never lost
+        typing = new_phone(browser, errors)
+        typing.goto(f"{base}/?code={code}")
+        typing.get_by_role("button", name="Join", exact=True).click()
+        typing.locator(f"[data-reclaim={ids[0]}] summary").click()
+        typing.fill(f"#key-{ids[0]}", "1a2b 3c4d")
+        typing.locator(f"#key-{ids[0]}").evaluate("el => { el.__mine = true; }")
         everyone = [bank, *phones.values()]
 
         def no_internal_names(n: int) -> None:
-            for who, page in [("banker", bank), *phones.items()]:
-                view = service.view(game_id, None if who == "banker" else who)
+            for who, page in [("banker", bank), *phones.items(), ("watcher", typing)]:
+                view = service.view(game_id, who if who in phones else None)
                 page.wait_for_function(f"() => window.__version >= {view['version']}")
                 assert internal_names(page, view) == [], f"{edition} step {n}, {who}'s phone"
+            if not service.view(game_id, None)["finished"]:
+                assert typing.evaluate(f"document.getElementById('key-{ids[0]}').__mine && "
+                                       f"document.getElementById('key-{ids[0]}').value") \
+                    == "1a2b 3c4d", f"{edition} step {n}: the typed seat key was lost"
 
-        play(phones, bank, service, game_id, steps, check=no_internal_names, every=15)
+        play(phones, bank, service, game_id, steps, check=no_internal_names, every=1)
         final = service.view(game_id, None)
         assert final["finished"]
         assert errors == []
@@ -81,6 +93,6 @@ def test_scripted_game_to_the_end(edition: str, browser: Any, tmp_path: Any) -> 
         expect()(bank.locator(".glance .turn")).to_contain_text(winner)
         SHOTS.mkdir(parents=True, exist_ok=True)
         phones[ids[0]].screenshot(path=str(SHOTS / f"game-{edition}-end.png"), full_page=True)
-        for page in everyone:
+        for page in [*everyone, typing]:
             page.context.close()
     assert errors == []

@@ -1356,7 +1356,7 @@ function undoBox() {
     const what = h("strong", {}, words(u.c.text));
     if (!u.asking) {
       box.replaceChildren(h("p", {}, "Last move: ", what), h("button", {class: "danger", id: "undo",
-        onclick: () => { u.asking = true; draw(); }}, "Take back the last move…"));
+        onclick: () => { if (S.undo) S.undo.asking = true; render(); }}, "Take back the last move…"));
       return;
     }
     box.replaceChildren(h("p", {role: "alert"}, "Take back ", what, "? Everyone's phone goes back "
@@ -1364,7 +1364,7 @@ function undoBox() {
       "data-confirm": "undo", onclick: () => act(async () => {
         await api("POST", `/api/games/${gid()}/undo`, {cmd: u.c.cmd});
         toast(`Taken back: ${words(u.c.text)}.`, true);
-      })}, "Yes, take it back"), h("button", {onclick: () => { u.asking = false; draw(); }}, "Cancel")));
+      })}, "Yes, take it back"), h("button", {onclick: () => { if (S.undo) S.undo.asking = false; render(); }}, "Cancel")));
   };
   draw();
   return box;
