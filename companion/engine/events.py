@@ -221,7 +221,10 @@ class TurnStarted(EventData):
     player: str
 
 
-@event("turn_flags_set")
+# Legacy (#28 item 3): patches of several turn flags at once, and whole dice rounds; Master
+# Trainer's facts (mover_moved, landed_on_colour, dice_round_started...) replaced them in
+# companion/editions/master_trainer/turns.py and dice.py. Old logs replay them.
+@event("turn_flags_set", legacy=True)
 @dataclass(frozen=True)
 class TurnFlagsSet(EventData):
     """The turn's flags that changed (each field given only when it changes)."""
@@ -241,7 +244,7 @@ class MoverPlaced(EventData):
     on_plateau: bool
 
 
-@event("dice_round_changed")
+@event("dice_round_changed", legacy=True)
 @dataclass(frozen=True)
 class DiceRoundChanged(EventData):
     round: Blob

@@ -18,7 +18,7 @@ from companion.engine.types import GameSetup
 
 ROOT = Path(__file__).resolve().parents[2]
 GENERIC = {"edition_values_set", "player_value_set", "auction_changed", "debt_changed",
-           "battle_changed", "offer_changed"}
+           "battle_changed", "offer_changed", "turn_flags_set", "dice_round_changed"}
 """The generic patches replaced by the editions' own facts (legacy now)."""
 
 

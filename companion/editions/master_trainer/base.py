@@ -202,10 +202,10 @@ class MasterTrainerBase(Rules[MasterTrainerState]):
             landed_colour="", chip_at_stake="", battle=None, offer=None,
         )
 
-    def on_turn_flags_set(self, state: State, e: TurnFlagsSet) -> State:
+    def on_turn_flags_set(self, state: State, e: TurnFlagsSet) -> State:  # legacy
         return evolve(state, **{k: v for k in _FLAGS if (v := getattr(e, k)) is not None})
 
-    def on_dice_round_changed(self, state: State, e: DiceRoundChanged) -> State:
+    def on_dice_round_changed(self, state: State, e: DiceRoundChanged) -> State:  # legacy
         raw = e.round
         if raw is None:
             return evolve(state, dice=None)

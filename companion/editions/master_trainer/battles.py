@@ -282,7 +282,7 @@ class BattleRules(LandingRules):
         self.back_to_landing(ctx)
 
     def back_to_landing(self, ctx: Ctx[State]) -> None:
-        ctx.emit("turn_flags_set", passed=False)
+        ctx.emit("passed_mover_left")
         self.ask_land(ctx, f"{self.pname(ctx.state, ctx.state.current or '')}: go on to the "
                            "space you rolled and say where it is.")
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from companion.editions.master_trainer.base import MasterTrainerBase, State, round_json
+from companion.editions.master_trainer.base import MasterTrainerBase, State
 from companion.editions.master_trainer.state import DiceRound
 from companion.engine.commands import Dice, Id, takes
+from companion.engine.event_format import EventData, event
 from companion.engine.rules import Ctx
 from companion.engine.state import Task, evolve
 from companion.engine.types import Action, Command, IllegalCommand
@@ -33,17 +34,62 @@ class TimeMachineArgs:
     """The new value (physical dice)."""
 
 
+# -- the events of a dice round (applied by DiceRules' ``on_`` handlers) -----------------------
+@event("dice_round_started")
+@dataclass(frozen=True)
+class DiceRoundStarted(EventData):
+    """Each of ``waiting`` is to roll one die for ``purpose``; then task ``then`` runs with
+    the rolls and ``args``."""
+
+    purpose: str
+    waiting: list[str]
+    then: str
+    args: dict[str, Any]
+
+
+@event("time_machine_window_opened")
+@dataclass(frozen=True)
+class TimeMachineWindowOpened(EventData):
+    """Everybody rolled: Time Machine holders may now make someone re-roll."""
+
+
+@event("time_machine_window_closed")
+@dataclass(frozen=True)
+class TimeMachineWindowClosed(EventData):
+    """A Time Machine re-roll was counted: the holders are asked again."""
+
+
+@event("dice_round_ended")
+@dataclass(frozen=True)
+class DiceRoundEnded(EventData):
+    """The dice round is over (or Fly was played instead of rolling)."""
+
+
 class DiceRules(MasterTrainerBase):
     """``roll``, ``time_machine`` and ``keep``."""
+
+    def on_dice_round_started(self, state: State, e: DiceRoundStarted) -> State:
+        return evolve(state, dice=DiceRound(e.purpose, tuple(e.waiting), {}, e.then,
+                                            dict(e.args)))
+
+    def on_time_machine_window_opened(self, state: State, e: TimeMachineWindowOpened) -> State:
+        assert state.dice is not None
+        return evolve(state, dice=evolve(state.dice, window=True))
+
+    def on_time_machine_window_closed(self, state: State, e: TimeMachineWindowClosed) -> State:
+        assert state.dice is not None
+        return evolve(state, dice=evolve(state.dice, window=False))
+
+    def on_dice_round_ended(self, state: State, e: DiceRoundEnded) -> State:
+        return evolve(state, dice=None)
+
 
     def start_dice(
         self, ctx: Ctx[State], purpose: str, who: list[str], then: str, **args: Any
     ) -> None:
         """Ask each of ``who`` for one die, then run task ``then(rolls=..., **args)``."""
-        ctx.emit(
-            "dice_round_changed",
-            round=round_json(DiceRound(purpose, tuple(who), {}, then, args)),
-        )
+        ctx.emit("dice_round_started", purpose=purpose, waiting=list(who), then=then,
+                 args=args)
         self.ask_dice(ctx)
 
     def ask_dice(self, ctx: Ctx[State]) -> None:
@@ -99,7 +145,7 @@ class DiceRules(MasterTrainerBase):
         if not holders:
             self.finish_dice(ctx)
             return
-        ctx.emit("dice_round_changed", round=round_json(evolve(r, window=True)))
+        ctx.emit("time_machine_window_opened")
         shown = ", ".join(f"{self.pname(ctx.state, w)} {v}" for w, v in r.rolls.items())
         names = ", ".join(self.pname(ctx.state, h) for h in holders)
         ctx.ask("time_machine", holders,
@@ -118,7 +164,7 @@ class DiceRules(MasterTrainerBase):
         r = ctx.state.dice
         assert r is not None
         ctx.clear_prompt()
-        ctx.emit("dice_round_changed", round=None)
+        ctx.emit("dice_round_ended")
         ctx.then(Task(r.then, {**r.args, "rolls": dict(r.rolls)}))
 
     def cmd_keep(self, ctx: Ctx[State], command: Command) -> None:
@@ -142,5 +188,5 @@ class DiceRules(MasterTrainerBase):
         (value,) = ctx.roll(1, command.args.get("dice"), target, r.purpose)
         self.count_die(ctx, target, value)
         assert ctx.state.dice is not None
-        ctx.emit("dice_round_changed", round=round_json(evolve(ctx.state.dice, window=False)))
+        ctx.emit("time_machine_window_closed")
         self.after_dice(ctx)

@@ -47,7 +47,7 @@ class LandingRules(TurnRules):
         on_plateau = s.kind in ("plateau", "plateau-catch", "final")
         ctx.emit("mover_placed", f"{name} lands on {s.label}.", player=pid, place=s.key,
                  on_plateau=on_plateau, cite="move")
-        ctx.emit("turn_flags_set", passed=False, landed_colour=s.colour)
+        ctx.emit("landed_on_colour", colour=s.colour)
         if s.kind == "town":
             self.draw_items(ctx, pid, data_of(state).city_items, "City or town", "city-items")
         elif s.kind == "cinnabar":
@@ -110,8 +110,8 @@ class LandingRules(TurnRules):
             ctx.emit("chip_revealed", f"The chip is {c.name} ({c.colour}, {c.power} Power "
                      f"Points): caught by rolling {faces}.", chip=chip)
         else:
-            ctx.emit("turn_flags_set", f"{c.name} lies face up here: caught by rolling {faces}.",
-                     chip_at_stake=chip)
+            ctx.emit("face_up_chip_at_stake", f"{c.name} lies face up here: caught by rolling "
+                     f"{faces}.", chip=chip)
         ctx.clear_prompt()
         self.ask_catch(ctx)
 
@@ -383,7 +383,7 @@ class LandingRules(TurnRules):
 
     @declare("event_card", "unknown_dungeon")
     def event_unknown_dungeon(self, ctx: Ctx[State], pid: str) -> None:
-        ctx.emit("turn_flags_set", landed_colour="yellow")
+        ctx.emit("unknown_dungeon_entered")
         if not self.hidden(ctx.state, "yellow"):
             ctx.say("Unknown Dungeon: every legendary Pokémon has been caught; the card is "
                     "discarded.")

@@ -11,9 +11,10 @@ from companion.editions.master_trainer.dice import DiceRules
 from companion.editions.master_trainer.spaces import SPACES, Space, land_options
 from companion.engine import rng as rng_mod
 from companion.engine.commands import Small, takes
+from companion.engine.event_format import EventData, event
 from companion.engine.registry import task
 from companion.engine.rules import Ctx
-from companion.engine.state import Task
+from companion.engine.state import Task, evolve
 from companion.engine.types import Command, IllegalCommand
 
 
@@ -58,8 +59,68 @@ class UseArgs:
     space: Small = None
 
 
+# -- the events of a turn's moves (applied by TurnRules' ``on_`` handlers) ---------------------
+@event("mover_moved")
+@dataclass(frozen=True)
+class MoverMoved(EventData):
+    """The current player rolled and moves their mover (they may stop beside one passed)."""
+
+
+@event("trainer_flew")
+@dataclass(frozen=True)
+class TrainerFlew(EventData):
+    """The current player played Fly instead of rolling."""
+
+
+@event("passed_mover_left")
+@dataclass(frozen=True)
+class PassedMoverLeft(EventData):
+    """The current player goes on to the space they rolled, past the mover beside them."""
+
+
+@event("landed_on_colour")
+@dataclass(frozen=True)
+class LandedOnColour(EventData):
+    """The current player's mover landed on a space of ``colour``."""
+
+    colour: str
+
+
+@event("unknown_dungeon_entered")
+@dataclass(frozen=True)
+class UnknownDungeonEntered(EventData):
+    """Unknown Dungeon: the current player catches as on a yellow space."""
+
+
+@event("face_up_chip_at_stake")
+@dataclass(frozen=True)
+class FaceUpChipAtStake(EventData):
+    """The face-up ``chip`` on the current player's space is the one to catch."""
+
+    chip: str
+
+
 class TurnRules(DiceRules):
     """``starter``, ``land``, ``use``, ``discard`` and the turn cycle."""
+
+    def on_mover_moved(self, state: State, e: MoverMoved) -> State:
+        return evolve(state, moved=True, passed=True)
+
+    def on_trainer_flew(self, state: State, e: TrainerFlew) -> State:
+        return evolve(state, moved=True, flew=True, passed=False)
+
+    def on_passed_mover_left(self, state: State, e: PassedMoverLeft) -> State:
+        return evolve(state, passed=False)
+
+    def on_landed_on_colour(self, state: State, e: LandedOnColour) -> State:
+        return evolve(state, passed=False, landed_colour=e.colour)
+
+    def on_unknown_dungeon_entered(self, state: State, e: UnknownDungeonEntered) -> State:
+        return evolve(state, landed_colour="yellow")
+
+    def on_face_up_chip_at_stake(self, state: State, e: FaceUpChipAtStake) -> State:
+        return evolve(state, chip_at_stake=e.chip)
+
 
     # -- setting up -------------------------------------------------------------------------
     def start(self, ctx: Ctx[State]) -> None:
@@ -157,7 +218,7 @@ class TurnRules(DiceRules):
     def task_moved(self, ctx: Ctx[State], rolls: dict[str, int]) -> None:
         pid = ctx.state.current
         assert pid is not None
-        ctx.emit("turn_flags_set", moved=True, passed=True)
+        ctx.emit("mover_moved")
         self.ask_land(ctx, f"{self.pname(ctx.state, pid)} rolled {rolls[pid]}: move your mover, "
                            "then say where it landed (or stop beside a mover you passed).")
 
@@ -315,8 +376,8 @@ class TurnRules(DiceRules):
                 raise IllegalCommand("Fly takes you to a city or town on the road, not on or "
                                      "into Indigo Plateau.")
             self.return_items(ctx, pid, [card], f"{name} plays Fly instead of rolling.")
-            ctx.emit("dice_round_changed", round=None)
-            ctx.emit("turn_flags_set", moved=True, flew=True, passed=False)
+            ctx.emit("dice_round_ended")
+            ctx.emit("trainer_flew")
             self.ask_land(ctx, f"{name}: fly your mover to any city or town and say which.")
             return
         raise IllegalCommand(
