@@ -203,7 +203,7 @@ def run_clock_jumps(work: Path, jumps: tuple[tuple[str, str], ...] = JUMPS) -> R
     env, offset = faketime_env(work / "faketime")
     figures: dict[str, Any] = {}
     srv = Server(work / "clock", env=env)
-    srv.start(timeout=90)  # libfaketime slows the start (each clock read is checked)
+    srv.start(timeout=300)  # libfaketime slows the start (each clock read is checked)
     try:
         ok = _jumps(srv, offset, jumps, figures)
     finally:

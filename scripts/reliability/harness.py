@@ -85,8 +85,10 @@ class Server:
                 "--host", HOST, "--port", str(self.port), "--state-dir", str(self.state_dir),
                 *(["--pin", self.pin] if self.pin else []), *self.extra]
 
-    def start(self, timeout: float = 20) -> Server:
-        """Start and wait until the API answers (or raise with the journal's tail)."""
+    def start(self, timeout: float = 300) -> Server:
+        """Start and wait until the API answers (or raise with the journal's tail). The
+        limit is generous: a loaded machine (a test run on several workers) starts slowly,
+        and a companion that cannot start exits, which is seen at once."""
         self.log_dir.mkdir(parents=True, exist_ok=True)
         self.starts += 1
         out = (self.log_dir / f"stdout-{self.starts}.log").open("wb")

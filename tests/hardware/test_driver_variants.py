@@ -22,6 +22,8 @@ from hardware.emulator.variants import (
 )
 from hardware.nfc import Mfrc522Reader
 
+pytestmark = pytest.mark.long(2)
+
 
 def test_adapter_never_returns_a_wrong_uid_over_10000_noisy_reads() -> None:
     tally = noisy_reads(Mfrc522Reader, 10_000, seed=1)

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.long(4)
+
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "install-pi.sh"
 
 

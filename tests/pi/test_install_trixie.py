@@ -23,6 +23,7 @@ from tests.pi import chroots
 SUITE, ARCH = "trixie", chroots.NATIVE
 
 pytestmark = [
+    pytest.mark.long(10),
     pytest.mark.skipif(os.geteuid() != 0, reason="debootstrap and chroot need root"),
     pytest.mark.skipif(shutil.which("debootstrap") is None,
                        reason="debootstrap is not installed (scripts/test installs it as root)"),

@@ -12,9 +12,12 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from reliability.harness import Phone, Server, drive, new_game
 from reliability.memory import TARGET_MB, run_memory
 from reliability.soak import run_soak
+
+pytestmark = pytest.mark.long(4)
 
 
 def test_fifty_streams_with_drops_and_resumes_miss_nothing(tmp_path: Path) -> None:

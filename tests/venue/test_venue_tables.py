@@ -7,6 +7,7 @@ import socket
 from pathlib import Path
 
 import httpx
+import pytest
 from venue_helpers import (
     FOUR_PLAYERS,
     ROOT,
@@ -22,6 +23,8 @@ from venue_helpers import (
 
 from companion.venue.board import Board
 from companion.venue.subscriber import ScreenSubscriber
+
+pytestmark = pytest.mark.long(2)
 
 
 def make_tables(tmp_path: Path, broker: Broker, n: int,

@@ -24,7 +24,8 @@ from page_driver import (
 )
 
 pytest.importorskip("playwright.sync_api")
-pytestmark = pytest.mark.skipif(not shutil.which(CHROMIUM), reason="needs Debian's chromium")
+pytestmark = [pytest.mark.long(2),
+              pytest.mark.skipif(not shutil.which(CHROMIUM), reason="needs Debian's chromium")]
 AXE = Path(__file__).with_name("vendor") / "axe.min.js"
 RUN = """async () => {
   const r = await axe.run(document, {runOnly: {type: "tag", values:

@@ -26,7 +26,8 @@ from page_driver import (
 )
 
 pytest.importorskip("playwright.sync_api")
-pytestmark = pytest.mark.skipif(not shutil.which(CHROMIUM), reason="needs Debian's chromium")
+pytestmark = [pytest.mark.long(6),
+              pytest.mark.skipif(not shutil.which(CHROMIUM), reason="needs Debian's chromium")]
 SHOTS = ROOT / "artifacts" / "screenshots"
 
 

@@ -30,6 +30,7 @@ pytest.importorskip("playwright.sync_api")
 Image = pytest.importorskip("PIL.Image")
 ImageChops = pytest.importorskip("PIL.ImageChops")
 pytestmark = [
+    pytest.mark.long(3),
     pytest.mark.skipif(not shutil.which(CHROMIUM), reason="needs Debian's chromium"),
     pytest.mark.skipif(not os.path.exists("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"),
                        reason="the pictures are drawn with DejaVu Sans (fonts-dejavu-core)")]

@@ -14,6 +14,8 @@ from web_helpers import PIN
 from web import create_app
 from web.server import make_server
 
+pytestmark = pytest.mark.long(2)
+
 
 def test_a_phone_that_reconnects_takes_over_its_old_stream(service: Any) -> None:
     """A phone whose Wi-Fi dropped reconnects before the server noticed: its oldest stream
