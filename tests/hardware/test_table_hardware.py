@@ -32,7 +32,7 @@ def test_virtual_taps_go_through_the_tap_detector() -> None:
     table.start()
     try:
         table.virtual_tap("catch", "04:a1:b2:c3:d4:e5:f6")
-        deadline = time.monotonic() + 2
+        deadline = time.monotonic() + 60  # a loaded machine polls late
         while not taps and time.monotonic() < deadline:
             time.sleep(0.02)
         time.sleep(0.4)  # the tag stays on for several polls: still one tap

@@ -39,7 +39,7 @@ def banker(table: Table) -> Phone:
     return Phone(app.test_client()).login()
 
 
-def wait_for(check: Any, timeout: float = 3.0) -> None:
+def wait_for(check: Any, timeout: float = 60.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if check():
