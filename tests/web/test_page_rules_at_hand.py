@@ -88,10 +88,10 @@ def test_rules_at_hand_is_one_tap_away_while_playing(browser: Any, tmp_path: Pat
 
         happened = zoe.get_by_role("list", name="What just happened")
         rule = happened.get_by_role("button", name="rule").first
-        why = happened.locator(".cite").first
+        why = happened.locator(".why").first
         rule.click()
         expect()(why).to_be_visible()
-        expect()(why).to_contain_text(MARIO)
+        expect()(why.locator(".cite")).to_contain_text(MARIO)
         expect()(why).to_contain_text("Readings in force for this game")
         expect()(why).to_contain_text("Rent not asked for before the next roll is lost")
         zoe.get_by_role("tab", name="History").click()

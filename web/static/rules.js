@@ -87,8 +87,8 @@ const RulesAtHand = (() => {
   }
   function why(cite) {
     const gid = gameId();
-    return h("span", {class: "cite", hidden: true, "data-why": gid},
-      h("span", {}, String(cite)), ...whyBody(gid));
+    return h("span", {class: "why", hidden: true, "data-why": gid},
+      h("span", {class: "cite"}, String(cite)), ...whyBody(gid));
   }
   function fillWhys(gid) {
     for (const el of document.querySelectorAll(`[data-why="${CSS.escape(gid)}"]`)) {
