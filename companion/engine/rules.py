@@ -39,6 +39,7 @@ from companion.engine.event_format import EVENT_TYPES, is_current, renamed_to, u
 from companion.engine.registry import handler
 from companion.engine.state import DRAFT, BaseState, SharedEvents, Task, draft, seal
 from companion.engine.types import BANKER, Action, Command, Event, GameSetup, IllegalCommand
+from companion.i18n import Msg
 
 S = TypeVar("S", bound=BaseState)
 
@@ -489,7 +490,7 @@ class Rules(SharedEvents[S], ABC):
         text: str,
         count: int,
         task: str,
-        label: str = "Roll",
+        label: str = Msg("Roll"),
         **args: Any,
     ) -> None:
         """Wait for ``who`` to roll ``count`` dice, then run ``task(dice=..., **args)``."""

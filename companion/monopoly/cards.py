@@ -30,6 +30,7 @@ from companion.engine.events import CardDrawn
 from companion.engine.registry import effect, need, prompt_kind, space_kind
 from companion.engine.state import Task, evolve
 from companion.engine.types import Action, Command, IllegalCommand
+from companion.i18n import Msg
 from companion.monopoly.board import Card, Space
 from companion.monopoly.host import MonopolyHost
 from companion.monopoly.state import MonopolyState
@@ -78,12 +79,14 @@ class MonopolyCards(MonopolyHost):
             return
         cards = ctx.state.decks[deck]
         if not cards:
-            ctx.say(f"The {ctx.state.b.deck_titles[deck]} deck is empty.")
+            ctx.say(Msg("The {deck} deck is empty.", deck=ctx.state.b.deck_titles[deck]))
             return
         card = ctx.state.b.card(cards[0])
         rest = cards[1:] if card.keep else (*cards[1:], card.id)
-        ctx.emit("deck_changed", f"{ctx.state.name(pid)} draws {ctx.state.b.deck_titles[deck]}: "
-                 f"\u201c{card.text}\u201d", deck=deck, cards=list(rest), card=card.id,
+        ctx.emit("deck_changed", Msg("{player} draws {deck}: \u201c{card}\u201d",
+                                     player=ctx.state.name(pid),
+                                     deck=ctx.state.b.deck_titles[deck], card=card.text),
+                 deck=deck, cards=list(rest), card=card.id,
                  player=pid, cite=deck)
         self.apply_card(ctx, pid, card)
 
@@ -98,17 +101,19 @@ class MonopolyCards(MonopolyHost):
         """Ask ``pid`` which card of ``cards`` they drew from the real ``deck``."""
         title = ctx.state.b.deck_titles[deck]
         if not cards:
-            ctx.say(f"The {title} deck is empty.")
+            ctx.say(Msg("The {deck} deck is empty.", deck=title))
             return
         printed = [c.id for c in ctx.state.b.decks[deck] if c.id in cards]
-        ctx.ask("draw", (pid,), f"{ctx.state.name(pid)}: draw a {title} card, then tap it or "
-                "pick it", deck=deck, cards=printed)
+        ctx.ask("draw", (pid,), Msg("{player}: draw a {deck} card, then tap it or pick it",
+                                  player=ctx.state.name(pid), deck=title),
+                deck=deck, cards=printed)
 
     @prompt_kind("draw")
     def actions_draw(self, state: MonopolyState) -> list[Action]:
         assert state.prompt is not None
         pid = state.prompt.to[0]
-        return [Action(pid, "draw", f"\u201c{state.b.card(c).text}\u201d", {"card": c})
+        return [Action(pid, "draw", Msg("\u201c{card}\u201d", card=state.b.card(c).text),
+                       {"card": c})
                 for c in state.prompt.data["cards"]]
 
     def refuse_draw(self, state: MonopolyState, command: Command) -> str | None:
@@ -120,12 +125,14 @@ class MonopolyCards(MonopolyHost):
         try:
             known = state.b.card(str(card))
         except KeyError:
-            return f"There is no card {card!r} in this game."
+            return Msg("There is no card {card} in this game.", card=repr(card))
         if known.deck != state.prompt.data["deck"]:
-            return (f"\u201c{known.text}\u201d is a {state.b.deck_titles[known.deck]} card, "
-                    f"not {state.b.deck_titles[state.prompt.data['deck']]}.")
+            return Msg("\u201c{card}\u201d is a {deck} card, not {other}.", card=known.text,
+                       deck=state.b.deck_titles[known.deck],
+                       other=state.b.deck_titles[state.prompt.data["deck"]])
         if any(card in p.cards for p in state.players):
-            return f"\u201c{known.text}\u201d is held by a player; it cannot be drawn."
+            return Msg("\u201c{card}\u201d is held by a player; it cannot be drawn.",
+                       card=known.text)
         where = self.deck_policy.used_where if self.deck_policy is not None else \
             "under the pile: it cannot come up yet"
         return f"\u201c{known.text}\u201d is {where}."
@@ -150,8 +157,9 @@ class MonopolyCards(MonopolyHost):
         card = state.b.card(card_id)
         above = [c for c in pile[:top] if c != card_id]
         under = [*pile[top:], *([] if card.keep else [card_id])]
-        ctx.emit("card_drawn", f"{state.name(pid)} draws {state.b.deck_titles[deck]}: "
-                 f"\u201c{card.text}\u201d", player=pid, deck=deck, card=card_id,
+        ctx.emit("card_drawn", Msg("{player} draws {deck}: \u201c{card}\u201d",
+                                  player=state.name(pid), deck=state.b.deck_titles[deck],
+                                  card=card.text), player=pid, deck=deck, card=card_id,
                  cards=above + under, top=len(above), cite=deck)  # the deck's rule, as applied
         self.apply_card(ctx, pid, card)
 
@@ -166,26 +174,31 @@ class MonopolyCards(MonopolyHost):
 
     @effect("collect")
     def effect_collect(self, ctx: C, pid: str, card: Card, amount: int) -> None:
-        self.receive(ctx, pid, amount, f"Card: {ctx.state.name(pid)} collects "
-                     f"{ctx.state.fmt(amount)}.")
+        self.receive(ctx, pid, amount, Msg("Card: {player} collects {amount}.",
+                                                 player=ctx.state.name(pid),
+                                                 amount=ctx.state.cash(amount)))
 
     @effect("pay")
     def effect_pay(self, ctx: C, pid: str, card: Card, amount: int, to: str = "bank") -> None:
-        self.pay(ctx, pid, to, amount, f"Card: {ctx.state.name(pid)} pays {ctx.state.fmt(amount)}")
+        self.pay(ctx, pid, to, amount, Msg("Card: {player} pays {amount}",
+                                                 player=ctx.state.name(pid),
+                                                 amount=ctx.state.cash(amount)))
 
     @effect("collect_from_each")
     def effect_collect_from_each(self, ctx: C, pid: str, card: Card, amount: int) -> None:
         for p in ctx.state.active:
             if p.id != pid:
-                self.pay(ctx, p.id, pid, amount, f"Card: {p.name} pays {ctx.state.name(pid)} "
-                         f"{ctx.state.fmt(amount)}")
+                self.pay(ctx, p.id, pid, amount, Msg("Card: {player} pays {other} {amount}",
+                                                       player=p.name, other=ctx.state.name(pid),
+                                                       amount=ctx.state.cash(amount)))
 
     @effect("pay_each")
     def effect_pay_each(self, ctx: C, pid: str, card: Card, amount: int) -> None:
         for p in ctx.state.active:
             if p.id != pid:
-                self.pay(ctx, pid, p.id, amount, f"Card: {ctx.state.name(pid)} pays {p.name} "
-                         f"{ctx.state.fmt(amount)}")
+                self.pay(ctx, pid, p.id, amount, Msg("Card: {player} pays {other} {amount}",
+                                                       player=ctx.state.name(pid), other=p.name,
+                                                       amount=ctx.state.cash(amount)))
 
     @effect("move_to")
     def effect_move_to(self, ctx: C, pid: str, card: Card, space: str, salary: bool = True) -> None:
@@ -215,22 +228,24 @@ class MonopolyCards(MonopolyHost):
         n = len(ctx.state.b.spaces)
         target = (ctx.state.player(pid).position + steps) % n
         self.move_to(ctx, pid, target, salary=False,
-                     why=f"{ctx.state.name(pid)} goes back {-steps} to "
-                     f"{ctx.state.b.spaces[target].name}.")
+                     why=Msg("{player} goes back {n} to {space}.", player=ctx.state.name(pid),
+                             n=-steps, space=ctx.state.b.spaces[target].name))
         ctx.then(Task("land", {"player": pid}))
 
     @effect("go_to_jail")
     def effect_go_to_jail(self, ctx: C, pid: str, card: Card) -> None:
-        self.send_to_jail(ctx, pid, f"Card: {ctx.state.name(pid)} goes straight to Jail.")
+        self.send_to_jail(ctx, pid, Msg("Card: {player} goes straight to Jail.",
+                                            player=ctx.state.name(pid)))
 
     @effect("keep")
     def effect_keep(self, ctx: C, pid: str, card: Card, use: str = "jail") -> None:
-        ctx.emit("card_kept", f"{ctx.state.name(pid)} keeps the card for later.", player=pid,
+        ctx.emit("card_kept",
+                 Msg("{player} keeps the card for later.", player=ctx.state.name(pid)), player=pid,
                  card=card.id, keep=True)
 
     @effect("banker")
     def effect_banker(self, ctx: C, pid: str, card: Card, **_: Any) -> None:
-        ctx.say("The banker applies this card by hand.")
+        ctx.say(Msg("The banker applies this card by hand."))
 
     def is_jail_card(self, state: MonopolyState, card_id: str) -> bool:
         return bool(state.b.card(card_id).effect.get("use", "jail") == "jail")

@@ -116,11 +116,12 @@ class MonopolyDebts(MonopolyHost):
         space = command.args.get("space")
         pid = command.actor
         if not isinstance(space, int) or ctx.state.owner(space) != pid:
-            raise IllegalCommand("You can only sell a space you own.")
+            raise IllegalCommand(Msg("You can only sell a space you own."))
         value = self.bank_price(ctx.state, space)
         name = ctx.state.b.spaces[space].name
-        self.take_deed(ctx, space, None, f"{ctx.state.name(pid)} sells {name} to the Bank "
-                       f"for {ctx.state.fmt(value)}.")
+        self.take_deed(ctx, space, None, Msg("{player} sells {space} to the Bank for {amount}.",
+                                             player=ctx.state.name(pid), space=name,
+                                             amount=ctx.state.cash(value)))
         ctx.emit("money_paid", source="bank", to=pid, amount=value)
         self.settle_debt(ctx)
 
@@ -151,8 +152,10 @@ class MonopolyDebts(MonopolyHost):
             else:
                 self.return_card(ctx, pid, card)
         self.hand_over_extras(ctx, pid, creditor if to_player else None)
-        where = state.name(creditor) if to_player else "the Bank"
-        ctx.emit("went_bankrupt", f"{p.name} is bankrupt: everything goes to {where}.", player=pid)
+        ctx.emit("went_bankrupt", Msg("{player} is bankrupt: everything goes to {other}.",
+                                      player=p.name, other=state.name(creditor)) if to_player
+                 else Msg("{player} is bankrupt: everything goes to the Bank.", player=p.name),
+                 player=pid)
         if not to_player:
             self.after_bank_bankruptcy(ctx, pid, owned)
         if ctx.state.turn_player.id == pid:

@@ -41,8 +41,9 @@ class MonopolyMarket(MonopolyHost):
         """Ask the lander to buy at the price or to auction (never neither)."""
         p = ctx.state.player(pid)
         price = self.price(ctx.state, space)
-        ctx.ask("buy", (pid,), f"{p.name}: buy {space.name} for {ctx.state.fmt(price)} or "
-                "auction it", space=space.index, price=price)
+        ctx.ask("buy", (pid,), Msg("{player}: buy {space} for {amount} or auction it",
+                                  player=p.name, space=space.name, amount=ctx.state.cash(price)),
+                space=space.index, price=price)
 
     def price(self, state: MonopolyState, space: Space) -> int:
         return space.price
@@ -90,12 +91,15 @@ class MonopolyMarket(MonopolyHost):
         price = ctx.state.prompt.data["price"]
         p = ctx.state.player(command.actor)
         if p.money < price:
-            raise IllegalCommand(f"{p.name} has {ctx.state.fmt(p.money)}; "
-                                 f"the price is {ctx.state.fmt(price)}. Auction it instead.")
+            raise IllegalCommand(Msg("{player} has {amount}; the price is {price}. "
+                                     "Auction it instead.", player=p.name,
+                                     amount=ctx.state.cash(p.money),
+                                     price=ctx.state.cash(price)))
         ctx.clear_prompt()
         space = ctx.state.b.spaces[index]
         ctx.emit("money_paid", source=p.id, to="bank", amount=price)
-        self.take_deed(ctx, index, p.id, f"{p.name} buys {space.name} for {ctx.state.fmt(price)}.")
+        self.take_deed(ctx, index, p.id, Msg("{player} buys {space} for {amount}.", player=p.name,
+                                             space=space.name, amount=ctx.state.cash(price)))
         self.after_gain(ctx, p.id, index)
         self.after_buy(ctx, p.id, index)
 
@@ -120,7 +124,8 @@ class MonopolyMarket(MonopolyHost):
         floor = ctx.state.b.rule("auction_start", 1)
         space = ctx.state.b.spaces[index]
         ctx.emit("auction_started",
-                 f"{space.name} goes to auction: bids from {ctx.state.fmt(floor)}.",
+                 Msg("{space} goes to auction: bids from {amount}.", space=space.name,
+                     amount=ctx.state.cash(floor)),
                  space=index, floor=floor)
         self.ask_auction(ctx)
 
@@ -129,10 +134,11 @@ class MonopolyMarket(MonopolyHost):
         assert a is not None
         space = ctx.state.b.spaces[a.space]
         if a.bidder is None:
-            text = f"Auction for {space.name}: no bid yet (from {ctx.state.fmt(a.floor)})"
+            text = Msg("Auction for {space}: no bid yet (from {amount})", space=space.name,
+                       amount=ctx.state.cash(a.floor))
         else:
-            text = (f"Auction for {space.name}: {ctx.state.name(a.bidder)} bids "
-                    f"{ctx.state.fmt(a.high)}")
+            text = Msg("Auction for {space}: {player} bids {amount}", space=space.name,
+                       player=ctx.state.name(a.bidder), amount=ctx.state.cash(a.high))
         bidders = [p.id for p in ctx.state.active if p.id not in a.passed]
         ctx.ask("auction", (*bidders, BANKER), text, space=a.space, high=a.high,
                 bidder=a.bidder)
@@ -168,19 +174,22 @@ class MonopolyMarket(MonopolyHost):
         if isinstance(amount, bool) or not isinstance(amount, int):
             raise IllegalCommand("A bid is a whole amount.")
         if amount < low:
-            raise IllegalCommand(f"The lowest bid now is {ctx.state.fmt(low)}.")
+            raise IllegalCommand(Msg("The lowest bid now is {amount}.",
+                                     amount=ctx.state.cash(low)))
         if amount > p.money:
-            raise IllegalCommand(f"{p.name} cannot bid {ctx.state.fmt(amount)}: "
-                                 f"only {ctx.state.fmt(p.money)} in hand.")
-        ctx.emit("bid_placed", f"{p.name} bids {ctx.state.fmt(amount)}.", player=p.id,
-                 amount=amount)
+            raise IllegalCommand(Msg("{player} cannot bid {amount}: only {cash} in hand.",
+                                     player=p.name, amount=ctx.state.cash(amount),
+                                     cash=ctx.state.cash(p.money)))
+        ctx.emit("bid_placed", Msg("{player} bids {amount}.", player=p.name,
+                                   amount=ctx.state.cash(amount)), player=p.id, amount=amount)
         self.auction_settled_or_ask(ctx)
 
     def cmd_pass(self, ctx: C, command: Command) -> None:
         """Drop out of the running auction."""
         a = ctx.state.auction
         assert a is not None
-        ctx.emit("auction_dropped_out", f"{ctx.state.name(command.actor)} passes.",
+        ctx.emit("auction_dropped_out", Msg("{player} passes.",
+                                            player=ctx.state.name(command.actor)),
                  player=command.actor)
         self.auction_settled_or_ask(ctx)
 
@@ -214,9 +223,11 @@ class MonopolyMarket(MonopolyHost):
         space = ctx.state.b.spaces[a.space]
         ctx.emit("auction_closed")
         if a.bidder is None:
-            ctx.say(f"Nobody bid: {space.name} stays with the Bank.")
+            ctx.say(Msg("Nobody bid: {space} stays with the Bank.", space=space.name))
             return
         ctx.emit("money_paid", source=a.bidder, to="bank", amount=a.high)
-        self.take_deed(ctx, a.space, a.bidder, f"{ctx.state.name(a.bidder)} wins {space.name} "
-                       f"at auction for {ctx.state.fmt(a.high)}.")
+        self.take_deed(ctx, a.space, a.bidder, Msg("{player} wins {space} at auction for {amount}.",
+                                                  player=ctx.state.name(a.bidder),
+                                                  space=space.name,
+                                                  amount=ctx.state.cash(a.high)))
         self.after_gain(ctx, a.bidder, a.space)

@@ -22,7 +22,7 @@ from companion.engine.registry import handler, prompt_kind
 from companion.engine.seeds import SeedError
 from companion.engine.state import Task
 from companion.engine.types import BANKER, Action, Command, GameSetup, IllegalCommand, SetupError
-from companion.i18n import Msg
+from companion.i18n import Msg, Msgs
 from companion.monopoly import rng_setup
 from companion.monopoly.board import (
     SEED_FILES,
@@ -277,7 +277,8 @@ class MonopolyRules(
         assert d is not None
         out = [
             Action(d.player, "sell_to_bank",
-                   f"Sell {state.b.spaces[i].name} for {state.fmt(self.bank_price(state, i))}",
+                   Msg("Sell {space} for {amount}", space=state.b.spaces[i].name,
+                       amount=state.cash(self.bank_price(state, i))),
                    {"space": i})
             for i in state.owned_by(d.player)
         ]
@@ -338,14 +339,17 @@ class MonopolyRules(
         src, to = command.args.get("source"), command.args.get("to")
         amount, reason = command.args.get("amount"), command.args.get("reason")
         if src not in accounts or to not in accounts or src == to:
-            raise IllegalCommand("Choose two different accounts: a player, the bank or the pot.")
+            raise IllegalCommand(Msg("Choose two different accounts: a player, the bank or "
+                                     "the pot."))
         if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
-            raise IllegalCommand("The amount is a whole number above zero.")
+            raise IllegalCommand(Msg("The amount is a whole number above zero."))
         if not isinstance(reason, str) or not reason.strip() or len(reason) > 100:
-            raise IllegalCommand("Give a reason (up to 100 characters) for a manual transfer.")
+            raise IllegalCommand(Msg("Give a reason (up to 100 characters) for a manual "
+                                     "transfer."))
         have = state.pot if src == "pot" else None if src == "bank" else state.player(src).money
         if have is not None and have < amount:
-            raise IllegalCommand(f"{state.name(src)} has only {state.fmt(have)}.")
+            raise IllegalCommand(Msg("{player} has only {amount}.", player=state.name(src),
+                                     amount=state.cash(have)))
         ctx.emit("money_paid", Msg("Banker: {amount} from {source} to {to} ({reason}).",
                                    amount=state.cash(amount), source=state.name(src),
                                    to=state.name(to), reason=reason.strip()),
@@ -366,9 +370,10 @@ class MonopolyRules(
                                                  for i in state.owned_by(pid))
         best = max(worth(p.id) for p in state.active)
         winners = [p.id for p in state.active if worth(p.id) == best]
-        names = " and ".join(state.name(w) for w in winners)
-        verb = "is" if len(winners) == 1 else "are"
-        return winners, f"{names} {verb} richest with {state.fmt(best)} in money and spaces."
+        return winners, Msgs("{players} is richest with {amount} in money and spaces.",
+                             "{players} are richest with {amount} in money and spaces.",
+                             len(winners), players=[state.name(w) for w in winners],
+                             amount=state.cash(best))
 
     # -- the end --------------------------------------------------------------------------
     def after_step(self, ctx: C) -> None:
@@ -392,7 +397,8 @@ class MonopolyRules(
                     return None
                 left = p
         if left is not None:
-            return [left.id], f"{left.name} is the last player standing and wins!"
+            return [left.id], Msg("{player} is the last player standing and wins!",
+                                  player=left.name)
         return None
 
     # -- front ends -----------------------------------------------------------------------

@@ -9,6 +9,7 @@ from typing import Any
 from companion.engine.commands import Id, Small, TradeSide, takes
 from companion.engine.context import Ctx, cites
 from companion.engine.types import Command, IllegalCommand
+from companion.i18n import Money, Msg
 from companion.monopoly.events import assets_from_json
 from companion.monopoly.host import MonopolyHost
 from companion.monopoly.state import Assets, MonopolyState, Trade
@@ -85,35 +86,42 @@ class MonopolyTrades(MonopolyHost):
         state = ctx.state
         to = command.args.get("to")
         if to == command.actor or not isinstance(to, str) or to not in [p.id for p in state.active]:
-            raise IllegalCommand("Trade with another player still in the game.")
+            raise IllegalCommand(Msg("Trade with another player still in the game."))
         give = self.parse_assets(command.args.get("give"))
         take = self.parse_assets(command.args.get("take"))
         if give.empty and take.empty:
-            raise IllegalCommand("A trade must exchange something.")
+            raise IllegalCommand(Msg("A trade must exchange something."))
         self.check_holds(state, command.actor, give)
         self.check_holds(state, to, take)
         tid = state.next_trade
-        ctx.emit("trade_proposed", f"{state.name(command.actor)} offers {state.name(to)} a "
-                 f"trade: {self.describe(state, give)} for {self.describe(state, take)}.",
+        ctx.emit("trade_proposed", Msg("{player} offers {other} a trade: {give} for {take}.",
+                                      player=state.name(command.actor), other=state.name(to),
+                                      give=self.describe(state, give),
+                                      take=self.describe(state, take)),
                  id=tid, proposer=command.actor, to=to, give=give.to_json(),
                  take=take.to_json())
 
     def describe(self, state: MonopolyState, a: Assets) -> str:
-        parts = []
+        parts: list[str | Money] = []
         if a.money:
-            parts.append(state.fmt(a.money))
+            parts.append(state.cash(a.money))
         parts += [state.b.spaces[i].name for i in a.spaces]
         parts += [state.b.card(c).text.split(".")[0] for c in a.cards]
         for kind, items in a.extra.items():
             parts += [f"{kind} {i}" for i in items]
-        return ", ".join(parts) or "nothing"
+        if not parts:
+            return Msg("nothing")
+        said = Msg("{item}", item=parts[-1])
+        for part in reversed(parts[:-1]):
+            said = Msg("{item}, {rest}", item=part, rest=said)
+        return said
 
     def find_trade(self, state: MonopolyState, command: Command) -> Trade:
         tid = command.args.get("trade")
         for t in state.trades:
             if t.id == tid:
                 return t
-        raise IllegalCommand("There is no such open trade.")
+        raise IllegalCommand(Msg("There is no such open trade."))
 
     @cites("trade")
     @takes(TradeArgs)
@@ -122,8 +130,9 @@ class MonopolyTrades(MonopolyHost):
         t = self.find_trade(ctx.state, command)
         self.check_holds(ctx.state, t.proposer, t.give)
         self.check_holds(ctx.state, t.to, t.take)
-        ctx.emit("trade_closed", f"{ctx.state.name(t.to)} accepts the trade with "
-                 f"{ctx.state.name(t.proposer)}.", id=t.id, accepted=True)
+        ctx.emit("trade_closed", Msg("{player} accepts the trade with {other}.",
+                                    player=ctx.state.name(t.to),
+                                    other=ctx.state.name(t.proposer)), id=t.id, accepted=True)
         self.hand_over(ctx, t.proposer, t.to, t.give)
         self.hand_over(ctx, t.to, t.proposer, t.take)
         self.settle_debt(ctx)
@@ -146,12 +155,14 @@ class MonopolyTrades(MonopolyHost):
     def cmd_decline_trade(self, ctx: C, command: Command) -> None:
         """Decline a trade offered to you."""
         t = self.find_trade(ctx.state, command)
-        ctx.emit("trade_closed", f"{ctx.state.name(t.to)} declines the trade.", id=t.id,
+        ctx.emit("trade_closed", Msg("{player} declines the trade.", player=ctx.state.name(t.to)),
+                 id=t.id,
                  accepted=False)
 
     @takes(TradeArgs)
     def cmd_cancel_trade(self, ctx: C, command: Command) -> None:
         """Withdraw a trade you proposed."""
         t = self.find_trade(ctx.state, command)
-        ctx.emit("trade_closed", f"{ctx.state.name(t.proposer)} withdraws the trade offer.",
+        ctx.emit("trade_closed", Msg("{player} withdraws the trade offer.",
+                                    player=ctx.state.name(t.proposer)),
                  id=t.id, accepted=False)

@@ -67,8 +67,8 @@ class MonopolyTurns(MonopolyHost):
     def turn_prompt(self, state: MonopolyState, p: Player) -> tuple[str, str]:
         """Edition hook: the turn prompt's text and its roll button's label."""
         if p.in_jail:
-            return (f"{p.name} is in Jail: pay the fine, use a card, or roll for doubles",
-                    "Roll for doubles")
+            return (Msg("{player} is in Jail: pay the fine, use a card, or roll for doubles",
+                        player=p.name), Msg("Roll for doubles"))
         if self.dice_count == 1:
             return Msg("{player}'s turn: roll the die", player=p.name), Msg("Roll")
         return Msg("{player}'s turn: roll the dice", player=p.name), Msg("Roll")
@@ -83,11 +83,13 @@ class MonopolyTurns(MonopolyHost):
         double = len(dice) == 2 and dice[0] == dice[1]
         count = ctx.state.doubles + 1 if double else 0
         if count >= 3:
-            self.send_to_jail(ctx, p.id, f"{p.name} rolled doubles three times in a row: "
-                              "straight to Jail.", cite="three-doubles")
+            self.send_to_jail(ctx, p.id, Msg("{player} rolled doubles three times in a row: "
+                                             "straight to Jail.", player=p.name),
+                              cite="three-doubles")
             ctx.then(Task("end_turn"))
             return
-        ctx.emit("doubles_counted", f"Doubles! {p.name} will roll again." if double else "",
+        ctx.emit("doubles_counted",
+                 Msg("Doubles! {player} will roll again.", player=p.name) if double else "",
                  count=count, again=double)
         ctx.then(*self.before_move(ctx, dice), *self.move_tasks(p.id, sum(self.move_dice(dice))))
 
@@ -114,8 +116,7 @@ class MonopolyTurns(MonopolyHost):
             return
         tries_allowed = self.jail_tries
         if self.rolls_out_of_jail(dice):
-            self.release(ctx, p.id, self.jail_exit_say.format(name=p.name,
-                                                              words=self.jail_exit_words))
+            self.release(ctx, p.id, self.jail_exit_msg(p.name))
             steps = sum(self.move_dice(dice))
             if self.jail_exit_lands:
                 ctx.then(*self.move_tasks(p.id, steps))
@@ -125,13 +126,15 @@ class MonopolyTurns(MonopolyHost):
         tries = p.jail_tries + 1
         if tries >= tries_allowed:
             fine = ctx.state.b.rule("jail_fine", 0)
-            self.release(ctx, p.id, f"{p.name} missed a third time and leaves Jail.")
-            self.pay(ctx, p.id, "bank", fine, f"{p.name} pays the Jail fine of "
-                     f"{ctx.state.fmt(fine)}", cite="jail-third-miss")
+            self.release(ctx, p.id, Msg("{player} missed a third time and leaves Jail.",
+                                        player=p.name))
+            self.pay(ctx, p.id, "bank", fine, Msg("{player} pays the Jail fine of {amount}",
+                                                  player=p.name, amount=ctx.state.cash(fine)),
+                     cite="jail-third-miss")
             ctx.then(*self.move_tasks(p.id, sum(self.move_dice(dice))))
             return
-        ctx.emit("jail_changed", f"No {self.jail_exit_words}: {p.name} stays in Jail "
-                 f"(try {tries} of {tries_allowed}).", player=p.id, in_jail=True, tries=tries)
+        ctx.emit("jail_changed", self.jail_stay_msg(p.name, tries, tries_allowed),
+                 player=p.id, in_jail=True, tries=tries)
         ctx.then(Task("end_turn"))
 
     jail_tries = 3
@@ -139,6 +142,21 @@ class MonopolyTurns(MonopolyHost):
     jail_exit_say = "{name} rolled {words} and leaves Jail."
     jail_exit_lands = True
     """Whether the move that rolls a player out of Jail follows the space it ends on."""
+
+    def jail_exit_msg(self, name: str) -> Msg:
+        """The line when a roll frees ``name`` from Jail (``jail_exit_say`` if an edition
+        overrides it)."""
+        if self.jail_exit_say != MonopolyTurns.jail_exit_say:
+            return Msg(self.jail_exit_say, name=name, words=self.jail_exit_words)
+        return Msg("{player} rolled doubles and leaves Jail.", player=name)
+
+    def jail_stay_msg(self, name: str, tries: int, allowed: int) -> Msg:
+        """The line when a roll does not free ``name`` from Jail."""
+        if self.jail_exit_words != MonopolyTurns.jail_exit_words:
+            return Msg("No {words}: {player} stays in Jail (try {n} of {tries}).",
+                       words=self.jail_exit_words, player=name, n=tries, tries=allowed)
+        return Msg("No doubles: {player} stays in Jail (try {n} of {tries}).", player=name,
+                   n=tries, tries=allowed)
 
     def rolls_out_of_jail(self, dice: list[int]) -> bool:
         """Edition hook: whether this roll frees a player from Jail (doubles)."""
@@ -249,11 +267,13 @@ class MonopolyTurns(MonopolyHost):
         p = ctx.state.turn_player
         fine = ctx.state.b.rule("jail_fine", 0)
         if p.money < fine:
-            raise IllegalCommand(f"The Jail fine is {ctx.state.fmt(fine)}; {p.name} has "
-                                 f"{ctx.state.fmt(p.money)}.")
+            raise IllegalCommand(Msg("The Jail fine is {amount}; {player} has {cash}.",
+                                     amount=ctx.state.cash(fine), player=p.name,
+                                     cash=ctx.state.cash(p.money)))
         ctx.clear_prompt()
-        self.pay(ctx, p.id, "bank", fine, f"{p.name} pays the Jail fine of {ctx.state.fmt(fine)}")
-        self.release(ctx, p.id, f"{p.name} leaves Jail.")
+        self.pay(ctx, p.id, "bank", fine, Msg("{player} pays the Jail fine of {amount}",
+                                              player=p.name, amount=ctx.state.cash(fine)))
+        self.release(ctx, p.id, Msg("{player} leaves Jail.", player=p.name))
         ctx.then(Task("begin_turn"))
 
     def cmd_use_jail_card(self, ctx: C, command: Command) -> None:
@@ -262,11 +282,11 @@ class MonopolyTurns(MonopolyHost):
         card = next(c for c in p.cards if self.is_jail_card(ctx.state, c))
         ctx.clear_prompt()
         self.return_card(ctx, p.id, card)
-        self.release(ctx, p.id, f"{p.name} uses a Get Out of Jail Free card.")
+        self.release(ctx, p.id, Msg("{player} uses a Get Out of Jail Free card.", player=p.name))
         ctx.then(Task("begin_turn"))
 
     @space_kind("go_to_jail")
     @cites("go-to-jail")
     def land_go_to_jail(self, ctx: C, pid: str, space: object) -> None:
-        self.send_to_jail(ctx, pid, f"{ctx.state.name(pid)} lands on Go to Jail: straight to "
-                          "Jail, no salary.")
+        self.send_to_jail(ctx, pid, Msg("{player} lands on Go to Jail: straight to Jail, no "
+                                        "salary.", player=ctx.state.name(pid)))

@@ -6,6 +6,7 @@ from typing import Any, Protocol
 
 from companion.boxes.board_edit import facts_by_space
 from companion.engine.types import Action
+from companion.i18n import Msg
 from companion.monopoly.board import Board
 from companion.monopoly.state import Assets, MonopolyState
 
@@ -103,7 +104,8 @@ def monopoly_view(rules: ViewedRules, state: MonopolyState) -> dict[str, Any]:
             "amount": state.debt.amount, "reason": state.debt.reason},
         "trades": [{"id": t.id, "proposer": t.proposer, "to": t.to, "give": t.give.to_json(),
                     "take": t.take.to_json(),
-                    "text": f"{rules.describe(state, t.give)} for {rules.describe(state, t.take)}"}
+                    "text": Msg("{give} for {take}", give=rules.describe(state, t.give),
+                                take=rules.describe(state, t.take))}
                    for t in state.trades],
         "turn_no": state.turn_no,
     }

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from companion.engine.context import Ctx, cites
 from companion.engine.events import ForceDieRolled
 from companion.engine.registry import declare, effect, need, space_kind, task
+from companion.i18n import Msg
 from companion.monopoly.board import Card, Space
 from companion.monopoly.host import MonopolyHost
 from companion.monopoly.state import MonopolyState
@@ -28,12 +29,12 @@ from companion.monopoly.state import MonopolyState
 C = Ctx[MonopolyState]
 
 POWERS = {
-    1: "Mind Trick: swap one of your properties with another player's",
-    2: "Force Stealth: move to any unowned property and take it for free",
-    3: "Force Levitate: swap places with any other ship; your turn ends",
-    4: "Force Pull: move a player onto one of your properties and collect rent",
-    5: "Mind Trick: take ₥50 from each player",
-    6: "Force Dash: move to GO and collect ₥200",
+    1: Msg("Mind Trick: swap one of your properties with another player's"),
+    2: Msg("Force Stealth: move to any unowned property and take it for free"),
+    3: Msg("Force Levitate: swap places with any other ship; your turn ends"),
+    4: Msg("Force Pull: move a player onto one of your properties and collect rent"),
+    5: Msg("Mind Trick: take ₥50 from each player"),
+    6: Msg("Force Dash: move to GO and collect ₥200"),
 }
 
 
@@ -54,15 +55,17 @@ class StarWarsForce(MonopolyHost):
         self.use_the_force(ctx, pid)
 
     def use_the_force(self, ctx: C, pid: str) -> None:
-        self.ask_roll(ctx, "force", pid, f"Use the Force! {ctx.state.name(pid)}: roll one die",
-                      1, "force_rolled", label="Roll for the Force", player=pid)
+        self.ask_roll(ctx, "force", pid, Msg("Use the Force! {player}: roll one die",
+                                                     player=ctx.state.name(pid)),
+                      1, "force_rolled", label=Msg("Roll for the Force"), player=pid)
 
     @task("force_rolled")
     @cites("force")
     def task_force_rolled(self, ctx: C, player: str, dice: list[int]) -> None:
         face = dice[0]
         ctx.emit("force_die_rolled",
-                 f"The Force: {ctx.state.name(player)} rolled {face}, {POWERS[face]}.",
+                 Msg("The Force: {player} rolled {n}, {power}.", player=ctx.state.name(player),
+                     n=face, power=POWERS[face]),
                  face=face, player=player)
         need(self, "force", str(face))(ctx, player)
 
@@ -77,12 +80,13 @@ class StarWarsForce(MonopolyHost):
         mine = state.owned_by(pid)
         theirs = [i for p in state.active if p.id != pid for i in state.owned_by(p.id)]
         if not mine or not theirs:
-            missing = f"{state.name(pid)} owns no property" if not mine else \
-                "no other player owns a property"
-            ctx.say(f"Mind Trick: {missing} to swap, no effect.")
+            ctx.say(Msg("Mind Trick: {player} owns no property to swap, no effect.",
+                        player=state.name(pid)) if not mine else
+                    Msg("Mind Trick: no other player owns a property to swap, no effect."))
             return
-        self.ask_choice(ctx, "force_swap_mine", pid, f"{state.name(pid)}: which of your "
-                        "properties do you give away?",
+        self.ask_choice(ctx, "force_swap_mine", pid,
+                        Msg("{player}: which of your properties do you give away?",
+                            player=state.name(pid)),
                         [(state.b.spaces[i].id, state.b.spaces[i].name) for i in sorted(mine)],
                         "force_swap_take", player=pid)
 
@@ -90,10 +94,12 @@ class StarWarsForce(MonopolyHost):
     def task_force_swap_take(self, ctx: C, player: str, option: str) -> None:
         state = ctx.state
         theirs = sorted(i for p in state.active if p.id != player for i in state.owned_by(p.id))
-        self.ask_choice(ctx, "force_swap_theirs", player, f"{state.name(player)}: which property "
-                        f"do you take in exchange for {state.b.find(option).name}?",
+        self.ask_choice(ctx, "force_swap_theirs", player,
+                        Msg("{player}: which property do you take in exchange for {space}?",
+                            player=state.name(player), space=state.b.find(option).name),
                         [(state.b.spaces[i].id,
-                          f"{state.b.spaces[i].name} ({state.name(state.owner(i) or '')})")
+                          Msg("{space} ({player})", space=state.b.spaces[i].name,
+                              player=state.name(state.owner(i) or "")))
                          for i in theirs],
                         "force_swap", player=player, give=option)
 
@@ -104,12 +110,14 @@ class StarWarsForce(MonopolyHost):
         mine, theirs = state.b.find(give).index, state.b.find(option).index
         other = state.owner(theirs)
         if other is None or other == player or state.owner(mine) != player:
-            ctx.say("Mind Trick: those properties changed hands meanwhile, no effect.")
+            ctx.say(Msg("Mind Trick: those properties changed hands meanwhile, no effect."))
             return
         self.take_deed(ctx, mine, other, "")
-        self.take_deed(ctx, theirs, player, f"Mind Trick: {state.name(player)} swaps "
-                       f"{state.b.spaces[mine].name} for {state.name(other)}'s "
-                       f"{state.b.spaces[theirs].name}.")
+        self.take_deed(ctx, theirs, player, Msg("Mind Trick: {player} swaps {space} for {other}'s "
+                                                   "{theirs}.", player=state.name(player),
+                                                   space=state.b.spaces[mine].name,
+                                                   other=state.name(other),
+                                                   theirs=state.b.spaces[theirs].name))
         self.after_gain(ctx, other, mine)
         self.after_gain(ctx, player, theirs)
 
@@ -120,13 +128,14 @@ class StarWarsForce(MonopolyHost):
         state = ctx.state
         free = [i for i in state.b.ownable if state.owner(i) is None]
         if not free:
-            ctx.say("Force Stealth: every property is owned, no effect.")
+            ctx.say(Msg("Force Stealth: every property is owned, no effect."))
             return
         if not self.markers_left(state, pid):
-            ctx.say(f"Force Stealth: {state.name(pid)} has no property marker left, no effect.")
+            ctx.say(Msg("Force Stealth: {player} has no property marker left, no effect.",
+                        player=state.name(pid)))
             return
-        self.ask_choice(ctx, "force_stealth", pid, f"{state.name(pid)}: Force Stealth to which "
-                        "unowned property?",
+        self.ask_choice(ctx, "force_stealth", pid, Msg("{player}: Force Stealth to which unowned "
+                                                        "property?", player=state.name(pid)),
                         [(state.b.spaces[i].id, state.b.spaces[i].name) for i in free],
                         "force_stealth", player=pid)
 
@@ -135,10 +144,11 @@ class StarWarsForce(MonopolyHost):
     def task_force_stealth(self, ctx: C, player: str, option: str) -> None:
         space = ctx.state.b.find(option)
         self.move_to(ctx, player, space.index, salary=False,
-                     why=f"Force Stealth: {ctx.state.name(player)} moves to {space.name} "
-                     "(no GO salary).")
-        self.take_deed(ctx, space.index, player, f"{ctx.state.name(player)} takes "
-                       f"{space.name} for free.")
+                     why=Msg("Force Stealth: {player} moves to {space} (no GO salary).",
+                             player=ctx.state.name(player), space=space.name))
+        self.take_deed(ctx, space.index, player, Msg("{player} takes {space} for free.",
+                                                     player=ctx.state.name(player),
+                                                     space=space.name))
         self.after_gain(ctx, player, space.index)
 
     # -- 3 Force Levitate ---------------------------------------------------------------
@@ -148,11 +158,12 @@ class StarWarsForce(MonopolyHost):
         state = ctx.state
         ships = [p for p in state.active if p.id != pid]
         if not ships:
-            ctx.say("Force Levitate: no other ship is on the board, no effect.")
+            ctx.say(Msg("Force Levitate: no other ship is on the board, no effect."))
             return
-        self.ask_choice(ctx, "force_levitate", pid, f"{state.name(pid)}: swap places with which "
-                        "ship?",
-                        [(p.id, f"{p.name} on {state.b.spaces[p.position].name}") for p in ships],
+        self.ask_choice(ctx, "force_levitate", pid, Msg("{player}: swap places with which ship?",
+                                                          player=state.name(pid)),
+                        [(p.id, Msg("{player} on {space}", player=p.name,
+                                    space=state.b.spaces[p.position].name)) for p in ships],
                         "force_levitate", player=pid)
 
     @task("force_levitate")
@@ -160,16 +171,19 @@ class StarWarsForce(MonopolyHost):
     def task_force_levitate(self, ctx: C, player: str, option: str) -> None:
         state = ctx.state
         me, other = state.player(player), state.player(option)
-        ctx.emit("moved_to", f"Force Levitate: {me.name} and {other.name} swap places "
-                 "(no GO salary).", player=me.id, to=other.position)
+        ctx.emit("moved_to", Msg("Force Levitate: {player} and {other} swap places "
+                                 "(no GO salary).", player=me.name, other=other.name),
+                 player=me.id, to=other.position)
         ctx.emit("moved_to", player=other.id, to=me.position)
         if me.in_jail != other.in_jail:
             out, into = (other, me) if other.in_jail else (me, other)
-            ctx.emit("jail_changed", f"{out.name} leaves Jail; {into.name} is now In Jail.",
+            ctx.emit("jail_changed", Msg("{player} leaves Jail; {other} is now In Jail.",
+                                         player=out.name, other=into.name),
                      player=out.id, in_jail=False, tries=0)
             ctx.emit("jail_changed", player=into.id, in_jail=True, tries=0)
         if ctx.state.turn_player.id == player:
-            ctx.emit("doubles_counted", f"{me.name}'s turn ends.", count=0, again=False)
+            ctx.emit("doubles_counted", Msg("{player}'s turn ends.", player=me.name), count=0,
+                     again=False)
 
     # -- 4 Force Pull -------------------------------------------------------------------
     @declare("force", "4")
@@ -179,17 +193,19 @@ class StarWarsForce(MonopolyHost):
         mine = state.owned_by(pid)
         others = [p for p in state.active if p.id != pid]
         if not mine or not others:
-            ctx.say(f"Force Pull: {state.name(pid)} owns no property to pull anyone onto, "
-                    "no effect.")
+            ctx.say(Msg("Force Pull: {player} owns no property to pull anyone onto, no effect.",
+                        player=state.name(pid)))
             return
-        self.ask_choice(ctx, "force_pull_who", pid, f"{state.name(pid)}: pull which player?",
+        self.ask_choice(ctx, "force_pull_who", pid, Msg("{player}: pull which player?",
+                                                          player=state.name(pid)),
                         [(p.id, p.name) for p in others], "force_pull_where", player=pid)
 
     @task("force_pull_where")
     def task_force_pull_where(self, ctx: C, player: str, option: str) -> None:
         state = ctx.state
-        self.ask_choice(ctx, "force_pull_where", player, f"{state.name(player)}: pull "
-                        f"{state.name(option)} onto which of your properties?",
+        self.ask_choice(ctx, "force_pull_where", player,
+                        Msg("{player}: pull {other} onto which of your properties?",
+                            player=state.name(player), other=state.name(option)),
                         [(state.b.spaces[i].id, state.b.spaces[i].name)
                          for i in sorted(state.owned_by(player))],
                         "force_pull", player=player, victim=option)
@@ -199,12 +215,14 @@ class StarWarsForce(MonopolyHost):
     def task_force_pull(self, ctx: C, player: str, victim: str, option: str) -> None:
         space = ctx.state.b.find(option)
         if ctx.state.owner(space.index) != player:
-            ctx.say("Force Pull: the property changed hands meanwhile, no effect.")
+            ctx.say(Msg("Force Pull: the property changed hands meanwhile, no effect."))
             return
-        ctx.emit("moved_to", f"Force Pull: {ctx.state.name(player)} pulls {ctx.state.name(victim)} "
-                 f"onto {space.name} (no GO salary).", player=victim, to=space.index)
+        ctx.emit("moved_to", Msg("Force Pull: {player} pulls {other} onto {space} (no GO salary).",
+                                 player=ctx.state.name(player), other=ctx.state.name(victim),
+                                 space=space.name), player=victim, to=space.index)
         if ctx.state.player(victim).in_jail:
-            ctx.emit("jail_changed", f"{ctx.state.name(victim)} is pulled out of Jail.",
+            ctx.emit("jail_changed", Msg("{player} is pulled out of Jail.",
+                                         player=ctx.state.name(victim)),
                      player=victim, in_jail=False, tries=0)
         self.charge_rent(ctx, victim, player, space)
 
@@ -215,12 +233,13 @@ class StarWarsForce(MonopolyHost):
         amount = self.force_steal
         for p in ctx.state.active:
             if p.id != pid:
-                self.pay(ctx, p.id, pid, amount, f"Mind Trick: {p.name} gives "
-                         f"{ctx.state.name(pid)} {ctx.state.fmt(amount)}")
+                self.pay(ctx, p.id, pid, amount, Msg("Mind Trick: {player} gives {other} {amount}",
+                                                       player=p.name, other=ctx.state.name(pid),
+                                                       amount=ctx.state.cash(amount)))
 
     # -- 6 Force Dash -------------------------------------------------------------------
     @declare("force", "6")
     @cites("force-dash")
     def force_6(self, ctx: C, pid: str) -> None:
-        self.move_to(ctx, pid, 0, salary=True, why=f"Force Dash: {ctx.state.name(pid)} "
-                     "moves directly to GO.")
+        self.move_to(ctx, pid, 0, salary=True, why=Msg("Force Dash: {player} moves directly to GO.",
+                                                       player=ctx.state.name(pid)))

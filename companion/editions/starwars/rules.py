@@ -15,6 +15,7 @@ from companion.engine.event_format import EventData, event
 from companion.engine.registry import effect, prompt_kind, space_kind
 from companion.engine.state import Task, evolve
 from companion.engine.types import Action, Command, IllegalCommand
+from companion.i18n import Msg, Msgs
 from companion.monopoly.board import Card, Space
 from companion.monopoly.debts import SpaceArgs
 from companion.monopoly.rules import MonopolyRules
@@ -80,8 +81,9 @@ class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
         return int(state.b.rule("markers", 16)) - len(state.owned_by(pid))
 
     def no_marker(self, state: MonopolyState, pid: str) -> str:
-        return (f"All {state.b.rule('markers', 16)} of {state.name(pid)}'s property markers are "
-                "on the board: no more properties for that ship.")
+        return Msg("All {n} of {player}'s property markers are on the board: no more "
+                   "properties for that ship.", n=int(state.b.rule("markers", 16)),
+                   player=state.name(pid))
 
     def may_take_space(self, state: MonopolyState, pid: str) -> bool:
         """A ship needs a free property marker to buy, bid or take a property."""
@@ -126,8 +128,9 @@ class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
     @space_kind("tax")
     @cites("tax")
     def land_tax(self, ctx: C, pid: str, space: Space) -> None:
-        self.pay(ctx, pid, "bank", space.amount, f"Galactic Empire Tax: {ctx.state.name(pid)} "
-                 f"pays {ctx.state.fmt(space.amount)} to the Bank")
+        self.pay(ctx, pid, "bank", space.amount,
+                 Msg("Galactic Empire Tax: {player} pays {amount} to the Bank",
+                     player=ctx.state.name(pid), amount=ctx.state.cash(space.amount)))
 
     @space_kind("hyperspace")
     def land_hyperspace(self, ctx: C, pid: str, space: Space) -> None:
@@ -147,11 +150,11 @@ class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
             space = state.b.spaces[(here + k) % n]
             if space.ownable and state.owner(space.index) is None:
                 self.move_to(ctx, pid, space.index, salary=True,
-                             why=f"Hyperspace: {state.name(pid)} jumps to {space.name}, the next "
-                             "unowned property.")
+                             why=Msg("Hyperspace: {player} jumps to {space}, the next unowned "
+                                     "property.", player=state.name(pid), space=space.name))
                 ctx.then(Task("land", {"player": pid}))
                 return
-        ctx.say("Hyperspace: no property is unowned, the ship stays.")
+        ctx.say(Msg("Hyperspace: no property is unowned, the ship stays."))
 
     # -- owing a player: sell them your properties at half price ----------------------------
     @prompt_kind("debt")
@@ -164,26 +167,27 @@ class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
         out = []
         if self.markers_left(state, d.creditor) > 0:
             out = [Action(d.player, "sell_to_creditor",
-                          f"Sell {state.b.spaces[i].name} to {state.name(d.creditor)} for "
-                          f"{state.fmt(self.bank_price(state, i))}", {"space": i})
+                          Msg("Sell {space} to {player} for {amount}",
+                              space=state.b.spaces[i].name, player=state.name(d.creditor),
+                              amount=state.cash(self.bank_price(state, i))), {"space": i})
                    for i in state.owned_by(d.player)]
-        return [*out, Action(d.player, "declare_bankruptcy", "Declare bankruptcy")]
+        return [*out, Action(d.player, "declare_bankruptcy", Msg("Declare bankruptcy"))]
 
     def refuse_sell_to_bank(self, state: MonopolyState, command: Command) -> str | None:
         d = state.debt
         if d is not None and d.player == command.actor and d.creditor not in ("bank", "pot"):
-            return (f"Owing {state.name(d.creditor)}: sell them to {state.name(d.creditor)} at "
-                    "half price (or trade), not to the Bank.")
+            return Msg("Owing {player}: sell them to {player} at half price (or trade), not "
+                       "to the Bank.", player=state.name(d.creditor))
         return None
 
     def refuse_sell_to_creditor(self, state: MonopolyState, command: Command) -> str | None:
         d = state.debt
         if d is None or d.player != command.actor or d.creditor in ("bank", "pot"):
-            return "Selling to a player is only for paying a debt to that player."
+            return Msg("Selling to a player is only for paying a debt to that player.")
         if state.owner(command.args.get("space")) != command.actor:  # type: ignore[arg-type]
-            return "You can only sell a property you own."
+            return Msg("You can only sell a property you own.")
         if not self.markers_left(state, d.creditor):
-            return self.no_marker(state, d.creditor) + " Propose a trade instead."
+            return Msg("{why} Propose a trade instead.", why=self.no_marker(state, d.creditor))
         return None
 
     @cites("sell-to-creditor")
@@ -195,15 +199,18 @@ class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
         d = state.debt
         space = command.args.get("space")
         if d is None or not isinstance(space, int) or state.owner(space) != command.actor:
-            raise IllegalCommand("You can only sell a property you own to the player you owe.")
+            raise IllegalCommand(Msg("You can only sell a property you own to the player you "
+                                     "owe."))
         value = self.bank_price(state, space)
         left = d.amount - value
         if left < 0 and state.player(d.creditor).money < -left:
-            raise IllegalCommand(f"{state.name(d.creditor)} cannot pay the "
-                                 f"{state.fmt(-left)} change: propose a trade instead.")
-        self.take_deed(ctx, space, d.creditor, f"{state.name(d.player)} sells "
-                       f"{state.b.spaces[space].name} to {state.name(d.creditor)} for "
-                       f"{state.fmt(value)} (half its price), counted against the debt.")
+            raise IllegalCommand(Msg("{player} cannot pay the {amount} change: propose a "
+                                     "trade instead.", player=state.name(d.creditor),
+                                     amount=state.cash(-left)))
+        self.take_deed(ctx, space, d.creditor, Msg(
+            "{player} sells {space} to {other} for {amount} (half its price), counted against "
+            "the debt.", player=state.name(d.player), space=state.b.spaces[space].name,
+            other=state.name(d.creditor), amount=state.cash(value)))
         self.after_gain(ctx, d.creditor, space)
         if left > 0:
             ctx.emit("debt_owed", player=d.player, creditor=d.creditor, amount=left,
@@ -211,10 +218,11 @@ class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
             self.settle_debt(ctx)
             return
         ctx.clear_prompt()
-        ctx.emit("debt_settled", f"{d.reason}: paid.")
+        ctx.emit("debt_settled", Msg("{why}: paid.", why=d.reason))
         if left < 0:
-            ctx.emit("money_paid", f"{state.name(d.creditor)} pays {state.name(d.player)} the "
-                     f"{state.fmt(-left)} difference.", source=d.creditor, to=d.player,
+            ctx.emit("money_paid", Msg("{player} pays {other} the {amount} difference.",
+                                       player=state.name(d.creditor), other=state.name(d.player),
+                                       amount=state.cash(-left)), source=d.creditor, to=d.player,
                      amount=-left)
 
     def interpret_tap(self, state: MonopolyState, obj: str, role: str) -> Command:
@@ -230,7 +238,7 @@ class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
     def after_bank_bankruptcy(self, ctx: C, pid: str, spaces: tuple[int, ...]) -> None:
         if spaces and len(ctx.state.active) > 1:
             ctx.emit("bank_auctions_queued",
-                     "The Bank auctions the bankrupt ship's properties at once.",
+                     Msg("The Bank auctions the bankrupt ship's properties at once."),
                      spaces=sorted(spaces))
             self.next_bank_auction(ctx)
 
@@ -260,12 +268,19 @@ class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
             return len(state.owned_by(pid)), state.player(pid).money
         best = max(key(p.id) for p in state.active)
         winners = [p.id for p in state.active if key(p.id) == best]
-        names = " and ".join(state.name(w) for w in winners)
+        names = [state.name(w) for w in winners]
         tied = [p.id for p in state.active if key(p.id)[0] == best[0]]
-        why = f"{names} {'wins' if len(winners) == 1 else 'win'} with {best[0]} properties"
-        if len(tied) > 1:
-            why += f" and {state.fmt(best[1])} (money breaks the tie)"
-        return winners, why + "."
+        if len(tied) <= 1:  # the English keeps "properties" after 1, as it always said
+            return winners, Msgs("{players} wins with {n} properties.",
+                                 "{players} wins with {n} properties.", best[0], players=names)
+        money = state.fmt(best[1])  # as the recorded endings write it (₥1959, no grouping)
+        if len(winners) == 1:
+            return winners, Msgs("{players} wins with {n} properties and {amount} (money breaks "
+                                 "the tie).", "{players} wins with {n} properties and {amount} "
+                                 "(money breaks the tie).", best[0], players=names, amount=money)
+        return winners, Msgs("{players} win with {n} properties and {amount} (money breaks the "
+                             "tie).", "{players} win with {n} properties and {amount} (money "
+                             "breaks the tie).", best[0], players=names, amount=money)
 
     def end_cite(self, state: MonopolyState) -> str:
         if all(state.owner(i) is not None for i in state.b.ownable):
@@ -275,7 +290,7 @@ class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
     def ended(self, state: MonopolyState) -> tuple[list[str], str] | None:
         if all(state.owner(i) is not None for i in state.b.ownable):
             winners, why = self.ranking(state)
-            return winners, f"Every property is owned: the game ends. {why}"
+            return winners, Msg("Every property is owned: the game ends. {why}", why=why)
         return super().ended(state)
 
     def final_ranking(self, state: MonopolyState) -> tuple[list[str], str]:
