@@ -215,8 +215,8 @@ def test_second_edition_and_escaping(server: tuple[str, GameService], browser: A
         {say: "Ash passes GO.", cite: "Rulebook p. 4: passing GO"}]}))""")
     line = ash.locator(".happened li", has_text="Ash passes GO.")
     line.get_by_role("button", name="rule").click()
-    expect(line.locator(".cite")).to_contain_text("Rulebook p. 4: passing GO")
-    expect(line.locator(".cite")).to_contain_text("Readings in force for this game")
+    expect(line.locator(".cite")).to_have_text("Rulebook p. 4: passing GO")
+    expect(line).to_contain_text("Readings in force for this game")
     expect(ash.locator(".mat").first.locator("li")).to_have_count(8)
     expect(ash.locator(".mats")).to_contain_text("to catch on one roll")
     assert ash.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(18, 18, 18)"
