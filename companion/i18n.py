@@ -136,6 +136,39 @@ def from_stored(text: str) -> str:
     return text
 
 
+def stored_data(data: Mapping[str, Any]) -> str:
+    """An event's data as the log keeps it: a message inside (a prompt's text, a to-do's
+    label) as its JSON, so a game read back after a restart still speaks each reader's
+    language."""
+    return json.dumps(_data_json(data), ensure_ascii=False, separators=(",", ":"))
+
+
+def data_from_stored(text: str) -> dict[str, Any]:
+    """Stored event data back, with its messages as :class:`Msg` again."""
+    data = json.loads(text)
+    return _data_from(data) if '"msg":' in text else data
+
+
+def _data_json(value: Any) -> Any:
+    if isinstance(value, Msg):
+        return value.to_json()
+    if isinstance(value, Mapping):
+        return {k: _data_json(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_data_json(v) for v in value]
+    return value
+
+
+def _data_from(value: Any) -> Any:
+    if isinstance(value, dict):
+        if "msg" in value and "args" in value and value.keys() <= {"msg", "plural", "args"}:
+            return Msg.from_json(value)
+        return {k: _data_from(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_data_from(v) for v in value]
+    return value
+
+
 def localized(value: Any, lang: str) -> Any:
     """A copy of ``value`` (a view: dicts, lists) with every message rendered in ``lang``, for
     a reader of finished text (the OLED); English leaves it as it is."""

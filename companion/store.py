@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.engine.types import Event
-from companion.i18n import from_stored, stored
+from companion.i18n import data_from_stored, from_stored, stored, stored_data
 
 log = logging.getLogger(__name__)
 
@@ -432,7 +432,7 @@ class Store:
                 cmd,
                 time,
                 e.type,
-                json.dumps(dict(e.data), separators=(",", ":")),
+                stored_data(e.data),
                 stored(e.say),
                 e.cite,
             )
@@ -502,7 +502,7 @@ class Store:
             (game_id, after),
         )
         return [
-            Row(seq, cmd, t, Event(typ, json.loads(data), from_stored(say), cite))
+            Row(seq, cmd, t, Event(typ, data_from_stored(data), from_stored(say), cite))
             for seq, cmd, t, typ, data, say, cite in cur.fetchall()
         ]
 

@@ -95,6 +95,29 @@ def test_a_message_is_kept_as_data_in_the_log_and_read_back(tmp_path: Path) -> N
     assert [render(old, lang) for lang in LANGUAGES] == ["Ann rolled 5."] * 3
 
 
+def test_a_prompt_kept_in_an_events_data_stays_a_message_after_a_restart(tmp_path: Path) -> None:
+    """The question on the table is kept in an event's data (the to-do list and prompt): read
+    back after a restart it still renders in each phone's language, not in English."""
+    asked = Msg("{player}: buy {space} for {amount} or auction it", player="Zoë",
+                space="Vicolo Corto", amount=Money(150, EURO))
+    data = {"prompt": {"kind": "buy", "to": ["zoe"], "text": asked, "data": {"space": 1}},
+            "todo": [{"say": Msg("Roll again")}], "note": "plain"}
+    store = Store(tmp_path / "games.db")
+    with store.transaction() as conn:
+        store.add_game(conn, "g1", "monopolino", "t", 0.0, "1234")
+        store.append(conn, "g1", 1, 0, 0.0, [Event("flow_changed", data)])
+    store.close()
+    again = Store(tmp_path / "games.db")
+    (row,) = again.rows("g1")
+    again.close()
+    text = row.event.data["prompt"]["text"]
+    assert isinstance(text, Msg) and text == asked
+    assert render(text, "it").startswith("Zoë: ")
+    assert render(text, "it") != str(asked)
+    assert isinstance(row.event.data["todo"][0]["say"], Msg)
+    assert row.event.data["note"] == "plain" and row.event.data["prompt"]["data"] == {"space": 1}
+
+
 def test_an_export_line_keeps_the_message() -> None:
     said = Msg("{player} rolled {n}.", player="Ann", n=1200)
     back = Event.from_json(Event("noted", {}, said).to_json())
