@@ -145,7 +145,7 @@ def stored_data(data: Mapping[str, Any]) -> str:
 
 def data_from_stored(text: str) -> dict[str, Any]:
     """Stored event data back, with its messages as :class:`Msg` again."""
-    data = json.loads(text)
+    data: dict[str, Any] = json.loads(text)
     return _data_from(data) if '"msg":' in text else data
 
 

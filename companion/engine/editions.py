@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from companion.engine import event_format
 from companion.engine.rules import Rules
 from companion.engine.types import SetupError
 
@@ -30,6 +31,9 @@ def available() -> list[str]:
             continue
         out.append(name)
     return out
+
+
+event_format.on_unknown_type(available)
 
 
 def register_edition(rules: Rules[Any]) -> None:

@@ -87,13 +87,20 @@ def event(name: str, version: int = 1, *, legacy: bool = False) -> Callable[[E],
 
 
 _loaded: list[bool] = []
+_edition_loaders: list[Callable[[], object]] = []
+
+
+def on_unknown_type(load_editions: Callable[[], object]) -> None:
+    """Told by the edition registry (:mod:`companion.engine.editions`) how to import every
+    edition's module: an edition declares its own event types there, so a log may name one
+    whose module is not yet imported. (A callback, so this module imports no edition.)"""
+    _edition_loaders[:] = [load_editions]
 
 
 def load_editions() -> None:
     """Import every shipped edition's module, so the event types they declare are known."""
-    from companion.engine.editions import available
-
-    available()
+    for load in _edition_loaders:
+        load()
 
 
 def checked(name: str, data: Mapping[str, Any], say: str = "", cite: str = "") -> Event:
