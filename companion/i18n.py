@@ -265,6 +265,12 @@ def _value(value: Any, lang: str) -> str:
 
 def number(value: int | float, lang: str, decimals: int = 0) -> str:
     """``value`` with ``lang``'s digits: 1,500 in English, 1.500 in Italian and Spanish."""
+    if lang == SOURCE or lang not in LANGUAGES:
+        # English is every message's own text, made for each line the rules say: Python's
+        # format spec writes CLDR's English digits (tests/i18n compares them with Babel's),
+        # and Babel's locale data (4.4 MB of CLDR) is loaded only for a reader of another
+        # language (the 8-phone memory figure went over its 60 MB budget without this).
+        return f"{value:,.{decimals}f}"
     pattern = "#,##0" + ("." + "0" * decimals if decimals else "")
     return format_decimal(value, format=pattern, locale=_locale(lang), group_separator=True)
 

@@ -16,6 +16,7 @@ from companion.i18n import (
     Msgs,
     from_stored,
     money,
+    number,
     render,
     stored,
 )
@@ -128,3 +129,16 @@ def test_an_export_line_keeps_the_message() -> None:
 def test_a_bad_argument_is_refused_where_the_message_is_made() -> None:
     with pytest.raises(TypeError):
         Msg("{x}", x=1.5)
+
+
+@pytest.mark.parametrize("decimals", [0, 2])
+def test_english_digits_are_cldrs(decimals: int) -> None:
+    """English is written without loading Babel's locale data; its digits stay CLDR's."""
+    from babel.numbers import format_decimal
+
+    pattern = "#,##0" + ("." + "0" * decimals if decimals else "")
+    for value in (0, 7, 1200, 1959, 25000, 1234567, 7.5, 0.05, 1500.25):
+        if decimals == 0 and isinstance(value, float):
+            continue
+        assert number(value, "en", decimals) == format_decimal(
+            value, format=pattern, locale="en", group_separator=True)
