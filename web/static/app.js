@@ -1728,10 +1728,17 @@ function setupForm() {
     advancedBox.replaceChildren();
     if (!ed.value) return;
     const name = ed.value;
-    profile.replaceChildren(h("option", {value: ""}, "None: the edition's defaults"));
+    const none = () => h("option", {value: ""}, "None: the edition's defaults");
+    profile.replaceChildren(none());
     profileChanged();
-    api("GET", `/api/profiles?edition=${encodeURIComponent(name)}`).then((r) => profile.append(
-      ...r.profiles.map((p) => h("option", {value: p.name}, p.name)))).catch(() => {});
+    // the whole list from the answer (two loads in flight must not each add theirs)
+    api("GET", `/api/profiles?edition=${encodeURIComponent(name)}`).then((r) => {
+      if (ed.value !== name) return;
+      const kept = profile.value;
+      profile.replaceChildren(none(), ...r.profiles.map((p) => h("option", {value: p.name}, p.name)));
+      profile.value = kept;
+      profileChanged();
+    }).catch(() => {});
     pending = editionInfo(name).then((r) => {
       if (ed.value !== name) return;
       info = r.setup;
