@@ -148,8 +148,8 @@ class DiscardPile(DeckPolicy):
         title = ctx.state.b.deck_titles[deck]
         card = ctx.state.b.card(card_id)
         rest = [c for c in ctx.state.decks[deck] if c != card_id]
-        ctx.emit("deck_changed", Msg("{player} draws {deck}: \u201c{card}\u201d",
-                                     player=ctx.state.name(pid), deck=title, card=card.text),
+        ctx.emit("deck_card_drawn", Msg("{player} draws {deck}: \u201c{card}\u201d",
+                                        player=ctx.state.name(pid), deck=title, card=card.text),
                  deck=deck, cards=rest, card=card.id, player=pid)
         ctx.emit("card_discarded", deck=deck, card=card.id)
         rules.apply_card(ctx, pid, card)

@@ -13,13 +13,12 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 
 from companion.engine import rng as rng_mod
 from companion.engine.event_format import checked
-from companion.engine.events import FlowChanged
-from companion.engine.state import BaseState, Task, evolve
+from companion.engine.state import BaseState, PromptAsked, PromptCleared, Task, evolve
 from companion.engine.types import Event, IllegalCommand, Prompt
 
 S = TypeVar("S", bound=BaseState)
 F = TypeVar("F", bound=Callable[..., Any])
-_FLOW = FlowChanged.tag()
+_ASKED, _CLEARED = PromptAsked.tag(), PromptCleared.tag()
 
 
 @dataclass(frozen=True)
@@ -148,11 +147,12 @@ class Ctx(Generic[S]):
             self.state = evolve(self.state, prompt=None)
 
     def set_todo(self, todo: list[Task] | tuple[Task, ...]) -> None:
-        """Replace the to-do list (the ``flow`` event records where it ends up)."""
+        """Replace the to-do list (``prompt_asked`` or ``prompt_cleared`` records it)."""
         self.todo = list(todo)
 
     def finish(self, start: BaseState) -> None:
-        """Record the prompt and to-do list the command leaves, in one ``flow`` event.
+        """Record the question the command leaves and the to-do list after it, in one
+        ``prompt_asked`` (or ``prompt_cleared``) fact.
 
         Bookkeeping changes the working state directly while a command is decided; only its
         end result is stored, so replay does the same with far fewer events."""
@@ -162,15 +162,14 @@ class Ctx(Generic[S]):
             state = self.state = evolve(state, todo=todo)
         prompt = state.prompt
         if (prompt is not start.prompt and prompt != start.prompt) or state.todo != start.todo:
-            data: dict[str, Any] = {
-                "prompt": None if prompt is None else prompt.to_json(),
-                "todo": [t.to_json() for t in self.state.todo],
-            }
+            tasks = [t.to_json() for t in state.todo]
+            tag, data = (_CLEARED, {"todo": tasks}) if prompt is None else \
+                (_ASKED, {"prompt": prompt.to_json(), "todo": tasks})
             if self.rules.flow_is_bookkeeping:
                 # applying it would rebuild the prompt and to-do list the state already has
-                self.events.append(Event(_FLOW, data))
+                self.events.append(Event(tag, data))
             else:
-                self.emit("flow_changed", **data)
+                self.emit(tag, **data)
 
     def then(self, *tasks: Task) -> None:
         """Run ``tasks`` next, before anything that was already on the to-do list.

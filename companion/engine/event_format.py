@@ -26,7 +26,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar, cast, dataclass_transform
 
 from companion.engine.types import Event
 
@@ -84,6 +84,23 @@ def event(name: str, version: int = 1, *, legacy: bool = False) -> Callable[[E],
         return cls
 
     return register
+
+
+@dataclass_transform(frozen_default=True)
+def fact(name: str, version: int = 1, *, legacy: bool = False) -> Callable[[E], E]:
+    """Declare a fact the log can hold: the class becomes a frozen dataclass of its fields,
+    registered as event ``name`` (see :func:`event`). The rules' ``on_<name>`` handler says
+    how it changes the state; declare the fact next to that handler::
+
+        @fact("bowser_moved")
+        class BowserMoved(EventData):
+            to: int
+    """
+
+    def declare(cls: E) -> E:
+        return event(name, version, legacy=legacy)(cast(E, dataclass(frozen=True)(cls)))
+
+    return declare
 
 
 _loaded: list[bool] = []

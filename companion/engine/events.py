@@ -31,15 +31,6 @@ class Undone(EventData):
     cmd: int
 
 
-@event("flow_changed")
-@dataclass(frozen=True)
-class FlowChanged(EventData):
-    """Where a command left the prompt and the to-do list (tasks by declared id)."""
-
-    prompt: Blob
-    todo: list[Mapping[str, object]]
-
-
 @event("rolled")
 @dataclass(frozen=True)
 class Rolled(EventData):
@@ -106,14 +97,6 @@ class MovedTo(EventData):
     steps: int = 0
 
 
-@event("jail_changed")
-@dataclass(frozen=True)
-class JailChanged(EventData):
-    player: str
-    in_jail: bool
-    tries: int = 0
-
-
 @event("deed_owned")
 @dataclass(frozen=True)
 class DeedOwned(EventData):
@@ -141,17 +124,6 @@ class TurnPassed(EventData):
 class DoublesCounted(EventData):
     count: int
     again: bool
-
-
-@event("deck_changed")
-@dataclass(frozen=True)
-class DeckChanged(EventData):
-    """A deck's new order; ``card`` and ``player`` when a card was drawn."""
-
-    deck: str
-    cards: list[str]
-    card: str = ""
-    player: str = ""
 
 
 @event("card_drawn")

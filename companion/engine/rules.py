@@ -177,10 +177,12 @@ class Rules(SharedEvents[S], ABC):
 
     @functools.cached_property
     def flow_is_bookkeeping(self) -> bool:
-        """Whether a ``flow_changed`` event needs no applying while a command is decided (the
-        base handler: the working state already has that prompt and to-do list)."""
-        return type(self).apply is Rules.apply and \
-            type(self).on_flow_changed is Rules.on_flow_changed
+        """Whether the question a command leaves (``prompt_asked``, ``prompt_cleared``) needs
+        no applying while the command is decided (the base handlers: the working state
+        already has that prompt and to-do list)."""
+        cls = type(self)
+        return cls.apply is Rules.apply and cls.on_prompt_asked is Rules.on_prompt_asked \
+            and cls.on_prompt_cleared is Rules.on_prompt_cleared
 
     def _add_handler(self, tag: str) -> Callable[[S, Mapping[str, Any]], S]:
         on = self._apply_handlers[tag] = self._handler(tag)

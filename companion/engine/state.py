@@ -1,5 +1,6 @@
 """The part of a game's state every edition shares (generator, prompt, to-do list, ending),
-the engine's own events that change it, and the copies the interpreter makes."""
+the engine's own events that change it, the facts of the question the rules asked, and the
+copies the interpreter makes."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, Generic, TypeVar
 
-from companion.engine.events import Finished, FlowChanged, Noted, RngAdvanced, Rolled
+from companion.engine.event_format import UPCASTERS, EventData, fact
+from companion.engine.events import Finished, Noted, RngAdvanced, Rolled
 from companion.engine.types import GameSetup, Prompt, slot_setters
 
 
@@ -61,17 +63,45 @@ class BaseState:
 S = TypeVar("S", bound=BaseState)
 
 
+# -- the question a command leaves (one fact per command, see Ctx.finish) ----------------------
+@fact("prompt_asked")
+class PromptAsked(EventData):
+    """The rules asked ``prompt`` (its kind, who answers, its words, and what answers it) and
+    wait for the answer; ``todo`` are the steps left for after it (tasks by declared id)."""
+
+    prompt: Mapping[str, Any]
+    todo: list[Mapping[str, Any]]
+
+
+@fact("prompt_cleared")
+class PromptCleared(EventData):
+    """The command left no question standing (it was answered, or the game ended); ``todo``
+    are the steps left (none once the rules have settled)."""
+
+    todo: list[Mapping[str, Any]]
+
+
+def flow_upcast(data: Mapping[str, Any]) -> tuple[str, Mapping[str, Any]]:
+    """An earlier version's ``flow_changed`` (the prompt, or None, and the to-do list) as the
+    fact it was."""
+    if data["prompt"] is None:
+        return "prompt_cleared", {"todo": data["todo"]}
+    return "prompt_asked", {"prompt": data["prompt"], "todo": data["todo"]}
+
+
+UPCASTERS["flow_changed"] = flow_upcast
+
+
 class SharedEvents(Generic[S]):
     """How the engine's own events change the fields every state has (the ``on_`` handlers
     every edition's :class:`~companion.engine.rules.Rules` inherits)."""
 
-    def on_flow_changed(self, state: S, e: FlowChanged) -> S:
-        raw = e.prompt
-        return evolve(
-            state,
-            prompt=None if raw is None else Prompt.from_json(raw),
-            todo=tuple(Task.from_json(t) for t in e.todo),
-        )
+    def on_prompt_asked(self, state: S, e: PromptAsked) -> S:
+        return evolve(state, prompt=Prompt.from_json(e.prompt),
+                      todo=tuple(Task.from_json(t) for t in e.todo))
+
+    def on_prompt_cleared(self, state: S, e: PromptCleared) -> S:
+        return evolve(state, prompt=None, todo=tuple(Task.from_json(t) for t in e.todo))
 
     def on_rolled(self, state: S, e: Rolled) -> S:
         return evolve(state, rng=e.rng, last_roll=tuple(e.dice))

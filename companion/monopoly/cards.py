@@ -83,11 +83,10 @@ class MonopolyCards(MonopolyHost):
             return
         card = ctx.state.b.card(cards[0])
         rest = cards[1:] if card.keep else (*cards[1:], card.id)
-        ctx.emit("deck_changed", Msg("{player} draws {deck}: \u201c{card}\u201d",
-                                     player=ctx.state.name(pid),
-                                     deck=ctx.state.b.deck_titles[deck], card=card.text),
-                 deck=deck, cards=list(rest), card=card.id,
-                 player=pid, cite=deck)
+        ctx.emit("deck_card_drawn", Msg("{player} draws {deck}: \u201c{card}\u201d",
+                                        player=ctx.state.name(pid),
+                                        deck=ctx.state.b.deck_titles[deck], card=card.text),
+                 deck=deck, cards=list(rest), card=card.id, player=pid, cite=deck)
         self.apply_card(ctx, pid, card)
 
     # -- physical decks -----------------------------------------------------------------------
@@ -254,7 +253,7 @@ class MonopolyCards(MonopolyHost):
         """A used keep-card goes back under its deck."""
         card = ctx.state.b.card(card_id)
         ctx.emit("card_kept", player=pid, card=card_id, keep=False)
-        ctx.emit("deck_changed", deck=card.deck, cards=[*ctx.state.decks[card.deck], card_id])
+        ctx.emit("card_put_under", deck=card.deck, card=card_id)
 
 
 def physical_decks(state: MonopolyState) -> bool:

@@ -6,13 +6,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.engine.event_format import Blob, EventData, event
+from companion.engine.event_format import UPCASTERS, Blob, Data, EventData, event, fact
 from companion.engine.events import (
     CardKept,
-    DeckChanged,
     DeedOwned,
     DoublesCounted,
-    JailChanged,
     MoneyPaid,
     MovedTo,
     OrderDecided,
@@ -78,6 +76,80 @@ class DebtOwed(EventData):
 @dataclass(frozen=True)
 class DebtSettled(EventData):
     """The debt that stood is over (paid, or the debtor went bankrupt)."""
+
+
+# -- jail ---------------------------------------------------------------------------------------
+@fact("went_to_jail")
+class WentToJail(EventData):
+    """``player`` is In Jail (the move there is its own ``moved_to``)."""
+
+    player: str
+
+
+@fact("stayed_in_jail")
+class StayedInJail(EventData):
+    """``player`` did not roll their way out of Jail: ``tries`` turns tried so far."""
+
+    player: str
+    tries: int
+
+
+@fact("left_jail")
+class LeftJail(EventData):
+    """``player`` is out of Jail (paid, a card, doubles, or a rule pulled them out)."""
+
+    player: str
+
+
+def _jail_changed(data: Data) -> tuple[str, Data]:
+    """An earlier version's ``jail_changed`` (whether In Jail, the tries) as the fact it was."""
+    if not data["in_jail"]:
+        return "left_jail", {"player": data["player"]}
+    tries = data.get("tries", 0)
+    if tries:
+        return "stayed_in_jail", {"player": data["player"], "tries": tries}
+    return "went_to_jail", {"player": data["player"]}
+
+
+# -- decks --------------------------------------------------------------------------------------
+@fact("deck_card_drawn")
+class DeckCardDrawn(EventData):
+    """``player`` drew ``card`` from the companion's ``deck``, which is ``cards`` after it
+    (a card that is not kept goes under the pile)."""
+
+    player: str
+    deck: str
+    card: str
+    cards: list[str]
+
+
+@fact("card_put_under")
+class CardPutUnder(EventData):
+    """A used card that was kept went back under its ``deck``."""
+
+    deck: str
+    card: str
+
+
+@fact("deck_ordered")
+class DeckOrdered(EventData):
+    """``deck`` lies in the order ``cards`` (top first): an earlier version's record of a
+    card put back, and how a test stacks a deck. No rule emits it now."""
+
+    deck: str
+    cards: list[str]
+
+
+def _deck_changed(data: Data) -> tuple[str, Data]:
+    """An earlier version's ``deck_changed`` (a deck's new order, with the card and player
+    when a card was drawn) as the fact it was."""
+    if data.get("card"):
+        return "deck_card_drawn", {"player": data.get("player", ""), "deck": data["deck"],
+                                   "card": data["card"], "cards": data["cards"]}
+    return "deck_ordered", {"deck": data["deck"], "cards": data["cards"]}
+
+
+UPCASTERS.update({"jail_changed": _jail_changed, "deck_changed": _deck_changed})
 
 
 # -- legacy: generic patches earlier versions stored; replayed, never emitted --------------------
@@ -164,9 +236,14 @@ class MonopolyEvents(MonopolyHost):
     def on_moved_to(self, state: M, e: MovedTo) -> M:
         return _with_player(state, e.player, position=e.to)
 
-    def on_jail_changed(self, state: M, e: JailChanged) -> M:
-        return _with_player(state, e.player, in_jail=e.in_jail,
-                            jail_tries=e.tries)
+    def on_went_to_jail(self, state: M, e: WentToJail) -> M:
+        return _with_player(state, e.player, in_jail=True, jail_tries=0)
+
+    def on_stayed_in_jail(self, state: M, e: StayedInJail) -> M:
+        return _with_player(state, e.player, in_jail=True, jail_tries=e.tries)
+
+    def on_left_jail(self, state: M, e: LeftJail) -> M:
+        return _with_player(state, e.player, in_jail=False, jail_tries=0)
 
     def on_deed_owned(self, state: M, e: DeedOwned) -> M:
         index = e.space
@@ -181,7 +258,13 @@ class MonopolyEvents(MonopolyHost):
     def on_doubles_counted(self, state: M, e: DoublesCounted) -> M:
         return evolve(state, doubles=e.count, again=e.again)
 
-    def on_deck_changed(self, state: M, e: DeckChanged) -> M:
+    def on_deck_card_drawn(self, state: M, e: DeckCardDrawn) -> M:
+        return evolve(state, decks={**state.decks, e.deck: tuple(e.cards)})
+
+    def on_card_put_under(self, state: M, e: CardPutUnder) -> M:
+        return evolve(state, decks={**state.decks, e.deck: (*state.decks[e.deck], e.card)})
+
+    def on_deck_ordered(self, state: M, e: DeckOrdered) -> M:
         return evolve(state, decks={**state.decks, e.deck: tuple(e.cards)})
 
     def on_card_kept(self, state: M, e: CardKept) -> M:

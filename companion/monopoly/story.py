@@ -9,12 +9,12 @@ from __future__ import annotations
 from typing import cast
 
 from companion.engine.events import (
-    JailChanged,
     MoneyPaid,
     MovedTo,
     TradeClosed,
     TurnPassed,
 )
+from companion.monopoly.events import WentToJail
 from companion.monopoly.state import MonopolyState
 from companion.story import Count, Counter, Step
 
@@ -82,11 +82,11 @@ def jail_turns(step: Step) -> Count:
 
 
 def sent_to_jail(step: Step) -> Count:
-    if step.name != "jail_changed":
+    if step.name != "went_to_jail":
         return []
-    e = cast(JailChanged, step.data)
+    e = cast(WentToJail, step.data)
     was = _m(step.before).player(e.player).in_jail
-    return [(e.player, 1, "")] if e.in_jail and not was else []
+    return [(e.player, 1, "")] if not was else []
 
 
 def auctions_won(step: Step) -> Count:

@@ -133,8 +133,8 @@ class MonopolyTurns(MonopolyHost):
                      cite="jail-third-miss")
             ctx.then(*self.move_tasks(p.id, sum(self.move_dice(dice))))
             return
-        ctx.emit("jail_changed", self.jail_stay_msg(p.name, tries, tries_allowed),
-                 player=p.id, in_jail=True, tries=tries)
+        ctx.emit("stayed_in_jail", self.jail_stay_msg(p.name, tries, tries_allowed),
+                 player=p.id, tries=tries)
         ctx.then(Task("end_turn"))
 
     jail_tries = 3
@@ -254,12 +254,12 @@ class MonopolyTurns(MonopolyHost):
     def send_to_jail(self, ctx: C, pid: str, why: str, cite: str | None = None) -> None:
         jail = ctx.state.b.first("jail").index
         ctx.emit("moved_to", why, player=pid, to=jail, cite=cite)
-        ctx.emit("jail_changed", player=pid, in_jail=True, tries=0)
+        ctx.emit("went_to_jail", player=pid)
         if ctx.state.turn_player.id == pid:
             ctx.emit("doubles_counted", count=0, again=False)
 
     def release(self, ctx: C, pid: str, why: str) -> None:
-        ctx.emit("jail_changed", why, player=pid, in_jail=False, tries=0)
+        ctx.emit("left_jail", why, player=pid)
 
     @cites("jail-fine")
     def cmd_pay_jail_fine(self, ctx: C, command: Command) -> None:

@@ -18,8 +18,9 @@ from companion.engine.types import GameSetup
 
 ROOT = Path(__file__).resolve().parents[2]
 GENERIC = {"edition_values_set", "player_value_set", "auction_changed", "debt_changed",
-           "battle_changed", "offer_changed", "turn_flags_set", "dice_round_changed"}
-"""The generic patches replaced by the editions' own facts (legacy now)."""
+           "battle_changed", "offer_changed", "turn_flags_set", "dice_round_changed",
+           "flow_changed", "jail_changed", "deck_changed"}
+"""The generic patches replaced by facts (legacy now, or upcast to the fact they were)."""
 
 
 def bot_games(edition: str) -> set[str]:
@@ -64,7 +65,8 @@ def test_bot_games_emit_no_generic_or_legacy_event(edition: str) -> None:
 def test_example_games_emit_no_generic_or_legacy_event() -> None:
     emitted = example_games()
     assert emitted & (GENERIC | event_format.LEGACY) == set()
-    assert {"bowser_moved", "pokemon_caught", "booth_placed"} <= emitted
+    assert {"bowser_moved", "pokemon_caught", "booth_placed", "prompt_asked", "went_to_jail",
+            "left_jail", "deck_card_drawn"} <= emitted
 
 
 def test_a_legacy_event_is_refused_where_it_is_emitted_and_still_replays() -> None:
@@ -79,3 +81,35 @@ def test_an_old_debt_patch_upcasts_to_the_fact_it_was() -> None:
         "debt_owed", {"player": "ann", "creditor": "bob", "amount": 7, "reason": "Rent",
                       "rule": "rent"})
     assert event_format.upcast("debt", {"debt": None}) == ("debt_settled", {})
+
+
+def test_the_question_jail_and_decks_are_facts_declared_by_their_owners() -> None:
+    owners = {"prompt_asked": "companion.engine.state", "prompt_cleared": "companion.engine.state",
+              "went_to_jail": "companion.monopoly.events", "left_jail": "companion.monopoly.events",
+              "stayed_in_jail": "companion.monopoly.events",
+              "deck_card_drawn": "companion.monopoly.events",
+              "card_put_under": "companion.monopoly.events"}
+    event_format.load_editions()
+    assert {name: event_format.EVENT_TYPES[name].__module__ for name in owners} == owners
+    assert not {"flow_changed", "jail_changed", "deck_changed"} & set(event_format.EVENT_TYPES)
+
+
+@pytest.mark.parametrize(("old", "data", "fact"), [
+    ("flow_changed", {"prompt": None, "todo": []}, ("prompt_cleared", {"todo": []})),
+    ("flow", {"prompt": {"kind": "turn", "to": ["ann"], "text": "Ann: roll", "data": {}},
+              "todo": [{"name": "end_turn", "args": {}}]},
+     ("prompt_asked", {"prompt": {"kind": "turn", "to": ["ann"], "text": "Ann: roll",
+                                  "data": {}}, "todo": [{"name": "end_turn", "args": {}}]})),
+    ("jail", {"player": "ann", "in_jail": True, "tries": 0}, ("went_to_jail", {"player": "ann"})),
+    ("jail_changed", {"player": "ann", "in_jail": True, "tries": 2},
+     ("stayed_in_jail", {"player": "ann", "tries": 2})),
+    ("jail_changed", {"player": "ann", "in_jail": False, "tries": 0},
+     ("left_jail", {"player": "ann"})),
+    ("deck", {"deck": "chance", "cards": ["b", "a"], "card": "a", "player": "ann"},
+     ("deck_card_drawn", {"player": "ann", "deck": "chance", "card": "a", "cards": ["b", "a"]})),
+    ("deck_changed", {"deck": "chance", "cards": ["b", "a"]},
+     ("deck_ordered", {"deck": "chance", "cards": ["b", "a"]})),
+])
+def test_an_old_patch_upcasts_to_the_fact_it_was(old: str, data: dict[str, object],
+                                                 fact: tuple[str, dict[str, object]]) -> None:
+    assert event_format.upcast(old, data) == fact

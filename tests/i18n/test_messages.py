@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.engine.types import Event
+from companion.engine import game
+from companion.engine.types import Event, GameSetup
 from companion.i18n import (
     LANGUAGES,
     Money,
@@ -117,6 +118,28 @@ def test_a_prompt_kept_in_an_events_data_stays_a_message_after_a_restart(tmp_pat
     assert render(text, "it") != str(asked)
     assert isinstance(row.event.data["todo"][0]["say"], Msg)
     assert row.event.data["note"] == "plain" and row.event.data["prompt"]["data"] == {"space": 1}
+
+
+def test_a_question_asked_before_a_restart_still_speaks_each_language(tmp_path: Path) -> None:
+    """The rules' own ``prompt_asked`` fact, kept by the store and replayed after a restart,
+    gives the question back as a message: an Italian phone reads it in Italian."""
+    setup = GameSetup.from_json({"edition": "monopolino", "players": ["Zoë", "Дмитрий"],
+                                 "dice": "digital", "seed": 3, "settings": {}})
+    events = game.new_game(setup)
+    assert "prompt_asked" in [e.type for e in events]
+    store = Store(tmp_path / "games.db")
+    with store.transaction() as conn:
+        store.add_game(conn, "g1", "monopolino", "t", 0.0, "1234")
+        store.append(conn, "g1", 1, 0, 0.0, events)
+    store.close()
+    again = Store(tmp_path / "games.db")
+    state = game.replay(row.event for row in again.rows("g1"))
+    again.close()
+    assert state.prompt is not None
+    text = state.prompt.text
+    assert isinstance(text, Msg)
+    assert render(text, "it") == "Zoë: tira per vedere chi comincia"
+    assert str(text) == "Zoë: roll to see who starts"
 
 
 def test_an_export_line_keeps_the_message() -> None:

@@ -177,10 +177,9 @@ class StarWarsForce(MonopolyHost):
         ctx.emit("moved_to", player=other.id, to=me.position)
         if me.in_jail != other.in_jail:
             out, into = (other, me) if other.in_jail else (me, other)
-            ctx.emit("jail_changed", Msg("{player} leaves Jail; {other} is now In Jail.",
-                                         player=out.name, other=into.name),
-                     player=out.id, in_jail=False, tries=0)
-            ctx.emit("jail_changed", player=into.id, in_jail=True, tries=0)
+            ctx.emit("left_jail", Msg("{player} leaves Jail; {other} is now In Jail.",
+                                      player=out.name, other=into.name), player=out.id)
+            ctx.emit("went_to_jail", player=into.id)
         if ctx.state.turn_player.id == player:
             ctx.emit("doubles_counted", Msg("{player}'s turn ends.", player=me.name), count=0,
                      again=False)
@@ -221,9 +220,8 @@ class StarWarsForce(MonopolyHost):
                                  player=ctx.state.name(player), other=ctx.state.name(victim),
                                  space=space.name), player=victim, to=space.index)
         if ctx.state.player(victim).in_jail:
-            ctx.emit("jail_changed", Msg("{player} is pulled out of Jail.",
-                                         player=ctx.state.name(victim)),
-                     player=victim, in_jail=False, tries=0)
+            ctx.emit("left_jail", Msg("{player} is pulled out of Jail.",
+                                      player=ctx.state.name(victim)), player=victim)
         self.charge_rent(ctx, victim, player, space)
 
     # -- 5 Mind Trick: ₥50 from each ----------------------------------------------------
