@@ -197,6 +197,10 @@ document.addEventListener("pointerdown", () => {
   keepAwake();
   if (S.prefs.sound) Awake.unlockAudio();
 }, true);
+/* the finger lifts: once its click has run, an element kept under it is drawn fresh (keep.js) */
+for (const kind of ["pointerup", "pointercancel"]) {
+  document.addEventListener(kind, () => setTimeout(() => { if (Keep.release()) render(); }, 0), true);
+}
 async function loadView() {
   if (!S.game) return;
   const v = await api("GET", `/api/games/${gid()}`).catch(() => null);

@@ -4,7 +4,11 @@
      element: a field in it has focus, a field was changed, or a details in it was opened.
      Its field keeps focus, caret and the phone's keyboard; its closures stay its own;
    - a details with data-open="key" keeps the open or closed state the person left it in;
-   - the element at the top of the screen (or the focused block) stays where the eye was.
+   - the element at the top of the screen (or the focused block) stays where the eye was;
+   - the element a finger is pressing stays the very same element until the finger lifts: a
+     browser sends a tap nowhere when its press and its release land on two elements, so a
+     move arriving mid-tap would otherwise swallow it. It is kept when the fresh tree draws it
+     again unchanged (same tag, id, text and block), and is drawn fresh after the tap.
    A kept block moves into the fresh tree along its chain of parents, which are updated in
    place (attributes and children), so the block is never taken out of the document. */
 "use strict";
@@ -27,6 +31,28 @@ const Keep = (() => {
     return Array.from(block.querySelectorAll("details")).some((d) => d.open);
   }
   const keyed = (root, key) => root.querySelector(`[data-keep="${CSS.escape(key)}"]`);
+  const PRESSABLE = "button, summary, a, label, input, select, [role=tab]";
+  let pressed = null, pressKept = false;
+  document.addEventListener("pointerdown", (e) => {
+    pressed = e.target instanceof Element ? e.target.closest(PRESSABLE) : null; pressKept = false;
+  }, true);
+  /* after the finger lifts (and its click ran): true when a draw kept the pressed element, so
+     the caller draws again to bring it up to date */
+  function release() {
+    const kept = pressKept;
+    pressed = null; pressKept = false;
+    return kept;
+  }
+  /* the fresh tree's drawing of the pressed element, if it draws it once and unchanged */
+  function twin(fresh, el) {
+    const block = (e) => {
+      const b = e.parentElement && e.parentElement.closest("[data-keep]");
+      return b ? b.dataset.keep : "";
+    };
+    const found = Array.from(fresh.querySelectorAll(el.tagName)).filter((e) => e.id === el.id
+      && e.textContent === el.textContent && block(e) === block(el));
+    return found.length === 1 ? found[0] : null;
+  }
   /* the element the eye is on: the focused block, else the first marked one on screen */
   function anchor(root) {
     if (window.scrollY <= 0) return null;
@@ -73,6 +99,12 @@ const Keep = (() => {
       const stand = keyed(fresh, el.dataset.keep);
       if (engaged(el) || (stand && stand.hasAttribute("data-standin"))) keepers.push(el);
     }
+    const twins = new Map(keepers.map((old) => [old, keyed(fresh, old.dataset.keep)]));
+    if (pressed && root.contains(pressed)
+        && !keepers.some((k) => k.contains(pressed) || pressed.contains(k))) {
+      const neu = twin(fresh, pressed);
+      if (neu) { keepers.push(pressed); twins.set(pressed, neu); }
+    }
     const opened = {};
     for (const d of root.querySelectorAll("details[data-open]")) opened[d.dataset.open] = d.open;
     for (const d of fresh.querySelectorAll("details[data-open]")) {
@@ -81,7 +113,7 @@ const Keep = (() => {
     const eye = anchor(root);
     const pairs = new Map(), blocks = new Set();
     for (const old of keepers) {
-      const neu = keyed(fresh, old.dataset.keep);
+      const neu = twins.get(old);
       if (!neu) continue;
       const chain = [];
       let o = old, n = neu;
@@ -91,6 +123,7 @@ const Keep = (() => {
       if (n !== fresh || o !== root || chain.some(([a, b]) => pairs.has(a) && pairs.get(a) !== b)) continue;
       for (const [a, b] of chain) pairs.set(a, b);
       blocks.add(neu);
+      if (old === pressed) pressKept = true;
     }
     adopt(root, fresh, pairs, blocks, true);
     if (eye) {
@@ -119,6 +152,6 @@ const Keep = (() => {
     for (const d of block.querySelectorAll("details")) d.open = false;
     if (block.tagName === "DETAILS") block.open = false;
   }
-  return {swap, standIn, reset};
+  return {swap, standIn, reset, release};
 })();
 window.Keep = Keep;
