@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import functools
 import io
+from typing import Any
 
+from babel.messages.pofile import read_po
 from flask import Blueprint, Response, abort, jsonify, render_template, request
 
 from companion import i18n
@@ -18,11 +20,62 @@ ICON_SIZES = (180, 192, 512)  # iPhone's home screen; Android's two
 THEME = "#0b5cb5"  # the page's accent
 
 
+PSEUDO = "qps"
+"""The pseudo-language (docs/translating.md): every message decorated ⟦…⟧, built from the
+same catalogue source; never offered to players (not in the page's choice of languages), only
+a phone that asks for it gets it (tests/web/test_page_pseudo.py)."""
+COOKIE = "companion.lang"
+"""The language a phone chose on the page (web/static/i18n.js), for the pages drawn here."""
+
+
+def reader_lang() -> str:
+    """The language of this request's reader: the phone's own choice (its cookie), else its
+    browser's Accept-Language, else English."""
+    chosen = request.cookies.get(COOKIE, "")
+    if chosen in i18n.LANGUAGES or chosen == PSEUDO:
+        return chosen
+    return i18n.choose(request.headers.get("Accept-Language"))
+
+
+def page_words(msgid: str, lang: str, **args: Any) -> str:
+    """A template's own words in ``lang`` (``{{ tr("Loading…") }}``), from the catalogue."""
+    text = i18n.render(i18n.Msg(msgid, **args), lang)
+    return f"⟦{text}⟧" if lang == PSEUDO else text
+
+
+@bp.app_context_processor
+def template_words() -> dict[str, Any]:
+    """Every template gets ``lang`` (its ``<html lang>``) and ``tr`` in the reader's language."""
+    lang = reader_lang()
+    return {"lang": lang, "tr": lambda msgid, **args: page_words(msgid, lang, **args)}
+
+
+@bp.after_app_request
+def vary_by_language(resp: Response) -> Response:
+    if resp.mimetype == "text/html":
+        resp.vary.add("Accept-Language")
+        resp.vary.add("Cookie")
+    return resp
+
+
+@functools.cache
+def pseudo_catalogue() -> dict[str, Any]:
+    """The page's catalogue in the pseudo-language: every msgid of the template, decorated."""
+    with (i18n.LOCALES / "messages.pot").open("rb") as f:
+        template = read_po(f)
+    messages: dict[str, Any] = {}
+    for entry in template:
+        if isinstance(entry.id, tuple | list) and entry.id:
+            messages[str(entry.id[0])] = [f"⟦{form}⟧" for form in entry.id]
+        elif entry.id:
+            messages[str(entry.id)] = f"⟦{entry.id}⟧"
+    cat = i18n.page_catalogue(i18n.SOURCE)
+    return {**cat, "lang": PSEUDO, "intl": i18n.SOURCE, "name": "Pseudo", "messages": messages}
+
+
 @bp.get("/")
 def index() -> Response:
-    lang = i18n.choose(request.headers.get("Accept-Language"))
-    resp = Response(render_template("index.html", lang=lang))
-    resp.vary.add("Accept-Language")
+    resp = Response(render_template("index.html"))
     resp.headers["Cache-Control"] = "no-cache"
     return resp
 
@@ -73,8 +126,11 @@ def icon(size: int) -> Response:
 @bp.get("/api/i18n/<lang>.json")
 def catalogue(lang: str) -> Response:
     """The page's catalogue for ``lang``, built from the same ``.po`` (docs/translating.md)."""
-    if lang not in i18n.LANGUAGES:
+    if lang == PSEUDO:
+        resp = jsonify(pseudo_catalogue())
+    elif lang not in i18n.LANGUAGES:
         abort(404)
-    resp = jsonify(i18n.page_catalogue(lang))
+    else:
+        resp = jsonify(i18n.page_catalogue(lang))
     resp.headers["Cache-Control"] = "no-cache"
     return resp

@@ -15,7 +15,8 @@ from babel.messages.frontend import parse_mapping_cfg
 from companion.i18n import LANGUAGES, PLACEHOLDER, SOURCE, _plural_index, catalogue, plural_forms
 
 ROOT = Path(__file__).resolve().parents[2]
-KEYWORDS = {"Msg": None, "Msgs": (1, 2), "tr": None, "trn": (1, 2)}  # as scripts/messages
+KEYWORDS = {"Msg": None, "Msgs": (1, 2),  # as scripts/messages
+            "tr": None, "trn": (1, 2), "trNodes": None}
 TRANSLATED = [lang for lang in LANGUAGES if lang != SOURCE]
 
 

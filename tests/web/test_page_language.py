@@ -59,10 +59,38 @@ def test_the_page_and_its_catalogue_follow_accept_language(tmp_path: Path) -> No
             "{player} mette un botteghino su {space}."
         assert cat["languages"] == {"en": "English", "es": "Español", "it": "Italiano"}
         assert _get(base + "/api/i18n/xx.json")[0] == 404
+        # the pages the companion draws speak the reader's language too: their <html lang>
+        # and their own words (the Wi-Fi page, the history and profile shells)
+        for path in ("/", "/history", "/profile"):
+            page = _get(base + path, "es-ES,es;q=0.9")[1]
+            assert '<html lang="es">' in page and "Cargando…" in page, (path, page)
+        assert "Vai alla partita" in _get(base + "/", "it")[1]
+
+
+def test_a_phones_own_choice_beats_its_browsers_language(tmp_path: Path) -> None:
+    """The choice made on the page (remembered in a cookie) draws the next page in it."""
+    with running_server(tmp_path) as (base, _service):
+        req = urllib.request.Request(base + "/history", headers={
+            "Accept-Language": "en-GB", "Cookie": "companion.lang=it"})
+        with urllib.request.urlopen(req, timeout=30) as resp:
+            page = resp.read().decode()
+            assert "Cookie" in resp.headers.get("Vary", "")
+        assert '<html lang="it">' in page and "Le nostre partite" in page, page
+        # the pseudo-language only for a phone that asks for it, never from a browser's list
+        assert '<html lang="en">' in _get(base + "/", "qps")[1]
+        status, text = _get(base + "/api/i18n/qps.json")
+        cat = json.loads(text)
+        assert status == 200 and "qps" not in cat["languages"]
+        assert cat["messages"]["Your turn!"] == "⟦Your turn!⟧"
+
+
+HAPPENED = {"en": "What just happened", "it": "Appena successo", "es": "Acaba de pasar"}
 
 
 def _happened(page: Any) -> str:
-    return str(page.get_by_role("list", name="What just happened").inner_text())
+    """The lines under "What just happened", named in the phone's own language."""
+    lang = page.locator("html").get_attribute("lang") or "en"
+    return str(page.get_by_role("list", name=HAPPENED[lang]).inner_text())
 
 
 def test_an_italian_phone_reads_monopolino_in_italian(browser: Any, tmp_path: Path) -> None:
@@ -85,6 +113,12 @@ def test_an_italian_phone_reads_monopolino_in_italian(browser: Any, tmp_path: Pa
         playwright_api.expect(italian.locator("#tab-table")).to_have_text("Tavolo")
         playwright_api.expect(italian.get_by_role("heading", name="Appena successo")
                               ).to_be_visible()
+        # ...and every other word of the table: the players, booths and board panels, and the
+        # page's own money figures in Italian digits (€4,50, never €4.50)
+        for heading in ("Giocatori", "Botteghini e LOTTERIA", "Tabellone"):
+            playwright_api.expect(italian.get_by_role("heading", name=heading)).to_be_visible()
+        balance = italian.locator(".glance .balance").inner_text()
+        assert balance.startswith("Hai ") and re.search(r"€\d+,\d\d$", balance), balance
         playwright_api.expect(english.locator("#tab-table")).to_have_text("Table")
         english_said = _happened(english)
         assert " moves " in english_said or " places a booth " in english_said, english_said
@@ -104,7 +138,7 @@ def test_the_phones_choice_of_language_is_remembered(browser: Any, tmp_path: Pat
         playwright_api.expect(page.locator("html")).to_have_attribute("lang", "es")
         page.reload()
         playwright_api.expect(page.locator("html")).to_have_attribute("lang", "es")
-        playwright_api.expect(page.get_by_role("list", name="What just happened")).to_contain_text(
+        playwright_api.expect(page.get_by_role("list", name=HAPPENED["es"])).to_contain_text(
             re.compile(r" avanza | caseta "))
         said = _happened(page)
         assert " moves " not in said and " places a booth " not in said, said

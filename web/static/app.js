@@ -1,11 +1,7 @@
 /* Board Companion phone page. Renders the VIEW (docs/contracts.md) for game night: at a glance,
    in words, each edition drawn as itself. Game data goes into the DOM as text, never HTML. */
 "use strict";
-/* the page's own words, in the phone's language (web/static/i18n.js; extracted by
-   scripts/messages, docs/translating.md) */
-const tr = (msg, args) => I18n.t(msg, args);
-const trn = (one, many, n, args) => I18n.tn(one, many, n, args);
-
+/* the page's own words: tr(), trn(), trNodes() (web/static/i18n.js) */
 const S = {session: null, game: null, view: null, es: null, seen: -1, tab: "table",
   fetched: {}, retry: null, seat: null, confirm: null, wake: null,
   prefs: loadPrefs()};
@@ -62,10 +58,13 @@ function applyPrefs() {
 function money(n) {
   const c = S.view && S.view.currency;
   if (n === null || n === undefined) return "";
-  if (!c) return String(n);
-  const dec = c.decimals || 0;
-  if (c.symbol) return `${n < 0 ? "−" : ""}${c.symbol}${(Math.abs(n) / 10 ** dec).toFixed(dec)}`;
-  return `${n} ${Math.abs(n) === 1 ? c.one : c.many}`;
+  if (!c) return I18n.number(n, 0);
+  return I18n.money({money: n, cur: c});  /* each reader's digits: €7.50, €7,50 */
+}
+/* an amount the view gives as a number (and as English text beside it): the reader's digits */
+function amountText(n, text) {
+  if (typeof n === "number" && S.view && S.view.currency) return money(n);
+  return I18n.text(text) || (n === null || n === undefined ? "" : money(n));
 }
 /* a chance in words; never rounded to 100 % unless certain */
 function chance(num, den) {
@@ -74,10 +73,10 @@ function chance(num, den) {
   let k = 0;
   while (k < 6 && num !== den && Number(p.toFixed(k)) >= 100) k += 1;
   while (k < 6 && num !== 0 && Number(p.toFixed(k)) <= 0) k += 1;
-  const pct = `${p.toFixed(k)} %`;
-  const word = num === den ? "certain" : num === 0 ? "impossible" : p >= 99 ? "almost certain"
-    : p >= 75 ? "very likely" : p > 50 ? "likely" : p === 50 ? "an even chance"
-    : p >= 25 ? "possible" : "unlikely";
+  const pct = `${I18n.number(Number(p.toFixed(k)), k)} %`;
+  const word = num === den ? tr("certain") : num === 0 ? tr("impossible") : p >= 99
+    ? tr("almost certain") : p >= 75 ? tr("very likely") : p > 50 ? tr("likely") : p === 50
+      ? tr("an even chance") : p >= 25 ? tr("possible") : tr("unlikely");
   return `${word} (${pct})`;
 }
 /* engine texts with raw odds ("16383/16384 (>99.9%, 14 rolls)") into words */
@@ -86,9 +85,10 @@ function words(text) {
   return String(text ?? "")
     .replace(types ? new RegExp(` \\((?:${types})-\\d+\\)`, "g") : /$^/, "")  /* "(ice-1)" */
     .replace(/(\d+)\/(\d+) \(([<>]?\d+(?:\.\d+)?)%(?:, (\d+) rolls?)?\)/g, (m, a, b, _p, r) =>
-      chance(Number(a), Number(b)) + (r ? ` within ${r} rolls` : ""))
-    .replace(/\b(\d+) in (\d+) \((\d+(?:\.\d+)?)%\)/g, (m, a, b) => `${a} in ${b}, ${
-      chance(Number(a), Number(b))}`);
+      chance(Number(a), Number(b)) + (r ? " " + trn("within {n} roll", "within {n} rolls", Number(r))
+        : ""))
+    .replace(/\b(\d+) in (\d+) \((\d+(?:\.\d+)?)%\)/g, (m, a, b) => tr("{n} in {total}, {chance}",
+      {n: Number(a), total: Number(b), chance: chance(Number(a), Number(b))}));
 }
 async function api(method, path, body) {
   const opts = {method, headers: {Accept: "application/json"}, credentials: "same-origin"};
@@ -99,11 +99,11 @@ async function api(method, path, body) {
   }
   let resp;
   try { resp = await fetch(path, opts); } catch (e) {
-    throw new Error("The companion cannot be reached; check the Wi-Fi.");
+    throw new Error(tr("The companion cannot be reached; check the Wi-Fi."));
   }
   const data = await resp.json().catch(() => ({}));
   if (!resp.ok || data.ok === false) {
-    const err = new Error(data.error || `Refused (${resp.status}).`);
+    const err = new Error(I18n.text(data.error) || tr("Refused ({status}).", {status: String(resp.status)}));
     err.code = data.code; err.status = resp.status; throw err;
   }
   return data;
@@ -131,10 +131,10 @@ const gid = () => encodeURIComponent(S.game);
 function mayAct(actor) { return banker() || (me() !== null && actor === me()); }
 function player(id) { return S.view && S.view.players.find((x) => x.id === id); }
 function playerName(id) {
-  if (id === "banker") return "Banker";
-  if (id === "bank" || id === null || id === undefined) return "the Bank";
+  if (id === "banker") return tr("Banker");
+  if (id === "bank" || id === null || id === undefined) return tr("the Bank");
   const p = player(id);
-  return p ? p.name : "a player";
+  return p ? p.name : tr("a player");
 }
 function seatIndex(id) {
   const order = (S.seat && S.seat.order) || (S.view ? S.view.players.map((p) => p.id).sort() : []);
@@ -149,7 +149,7 @@ function playerColor(id) {
 function spaceName(i) {
   const b = S.view && S.view.board;
   const sp = b && b.spaces.find((x) => x.index === i || x.id === i);
-  return sp ? sp.name : "a space";
+  return sp ? sp.name : tr("a space");
 }
 function typeName(t) {
   const types = (S.view && S.view.extra && S.view.extra.types) || {};
@@ -157,7 +157,7 @@ function typeName(t) {
 }
 function pokemonName(chip) {  /* "rock-1" -> "Rock-type Pokémon" */
   const t = String(chip).replace(/-\d+$/, "");
-  return `${typeName(t)}-type Pokémon`;
+  return tr("{type}-type Pokémon", {type: typeName(t)});
 }
 function dot(id) {
   const el = h("span", {class: "pdot", "aria-hidden": "true"});
@@ -182,7 +182,8 @@ function connect() {
 }
 function setLive(on) {
   const d = $("live"); d.className = "dot " + (on ? "on" : "off");
-  d.setAttribute("aria-label", on ? "live" : "reconnecting"); d.title = on ? "live" : "reconnecting";
+  const said = on ? tr("live") : tr("reconnecting");
+  d.setAttribute("aria-label", said); d.title = said;
 }
 document.addEventListener("visibilitychange", () => {
   if (document.visibilityState !== "visible" || !S.game) return;
@@ -217,14 +218,14 @@ async function loadSeat(draw) {
   S.seat = r;
   for (const pid of asked) {  /* the banker said no (a yes comes back as granted) */
     if (!still.includes(pid) && r.granted !== pid) {
-      toast(`The banker did not let this phone play ${playerName(pid)}.`);
+      toast(tr("The banker did not let this phone play {player}.", {player: playerName(pid)}));
       delete S.fetched.seats;
     }
   }
   if (draw && changed && S.view) render();
   if (r.granted) {
     if (r.key) S.newKey = {game: S.game, player: r.granted, key: r.key};
-    await loadSession(); seatChanged(); toast(`This phone plays ${playerName(r.granted)} again.`, true);
+    await loadSession(); seatChanged(); toast(tr("This phone plays {player} again.", {player: playerName(r.granted)}), true);
   }
 }
 /* the seat this phone held was taken over by another phone (a seat key, the banker): it
@@ -236,7 +237,8 @@ async function checkSeat() {
   S.session = now;
   if (me() === was) return;
   seatChanged(); render();
-  if (was && !me()) toast(`${playerName(was)} is played on another phone now; this phone watches.`);
+  if (was && !me()) toast(tr("{player} is played on another phone now; this phone watches.",
+    {player: playerName(was)}));
 }
 /* this phone is someone else now: views (and secrets in them) follow the new seat */
 function seatChanged() { S.seen = -1; connect(); loadView(); }
@@ -277,7 +279,7 @@ function notify(before, v) {
     S.flash = true; clearTimeout(S.flashTimer);
     S.flashTimer = setTimeout(() => { S.flash = false; const g = document.querySelector(".glance");
       if (g) g.classList.remove("flash"); }, 2500);
-    $("announce").textContent = `Your turn: ${words(v.prompt.text)}`;
+    $("announce").textContent = tr("Your turn: {prompt}", {prompt: words(v.prompt.text)});
   }
   const name = playerName(mine);
   const fresh = newLines(before.log || [], v.log || []).map((t) => logText(t).replace(/^Card: /, ""));
@@ -291,10 +293,13 @@ function notify(before, v) {
   for (const t of before.trades || []) {  /* your offer turned down */
     const to = playerName(t.to);
     if (t.proposer === mine && !(v.trades || []).some((x) => x.id === t.id)
-        && fresh.some((x) => x.startsWith(`${to} declines`))) hits.push(`${to} declined your trade.`);
+        && fresh.some((x) => x.startsWith(`${to} declines`))) {
+      hits.push(tr("{player} declined your trade.", {player: to}));
+    }
   }
   if (hits.length) {
-    const text = hits.map((t) => secondPerson(words(t), name)).join(" ");
+    const text = hits.map((t) => (I18n.lang() === "en" ? secondPerson(words(t), name) : words(t)))
+      .join(" ");
     (window.__hits = window.__hits || []).push(text);
     toast(text, true);
     if (navigator.vibrate) navigator.vibrate(120);
@@ -369,7 +374,7 @@ function fetched(key, path) {
   return S.fetched[key];
 }
 function loading(got) {
-  return h("p", {class: "muted"}, got.error ? got.error : "Loading…");
+  return h("p", {class: "muted"}, got.error ? got.error : tr("Loading…"));
 }
 
 /* ---- rendering ---- */
@@ -377,19 +382,19 @@ function render() {
   const app = $("app"); app.setAttribute("aria-busy", "false");
   if (window.RulesAtHand) RulesAtHand.attach();  /* "Rules" in the bar (rules.js) */
   const who = $("who");
-  who.textContent = banker() ? "Banker" : me() ? playerName(me()) : S.game ? "Watching" : "";
+  who.textContent = banker() ? tr("Banker") : me() ? playerName(me()) : S.game ? tr("Watching") : "";
   if (me()) who.style.setProperty("--c", playerColor(me())); else who.style.removeProperty("--c");
   const focus = document.activeElement && document.activeElement.id;
   if (!S.game) { Keep.swap(app, joinScreen()); return; }
-  if (!S.view) { Keep.swap(app, [h("p", {class: "muted"}, "Loading the game…")]); return; }
+  if (!S.view) { Keep.swap(app, [h("p", {class: "muted"}, tr("Loading the game…"))]); return; }
   $("title").textContent = S.view.title || "Board Companion";
   /* the tab's title says it too, for a phone looking at another app */
-  document.title = myTurn(S.view) ? `Your turn! · ${S.view.title || "Board Companion"}`
+  document.title = myTurn(S.view) ? `${tr("Your turn!")} · ${S.view.title || "Board Companion"}`
     : S.view.title || "Board Companion";
   document.body.dataset.edition = S.view.edition || "";
   const tabs = [["table", tr("Table")], ["history", tr("History")], ["chart", tr("Money")],
     banker() ? ["banker", tr("Banker")] : ["more", tr("Phone")]];
-  const nav = h("nav", {class: "tabs", role: "tablist", "aria-label": "Pages"}, ...tabs.map(
+  const nav = h("nav", {class: "tabs", role: "tablist", "aria-label": tr("Pages")}, ...tabs.map(
     ([k, label]) => h("button", {role: "tab", id: `tab-${k}`, "aria-selected": String(S.tab === k),
       class: S.tab === k ? "sel" : "", onclick: () => { S.tab = k; render(); }}, label)));
   const body = {table: tableTab, chart: chartTab, history: historyTab, banker: bankerTab,
@@ -414,14 +419,14 @@ function storyAtEnd(v) {
   if (typeof storyPanel === "function") return storyPanel(v.game_id, v.version);
   return h("details", {class: "story", ontoggle: (e) => e.target.open && document.head.append(h("script", {
     src: "/static/story.js", onload: () => e.target.replaceWith(storyPanel(v.game_id, v.version, true))}))},
-  h("summary", {}, "The story of the game"));
+  h("summary", {}, tr("The story of the game")));
 }
 
 /* ---- at a glance: whose turn, what now, your balance, what just happened, the dice ---- */
 function logText(e) { return typeof e === "string" ? e : String((e && (e.say || e.text)) || ""); }
 function glance(v) {
   const sec = h("section", {class: "glance" + (myTurn(v) ? " mine" : "") + (myTurn(v) && S.flash
-    ? " flash" : ""), "aria-label": "Now"});
+    ? " flash" : ""), "aria-label": tr("Now")});
   let head;
   if (v.finished) {
     const w = (v.winners || []).map(playerName);
@@ -441,11 +446,12 @@ function glance(v) {
   }
   const p = player(me());
   if (p) {
-    const big = p.money_text || (p.money !== null && p.money !== undefined ? money(p.money) : "");
+    const big = amountText(p.money, p.money_text);
     if (big) sec.append(h("p", {class: "balance"}, h("span", {class: "muted"}, tr("You have") + " "),
       h("strong", {}, big)));
     else if (p.power_points !== undefined) sec.append(h("p", {class: "balance"},
-      h("span", {class: "muted"}, "Power Points "), h("strong", {}, `${p.power_points} of ${p.goal}`)));
+      h("span", {class: "muted"}, tr("Power Points") + " "),
+      h("strong", {}, tr("{n} of {goal}", {n: p.power_points, goal: p.goal}))));
   }
   const roll = v.last_roll || [];
   /* the last lines said, each with its rule (view.log_cites, beside view.log) */
@@ -453,7 +459,7 @@ function glance(v) {
   const log = (v.log || []).map((e, i) => (typeof e === "string" && cites[i]
     ? {say: e, cite: cites[i]} : e)).slice(-4).reverse();
   if (log.length || roll.length) {
-    const list = h("ul", {class: "happened", "aria-label": "What just happened"});
+    const list = h("ul", {class: "happened", "aria-label": tr("What just happened")});
     /* the dice go beside the line of a player who rolled or moved by them (not Bowser's) */
     const names = v.players.map((p) => p.name);
     const byPlayer = (t) => names.some((n) => t.startsWith(`${n} `) || t.startsWith(`${n}'s `));
@@ -483,7 +489,7 @@ const PIPS = {1: [[1, 1]], 2: [[0, 0], [2, 2]], 3: [[0, 0], [1, 1], [2, 2]],
   6: [[0, 0], [2, 0], [0, 1], [2, 1], [0, 2], [2, 2]]};
 function dice(values) {
   const box = h("span", {class: "dice-pics", role: "img",
-    "aria-label": `dice: ${values.join(" and ")}`});
+    "aria-label": tr("dice: {values}", {values})});
   for (const n of values) {
     const svg = s("svg", {viewBox: "0 0 30 30", class: "die"},
       s("rect", {x: 1, y: 1, width: 28, height: 28, rx: 5, class: "die-face"}));
@@ -506,39 +512,42 @@ function terms(side) {
     if (["money", "spaces", "cards", "pokemon"].includes(k) || !Array.isArray(val)) continue;
     out.push(...val.map((x) => humanize(String(x))));
   }
-  return out.length ? out : ["nothing"];
+  return out.length ? out : [tr("nothing")];
 }
 function cardText(c) {
-  if (c && typeof c === "object") return String(c.text || c.name || "a card");
+  if (c && typeof c === "object") return String(c.text || c.name || tr("a card"));
   for (const p of (S.view && S.view.players) || []) {
     const hit = (p.cards || []).find((x) => x && x.id === c);
     if (hit) return hit.text;
   }
-  return "a card";
+  return tr("a card");
 }
 function offers(v) {
   const trades = v.trades || [];
   if (!trades.length) return null;
-  const sec = h("section", {class: "offers", "aria-label": "Trade offers"}, h("h2", {}, "Offers"));
+  const sec = h("section", {class: "offers", "aria-label": tr("Trade offers")}, h("h2", {}, tr("Offers")));
   for (const t of trades) {
     const acts = (v.actions || []).filter((a) => OFFER.has(a.type) && a.args &&
       a.args.trade === t.id && mayAct(a.actor));
     const card = h("div", {class: "offer", "data-trade": t.id},
-      h("p", {class: "who"}, dot(t.proposer), `${playerName(t.proposer)} offers ${playerName(t.to)}`),
+      h("p", {class: "who"}, dot(t.proposer), tr("{player} offers {other}",
+        {player: playerName(t.proposer), other: playerName(t.to)})),
       h("div", {class: "sides"},
-        h("div", {}, h("h3", {}, `${playerName(t.proposer)} gives`),
+        h("div", {}, h("h3", {}, tr("{player} gives", {player: playerName(t.proposer)})),
           h("ul", {}, ...terms(t.give).map((x) => h("li", {}, x)))),
-        h("div", {}, h("h3", {}, `${playerName(t.to)} gives`),
+        h("div", {}, h("h3", {}, tr("{player} gives", {player: playerName(t.to)})),
           h("ul", {}, ...terms(t.take).map((x) => h("li", {}, x))))));
     const row = h("div", {class: "row"});
     for (const a of acts) {
       const box = h("div", {class: "action", "data-type": a.type, "data-actor": a.actor},
         h("button", {class: a.type === "accept_trade" ? "primary" : "",
-          onclick: () => send(a)}, a.type === "accept_trade" ? "Accept" : a.type ===
-          "decline_trade" ? "Decline" : "Withdraw"));
+          onclick: () => send(a)}, a.type === "accept_trade" ? tr("Accept") : a.type ===
+          "decline_trade" ? tr("Decline") : tr("Withdraw")));
       row.append(box);
     }
-    if (!acts.length) card.append(h("p", {class: "muted"}, `Waiting for ${playerName(t.to)}.`));
+    if (!acts.length) {
+      card.append(h("p", {class: "muted"}, tr("Waiting for {players}.", {players: [playerName(t.to)]})));
+    }
     card.append(row);
     sec.append(card);
   }
@@ -555,13 +564,13 @@ function actionsSection(v) {
   if (!normal.length && !tools.length && !danger.length) mine.length = 0;
   if (!mine.length) {
     if (v.finished) return null;
-    return h("section", {class: "quiet", "aria-label": "Your actions"}, h("p", {class: "muted"},
+    return h("section", {class: "quiet", "aria-label": tr("Your actions")}, h("p", {class: "muted"},
       me() || banker() ? tr("Nothing for you to do right now.")
         : tr("You are watching. Pick your player under Phone.")));
   }
-  const sec = h("section", {"aria-label": "Your actions"});
+  const sec = h("section", {"aria-label": tr("Your actions")});
   if (normal.length) {
-    sec.append(h("h2", {class: "sr"}, "What you can do"));
+    sec.append(h("h2", {class: "sr"}, tr("What you can do")));
     const list = h("div", {class: "actions"});
     const draws = normal.filter((a) => a.type === "draw" && !a.input);
     for (const a of normal) {
@@ -572,11 +581,11 @@ function actionsSection(v) {
     sec.append(list);
   }
   if (tools.length) {
-    sec.append(h("details", {class: "sub", "data-open": "tools"}, h("summary", {}, "Banker tools"),
+    sec.append(h("details", {class: "sub", "data-open": "tools"}, h("summary", {}, tr("Banker tools")),
       h("div", {class: "actions"}, ...tools.map((a) => actionView(a, false)))));
   }
   if (danger.length) {
-    sec.append(h("div", {class: "careful"}, h("h3", {}, "Careful"),
+    sec.append(h("div", {class: "careful"}, h("h3", {}, tr("Careful")),
       ...danger.map((a) => dangerView(a, banker()))));
   }
   return sec;
@@ -589,8 +598,8 @@ function drawGrid(draws) {
     return heads.size === 1 && String(draws[0].label).includes(": ") ? [...heads][0] : "";
   })();
   const short = (a) => (common ? String(a.label).slice(common.length + 2) : String(a.label));
-  const find = h("input", {type: "search", "aria-label": "Find the card", placeholder:
-    "Type a few letters", autocomplete: "off", "data-keep": `find:${draws[0].actor}`});
+  const find = h("input", {type: "search", "aria-label": tr("Find the card"), placeholder:
+    tr("Type a few letters"), autocomplete: "off", "data-keep": `find:${draws[0].actor}`});
   const cells = draws.map((a) => h("div", {class: "action", "data-type": a.type,
     "data-actor": a.actor, "data-args": JSON.stringify(a.args || {})},
   h("button", {onclick: () => send(a).then(() => Keep.reset(box)), "aria-label": words(a.label)},
@@ -603,8 +612,9 @@ function drawGrid(draws) {
   find.addEventListener("input", filter);
   const who = banker() && draws[0].actor !== "banker" ? `${playerName(draws[0].actor)}: ` : "";
   const box = h("div", {class: "draw-grid", "data-keep": `draws:${draws[0].actor}:${draws.length}`},
-    h("p", {class: "label"}, `${who}${common ? `Which ${common}?` : "Which card?"} Tap it, `
-      + "or tap the card's tag on the reader."), find, grid);
+    h("p", {class: "label"}, who + (common
+      ? tr("Which {kind}? Tap it, or tap the card's tag on the reader.", {kind: common})
+      : tr("Which card? Tap it, or tap the card's tag on the reader."))), find, grid);
   queueMicrotask(filter);
   return box;
 }
@@ -613,11 +623,12 @@ function dangerView(a, showActor) {
   const label = (showActor && a.actor !== "banker" ? `${playerName(a.actor)}: ` : "") + a.label;
   const box = h("div", {class: "action", "data-type": a.type, "data-actor": a.actor});
   if (S.confirm === key) {
-    box.append(h("p", {role: "alert"}, a.type === "end_game" ? "End the game for everyone now? "
-      + "The richest player wins." : `${label}? This cannot be taken back by the player.`),
+    box.append(h("p", {role: "alert"}, a.type === "end_game"
+      ? tr("End the game for everyone now? The richest player wins.")
+      : tr("{action}? This cannot be taken back by the player.", {action: label})),
     h("div", {class: "row"}, h("button", {class: "danger solid", "data-confirm": "yes",
-      onclick: () => { S.confirm = null; send(a); }}, `Yes: ${label}`),
-    h("button", {onclick: () => { S.confirm = null; render(); }}, "Cancel")));
+      onclick: () => { S.confirm = null; send(a); }}, tr("Yes: {action}", {action: label})),
+    h("button", {onclick: () => { S.confirm = null; render(); }}, tr("Cancel"))));
   } else {
     box.append(h("button", {class: "danger", onclick: () => { S.confirm = key; render(); }}, `${label}…`));
   }
@@ -632,7 +643,7 @@ function amountField(id, inp, label) {
     "aria-describedby": `${id}-range`});
   const read = () => Math.round(Number(field.value) * f);
   return [h("label", {for: id}, label), h("p", {class: "muted hint", id: `${id}-range`},
-    `from ${money(inp.min)} to ${money(inp.max)}`), field, read];
+    tr("from {min} to {max}", {min: money(inp.min), max: money(inp.max)})), field, read];
 }
 function actionView(a, showActor) {
   const box = h("div", {class: "action", "data-type": a.type, "data-actor": a.actor,
@@ -674,7 +685,7 @@ function ballAndRoll(a, label, inp) {
   const go = (value) => act(async () => {
     const roll = die ? Number(die.value) : 0;
     if (die && !(Number.isInteger(roll) && roll >= 1 && roll <= 6)) {
-      toast("Enter the die you rolled (1 to 6), then tap the ball."); return;
+      toast(tr("Enter the die you rolled (1 to 6), then tap the ball.")); return;
     }
     const post = (type, args, version) => api("POST", `/api/games/${gid()}/commands`,
       {actor: a.actor, type, args, version, key: randomKey()});
@@ -684,13 +695,15 @@ function ballAndRoll(a, label, inp) {
     const block = document.querySelector(`[data-keep="${CSS.escape(actionKey(a))}"]`);
     if (block) Keep.reset(block);
     const mine = a.actor === me() ? playerName(me()) : null;
-    const says = [...(first.says || []), ...(then.says || [])];
-    if (says.length) toast(says.map((t) => (mine ? secondPerson(words(t), mine) : words(t)))
+    const says = [...(first.says || []), ...(then.says || [])].map(I18n.text);
+    if (says.length) toast(says.map((t) => (mine && I18n.lang() === "en"
+      ? secondPerson(words(t), mine) : words(t)))
       .join(" "), true);
   });
-  return h("div", {class: "then-roll"}, h("p", {class: "label"}, typed ? `${label}: roll the die, enter it, `
-    + "then tap the ball you play" : `${label}: tap the ball you play; the companion rolls`),
-  die ? h("div", {class: "dice"}, h("label", {for: die.id}, "Die ", die)) : "",
+  return h("div", {class: "then-roll"}, h("p", {class: "label"}, typed
+    ? tr("{action}: roll the die, enter it, then tap the ball you play", {action: label})
+    : tr("{action}: tap the ball you play; the companion rolls", {action: label})),
+  die ? h("div", {class: "dice"}, h("label", {for: die.id}, tr("Die") + " ", die)) : "",
   h("div", {class: "choices"}, ...(inp.options || []).map((o) => h("button", {class: "primary",
     "data-value": String(o.value), onclick: () => go(o.value)}, words(o.label ?? humanize(o.value))))));
 }
@@ -699,7 +712,7 @@ function bonusPicker(b) {
     "data-bonus": c})]);
   const names = {};
   for (const p of (S.view.players || [])) for (const c of ((p.items || {}).cards || [])) names[c.item] = c.name;
-  const box = h("fieldset", {class: "bonus"}, h("legend", {}, `Attack Bonus cards (up to ${b.max})`),
+  const box = h("fieldset", {class: "bonus"}, h("legend", {}, tr("Attack Bonus cards (up to {n})", {n: b.max})),
     ...checks.map(([c, el]) => h("label", {class: "check", for: el.id}, el, names[c] || humanize(c))));
   const read = () => {
     const on = checks.filter(([, el]) => el.checked).map(([c]) => c);
@@ -707,28 +720,32 @@ function bonusPicker(b) {
   };
   return [box, read];
 }
+/* the dice the rules name (Mario's red and black die) in the reader's words */
+const dieName = (n) => ({red: tr("red"), black: tr("black")}[n] || n);
+const upperFirst = (t) => String(t).charAt(0).toUpperCase() + String(t).slice(1);
 function diceInput(a, label, inp) {
   const count = inp.count || 1;
   /* dice the rules name (Mario: red, black) get a labelled field each, in the rules' order */
   const names = inp.names || [];
   const fields = Array.from({length: count}, (_, i) => h("input", {type: "number",
     inputmode: "numeric", min: 1, max: 6, "data-die": i, name: names[i] || `die${i + 1}`,
-    "aria-label": names[i] ? `${names[i]} die` : `Die ${i + 1}`,
-    placeholder: names[i] || ""}));
+    "aria-label": names[i] ? tr("{name} die", {name: dieName(names[i])}) : tr("Die {n}", {n: i + 1}),
+    placeholder: names[i] ? dieName(names[i]) : ""}));
   const cells = fields.map((f, i) => names[i]
-    ? h("label", {class: `die-${names[i]}`}, `${names[i][0].toUpperCase()}${names[i].slice(1)} `, f)
+    ? h("label", {class: `die-${names[i]}`}, `${upperFirst(dieName(names[i]))} `, f)
     : f);
   const enter = () => {
     const dice = fields.map((f) => Number(f.value));
-    if (dice.some((d) => !Number.isInteger(d) || d < 1)) { toast("Enter every die."); return; }
+    if (dice.some((d) => !Number.isInteger(d) || d < 1)) { toast(tr("Enter every die.")); return; }
     send(a, {dice});
   };
   for (const f of fields) f.addEventListener("keydown", (e) => { if (e.key === "Enter") enter(); });
   const form = h("div", {}, h("div", {class: "dice"}, ...cells),
     h("button", {class: inp.physical || !inp.optional ? "primary" : "", "data-send": "dice",
-      onclick: enter}, "Send my dice"));
+      onclick: enter}, tr("Send my dice")));
   if (inp.physical || !inp.optional) {
-    return h("div", {}, h("p", {class: "label"}, `${label}: enter the dice you rolled`), form);
+    return h("div", {}, h("p", {class: "label"}, tr("{action}: enter the dice you rolled",
+      {action: label})), form);
   }
   /* digital dice: the companion rolls; values typed in would be refused */
   return h("button", {class: "primary", onclick: () => send(a)}, label);
@@ -747,24 +764,28 @@ function assetLabel(kind, item) {
   return humanize(item);
 }
 const assetValue = (item) => (item && typeof item === "object" ? item.id : item);
-const KIND_WORD = {spaces: "Place", cards: "Card", pokemon: "Pokémon"};
+const kindWord = (k) => ({spaces: tr("Place"), cards: tr("Card"), pokemon: tr("Pokémon")}[k] || humanize(k));
 function moneyInput(label) {
   const dec = (S.view.currency && S.view.currency.decimals) || 0;
   const el = h("input", {type: "number", min: 0, value: 0, step: dec ? 1 / 10 ** dec : 1,
     inputmode: dec ? "decimal" : "numeric", "aria-label": label});
   return [el, () => Math.round((Number(el.value) || 0) * 10 ** dec)];
 }
+/* money counted in things, named in the reader's words ("Coins", "Monete") */
+function moneyWord(cur) {
+  return upperFirst(({coin: tr("coins"), "Poké Ball": tr("Poké Balls")})[cur.one] || cur.many);
+}
 function assetPicker(p, title) {
   const box = h("fieldset", {}, h("legend", {}, title));
   const cur = S.view.currency;
-  const [m, readMoney] = moneyInput(`${title}: ${cur ? cur.many : "money"}`);
-  box.append(h("label", {}, cur ? humanize(cur.many) : "Money", m));
+  const [m, readMoney] = moneyInput(tr("{who}: money", {who: title}));
+  box.append(h("label", {}, cur && !cur.symbol ? moneyWord(cur) : tr("Money"), m));
   const checks = [];
   for (const [kind, items] of Object.entries(assetLists(p))) {
     for (const item of items) {
       const c = h("input", {type: "checkbox"});
       checks.push([kind, assetValue(item), c]);
-      box.append(h("label", {class: "check"}, c, `${KIND_WORD[kind]}: ${assetLabel(kind, item)}`));
+      box.append(h("label", {class: "check"}, c, `${kindWord(kind)}: ${assetLabel(kind, item)}`));
     }
   }
   const read = () => {
@@ -780,38 +801,39 @@ function tradeForm(a) {
   const v = S.view;
   const others = v.players.filter((p) => p.id !== a.actor && !p.bankrupt);
   const form = h("div", {class: "trade"});
-  const to = h("select", {"aria-label": "Trade with"},
+  const to = h("select", {"aria-label": tr("Trade with")},
     ...others.map((p) => h("option", {value: p.id}, p.name)));
   const mine = player(a.actor);
-  const [giveBox, give] = assetPicker(mine, `${mine.name} gives`);
+  const [giveBox, give] = assetPicker(mine, tr("{player} gives", {player: mine.name}));
   const takeHolder = h("div");
   let take = () => ({});
   const fill = () => {
     const other = player(to.value);
     if (!other) return;
-    const [box, read] = assetPicker(other, `${other.name} gives`);
+    const [box, read] = assetPicker(other, tr("{player} gives", {player: other.name}));
     take = read; takeHolder.replaceChildren(box);
   };
   to.addEventListener("change", fill); fill();
-  form.append(h("label", {}, "Trade with", to), giveBox, takeHolder,
+  form.append(h("label", {}, tr("Trade with"), to), giveBox, takeHolder,
     h("button", {class: "primary", onclick: () => send(a, {to: to.value, give: give(),
-      take: take()})}, "Offer the trade"));
+      take: take()})}, tr("Offer the trade")));
   return form;
 }
 function transferForm(a) {
-  const accounts = [["bank", "The Bank"], ...S.view.players.map((p) => [p.id, p.name])];
+  const accounts = [["bank", tr("The Bank")], ...S.view.players.map((p) => [p.id, p.name])];
   const opts = () => accounts.map(([id, n]) => h("option", {value: id}, n));
-  const src = h("select", {"aria-label": "From"}, ...opts());
-  const to = h("select", {"aria-label": "To"}, ...opts());
+  const src = h("select", {"aria-label": tr("From")}, ...opts());
+  const to = h("select", {"aria-label": tr("To")}, ...opts());
   to.selectedIndex = Math.min(1, accounts.length - 1);
-  const [amount, read] = moneyInput("Amount");
+  const [amount, read] = moneyInput(tr("Amount"));
   amount.value = 1;
-  const reason = h("input", {type: "text", maxlength: 120, "aria-label": "Reason",
-    placeholder: "Reason (shown in the history)"});
-  return h("div", {}, h("div", {class: "row"}, h("label", {}, "From", src), h("label", {}, "To", to)),
-    h("label", {}, "Amount", amount), h("label", {}, "Reason", reason),
+  const reason = h("input", {type: "text", maxlength: 120, "aria-label": tr("Reason"),
+    placeholder: tr("Reason (shown in the history)")});
+  return h("div", {}, h("div", {class: "row"}, h("label", {}, tr("From"), src),
+    h("label", {}, tr("To"), to)),
+    h("label", {}, tr("Amount"), amount), h("label", {}, tr("Reason"), reason),
     h("button", {class: "primary", onclick: () => send(a, {source: src.value, to: to.value,
-      amount: read(), reason: reason.value})}, "Move the money"));
+      amount: read(), reason: reason.value})}, tr("Move the money")));
 }
 
 /* ---- auction and debt in words ---- */
@@ -819,24 +841,26 @@ function auctionSection(v) {
   const out = [];
   if (v.auction) {
     const a = v.auction;
-    out.push(h("p", {}, h("strong", {}, `Auction of ${spaceName(a.space)}: `),
-      a.bidder ? `${playerName(a.bidder)} leads with ${money(a.high)}.` : `no bid yet (from ${
-        money(a.floor || 1)}).`,
-      (a.passed || []).length ? ` Passed: ${a.passed.map(playerName).join(", ")}.` : ""));
+    out.push(h("p", {}, h("strong", {}, tr("Auction of {space}:", {space: spaceName(a.space)}) + " "),
+      a.bidder ? tr("{player} leads with {amount}.", {player: playerName(a.bidder), amount: money(a.high)})
+        : tr("no bid yet (from {amount}).", {amount: money(a.floor || 1)}),
+      (a.passed || []).length ? " " + tr("Passed: {players}.", {players: a.passed.map(playerName)}) : ""));
   }
   if (v.debt) {
     const d = v.debt;
-    out.push(h("p", {}, h("strong", {}, `${playerName(d.player)} owes ${money(d.amount)}`),
-      ` to ${playerName(d.creditor)}${d.reason ? ` (${words(d.reason)})` : ""}: sell or mortgage `
-      + "to raise it."));
+    const bank = d.creditor === "bank" || d.creditor === null || d.creditor === undefined;
+    const to = (bank ? tr("to the Bank") : tr("to {player}", {player: playerName(d.creditor)}))
+      + (d.reason ? ` (${words(d.reason)})` : "");
+    out.push(h("p", {}, h("strong", {}, tr("{player} owes {amount}", {player: playerName(d.player),
+      amount: money(d.amount)})), " " + tr("{to}: sell or mortgage to raise it.", {to})));
   }
-  return out.length ? h("section", {class: "notice", "aria-label": "On the table"}, ...out) : null;
+  return out.length ? h("section", {class: "notice", "aria-label": tr("On the table")}, ...out) : null;
 }
 
 /* ---- each edition drawn as itself ---- */
 function editionSection(v) {
   try { return editionParts(v); } catch (e) {  /* one odd value must not blank the page */
-    return [h("section", {}, h("p", {class: "muted"}, "This part of the table cannot be drawn."))];
+    return [h("section", {}, h("p", {class: "muted"}, tr("This part of the table cannot be drawn.")))];
   }
 }
 function editionParts(v) {
@@ -860,15 +884,19 @@ function groupColor(c) {
 }
 function flagWords(sp) {
   const out = [];
-  if (sp.game_over) out.push("GAME OVER");
+  if (sp.game_over) out.push(tr("GAME OVER"));
   const booths = S.view.extra && S.view.extra.booths_on;
-  if (booths && booths[sp.index]) out.push("booth");
+  if (booths && booths[sp.index]) out.push(tr("booth"));
   return out;
 }
+/* a space's or card's fact, named in the reader's words */
+const fieldWord = (f) => ({name: tr("name"), price: tr("price"), rent: tr("rent"), tax: tr("tax"),
+  text: tr("text"), amount: tr("amount")}[f] || humanize(f).toLowerCase());
 function boardSection(v) {
   const spaces = v.board.spaces;
   const n = spaces.length, side = Math.ceil(n / 4), cols = side + 1;
-  const grid = h("div", {class: "ring", role: "list", "aria-label": `The board, ${n} spaces`});
+  const grid = h("div", {class: "ring", role: "list", "aria-label": trn("The board, {n} space",
+    "The board, {n} spaces", n)});
   grid.style.setProperty("--n", cols);
   const bowser = v.extra && v.extra.bowser;
   const at = (i) => {  /* GO at the bottom right, then clockwise like the real board */
@@ -879,23 +907,28 @@ function boardSection(v) {
     return [1 + k, cols];
   };
   const detail = h("p", {class: "space-detail", "aria-live": "polite"},
-    "Tap a space to read it.");  /* the space read stays read, in its current words */
+    tr("Tap a space to read it."));  /* the space read stays read, in its current words */
   spaces.forEach((sp, i) => {
     const idx = sp.index ?? i;
     const [row, col] = at(idx);
     const here = v.players.filter((p) => p.position === idx && !p.bankrupt);
     const flags = flagWords(sp);
     const bits = [sp.name];
-    if (sp.owner) bits.push(`owned by ${playerName(sp.owner)}`);
-    else if (sp.price !== undefined) bits.push(`for sale at ${money(sp.price)}`);
-    if (sp.rent !== undefined) bits.push(`rent ${money(sp.rent)}`);
-    if (sp.amount !== undefined) bits.push(`pay ${money(sp.amount)}`);
+    if (sp.owner) bits.push(tr("owned by {player}", {player: playerName(sp.owner)}));
+    else if (sp.price !== undefined) bits.push(tr("for sale at {amount}", {amount: money(sp.price)}));
+    if (sp.rent !== undefined) bits.push(tr("rent {amount}", {amount: money(sp.rent)}));
+    if (sp.amount !== undefined) bits.push(tr("pay {amount}", {amount: money(sp.amount)}));
     bits.push(...flags);
     /* facts the rulebook does not print: the shipped default until the banker confirms them */
-    const unsure = (sp.unverified || []).map((f) => ({amount: "tax"}[f] || f));
-    if (unsure.length) bits.push(`${unsure.join(" and ")} as shipped, not yet checked against your box`);
-    if (bowser && bowser.position === idx) bits.push("Bowser is here");
-    if (here.length) bits.push(`${here.map((p) => p.name).join(" and ")} ${here.length > 1 ? "are" : "is"} here`);
+    const unsure = (sp.unverified || []).map((f) => fieldWord(f === "amount" ? "tax" : f));
+    if (unsure.length) {
+      bits.push(tr("{facts} as shipped, not yet checked against your box", {facts: unsure}));
+    }
+    if (bowser && bowser.position === idx) bits.push(tr("Bowser is here"));
+    if (here.length) {
+      bits.push(trn("{players} is here", "{players} are here", here.length,
+        {players: here.map((p) => p.name)}));
+    }
     const text = bits.join(", ");
     const cell = h("button", {class: "cell" + (sp.game_over ? " over" : "") + (sp.owner ? " owned" : ""),
       role: "listitem", "aria-label": text, "data-space": idx,
@@ -909,7 +942,7 @@ function boardSection(v) {
       cell.append(stripe);
     }
     cell.append(h("span", {class: "nm", "aria-hidden": "true"}, softHyphens(sp.name)));
-    if (sp.game_over) cell.append(h("span", {class: "flag", "aria-hidden": "true"}, "GAME OVER"));
+    if (sp.game_over) cell.append(h("span", {class: "flag", "aria-hidden": "true"}, tr("GAME OVER")));
     const toks = h("span", {class: "toks", "aria-hidden": "true"});
     for (const p of here) toks.append(dot(p.id));
     if (bowser && bowser.position === idx) toks.append(h("span", {class: "bowser"}, "B"));
@@ -918,26 +951,32 @@ function boardSection(v) {
   });
   const mid = h("div", {class: "mid"});
   mid.style.gridArea = `2 / 2 / ${cols} / ${cols}`;
-  mid.append(h("p", {class: "mid-turn"}, v.current && !v.finished ? `${playerName(v.current)}'s turn` : ""));
+  mid.append(h("p", {class: "mid-turn"}, v.current && !v.finished
+    ? tr("{player}'s turn", {player: playerName(v.current)}) : ""));
   if (bowser) {
     const over = spaces.filter((x) => x.game_over).map((x) => x.name);
     mid.append(h("p", {class: "bowser-line"}, h("span", {class: "bowser"}, "B"),
-      ` Bowser is on ${bowser.space}${bowser.active ? "" : " (asleep)"}.`),
-    h("p", {class: "over-line"}, over.length ? `GAME OVER: ${over.join(", ")}` : "No GAME OVER yet."));
+      " " + (bowser.active ? tr("Bowser is on {space}.", {space: bowser.space})
+        : tr("Bowser is on {space} (asleep).", {space: bowser.space}))),
+    h("p", {class: "over-line"}, over.length ? tr("GAME OVER: {spaces}", {spaces: over.join(", ")})
+      : tr("No GAME OVER yet.")));
     const rest = bowser.waiting_for || [];  /* resting Bowser wakes when these have played */
-    if (rest.length) mid.append(h("p", {}, `Bowser rests until ${rest.length > 1 ? `${rest.slice(0, -1)
-      .join(", ")} and ${rest[rest.length - 1]} have` : `${rest[0]} has`} finished a turn.`));
+    if (rest.length) {
+      mid.append(h("p", {}, trn("Bowser rests until {players} has finished a turn.",
+        "Bowser rests until {players} have finished a turn.", rest.length, {players: rest})));
+    }
   }
   if (v.edition === "monopolino" && v.extra) {
-    mid.append(h("p", {class: "pot"}, "Lottery pot ", h("strong", {}, v.extra.lottery_text || money(v.extra.lottery))));
+    mid.append(h("p", {class: "pot"}, tr("Lottery pot") + " ",
+      h("strong", {}, amountText(v.extra.lottery, v.extra.lottery_text))));
   } else if (v.pot) {
-    mid.append(h("p", {class: "pot"}, "Pot ", h("strong", {}, v.pot_text || money(v.pot))));
+    mid.append(h("p", {class: "pot"}, tr("Pot") + " ", h("strong", {}, amountText(v.pot, v.pot_text))));
   }
   grid.append(mid);
-  const legend = h("ul", {class: "legend", "aria-label": "Players' colours"}, ...v.players
+  const legend = h("ul", {class: "legend", "aria-label": tr("Players' colours")}, ...v.players
     .slice().sort((a, b) => seatIndex(a.id) - seatIndex(b.id)).map((p) => h("li", {}, dot(p.id),
       `${p.name}: ${p.space || ""}`)));
-  return h("section", {class: "board", "aria-label": "Board"}, h("h2", {}, "Board"), grid, detail, legend);
+  return h("section", {class: "board", "aria-label": tr("Board")}, h("h2", {}, tr("Board")), grid, detail, legend);
 }
 
 /* long words break where a reader expects ("Mush-room"), not anywhere ("Mushroo m") */
@@ -950,71 +989,88 @@ function softHyphens(name) {
 function pokemonMats(v) {
   const ex = v.extra || {};
   const types = ex.types || {};
-  const sec = h("section", {class: "mats", "aria-label": "Tracker mats"}, h("h2", {}, "Tracker mats"));
+  const sec = h("section", {class: "mats", "aria-label": tr("Tracker mats")}, h("h2", {}, tr("Tracker mats")));
   for (const p of v.players) {
     const got = new Set(p.types || []);
-    const mat = h("ul", {class: "mat", "aria-label": `${p.name}'s mat: ${got.size} of ${
-      Object.keys(types).length} types`});
+    const mat = h("ul", {class: "mat", "aria-label": tr("{player}'s mat: {n} of {total} types",
+      {player: p.name, n: got.size, total: Object.keys(types).length})});
     for (const [t, name] of Object.entries(types).sort((a, b) => a[1].localeCompare(b[1]))) {
       mat.append(h("li", {class: got.has(t) ? "got" : ""}, got.has(t) ? "● " : "○ ", name));
     }
-    sec.append(h("h3", {}, dot(p.id), `${p.name}${p.partner ? ` with ${p.partner}` : ""}: `
-      + `${(p.pokemon || []).length} Pokémon, battle strength ${p.battle_strength ?? "?"}`
-      + (p.mat_complete ? ", mat complete!" : "")), mat);
+    const who = p.partner ? tr("{player} with {partner}", {player: p.name, partner: p.partner}) : p.name;
+    const facts = {who, n: (p.pokemon || []).length, strength: String(p.battle_strength ?? "?")};
+    sec.append(h("h3", {}, dot(p.id), p.mat_complete
+      ? tr("{who}: {n} Pokémon, battle strength {strength}, mat complete!", facts)
+      : tr("{who}: {n} Pokémon, battle strength {strength}", facts)), mat);
   }
   const die = ex.catching_die;
   if (die) {
     const faces = h("span", {class: "cdie", role: "img", "aria-label":
-      `catching die: ${die.ball_faces} of ${die.faces.length} faces show a Poké Ball`},
+      tr("catching die: {n} of {total} faces show a Poké Ball", {n: die.ball_faces, total: die.faces.length})},
     ...die.faces.map((f) => h("span", {class: f === "ball" ? "ball" : "miss"}, f === "ball" ? "◓" : "✕")));
-    sec.append(h("h3", {}, "Catching die"), h("p", {}, faces, ` ${die.ball_faces} in ${die.faces.length}: `
-      + `${chance(die.ball_faces, die.faces.length)} to catch on one roll; a re-roll costs ${money(die.reroll_price)}.`));
+    sec.append(h("h3", {}, tr("Catching die")), h("p", {}, faces, " " + tr(
+      "{n} in {total}: {chance} to catch on one roll; a re-roll costs {amount}.", {n: die.ball_faces,
+        total: die.faces.length, chance: chance(die.ball_faces, die.faces.length),
+        amount: money(die.reroll_price)})));
     const odds = v.prompt && v.prompt.data && v.prompt.data.odds;
-    if (odds) sec.append(h("p", {class: "odds"}, `Now: ${chance(odds.numerator, odds.denominator)}`
-      + ` to catch within ${odds.rolls} rolls with ${money(odds.money)}.`));
+    if (odds) {
+      sec.append(h("p", {class: "odds"}, trn("Now: {chance} to catch within {n} roll with {amount}.",
+        "Now: {chance} to catch within {n} rolls with {amount}.", odds.rolls,
+        {chance: chance(odds.numerator, odds.denominator), amount: money(odds.money)})));
+    }
   }
-  if (ex.wild) sec.append(h("p", {class: "muted"}, "Wild Pokémon left: " + Object.entries(ex.wild)
-    .sort((a, b) => typeName(a[0]).localeCompare(typeName(b[0]))).map(([t, c]) => `${typeName(t)} ${c}`).join(", ")));
+  if (ex.wild) sec.append(h("p", {class: "muted"}, tr("Wild Pokémon left: {list}", {list: Object.entries(ex.wild)
+    .sort((a, b) => typeName(a[0]).localeCompare(typeName(b[0]))).map(([t, c]) => `${typeName(t)} ${c}`).join(", ")})));
   return sec;
 }
 function forceSection(v) {
   const ex = v.extra || {};
-  const sec = h("section", {class: "force", "aria-label": "The Force"}, h("h2", {}, "Use the Force"));
+  const sec = h("section", {class: "force", "aria-label": tr("The Force")}, h("h2", {}, tr("Use the Force")));
   sec.append(h("ol", {class: "powers"}, ...Object.entries(ex.force_powers || {}).map(([k, t]) =>
     h("li", {}, dice([Number(k)]), " ", words(t)))));
-  sec.append(h("h3", {}, "Markers and properties"), h("ul", {class: "plain"}, ...v.players.map((p) =>
-    h("li", {}, dot(p.id), `${p.name}: ${(ex.markers_left || {})[p.id] ?? 0} markers left, `
-      + `${(ex.properties_owned || {})[p.id] ?? 0} properties`))));
-  if ((ex.bank_auctions || []).length) sec.append(h("p", {}, `The Bank auctions: ${ex.bank_auctions.join(", ")}`));
+  sec.append(h("h3", {}, tr("Markers and properties")), h("ul", {class: "plain"}, ...v.players.map((p) =>
+    h("li", {}, dot(p.id), `${p.name}: `
+      + trn("{n} marker left", "{n} markers left", (ex.markers_left || {})[p.id] ?? 0) + ", "
+      + trn("{n} property", "{n} properties", (ex.properties_owned || {})[p.id] ?? 0)))));
+  if ((ex.bank_auctions || []).length) {
+    sec.append(h("p", {}, tr("The Bank auctions: {spaces}", {spaces: ex.bank_auctions.join(", ")})));
+  }
   return sec;
 }
 function boothSection(v) {
   const ex = v.extra || {};
-  const sec = h("section", {class: "booths", "aria-label": "Booths and lottery"},
-    h("h2", {}, "Booths and lottery"),
-    h("p", {class: "pot big"}, "Lottery pot ", h("strong", {}, ex.lottery_text || money(ex.lottery || 0))));
+  const sec = h("section", {class: "booths", "aria-label": tr("Booths and lottery")},
+    h("h2", {}, tr("Booths and lottery")),
+    h("p", {class: "pot big"}, tr("Lottery pot") + " ",
+      h("strong", {}, amountText(ex.lottery || 0, ex.lottery_text))));
   sec.append(h("ul", {class: "plain"}, ...v.players.map((p) => {
     const left = (ex.booths || {})[p.id] ?? p.booths_left ?? 0;
     const streets = (p.spaces || []).map(spaceName);
-    return h("li", {}, dot(p.id), `${p.name}: ${left} booths left`,
-      streets.length ? `; booths on ${streets.join(", ")}` : "");
+    return h("li", {}, dot(p.id), `${p.name}: ` + trn("{n} booth left", "{n} booths left", left),
+      streets.length ? "; " + tr("booths on {spaces}", {spaces: streets.join(", ")}) : "");
   })));
-  if (ex.risk) sec.append(h("p", {class: "muted"}, `RISK cards: ${ex.risk.deck} in the pile, ${ex.risk.discard} played.`));
+  if (ex.risk) {
+    sec.append(h("p", {class: "muted"}, tr("RISK cards: {deck} in the pile, {played} played.",
+      {deck: ex.risk.deck, played: ex.risk.discard})));
+  }
   return sec;
 }
 
 /* Master Trainer: chips as cards by owner, colour and knock-out; items; the rival */
-const CHIP_COLOURS = {starter: "Starter", pink: "Pink", green: "Green", blue: "Blue", red: "Red",
-  yellow: "Yellow", purple: "Purple", white: "White"};
-const colourRank = (c) => { const i = Object.keys(CHIP_COLOURS).indexOf(c); return i < 0 ? 99 : i; };
+const CHIP_ORDER = ["starter", "pink", "green", "blue", "red", "yellow", "purple", "white"];
+const chipColour = (c) => ({starter: tr("Starter"), pink: tr("Pink"), green: tr("Green"),
+  blue: tr("Blue"), red: tr("Red"), yellow: tr("Yellow"), purple: tr("Purple"),
+  white: tr("White")}[c] || humanize(c));
+const colourRank = (c) => { const i = CHIP_ORDER.indexOf(c); return i < 0 ? 99 : i; };
 function chipCard(c) {
   return h("li", {class: `chip c-${String(c.colour).replace(/[^a-z]/g, "")}` + (c.knocked_out ? " ko" : ""),
-    "aria-label": `${c.name}, number ${c.number}, ${CHIP_COLOURS[c.colour] || humanize(c.colour)}, `
-      + `strength ${c.battle_strength}${c.knocked_out ? ", knocked out" : ""}`},
+    "aria-label": tr("{pokemon}, number {number}, {colour}, strength {strength}", {pokemon: c.name,
+      number: c.number, colour: chipColour(c.colour), strength: c.battle_strength})
+      + (c.knocked_out ? ", " + tr("knocked out") : "")},
   h("span", {class: "cn", "aria-hidden": "true"}, `#${c.number}`),
   h("strong", {"aria-hidden": "true"}, c.name),
   h("span", {class: "cs", "aria-hidden": "true"}, `⚔ ${c.battle_strength}`),
-  c.knocked_out ? h("span", {class: "kob", "aria-hidden": "true"}, "knocked out") : "");
+  c.knocked_out ? h("span", {class: "kob", "aria-hidden": "true"}, tr("knocked out")) : "");
 }
 function trainerSection(v) {
   const ex = v.extra || {};
@@ -1026,56 +1082,64 @@ function trainerSection(v) {
   const battle = ex.final_battle || ex.battle;
   if (battle) {
     const sides = Object.entries(battle.sides || {});
-    const sec = h("section", {class: "battle", "aria-label": "Battle"}, h("h2", {},
-      battle.kind === "final" ? "The Final Battle" : "Battle"));
-    for (const [pid, side] of sides) sec.append(h("p", {}, dot(pid), `${playerName(pid)}: ${side.name}, `
-      + `strength ${side.strength}, ${side.bonus_cards} bonus card${side.bonus_cards === 1 ? "" : "s"}`));
+    const sec = h("section", {class: "battle", "aria-label": tr("Battle")}, h("h2", {},
+      battle.kind === "final" ? tr("The Final Battle") : tr("Battle")));
+    for (const [pid, side] of sides) {
+      sec.append(h("p", {}, dot(pid), `${playerName(pid)}: ` + trn(
+        "{pokemon}, strength {strength}, {n} bonus card", "{pokemon}, strength {strength}, {n} bonus cards",
+        side.bonus_cards, {pokemon: side.name, strength: side.strength})));
+    }
     if (battle.kind === "final") {
       const r = battle.rival;
-      sec.append(r ? h("div", {class: "rival"}, h("h3", {}, `Rival: ${r.name}`),
-        h("p", {}, `${[].concat(r.pokemon || []).join(", ")}; strength ${r.strength}`),
-        (r.bonus_by_roll || []).length ? h("p", {class: "muted"}, "Bonus by roll: " + r.bonus_by_roll
-          .map((b, i) => `${i + 1}: +${b}`).join(", ")) : "")
-        : h("p", {}, "The rival is still face down."));
+      sec.append(r ? h("div", {class: "rival"}, h("h3", {}, tr("Rival: {name}", {name: r.name})),
+        h("p", {}, tr("{pokemon}; strength {strength}", {pokemon: [].concat(r.pokemon || []).join(", "),
+          strength: r.strength})),
+        (r.bonus_by_roll || []).length ? h("p", {class: "muted"}, tr("Bonus by roll: {list}", {list: r.bonus_by_roll
+          .map((b, i) => `${i + 1}: +${b}`).join(", ")})) : "")
+        : h("p", {}, tr("The rival is still face down.")));
     }
     out.push(sec);
   }
   const odds = ex.catch_odds;
   if (odds) {
-    out.push(h("section", {class: "odds", "aria-label": "Catching odds"}, h("h2", {},
-      `Catching ${chipName(odds.chip)}`), h("ul", {class: "plain"}, ...odds.by_ball.map((b) =>
-      h("li", {}, `${b.ball === "none" ? "No ball" : itemName(b.ball)}: ${words(b.text)} `
-        + `(${b.sixths} of 6 faces)`)))));
+    out.push(h("section", {class: "odds", "aria-label": tr("Catching odds")}, h("h2", {},
+      tr("Catching {pokemon}", {pokemon: chipName(odds.chip)})), h("ul", {class: "plain"}, ...odds.by_ball.map((b) =>
+      h("li", {}, tr("{ball}: {odds} ({n} of 6 faces)", {ball: b.ball === "none" ? tr("No ball")
+        : itemName(b.ball), odds: words(I18n.text(b.text)), n: b.sixths}))))));
   }
   for (const p of v.players.slice().sort((a, b) => seatIndex(a.id) - seatIndex(b.id))) {
-    const sec = h("section", {class: "trainer", "aria-label": `${p.name}'s team`});
+    const sec = h("section", {class: "trainer", "aria-label": tr("{player}'s team", {player: p.name})});
     sec.style.setProperty("--c", playerColor(p.id));
     sec.append(h("h2", {}, dot(p.id), `${p.name}`, h("span", {class: "pp"},
-      `${p.power_points} of ${p.goal} Power Points`)));
-    const meter = h("div", {class: "meter", role: "progressbar", "aria-label": `${p.name}'s Power Points`,
+      tr("{n} of {goal} Power Points", {n: p.power_points, goal: p.goal}))));
+    const meter = h("div", {class: "meter", role: "progressbar", "aria-label": tr("{player}'s Power Points",
+      {player: p.name}),
       "aria-valuemin": 0, "aria-valuemax": p.goal, "aria-valuenow": p.power_points},
     h("span", {}));
     meter.firstChild.style.width = `${Math.min(100, (100 * p.power_points) / (p.goal || 1))}%`;
-    sec.append(meter, h("p", {class: "muted"}, `At ${p.space}${p.on_plateau ? ", on the Indigo Plateau" : ""}`));
+    sec.append(meter, h("p", {class: "muted"}, p.on_plateau
+      ? tr("At {space}, on the Indigo Plateau", {space: p.space}) : tr("At {space}", {space: p.space})));
     const groups = {};
     for (const c of p.team || []) (groups[c.knocked_out ? "ko" : c.colour] = groups[c.knocked_out ? "ko" : c.colour] || []).push(c);
-    for (const key of [...Object.keys(CHIP_COLOURS), ...Object.keys(groups), "ko"]) {
+    for (const key of [...CHIP_ORDER, ...Object.keys(groups), "ko"]) {
       if (!groups[key]) continue;
-      sec.append(h("h3", {}, key === "ko" ? "Knocked out" : CHIP_COLOURS[key] || humanize(key)),
+      sec.append(h("h3", {}, key === "ko" ? tr("Knocked out") : chipColour(key)),
         h("ul", {class: "chips"}, ...groups[key].map(chipCard)));
       delete groups[key];
     }
     const items = p.items || {};
-    sec.append(h("h3", {}, `Items in hand: ${items.count ?? 0}`));
+    sec.append(h("h3", {}, tr("Items in hand: {n}", {n: items.count ?? 0})));
     if (items.cards) sec.append(h("ul", {class: "items"}, ...items.cards.map((c) =>
       h("li", {}, c.count > 1 ? `${c.name} ×${c.count}` : c.name))));
     out.push(sec);
   }
   if (ex.tray) {
-    out.push(h("section", {class: "muted-sec", "aria-label": "Chips left"}, h("h2", {}, "Chips left to find"),
-      h("p", {}, Object.entries(ex.tray).sort((a, b) => colourRank(a[0]) - colourRank(b[0])).map(([c, n]) => `${CHIP_COLOURS[c] || humanize(c)}: ${n} in the tray`
-        + `${ex.board_face_down && ex.board_face_down[c] !== undefined ? `, ${ex.board_face_down[c]} face down` : ""}`)
-        .join("; ") + (ex.dungeon !== undefined ? `; ${ex.dungeon} in the dungeon.` : "."))));
+    const down = ex.board_face_down || {};
+    out.push(h("section", {class: "muted-sec", "aria-label": tr("Chips left")}, h("h2", {}, tr("Chips left to find")),
+      h("p", {}, Object.entries(ex.tray).sort((a, b) => colourRank(a[0]) - colourRank(b[0])).map(([c, n]) =>
+        (down[c] !== undefined ? tr("{colour}: {n} in the tray, {down} face down", {colour: chipColour(c), n,
+          down: down[c]}) : tr("{colour}: {n} in the tray", {colour: chipColour(c), n})))
+        .join("; ") + (ex.dungeon !== undefined ? "; " + tr("{n} in the dungeon.", {n: ex.dungeon}) : "."))));
   }
   return out;
 }
@@ -1089,28 +1153,29 @@ function playersSection(v) {
   const list = h("ul", {class: "players"});
   for (const p of v.players.slice().sort((a, b) => seatIndex(a.id) - seatIndex(b.id))) {
     const tags = [];
-    if (p.is_current) tags.push(h("span", {class: "tag"}, "their turn"));
-    if (p.id === me()) tags.push(h("span", {class: "tag"}, "you"));
-    if (p.in_jail) tags.push(h("span", {class: "tag warn"}, "in jail"));
-    if (p.bankrupt) tags.push(h("span", {class: "tag warn"}, "bankrupt"));
+    if (p.is_current) tags.push(h("span", {class: "tag"}, tr("their turn")));
+    if (p.id === me()) tags.push(h("span", {class: "tag"}, tr("you")));
+    if (p.in_jail) tags.push(h("span", {class: "tag warn"}, tr("in jail")));
+    if (p.bankrupt) tags.push(h("span", {class: "tag warn"}, tr("bankrupt")));
     const owned = (p.spaces || []).map(spaceName);
     const li = h("li", {class: "player" + (p.is_current ? " current" : ""), "data-player": p.id},
       h("div", {class: "top"}, h("span", {}, dot(p.id), p.name, p.token ? ` (${p.token})` : ""),
-        h("span", {class: "money"}, p.money_text || (p.power_points !== undefined
-          ? `${p.power_points} Power Points` : ""))),
-      h("div", {}, ...tags, p.space ? h("span", {class: "muted"}, ` at ${p.space}`) : ""),
-      owned.length ? h("div", {class: "muted"}, `Owns: ${owned.join(", ")}`) : "",
-      (p.cards || []).length ? h("div", {class: "muted"}, `Cards: ${p.cards.map(cardText).join("; ")}`) : "",
-      (p.pokemon || []).length ? h("div", {class: "muted"}, `Pokémon: ${p.pokemon.map(pokemonName).join(", ")}`) : "");
+        h("span", {class: "money"}, amountText(p.money, p.money_text) || (p.power_points !== undefined
+          ? tr("{n} Power Points", {n: p.power_points}) : ""))),
+      h("div", {}, ...tags, p.space ? h("span", {class: "muted"}, " " + tr("at {space}", {space: p.space})) : ""),
+      owned.length ? h("div", {class: "muted"}, tr("Owns: {spaces}", {spaces: owned.join(", ")})) : "",
+      (p.cards || []).length ? h("div", {class: "muted"}, tr("Cards: {cards}", {cards: p.cards.map(cardText).join("; ")})) : "",
+      (p.pokemon || []).length ? h("div", {class: "muted"}, tr("Pokémon: {pokemon}",
+        {pokemon: p.pokemon.map(pokemonName).join(", ")})) : "");
     li.style.setProperty("--c", playerColor(p.id));
     list.append(li);
   }
-  return h("section", {"aria-label": "Players"}, h("h2", {}, "Players"), list);
+  return h("section", {"aria-label": tr("Players")}, h("h2", {}, tr("Players")), list);
 }
 
 /* ---- money chart ---- */
 function chartTab() {
-  const sec = h("section", {"aria-label": "Money over the game"}, h("h2", {}, "Money over the game"));
+  const sec = h("section", {"aria-label": tr("Money over the game")}, h("h2", {}, tr("Money over the game")));
   const got = fetched("balances", `/api/games/${gid()}/balances`), bal = got.data;
   if (!bal) { sec.append(loading(got)); return [sec]; }
   const pts = bal.points;
@@ -1118,7 +1183,7 @@ function chartTab() {
   let max = 1;
   for (const p of pts) for (const m of Object.values(p.money)) max = Math.max(max, m);
   const svg = s("svg", {viewBox: `0 0 ${w} ${hgt}`, role: "img",
-    "aria-label": "Chart of every player's money after each move"});
+    "aria-label": tr("Chart of every player's money after each move")});
   svg.append(s("line", {x1: pad, y1: hgt - pad, x2: w - 5, y2: hgt - pad, stroke: "currentColor"}),
     s("line", {x1: pad, y1: 5, x2: pad, y2: hgt - pad, stroke: "currentColor"}),
     s("text", {x: 2, y: 14, "font-size": 10}, money(max)),
@@ -1135,13 +1200,13 @@ function chartTab() {
     const last = pts.length ? pts[pts.length - 1].money[p.id] : undefined;
     return h("li", {}, dot(p.id), `${p.name}: ${last === undefined ? "" : money(last)}`);
   }));
-  sec.append(svg, legend, h("p", {class: "muted"}, `${pts.length} moves`));
+  sec.append(svg, legend, h("p", {class: "muted"}, trn("{n} move", "{n} moves", pts.length)));
   return [sec];
 }
 
 /* ---- history (newest first) ---- */
 function historyTab() {
-  const sec = h("section", {"aria-label": "History"}, h("h2", {}, "Everything that happened"),
+  const sec = h("section", {"aria-label": tr("History")}, h("h2", {}, tr("Everything that happened")),
     window.RulesAtHand ? RulesAtHand.readings() : null);
   const got = fetched("history", `/api/games/${gid()}/history`), rows = got.data;
   if (!rows) { sec.append(loading(got)); return [sec]; }
@@ -1149,7 +1214,7 @@ function historyTab() {
   let lastCmd = null;
   rows.forEach((row, i) => {
     const li = h("li", {class: row.undone ? "undone" : "", "data-anchor": `h${rows.length - i}`},
-      words(row.say));
+      words(I18n.text(row.say)));
     if (row.cite) li.append(h("span", {class: "cite"}, ` (${row.cite})`));
     /* the banker can take a move back from here, after saying yes */
     if (banker() && !row.undone && row.cmd > 0 && row.cmd !== lastCmd &&
@@ -1159,11 +1224,11 @@ function historyTab() {
         "data-undo": row.cmd, onclick: () => act(async () => {
           S.confirm = null;
           await api("POST", `/api/games/${gid()}/undo`, {cmd: row.cmd});
-          toast(`Taken back: ${words(row.say)} and everything after it.`, true);
-        })}, "Yes, take back this move and all after it"), h("button", {onclick: () => {
-        S.confirm = null; render(); }}, "Cancel"))
-        : h("button", {class: "link", "aria-label": `Take back: ${words(row.say)}`, onclick: () => {
-          S.confirm = `undo:${row.cmd}`; render(); }}, "take back…"));
+          toast(tr("Taken back: {move} and everything after it.", {move: words(I18n.text(row.say))}), true);
+        })}, tr("Yes, take back this move and all after it")), h("button", {onclick: () => {
+        S.confirm = null; render(); }}, tr("Cancel")))
+        : h("button", {class: "link", "aria-label": tr("Take back: {move}", {move: words(I18n.text(row.say))}),
+          onclick: () => { S.confirm = `undo:${row.cmd}`; render(); }}, tr("take back…")));
     }
     lastCmd = row.cmd;
     list.append(li);
@@ -1175,31 +1240,32 @@ function historyTab() {
 /* ---- seats: claim, the seat key, taking a seat back after a dead phone ---- */
 function keyCard() {
   if (!S.newKey || S.newKey.game !== S.game) return null;
-  return h("section", {class: "notice key", "aria-label": "Your seat key"},
-    h("h2", {}, "Your seat key"), h("p", {class: "seatkey"}, S.newKey.key),
-    h("p", {}, `If this phone dies, open the page on another phone, join with the game's code and `
-      + `enter this key to play ${playerName(S.newKey.player)} again. It is shown only now.`),
-    h("button", {onclick: () => { S.newKey = null; render(); }}, "I noted it"));
+  return h("section", {class: "notice key", "aria-label": tr("Your seat key")},
+    h("h2", {}, tr("Your seat key")), h("p", {class: "seatkey"}, S.newKey.key),
+    h("p", {}, tr("If this phone dies, open the page on another phone, join with the game's code and "
+      + "enter this key to play {player} again. It is shown only now.", {player: playerName(S.newKey.player)})),
+    h("button", {onclick: () => { S.newKey = null; render(); }}, tr("I noted it")));
 }
 function reclaimNotice() {
   const reqs = (S.seat && S.seat.requests) || [];
   if (!banker() || !reqs.length) return null;
-  return h("section", {class: "notice", "aria-label": "Phones asking for a seat"},
+  return h("section", {class: "notice", "aria-label": tr("Phones asking for a seat")},
     ...reqs.map((r) => h("div", {class: "action", "data-request": r.player, "data-code": r.code},
-      h("p", {}, `A phone asks to play ${r.name}: code `, h("strong", {}, r.code),
-        ` (${r.device}, asked ${r.waited} s ago). Let it only if that phone shows this code.`),
+      h("p", {}, ...trNodes("A phone asks to play {player}: code {code} ({device}, asked {n} s ago). "
+        + "Let it only if that phone shows this code.", {player: r.name, code: h("strong", {}, r.code),
+        device: r.device, n: r.waited})),
       h("div", {class: "row"},
         h("button", {class: "primary", onclick: () => act(async () => {
           await api("POST", `/seat/${gid()}/approve`, {request: r.id});
-          toast(`The new phone plays ${r.name} now.`, true); await loadSeat(); render();
-        })}, `Let it play ${r.name}`),
+          toast(tr("The new phone plays {player} now.", {player: r.name}), true); await loadSeat(); render();
+        })}, tr("Let it play {player}", {player: r.name})),
         h("button", {onclick: () => act(async () => {
           await api("POST", `/seat/${gid()}/deny`, {request: r.id}); await loadSeat(); render();
-        })}, "Refuse")))));
+        })}, tr("Refuse"))))));
 }
 function seatsSection() {
-  const sec = h("section", {"aria-label": "Players' phones"},
-    h("h2", {}, banker() ? "Phones" : "Who is this phone?"));
+  const sec = h("section", {"aria-label": tr("Players' phones")},
+    h("h2", {}, banker() ? tr("Phones") : tr("Who is this phone?")));
   const got = fetched("seats", `/api/games/${gid()}/seats`);
   sec.append(h("div", {class: "seats"}, ...(got.data ? got.data.map(seatRow) : [loading(got)])));
   return sec;
@@ -1207,44 +1273,46 @@ function seatsSection() {
 function seatRow(p) {
   const row = h("div", {class: "seat", "data-keep": `seat:${p.id}`});
   if (banker()) {
-    row.append(h("p", {}, dot(p.id), `${p.name}: ${p.claimed ? "a phone plays" : "no phone yet"}`));
+    row.append(h("p", {}, dot(p.id), p.claimed ? tr("{player}: a phone plays", {player: p.name})
+      : tr("{player}: no phone yet", {player: p.name})));
     if (p.claimed) row.append(h("button", {class: "danger", onclick: () => act(async () => {
       await api("POST", `/api/games/${gid()}/release`, {player: p.id}); delete S.fetched.seats; render();
-    })}, `Free ${p.name}'s seat`));
+    })}, tr("Free {player}'s seat", {player: p.name})));
     return row;
   }
   if (p.mine) {
-    row.append(h("p", {class: "strong"}, dot(p.id), `You are ${p.name}`), h("div", {class: "row"},
+    row.append(h("p", {class: "strong"}, dot(p.id), tr("You are {player}", {player: p.name})), h("div", {class: "row"},
       h("button", {onclick: () => act(async () => {
         const r = await api("POST", `/seat/${gid()}/key`, {});
         S.newKey = {game: S.game, player: r.player, key: r.key}; S.tab = "table"; render();
-      })}, "New seat key"),
+      })}, tr("New seat key")),
       h("button", {class: "danger", onclick: () => act(async () => {
         await api("POST", `/api/games/${gid()}/release`, {player: p.id});
         await loadSession(); seatChanged(); render();
-      })}, "Leave this seat")));
+      })}, tr("Leave this seat"))));
     return row;
   }
   if (!p.claimed) {
     row.append(h("button", {class: "primary", "data-claim": p.id, onclick: () => claim(p.id)},
-      dot(p.id), `I am ${p.name}`));
+      dot(p.id), tr("I am {player}", {player: p.name})));
     return row;
   }
   const asking = S.seat && (S.seat.asking || []).find((a) => a.player === p.id);
   const key = h("input", {id: `key-${p.id}`, autocomplete: "off", autocapitalize: "characters",
-    placeholder: "e.g. 1A2B-3C4D-5E6F"});
-  row.append(h("p", {}, dot(p.id), `${p.name} is on another phone.`),
-    h("details", {class: "sub", "data-reclaim": p.id}, h("summary", {}, `This is me: take ${p.name} back`),
-      h("label", {for: key.id}, "Seat key from the old phone"), key,
+    placeholder: tr("e.g. {example}", {example: "1A2B-3C4D-5E6F"})});
+  row.append(h("p", {}, dot(p.id), tr("{player} is on another phone.", {player: p.name})),
+    h("details", {class: "sub", "data-reclaim": p.id}, h("summary", {}, tr("This is me: take {player} back",
+      {player: p.name})),
+      h("label", {for: key.id}, tr("Seat key from the old phone")), key,
       h("div", {class: "row"}, h("button", {class: "primary", onclick: () => act(async () => {
         const r = await api("POST", `/seat/${gid()}/reclaim`, {player: p.id, key: seatKey(key.value)});
         S.newKey = {game: S.game, player: p.id, key: r.key};  /* the old key is spent */
-        await loadSession(); seatChanged(); S.tab = "table"; toast(`This phone plays ${p.name} again.`, true); render();
-      })}, "Take back with the key"),
+        await loadSession(); seatChanged(); S.tab = "table"; toast(tr("This phone plays {player} again.", {player: p.name}), true); render();
+      })}, tr("Take back with the key")),
       h("button", {"data-ask": p.id, onclick: () => act(async () => {
         const r = await api("POST", `/seat/${gid()}/reclaim`, {player: p.id});
-        await loadSeat(); toast(`Asked the banker; show them the code ${r.code}.`, true); render();
-      })}, asking ? `Asked the banker: show them ${asking.code}` : "Ask the banker instead"))));
+        await loadSeat(); toast(tr("Asked the banker; show them the code {code}.", {code: r.code}), true); render();
+      })}, asking ? tr("Asked the banker: show them {code}", {code: asking.code}) : tr("Ask the banker instead")))));
   return row;
 }
 /* a seat key as typed ("bbe3 8af3 4864", "BBE3-8AF3-4864", "bbe38af34864") as shown */
@@ -1265,8 +1333,8 @@ async function claim(pid) {
 
 /* ---- display settings (kept on this phone) ---- */
 function displaySection() {
-  const theme = h("select", {id: "pref-theme"}, ...[["auto", "Like this phone"], ["light", "Light"],
-    ["dark", "Dark"]].map(([v, l]) => h("option", {value: v, selected: S.prefs.theme === v}, l)));
+  const theme = h("select", {id: "pref-theme"}, ...[["auto", tr("Like this phone")], ["light", tr("Light")],
+    ["dark", tr("Dark")]].map(([v, l]) => h("option", {value: v, selected: S.prefs.theme === v}, l)));
   theme.addEventListener("change", () => { S.prefs.theme = theme.value; applyPrefs(); });
   const check = (key, label) => {
     const el = h("input", {type: "checkbox", id: `pref-${key}`, checked: !!S.prefs[key]});
@@ -1276,13 +1344,16 @@ function displaySection() {
   /* the phone's language (web/static/i18n.js), named in each language's own words */
   const lang = h("select", {id: "pref-lang"});
   I18n.picker(lang, () => { if (S.raw) showView(S.raw); else render(); });
-  return h("section", {"aria-label": "Display"}, h("h2", {}, "Display"),
-    h("label", {for: "pref-lang"}, "Language · Lingua · Idioma"), lang,
-    h("label", {for: "pref-theme"}, "Colours"), theme, check("big", "Large text"),
-    check("sound", "A sound when it is my turn"), window.RulesAtHand ? RulesAtHand.setting() : null,
-    h("p", {class: "muted hint"}, Awake.state() === "video" ? "The screen stays on while the "
-      + "game is open." : Awake.state() === "lock" ? "The screen stays on while the game is open."
-      : "Tap the page once and the screen stays on while the game is open."));
+  /* "Language" in the reader's words, then in the others: a phone lost in a language it cannot
+     read still finds its way back */
+  const langWord = [tr("Language"), ...["Language", "Lingua", "Idioma"].filter((w) => w !== tr("Language"))];
+  return h("section", {"aria-label": tr("Display")}, h("h2", {}, tr("Display")),
+    h("label", {for: "pref-lang"}, langWord.join(" · ")), lang,
+    h("label", {for: "pref-theme"}, tr("Colours")), theme, check("big", tr("Large text")),
+    check("sound", tr("A sound when it is my turn")), window.RulesAtHand ? RulesAtHand.setting() : null,
+    h("p", {class: "muted hint"}, Awake.state() === "video" || Awake.state() === "lock"
+      ? tr("The screen stays on while the game is open.")
+      : tr("Tap the page once and the screen stays on while the game is open.")));
 }
 function moreTab() {
   return [keyCard(), seatsSection(), displaySection(), bankerLogin(), gamesSection()].filter(Boolean);
@@ -1291,38 +1362,44 @@ function moreTab() {
 /* ---- join ---- */
 function joinScreen() {
   const code = h("input", {id: "code", inputmode: "numeric", autocomplete: "off", maxlength: 12,
-    value: S.code || "", placeholder: "e.g. 482193"});
+    value: S.code || "", placeholder: tr("e.g. {example}", {example: "482193"})});
   const go = () => act(async () => {
     S.code = code.value.trim();
     const r = await api("POST", "/api/join", {code: S.code});
     await loadSession(); openGame(r.game_id, "more");
   });
   code.addEventListener("keydown", (e) => { if (e.key === "Enter") go(); });
-  return [h("section", {"aria-label": "Join a game", "data-keep": "join"}, h("h2", {}, "Join the game"),
-    h("label", {for: "code"}, "Code shown on the companion's screen"), h("div", {class: "row"},
-      code, h("button", {class: "primary", onclick: go}, "Join"))),
+  return [h("section", {"aria-label": tr("Join a game"), "data-keep": "join"}, h("h2", {}, tr("Join the game")),
+    h("label", {for: "code"}, tr("Code shown on the companion's screen")), h("div", {class: "row"},
+      code, h("button", {class: "primary", onclick: go}, tr("Join")))),
   banker() ? setupForm() : null, gamesSection(), bankerLogin(), displaySection()].filter(Boolean);
 }
+function gameLabel(g) {
+  const args = {game: g.title, code: String(g.join_code || "")};
+  if (g.status === "open") {
+    return g.join_code ? tr("{game} (playing, code {code})", args) : tr("{game} (playing)", args);
+  }
+  return g.join_code ? tr("{game} (finished, code {code})", args) : tr("{game} (finished)", args);
+}
 function gamesSection() {
-  const sec = h("section", {"aria-label": "Games"}, h("h2", {}, "Games"));
+  const sec = h("section", {"aria-label": tr("Games")}, h("h2", {}, tr("Games")));
   const got = fetched("games", "/api/games");
   if (!got.data) return sec;
   const mine = got.data.filter((g) => g.joined || banker()).reverse();
   sec.append(h("div", {class: "actions"}, ...(mine.length ? mine.map((g) => h("button",
-    {onclick: () => openGame(g.id)}, `${g.title} (${g.status === "open" ? "playing" : "finished"}`
-      + `${g.join_code ? `, code ${g.join_code}` : ""})`))
-    : [h("p", {class: "muted"}, banker() ? "No game yet: start one with New game."
-      : "Join with the code to see a game.")])));
+    {onclick: () => openGame(g.id)}, gameLabel(g)))
+    : [h("p", {class: "muted"}, banker() ? tr("No game yet: start one with New game.")
+      : tr("Join with the code to see a game."))])));
   return sec;
 }
 function bankerLogin() {
   if (banker()) return null;
   const pin = h("input", {id: "pin", type: "password", inputmode: "numeric", autocomplete: "off"});
   const wait = S.session && S.session.pin_wait;  /* a flood of wrong PINs from other phones */
-  const form = h("form", {}, h("label", {for: "pin"}, "Banker PIN"),
-    h("div", {class: "row"}, pin, h("button", {class: "primary", type: "submit"}, "Log in")),
-    wait ? h("p", {class: "hint", role: "status"}, `Someone is trying many PINs, so logins from a new `
-      + `phone wait ${wait} s. A phone that has been the banker here before can log in now.`) : null);
+  const form = h("form", {}, h("label", {for: "pin"}, tr("Banker PIN")),
+    h("div", {class: "row"}, pin, h("button", {class: "primary", type: "submit"}, tr("Log in"))),
+    wait ? h("p", {class: "hint", role: "status"}, tr("Someone is trying many PINs, so logins from a new "
+      + "phone wait {n} s. A phone that has been the banker here before can log in now.", {n: wait})) : null);
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     act(async () => {
@@ -1330,7 +1407,7 @@ function bankerLogin() {
       await loadSession(); S.tab = S.game ? "banker" : "table"; render();
     });
   });
-  return h("details", {"data-keep": "login", class: "opener"}, h("summary", {}, "Banker"), form);
+  return h("details", {"data-keep": "login", class: "opener"}, h("summary", {}, tr("Banker")), form);
 }
 
 /* ---- banker: safe controls; destructive ones apart, confirmed, named ---- */
@@ -1348,7 +1425,7 @@ function undoBox() {
   const draw = () => {
     const u = S.undo;
     if (!u || u.version !== S.view.version) {
-      if (!u) box.replaceChildren(h("p", {class: "muted"}, "Looking up the last move…"));
+      if (!u) box.replaceChildren(h("p", {class: "muted"}, tr("Looking up the last move…")));
       const version = S.view.version;
       lastCommand().then((c) => {  /* an open question stays open while its move is the last */
         const asking = !!(S.undo && S.undo.asking && S.undo.c && c && S.undo.c.cmd === c.cmd);
@@ -1356,19 +1433,19 @@ function undoBox() {
       }).catch((e) => box.replaceChildren(h("p", {}, e.message)));
       if (!u) return;
     }
-    if (!u.c) { box.replaceChildren(h("p", {class: "muted"}, "Nothing to take back.")); return; }
-    const what = h("strong", {}, words(u.c.text));
+    if (!u.c) { box.replaceChildren(h("p", {class: "muted"}, tr("Nothing to take back."))); return; }
+    const what = h("strong", {}, words(I18n.text(u.c.text)));
     if (!u.asking) {
-      box.replaceChildren(h("p", {}, "Last move: ", what), h("button", {class: "danger", id: "undo",
-        onclick: () => { if (S.undo) S.undo.asking = true; render(); }}, "Take back the last move…"));
+      box.replaceChildren(h("p", {}, ...trNodes("Last move: {move}", {move: what})), h("button", {class: "danger", id: "undo",
+        onclick: () => { if (S.undo) S.undo.asking = true; render(); }}, tr("Take back the last move…")));
       return;
     }
-    box.replaceChildren(h("p", {role: "alert"}, "Take back ", what, "? Everyone's phone goes back "
-      + "to before it."), h("div", {class: "row"}, h("button", {class: "danger solid",
+    box.replaceChildren(h("p", {role: "alert"}, ...trNodes("Take back {move}? Everyone's phone goes back "
+      + "to before it.", {move: what})), h("div", {class: "row"}, h("button", {class: "danger solid",
       "data-confirm": "undo", onclick: () => act(async () => {
         await api("POST", `/api/games/${gid()}/undo`, {cmd: u.c.cmd});
-        toast(`Taken back: ${words(u.c.text)}.`, true);
-      })}, "Yes, take it back"), h("button", {onclick: () => { if (S.undo) S.undo.asking = false; render(); }}, "Cancel")));
+        toast(tr("Taken back: {move}.", {move: words(I18n.text(u.c.text))}), true);
+      })}, tr("Yes, take it back")), h("button", {onclick: () => { if (S.undo) S.undo.asking = false; render(); }}, tr("Cancel"))));
   };
   draw();
   return box;
@@ -1377,24 +1454,25 @@ function bankerTab() {
   const out = [];
   const hw = S.session.hardware;
   /* taking a move back is what a banker reaches for mid-game: first, apart and confirmed */
-  out.push(reclaimNotice(), h("section", {class: "careful", "aria-label": "Careful"},
-    h("h2", {}, "Take back or end"), undoBox(), ...(S.view.actions || [])
+  out.push(reclaimNotice(), h("section", {class: "careful", "aria-label": tr("Careful")},
+    h("h2", {}, tr("Take back or end")), undoBox(), ...(S.view.actions || [])
       .filter((a) => a.type === "end_game").map((a) => dangerView(a, false))),
-  h("section", {"aria-label": "Join code"},
-    h("h2", {}, `Join code: ${S.view.join_code}`),
-    h("img", {class: "qr", src: `/api/games/${gid()}/qr.svg`, alt: `QR code to join, code ${S.view.join_code}`})),
+  h("section", {"aria-label": tr("Join code")},
+    h("h2", {}, tr("Join code: {code}", {code: String(S.view.join_code)})),
+    h("img", {class: "qr", src: `/api/games/${gid()}/qr.svg`, alt: tr("QR code to join, code {code}",
+      {code: String(S.view.join_code)})})),
   seatsSection());
   if (hw) {
-    const img = h("img", {class: "oled", alt: "The companion's screen", src: `/api/oled.png?t=${Date.now()}`});
-    out.push(h("section", {"aria-label": "Screen mirror"}, h("h2", {}, "Companion screen"), img,
-      h("button", {onclick: () => { img.src = `/api/oled.png?t=${Date.now()}`; }}, "Refresh")));
+    const img = h("img", {class: "oled", alt: tr("The companion's screen"), src: `/api/oled.png?t=${Date.now()}`});
+    out.push(h("section", {"aria-label": tr("Screen mirror")}, h("h2", {}, tr("Companion screen")), img,
+      h("button", {onclick: () => { img.src = `/api/oled.png?t=${Date.now()}`; }}, tr("Refresh"))));
   }
   if (S.session.simulated) {
     const role = h("input", {id: "tap-role", value: "table"});
     const uid = h("input", {id: "tap-uid", placeholder: "04A1B2C3"});
-    out.push(h("section", {"aria-label": "Virtual tap"}, h("h2", {}, "Virtual tap"),
-      h("div", {class: "row"}, h("div", {}, h("label", {for: "tap-role"}, "Reader"), role),
-        h("div", {}, h("label", {for: "tap-uid"}, "Tag number"), uid)),
+    out.push(h("section", {"aria-label": tr("Virtual tap")}, h("h2", {}, tr("Virtual tap")),
+      h("div", {class: "row"}, h("div", {}, h("label", {for: "tap-role"}, tr("Reader")), role),
+        h("div", {}, h("label", {for: "tap-uid"}, tr("Tag number")), uid)),
       h("button", {onclick: () => act(async () => {
         const before = S.view.version;
         await api("POST", "/api/tap", {role: role.value, uid: uid.value, game_id: S.game});
@@ -1402,9 +1480,10 @@ function bankerTab() {
           await new Promise((r) => setTimeout(r, 250));
           if (i === 3) await loadView();
         }
-        if (S.view.version > before) toast(`The table took the tag: ${logText((S.view.log || []).slice(-1)[0])}`, true);
-        else toast("The table did not act on that tag; its screen says why.");
-      })}, "Tap")));
+        if (S.view.version > before) {
+          toast(tr("The table took the tag: {line}", {line: logText((S.view.log || []).slice(-1)[0])}), true);
+        } else toast(tr("The table did not act on that tag; its screen says why."));
+      })}, tr("Tap"))));
   }
   if (hw) out.push(tableSection());
   const tags = h("div", {});
@@ -1417,28 +1496,29 @@ function bankerTab() {
     const move = h("input", {type: "checkbox", id: "enroll-move"});
     const toggle = h("button", {id: "enroll-toggle", onclick: () => act(async () => {
       await api("POST", "/api/enrollment", {edition: running ? null : ed, move: move.checked});
-      toast(running ? "Enrollment stopped." : "Tap each tag on the reader in turn.", true);
+      toast(running ? tr("Enrollment stopped.") : tr("Tap each tag on the reader in turn."), true);
       delete S.fetched.tags; render();
-    })}, running ? "Stop enrolling" : "Enroll tags for this edition");
+    })}, running ? tr("Stop enrolling") : tr("Enroll tags for this edition"));
     const counts = Object.entries(t.enrolled);
     tags.replaceChildren(
       p ? h("p", {id: "enroll-progress"}, `${p.text}. ${running ? p.prompt : ""}`) : "",
-      h("p", {}, counts.length ? "Tags known: " + counts.map(([e, n]) => `${n} for ${e === ed ? "this game" : humanize(e)}`)
-        .join(", ") : "No tags known yet."),
+      h("p", {}, counts.length ? tr("Tags known: {list}", {list: counts.map(([e, n]) => (e === ed
+        ? tr("{n} for this game", {n}) : tr("{n} for {edition}", {n, edition: humanize(e)}))).join(", ")})
+        : tr("No tags known yet.")),
       t.enroll_hook && !running ? h("label", {class: "check", for: "enroll-move"}, move,
-        " Move tags already enrolled as something else") : "",
-      t.enroll_hook ? toggle : h("p", {class: "muted"}, "Enroll tags at the companion "
-        + "(companion enroll)."));
+        " " + tr("Move tags already enrolled as something else")) : "",
+      t.enroll_hook ? toggle : h("p", {class: "muted"}, tr("Enroll tags at the companion "
+        + "(companion enroll).")));
   }
-  out.push(h("section", {"aria-label": "Tags"}, h("h2", {}, "Tags"), tags));
-  out.push(h("section", {"aria-label": "This game"}, h("h2", {}, "This game"),
+  out.push(h("section", {"aria-label": tr("Tags")}, h("h2", {}, tr("Tags")), tags));
+  out.push(h("section", {"aria-label": tr("This game")}, h("h2", {}, tr("This game")),
     h("a", {class: "btn", href: `/api/games/${gid()}/export`, download: `game-${S.game}.jsonl`},
-      "Save the game to a file")));
+      tr("Save the game to a file"))));
   out.push(h("p", {}, h("a", {class: "btn", id: "profiles-link", href: "/profile"},
-    "Box profiles (board and cards of your box)")));
+    tr("Box profiles (board and cards of your box)"))));
   out.push(setupForm(), gamesSection(), displaySection(), h("button", {onclick: () => act(async () => {
     await api("POST", "/api/banker/logout", {}); await loadSession(); S.tab = "table"; render();
-  })}, "Log out of banker"));
+  })}, tr("Log out of banker")));
   return out.filter(Boolean);
 }
 
@@ -1451,17 +1531,19 @@ function tableSection() {
     const t = got.data;
     const here = t.served && t.served.game_id === S.game;
     box.replaceChildren(
-      h("p", {}, here ? "The table serves this game." : t.served
-        ? `The table serves another game: ${t.served.title}.`
-        : "The table serves no game."),
+      h("p", {}, here ? tr("The table serves this game.") : t.served
+        ? tr("The table serves another game: {game}.", {game: t.served.title})
+        : tr("The table serves no game.")),
       here || !t.can_serve ? "" : h("button", {id: "serve-game", onclick: () => act(async () => {
         await api("POST", "/api/table", {game_id: S.game});
-        toast("The table now serves this game.", true); delete S.fetched.table; render();
-      })}, "Serve this game at the table"),
+        toast(tr("The table now serves this game."), true); delete S.fetched.table; render();
+      })}, tr("Serve this game at the table")),
       h("ul", {}, ...t.devices.map((d) => h("li", {class: d.working === false ? "device-missing" : ""},
-        `${d.name}: ${d.working === false ? "not working, retrying" : "working"} (${d.message})`))));
+        d.working === false
+          ? tr("{device}: not working, retrying ({message})", {device: I18n.text(d.name), message: I18n.text(d.message)})
+          : tr("{device}: working ({message})", {device: I18n.text(d.name), message: I18n.text(d.message)})))));
   }
-  return h("section", {"aria-label": "Table"}, h("h2", {}, "Table"), box);
+  return h("section", {"aria-label": tr("Table")}, h("h2", {}, tr("Table")), box);
 }
 
 /* ---- new game: the edition describes its setup (GET /api/editions/<name>) ---- */
@@ -1483,8 +1565,11 @@ function whole(input, what) {
   const n = Number(input.value);
   if (input.value.trim() === "" || !Number.isInteger(n) || !input.checkValidity()) {
     input.focus();
-    throw new Error(`${what}: enter a whole number${input.min ? ` from ${input.min}` : ""}`
-      + `${input.max ? ` to ${input.max}` : ""}.`);
+    const args = {field: what, min: input.min, max: input.max};
+    throw new Error(input.min && input.max ? tr("{field}: enter a whole number from {min} to {max}.", args)
+      : input.min ? tr("{field}: enter a whole number from {min}.", args)
+        : input.max ? tr("{field}: enter a whole number up to {max}.", args)
+          : tr("{field}: enter a whole number.", args));
   }
   return n;
 }
@@ -1532,7 +1617,7 @@ function settingField(st) {
       JSON.stringify(def ?? null, null, 1));
     const read = () => {
       let v;
-      try { v = JSON.parse(el.value); } catch (e) { throw new Error(`${st.label}: not valid JSON.`); }
+      try { v = JSON.parse(el.value); } catch (e) { throw new Error(tr("{field}: not valid JSON.", {field: st.label})); }
       if (JSON.stringify(v) === text) return undefined;
       if (!isObj(v) || !isObj(def)) return v;
       const out = {};  // only the entries that changed
@@ -1550,15 +1635,14 @@ function settingField(st) {
 /* what the card effect editor names: money, spaces, kinds of space, colour groups */
 function fxContext(b) {
   const cur = b.currency || {};
-  const fmt = (n) => (cur.symbol ? `${cur.symbol}${(n / 10 ** (cur.decimals || 0)).toFixed(cur.decimals || 0)}`
-    : `${n} ${Math.abs(n) === 1 ? cur.one || "coin" : cur.many || "coins"}`);
+  const fmt = (n) => I18n.money({money: n, cur: cur.symbol || cur.one ? cur : {one: "coin", many: "coins"}});
   return {money: fmt, spaces: b.effect_spaces, kinds: b.effect_kinds, colors: b.effect_colors};
 }
 function boardEditor(b, unverified, edition) {
   const unv = new Set(b.unverified || []);
   const dec = b.currency ? b.currency.decimals : 0;
-  const cents = dec ? h("p", {class: "muted hint"}, `Amounts in hundredths: ${b.currency.symbol}`
-    + `${(750 / 10 ** dec).toFixed(dec)} is ${750}.`) : "";
+  const cents = dec ? h("p", {class: "muted hint"}, tr("Amounts in hundredths: {amount} is {n}.",
+    {amount: I18n.money({money: 750, cur: b.currency}), n: "750"})) : "";
   const rows = [];  // [kind, id, field, input, default]
   const input = (kind, id, field, value, label) => {
     const el = field === "name" ? h("input", {type: "text", maxlength: 40, value, "aria-label": label})
@@ -1569,24 +1653,25 @@ function boardEditor(b, unverified, edition) {
     return el;
   };
   const cols = ["name", "price", "rent"].filter((f) => (b.fields || []).includes(f));
-  const spaces = h("div", {class: "sp-grid", role: "group", "aria-label": "Spaces"},
+  const spaces = h("div", {class: "sp-grid", role: "group", "aria-label": tr("Spaces")},
     h("div", {class: `sp head c${cols.length}`, "aria-hidden": "true"},
-      ...cols.map((f) => h("span", {}, humanize(f)))));
+      ...cols.map((f) => h("span", {}, upperFirst(fieldWord(f))))));
   for (const sp of b.spaces || []) {
     const row = h("div", {class: `sp c${cols.length}`, title: sp.color_name || sp.color || ""},
-      ...cols.map((f) => input("space", sp.id, f, sp[f], `${humanize(f)} of ${sp.name}`)));
+      ...cols.map((f) => input("space", sp.id, f, sp[f], tr("{field} of {space}",
+        {field: upperFirst(fieldWord(f)), space: sp.name}))));
     const c = String(sp.color || "").replace(/-/g, "");  // "light-blue" -> "lightblue"
     if (/^[a-z]{3,20}$/.test(c) && CSS.supports("color", c)) row.style.setProperty("--c", c);
     spaces.append(row);
   }
   const taxes = (b.taxes || []).map((t) => h("div", {class: "sp tax"},
-    h("span", {}, t.name), input("space", t.id, "amount", t.amount, `Amount of ${t.name}`)));
+    h("span", {}, t.name), input("space", t.id, "amount", t.amount, tr("Amount of {space}", {space: t.name}))));
   const decks = {};
   for (const c of b.cards || []) (decks[c.deck] = decks[c.deck] || {title: c.deck_title || c.deck, cards: []}).cards.push(c);
   const deckViews = Object.values(decks).map((d) => h("details", {class: "sub"},
-    h("summary", {}, `${d.title} (${d.cards.length} cards)`),
+    h("summary", {}, trn("{deck} ({n} card)", "{deck} ({n} cards)", d.cards.length, {deck: d.title})),
     ...d.cards.map((c, i) => {
-      const el = h("textarea", {maxlength: 200, rows: 2, "aria-label": `${d.title} card ${i + 1}`,
+      const el = h("textarea", {maxlength: 200, rows: 2, "aria-label": tr("{deck} card {n}", {deck: d.title, n: i + 1}),
         class: unv.has("text") ? "unv" : null}, c.text);
       el.dataset.card = c.id;
       rows.push(["card", c.id, "text", el, c.text]);
@@ -1601,7 +1686,7 @@ function boardEditor(b, unverified, edition) {
           .catch((e) => { why.textContent = e.message; fx.setAttribute("aria-invalid", "true"); });
       };
       const [fx, read] = Effects.editor(c.effect, b.effects, fxContext(b),
-        `${d.title}, card ${i + 1}`, changed);
+        tr("{deck}, card {n}", {deck: d.title, n: i + 1}), changed);
       readFx = read;
       fx.dataset.effect = c.id;
       rows.push(["card", c.id, "effect", {read, type: "effect"}, Effects.norm(c.effect, b.effects)]);
@@ -1609,14 +1694,15 @@ function boardEditor(b, unverified, edition) {
     })));
   const anyUnv = unv.size > 0;
   const box = h("details", {id: "setup-board"},
-    h("summary", {}, anyUnv ? "Board and cards (unverified defaults)" : "Board and cards"),
-    unverified.length ? h("p", {class: "muted hint"}, "Not printed in the rulebook, shipped as "
-      + `defaults: ${unverified.join("; ")}. Dashed fields are such defaults: correct them from `
-      + "your box. Only changes are sent.") : h("p", {class: "muted hint"}, "Only changes are sent."),
-    h("p", {class: "muted hint"}, "Corrections here are for this game; save them in a box profile "
-      + "to keep them for every game."),
-    cents, cols.length ? spaces : "", taxes.length ? h("h3", {}, "Taxes") : "", ...taxes,
-    deckViews.length ? h("h3", {}, "Cards") : "", ...deckViews);
+    h("summary", {}, anyUnv ? tr("Board and cards (unverified defaults)") : tr("Board and cards")),
+    unverified.length ? h("p", {class: "muted hint"}, tr("Not printed in the rulebook, shipped as "
+      + "defaults: {list}. Dashed fields are such defaults: correct them from "
+      + "your box. Only changes are sent.", {list: unverified.map(I18n.text).join("; ")}))
+      : h("p", {class: "muted hint"}, tr("Only changes are sent.")),
+    h("p", {class: "muted hint"}, tr("Corrections here are for this game; save them in a box profile "
+      + "to keep them for every game.")),
+    cents, cols.length ? spaces : "", taxes.length ? h("h3", {}, tr("Taxes")) : "", ...taxes,
+    deckViews.length ? h("h3", {}, tr("Cards")) : "", ...deckViews);
   const read = () => {
     const out = {};
     for (const [kind, id, field, el, def] of rows) {
@@ -1628,7 +1714,7 @@ function boardEditor(b, unverified, edition) {
         v = whole(el, el.getAttribute("aria-label"));
       } else {
         v = el.value.trim();
-        if (!v) { el.focus(); throw new Error(`${el.getAttribute("aria-label")} cannot be empty.`); }
+        if (!v) { el.focus(); throw new Error(tr("{field} cannot be empty.", {field: el.getAttribute("aria-label")})); }
       }
       if (v === def) continue;
       const group = (out[kind === "card" ? "cards" : "spaces"] = out[kind === "card" ? "cards" : "spaces"] || {});
@@ -1643,10 +1729,10 @@ function setupForm() {
   if (S.setupEl) return Keep.standIn(S.setupEl);  // kept across draws: a half-filled form survives
   const ed = h("select", {id: "setup-edition"});
   const players = h("textarea", {id: "setup-players", rows: 3, autocomplete: "off",
-    placeholder: "One name per line"});
+    placeholder: tr("One name per line")});
   const tokenBox = h("div", {id: "setup-tokens", "aria-live": "polite"});
-  const dice = h("select", {id: "setup-dice"}, h("option", {value: "digital"}, "Digital dice"),
-    h("option", {value: "physical"}, "Physical dice (enter values)"));
+  const dice = h("select", {id: "setup-dice"}, h("option", {value: "digital"}, tr("Digital dice")),
+    h("option", {value: "physical"}, tr("Physical dice (enter values)")));
   const seed = h("input", {id: "setup-seed", type: "number", inputmode: "numeric",
     value: Math.floor(Math.random() * 1e6)});
   const editionBox = h("div", {id: "setup-edition-box"});
@@ -1658,7 +1744,7 @@ function setupForm() {
      the profile editor (a new tab, so this half-filled form stays; the game takes the profile
      as saved when it starts) */
   const profileEdit = h("a", {id: "setup-profile-edit", class: "btn", target: "_blank", hidden: true},
-    "Correct this box's board and cards");
+    tr("Correct this box's board and cards"));
   const profileChanged = () => {
     profileEdit.hidden = !profile.value;
     profileEdit.href = `/profile?edition=${encodeURIComponent(ed.value)}&name=${encodeURIComponent(profile.value)}`;
@@ -1675,8 +1761,8 @@ function setupForm() {
     const ps = names();
     if (!ps.length) { tokenBox.replaceChildren(); return; }
     if (!tokens.length) {
-      tokenBox.replaceChildren(h("p", {class: "muted hint"}, "Tokens: tap each player's token "
-        + "on the reader when the game asks."));
+      tokenBox.replaceChildren(h("p", {class: "muted hint"}, tr("Tokens: tap each player's token "
+        + "on the reader when the game asks.")));
       return;
     }
     const used = new Set(ps.map((p) => chosen[p.name]).filter(Boolean));
@@ -1687,29 +1773,29 @@ function setupForm() {
         used.add(chosen[p.name]);
       }
       const id = `setup-token-${i}`;
-      const sel = h("select", {id, "data-player": p.name}, h("option", {value: ""}, "No token"),
+      const sel = h("select", {id, "data-player": p.name}, h("option", {value: ""}, tr("No token")),
         ...tokens.map((t) => h("option", {value: t, selected: chosen[p.name] === t}, t)));
       sel.addEventListener("change", () => { chosen[p.name] = sel.value; });
-      return h("div", {class: "token-row"}, h("label", {for: id}, `Token for ${p.name}`), sel);
+      return h("div", {class: "token-row"}, h("label", {for: id}, tr("Token for {player}", {player: p.name})), sel);
     }));
   };
   players.addEventListener("input", drawTokens);
   // Tap tokens on the reader: each enrolled token tapped goes to the next player in the list.
   let tapTimer = null;
   const tapStatus = h("p", {class: "muted hint", "aria-live": "polite"});
-  const tapButton = h("button", {type: "button", id: "setup-tap-tokens"}, "Tap tokens on the reader");
+  const tapButton = h("button", {type: "button", id: "setup-tap-tokens"}, tr("Tap tokens on the reader"));
   const stopTaps = (text) => {
     clearInterval(tapTimer); tapTimer = null;
-    tapButton.textContent = "Tap tokens on the reader"; tapStatus.textContent = text || "";
+    tapButton.textContent = tr("Tap tokens on the reader"); tapStatus.textContent = text || "";
   };
   tapButton.addEventListener("click", () => act(async () => {
     if (tapTimer) { stopTaps(); return; }
     const ps = names();
-    if (!ps.length || !info || !info.tokens.length) throw new Error("Name the players first.");
+    if (!ps.length || !info || !info.tokens.length) throw new Error(tr("Name the players first."));
     let next = 0, seen = (await api("GET", "/api/tags/last")).tap;
     seen = seen ? seen.n : 0;
-    tapStatus.textContent = `${ps[0].name}: tap your token.`;
-    tapButton.textContent = "Stop";
+    tapStatus.textContent = tr("{player}: tap your token.", {player: ps[0].name});
+    tapButton.textContent = tr("Stop");
     tapTimer = setInterval(async () => {
       let tap;
       try { tap = (await api("GET", "/api/tags/last")).tap; } catch (e) { stopTaps(e.message); return; }
@@ -1718,21 +1804,21 @@ function setupForm() {
       const token = tap.edition === ed.value && tap.object && tap.object.startsWith("token:")
         ? tap.object.slice(6) : null;
       if (!token || !info.tokens.includes(token)) {
-        tapStatus.textContent = "That tag is not one of this edition's tokens; tap a token.";
+        tapStatus.textContent = tr("That tag is not one of this edition's tokens; tap a token.");
         return;
       }
       chosen[ps[next].name] = token; drawTokens(); next += 1;
-      if (next >= ps.length) stopTaps("Every player has a token.");
-      else tapStatus.textContent = `${ps[next].name}: tap your token.`;
+      if (next >= ps.length) stopTaps(tr("Every player has a token."));
+      else tapStatus.textContent = tr("{player}: tap your token.", {player: ps[next].name});
     }, 700);
   }));
   const load = () => {
     info = null; readers = []; boardRead = () => undefined;
-    editionBox.replaceChildren(h("p", {class: "muted"}, "Loading the edition…"));
+    editionBox.replaceChildren(h("p", {class: "muted"}, tr("Loading the edition…")));
     advancedBox.replaceChildren();
     if (!ed.value) return;
     const name = ed.value;
-    const none = () => h("option", {value: ""}, "None: the edition's defaults");
+    const none = () => h("option", {value: ""}, tr("None: the edition's defaults"));
     profile.replaceChildren(none());
     profileChanged();
     // the whole list from the answer (two loads in flight must not each add theirs)
@@ -1757,8 +1843,8 @@ function setupForm() {
         const [box, read] = boardEditor(info.board, info.unverified || [], name);
         boardRead = read; kids.push(box);
       } else if ((info.unverified || []).length) {
-        kids.push(h("p", {class: "muted hint"}, "Not printed in the rulebook, shipped as defaults: "
-          + `${info.unverified.join("; ")}. Correct them above.`));
+        kids.push(h("p", {class: "muted hint"}, tr("Not printed in the rulebook, shipped as defaults: "
+          + "{list}. Correct them above.", {list: info.unverified.map(I18n.text).join("; ")})));
       }
       editionBox.replaceChildren(...kids);
       advancedBox.replaceChildren(...advanced);
@@ -1775,7 +1861,7 @@ function setupForm() {
   editions();
   const start = () => act(async () => {
     if (!info && pending) await pending;
-    if (!info) throw new Error("Choose an edition first.");
+    if (!info) throw new Error(tr("Choose an edition first."));
     let form = {};
     for (const [name, read] of readers) {
       const v = read();
@@ -1785,34 +1871,35 @@ function setupForm() {
     if (board) form.board = board;
     if (settings.value.trim()) {
       let extra;
-      try { extra = JSON.parse(settings.value); } catch (e) { throw new Error("Advanced settings must be JSON."); }
-      if (!isObj(extra)) throw new Error("Advanced settings must be a JSON object.");
+      try { extra = JSON.parse(settings.value); } catch (e) { throw new Error(tr("Advanced settings must be JSON.")); }
+      if (!isObj(extra)) throw new Error(tr("Advanced settings must be a JSON object."));
       form = merge(form, extra);
     }
     const ps = names().map((p) => ({name: p.name,
       token: info.tokens.length ? chosen[p.name] || "" : p.token || ""}));
     const tokens = ps.map((p) => p.token).filter(Boolean);
-    if (new Set(tokens).size < tokens.length) throw new Error("Two players have the same token.");
+    if (new Set(tokens).size < tokens.length) throw new Error(tr("Two players have the same token."));
     const r = await api("POST", "/api/games", {edition: ed.value, players: ps, dice: dice.value,
       seed: Number(seed.value) || 0, ...(profile.value  // a profile's corrections replace the form's
         ? {profile: profile.value, settings: settings.value.trim() ? JSON.parse(settings.value) : {}}
         : {settings: form})});
     S.setupEl = null;
-    toast("Game started.", true); await loadSession(); openGame(r.game_id, "banker");
+    toast(tr("Game started."), true); await loadSession(); openGame(r.game_id, "banker");
   });
   S.setupEl = h("details", {id: "setup", class: "opener", "data-keep": "setup", ontoggle: (ev) => {
     if (ev.target.open && !ed.options.length) editions();
-  }}, h("summary", {}, "New game"),
-    h("label", {for: "setup-edition"}, "Edition"), ed,
-    h("label", {for: "setup-players"}, "Players, one name per line"), players, tokenBox,
+  }}, h("summary", {}, tr("New game")),
+    h("label", {for: "setup-edition"}, tr("Edition")), ed,
+    h("label", {for: "setup-players"}, tr("Players, one name per line")), players, tokenBox,
     h("div", {class: "row"}, tapButton), tapStatus,
-    h("label", {for: "setup-dice"}, "Dice"), dice,
-    h("label", {for: "setup-profile"}, "Box profile (your corrections, ", h("a", {href: "/profile"}, "edit"), ")"), profile, profileEdit,
+    h("label", {for: "setup-dice"}, tr("Dice")), dice,
+    h("label", {for: "setup-profile"}, ...trNodes("Box profile (your corrections, {edit})",
+      {edit: h("a", {href: "/profile"}, tr("edit"))})), profile, profileEdit,
     editionBox,
-    h("label", {for: "setup-seed"}, "Seed (shuffles and digital dice)"), seed,
-    h("details", {class: "sub"}, h("summary", {}, "Advanced"), advancedBox,
-      h("label", {for: "setup-settings"}, "More settings and corrections (JSON, merged in)"), settings),
-    h("button", {class: "primary", onclick: start}, "Start the game"));
+    h("label", {for: "setup-seed"}, tr("Seed (shuffles and digital dice)")), seed,
+    h("details", {class: "sub"}, h("summary", {}, tr("Advanced")), advancedBox,
+      h("label", {for: "setup-settings"}, tr("More settings and corrections (JSON, merged in)")), settings),
+    h("button", {class: "primary", onclick: start}, tr("Start the game")));
   return S.setupEl;
 }
 

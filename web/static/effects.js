@@ -4,7 +4,7 @@
    card's dict, {do: word, ...arguments}; arguments equal to their default are left out. */
 "use strict";
 const Effects = (() => {
-  const PAYEES = [["bank", "the Bank"], ["pot", "the pot"]];
+  const PAYEES = () => [["bank", tr("the Bank")], ["pot", tr("the pot")]];
   const byWord = (vocab) => Object.fromEntries((vocab || []).map((w) => [w.do, w]));
   /* the effect without arguments equal to their default (so unchanged cards stay unchanged) */
   function norm(effect, vocab) {
@@ -34,16 +34,17 @@ const Effects = (() => {
       const a = w.args.find((x) => x.name === name);
       if (!a) return "";
       const v = value(a);
-      if (a.kind === "bool") return name === "salary" && v ? ", collecting the salary when passing GO" : "";
+      if (a.kind === "bool") return name === "salary" && v ? ", " + tr("collecting the salary when passing GO") : "";
       if (v === undefined || v === "") return "…";
       if (a.kind === "money") return ctx.money(Number(v));
-      if (a.kind === "payee") return (PAYEES.find(([k]) => k === v) || [v, String(v)])[1];
+      if (a.kind === "payee") return (PAYEES().find(([k]) => k === v) || [v, String(v)])[1];
       if (a.kind === "space") return label(ctx.spaces, v);
       if (a.kind === "kind") return label(ctx.kinds, v);
       if (a.kind === "color") return label(ctx.colors, v);
       if (a.kind === "steps") {
         const n = Number(v);
-        return `${Math.abs(n)} space${Math.abs(n) === 1 ? "" : "s"} ${n < 0 ? "back" : "forward"}`;
+        return n < 0 ? trn("{n} space back", "{n} spaces back", Math.abs(n))
+          : trn("{n} space forward", "{n} spaces forward", n);
       }
       return String(v);
     });
@@ -53,7 +54,7 @@ const Effects = (() => {
   function editor(effect, vocab, ctx, title, onchange) {
     const words = vocab || [];
     const box = h("fieldset", {class: "effect"}, h("legend", {}, title));
-    const pick = h("select", {"aria-label": `${title}: what the card does`, "data-effect-word": ""},
+    const pick = h("select", {"aria-label": tr("{title}: what the card does", {title}), "data-effect-word": ""},
       ...words.map((w) => h("option", {value: w.do, selected: w.do === effect.do}, w.label)));
     if (effect.do && !words.some((w) => w.do === effect.do)) {
       pick.append(h("option", {value: effect.do, selected: true}, effect.do));
@@ -70,13 +71,13 @@ const Effects = (() => {
         else if (["money", "int", "steps"].includes(a.kind)) {
           if (el.value.trim() === "") {
             if ("default" in a) continue;
-            throw new Error(`${title}: ${a.label}: enter a whole number.`);
+            throw new Error(tr("{field}: enter a whole number.", {field: `${title}: ${a.label}`}));
           }
           v = Number(el.value);
-          if (!Number.isInteger(v)) throw new Error(`${title}: ${a.label}: enter a whole number.`);
+          if (!Number.isInteger(v)) throw new Error(tr("{field}: enter a whole number.", {field: `${title}: ${a.label}`}));
         } else {
           v = el.value;
-          if (v === "" && !("default" in a)) throw new Error(`${title}: ${a.label}: choose one.`);
+          if (v === "" && !("default" in a)) throw new Error(tr("{field}: choose one.", {field: `${title}: ${a.label}`}));
         }
         out[a.name] = v;
       }
@@ -93,9 +94,9 @@ const Effects = (() => {
         const aria = `${title}: ${a.label}`;
         let el;
         const choices = {space: ctx.spaces, kind: ctx.kinds, color: ctx.colors,
-          payee: PAYEES.map(([value, l]) => ({value, label: l}))}[a.kind];
+          payee: PAYEES().map(([value, l]) => ({value, label: l}))}[a.kind];
         if (choices) {
-          el = h("select", {"aria-label": aria}, "default" in a ? null : h("option", {value: ""}, "Choose…"),
+          el = h("select", {"aria-label": aria}, "default" in a ? null : h("option", {value: ""}, tr("Choose…")),
             ...choices.map((c) => h("option", {value: c.value, selected: c.value === v}, c.label)),
             v !== undefined && v !== "" && !choices.some((c) => c.value === v)
               ? h("option", {value: v, selected: true}, String(v)) : null);

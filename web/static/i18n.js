@@ -11,6 +11,10 @@ const I18n = (() => {
   const UNITS = {"coin": ["{n} coin", "{n} coins"], "Poké Ball": ["{n} Poké Ball", "{n} Poké Balls"]};
 
   function remembered() { try { return localStorage.getItem(KEY); } catch (e) { return null; } }
+  /* the pages drawn by the companion (their templates' words) follow the phone's choice too */
+  function tell(lang) { document.cookie = `${KEY}=${lang}; path=/; max-age=31536000; SameSite=Lax`; }
+  /* Intl's name for the catalogue's language (the pseudo-language writes English digits) */
+  const intl = () => cat.intl || cat.lang;
   function wanted() {
     return remembered() || (navigator.languages && navigator.languages[0]) || navigator.language || "en";
   }
@@ -23,7 +27,8 @@ const I18n = (() => {
     } catch (e) { got = null; }
     if (!got && lang !== "en") return load("en");
     if (got) cat = got;
-    rules = new Intl.PluralRules(cat.lang);
+    rules = new Intl.PluralRules(intl());
+    if (remembered()) tell(cat.lang);
     document.documentElement.lang = cat.lang;
     return cat.lang;
   }
@@ -32,7 +37,7 @@ const I18n = (() => {
     return load(lang);
   }
   function number(n, decimals) {
-    return new Intl.NumberFormat(cat.lang, {minimumFractionDigits: decimals,
+    return new Intl.NumberFormat(intl(), {minimumFractionDigits: decimals,
       maximumFractionDigits: decimals, useGrouping: "always"}).format(n);
   }
   function money(v) {
@@ -43,7 +48,7 @@ const I18n = (() => {
     return `${sign}${number(n, 0)} ${n === 1 ? cur.one : cur.many}`;
   }
   function value(v) {
-    if (Array.isArray(v)) return new Intl.ListFormat(cat.lang, {type: "conjunction"}).format(v.map(value));
+    if (Array.isArray(v)) return new Intl.ListFormat(intl(), {type: "conjunction"}).format(v.map(value));
     if (v && typeof v === "object") return "msg" in v ? render(v) : money(v);
     if (typeof v === "number") return number(v, 0);
     return String(v);
@@ -87,5 +92,20 @@ const I18n = (() => {
     select.hidden = select.options.length < 2;
     select.onchange = () => choose(select.value).then(changed);
   }
-  return {wanted, load, choose, text, localize, picker, t, tn, lang: () => cat.lang};
+  return {wanted, load, choose, text, localize, picker, t, tn, number, money, lang: () => cat.lang};
 })();
+
+/* the page's own words, in the phone's language (extracted by scripts/messages from these
+   calls: string literals only, docs/translating.md): tr("Your turn!"),
+   tr("{player}'s turn", {player}), trn("{n} coin", "{n} coins", n) */
+const tr = (msg, args) => I18n.t(msg, args);
+const trn = (one, many, n, args) => I18n.tn(one, many, n, args);
+/* a sentence with page elements in it (a bold name, a link): the translation split at them */
+function trNodes(msg, args) {
+  const marked = {}, nodes = {};
+  for (const [k, v] of Object.entries(args || {})) {
+    if (v instanceof Node) { nodes[k] = v; marked[k] = `\u0001${k}\u0001`; } else marked[k] = v;
+  }
+  return tr(msg, marked).split(/\u0001(\w+)\u0001/).map((part, i) => (i % 2 ? nodes[part] : part))
+    .filter((x) => x !== "");
+}

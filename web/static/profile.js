@@ -22,11 +22,11 @@ async function api(method, path, body, raw) {
   }
   let resp;
   try { resp = await fetch(path, opts); } catch (e) {
-    throw new Error("The companion cannot be reached; check the Wi-Fi.");
+    throw new Error(tr("The companion cannot be reached; check the Wi-Fi."));
   }
   const data = await resp.json().catch(() => ({}));
   if (!resp.ok) {
-    const err = new Error(data.error || `Refused (${resp.status}).`);
+    const err = new Error(I18n.text(data.error) || tr("Refused ({status}).", {status: String(resp.status)}));
     err.code = data.code; throw err;
   }
   return data;
@@ -114,7 +114,7 @@ async function check() {
     const r = await api("POST", "/api/profiles/check", draft());
     if (asked !== saves) return true;
     clearErrors(); adopt(r, false);
-    status(`Valid. ${r.unverified.length} fact(s) still unverified.`, true);
+    status(trn("Valid. {n} fact still unverified.", "Valid. {n} facts still unverified.", r.unverified.length), true);
     renderMarks(); refreshSummaries();
     return true;
   } catch (e) { if (asked === saves) showError(e.message); return false; }
@@ -144,6 +144,7 @@ function adopt(r, replaceAll) {
 
 /* ---- the page ---- */
 async function main() {
+  await I18n.load(I18n.wanted());  /* this phone's language, as on the game's page */
   try { P.session = await api("GET", "/api/session"); } catch (e) { toast(e.message); return; }
   $("app").removeAttribute("aria-busy");
   if (!P.session.banker) return login();
@@ -151,23 +152,23 @@ async function main() {
 }
 function login() {
   const pin = h("input", {id: "pin", type: "password", inputmode: "numeric", autocomplete: "off"});
-  $("app").replaceChildren(h("section", {}, h("h2", {}, "Banker only"),
-    h("label", {for: "pin"}, "Banker PIN"), pin,
+  $("app").replaceChildren(h("section", {}, h("h2", {}, tr("Banker only")),
+    h("label", {for: "pin"}, tr("Banker PIN")), pin,
     h("button", {class: "primary", onclick: () => act(async () => {
       await api("POST", "/api/banker/login", {pin: pin.value});
       P.session = await api("GET", "/api/session"); chooser();
-    })}, "Log in")));
+    })}, tr("Log in"))));
 }
 async function chooser() {
   const ed = h("select", {id: "pf-edition"});
   const list = h("div", {id: "pf-list"});
-  const newName = h("input", {id: "pf-new", placeholder: "Our box", maxlength: 40});
+  const newName = h("input", {id: "pf-new", placeholder: tr("Our box"), maxlength: 40});
   const file = h("input", {id: "pf-import", type: "file", accept: ".json,application/json"});
   const fill = async () => {
     const r = await api("GET", `/api/profiles?edition=${enc(ed.value)}`);
     list.replaceChildren(r.profiles.length ? h("ul", {}, ...r.profiles.map((p) =>
       h("li", {}, h("button", {class: "link", onclick: () => act(() => open(p.edition, p.name))},
-        p.name)))) : h("p", {class: "muted"}, "No saved profile for this edition yet."));
+        p.name)))) : h("p", {class: "muted"}, tr("No saved profile for this edition yet.")));
   };
   ed.addEventListener("change", () => act(fill));
   const eds = await api("GET", "/api/editions");
@@ -180,24 +181,24 @@ async function chooser() {
     if (known.some((p) => p.name === q.get("name"))) return open(want, q.get("name"));
   }
   $("app").replaceChildren(
-    h("section", {}, h("h2", {}, "Your box"),
-      h("p", {class: "muted"}, "Correct the board and cards once to match the box on the table; "
-        + "choose the profile when you start a game."),
-      h("label", {for: "pf-edition"}, "Edition"), ed, list),
-    h("section", {}, h("h2", {}, "New profile"), h("label", {for: "pf-new"}, "Name"), newName,
+    h("section", {}, h("h2", {}, tr("Your box")),
+      h("p", {class: "muted"}, tr("Correct the board and cards once to match the box on the table; "
+        + "choose the profile when you start a game.")),
+      h("label", {for: "pf-edition"}, tr("Edition")), ed, list),
+    h("section", {}, h("h2", {}, tr("New profile")), h("label", {for: "pf-new"}, tr("Name")), newName,
       h("button", {class: "primary", onclick: () => act(() => {
-        if (!newName.value.trim()) throw new Error("name: give the profile a name.");
+        if (!newName.value.trim()) throw new Error(tr("{field}: give the profile a name.", {field: "name"}));
         return open(ed.value, null, newName.value.trim());
-      })}, "Start from the edition's defaults")),
-    h("section", {}, h("h2", {}, "Import a shared profile"), h("label", {for: "pf-import"},
-      "Profile file (.json)"), file,
+      })}, tr("Start from the edition's defaults"))),
+    h("section", {}, h("h2", {}, tr("Import a shared profile")), h("label", {for: "pf-import"},
+      tr("Profile file (.json)")), file,
       h("button", {onclick: () => act(async () => {
-        if (!file.files.length) throw new Error("Choose a file first.");
+        if (!file.files.length) throw new Error(tr("Choose a file first."));
         const text = await file.files[0].text();
         const r = await api("POST", "/api/profiles/import", null, text);
-        toast(`Imported ${r.profile.name}.`, true);
+        toast(tr("Imported {profile}.", {profile: r.profile.name}), true);
         await open(r.profile.edition, r.profile.name);
-      })}, "Import")));
+      })}, tr("Import"))));
   await fill();
 }
 async function open(edition, name, newName) {
@@ -216,14 +217,20 @@ async function open(edition, name, newName) {
   editor();
 }
 
+/* a fact of a space or card in the reader's words ("price", "prezzo") */
+function factWord(f) {
+  return ({name: tr("name"), price: tr("price"), rent: tr("rent"), amount: tr("amount"),
+    text: tr("text"), effect: tr("effect"), kind: tr("kind"), color: tr("colour group"),
+    deck: tr("card deck")})[f] || f;
+}
 function markBox(key, prefix) {
   const box = h("div", {class: "marks", "data-marks": key});
   for (const f of P.marks[key] || []) {
     const fact = `${prefix}.${f}`;
-    box.append(h("span", {class: "unverified"}, `unverified: ${f}`,
-      h("button", {type: "button", title: `Confirm ${fact} as printed on your box`,
+    box.append(h("span", {class: "unverified"}, tr("unverified: {fact}", {fact: factWord(f)}),
+      h("button", {type: "button", title: tr("Confirm {fact} as printed on your box", {fact: factWord(f)}),
         onclick: () => { if (!P.confirmed.includes(fact)) P.confirmed.push(fact); check(); }},
-      "Confirm")));
+      tr("Confirm"))));
   }
   return box;
 }
@@ -243,26 +250,28 @@ function refreshSummaries() {
     const sum = box.querySelector("summary");
     const old = sum.querySelector(".unverified");
     if (old) old.remove();
-    if (n) sum.append(h("span", {class: "unverified", title: "facts not yet checked against your box"}, `${n} to check`));
+    if (n) sum.append(h("span", {class: "unverified", title: tr("facts not yet checked against your box")}, trn("{n} to check", "{n} to check", n)));
   });
 }
 /* a kind of space in words: "go_to_jail" -> "Go to Jail", "go" -> "GO" */
-const KIND_WORDS = {go: "GO", go_to_jail: "Go to Jail", jail: "Jail", free_parking: "Free Parking"};
+const KIND_WORDS = () => ({go: tr("GO"), go_to_jail: tr("Go to Jail"), jail: tr("Jail"),
+  free_parking: tr("Free Parking"), street: tr("Street"), railroad: tr("Railroad"),
+  utility: tr("Utility"), tax: tr("Tax"), chance: tr("Chance"), community_chest: tr("Community Chest")});
 function kindName(k) {
-  return KIND_WORDS[k] || String(k).split("_").map((w, i) => (i && ["to", "of", "the", "a"]
+  return KIND_WORDS()[k] || String(k).split("_").map((w, i) => (i && ["to", "of", "the", "a"]
     .includes(w) ? w : w.charAt(0).toUpperCase() + w.slice(1))).join(" ");
 }
-const FIELD_LABELS = {name: "Name", kind: "Kind of space", color: "Colour group", price: "Price",
-  rent: "Rent", amount: "Amount to pay", deck: "Card deck"};
+const FIELD_LABELS = () => ({name: tr("Name"), kind: tr("Kind of space"), color: tr("Colour group"),
+  price: tr("Price"), rent: tr("Rent"), amount: tr("Amount to pay"), deck: tr("Card deck")});
 function spaceView(s, i) {
   const b = P.defaults.board;
   const input = (f) => {
     const id = `sp-${i}-${f}`;
     let el;
     if (f === "kind") el = h("select", {id}, ...b.kinds.map((k) => h("option", {value: k, selected: s.kind === k}, kindName(k))));
-    else if (f === "color") el = h("select", {id}, h("option", {value: ""}, "none"),
+    else if (f === "color") el = h("select", {id}, h("option", {value: ""}, tr("none")),
       ...Object.entries(b.colors).map(([k, v]) => h("option", {value: k, selected: s.color === k}, v)));
-    else if (f === "deck") el = h("select", {id}, h("option", {value: ""}, "none"),
+    else if (f === "deck") el = h("select", {id}, h("option", {value: ""}, tr("none")),
       ...Object.entries(b.decks).map(([k, v]) => h("option", {value: k, selected: s.deck === k}, v)));
     else el = h("input", {id, value: s[f], inputmode: NUMBERS.has(f) ? "numeric" : null,
       type: NUMBERS.has(f) ? "number" : "text", maxlength: NUMBERS.has(f) ? null : 40});
@@ -274,7 +283,7 @@ function spaceView(s, i) {
       sum.querySelector(".skind").textContent = kindName(s.kind) + (s.price ? ` · ${s.price}` : "");
       recheck();
     });
-    return [h("label", {for: id, class: f === "name" ? "wide" : null}, FIELD_LABELS[f] || f), el];
+    return [h("label", {for: id, class: f === "name" ? "wide" : null}, FIELD_LABELS()[f] || f), el];
   };
   const move = (d) => {
     const j = i + d; if (j < 1 || j >= P.spaces.length) return;
@@ -290,14 +299,14 @@ function spaceView(s, i) {
   const box = h("details", {class: "space", id: `space-${s.id}`, open: P.open.has(s.id)},
     h("summary", {}, h("span", {class: "idx"}, String(i)), h("span", {class: "sname"}, s.name),
       h("span", {class: "muted skind"}, kindName(s.kind) + (s.price ? ` · ${s.price}` : "")),
-      marks ? h("span", {class: "unverified", title: "facts not yet checked against your box"},
-        `${marks} to check`) : null),
+      marks ? h("span", {class: "unverified", title: tr("facts not yet checked against your box")},
+        trn("{n} to check", "{n} to check", marks)) : null),
     h("div", {class: "space-head"},
-      h("button", {type: "button", "aria-label": `Move ${s.name} up`, disabled: i <= 1,
+      h("button", {type: "button", "aria-label": tr("Move {space} up", {space: s.name}), disabled: i <= 1,
         onclick: () => move(-1)}, "↑"),
-      h("button", {type: "button", "aria-label": `Move ${s.name} down`,
+      h("button", {type: "button", "aria-label": tr("Move {space} down", {space: s.name}),
         disabled: i === 0 || i === P.spaces.length - 1, onclick: () => move(1)}, "↓"),
-      h("button", {type: "button", class: "danger", "aria-label": `Remove ${s.name}`,
+      h("button", {type: "button", class: "danger", "aria-label": tr("Remove {space}", {space: s.name}),
         disabled: i === 0, onclick: () => { P.spaces.splice(i, 1); drawSpaces(); recheck(); }},
       "✕")),
     markBox(`s:${s.id}`, `spaces.${s.id}`), grid);
@@ -306,14 +315,13 @@ function spaceView(s, i) {
 }
 function drawSpaces() {
   $("spaces").replaceChildren(...P.spaces.map(spaceView));
-  $("board-title").textContent = `Board (${P.spaces.length} spaces)`;
+  $("board-title").textContent = trn("Board ({n} space)", "Board ({n} spaces)", P.spaces.length);
 }
 /* what the effect editor names (web/static/effects.js) */
 function fxContext() {
   const b = P.defaults.board, cur = b.currency || {};
   const spaces = (P.spaces.length ? P.spaces : b.spaces).map((s) => ({value: s.id, label: s.name}));
-  return {money: (n) => (cur.symbol ? `${cur.symbol}${(n / 10 ** (cur.decimals || 0))
-    .toFixed(cur.decimals || 0)}` : `${n} ${Math.abs(n) === 1 ? cur.one || "coin" : cur.many || "coins"}`),
+  return {money: (n) => I18n.money({money: n, cur: cur.symbol || cur.one ? cur : {one: "coin", many: "coins"}}),
   spaces, kinds: b.effect_kinds, colors: b.effect_colors};
 }
 function cardView(c) {
@@ -323,19 +331,19 @@ function cardView(c) {
   text.addEventListener("change", () => { c.text = text.value; recheck(); });
   const effectId = `effect-${c.id}`;
   const nth = P.cards.filter((x) => x.deck === c.deck).indexOf(c) + 1;
-  const deck = P.defaults.board.decks[c.deck] || "Card";
+  const deck = P.defaults.board.decks[c.deck] || tr("Card");
   let read = () => c.effect;
   const [effect, reader] = Effects.editor(c.effect, P.defaults.board.effects, fxContext(),
-    `${deck}, card ${nth}: what it does`, () => {
+    tr("{deck}, card {n}: what it does", {deck, n: nth}), () => {
       try { c.effect = read(); delete c.bad; recheck(); } catch (e) { c.bad = e.message; showError(e.message); }
     });
   read = reader;
   effect.id = effectId; effect.setAttribute("data-field", `cards.${c.id}.effect`);
   const uid = Object.keys(P.tags).find((u) => P.tags[u] === `card:${c.id}`);
-  const tagLine = h("span", {class: "tag", id: `tag-${c.id}`}, uid ? `Tag ${uid}` : "No tag");
+  const tagLine = h("span", {class: "tag", id: `tag-${c.id}`}, uid ? tr("Tag {uid}", {uid}) : tr("No tag"));
   const enrol = h("button", {type: "button", onclick: () => act(() => enrolTag(c, tagLine, enrol))},
-    uid ? "Replace tag" : "Tap card tag");
-  return h("div", {class: "card"}, h("label", {for: id}, `${deck}, card ${nth}`),
+    uid ? tr("Replace tag") : tr("Tap card tag"));
+  return h("div", {class: "card"}, h("label", {for: id}, tr("{deck}, card {n}", {deck, n: nth})),
     markBox(`c:${c.id}`, `cards.${c.id}`), text,
     effect,
     h("div", {class: "row"}, tagLine, enrol));
@@ -344,7 +352,7 @@ async function enrolTag(c, line, button) {
   if (P.polling) { clearInterval(P.polling); P.polling = null; }
   let seen = (await api("GET", "/api/tags/last")).tap;
   seen = seen ? seen.n : 0;
-  line.textContent = "Tap this card on the reader…";
+  line.textContent = tr("Tap this card on the reader…");
   button.disabled = true;
   let tries = 0;
   P.polling = setInterval(async () => {
@@ -354,10 +362,10 @@ async function enrolTag(c, line, button) {
     if (tap && tap.n > seen) {
       for (const u of Object.keys(P.tags)) if (P.tags[u] === `card:${c.id}` || u === tap.uid) delete P.tags[u];
       P.tags[tap.uid] = `card:${c.id}`;
-      line.textContent = `Tag ${tap.uid}`;
-      button.textContent = "Replace tag";
+      line.textContent = tr("Tag {uid}", {uid: tap.uid});
+      button.textContent = tr("Replace tag");
     } else if (tries < 60) return;
-    else line.textContent = "No tap; try again.";
+    else line.textContent = tr("No tap; try again.");
     clearInterval(P.polling); P.polling = null; button.disabled = false; recheck();
   }, 500);
 }
@@ -370,24 +378,27 @@ function editor() {
     "data-field": "settings"});
   other.value = JSON.stringify(P.other, null, 1);
   other.addEventListener("change", () => {
-    try { P.other = JSON.parse(other.value || "{}"); recheck(); } catch (e) { showError("settings: not valid JSON."); }
+    try { P.other = JSON.parse(other.value || "{}"); recheck(); } catch (e) { showError(tr("{field}: not valid JSON.", {field: "settings"})); }
   });
-  const parts = [h("section", {}, h("h2", {}, `Your box of ${(P.titles || {})[P.edition] || "this edition"}`),
-    h("label", {for: "pf-name"}, "Name"), name, h("label", {for: "pf-note"}, "Note"), note,
+  const title = (P.titles || {})[P.edition];
+  const parts = [h("section", {}, h("h2", {}, title ? tr("Your box of {edition}", {edition: title})
+    : tr("Your box of this edition")),
+    h("label", {for: "pf-name"}, tr("Name")), name, h("label", {for: "pf-note"}, tr("Note")), note,
     h("div", {id: "profile-errors"}))];
   if (b) {
-    const newId = h("input", {id: "new-space-id", placeholder: "Name of the new space", maxlength: 40});
-    parts.push(h("section", {"aria-label": "Board"}, h("h2", {id: "board-title"}, `Board (${P.spaces.length} spaces)`),
+    const newId = h("input", {id: "new-space-id", placeholder: tr("Name of the new space"), maxlength: 40});
+    parts.push(h("section", {"aria-label": tr("Board")}, h("h2", {id: "board-title"},
+      trn("Board ({n} space)", "Board ({n} spaces)", P.spaces.length)),
       h("p", {class: "unverified", id: "layout-mark", hidden: !P.unverified.includes("board.layout")},
-        "unverified: board layout (order and kinds)",
+        tr("unverified: board layout (order and kinds)"),
         h("button", {type: "button", onclick: () => {
           if (!P.confirmed.includes("board.layout")) P.confirmed.push("board.layout"); check();
-        }}, "Confirm")),
+        }}, tr("Confirm"))),
       h("div", {id: "board-errors"}), h("div", {id: "spaces"}),
-      h("div", {class: "row"}, h("label", {for: "new-space-id"}, "Add a space", newId),
+      h("div", {class: "row"}, h("label", {for: "new-space-id"}, tr("Add a space"), newId),
         h("button", {type: "button", onclick: () => {
           const named = newId.value.trim();
-          if (!named) { showError("Give the new space a name."); return; }
+          if (!named) { showError(tr("Give the new space a name.")); return; }
           let sid = named.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "-")
             .replace(/^-|-$/g, "") || "space";
           while (P.spaces.some((x) => x.id === sid)) sid += "-2";
@@ -396,35 +407,36 @@ function editor() {
             deck: ""});
           P.open.add(sid);
           newId.value = ""; drawSpaces(); recheck();
-        }}, "Add"))));
-    parts.push(h("section", {"aria-label": "Cards"}, h("h2", {}, `Cards (${P.cards.length})`),
+        }}, tr("Add")))));
+    parts.push(h("section", {"aria-label": tr("Cards")}, h("h2", {}, tr("Cards ({n})", {n: P.cards.length})),
       h("div", {id: "cards-errors"}), h("div", {id: "cards"}, ...P.cards.map(cardView))));
   }
   if (P.cardTags.length) {  // Master Trainer: no card texts, a tag for each card of each deck
     const row = (c) => {
       const uid = Object.keys(P.tags).find((u) => P.tags[u] === `card:${c.id}`);
-      const line = h("span", {class: "tag", id: `tag-${c.id}`}, uid ? `Tag ${uid}` : "No tag");
+      const line = h("span", {class: "tag", id: `tag-${c.id}`}, uid ? tr("Tag {uid}", {uid}) : tr("No tag"));
       const enrol = h("button", {type: "button", onclick: () => act(() => enrolTag(c, line, enrol))},
-        uid ? "Replace tag" : "Tap card tag");
+        uid ? tr("Replace tag") : tr("Tap card tag"));
       return h("div", {class: "row", "data-card-tag": c.id}, h("span", {}, c.label), line, enrol);
     };
-    const group = (title) => h("details", {}, h("summary", {}, `${title}s`),
+    const group = (title, heading) => h("details", {}, h("summary", {}, heading),
       ...P.cardTags.filter((c) => c.label.startsWith(title)).map(row));
-    parts.push(h("section", {id: "card-tags", "aria-label": "Card tags"}, h("h2", {}, "Card tags"),
-      h("p", {class: "muted"}, "Tap each card on the reader once: a player then taps the card "
-        + "they draw."), group("Item Card"), group("Event Card")));
+    parts.push(h("section", {id: "card-tags", "aria-label": tr("Card tags")}, h("h2", {}, tr("Card tags")),
+      h("p", {class: "muted"}, tr("Tap each card on the reader once: a player then taps the card "
+        + "they draw.")), group("Item Card", tr("Item Cards")), group("Event Card", tr("Event Cards"))));
   }
-  parts.push(h("section", {"aria-label": "Other settings"}, h("h2", {}, "Other settings"),
-    h("p", {class: "muted"}, b ? "House rules and readings, as the setup form sends them (JSON)."
-      : "Deck counts, chips on the board, evolution groups, rivals, readings (JSON)."),
-    other, P.unverified.length && !b ? h("p", {class: "muted"}, `Unverified: ${P.unverified.join(", ")}`) : null));
+  parts.push(h("section", {"aria-label": tr("Other settings")}, h("h2", {}, tr("Other settings")),
+    h("p", {class: "muted"}, b ? tr("House rules and readings, as the setup form sends them (JSON).")
+      : tr("Deck counts, chips on the board, evolution groups, rivals, readings (JSON).")),
+    other, P.unverified.length && !b ? h("p", {class: "muted"}, tr("Unverified: {facts}",
+      {facts: P.unverified.map(I18n.text).join(", ")})) : null));
   parts.push(h("div", {class: "sticky-save"}, h("p", {id: "status", "aria-live": "polite"}),
-    h("button", {type: "button", onclick: check}, "Check"),
-    h("button", {type: "button", class: "primary", id: "pf-save", onclick: () => act(save)}, "Save"),
+    h("button", {type: "button", onclick: check}, tr("Check")),
+    h("button", {type: "button", class: "primary", id: "pf-save", onclick: () => act(save)}, tr("Save")),
     P.saved ? h("a", {class: "btn", href: `/api/profiles/${enc(P.edition)}/${enc(P.name)}/export`,
-      download: `${P.edition}-${P.name}.json`}, "Export") : null,
-    P.saved ? h("button", {type: "button", class: "danger", onclick: () => act(remove)}, "Delete") : null,
-    h("button", {type: "button", onclick: () => act(chooser)}, "All profiles")));
+      download: `${P.edition}-${P.name}.json`}, tr("Export")) : null,
+    P.saved ? h("button", {type: "button", class: "danger", onclick: () => act(remove)}, tr("Delete")) : null,
+    h("button", {type: "button", onclick: () => act(chooser)}, tr("All profiles"))));
   $("app").replaceChildren(...parts);
   if (b) drawSpaces();
 }
@@ -434,13 +446,13 @@ async function save() {
   try {
     const r = await api("PUT", `/api/profiles/${enc(P.edition)}/${enc(d.name)}`, d);
     adopt(r, true); P.saved = true; editor();
-    status(`Saved. ${r.unverified.length} fact(s) still unverified.`, true);
-    toast("Profile saved.", true);
+    status(trn("Saved. {n} fact still unverified.", "Saved. {n} facts still unverified.", r.unverified.length), true);
+    toast(tr("Profile saved."), true);
   } catch (e) { showError(e.message); }
 }
 async function remove() {
-  if (!confirm(`Delete the profile ${P.name}?`)) return;
+  if (!confirm(tr("Delete the profile {profile}?", {profile: P.name}))) return;
   await api("DELETE", `/api/profiles/${enc(P.edition)}/${enc(P.name)}`);
-  toast("Deleted.", true); await chooser();
+  toast(tr("Deleted."), true); await chooser();
 }
 main();

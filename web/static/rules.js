@@ -16,30 +16,30 @@
 "use strict";
 const RulesAtHand = (() => {
   /* the words players read, in one place */
-  const T = {
-    rules: "Rules at hand",
-    open: "Rules",
-    close: "Close the rules",
-    search: "Search the rules",
-    placeholder: "e.g. Jail, auction, Bowser",
-    found: "Passages found",
-    nothing: "Nothing found.",
-    reading: " (the companion's reading)",
-    inForce: "Readings in force for this game",
-    noReadings: "No readings: this game plays the rulebook as printed.",
-    loading: "Reading the rulebook…",
-    failed: "The rules could not be read; try again.",
-    offerTitle: "First game with this box?",
-    offerText: "The companion can explain each question the first time it comes up in a "
+  const T = () => ({
+    rules: tr("Rules at hand"),
+    open: tr("Rules"),
+    close: tr("Close the rules"),
+    search: tr("Search the rules"),
+    placeholder: tr("e.g. {example}", {example: tr("Jail, auction, Bowser")}),
+    found: tr("Passages found"),
+    nothing: tr("Nothing found."),
+    reading: " " + tr("(the companion's reading)"),
+    inForce: tr("Readings in force for this game"),
+    noReadings: tr("No readings: this game plays the rulebook as printed."),
+    loading: tr("Reading the rulebook…"),
+    failed: tr("The rules could not be read; try again."),
+    offerTitle: tr("First game with this box?"),
+    offerText: tr("The companion can explain each question the first time it comes up in a "
       + "game: what the choice means, and the rule it comes from. This phone remembers your "
-      + "answer (change it in the Phone tab).",
-    offerYes: "Yes, explain as we play",
-    offerNo: "No thanks",
-    explainTitle: "What this means",
-    gotIt: "Got it",
-    rule: "Rule: ",
-    settingLabel: "First-game mode: explain each question the first time it comes up",
-  };
+      + "answer (change it in the Phone tab)."),
+    offerYes: tr("Yes, explain as we play"),
+    offerNo: tr("No thanks"),
+    explainTitle: tr("What this means"),
+    gotIt: tr("Got it"),
+    rule: tr("Rule:") + " ",
+    settingLabel: tr("First-game mode: explain each question the first time it comes up"),
+  });
   const KEY = "companion.firstGame";
   const data = {};  /* game id -> the /rules answer (readings, prompts), or a promise */
   let explaining = null;  /* {game, kind, text}: the question being explained on this phone */
@@ -53,7 +53,7 @@ const RulesAtHand = (() => {
   async function getJSON(url) {
     const r = await fetch(url, {credentials: "same-origin"});
     const body = await r.json().catch(() => ({}));
-    if (!r.ok) throw new Error(body.error || T.failed);
+    if (!r.ok) throw new Error(body.error || T().failed);
     return body;
   }
   function rulesUrl(gid, q) {
@@ -75,15 +75,15 @@ const RulesAtHand = (() => {
   }
 
   function readingsList(r) {
-    if (!r.readings.length) return h("p", {class: "muted"}, T.noReadings);
+    if (!r.readings.length) return h("p", {class: "muted"}, T().noReadings);
     return h("ul", {class: "readings"}, r.readings.map((x) => h("li", {},
-      x.topic, x.chosen ? `: ${x.chosen}` : "")));
+      I18n.text(x.topic), x.chosen ? `: ${I18n.text(x.chosen)}` : "")));
   }
 
   /* ---- "rule" on a log line: the rule, then the readings in force ---- */
   function whyBody(gid) {
     const r = known(gid);
-    return r ? [h("strong", {class: "why-readings"}, T.inForce), readingsList(r)] : [];
+    return r ? [h("strong", {class: "why-readings"}, T().inForce), readingsList(r)] : [];
   }
   function why(cite) {
     const gid = gameId();
@@ -100,7 +100,7 @@ const RulesAtHand = (() => {
     const gid = gameId();
     const r = known(gid);
     return h("details", {class: "readings-in-force", "data-open": "readings-in-force"},
-      h("summary", {}, T.inForce), r ? readingsList(r) : h("p", {class: "muted"}, T.loading));
+      h("summary", {}, T().inForce), r ? readingsList(r) : h("p", {class: "muted"}, T().loading));
   }
 
   /* ---- the search, one tap away on every tab: a button in the page's bar opens it ---- */
@@ -115,7 +115,7 @@ const RulesAtHand = (() => {
     sheet.querySelector("input").focus();
   }
   function makeSheet(gid) {
-    const list = h("ul", {class: "rules", "aria-label": T.found});
+    const list = h("ul", {class: "rules", "aria-label": T().found});
     const forced = h("div", {});
     let asked = 0;
     const find = async (q) => {
@@ -124,18 +124,18 @@ const RulesAtHand = (() => {
         const r = await getJSON(rulesUrl(gid, q));
         if (n !== asked) return;  /* a later search answered first */
         list.replaceChildren(...(r.results.length ? r.results.map((p) => h("li", {},
-          h("strong", {}, p.title), p.kind === "reading" ? h("span", {class: "muted"}, T.reading) : "",
-          h("br"), p.text)) : [h("li", {class: "muted"}, T.nothing)]));
-        forced.replaceChildren(h("h3", {}, T.inForce), readingsList(r));
+          h("strong", {}, p.title), p.kind === "reading" ? h("span", {class: "muted"}, T().reading) : "",
+          h("br"), p.text)) : [h("li", {class: "muted"}, T().nothing)]));
+        forced.replaceChildren(h("h3", {}, T().inForce), readingsList(r));
       } catch (e) { list.replaceChildren(h("li", {class: "muted"}, e.message)); }
     };
-    const box = h("input", {type: "search", id: "rules-q", "aria-label": T.search,
-      placeholder: T.placeholder, autocomplete: "off", maxlength: 200});
+    const box = h("input", {type: "search", id: "rules-q", "aria-label": T().search,
+      placeholder: T().placeholder, autocomplete: "off", maxlength: 200});
     let timer = null;
     box.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(() => find(box.value), 150); });
-    const el = h("dialog", {class: "rules-sheet", "aria-label": T.rules, "data-game": gid},
-      h("div", {class: "row"}, h("h2", {}, T.rules),
-        h("button", {class: "close", "aria-label": T.close, onclick: () => el.close()}, "✕")),
+    const el = h("dialog", {class: "rules-sheet", "aria-label": T().rules, "data-game": gid},
+      h("div", {class: "row"}, h("h2", {}, T().rules),
+        h("button", {class: "close", "aria-label": T().close, onclick: () => el.close()}, "✕")),
       box, list, forced);
     find("");
     return el;
@@ -147,7 +147,7 @@ const RulesAtHand = (() => {
     const gid = gameId();
     if (!btn) {
       btn = h("button", {id: "rules-open", class: "rules-open", "aria-haspopup": "dialog",
-        onclick: () => openSheet(gameId())}, T.open);
+        onclick: () => openSheet(gameId())}, T().open);
       bar.insertBefore(btn, document.getElementById("who"));
     }
     btn.hidden = !gid;
@@ -170,11 +170,11 @@ const RulesAtHand = (() => {
     redraw();
   }
   function offer() {
-    return h("section", {class: "notice first-game", "aria-label": T.offerTitle},
-      h("h2", {}, T.offerTitle), h("p", {}, T.offerText),
+    return h("section", {class: "notice first-game", "aria-label": T().offerTitle},
+      h("h2", {}, T().offerTitle), h("p", {}, T().offerText),
       h("p", {class: "row"},
-        h("button", {class: "primary", onclick: () => choose(true)}, T.offerYes),
-        h("button", {onclick: () => choose(false)}, T.offerNo)));
+        h("button", {class: "primary", onclick: () => choose(true)}, T().offerYes),
+        h("button", {onclick: () => choose(false)}, T().offerNo)));
   }
   function firstGame(v) {
     const gid = v.game_id || gameId();
@@ -194,15 +194,15 @@ const RulesAtHand = (() => {
     const help = (r.prompts || {})[kind];
     if (!help) return null;
     explaining = {game: gid, kind, text};
-    return h("section", {class: "notice first-game", "aria-label": T.explainTitle},
-      h("h2", {}, T.explainTitle), h("p", {}, help.text),
-      help.rule ? h("p", {class: "muted hint"}, T.rule, help.rule) : null,
-      h("button", {onclick: () => { markSeen(gid, kind); explaining = null; redraw(); }}, T.gotIt));
+    return h("section", {class: "notice first-game", "aria-label": T().explainTitle},
+      h("h2", {}, T().explainTitle), h("p", {}, I18n.text(help.text)),
+      help.rule ? h("p", {class: "muted hint"}, T().rule, help.rule) : null,
+      h("button", {onclick: () => { markSeen(gid, kind); explaining = null; redraw(); }}, T().gotIt));
   }
   function setting() {
     const el = h("input", {type: "checkbox", id: "pref-first-game", checked: mode() === "on"});
     el.addEventListener("change", () => store.set(KEY, el.checked ? "on" : "off"));
-    return h("label", {class: "check", for: el.id}, el, T.settingLabel);
+    return h("label", {class: "check", for: el.id}, el, T().settingLabel);
   }
   return {attach, why, readings, firstGame, setting};
 })();

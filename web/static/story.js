@@ -10,26 +10,26 @@ const storyOpen = {};
 function storyPanel(gameId, version, open) {
   if (open) storyOpen[gameId] = true;
   const key = `${gameId}@${version}`;
-  const body = h("div", {}, h("p", {class: "muted"}, "Counting…"));
+  const body = h("div", {}, h("p", {class: "muted"}, tr("Counting…")));
   const fill = (s) => body.replaceChildren(
-    h("p", {class: "now"}, s.headline),
-    s.rule ? h("p", {class: "muted hint"}, `Rule: ${s.rule}`) : null,
+    h("p", {class: "now"}, I18n.text(s.headline)),
+    s.rule ? h("p", {class: "muted hint"}, tr("Rule:") + " " + s.rule) : null,
     ...s.players.map((p) => h("div", {},
-      h("h3", {}, p.name, p.winner ? " (winner)" : ""),
-      h("ul", {}, p.lines.map((l) => h("li", {}, `${l.label}: ${l.text}`))))),
+      h("h3", {}, p.name, p.winner ? " " + tr("(winner)") : ""),
+      h("ul", {}, p.lines.map((l) => h("li", {}, `${I18n.text(l.label)}: ${I18n.text(l.text)}`))))),
     h("p", {class: "row"},
-      h("a", {class: "btn", href: `/history?game=${encodeURIComponent(gameId)}`}, "Replay this game"),
-      h("a", {class: "btn", href: "/history"}, "All our games")));
+      h("a", {class: "btn", href: `/history?game=${encodeURIComponent(gameId)}`}, tr("Replay this game")),
+      h("a", {class: "btn", href: "/history"}, tr("All our games"))));
   const load = () => {
     if (storyCache[key]) return fill(storyCache[key]);
     fetch(`/api/games/${encodeURIComponent(gameId)}/story`, {credentials: "same-origin"})
       .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
       .then((s) => { storyCache[key] = s; fill(s); })
-      .catch(() => body.replaceChildren(h("p", {class: "muted"}, "The story could not be read; try again.")));
+      .catch(() => body.replaceChildren(h("p", {class: "muted"}, tr("The story could not be read; try again."))));
   };
   const panel = h("details", {class: "story", open: !!storyOpen[gameId],
     ontoggle: (e) => { storyOpen[gameId] = e.target.open; if (e.target.open) load(); }},
-    h("summary", {}, "The story of the game"), body);
+    h("summary", {}, tr("The story of the game")), body);
   if (storyOpen[gameId]) load();
   return panel;
 }
