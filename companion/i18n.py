@@ -97,6 +97,13 @@ class Msg(str):
         return cls._made(str(raw["msg"]), str(raw.get("plural", "")), args)
 
 
+def N_(text: str) -> str:  # noqa: N802 - gettext's name for it
+    """``text`` marked for the catalogue (scripts/messages extracts it) and returned as it is:
+    a label sent as data (the setup form's settings, the card effect editor's words) that the
+    page translates where it shows it (``I18n.t(label)``)."""
+    return text
+
+
 def Msgs(singular: str, plural: str, n: int, /, **args: Any) -> Msg:  # noqa: N802 - a Msg
     """A message with a plural: ``n`` picks the form (in each language by its own rule) and is
     the ``{n}`` argument."""

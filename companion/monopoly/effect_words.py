@@ -13,38 +13,42 @@ import typing
 from typing import Any
 
 from companion.engine.registry import declared
+from companion.i18n import N_
 
 # word: (what a person picks, the sentence it reads back as; {arg} is filled in by the page)
 WORDS: dict[str, tuple[str, str]] = {
-    "collect": ("Collect money from the Bank", "Collect {amount} from the Bank"),
-    "pay": ("Pay money", "Pay {amount} to {to}"),
-    "collect_from_each": ("Collect money from each player", "Collect {amount} from each player"),
-    "pay_each": ("Pay each player", "Pay each player {amount}"),
-    "move_to": ("Advance to a space", "Advance to {space}{salary}"),
-    "move_to_nearest": ("Advance to the nearest space of a kind",
-                        "Advance to the nearest {kind} space{salary}"),
-    "move_by": ("Move forward or back", "Move {steps}"),
-    "go_to_jail": ("Go to Jail", "Go straight to Jail"),
-    "keep": ("Keep the card for later (Get Out of Jail Free)", "Keep this card for later"),
-    "banker": ("The banker applies it by hand", "The banker applies this card by hand"),
-    "move_bowser": ("Move Bowser", "Bowser moves {steps}"),
-    "move_bowser_to": ("Move Bowser to a space", "Bowser moves to {space}"),
-    "continue_all": ("Your GAME OVER spaces continue",
-                     "Every GAME OVER space you own continues for free"),
-    "hyperspace": ("Jump through hyperspace", "Jump through hyperspace"),
-    "use_the_force": ("Use the Force", "Use the Force"),
-    "pay_and_go": ("Pay, then go to a space", "Pay {amount} to {to}, then go to {space}{salary}"),
-    "booth": ("Place a booth", "Place a booth on a {color} space"),
+    "collect": (N_("Collect money from the Bank"), N_("Collect {amount} from the Bank")),
+    "pay": (N_("Pay money"), N_("Pay {amount} to {to}")),
+    "collect_from_each": (N_("Collect money from each player"),
+                          N_("Collect {amount} from each player")),
+    "pay_each": (N_("Pay each player"), N_("Pay each player {amount}")),
+    "move_to": (N_("Advance to a space"), N_("Advance to {space}{salary}")),
+    "move_to_nearest": (N_("Advance to the nearest space of a kind"),
+                        N_("Advance to the nearest {kind} space{salary}")),
+    "move_by": (N_("Move forward or back"), N_("Move {steps}")),
+    "go_to_jail": (N_("Go to Jail"), N_("Go straight to Jail")),
+    "keep": (N_("Keep the card for later (Get Out of Jail Free)"),
+             N_("Keep this card for later")),
+    "banker": (N_("The banker applies it by hand"), N_("The banker applies this card by hand")),
+    "move_bowser": (N_("Move Bowser"), N_("Bowser moves {steps}")),
+    "move_bowser_to": (N_("Move Bowser to a space"), N_("Bowser moves to {space}")),
+    "continue_all": (N_("Your GAME OVER spaces continue"),
+                     N_("Every GAME OVER space you own continues for free")),
+    "hyperspace": (N_("Jump through hyperspace"), N_("Jump through hyperspace")),
+    "use_the_force": (N_("Use the Force"), N_("Use the Force")),
+    "pay_and_go": (N_("Pay, then go to a space"),
+                   N_("Pay {amount} to {to}, then go to {space}{salary}")),
+    "booth": (N_("Place a booth"), N_("Place a booth on a {color} space")),
 }
 ARGS: dict[str, tuple[str, str]] = {  # argument: (field kind, its label)
-    "amount": ("money", "Amount"),
-    "to": ("payee", "Paid to"),
-    "space": ("space", "Space"),
-    "salary": ("bool", "Collect the salary when passing GO"),
-    "kind": ("kind", "Kind of space"),
-    "steps": ("steps", "Spaces (a minus sign: back)"),
-    "color": ("color", "Colour group"),
-    "use": ("text", "Used for"),
+    "amount": ("money", N_("Amount")),
+    "to": ("payee", N_("Paid to")),
+    "space": ("space", N_("Space")),
+    "salary": ("bool", N_("Collect the salary when passing GO")),
+    "kind": ("kind", N_("Kind of space")),
+    "steps": ("steps", N_("Spaces (a minus sign: back)")),
+    "color": ("color", N_("Colour group")),
+    "use": ("text", N_("Used for")),
 }
 _TYPES: dict[Any, str] = {int: "int", bool: "bool", str: "text"}
 _FIXED = 4  # self, ctx, pid, card
@@ -75,7 +79,7 @@ def vocabulary(rules_cls: type) -> list[dict[str, Any]]:
     return out
 
 
-KIND_WORDS = {"go": "GO", "go_to_jail": "Go to Jail", "free_parking": "Free Parking"}
+KIND_WORDS = {"go": N_("GO"), "go_to_jail": N_("Go to Jail"), "free_parking": N_("Free Parking")}
 
 
 def kind_name(kind: str) -> str:

@@ -22,7 +22,7 @@ from companion.engine.registry import handler, prompt_kind
 from companion.engine.seeds import SeedError
 from companion.engine.state import Task
 from companion.engine.types import BANKER, Action, Command, GameSetup, IllegalCommand, SetupError
-from companion.i18n import Msg, Msgs
+from companion.i18n import N_, Msg, Msgs
 from companion.monopoly import rng_setup
 from companion.monopoly.board import (
     SEED_FILES,
@@ -175,16 +175,16 @@ class MonopolyRules(
         data the banker may correct (prices, rents, tax amounts, card texts)."""
         board = load_board(self.name)
         settings: list[dict[str, Any]] = [{
-            "name": "order", "label": "Who starts", "type": "choice", "default": "roll",
-            "choices": [{"value": "roll", "label": "Highest starting roll"},
-                        {"value": "seated", "label": "As listed"}]}]
+            "name": "order", "label": N_("Who starts"), "type": "choice", "default": "roll",
+            "choices": [{"value": "roll", "label": N_("Highest starting roll")},
+                        {"value": "seated", "label": N_("As listed")}]}]
         for info in self.settings_info:
             settings.append({"default": board.rule(info["name"]), **info})
         if board.decks:
             settings.append({
-                "name": "decks", "label": "Cards", "type": "choice", "default": "physical",
-                "choices": [{"value": "physical", "label": "Real deck (name each card drawn)"},
-                            {"value": "virtual", "label": "Companion draws"}]})
+                "name": "decks", "label": N_("Cards"), "type": "choice", "default": "physical",
+                "choices": [{"value": "physical", "label": N_("Real deck (name each card drawn)")},
+                            {"value": "virtual", "label": N_("Companion draws")}]})
         words = " ".join(board.unverified).lower()
         unverified = [field for field, word in (("name", "names"), ("price", "price"),
                                                 ("rent", "rent"), ("amount", "tax"),

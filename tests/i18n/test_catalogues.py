@@ -16,7 +16,7 @@ from companion.i18n import LANGUAGES, PLACEHOLDER, SOURCE, _plural_index, catalo
 
 ROOT = Path(__file__).resolve().parents[2]
 KEYWORDS = {"Msg": None, "Msgs": (1, 2),  # as scripts/messages
-            "tr": None, "trn": (1, 2), "trNodes": None}
+            "tr": None, "trn": (1, 2), "trNodes": None, "N_": None}
 TRANSLATED = [lang for lang in LANGUAGES if lang != SOURCE]
 
 

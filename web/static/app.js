@@ -1579,7 +1579,11 @@ function numField(label, value, opts) {
 }
 
 /* one control per setting; each reader returns the changed value or undefined */
-function settingField(st) {
+function settingField(raw) {
+  /* the edition's labels are sent in English and marked for the catalogue (N_ in Python) */
+  const st = Object.assign({}, raw, {label: I18n.t(raw.label),
+    choices: (raw.choices || []).map((c) => Object.assign({}, c, {label: c.label && I18n.t(c.label)})),
+    keys: (raw.keys || []).map((k) => Object.assign({}, k, {label: k.label && I18n.t(k.label)}))});
   const id = `setup-set-${st.name}`, def = st.default;
   if (st.type === "int") {
     const el = numField(st.label, def ?? "", {id, min: st.min, max: st.max, "aria-label": null});

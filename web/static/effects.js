@@ -5,7 +5,11 @@
 "use strict";
 const Effects = (() => {
   const PAYEES = () => [["bank", tr("the Bank")], ["pot", tr("the pot")]];
-  const byWord = (vocab) => Object.fromEntries((vocab || []).map((w) => [w.do, w]));
+  /* the words come in English, marked for the catalogue (companion/monopoly/effect_words.py):
+     each is read in the phone's language here */
+  const byWord = (vocab) => Object.fromEntries((vocab || []).map((w) => [w.do, local(w)]));
+  const local = (w) => Object.assign({}, w, {label: I18n.t(w.label), say: I18n.t(w.say),
+    args: (w.args || []).map((a) => Object.assign({}, a, {label: I18n.t(a.label)}))});
   /* the effect without arguments equal to their default (so unchanged cards stay unchanged) */
   function norm(effect, vocab) {
     if (!effect || !effect.do) return {};
@@ -23,7 +27,7 @@ const Effects = (() => {
   const sorted = (o) => Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
   const label = (list, value) => {
     const hit = (list || []).find((x) => x.value === value);
-    return hit ? hit.label : String(value);
+    return hit ? I18n.t(hit.label) : String(value);
   };
   /* the sentence an effect reads as */
   function say(effect, vocab, ctx) {
@@ -52,7 +56,7 @@ const Effects = (() => {
   }
   /* the editor: [element, read() -> the effect (throws a message a person reads)] */
   function editor(effect, vocab, ctx, title, onchange) {
-    const words = vocab || [];
+    const words = (vocab || []).map(local);
     const box = h("fieldset", {class: "effect"}, h("legend", {}, title));
     const pick = h("select", {"aria-label": tr("{title}: what the card does", {title}), "data-effect-word": ""},
       ...words.map((w) => h("option", {value: w.do, selected: w.do === effect.do}, w.label)));
@@ -97,7 +101,7 @@ const Effects = (() => {
           payee: PAYEES().map(([value, l]) => ({value, label: l}))}[a.kind];
         if (choices) {
           el = h("select", {"aria-label": aria}, "default" in a ? null : h("option", {value: ""}, tr("Choose…")),
-            ...choices.map((c) => h("option", {value: c.value, selected: c.value === v}, c.label)),
+            ...choices.map((c) => h("option", {value: c.value, selected: c.value === v}, a.kind === "kind" ? I18n.t(c.label) : c.label)),
             v !== undefined && v !== "" && !choices.some((c) => c.value === v)
               ? h("option", {value: v, selected: true}, String(v)) : null);
         } else if (a.kind === "bool") {
