@@ -17,8 +17,8 @@ from companion.editions import readings
 from companion.editions.table_settings import TableSettings
 from companion.engine.commands import Index, takes
 from companion.engine.context import Ctx, cites
-from companion.engine.event_format import EventData, event
-from companion.engine.events import GameOverMarked, WentBankrupt
+from companion.engine.event_format import EventData, event, fact
+from companion.engine.events import WentBankrupt
 from companion.engine.registry import effect, space_kind, task
 from companion.engine.state import Task, evolve
 from companion.engine.types import Action, Command, IllegalCommand
@@ -55,6 +55,14 @@ class RentClaim(TypedDict):
 
 
 # -- Mario's events (applied by the ``on_`` handlers of MarioRules) ---------------------------
+@fact("game_over_marked")
+class GameOverMarked(EventData):
+    """Bowser's GAME OVER card lies on (or is lifted from) a location."""
+
+    space: int
+    game_over: bool
+
+
 @event("bowser_moved")
 @dataclass(frozen=True)
 class BowserMoved(EventData):

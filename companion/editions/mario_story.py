@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from companion.engine.events import GameOverMarked, Rolled
+from companion.editions.mario import GameOverMarked
+from companion.engine.events import Rolled
 from companion.monopoly.state import MonopolyState
 from companion.monopoly.story import STORY_COUNTERS as FAMILY
 from companion.story import Count, Counter, Step

@@ -113,3 +113,18 @@ def test_the_question_jail_and_decks_are_facts_declared_by_their_owners() -> Non
 def test_an_old_patch_upcasts_to_the_fact_it_was(old: str, data: dict[str, object],
                                                  fact: tuple[str, dict[str, object]]) -> None:
     assert event_format.upcast(old, data) == fact
+
+
+def test_each_editions_facts_are_declared_in_that_editions_modules() -> None:
+    """Master Trainer's chips and cards, Mario's GAME OVER card and Star Wars' Force die are
+    declared by their editions, not by the engine's events.py."""
+    event_format.load_editions()
+    where = {name: cls.__module__ for name, cls in event_format.EVENT_TYPES.items()}
+    for name in ("chip_caught", "chip_revealed", "knocked_out", "revived", "items_drawn",
+                 "items_handed_over", "event_card_named", "item_card_named", "traded",
+                 "starter_dealt", "decks_shuffled", "turn_order_set", "turn_started",
+                 "mover_placed", "die_counted", "turn_flags_set", "dice_round_changed",
+                 "battle_changed"):
+        assert where[name].startswith("companion.editions.master_trainer."), name
+    assert where["game_over_marked"] == "companion.editions.mario"
+    assert where["force_die_rolled"] == "companion.editions.starwars.force"

@@ -12,13 +12,7 @@ from companion.editions.master_trainer.data import (
     evolution_bonuses,
     load,
 )
-from companion.editions.master_trainer.state import (
-    Battle,
-    DiceRound,
-    MasterTrainerState,
-    Trainer,
-)
-from companion.engine.events import (
+from companion.editions.master_trainer.facts import (
     BattleChanged,
     ChipCaught,
     ChipRevealed,
@@ -40,6 +34,12 @@ from companion.engine.events import (
     TurnFlagsSet,
     TurnOrderSet,
     TurnStarted,
+)
+from companion.editions.master_trainer.state import (
+    Battle,
+    DiceRound,
+    MasterTrainerState,
+    Trainer,
 )
 from companion.engine.rules import Ctx, Rules
 from companion.engine.state import evolve

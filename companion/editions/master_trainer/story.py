@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from companion.engine.events import ChipCaught, KnockedOut
+from companion.editions.master_trainer.facts import ChipCaught, KnockedOut
 from companion.story import Count, Counter, Step
 
 

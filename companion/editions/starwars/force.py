@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.engine.context import Ctx, cites
-from companion.engine.events import ForceDieRolled
+from companion.engine.event_format import EventData, fact
 from companion.engine.registry import declare, effect, need, space_kind, task
 from companion.i18n import Msg
 from companion.monopoly.board import Card, Space
@@ -27,6 +27,15 @@ from companion.monopoly.host import MonopolyHost
 from companion.monopoly.state import MonopolyState
 
 C = Ctx[MonopolyState]
+
+
+@fact("force_die_rolled")
+class ForceDieRolled(EventData):
+    """The Force die shows ``face`` for ``player``."""
+
+    face: int
+    player: str
+
 
 POWERS = {
     1: Msg("Mind Trick: swap one of your properties with another player's"),
