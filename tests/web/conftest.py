@@ -1,13 +1,16 @@
-"""Fixtures for the web tests: a started service on a temp dir, the app and logged-in clients."""
+"""Fixtures for the web tests: a started service on a temp dir, the app and logged-in clients;
+Playwright and a headless Chromium (Debian's, never a downloaded one) for the page tests."""
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from flask import Flask
+from page_driver import ARGS, CHROMIUM
 from web_helpers import PIN, FakeHardware, Phone
 
 from companion.service import GameService
@@ -50,3 +53,21 @@ def game(banker: Phone) -> dict[str, Any]:
     return {"id": gid, "code": code}
 
 
+
+
+@pytest.fixture(scope="module")
+def pw() -> Iterator[Any]:
+    """Playwright, for a test that launches its own Chromium; skips where it cannot run."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not shutil.which(CHROMIUM):
+        pytest.skip("needs Debian's chromium")
+    with sync_api.sync_playwright() as p:
+        yield p
+
+
+@pytest.fixture(scope="module")
+def browser(pw: Any) -> Iterator[Any]:
+    """One headless Chromium for a test file; each phone is a context of its own."""
+    b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    yield b
+    b.close()

@@ -305,3 +305,40 @@ def steady(page: Any, version: int) -> None:
     page.evaluate("() => { document.activeElement && document.activeElement.blur(); "
                   "window.scrollTo(0, 0); }")
 
+
+class Table:
+    """A served game, its banker's phone and a phone per seat, each acting by taps."""
+
+    def __init__(self, base: str, service: GameService, game_id: str, steps: list[Any]) -> None:
+        self.base, self.service, self.game_id, self.steps = base, service, game_id, steps
+        self.phones: dict[str, Any] = {}
+        self.bank: Any = None
+
+    def all(self) -> list[Any]:
+        return [self.bank, *self.phones.values()]
+
+    def version(self) -> int:
+        return self.service.state(self.game_id)[0]
+
+    def settle(self, pages: list[Any] | None = None) -> None:
+        v = self.version()
+        for page in pages or self.all():
+            page.wait_for_function(f"() => window.__version >= {v}")
+
+    def step(self, step: Any) -> None:
+        """One scripted move, tapped on its player's phone; every phone sees it."""
+        before, state = self.service.state(self.game_id)
+        cmd = parse_step(state, step).to_json()
+        page = self.phones[cmd["actor"]]
+        tap_command(page, cmd, 0)
+        page.wait_for_function(f"() => window.__version > {before}")
+        self.settle()
+
+
+def banker_login(page: Any, base: str, game_id: str) -> None:
+    page.goto(base + "/")
+    page.locator("summary", has_text="Banker").click()
+    page.fill("#pin", PIN)
+    page.get_by_role("button", name="Log in").click()
+    expect()(page.locator("#who")).to_have_text("Banker")
+    page.goto(f"{base}/?game={game_id}")

@@ -3,32 +3,17 @@ rule behind it: a tap on "rule" shows the rulebook's section and words."""
 
 from __future__ import annotations
 
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from page_driver import (
-    ARGS,
-    CHROMIUM,
+    expect,
     join,
     join_code,
     new_phone,
     running_server,
     setup_game,
 )
-
-playwright_api = pytest.importorskip("playwright.sync_api")
-pytestmark = pytest.mark.skipif(not shutil.which(CHROMIUM), reason="needs Debian's chromium")
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def test_a_tap_on_rule_shows_the_rulebook_words(browser: Any, tmp_path: Path) -> None:
@@ -40,14 +25,14 @@ def test_a_tap_on_rule_shows_the_rulebook_words(browser: Any, tmp_path: Path) ->
         happened = page.get_by_role("list", name="What just happened")
         rule = happened.get_by_role("button", name="rule").first
         why = happened.locator(".cite").first
-        playwright_api.expect(why).to_be_hidden()
+        expect()(why).to_be_hidden()
         rule.click()
-        playwright_api.expect(why).to_be_visible()
-        playwright_api.expect(why).to_contain_text(
+        expect()(why).to_be_visible()
+        expect()(why).to_contain_text(
             "Monopoly: The Super Mario Bros. Movie Edition rulebook")
-        playwright_api.expect(rule).to_have_attribute("aria-expanded", "true")
+        expect()(rule).to_have_attribute("aria-expanded", "true")
         page.get_by_role("tab", name="History").click()
-        playwright_api.expect(page.get_by_role("region", name="History").locator(".cite").first
+        expect()(page.get_by_role("region", name="History").locator(".cite").first
                               ).to_contain_text("rulebook")
         page.context.close()
     assert errors == []
@@ -64,7 +49,7 @@ def test_a_shipped_default_is_marked_where_it_is_used(browser: Any, tmp_path: Pa
         page = new_phone(browser, errors)
         join(page, base, join_code(service, game_id), ids[0])
         page.locator(f'.cell[data-space="{space["index"]}"]').click()
-        playwright_api.expect(page.locator(".space-detail")).to_contain_text(
+        expect()(page.locator(".space-detail")).to_contain_text(
             "not yet checked against your box")
         page.context.close()
     assert errors == []

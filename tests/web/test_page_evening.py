@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from page_driver import (
-    CHROMIUM,
     ROOT,
+    Table,
+    banker_login,
     expect,
     join,
     join_code,
@@ -22,18 +22,10 @@ from page_driver import (
     running_server,
     tap_command,
 )
-from test_page_table_night import (  # noqa: F401  (fixtures)
-    Table,
-    banker_login,
-    browser,
-    mario,
-    pw,
-)
+from test_page_table_night import mario  # noqa: F401  (a fixture)
 
 from companion.game_record import MOVES
 from companion.script import parse_step
-
-pytestmark = pytest.mark.skipif(not shutil.which(CHROMIUM), reason="needs Debian's chromium")
 
 
 def toasts(page: Any) -> list[str]:

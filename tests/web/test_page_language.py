@@ -7,17 +7,13 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from page_driver import (
-    ARGS,
-    CHROMIUM,
     ROOT,
+    expect,
     join,
     join_code,
     new_phone,
@@ -25,17 +21,6 @@ from page_driver import (
     setup_game,
     steady,
 )
-
-playwright_api = pytest.importorskip("playwright.sync_api")
-pytestmark = pytest.mark.skipif(not shutil.which(CHROMIUM), reason="needs Debian's chromium")
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def _get(url: str, lang: str = "") -> tuple[int, str]:
@@ -104,22 +89,22 @@ def test_an_italian_phone_reads_monopolino_in_italian(browser: Any, tmp_path: Pa
         join(italian, base, code, ids[0])
         english = new_phone(browser, errors)
         join(english, base, code, ids[1])
-        playwright_api.expect(italian.locator("html")).to_have_attribute("lang", "it")
+        expect()(italian.locator("html")).to_have_attribute("lang", "it")
         said = _happened(italian)
         assert " avanza di " in said or " mette un botteghino " in said, said
         assert " moves " not in said and " places a booth " not in said, said
         assert re.search(r"€\d+,\d\d\b", said) and not re.search(r"€\d+\.\d\d\b", said), said
         # the page's own words too: its tabs and headings
-        playwright_api.expect(italian.locator("#tab-table")).to_have_text("Tavolo")
-        playwright_api.expect(italian.get_by_role("heading", name="Appena successo")
+        expect()(italian.locator("#tab-table")).to_have_text("Tavolo")
+        expect()(italian.get_by_role("heading", name="Appena successo")
                               ).to_be_visible()
         # ...and every other word of the table: the players, booths and board panels, and the
         # page's own money figures in Italian digits (€4,50, never €4.50)
         for heading in ("Giocatori", "Botteghini e LOTTERIA", "Tabellone"):
-            playwright_api.expect(italian.get_by_role("heading", name=heading)).to_be_visible()
+            expect()(italian.get_by_role("heading", name=heading)).to_be_visible()
         balance = italian.locator(".glance .balance").inner_text()
         assert balance.startswith("Hai ") and re.search(r"€\d+,\d\d$", balance), balance
-        playwright_api.expect(english.locator("#tab-table")).to_have_text("Table")
+        expect()(english.locator("#tab-table")).to_have_text("Table")
         english_said = _happened(english)
         assert " moves " in english_said or " places a booth " in english_said, english_said
         italian.context.close()
@@ -135,10 +120,10 @@ def test_the_phones_choice_of_language_is_remembered(browser: Any, tmp_path: Pat
         join(page, base, join_code(service, game_id), ids[0])
         page.locator("#tab-more").click()
         page.select_option("#pref-lang", "es")
-        playwright_api.expect(page.locator("html")).to_have_attribute("lang", "es")
+        expect()(page.locator("html")).to_have_attribute("lang", "es")
         page.reload()
-        playwright_api.expect(page.locator("html")).to_have_attribute("lang", "es")
-        playwright_api.expect(page.get_by_role("list", name=HAPPENED["es"])).to_contain_text(
+        expect()(page.locator("html")).to_have_attribute("lang", "es")
+        expect()(page.get_by_role("list", name=HAPPENED["es"])).to_contain_text(
             re.compile(r" avanza | caseta "))
         said = _happened(page)
         assert " moves " not in said and " places a booth " not in said, said

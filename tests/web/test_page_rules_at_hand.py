@@ -4,15 +4,11 @@ HTTP, real SQLite; web/static/rules.js, docs/history.md "Rules at hand")."""
 from __future__ import annotations
 
 import os
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from page_driver import (
-    ARGS,
-    CHROMIUM,
     ROOT,
     expect,
     join,
@@ -25,18 +21,8 @@ from page_driver import (
 from companion.script import parse_step
 from companion.service import GameService
 
-playwright_api = pytest.importorskip("playwright.sync_api")
-pytestmark = pytest.mark.skipif(not shutil.which(CHROMIUM), reason="needs Debian's chromium")
 SHOTS = ROOT / ("docs/screens" if os.environ.get("UPDATE_SCREENS") else "artifacts/screenshots")
 MARIO = "Monopoly: The Super Mario Bros. Movie Edition rulebook"
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def start_mario(service: GameService, settings: dict[str, str] | None = None

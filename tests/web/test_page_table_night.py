@@ -4,7 +4,6 @@ while another phone composes, reads or asks; what a person is in the middle of i
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +13,8 @@ from page_driver import (
     ARGS,
     CHROMIUM,
     ROOT,
+    Table,
+    banker_login,
     expect,
     join,
     join_code,
@@ -21,66 +22,8 @@ from page_driver import (
     running_server,
     tap_command,
 )
-from web_helpers import PIN
 
 from companion.script import parse_step
-from companion.service import GameService
-
-pytest.importorskip("playwright.sync_api")
-pytestmark = pytest.mark.skipif(not shutil.which(CHROMIUM), reason="needs Debian's chromium")
-
-
-@pytest.fixture(scope="module")
-def pw() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        yield p
-
-
-@pytest.fixture(scope="module")
-def browser(pw: Any) -> Iterator[Any]:
-    b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-    yield b
-    b.close()
-
-
-class Table:
-    """A served game, its banker's phone and a phone per seat, each acting by taps."""
-
-    def __init__(self, base: str, service: GameService, game_id: str, steps: list[Any]) -> None:
-        self.base, self.service, self.game_id, self.steps = base, service, game_id, steps
-        self.phones: dict[str, Any] = {}
-        self.bank: Any = None
-
-    def all(self) -> list[Any]:
-        return [self.bank, *self.phones.values()]
-
-    def version(self) -> int:
-        return self.service.state(self.game_id)[0]
-
-    def settle(self, pages: list[Any] | None = None) -> None:
-        v = self.version()
-        for page in pages or self.all():
-            page.wait_for_function(f"() => window.__version >= {v}")
-
-    def step(self, step: Any) -> None:
-        """One scripted move, tapped on its player's phone; every phone sees it."""
-        before, state = self.service.state(self.game_id)
-        cmd = parse_step(state, step).to_json()
-        page = self.phones[cmd["actor"]]
-        tap_command(page, cmd, 0)
-        page.wait_for_function(f"() => window.__version > {before}")
-        self.settle()
-
-
-def banker_login(page: Any, base: str, game_id: str) -> None:
-    page.goto(base + "/")
-    page.locator("summary", has_text="Banker").click()
-    page.fill("#pin", PIN)
-    page.get_by_role("button", name="Log in").click()
-    expect()(page.locator("#who")).to_have_text("Banker")
-    page.goto(f"{base}/?game={game_id}")
 
 
 @pytest.fixture
