@@ -342,3 +342,23 @@ def banker_login(page: Any, base: str, game_id: str) -> None:
     page.get_by_role("button", name="Log in").click()
     expect()(page.locator("#who")).to_have_text("Banker")
     page.goto(f"{base}/?game={game_id}")
+
+
+def toasts(page: Any) -> list[str]:
+    """Everything the phone's toast has said, oldest first (it hides after a few seconds)."""
+    return list(page.evaluate("window.__toasts || []"))
+
+
+def told(page: Any, text: str) -> None:
+    """Wait until the phone's toast has said ``text`` (or a line holding it)."""
+    page.wait_for_function("t => (window.__toasts || []).some((x) => x.includes(t))", arg=text)
+
+
+def compose_a_trade(page: Any, actor: str, partner: str, coins: str) -> Any:
+    """Open the trade form, pick the partner, type coins; returns the coins field."""
+    trade = page.locator(f'.action[data-actor={actor}][data-type=propose_trade]')
+    trade.locator("summary").click()
+    trade.locator("select").select_option(partner)
+    field = trade.locator("fieldset").nth(0).locator("input[type=number]")
+    field.fill(coins)
+    return field

@@ -15,37 +15,20 @@ from page_driver import (
     ROOT,
     Table,
     banker_login,
+    compose_a_trade,
     expect,
     join,
     join_code,
     new_phone,
     running_server,
     tap_command,
+    toasts,
+    told,
 )
 from test_page_table_night import mario  # noqa: F401  (a fixture)
 
 from companion.game_record import MOVES
 from companion.script import parse_step
-
-
-def toasts(page: Any) -> list[str]:
-    """Everything the phone's toast has said, oldest first (it hides after a few seconds)."""
-    return list(page.evaluate("window.__toasts || []"))
-
-
-def told(page: Any, text: str) -> None:
-    """Wait until the phone's toast has said ``text`` (or a line holding it)."""
-    page.wait_for_function("t => (window.__toasts || []).some((x) => x.includes(t))", arg=text)
-
-
-def compose_a_trade(page: Any, actor: str, partner: str, coins: str) -> Any:
-    """Open the trade form, pick the partner, type coins; returns the coins field."""
-    trade = page.locator(f'.action[data-actor={actor}][data-type=propose_trade]')
-    trade.locator("summary").click()
-    trade.locator("select").select_option(partner)
-    field = trade.locator("fieldset").nth(0).locator("input[type=number]")
-    field.fill(coins)
-    return field
 
 
 def test_undo_names_the_move_and_brings_back_no_old_news(mario: Table) -> None:  # noqa: F811

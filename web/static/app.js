@@ -219,7 +219,8 @@ async function loadSeat(draw) {
   for (const pid of asked) {  /* the banker said no (a yes comes back as granted) */
     if (!still.includes(pid) && r.granted !== pid) {
       toast(tr("The banker did not let this phone play {player}.", {player: playerName(pid)}));
-      delete S.fetched.seats;
+      /* asked again, while the rows stay drawn: an open panel and a typed key stay */
+      if (S.fetched.seats) S.fetched.seats = Object.assign({}, S.fetched.seats, {stamp: "", busy: false});
     }
   }
   if (draw && changed && S.view) render();
@@ -286,6 +287,7 @@ function notify(before, v) {
   /* a move taken back: that is the news, not the older lines the log shows again */
   const undo = logText((v.log || []).slice(-1)[0]);
   if (/^The banker undoes/.test(undo)) { toast(words(undo), true); return; }
+  if (S.sending) return;  /* this phone's own move: the answer to it says what it did */
   const hits = fresh.filter((t) => (t.startsWith(name) &&
     /\b(pays|loses|draws|goes to|GAME OVER|must raise|is bankrupt|gives)\b/.test(t))
     || (t.includes(name) && /\b(declines|refuses|accepts)\b/.test(t) && !t.startsWith(name))
@@ -340,8 +342,10 @@ function actionKey(a) {
 function send(action, extra) {
   const args = Object.assign({}, action.args || {}, extra || {});
   return act(async () => {
+    S.sending = (S.sending || 0) + 1;  /* its news is told once, by this answer (notify) */
     const out = await api("POST", `/api/games/${gid()}/commands`,
-      {actor: action.actor, type: action.type, args, version: S.view.version, key: randomKey()});
+      {actor: action.actor, type: action.type, args, version: S.view.version, key: randomKey()})
+      .finally(() => { S.sending -= 1; });
     const block = document.querySelector(`[data-keep="${CSS.escape(actionKey(action))}"]`);
     if (block) Keep.reset(block);  /* sent: nothing left to keep */
     const mine = action.actor === me() ? playerName(me()) : null;  /* your own news: "you" */
@@ -1298,14 +1302,18 @@ function seatRow(p) {
     return row;
   }
   const asking = S.seat && (S.seat.asking || []).find((a) => a.player === p.id);
+  /* only the typed key is kept across draws (and the panel's open state), so the ask button
+     says what was asked, and that the banker refused */
+  row.removeAttribute("data-keep"); row.dataset.anchor = `seat:${p.id}`;
   const key = h("input", {id: `key-${p.id}`, autocomplete: "off", autocapitalize: "characters",
-    placeholder: tr("e.g. {example}", {example: "1A2B-3C4D-5E6F"})});
+    placeholder: tr("e.g. {example}", {example: "1A2B-3C4D-5E6F"}), "data-keep": `seatkey:${p.id}`});
   row.append(h("p", {}, dot(p.id), tr("{player} is on another phone.", {player: p.name})),
-    h("details", {class: "sub", "data-reclaim": p.id}, h("summary", {}, tr("This is me: take {player} back",
-      {player: p.name})),
+    h("details", {class: "sub", "data-reclaim": p.id, "data-open": `reclaim:${p.id}`},
+      h("summary", {}, tr("This is me: take {player} back", {player: p.name})),
       h("label", {for: key.id}, tr("Seat key from the old phone")), key,
       h("div", {class: "row"}, h("button", {class: "primary", onclick: () => act(async () => {
-        const r = await api("POST", `/seat/${gid()}/reclaim`, {player: p.id, key: seatKey(key.value)});
+        const typed = document.getElementById(key.id).value;  /* the kept field, not this draw's */
+        const r = await api("POST", `/seat/${gid()}/reclaim`, {player: p.id, key: seatKey(typed)});
         S.newKey = {game: S.game, player: p.id, key: r.key};  /* the old key is spent */
         await loadSession(); seatChanged(); S.tab = "table"; toast(tr("This phone plays {player} again.", {player: p.name}), true); render();
       })}, tr("Take back with the key")),
