@@ -92,6 +92,11 @@ def banker_starts(bank: Any, base: str, setup: dict[str, Any]) -> str:
     bank.fill("#pin", PIN)
     bank.get_by_role("button", name="Log in").click()
     expect()(bank.locator("#who")).to_have_text("Banker")
+    return new_game(bank, setup)
+
+
+def new_game(bank: Any, setup: dict[str, Any]) -> str:
+    """On a logged-in banker's phone: fill the setup form, start; returns the join code."""
     bank.locator("#setup > summary").click()
     expect()(bank.locator(f"#setup-edition option[value={setup['edition']}]")).to_have_count(1)
     bank.select_option("#setup-edition", setup["edition"])
