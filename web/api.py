@@ -13,6 +13,7 @@ from companion import join_codes
 from companion.engine import editions
 from companion.engine.types import SetupError
 from companion.game_record import move_words
+from companion.i18n import Msg, wire
 from web import access
 from web.bodies import body
 from web.context import web
@@ -189,7 +190,10 @@ def undo(game_id: str) -> Response:
 @bp.get("/games/<game_id>/history")
 def history(game_id: str) -> Response:
     access.viewer(game_id)
-    return jsonify(list(reversed(web().service.history(game_id))))
+    # each line's English ``say`` with its message beside it (``msg``, ``args``): a phone
+    # reads the line in its own language
+    return jsonify([{**row, **wire(row["say"])} if isinstance(row.get("say"), Msg) else row
+                    for row in reversed(web().service.history(game_id))])
 
 
 @bp.get("/games/<game_id>/commands")

@@ -23,6 +23,7 @@ from companion.story import rows_of, story
 from web import access
 from web.context import web
 from web.errors import ApiError
+from web.events import dumps
 from web.security import is_banker
 
 bp = Blueprint("history", __name__)
@@ -49,7 +50,7 @@ def page() -> Response:
 def game_story(game_id: str) -> Response:
     """The story so far (the whole story once the game is over)."""
     _viewer(game_id)
-    return jsonify(story(_rows(game_id)))
+    return Response(dumps(story(_rows(game_id))), mimetype="application/json")
 
 
 def _viewer(game_id: str) -> str:
@@ -95,7 +96,7 @@ def replay(game_id: str) -> Response:
     out.pop("actions", None)  # a replay is looked at, not played
     if request.args.get("turns"):
         out["replay"]["turns"] = made.turns()
-    return jsonify(out)
+    return Response(dumps(out), mimetype="application/json")  # messages as data
 
 
 def _summaries() -> list[dict[str, Any]]:

@@ -79,7 +79,14 @@ def vocabulary(rules_cls: type) -> list[dict[str, Any]]:
     return out
 
 
-KIND_WORDS = {"go": N_("GO"), "go_to_jail": N_("Go to Jail"), "free_parking": N_("Free Parking")}
+KIND_WORDS = {  # each kind of space the boards have, marked for the catalogue
+    "go": N_("GO"), "go_to_jail": N_("Go to Jail"), "free_parking": N_("Free Parking"),
+    "jail": N_("Jail"), "tax": N_("Tax"), "card": N_("Card"), "location": N_("Location"),
+    "train": N_("Train"), "lottery": N_("Lottery"), "shooting_gallery": N_("Shooting Gallery"),
+    "go_to_shooting_gallery": N_("Go to Shooting Gallery"), "balloons": N_("Balloons"),
+    "sweets": N_("Sweets"), "force": N_("Force"), "hyperspace": N_("Hyperspace"),
+    "lapras": N_("Lapras"), "piranha_plant": N_("Piranha Plant"), "super_star": N_("Super Star"),
+}
 
 
 def kind_name(kind: str) -> str:

@@ -1107,9 +1107,11 @@ function trainerSection(v) {
   const odds = ex.catch_odds;
   if (odds) {
     out.push(h("section", {class: "odds", "aria-label": tr("Catching odds")}, h("h2", {},
-      tr("Catching {pokemon}", {pokemon: chipName(odds.chip)})), h("ul", {class: "plain"}, ...odds.by_ball.map((b) =>
-      h("li", {}, tr("{ball}: {odds} ({n} of 6 faces)", {ball: b.ball === "none" ? tr("No ball")
-        : itemName(b.ball), odds: words(I18n.text(b.text)), n: b.sixths}))))));
+      tr("Catching {pokemon}", {pokemon: chipName(odds.chip)})), h("ul", {class: "plain"}, ...odds.by_ball.map((b) => {
+      const ball = b.ball === "none" ? tr("No ball") : itemName(b.ball);
+      return h("li", {}, tr("{ball}: {odds} ({n} of 6 faces)", {ball, odds: words(I18n.text(b.text)),
+        n: b.sixths}));
+    }))));
   }
   for (const p of v.players.slice().sort((a, b) => seatIndex(a.id) - seatIndex(b.id))) {
     const sec = h("section", {class: "trainer", "aria-label": tr("{player}'s team", {player: p.name})});
@@ -1209,6 +1211,9 @@ function chartTab() {
 }
 
 /* ---- history (newest first) ---- */
+/* a history row's line in this phone's language (its message beside its English say) */
+const rowText = (row) => I18n.text(row.msg ? {msg: row.msg, plural: row.plural, args: row.args || {}}
+  : row.say);
 function historyTab() {
   const sec = h("section", {"aria-label": tr("History")}, h("h2", {}, tr("Everything that happened")),
     window.RulesAtHand ? RulesAtHand.readings() : null);
@@ -1217,8 +1222,8 @@ function historyTab() {
   const list = h("ol", {class: "hist", reversed: true});
   let lastCmd = null;
   rows.forEach((row, i) => {
-    const li = h("li", {class: row.undone ? "undone" : "", "data-anchor": `h${rows.length - i}`},
-      words(I18n.text(row.say)));
+    const said = words(rowText(row));
+    const li = h("li", {class: row.undone ? "undone" : "", "data-anchor": `h${rows.length - i}`}, said);
     if (row.cite) li.append(h("span", {class: "cite"}, ` (${row.cite})`));
     /* the banker can take a move back from here, after saying yes */
     if (banker() && !row.undone && row.cmd > 0 && row.cmd !== lastCmd &&
@@ -1228,10 +1233,10 @@ function historyTab() {
         "data-undo": row.cmd, onclick: () => act(async () => {
           S.confirm = null;
           await api("POST", `/api/games/${gid()}/undo`, {cmd: row.cmd});
-          toast(tr("Taken back: {move} and everything after it.", {move: words(I18n.text(row.say))}), true);
+          toast(tr("Taken back: {move} and everything after it.", {move: said}), true);
         })}, tr("Yes, take back this move and all after it")), h("button", {onclick: () => {
         S.confirm = null; render(); }}, tr("Cancel")))
-        : h("button", {class: "link", "aria-label": tr("Take back: {move}", {move: words(I18n.text(row.say))}),
+        : h("button", {class: "link", "aria-label": tr("Take back: {move}", {move: said}),
           onclick: () => { S.confirm = `undo:${row.cmd}`; render(); }}, tr("take back…")));
     }
     lastCmd = row.cmd;
@@ -1423,7 +1428,9 @@ async function lastCommand() {
   const hist = await api("GET", `/api/games/${gid()}/history`);
   const row = hist.find((r) => !r.undone && r.cmd > 0 && !/^The banker undoes/.test(r.say));
   if (!row) return null;
-  /* the move is named as a player names it ("Anna's roll"), not by what followed it */
+  /* the move is named as a player names it ("Anna's roll"), not by what followed it; in
+     another language, by its line */
+  if (I18n.lang() !== "en") return {cmd: row.cmd, text: rowText(row)};
   const cmds = await api("GET", `/api/games/${gid()}/commands`);
   const c = cmds.find((x) => x.cmd === row.cmd);
   return {cmd: row.cmd, text: c ? c.move : row.say};
@@ -1477,7 +1484,7 @@ function bankerTab() {
   }
   if (S.session.simulated) {
     const role = h("input", {id: "tap-role", value: "table"});
-    const uid = h("input", {id: "tap-uid", placeholder: "04A1B2C3"});
+    const uid = h("input", {id: "tap-uid", placeholder: tr("e.g. {example}", {example: "04A1B2C3"})});
     out.push(h("section", {"aria-label": tr("Virtual tap")}, h("h2", {}, tr("Virtual tap")),
       h("div", {class: "row"}, h("div", {}, h("label", {for: "tap-role"}, tr("Reader")), role),
         h("div", {}, h("label", {for: "tap-uid"}, tr("Tag number")), uid)),
@@ -1508,10 +1515,13 @@ function bankerTab() {
       delete S.fetched.tags; render();
     })}, running ? tr("Stop enrolling") : tr("Enroll tags for this edition"));
     const counts = Object.entries(t.enrolled);
+    const known = counts.map(([e, n]) => {
+      if (e === ed) return tr("{n} for this game", {n});
+      return tr("{n} for {edition}", {n, edition: humanize(e)});
+    });
     tags.replaceChildren(
       p ? h("p", {id: "enroll-progress"}, `${p.text}. ${running ? p.prompt : ""}`) : "",
-      h("p", {}, counts.length ? tr("Tags known: {list}", {list: counts.map(([e, n]) => (e === ed
-        ? tr("{n} for this game", {n}) : tr("{n} for {edition}", {n, edition: humanize(e)}))).join(", ")})
+      h("p", {}, counts.length ? tr("Tags known: {list}", {list: known.join(", ")})
         : tr("No tags known yet.")),
       t.enroll_hook && !running ? h("label", {class: "check", for: "enroll-move"}, move,
         " " + tr("Move tags already enrolled as something else")) : "",
@@ -1749,7 +1759,7 @@ function setupForm() {
     value: Math.floor(Math.random() * 1e6)});
   const editionBox = h("div", {id: "setup-edition-box"});
   const settings = h("textarea", {id: "setup-settings", spellcheck: "false", class: "code",
-    placeholder: '{"board": {"spaces": {"id": {"price": 2}}, "cards": {"id": {"text": "..."}}}}'});
+    placeholder: tr("e.g. {example}", {example: '{"board": {"spaces": {"id": {"price": 2}}, "cards": {"id": {"text": "..."}}}}'})});
   const advancedBox = h("div");
   const profile = h("select", {id: "setup-profile"});  // box profiles (profiles branch)
   /* with a profile chosen, its corrections are the game's: the form's board list gives way to
@@ -1898,6 +1908,7 @@ function setupForm() {
     S.setupEl = null;
     toast(tr("Game started."), true); await loadSession(); openGame(r.game_id, "banker");
   });
+  const editLink = h("a", {href: "/profile"}, tr("edit"));
   S.setupEl = h("details", {id: "setup", class: "opener", "data-keep": "setup", ontoggle: (ev) => {
     if (ev.target.open && !ed.options.length) editions();
   }}, h("summary", {}, tr("New game")),
@@ -1906,7 +1917,7 @@ function setupForm() {
     h("div", {class: "row"}, tapButton), tapStatus,
     h("label", {for: "setup-dice"}, tr("Dice")), dice,
     h("label", {for: "setup-profile"}, ...trNodes("Box profile (your corrections, {edit})",
-      {edit: h("a", {href: "/profile"}, tr("edit"))})), profile, profileEdit,
+      {edit: editLink})), profile, profileEdit,
     editionBox,
     h("label", {for: "setup-seed"}, tr("Seed (shuffles and digital dice)")), seed,
     h("details", {class: "sub"}, h("summary", {}, tr("Advanced")), advancedBox,

@@ -34,7 +34,10 @@ function ask(box, profile, player) {
   history.replaceState(null, "", q ? `/history?${q}` : "/history");
   household().catch((e) => toast(e.message));
 }
-function profileName(p) { return `${p.title} · ${p.profile || tr("no box profile")}`; }
+function profileName(p) {
+  const none = tr("no box profile");
+  return `${p.title} · ${p.profile || none}`;
+}
 function filters(data) {
   const key = (e, p) => `${e}/${p}`;  /* an edition's name has no "/" */
   const now = Q.has("box") && Q.has("profile") ? key(Q.get("box"), Q.get("profile")) : "";
@@ -169,6 +172,8 @@ async function showStep(n) {
 }
 /* ---- rules at hand: search the rulebook passages and readings of this game ---- */
 function rulesSection() {
+  const words = tr("Jail, auction, Bowser");
+  const example = tr("e.g. {example}", {example: words});
   const list = h("ul", {class: "rules", "aria-label": tr("Passages found")});
   const forced = h("ul", {});
   const find = async (q) => {
@@ -181,7 +186,7 @@ function rulesSection() {
     } catch (e) { toast(e.message); }
   };
   const box = h("input", {type: "search", "aria-label": tr("Search the rules"),
-    placeholder: tr("e.g. {example}", {example: tr("Jail, auction, Bowser")}),
+    placeholder: example,
     oninput: (e) => find(e.target.value)});
   find("");
   return h("section", {"aria-label": tr("Rules at hand")}, h("h2", {}, tr("Rules at hand")), box, list,

@@ -253,12 +253,13 @@ function refreshSummaries() {
     if (n) sum.append(h("span", {class: "unverified", title: tr("facts not yet checked against your box")}, trn("{n} to check", "{n} to check", n)));
   });
 }
-/* a kind of space in words: "go_to_jail" -> "Go to Jail", "go" -> "GO" */
-const KIND_WORDS = () => ({go: tr("GO"), go_to_jail: tr("Go to Jail"), jail: tr("Jail"),
-  free_parking: tr("Free Parking"), street: tr("Street"), railroad: tr("Railroad"),
-  utility: tr("Utility"), tax: tr("Tax"), chance: tr("Chance"), community_chest: tr("Community Chest")});
+/* a kind of space in the reader's words: the board's own name for it (marked for the
+   catalogue in companion/monopoly/effect_words.py), "go_to_jail" -> "Go to Jail" */
 function kindName(k) {
-  return KIND_WORDS()[k] || String(k).split("_").map((w, i) => (i && ["to", "of", "the", "a"]
+  const named = ((P.defaults && P.defaults.board && P.defaults.board.effect_kinds) || [])
+    .find((x) => x.value === k);
+  if (named) return I18n.t(named.label);
+  return String(k).split("_").map((w, i) => (i && ["to", "of", "the", "a"]
     .includes(w) ? w : w.charAt(0).toUpperCase() + w.slice(1))).join(" ");
 }
 const FIELD_LABELS = () => ({name: tr("Name"), kind: tr("Kind of space"), color: tr("Colour group"),

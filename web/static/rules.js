@@ -16,12 +16,13 @@
 "use strict";
 const RulesAtHand = (() => {
   /* the words players read, in one place */
+  const examples = () => tr("Jail, auction, Bowser");
   const T = () => ({
     rules: tr("Rules at hand"),
     open: tr("Rules"),
     close: tr("Close the rules"),
     search: tr("Search the rules"),
-    placeholder: tr("e.g. {example}", {example: tr("Jail, auction, Bowser")}),
+    placeholder: tr("e.g. {example}", {example: examples()}),
     found: tr("Passages found"),
     nothing: tr("Nothing found."),
     reading: " " + tr("(the companion's reading)"),

@@ -24,7 +24,7 @@ function storyPanel(gameId, version, open) {
     if (storyCache[key]) return fill(storyCache[key]);
     fetch(`/api/games/${encodeURIComponent(gameId)}/story`, {credentials: "same-origin"})
       .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
-      .then((s) => { storyCache[key] = s; fill(s); })
+      .then((s) => { storyCache[key] = I18n.localize(s); fill(storyCache[key]); })
       .catch(() => body.replaceChildren(h("p", {class: "muted"}, tr("The story could not be read; try again."))));
   };
   const panel = h("details", {class: "story", open: !!storyOpen[gameId],
