@@ -17,7 +17,7 @@ from tests.pi.test_install_qemu import TARGETS
 
 REPO = Path(__file__).resolve().parents[2]
 
-# A run whose debootstrap takes a while: it records that it ran and what it saw.
+# A run whose base system takes a while to make: it records that it ran and what it saw.
 RUN = textwrap.dedent("""\
     import sys, time
     from pathlib import Path
@@ -32,7 +32,7 @@ RUN = textwrap.dedent("""\
         if sys.argv[3] == "die":
             raise SystemExit(9)
 
-    chroots._debootstrap = slow
+    chroots._bootstrap = slow
     base = chroots.base_system(*sys.argv[4].split("-"))
     print(base, (base / "etc" / "os-release").read_text(), (base / ".complete").exists())
 """)
@@ -84,3 +84,51 @@ def test_a_half_made_base_in_place_is_made_again_never_used(tmp_path: Path,
     assert run.returncode == 0, err
     assert out.split() == [str(half), target, "True"]
     assert (tmp_path / "builds").read_text() == "1\n"
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="mounting needs root")
+def test_a_killed_runs_leftover_with_mounts_is_removed_without_reaching_through_them(
+        tmp_path: Path) -> None:
+    """A bootstrap killed halfway leaves its directory with /proc still mounted in it: the next
+    run removes the leftover, unmounting first, and deletes nothing on the mounted system."""
+    cache = tmp_path / "cache"
+    host = tmp_path / "host"  # stands in for the host's /proc
+    host.mkdir()
+    (host / "precious").write_text("kept")
+    dead = cache / ".trixie-armhf-killed"
+    (dead / "proc").mkdir(parents=True)
+    subprocess.run(["mount", "--bind", str(host), str(dead / "proc")], check=True)
+    try:
+        run = start(cache, "trixie-armhf", 0.1)
+        out, err = run.communicate(timeout=600)
+        assert run.returncode == 0, err
+        assert out.split()[1:] == ["trixie-armhf", "True"]
+        assert (host / "precious").read_text() == "kept"
+        assert not dead.exists(), "the killed run's leftover is gone"
+    finally:
+        subprocess.run(["umount", "-l", str(dead / "proc")], capture_output=True)
+
+
+def test_a_killed_runs_downloads_are_kept_for_the_next_run(tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run killed while the target's caches were moved into its copy: the next run finds
+    the downloads there (not an empty cache), and the dead copy is removed."""
+    from tests.pi import chroots
+
+    def made(target: Path, suite: str, arch: str) -> None:
+        (target / "etc").mkdir()
+
+    monkeypatch.setenv("COMPANION_TEST_CACHE", str(tmp_path))
+    monkeypatch.setattr(chroots, "_bootstrap", made)
+    monkeypatch.setattr(chroots, "SOURCES", ["pyproject.toml"])
+    dead = tmp_path / "run-trixie-armhf-killed"
+    (dead / "var" / "cache" / "apt" / "archives").mkdir(parents=True)
+    (dead / "var" / "cache" / "apt" / "archives" / "gcc_armhf.deb").write_text("deb")
+    (dead / "root" / ".cache" / "pip" / "wheels").mkdir(parents=True)
+    (dead / "root" / ".cache" / "pip" / "wheels" / "lgpio.whl").write_text("whl")
+    with chroots.fresh_copy("trixie", "armhf") as root:
+        assert (root / "var" / "cache" / "apt" / "archives" / "gcc_armhf.deb").exists()
+        assert (root / "root" / ".cache" / "pip" / "wheels" / "lgpio.whl").exists()
+        assert not dead.exists()
+    kept = tmp_path / "trixie-armhf-caches"
+    assert (kept / "apt-archives" / "gcc_armhf.deb").read_text() == "deb"

@@ -1,6 +1,6 @@
 """The install script's dependency step on a fresh Debian trixie (Python 3.13, no lgpio wheel).
 
-A debootstrap chroot stands in for Raspberry Pi OS Trixie: Debian has swig but not lgpio, so the
+An mmdebstrap chroot stands in for Raspberry Pi OS Trixie: Debian has swig but not lgpio, so the
 script must build lgpio from source (PYPI=1, statically linked) and end with lgpio, gpiozero's
 lgpio pin factory and rpi-lgpio's RPi.GPIO importable. The base system is made once per machine
 and kept (tests/pi/chroots.py: ``$COMPANION_TEST_CACHE``, default ``~/.cache/board-companion``);
@@ -24,9 +24,9 @@ SUITE, ARCH = "trixie", chroots.NATIVE
 
 pytestmark = [
     pytest.mark.long(10),
-    pytest.mark.skipif(os.geteuid() != 0, reason="debootstrap and chroot need root"),
-    pytest.mark.skipif(shutil.which("debootstrap") is None,
-                       reason="debootstrap is not installed (scripts/test installs it as root)"),
+    pytest.mark.skipif(os.geteuid() != 0, reason="mmdebstrap and chroot need root"),
+    pytest.mark.skipif(shutil.which("mmdebstrap") is None,
+                       reason="mmdebstrap is not installed (scripts/test installs it as root)"),
 ]
 
 
