@@ -17,7 +17,7 @@ from companion.editions import readings
 from companion.editions.table_settings import TableSettings
 from companion.engine.commands import Index, takes
 from companion.engine.context import Ctx, cites
-from companion.engine.event_format import EventData, event, fact
+from companion.engine.event_format import EventData, fact
 from companion.engine.events import WentBankrupt
 from companion.engine.registry import effect, space_kind, task
 from companion.engine.state import Task, evolve
@@ -63,16 +63,14 @@ class GameOverMarked(EventData):
     game_over: bool
 
 
-@event("bowser_moved")
-@dataclass(frozen=True)
+@fact("bowser_moved")
 class BowserMoved(EventData):
     """Bowser moved (on the black die) or jumped (a card) to space ``to``."""
 
     to: int
 
 
-@event("bowser_beaten")
-@dataclass(frozen=True)
+@fact("bowser_beaten")
 class BowserBeaten(EventData):
     """A team beat Bowser: knocked back beside GO, he rests until every player in ``wake``
     has finished a turn (after turn ``since``, reading ``bowser_rest = next_turn``)."""
@@ -81,22 +79,19 @@ class BowserBeaten(EventData):
     since: int | None = None
 
 
-@event("bowser_rest_counted")
-@dataclass(frozen=True)
+@fact("bowser_rest_counted")
 class BowserRestCounted(EventData):
     """A player finished a turn while Bowser rests: ``wake`` are those still to finish one."""
 
     wake: list[str]
 
 
-@event("bowser_woke")
-@dataclass(frozen=True)
+@fact("bowser_woke")
 class BowserWoke(EventData):
     """Every player has finished a turn: Bowser is active again on GO."""
 
 
-@event("rent_became_due")
-@dataclass(frozen=True)
+@fact("rent_became_due")
 class RentBecameDue(EventData):
     """An owner may ask ``payer`` for a rent until the next player rolls (reading
     ``rent_collection = ask``)."""
@@ -109,16 +104,14 @@ class RentBecameDue(EventData):
     turn: int
 
 
-@event("rent_asked")
-@dataclass(frozen=True)
+@fact("rent_asked")
 class RentAsked(EventData):
     """The owner asked for the rent standing as number ``claim``."""
 
     claim: int
 
 
-@event("unasked_rent_lost")
-@dataclass(frozen=True)
+@fact("unasked_rent_lost")
 class UnaskedRentLost(EventData):
     """The next player rolled: rents that arose before turn ``turn`` are lost."""
 

@@ -31,7 +31,7 @@ from typing import Any, TypedDict
 from companion.editions import readings
 from companion.engine import rng
 from companion.engine.context import Ctx, cites
-from companion.engine.event_format import EventData, event
+from companion.engine.event_format import EventData, fact
 from companion.engine.registry import effect, space_kind, task
 from companion.engine.state import Task, evolve
 from companion.engine.types import SetupError
@@ -66,24 +66,21 @@ class MonopolinoValues(EditionValues):
 
 
 # -- Monopolino's events (applied by MonopolinoRules' ``on_`` handlers) ------------------------
-@event("booth_placed")
-@dataclass(frozen=True)
+@fact("booth_placed")
 class BoothPlaced(EventData):
     """``player`` placed one of their booths (``deed_owned`` says where)."""
 
     player: str
 
 
-@event("booth_returned")
-@dataclass(frozen=True)
+@fact("booth_returned")
 class BoothReturned(EventData):
     """A booth went back to ``player`` (another player's booth took its space)."""
 
     player: str
 
 
-@event("card_discarded")
-@dataclass(frozen=True)
+@fact("card_discarded")
 class CardDiscarded(EventData):
     """A drawn ``card`` went face up onto ``deck``'s discard pile."""
 
@@ -91,8 +88,7 @@ class CardDiscarded(EventData):
     card: str
 
 
-@event("discard_pile_reshuffled")
-@dataclass(frozen=True)
+@fact("discard_pile_reshuffled")
 class DiscardPileReshuffled(EventData):
     """``deck`` was used up: its discard pile, shuffled, is the new deck ``cards``."""
 

@@ -14,9 +14,11 @@ Names stored by earlier versions (nouns such as ``money``, ``deed``, ``jail``, `
 upcast on replay by the same chain, so every log ever written replays (tests/golden holds
 logs of each format).
 
-The engine's and the Monopoly family's event types are declared in
-:mod:`companion.engine.events`; an edition declares its own facts (``bowser_moved``,
-``pokemon_caught``) in its own module, with the ``on_`` handler that applies them. A type
+Every type is declared with :func:`fact`, beside the ``on_`` handler that applies it: the
+engine's own and the Monopoly family's shared ones in :mod:`companion.engine.events` (the
+question a command leaves in :mod:`companion.engine.state`, jail and decks in
+:mod:`companion.monopoly.events`); an edition's own facts (``bowser_moved``,
+``pokemon_caught``, ``chip_caught``) in that edition's modules. A type
 declared ``legacy=True`` is a generic patch earlier versions stored that no current rule
 emits and no upcaster can turn into one fact (its data does not say which fact it was): it
 is kept so those logs replay, and :func:`checked` refuses to emit it.
@@ -70,27 +72,12 @@ LEGACY: set[str] = set()
 E = TypeVar("E", bound=type[EventData])
 
 
-def event(name: str, version: int = 1, *, legacy: bool = False) -> Callable[[E], E]:
-    """Register an event type under ``name`` at ``version``; ``legacy``: replayed from old
-    logs only, never emitted by current rules."""
-
-    def register(cls: E) -> E:
-        if name in EVENT_TYPES:
-            raise ValueError(f"event type {name!r} declared twice")
-        cls.NAME, cls.VERSION = name, version
-        EVENT_TYPES[name] = cls
-        if legacy:
-            LEGACY.add(name)
-        return cls
-
-    return register
-
-
 @dataclass_transform(frozen_default=True)
 def fact(name: str, version: int = 1, *, legacy: bool = False) -> Callable[[E], E]:
     """Declare a fact the log can hold: the class becomes a frozen dataclass of its fields,
-    registered as event ``name`` (see :func:`event`). The rules' ``on_<name>`` handler says
-    how it changes the state; declare the fact next to that handler::
+    registered as event ``name`` at ``version``. The rules' ``on_<name>`` handler says how it
+    changes the state: declare the fact beside that handler. ``legacy``: a generic patch old
+    logs replay and no rule emits (:func:`checked` refuses it). ::
 
         @fact("bowser_moved")
         class BowserMoved(EventData):
@@ -98,7 +85,14 @@ def fact(name: str, version: int = 1, *, legacy: bool = False) -> Callable[[E], 
     """
 
     def declare(cls: E) -> E:
-        return event(name, version, legacy=legacy)(cast(E, dataclass(frozen=True)(cls)))
+        if name in EVENT_TYPES:
+            raise ValueError(f"event type {name!r} declared twice")
+        cls = cast(E, dataclass(frozen=True)(cls))
+        cls.NAME, cls.VERSION = name, version
+        EVENT_TYPES[name] = cls
+        if legacy:
+            LEGACY.add(name)
+        return cls
 
     return declare
 
@@ -132,7 +126,7 @@ def checked(name: str, data: Mapping[str, Any], say: str = "", cite: str = "") -
         tag, data = upcast(name, data)
         cls = EVENT_TYPES[tag.split("@", 1)[0]]
     if cls is None:
-        raise TypeError(f"unknown event type {name!r}: declare it with @event in the module "
+        raise TypeError(f"unknown event type {name!r}: declare it with @fact in the module "
                         "of the edition that emits it")
     shape = _SHAPES.get(cls)
     if shape is None:

@@ -7,15 +7,13 @@ How they are stored, checked when emitted and upcast from earlier versions:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
-from companion.engine.event_format import EventData, event
+from companion.engine.event_format import EventData, fact
 
 
 # -- the events ------------------------------------------------------------------------------
 # The engine's own.
-@event("game_started")
-@dataclass(frozen=True)
+@fact("game_started")
 class GameStarted(EventData):
     edition: str
     players: list[Mapping[str, str]]
@@ -24,15 +22,13 @@ class GameStarted(EventData):
     settings: Mapping[str, object]
 
 
-@event("undone")
-@dataclass(frozen=True)
+@fact("undone")
 class Undone(EventData):
     to_seq: int
     cmd: int
 
 
-@event("rolled")
-@dataclass(frozen=True)
+@fact("rolled")
 class Rolled(EventData):
     who: str
     dice: list[int]
@@ -40,47 +36,40 @@ class Rolled(EventData):
     rng: int
 
 
-@event("rng_advanced")
-@dataclass(frozen=True)
+@fact("rng_advanced")
 class RngAdvanced(EventData):
     rng: int
 
 
-@event("noted")
-@dataclass(frozen=True)
+@fact("noted")
 class Noted(EventData):
     """A message for the players that changes nothing else."""
 
 
-@event("finished")
-@dataclass(frozen=True)
+@fact("finished")
 class Finished(EventData):
     winners: list[str]
     reason: str
 
 
 # The Monopoly family.
-@event("order_decided")
-@dataclass(frozen=True)
+@fact("order_decided")
 class OrderDecided(EventData):
     order: list[str]
 
 
-@event("order_rolled")
-@dataclass(frozen=True)
+@fact("order_rolled")
 class OrderRolled(EventData):
     player: str
     total: int
 
 
-@event("order_rolls_cleared")
-@dataclass(frozen=True)
+@fact("order_rolls_cleared")
 class OrderRollsCleared(EventData):
     reset: bool = True
 
 
-@event("money_paid")
-@dataclass(frozen=True)
+@fact("money_paid")
 class MoneyPaid(EventData):
     """``amount`` moves from account ``source`` to account ``to`` (a player, bank or pot)."""
 
@@ -89,36 +78,31 @@ class MoneyPaid(EventData):
     amount: int
 
 
-@event("moved_to")
-@dataclass(frozen=True)
+@fact("moved_to")
 class MovedTo(EventData):
     player: str
     to: int
     steps: int = 0
 
 
-@event("deed_owned")
-@dataclass(frozen=True)
+@fact("deed_owned")
 class DeedOwned(EventData):
     space: int
     owner: str | None
 
 
-@event("turn_passed")
-@dataclass(frozen=True)
+@fact("turn_passed")
 class TurnPassed(EventData):
     current: int
 
 
-@event("doubles_counted")
-@dataclass(frozen=True)
+@fact("doubles_counted")
 class DoublesCounted(EventData):
     count: int
     again: bool
 
 
-@event("card_drawn")
-@dataclass(frozen=True)
+@fact("card_drawn")
 class CardDrawn(EventData):
     """A player named the card they drew from a physical deck: ``cards`` is the pile after
     it (the ``top`` first cards not yet drawn since the pile came round, then the used ones
@@ -131,22 +115,19 @@ class CardDrawn(EventData):
     top: int
 
 
-@event("card_kept")
-@dataclass(frozen=True)
+@fact("card_kept")
 class CardKept(EventData):
     player: str
     card: str
     keep: bool
 
 
-@event("went_bankrupt")
-@dataclass(frozen=True)
+@fact("went_bankrupt")
 class WentBankrupt(EventData):
     player: str
 
 
-@event("trade_proposed")
-@dataclass(frozen=True)
+@fact("trade_proposed")
 class TradeProposed(EventData):
     id: int
     proposer: str
@@ -155,8 +136,7 @@ class TradeProposed(EventData):
     take: Mapping[str, object]
 
 
-@event("trade_closed")
-@dataclass(frozen=True)
+@fact("trade_closed")
 class TradeClosed(EventData):
     id: int
     accepted: bool

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
-from companion.engine.event_format import UPCASTERS, Blob, Data, EventData, event, fact
+from companion.engine.event_format import UPCASTERS, Blob, Data, EventData, fact
 from companion.engine.events import (
     CardKept,
     DeedOwned,
@@ -29,8 +29,7 @@ M = MonopolyState
 
 
 # -- auctions and debts ------------------------------------------------------------------------
-@event("auction_started")
-@dataclass(frozen=True)
+@fact("auction_started")
 class AuctionStarted(EventData):
     """The space at ``space`` goes to auction, bids from ``floor``."""
 
@@ -38,29 +37,25 @@ class AuctionStarted(EventData):
     floor: int
 
 
-@event("bid_placed")
-@dataclass(frozen=True)
+@fact("bid_placed")
 class BidPlaced(EventData):
     player: str
     amount: int
 
 
-@event("auction_dropped_out")
-@dataclass(frozen=True)
+@fact("auction_dropped_out")
 class AuctionDroppedOut(EventData):
     """``player`` passed: out of this auction."""
 
     player: str
 
 
-@event("auction_closed")
-@dataclass(frozen=True)
+@fact("auction_closed")
 class AuctionClosed(EventData):
     """The auction is over (the payment and the deed follow when someone bid)."""
 
 
-@event("debt_owed")
-@dataclass(frozen=True)
+@fact("debt_owed")
 class DebtOwed(EventData):
     """``player`` owes ``creditor`` ``amount`` they cannot pay now (``reason``; ``rule``: the
     citation of the rule that charged it). Replaces the debt that stood."""
@@ -72,8 +67,7 @@ class DebtOwed(EventData):
     rule: str = ""
 
 
-@event("debt_settled")
-@dataclass(frozen=True)
+@fact("debt_settled")
 class DebtSettled(EventData):
     """The debt that stood is over (paid, or the debtor went bankrupt)."""
 
@@ -154,8 +148,7 @@ UPCASTERS.update({"jail_changed": _jail_changed, "deck_changed": _deck_changed})
 
 # -- legacy: generic patches earlier versions stored; replayed, never emitted --------------------
 # ``auction_changed`` set a whole auction: a bid and a pass can leave the same one.
-@event("auction_changed", legacy=True)
-@dataclass(frozen=True)
+@fact("auction_changed", legacy=True)
 class AuctionChanged(EventData):
     auction: Blob
 
@@ -164,16 +157,14 @@ class AuctionChanged(EventData):
 # often several at once: their data does not say which fact happened, so no upcaster can turn
 # them into the editions' own events (``bowser_moved``, ``pokemon_caught``...), which the rules
 # emit now. Old logs apply them as they always did.
-@event("edition_values_set", legacy=True)
-@dataclass(frozen=True)
+@fact("edition_values_set", legacy=True)
 class EditionValuesSet(EventData):
     """Values of an edition's own state (``set``: field name -> new value)."""
 
     set: Mapping[str, object]
 
 
-@event("player_value_set", legacy=True)
-@dataclass(frozen=True)
+@fact("player_value_set", legacy=True)
 class PlayerValueSet(EventData):
     """An edition's own per-player value (Monopolino's booths left)."""
 

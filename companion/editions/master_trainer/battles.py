@@ -11,7 +11,7 @@ from companion.editions.master_trainer.landing import CardArgs, LandingRules
 from companion.editions.master_trainer.state import Battle, Offer
 from companion.editions.master_trainer.turns import chip_arg
 from companion.engine.commands import Id, Small, Smalls, takes
-from companion.engine.event_format import EventData, event
+from companion.engine.event_format import EventData, fact
 from companion.engine.registry import declare, task
 from companion.engine.rules import Ctx, cites
 from companion.engine.state import evolve
@@ -68,8 +68,7 @@ class FightArgs:
 
 
 # -- Master Trainer's battles and trades (applied by BattleRules' ``on_`` handlers) ------------
-@event("trainer_challenged")
-@dataclass(frozen=True)
+@fact("trainer_challenged")
 class TrainerChallenged(EventData):
     """``challenger`` challenged ``defender`` to a Trainer Battle (``kind``: ``passing``,
     after passing their mover, or ``fight``, a Let's Fight! card)."""
@@ -79,8 +78,7 @@ class TrainerChallenged(EventData):
     defender: str
 
 
-@event("final_battle_begun")
-@dataclass(frozen=True)
+@fact("final_battle_begun")
 class FinalBattleBegun(EventData):
     """``challenger`` reached Indigo Plateau: ``master`` plays the Pokémon Master with the
     secret Rival Card ``rival``."""
@@ -90,8 +88,7 @@ class FinalBattleBegun(EventData):
     rival: str
 
 
-@event("fighter_sent_out")
-@dataclass(frozen=True)
+@fact("fighter_sent_out")
 class FighterSentOut(EventData):
     """``player`` sent out ``chip`` with the secret Attack Bonus cards ``bonus``."""
 
@@ -100,20 +97,17 @@ class FighterSentOut(EventData):
     bonus: list[str]
 
 
-@event("rival_card_shown")
-@dataclass(frozen=True)
+@fact("rival_card_shown")
 class RivalCardShown(EventData):
     """The Pokémon Master showed the Rival Card."""
 
 
-@event("battle_finished")
-@dataclass(frozen=True)
+@fact("battle_finished")
 class BattleFinished(EventData):
     """The battle is over (or was stopped by a Poké Doll)."""
 
 
-@event("trade_offered")
-@dataclass(frozen=True)
+@fact("trade_offered")
 class TradeOffered(EventData):
     """``by`` offered ``give`` (and Item Cards ``items``) for ``to``'s ``take``; ``forced``:
     a Trade Pokémon card, which ``to`` cannot decline."""
@@ -126,8 +120,7 @@ class TradeOffered(EventData):
     items: list[str] = dataclasses.field(default_factory=list)
 
 
-@event("trade_offer_closed")
-@dataclass(frozen=True)
+@fact("trade_offer_closed")
 class TradeOfferClosed(EventData):
     """The trade offer was accepted, declined or stopped."""
 

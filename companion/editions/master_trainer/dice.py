@@ -8,7 +8,7 @@ from typing import Any
 from companion.editions.master_trainer.base import MasterTrainerBase, State
 from companion.editions.master_trainer.state import DiceRound
 from companion.engine.commands import Dice, Id, takes
-from companion.engine.event_format import EventData, event
+from companion.engine.event_format import EventData, fact
 from companion.engine.rules import Ctx
 from companion.engine.state import Task, evolve
 from companion.engine.types import Action, Command, IllegalCommand
@@ -35,8 +35,7 @@ class TimeMachineArgs:
 
 
 # -- the events of a dice round (applied by DiceRules' ``on_`` handlers) -----------------------
-@event("dice_round_started")
-@dataclass(frozen=True)
+@fact("dice_round_started")
 class DiceRoundStarted(EventData):
     """Each of ``waiting`` is to roll one die for ``purpose``; then task ``then`` runs with
     the rolls and ``args``."""
@@ -47,20 +46,17 @@ class DiceRoundStarted(EventData):
     args: dict[str, Any]
 
 
-@event("time_machine_window_opened")
-@dataclass(frozen=True)
+@fact("time_machine_window_opened")
 class TimeMachineWindowOpened(EventData):
     """Everybody rolled: Time Machine holders may now make someone re-roll."""
 
 
-@event("time_machine_window_closed")
-@dataclass(frozen=True)
+@fact("time_machine_window_closed")
 class TimeMachineWindowClosed(EventData):
     """A Time Machine re-roll was counted: the holders are asked again."""
 
 
-@event("dice_round_ended")
-@dataclass(frozen=True)
+@fact("dice_round_ended")
 class DiceRoundEnded(EventData):
     """The dice round is over (or Fly was played instead of rolling)."""
 

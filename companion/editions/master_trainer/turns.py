@@ -11,7 +11,7 @@ from companion.editions.master_trainer.dice import DiceRules
 from companion.editions.master_trainer.spaces import SPACES, Space, land_options
 from companion.engine import rng as rng_mod
 from companion.engine.commands import Small, takes
-from companion.engine.event_format import EventData, event
+from companion.engine.event_format import EventData, fact
 from companion.engine.registry import task
 from companion.engine.rules import Ctx
 from companion.engine.state import Task, evolve
@@ -60,40 +60,34 @@ class UseArgs:
 
 
 # -- the events of a turn's moves (applied by TurnRules' ``on_`` handlers) ---------------------
-@event("mover_moved")
-@dataclass(frozen=True)
+@fact("mover_moved")
 class MoverMoved(EventData):
     """The current player rolled and moves their mover (they may stop beside one passed)."""
 
 
-@event("trainer_flew")
-@dataclass(frozen=True)
+@fact("trainer_flew")
 class TrainerFlew(EventData):
     """The current player played Fly instead of rolling."""
 
 
-@event("passed_mover_left")
-@dataclass(frozen=True)
+@fact("passed_mover_left")
 class PassedMoverLeft(EventData):
     """The current player goes on to the space they rolled, past the mover beside them."""
 
 
-@event("landed_on_colour")
-@dataclass(frozen=True)
+@fact("landed_on_colour")
 class LandedOnColour(EventData):
     """The current player's mover landed on a space of ``colour``."""
 
     colour: str
 
 
-@event("unknown_dungeon_entered")
-@dataclass(frozen=True)
+@fact("unknown_dungeon_entered")
 class UnknownDungeonEntered(EventData):
     """Unknown Dungeon: the current player catches as on a yellow space."""
 
 
-@event("face_up_chip_at_stake")
-@dataclass(frozen=True)
+@fact("face_up_chip_at_stake")
 class FaceUpChipAtStake(EventData):
     """The face-up ``chip`` on the current player's space is the one to catch."""
 

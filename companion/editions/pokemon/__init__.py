@@ -17,7 +17,7 @@ creditor as in the family rules.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from companion.editions import readings
@@ -27,7 +27,7 @@ from companion.editions.pokemon.catching import PokemonCatching, PokemonCaught, 
 from companion.editions.pokemon.spaces import PokemonSpaces
 from companion.editions.table_settings import TableSettings
 from companion.engine.context import Ctx
-from companion.engine.event_format import EventData, event
+from companion.engine.event_format import EventData, fact
 from companion.engine.events import WentBankrupt
 from companion.engine.registry import prompt_kind
 from companion.engine.types import Action, Command, IllegalCommand
@@ -39,8 +39,7 @@ C = Ctx[MonopolyState]
 
 
 # -- the events of Pokémon changing hands (applied by PokemonRules' ``on_`` handlers) ----------
-@event("pokemon_handed_over")
-@dataclass(frozen=True)
+@fact("pokemon_handed_over")
 class PokemonHandedOver(EventData):
     """A trade: ``giver`` handed the wild Pokémon ``chips`` to ``to``."""
 
@@ -49,8 +48,7 @@ class PokemonHandedOver(EventData):
     chips: list[str]
 
 
-@event("pokemon_inherited")
-@dataclass(frozen=True)
+@fact("pokemon_inherited")
 class PokemonInherited(EventData):
     """``player`` is out owing ``heir``, who gets every wild Pokémon ``player`` held."""
 
@@ -58,8 +56,7 @@ class PokemonInherited(EventData):
     heir: str
 
 
-@event("pokemon_released")
-@dataclass(frozen=True)
+@fact("pokemon_released")
 class PokemonReleased(EventData):
     """``player`` is out owing the Bank: their wild Pokémon go back beside the board."""
 

@@ -9,12 +9,10 @@ ends after a battle.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from companion.editions.pokemon import data
 from companion.editions.pokemon.catching import with_values
 from companion.engine.context import Ctx, cites
-from companion.engine.event_format import EventData, event
+from companion.engine.event_format import EventData, fact
 from companion.engine.registry import task
 from companion.engine.state import Task
 from companion.engine.types import Command
@@ -25,8 +23,7 @@ C = Ctx[MonopolyState]
 
 
 # -- the events of a battle (applied by the ``on_`` handlers below) ----------------------------
-@event("battle_begun")
-@dataclass(frozen=True)
+@fact("battle_begun")
 class BattleBegun(EventData):
     """``challenger`` battles ``owner`` for the location at ``space``."""
 
@@ -35,8 +32,7 @@ class BattleBegun(EventData):
     space: int
 
 
-@event("battle_die_counted")
-@dataclass(frozen=True)
+@fact("battle_die_counted")
 class BattleDieCounted(EventData):
     """``player`` rolled ``value`` for the battle."""
 
@@ -44,8 +40,7 @@ class BattleDieCounted(EventData):
     value: int
 
 
-@event("challenge_card_played")
-@dataclass(frozen=True)
+@fact("challenge_card_played")
 class ChallengeCardPlayed(EventData):
     """``player`` played Challenge card ``card`` in the battle: ``bonus`` more."""
 
@@ -54,8 +49,7 @@ class ChallengeCardPlayed(EventData):
     bonus: int
 
 
-@event("battle_ended")
-@dataclass(frozen=True)
+@fact("battle_ended")
 class BattleEnded(EventData):
     """The battle is over (its result follows: a deed taken or a fee paid)."""
 

@@ -8,12 +8,11 @@ other readings (docs/readings/pokemon.md). The odds shown are the real chance un
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from companion.editions.pokemon import data
 from companion.engine.context import Ctx, cites
-from companion.engine.event_format import EventData, event
+from companion.engine.event_format import EventData, fact
 from companion.engine.registry import prompt_kind, task
 from companion.engine.state import Task, evolve
 from companion.engine.types import Action, Command
@@ -25,8 +24,7 @@ C = Ctx[MonopolyState]
 
 
 # -- the events of a catch (applied by the ``on_`` handlers below) -----------------------------
-@event("catch_odds_shown")
-@dataclass(frozen=True)
+@fact("catch_odds_shown")
 class CatchOddsShown(EventData):
     """``player`` is to roll the catching die at ``space`` for a wild Pokémon of type
     ``pokemon_type``, with ``odds``."""
@@ -37,16 +35,14 @@ class CatchOddsShown(EventData):
     odds: data.Odds
 
 
-@event("catch_odds_changed")
-@dataclass(frozen=True)
+@fact("catch_odds_changed")
 class CatchOddsChanged(EventData):
     """The chance left to the Trainer rolling the catching die is now ``odds``."""
 
     odds: data.Odds
 
 
-@event("pokemon_caught")
-@dataclass(frozen=True)
+@fact("pokemon_caught")
 class PokemonCaught(EventData):
     """Poké Ball: ``player`` caught the wild Pokémon ``chip``; the catch is over."""
 
@@ -54,8 +50,7 @@ class PokemonCaught(EventData):
     chip: str
 
 
-@event("catch_missed")
-@dataclass(frozen=True)
+@fact("catch_missed")
 class CatchMissed(EventData):
     """X: ``player`` caught nothing; a re-roll would have ``odds``."""
 
@@ -63,8 +58,7 @@ class CatchMissed(EventData):
     odds: data.Odds
 
 
-@event("catching_ended")
-@dataclass(frozen=True)
+@fact("catching_ended")
 class CatchingEnded(EventData):
     """``player`` stopped (or could not go on) catching."""
 

@@ -11,7 +11,7 @@ from companion.editions.starwars.force import POWERS, StarWarsForce
 from companion.editions.table_settings import TableSettings
 from companion.engine.commands import takes
 from companion.engine.context import Ctx, cites
-from companion.engine.event_format import EventData, event
+from companion.engine.event_format import EventData, fact
 from companion.engine.registry import effect, prompt_kind, space_kind
 from companion.engine.state import Task, evolve
 from companion.engine.types import Action, Command, IllegalCommand
@@ -32,8 +32,7 @@ class StarWarsValues(EditionValues):
     """Spaces of a ship bankrupt to the Bank still to be auctioned, in order."""
 
 
-@event("bank_auctions_queued")
-@dataclass(frozen=True)
+@fact("bank_auctions_queued")
 class BankAuctionsQueued(EventData):
     """A ship went bankrupt owing the Bank: its properties ``spaces`` are auctioned at once,
     in this order."""
@@ -41,8 +40,7 @@ class BankAuctionsQueued(EventData):
     spaces: list[int]
 
 
-@event("bank_auction_called")
-@dataclass(frozen=True)
+@fact("bank_auction_called")
 class BankAuctionCalled(EventData):
     """The Bank called the auction of ``space``, the next property in its queue."""
 
