@@ -22,6 +22,7 @@ from companion.engine.events import WentBankrupt
 from companion.engine.registry import effect, space_kind, task
 from companion.engine.state import Task, evolve
 from companion.engine.types import Action, Command, IllegalCommand
+from companion.i18n import Msg, Msgs
 from companion.monopoly.board import Card, Space
 from companion.monopoly.debts import SpaceArgs
 from companion.monopoly.rules import MonopolyRules
@@ -199,9 +200,10 @@ class MarioRules(TableSettings, MonopolyRules):
     def before_move(self, ctx: C, dice: list[int]) -> list[Task]:
         """Bowser moves first, on the black die, while he is active."""
         if not self.bowser(ctx.state)["active"]:
-            ctx.say("Bowser rests beside GO and does not move.")
+            ctx.say(Msg("Bowser rests beside GO and does not move."))
             return []
-        return [Task("bowser_move", {"steps": dice[1], "why": f"black die {dice[1]}"})]
+        return [Task("bowser_move", {"steps": dice[1],
+                                     "why": Msg("black die {n}", n=dice[1])})]
 
     def exposed(self, state: MonopolyState, index: int) -> list[str]:
         """Players Bowser can harm on a space: not in Jail, not on Free Parking."""
@@ -224,8 +226,9 @@ class MarioRules(TableSettings, MonopolyRules):
         start = self.bowser(state)["position"]
         passed = [(start + k) % n for k in range(1, steps)]
         target = (start + steps) % n
-        ctx.emit("bowser_moved", f"Bowser moves {steps} ({why}) to "
-                 f"{state.b.spaces[target].name}.", to=target)
+        ctx.emit("bowser_moved", Msgs("Bowser moves {n} ({why}) to {space}.",
+                                      "Bowser moves {n} ({why}) to {space}.", steps, why=why,
+                                      space=state.b.spaces[target].name), to=target)
         toll = state.b.rule("bowser_toll")
         occupied = {p.position for p in state.players}  # tolls move no token
         for index in passed:
@@ -233,8 +236,9 @@ class MarioRules(TableSettings, MonopolyRules):
                 continue
             for pid in self.exposed(ctx.state, index):
                 self.pay(ctx, pid, "bank", toll,
-                         f"Bowser passed {state.name(pid)}: {state.name(pid)} pays "
-                         f"{state.fmt(toll)}", cite="bowser-toll")
+                         Msg("Bowser passed {player}: {player} pays {amount}",
+                             player=state.name(pid), amount=state.cash(toll)),
+                         cite="bowser-toll")
         self.run_next(ctx, "bowser_lands")
 
     @task("bowser_lands")
@@ -246,21 +250,22 @@ class MarioRules(TableSettings, MonopolyRules):
         if space.ownable:
             owner = state.deeds[index].owner
             if self.game_over_at(state, index):
-                ctx.say(f"{space.name} is already GAME OVER.")
+                ctx.say(Msg("{space} is already GAME OVER.", space=space.name))
             elif owner is not None and state.has_set(owner, space.color):
-                ctx.emit("noted", f"Bowser lands on {space.name}, but {state.name(owner)}'s "
-                         "complete colour set protects it.", cite="set-protects")
+                ctx.emit("noted", Msg("Bowser lands on {space}, but {owner}'s complete colour "
+                                      "set protects it.", space=space.name,
+                                      owner=state.name(owner)), cite="set-protects")
             else:
                 ctx.emit("game_over_marked",
-                         f"Bowser lands on {space.name}: GAME OVER, no rent until its "
-                         "owner continues it.", space=index, game_over=True)
+                         Msg("Bowser lands on {space}: GAME OVER, no rent until its owner "
+                             "continues it.", space=space.name), space=index, game_over=True)
         for pid in self.exposed(ctx.state, index):
             ctx.then(Task("battle", {"leader": pid}))
 
     def move_bowser_to(self, ctx: C, target: int, why: str) -> None:
         """Bowser jumps to a space (a card): no toll on the way, the landing counts."""
-        ctx.emit("bowser_moved", f"Bowser jumps to {ctx.state.b.spaces[target].name} ({why}).",
-                 to=target)
+        ctx.emit("bowser_moved", Msg("Bowser jumps to {space} ({why}).",
+                                     space=ctx.state.b.spaces[target].name, why=why), to=target)
         ctx.then(Task("bowser_lands", {}))
 
     # -- team battles -------------------------------------------------------------------
@@ -274,15 +279,18 @@ class MarioRules(TableSettings, MonopolyRules):
         if not mates:
             return
         self.ask_choice(ctx, "teammate", leader,
-                        f"{state.name(leader)} meets Bowser! Pick a teammate for the battle",
-                        [(p.id, f"Team up with {p.name}") for p in mates], "battle_team",
-                        leader=leader)
+                        Msg("{player} meets Bowser! Pick a teammate for the battle",
+                            player=state.name(leader)),
+                        [(p.id, Msg("Team up with {player}", player=p.name)) for p in mates],
+                        "battle_team", leader=leader)
 
     @task("battle_team")
     def task_battle_team(self, ctx: C, leader: str, option: str) -> None:
-        ctx.say(f"{ctx.state.name(leader)} and {ctx.state.name(option)} team up against Bowser.")
-        self.ask_roll(ctx, "battle", leader, f"{ctx.state.name(leader)}: roll one die against "
-                      "Bowser", 1, "battle_rolled", label="Roll against Bowser", leader=leader,
+        ctx.say(Msg("{player} and {other} team up against Bowser.",
+                    player=ctx.state.name(leader), other=ctx.state.name(option)))
+        self.ask_roll(ctx, "battle", leader, Msg("{player}: roll one die against Bowser",
+                                                 player=ctx.state.name(leader)),
+                      1, "battle_rolled", label=Msg("Roll against Bowser"), leader=leader,
                       mate=option, first=None)
 
     @task("battle_rolled")
@@ -290,29 +298,36 @@ class MarioRules(TableSettings, MonopolyRules):
                            dice: list[int]) -> None:
         state = ctx.state
         if first is None:
-            self.ask_roll(ctx, "battle", mate, f"{state.name(mate)}: roll one die against Bowser "
-                          f"({state.name(leader)} rolled {dice[0]})", 1, "battle_rolled",
-                          label="Roll against Bowser", leader=leader, mate=mate, first=dice[0])
+            self.ask_roll(ctx, "battle", mate, Msg("{player}: roll one die against Bowser "
+                                                   "({other} rolled {n})",
+                                                   player=state.name(mate),
+                                                   other=state.name(leader), n=dice[0]),
+                          1, "battle_rolled", label=Msg("Roll against Bowser"), leader=leader,
+                          mate=mate, first=dice[0])
             return
         total = first + dice[0]
         need = state.b.rule("battle_win")
         if total >= need:
             reward = state.b.rule("battle_reward")
             for pid in (leader, mate):
-                self.receive(ctx, pid, reward, f"The team rolled {total} ({need} or more) and "
-                             f"beats Bowser: {state.name(pid)} collects {state.fmt(reward)}.",
+                self.receive(ctx, pid, reward, Msg("The team rolled {n} ({need} or more) and "
+                                                   "beats Bowser: {player} collects {amount}.",
+                                                   n=total, need=need, player=state.name(pid),
+                                                   amount=state.cash(reward)),
                              cite="battle-win")
             wake = [p.id for p in ctx.state.active]
             if self.reading(state, "bowser_rest") == "next_turn":
-                ctx.emit("bowser_beaten", "Bowser is knocked back beside GO and rests until "
-                         "every player has finished their next turn.", wake=wake,
-                         since=ctx.state.turn_no)
+                ctx.emit("bowser_beaten", Msg("Bowser is knocked back beside GO and rests "
+                                              "until every player has finished their next "
+                                              "turn."), wake=wake, since=ctx.state.turn_no)
             else:
-                ctx.emit("bowser_beaten", "Bowser is knocked back beside GO and rests until "
-                         "every player has finished a turn.", wake=wake)
+                ctx.emit("bowser_beaten", Msg("Bowser is knocked back beside GO and rests "
+                                              "until every player has finished a turn."),
+                         wake=wake)
         else:
-            self.send_to_jail(ctx, leader, f"The team rolled only {total}: Bowser wins and "
-                              f"{state.name(leader)}, the leader, goes to Jail.",
+            self.send_to_jail(ctx, leader, Msg("The team rolled only {n}: Bowser wins and "
+                                               "{player}, the leader, goes to Jail.", n=total,
+                                               player=state.name(leader)),
                               cite="battle-lose")
 
     def on_turn_end(self, ctx: C, pid: str) -> None:
@@ -323,8 +338,8 @@ class MarioRules(TableSettings, MonopolyRules):
         if wake:
             ctx.emit("bowser_rest_counted", wake=wake)
         else:
-            ctx.emit("bowser_woke", "Every player has finished a turn: Bowser is active again "
-                     "on GO.")
+            ctx.emit("bowser_woke", Msg("Every player has finished a turn: Bowser is active "
+                                        "again on GO."))
 
     def before_landing(self, ctx: C, pid: str) -> list[Task]:
         """A player landing on Bowser fights him first (not on Free Parking, not in Jail, not
@@ -347,11 +362,12 @@ class MarioRules(TableSettings, MonopolyRules):
         marks = values.game_over | {e.space} if e.game_over else values.game_over - {e.space}
         return evolve(state, ext=values.updated({"game_over": marks}))
 
-    rent_cites = {"GAME OVER: no rent until it is continued": "rent-game-over"}
+    NO_RENT = Msg("GAME OVER: no rent until it is continued")
+    rent_cites = {NO_RENT: "rent-game-over"}
 
     def rent(self, state: MonopolyState, space: Space, owner: str) -> tuple[int, str]:
         if self.game_over_at(state, space.index):
-            return 0, "GAME OVER: no rent until it is continued"
+            return 0, self.NO_RENT
         return super().rent(state, space, owner)
 
     def turn_actions(self, state: MonopolyState) -> list[Action]:
@@ -371,7 +387,8 @@ class MarioRules(TableSettings, MonopolyRules):
             return list(last[3])
         out = [
             Action(p.id, "continue_location",
-                   f"Continue {state.b.spaces[i].name} for {state.fmt(price)}", {"space": i})
+                   Msg("Continue {space} for {amount}", space=state.b.spaces[i].name,
+                       amount=state.cash(price)), {"space": i})
             for i in state.owned_by(p.id) if i in marks
         ]
         if len(known) > 8:  # players of other games
@@ -382,11 +399,11 @@ class MarioRules(TableSettings, MonopolyRules):
     def refuse_continue_location(self, state: MonopolyState, command: Command) -> str | None:
         space = command.args.get("space")
         if not isinstance(space, int) or state.owner(space) != command.actor:
-            return "You can only continue a location you own."
+            return Msg("You can only continue a location you own.")
         if not self.game_over_at(state, space):
-            return f"{state.b.spaces[space].name} is not in GAME OVER."
+            return Msg("{space} is not in GAME OVER.", space=state.b.spaces[space].name)
         if state.turn_player.id != command.actor:
-            return "Continue your locations at the start of your own turn."
+            return Msg("Continue your locations at the start of your own turn.")
         return None
 
     @cites("continue")
@@ -397,8 +414,9 @@ class MarioRules(TableSettings, MonopolyRules):
         price = ctx.state.b.rule("continue_price")
         ctx.emit("money_paid", source=command.actor, to="bank", amount=price)
         ctx.emit("game_over_marked",
-                 f"{ctx.state.name(command.actor)} pays {ctx.state.fmt(price)} to "
-                 f"continue {ctx.state.b.spaces[index].name}: it collects rent again.",
+                 Msg("{player} pays {amount} to continue {space}: it collects rent again.",
+                     player=ctx.state.name(command.actor), amount=ctx.state.cash(price),
+                     space=ctx.state.b.spaces[index].name),
                  space=index, game_over=False)
 
     # -- reading: rent the owner must ask for -------------------------------------------
@@ -413,9 +431,12 @@ class MarioRules(TableSettings, MonopolyRules):
         player rolls, or the rent is lost."""
         if self.reading(ctx.state, "rent_collection") != "ask":
             return False
-        ctx.emit("rent_became_due", f"{ctx.state.name(owner)} may ask {ctx.state.name(pid)} for "
-                 f"{ctx.state.fmt(amount)} for {space.name} before the next player rolls.",
-                 payer=pid, owner=owner, space=space.index, amount=amount, rule=rule,
+        ctx.emit("rent_became_due", Msg("{owner} may ask {player} for {amount} for {space} "
+                                        "before the next player rolls.",
+                                        owner=ctx.state.name(owner), player=ctx.state.name(pid),
+                                        amount=ctx.state.cash(amount), space=space.name),
+                 payer=pid, owner=owner, space=space.index, amount=amount,
+                 rule=str.__str__(rule),  # the rule's English, a message id (shown as Msg)
                  turn=ctx.state.turn_no)
         return True
 
@@ -441,9 +462,10 @@ class MarioRules(TableSettings, MonopolyRules):
         """The rents owners may ask for, the latest first."""
         if not values_of(state, MarioValues).rent_claims:
             return []
-        return [Action(c["owner"], "ask_rent", f"Ask {state.name(c['payer'])} for "
-                       f"{state.fmt(c['amount'])} ({state.b.spaces[c['space']].name})",
-                       {"claim": n})
+        return [Action(c["owner"], "ask_rent",
+                       Msg("Ask {player} for {amount} ({space})", player=state.name(c["payer"]),
+                           amount=state.cash(c["amount"]),
+                           space=state.b.spaces[c["space"]].name), {"claim": n})
                 for n, c in reversed(list(enumerate(self.rent_claims(state))))]
 
     @cites("rent")
@@ -453,13 +475,14 @@ class MarioRules(TableSettings, MonopolyRules):
         claims = self.rent_claims(ctx.state)
         n = command.args.get("claim")
         if not isinstance(n, int) or not 0 <= n < len(claims):
-            raise IllegalCommand("There is no such rent to ask for.")
+            raise IllegalCommand(Msg("There is no such rent to ask for."))
         c = claims[n]
         state = ctx.state
         ctx.emit("rent_asked", claim=n)
-        why = (f"{state.name(c['owner'])} asks: {state.name(c['payer'])} pays "
-               f"{state.name(c['owner'])} {state.fmt(c['amount'])} for "
-               f"{state.b.spaces[c['space']].name} ({c['rule']})")
+        why = Msg("{owner} asks: {player} pays {owner} {amount} for {space} ({rule})",
+                  owner=state.name(c["owner"]), player=state.name(c["payer"]),
+                  amount=state.cash(c["amount"]), space=state.b.spaces[c["space"]].name,
+                  rule=Msg(c["rule"]))
         if state.player(c["payer"]).money >= c["amount"] or state.prompt is None:
             self.task_charge(ctx, c["payer"], c["owner"], c["amount"], why)
             return
@@ -481,10 +504,10 @@ class MarioRules(TableSettings, MonopolyRules):
         claims = self.rent_claims(ctx.state)
         lost = [c for c in claims if c["turn"] != ctx.state.turn_no]
         if lost:
-            names = ", ".join(f"{ctx.state.name(c['owner'])} {ctx.state.fmt(c['amount'])}"
-                              for c in lost)
-            ctx.emit("unasked_rent_lost", f"Rent not asked for before this roll is lost: {names}.",
-                     turn=ctx.state.turn_no)
+            owed = [Msg("{player} {amount}", player=ctx.state.name(c["owner"]),
+                        amount=ctx.state.cash(c["amount"])) for c in lost]
+            ctx.emit("unasked_rent_lost", Msg("Rent not asked for before this roll is lost: "
+                                              "{rents}.", rents=owed), turn=ctx.state.turn_no)
 
     def final_ranking(self, state: MonopolyState) -> tuple[list[str], str]:
         if self.reading(state, "early_end") == "money":
@@ -494,48 +517,55 @@ class MarioRules(TableSettings, MonopolyRules):
     # -- spaces and cards ---------------------------------------------------------------
     @space_kind("super_star")
     def land_super_star(self, ctx: C, pid: str, space: Space) -> None:
-        self.ask_roll(ctx, "super_star", pid, f"Super Star! {ctx.state.name(pid)}: roll one die "
-                      "and collect that many coins", 1, "super_star", label="Roll", player=pid)
+        self.ask_roll(ctx, "super_star", pid, Msg("Super Star! {player}: roll one die and "
+                                                  "collect that many coins",
+                                                  player=ctx.state.name(pid)),
+                      1, "super_star", label=Msg("Roll"), player=pid)
 
     @task("super_star")
     @cites("super-star")
     def task_super_star(self, ctx: C, player: str, dice: list[int]) -> None:
-        self.receive(ctx, player, dice[0], f"Super Star: {ctx.state.name(player)} rolled "
-                     f"{dice[0]} and collects {ctx.state.fmt(dice[0])}.")
+        self.receive(ctx, player, dice[0], Msg("Super Star: {player} rolled {n} and collects "
+                                               "{amount}.", player=ctx.state.name(player),
+                                               n=dice[0], amount=ctx.state.cash(dice[0])))
 
     @space_kind("piranha_plant")
     def land_piranha_plant(self, ctx: C, pid: str, space: Space) -> None:
-        self.ask_roll(ctx, "piranha_plant", pid, f"Piranha Plant! {ctx.state.name(pid)}: roll "
-                      "one die and lose that many coins", 1, "piranha_plant", label="Roll",
-                      player=pid)
+        self.ask_roll(ctx, "piranha_plant", pid, Msg("Piranha Plant! {player}: roll one die "
+                                                     "and lose that many coins",
+                                                     player=ctx.state.name(pid)),
+                      1, "piranha_plant", label=Msg("Roll"), player=pid)
 
     @task("piranha_plant")
     @cites("piranha-plant")
     def task_piranha_plant(self, ctx: C, player: str, dice: list[int]) -> None:
-        self.pay(ctx, player, "bank", dice[0], f"Piranha Plant: {ctx.state.name(player)} rolled "
-                 f"{dice[0]} and pays {ctx.state.fmt(dice[0])}")
+        self.pay(ctx, player, "bank", dice[0], Msg("Piranha Plant: {player} rolled {n} and "
+                                                   "pays {amount}", player=ctx.state.name(player),
+                                                   n=dice[0], amount=ctx.state.cash(dice[0])))
 
     @effect("move_bowser")
     def effect_move_bowser(self, ctx: C, pid: str, card: Card, steps: int) -> None:
         if not self.bowser(ctx.state)["active"]:
-            ctx.say("Bowser is resting beside GO: the card has no effect.")
+            ctx.say(Msg("Bowser is resting beside GO: the card has no effect."))
             return
-        ctx.then(Task("bowser_move", {"steps": steps, "why": "Bowser's Fury"}))
+        ctx.then(Task("bowser_move", {"steps": steps, "why": ctx.state.b.deck_titles.get(
+            card.deck, card.deck)}))
 
     @effect("move_bowser_to")
     def effect_move_bowser_to(self, ctx: C, pid: str, card: Card, space: str) -> None:
         if not self.bowser(ctx.state)["active"]:
-            ctx.say("Bowser is resting beside GO: the card has no effect.")
+            ctx.say(Msg("Bowser is resting beside GO: the card has no effect."))
             return
         target = ctx.state.player(pid).position if space == "here" else ctx.state.b.find(
             space).index
-        self.move_bowser_to(ctx, target, "card")
+        self.move_bowser_to(ctx, target, Msg("card"))
 
     @effect("continue_all")
     def effect_continue_all(self, ctx: C, pid: str, card: Card) -> None:
         for i in ctx.state.owned_by(pid):
             if self.game_over_at(ctx.state, i):
-                ctx.emit("game_over_marked", f"{ctx.state.b.spaces[i].name} continues for free.",
+                ctx.emit("game_over_marked", Msg("{space} continues for free.",
+                                                 space=ctx.state.b.spaces[i].name),
                          space=i, game_over=False)
 
     # -- the end --------------------------------------------------------------------------
@@ -550,8 +580,10 @@ class MarioRules(TableSettings, MonopolyRules):
     def ended(self, state: MonopolyState) -> tuple[list[str], str] | None:
         marks = values_of(state, MarioValues).game_over  # checked after every step: count first
         if len(marks) >= len(state.b.ownable) and all(i in marks for i in state.b.ownable):
-            return [], ("Bowser has put all 16 locations in GAME OVER: the Mushroom Kingdom is "
-                        "his and everyone loses.")
+            return [], Msgs("Bowser has put all {n} locations in GAME OVER: the Mushroom "
+                            "Kingdom is his and everyone loses.",
+                            "Bowser has put all {n} locations in GAME OVER: the Mushroom "
+                            "Kingdom is his and everyone loses.", len(state.b.ownable))
         return super().ended(state)
 
     def extra_view(self, state: MonopolyState) -> MarioView:

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from companion.editions import readings
 from companion.engine.registry import space_kind
 from companion.engine.rules import Ctx, cites
+from companion.i18n import Msg, Msgs
 from companion.monopoly.board import Space
 from companion.monopoly.host import MonopolyHost
 from companion.monopoly.state import MonopolyState
@@ -41,7 +42,7 @@ class TableSettings(MonopolyHost):
 
     def bank_payee(self, state: MonopolyState, why: str) -> tuple[str, str]:
         if self.pot_rule(state):
-            return "pot", f"{why} (onto Free Parking: house rule)"
+            return "pot", Msg("{why} (onto Free Parking: house rule)", why=why)
         return "bank", why
 
     @space_kind("free_parking")
@@ -49,18 +50,27 @@ class TableSettings(MonopolyHost):
     def land_free_parking(self, ctx: C, pid: str, space: Space) -> None:
         pot = ctx.state.pot
         if self.pot_rule(ctx.state) and pot > 0:
-            self.receive(ctx, pid, pot, f"{ctx.state.name(pid)} lands on Free Parking and takes "
-                         f"the {ctx.state.fmt(pot)} there (house rule).", source="pot")
+            self.receive(ctx, pid, pot, Msg("{player} lands on Free Parking and takes the "
+                                            "{amount} there (house rule).",
+                                            player=ctx.state.name(pid),
+                                            amount=ctx.state.cash(pot)), source="pot")
 
     # -- the ranking when the banker ends a game early -------------------------------------
-    def money_ranking(self, state: MonopolyState, what: str = "in money") -> tuple[list[str], str]:
-        """Money only."""
-        return _best(state, lambda pid: state.player(pid).money, what)
+    def money_ranking(self, state: MonopolyState, in_money: bool = True
+                      ) -> tuple[list[str], str]:
+        """Money only (``in_money``: the sentence says "in money")."""
+        return _best(state, lambda pid: state.player(pid).money, in_money)
 
 
-def _best(state: MonopolyState, score: Callable[[str], int], what: str) -> tuple[list[str], str]:
+def _best(state: MonopolyState, score: Callable[[str], int],
+          in_money: bool) -> tuple[list[str], str]:
     best = max(score(p.id) for p in state.active)
     winners = [p.id for p in state.active if score(p.id) == best]
-    names = " and ".join(state.name(w) for w in winners)
-    verb = "is" if len(winners) == 1 else "are"
-    return winners, f"{names} {verb} richest with {state.fmt(best)}{' ' + what if what else ''}."
+    names = [state.name(w) for w in winners]
+    if in_money:
+        return winners, Msgs("{players} is richest with {amount} in money.",
+                             "{players} are richest with {amount} in money.", len(winners),
+                             players=names, amount=state.cash(best))
+    return winners, Msgs("{players} is richest with {amount}.",
+                         "{players} are richest with {amount}.", len(winners), players=names,
+                         amount=state.cash(best))

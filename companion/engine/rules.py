@@ -458,10 +458,12 @@ class Rules(SharedEvents[S], ABC):
         out: list[Action] = []
         ask = ask_of(prompt)
         if isinstance(ask, RollAsk):
-            key = (ask.who, ask.count, ask.label, state.setup.dice)
+            # an old log's English label equals its message: the key tells them apart
+            key = (ask.who, ask.count, ask.label, type(ask.label), state.setup.dice)
             roll = self._roll_actions.get(key)
             if roll is None:  # the same few per game: remembered (actions are immutable)
-                roll = self._roll_actions[key] = self._roll_action(*key)
+                roll = self._roll_actions[key] = self._roll_action(
+                    ask.who, ask.count, ask.label, state.setup.dice)
             out.append(roll)
         elif isinstance(ask, ChoiceAsk):
             for value, label in ask.options:
@@ -480,7 +482,7 @@ class Rules(SharedEvents[S], ABC):
         return Action(who, "roll", label, {}, dice)
 
     @functools.cached_property
-    def _roll_actions(self) -> dict[tuple[str, int, str, str], Action]:
+    def _roll_actions(self) -> dict[tuple[str, int, str, type, str], Action]:
         """Roll actions by who rolls, how many dice, the button's label and the dice mode."""
         return {}
 

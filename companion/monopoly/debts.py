@@ -83,11 +83,17 @@ class MonopolyDebts(MonopolyHost):
     def ask_debt(self, ctx: C) -> None:
         d = ctx.state.debt
         assert d is not None
-        ctx.ask("debt", (d.player,), Msg("{player} owes {amount} to {creditor}: sell, trade, or "
-                                         "declare bankruptcy", player=ctx.state.name(d.player),
-                                         amount=ctx.state.cash(d.amount),
-                                         creditor=ctx.state.name(d.creditor)),
-                amount=d.amount, creditor=d.creditor)
+        if d.creditor == "bank":  # its own sentence: "alla Banca", not "a la Banca"
+            text = Msg("{player} owes {amount} to the Bank: sell, trade, or declare bankruptcy",
+                       player=ctx.state.name(d.player), amount=ctx.state.cash(d.amount))
+        elif d.creditor == "pot":
+            text = Msg("{player} owes {amount} to the pot: sell, trade, or declare bankruptcy",
+                       player=ctx.state.name(d.player), amount=ctx.state.cash(d.amount))
+        else:
+            text = Msg("{player} owes {amount} to {creditor}: sell, trade, or declare "
+                       "bankruptcy", player=ctx.state.name(d.player),
+                       amount=ctx.state.cash(d.amount), creditor=ctx.state.name(d.creditor))
+        ctx.ask("debt", (d.player,), text, amount=d.amount, creditor=d.creditor)
 
     def settle_debt(self, ctx: C) -> None:
         """Pay the debt as soon as the debtor has the money."""

@@ -51,8 +51,8 @@ class MonopolyMarket(MonopolyHost):
     def rent(self, state: MonopolyState, space: Space, owner: str) -> tuple[int, str]:
         """The rent due and the rule that set it."""
         if space.color and state.has_set(owner, space.color):
-            return space.rent * 2, "complete colour set: double rent"
-        return space.rent, "rent"
+            return space.rent * 2, Msg("complete colour set: double rent")
+        return space.rent, Msg("rent")
 
     rent_cites: Mapping[str, str] = {}
     """Policy: the citation id of a rule ``rent`` names (Mario: GAME OVER's no rent), when

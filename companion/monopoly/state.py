@@ -8,7 +8,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from companion.engine.state import BaseState, evolve
-from companion.i18n import Money
+from companion.i18n import Money, Msg
 from companion.monopoly.board import Board
 
 V = TypeVar("V", bound="EditionValues")
@@ -207,13 +207,7 @@ class MonopolyState(BaseState):
         return bool(members) and all(self.owner(i) == pid for i in members)
 
     def name(self, pid: str) -> str:
-        if pid == "bank":
-            return "the Bank"
-        if pid == "pot":
-            return "the pot"
-        if pid == "banker":
-            return "the banker"
-        return self.player(pid).name
+        return ACCOUNTS.get(pid) or self.player(pid).name
 
     def fmt(self, amount: int) -> str:
         return self.b.currency.format(amount)
@@ -221,6 +215,10 @@ class MonopolyState(BaseState):
     def cash(self, amount: int) -> Money:
         """``amount`` as a message argument (each reader's own digits)."""
         return Money(amount, self.b.currency)
+
+
+ACCOUNTS = {"bank": Msg("the Bank"), "pot": Msg("the pot"), "banker": Msg("the banker")}
+"""The accounts that are no player, by the words a sentence names them with."""
 
 
 def values_of(state: MonopolyState, kind: type[V]) -> V:

@@ -72,3 +72,49 @@ def english_left(path: Path, lang: str) -> list[str]:
         for problem in _untranslated(text, lang):
             seen.setdefault(problem, None)
     return list(seen)
+
+
+def _board_words(state: Any) -> set[str]:
+    """Every text of the box the game was set up with (names, card texts, deck titles,
+    colours, the edition's own data such as Pokémon types): shown as the box prints them."""
+    board = getattr(state, "b", None)
+    out = {p.name for p in getattr(state, "players", ())}
+    if board is None:
+        return out
+    out |= {s.name for s in board.spaces} | {board.title, *board.tokens}
+    out |= {c.text for cards in board.decks.values() for c in cards}
+    out |= {*board.deck_titles.values(), *board.color_names.values()}
+    stack: list[Any] = [board.data]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, str):
+            out.add(value)
+        elif isinstance(value, Mapping):
+            stack += [*value.keys(), *value.values()]
+        elif isinstance(value, list | tuple):
+            stack += list(value)
+    return out
+
+
+def _plain_args(text: Msg, box: set[str]) -> Iterator[str]:
+    for value in text.args.values():
+        for v in value if isinstance(value, list | tuple) else [value]:
+            if isinstance(v, Msg):
+                yield from _plain_args(v, box)
+            elif isinstance(v, str) and any(c.isalpha() for c in v) and not any(
+                    w.startswith(v) for w in box):
+                yield f"English inside {text.key!r}: {v!r}"
+
+
+def english_arguments(path: Path) -> list[str]:
+    """Each plain-text argument of the script's messages that is not the box's own words (a
+    name, a space, a card text or its first sentence): English no catalogue can translate."""
+    data = load_script(path)
+    events = game.new_game(GameSetup.from_json(script_setup(data)))
+    box = _board_words(game.replay(events))
+    seen: dict[str, None] = {}
+    for text in shown(path):
+        if isinstance(text, Msg):
+            for problem in _plain_args(text, box):
+                seen.setdefault(problem, None)
+    return list(seen)

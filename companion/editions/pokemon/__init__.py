@@ -194,7 +194,7 @@ class PokemonRules(TableSettings, PokemonSpaces, PokemonCatching, PokemonBattles
         """Stopped early: most types on the mat, then most Pokémon, then most Poké Balls
         (setting early_end = balls: the most Poké Balls)."""
         if self.reading(state, "early_end") == "balls":
-            return self.money_ranking(state, "")
+            return self.money_ranking(state, in_money=False)
         def score(pid: str) -> tuple[int, int, int]:
             return (len(data.mat_types(state, pid)), len(data.caught(state, pid)),
                     state.player(pid).money)
