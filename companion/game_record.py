@@ -258,11 +258,11 @@ def decide_undo(rows: list[Any], commands: list[dict[str, Any]], cmd: int | None
     live = [c for c in commands
             if c["body"].get("type") not in ("undo",) and c["first_seq"] in kept_seqs]
     if not live or live[-1]["cmd"] == 0:
-        return "There is nothing to undo."
+        return Msg("There is nothing to undo.")
     target = live[-1] if cmd is None else next((c for c in live if c["cmd"] == cmd), None)
     if target is None or target["cmd"] == 0:
-        return ("That step cannot be undone (it is the start of the game or was already "
-                "undone).")
+        return Msg("That step cannot be undone (it is the start of the game or was already "
+                   "undone).")
     to_seq = int(target["first_seq"]) - 1
     state = game.replay(e for seq, e in kept if seq <= to_seq)
     names = {p.id: p.name for p in state.setup.players}

@@ -104,6 +104,12 @@ def N_(text: str) -> str:  # noqa: N802 - gettext's name for it
     return text
 
 
+def said(exc: BaseException) -> str:
+    """What ``exc`` says: the :class:`Msg` it was raised with, else its text."""
+    first = exc.args[0] if len(exc.args) == 1 else None
+    return first if isinstance(first, Msg) else str(exc)
+
+
 def Msgs(singular: str, plural: str, n: int, /, **args: Any) -> Msg:  # noqa: N802 - a Msg
     """A message with a plural: ``n`` picks the form (in each language by its own rule) and is
     the ``{n}`` argument."""

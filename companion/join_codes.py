@@ -15,6 +15,8 @@ import threading
 from collections.abc import Callable, Collection
 from typing import Any
 
+from companion.i18n import Msg, Msgs
+
 DIGITS = 6
 IDLE_HOURS = 24.0
 
@@ -31,10 +33,11 @@ def refusal(status: str, idle: float | None) -> str | None:
     """Why a game's code no longer lets phones in (``idle``: seconds since its last move,
     None: unknown), or None while it does."""
     if status != "open":
-        return "That game has ended; its code no longer works."
+        return Msg("That game has ended; its code no longer works.")
     if idle is not None and idle > IDLE_HOURS * 3600:
-        return (f"That code expired: the game has not moved for {int(IDLE_HOURS)} hours. "
-                "The banker makes a move to wake it.")
+        return Msgs("That code expired: the game has not moved for {n} hour. The banker "
+                    "makes a move to wake it.", "That code expired: the game has not moved for "
+                    "{n} hours. The banker makes a move to wake it.", int(IDLE_HOURS))
     return None
 
 

@@ -50,6 +50,7 @@ from companion.game_record import (
     code_tag,
     decide_undo,
 )
+from companion.i18n import Msg, said
 from companion.memory import release_memory
 from companion.statelock import StateDirBusy, StateLock
 from companion.store import Store, StoreError, StoreLost
@@ -350,9 +351,10 @@ class GameService(WriterThread):
             limits.check_setup(setup, find_edition(setup.edition).setup_info())
             events = game.new_game(setup)
         except RuleError as exc:
-            return Outcome(False, 0, error=str(exc), code="illegal")
+            return Outcome(False, 0, error=said(exc), code="illegal")
         except (TypeError, ValueError, KeyError, AttributeError) as exc:  # an edition's own check
-            return Outcome(False, 0, error=f"That setup is not valid ({exc}).", code="illegal")
+            return Outcome(False, 0, error=Msg("That setup is not valid ({why}).", why=str(exc)),
+                           code="illegal")
         game_id = secrets.token_hex(4)
         join_code = join_codes.new_code({g["join_code"] for g in self.store.games()})
         now = self.clock()
@@ -383,8 +385,8 @@ class GameService(WriterThread):
         rec = self._games.get(game_id) or self._load_by_id(game_id)
         if key is not None:
             if not isinstance(key, str) or not 0 < len(key) <= 80:
-                return Outcome(False, rec.version, error="An idempotency key is 1 to 80 "
-                               "characters.", code="bad_request")
+                return Outcome(False, rec.version, error=Msg(
+                    "An idempotency key is 1 to 80 characters."), code="bad_request")
             earlier = self.store.response_for(game_id, key)
             if earlier is not None:
                 return Outcome(earlier["ok"], earlier["version"], earlier.get("says", []),
@@ -393,25 +395,29 @@ class GameService(WriterThread):
             command = raw if isinstance(raw, Command) else Command.from_json(raw)
             limits.check_command(command)
         except RuleError as exc:
-            return Outcome(False, rec.version, error=str(exc), code="bad_request")
+            return Outcome(False, rec.version, error=said(exc), code="bad_request")
         if version is not None and version != rec.version:
             return self._stale(rec, version)
         try:
             events, state = game.step(rec.state, command)
         except RuleError as exc:  # arguments its handler does not declare: a bad request
             code = "bad_request" if isinstance(exc, limits.ArgumentError) else "illegal"
-            return Outcome(False, rec.version, error=str(exc), code=code)
+            return Outcome(False, rec.version, error=said(exc), code=code)
         return self._commit(rec, events, state, command.actor, command.to_json(), key)
 
     def _stale(self, rec: GameRecord, seen: Any) -> Outcome:
         if not isinstance(seen, int) or seen > rec.version or seen < 0:
-            return Outcome(False, rec.version, error="That version of the game never existed; "
-                           "reload the page.", code="bad_request")
+            return Outcome(False, rec.version, error=Msg(
+                "That version of the game never existed; reload the page."), code="bad_request")
         rows = self.store.rows(rec.id, after=seen)
-        changes = [r.event.say for r in rows if r.event.say][-3:]
-        what = " ".join(changes) or "The game moved on."
-        return Outcome(False, rec.version, error=f"The game changed since you looked: {what} "
-                       "Check the table and try again.", code="stale")
+        changes = [r.event.say for r in rows if r.event.say]
+        if not changes:
+            return Outcome(False, rec.version, error=Msg(
+                "The game changed since you looked: it moved on. Check the table and try "
+                "again."), code="stale")
+        return Outcome(False, rec.version, error=Msg(  # the newest line, in the reader's words
+            "The game changed since you looked: {last} Check the table and try again.",
+            last=changes[-1]), code="stale")
 
     def _commit(self, rec: GameRecord, events: list[Event], state: BaseState, actor: str,
                 body: dict[str, Any], key: str | None) -> Outcome:
@@ -513,7 +519,7 @@ class GameService(WriterThread):
                 return self._import_unchecked(head, list(it))
             return self._import_checked(head, it)
         except ImportRefused as exc:
-            return Outcome(False, 0, error=str(exc), code="bad_request")
+            return Outcome(False, 0, error=said(exc), code="bad_request")
 
     def _import_checked(self, head: dict[str, Any], lines: Iterator[str]) -> Outcome:
         known = {g["id"]: g for g in self.store.games()}
@@ -569,8 +575,9 @@ class GameService(WriterThread):
             return Outcome(False, 0, error=read, code="bad_request")
         head, rows, log_rows, state = read
         if len(log_rows) > MAX_IMPORT_EVENTS:
-            return Outcome(False, 0, error=f"The export has more than {MAX_IMPORT_EVENTS:,} "
-                           "events. Nothing was imported.", code="bad_request")
+            return Outcome(False, 0, error=Msg(
+                "The export has more than {n} events. Nothing was imported.",
+                n=MAX_IMPORT_EVENTS), code="bad_request")
         game_id = secrets.token_hex(4)
         now = self.clock()
         with self.store.transaction() as conn:

@@ -18,6 +18,7 @@ from typing import Any
 from companion import story
 from companion.engine.editions import find_edition
 from companion.engine.types import Command, RuleError
+from companion.i18n import Msg, said
 from companion.service import GameNotFound, GameRecord, Outcome, ServicePort
 from companion.tags import TagAlreadyEnrolled, TagError, TagRegistry
 
@@ -56,11 +57,11 @@ class Table:
         carries the ``game_id`` and ``version`` of the view the OLED showed (navigator)."""
         served = self.served_game()
         if served is None:
-            return self._tell("No game is running.")
+            return self._tell(Msg("No game is running."))
         game_id = action.get("game_id") or served
         if game_id != served:
-            return self._tell("The table serves another game now; nothing was done. "
-                              "Check the screen and press again.")
+            return self._tell(Msg("The table serves another game now; nothing was done. "
+                                  "Check the screen and press again."))
         args = dict(action.get("args", {}))
         spec = action.get("input") or {}
         if extra is not None:
@@ -101,7 +102,7 @@ class Table:
         def choose() -> GameRecord:
             rec = self.service.record(game_id)
             if rec.state.finished:
-                raise RuleError("That game has ended: the table can only serve an open game.")
+                raise RuleError(Msg("That game has ended: the table can only serve an open game."))
             self.service.serve_game(rec.id)
             return rec
 
@@ -153,19 +154,21 @@ class Table:
         self.last_tap = {"n": self.taps, "uid": uid, "edition": found[0] if found else None,
                          "object": found[1] if found else None}
         if found is None:
-            return self._notice(f"Unknown tag {uid}: the banker can enroll it.", "error")
+            return self._notice(Msg("Unknown tag {uid}: the banker can enroll it.", uid=uid),
+                                "error")
         edition, obj = found
         game_id = self.served_game()
         if game_id is None:
-            return self._notice("No game is running: start one on the page.", "error")
+            return self._notice(Msg("No game is running: start one on the page."), "error")
         rec = self.service.record(game_id)
         if rec.edition != edition:
-            return self._notice(f"That tag belongs to {find_edition(edition).title}.", "error")
+            return self._notice(Msg("That tag belongs to {game}.",
+                                    game=find_edition(edition).title), "error")
         rules: Any = find_edition(edition)
         try:
             command: Command = rules.interpret_tap(rec.state, obj, role)
         except RuleError as exc:
-            return self._notice(str(exc), "error", game_id)
+            return self._notice(said(exc), "error", game_id)
         out = self.service.decide_here(game_id, command)
         if not out.ok:
             self._notice(out.error, "error", game_id)
@@ -176,18 +179,19 @@ class Table:
         assert self.enrolling is not None
         progress = self.registry.progress(self.enrolling, self.objects(self.enrolling))
         if progress.finished:
-            return self._notice("Every tag of this edition is enrolled.", "ok")
+            return self._notice(Msg("Every tag of this edition is enrolled."), "ok")
         assert progress.next_object is not None
         try:
             self.registry.enroll(uid, self.enrolling, progress.next_object,
                                  progress.next_label or "", move=self.move_tags)
         except TagAlreadyEnrolled as exc:
-            return self._notice(f"That tag is already {exc.label or exc.object}: tap another, "
-                                "or choose to move enrolled tags.", "error")
+            return self._notice(Msg("That tag is already {thing}: tap another, or choose to "
+                                    "move enrolled tags.", thing=exc.label or exc.object),
+                                "error")
         except TagError as exc:
-            return self._notice(str(exc), "error")
+            return self._notice(said(exc), "error")
         self.enrollment()
-        return self._notice(f"Enrolled {progress.next_label}.", "ok")
+        return self._notice(Msg("Enrolled {thing}.", thing=progress.next_label or ""), "ok")
 
     def _tell(self, text: str, game_id: str = "") -> Outcome:
         """A refusal from off the service thread (a button), told like a tap's."""

@@ -27,6 +27,7 @@ from luma.core.device import dummy
 from luma.core.render import canvas
 from PIL import Image, ImageDraw
 
+from companion.i18n import Msg
 from hardware import screens
 from hardware.config import DisplayConfig
 
@@ -192,6 +193,8 @@ class Display:
         self._sent_at = 0.0
         self._backoff = 1.0
         self._status: tuple[bool, str] | None = None
+        self.language = "en"
+        """The table's language for the screen's own words (the table sets it)."""
         if device is not None:
             self._status = (True, "screen ready")
         elif opener is not None:
@@ -275,8 +278,9 @@ class Display:
             log.exception("drawing a screen failed")
             image = Image.new("1", (screens.WIDTH, screens.HEIGHT))
             try:
-                screens.draw_error(ImageDraw.Draw(image), f"Screen fault: {type(exc).__name__}."
-                                   " The page shows the game.")
+                screens.draw_error(ImageDraw.Draw(image), Msg(
+                    "Screen fault: {fault}. The page shows the game.",
+                    fault=type(exc).__name__), lang=self.language)
             except Exception:  # noqa: BLE001
                 log.exception("drawing the fault failed too")
         with self._lock:
@@ -289,16 +293,16 @@ class Display:
 
     def show_game(self, view: Mapping[str, Any], nav: Mapping[str, Any] | None = None,
                   page: int = 0) -> None:
-        self.render(lambda d: screens.draw_game(d, view, nav, page))
+        self.render(lambda d: screens.draw_game(d, view, nav, page, self.language))
 
     def show_join(self, url: str, code: str) -> None:
-        self.render(lambda d: screens.draw_join(d, url, code))
+        self.render(lambda d: screens.draw_join(d, url, code, self.language))
 
     def show_enrollment(self, done: int, total: int, prompt: str) -> None:
-        self.render(lambda d: screens.draw_enrollment(d, done, total, prompt))
+        self.render(lambda d: screens.draw_enrollment(d, done, total, prompt, self.language))
 
     def show_error(self, text: str, page: int = 0) -> None:
-        self.render(lambda d: screens.draw_error(d, text, page))
+        self.render(lambda d: screens.draw_error(d, text, page, self.language))
 
     def frame(self) -> Image.Image:
         """A copy of the last frame (mode "1", 128x64)."""

@@ -12,6 +12,9 @@ The decision is never cut and never paged: the highlighted choice (or the value 
 takes as many inverted lines as it needs, and the text gives them up. Text and balances that do
 not fit are shown a page at a time: :func:`game_rows` lays out page ``page`` (the table turns
 the page every ``PAGE_S`` seconds) and :func:`game_pages` says how many there are.
+
+The screen's own words ("Game over", "Ana's turn", "Join:") and its money are in the table's
+language, ``lang`` (``[hardware.display] language``; the view's messages arrive rendered in it).
 """
 
 from __future__ import annotations
@@ -23,8 +26,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import segno
+from babel.numbers import format_decimal
 from PIL import ImageDraw
 
+from companion import i18n
+from companion.i18n import Msg, Msgs
+from companion.money import Currency
 from hardware.fonts import oled_font
 
 WIDTH, HEIGHT = 128, 64
@@ -85,34 +92,52 @@ def _line(draw: ImageDraw.ImageDraw, row: int, words: str, *, inverted: bool = F
         text(draw, (WIDTH - 1 - 6 * cells, y), right, fill=colour)
 
 
-def _name(view: Mapping[str, Any], pid: str | None) -> str:
+def _name(view: Mapping[str, Any], pid: str | None, lang: str = i18n.SOURCE) -> str:
     for p in view.get("players", []):
         if p.get("id") == pid:
             return str(p.get("name", pid))
-    return "Banker" if pid == "banker" else str(pid or "")
+    return i18n.render(Msg("Banker"), lang) if pid == "banker" else str(pid or "")
 
 
-def counted(view: Mapping[str, Any], player: Mapping[str, Any]) -> str:
-    """What the game counts for ``player``, short: "₥1500", "€6.50", "19" (Poké Balls,
-    coins), "4PP" (Master Trainer's Power Points) or "" (nothing to count)."""
+def counted(view: Mapping[str, Any], player: Mapping[str, Any],
+            lang: str = i18n.SOURCE) -> str:
+    """What the game counts for ``player``, short, with ``lang``'s decimal mark: "₥1500",
+    "€6.50" / "€6,50", "19" (Poké Balls, coins), "4PP" (Master Trainer's Power Points) or ""
+    (nothing to count)."""
     money = player.get("money")
     if money is None:
         power = player.get("power_points")
-        return "" if power is None else f"{power}PP"
+        return "" if power is None else i18n.render(Msg("{n}PP", n=int(power)), lang)
     currency = view.get("currency") or {}
+    if currency.get("symbol") and isinstance(money, int):
+        return short_money(money, Currency(str(currency.get("one", "")),
+                                           str(currency.get("many", "")),
+                                           str(currency["symbol"]),
+                                           int(currency.get("decimals", 0))), lang)
     if currency.get("symbol") and player.get("money_text"):
         return str(player["money_text"])
     return str(money)
 
 
-def balance_pages(view: Mapping[str, Any], cols: int = COLS) -> list[str]:
+def short_money(amount: int, currency: Currency, lang: str = i18n.SOURCE) -> str:
+    """``amount`` short for the screen, with ``lang``'s decimal mark and no grouping:
+    "€7.50" / "€7,50", "₥1500"."""
+    sign, value = "-" if amount < 0 else "", abs(amount) / 10**currency.decimals
+    if lang == i18n.SOURCE or lang not in i18n.LANGUAGES:  # no CLDR data loaded for English
+        return f"{sign}{currency.symbol}{value:.{currency.decimals}f}"
+    pattern = "0" + ("." + "0" * currency.decimals if currency.decimals else "")
+    return f"{sign}{currency.symbol}{format_decimal(value, format=pattern, locale=lang)}"
+
+
+def balance_pages(view: Mapping[str, Any], cols: int = COLS,
+                  lang: str = i18n.SOURCE) -> list[str]:
     """The players still in, current first, as "name amount" packed into lines of ``cols``
     cells: one line a page. An amount is never cut; a name only if it alone is too long."""
     players = [p for p in view.get("players", []) if not p.get("bankrupt")]
     players.sort(key=lambda p: not p.get("is_current"))
     entries = []
     for p in players:
-        amount = counted(view, p)
+        amount = counted(view, p, lang)
         room = cols - (width(amount) + 1 if amount else 0)
         entries.append(" ".join(x for x in (fit(str(p.get("name", "")), room), amount) if x))
     pages: list[str] = []
@@ -160,27 +185,28 @@ def _paged(lines: list[str], size: int) -> list[list[str]]:
     return [lines[i:i + size] for i in range(0, len(lines), size)]
 
 
-def _layout(view: Mapping[str, Any], nav: Mapping[str, Any] | None
+def _layout(view: Mapping[str, Any], nav: Mapping[str, Any] | None, lang: str = i18n.SOURCE
             ) -> tuple[list[Row], list[str], list[Row], list[list[str]]]:
     """(header, balance pages, decision, text pages). The decision takes what it needs;
     what is left goes to the header, a line of text, the balances, then more text."""
     roll = "+".join(str(d) for d in view.get("last_roll") or [])
     current = view.get("current")
-    header = Row(f"{_name(view, current)}'s turn" if current else str(view.get("title", "")),
-                 right=roll, cut_ok=True)
+    turn = i18n.render(Msg("{player}'s turn", player=_name(view, current, lang)), lang)
+    header = Row(turn if current else str(view.get("title", "")), right=roll, cut_ok=True)
     choice = _choice_rows(nav)
     room = ROWS - len(choice)
-    balances = balance_pages(view) if room >= 3 else []
+    balances = balance_pages(view, lang=lang) if room >= 3 else []
     lines = _text_lines(view)
     text_rows = max(0, room - 1 - (1 if balances else 0))
     return [header] if room else [], balances, choice, _paged(lines, text_rows)
 
 
-def game_pages(view: Mapping[str, Any], nav: Mapping[str, Any] | None = None) -> int:
+def game_pages(view: Mapping[str, Any], nav: Mapping[str, Any] | None = None,
+               lang: str = i18n.SOURCE) -> int:
     """How many pages the game screen has (1: nothing to turn)."""
     if view.get("finished"):  # as draw_end
-        return len(_paged(_end_lines(view), ROWS - 1))
-    _, balances, _, texts = _layout(view, nav)
+        return len(_paged(_end_lines(view, lang), ROWS - 1))
+    _, balances, _, texts = _layout(view, nav, lang)
     return max(1, len(balances)) * len(texts)
 
 
@@ -197,10 +223,10 @@ class Screen:
 
 
 def game_rows(view: Mapping[str, Any], nav: Mapping[str, Any] | None = None,
-              page: int = 0) -> Screen:
+              page: int = 0, lang: str = i18n.SOURCE) -> Screen:
     """Game screen page ``page`` (any number: it wraps around). Balances turn every page,
     the text once every balance page has been shown."""
-    header, balances, choice, texts = _layout(view, nav)
+    header, balances, choice, texts = _layout(view, nav, lang)
     rows = list(header)
     balance_at = None
     if balances:
@@ -234,48 +260,54 @@ def _titled(title: str, lines: list[str], page: int) -> Screen:
 
 
 def draw_game(draw: ImageDraw.ImageDraw, view: Mapping[str, Any],
-              nav: Mapping[str, Any] | None = None, page: int = 0) -> None:
+              nav: Mapping[str, Any] | None = None, page: int = 0,
+              lang: str = i18n.SOURCE) -> None:
     """The game screen from a view dict and the navigator's state (``PromptNavigator.state``),
     page ``page`` of :func:`game_pages`."""
     if view.get("finished"):
-        draw_end(draw, view, page)
+        draw_end(draw, view, page, lang)
     else:
-        _draw(draw, game_rows(view, nav, page))
+        _draw(draw, game_rows(view, nav, page, lang))
 
 
-def _end_lines(view: Mapping[str, Any]) -> list[str]:
+def _end_lines(view: Mapping[str, Any], lang: str = i18n.SOURCE) -> list[str]:
     """Who won, why, then each player's figures when the view carries the game's story
     (``view["story"]``, companion/story.py ``screen_lines``: the winner first)."""
-    winners = [_name(view, w) for w in view.get("winners", [])]
-    won = " & ".join(winners) + (" wins!" if len(winners) == 1 else " win!") if winners else ""
+    winners = [_name(view, w, lang) for w in view.get("winners", [])]
+    won = i18n.render(Msgs("{players} wins!", "{players} win!", len(winners),
+                           players=winners), lang) if winners else ""
     story = [str(line) for line in view.get("story", [])[1:]]
     return [*wrap(won), *wrap(str(view.get("end_reason", ""))), *story]
 
 
-def draw_end(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], page: int = 0) -> None:
+def draw_end(draw: ImageDraw.ImageDraw, view: Mapping[str, Any], page: int = 0,
+             lang: str = i18n.SOURCE) -> None:
     """The end of the game: who won and why (paged when it is long)."""
-    _draw(draw, _titled("Game over", _end_lines(view), page))
+    _draw(draw, _titled(i18n.render(Msg("Game over"), lang), _end_lines(view, lang), page))
 
 
-def draw_enrollment(draw: ImageDraw.ImageDraw, done: int, total: int, prompt: str) -> None:
+def draw_enrollment(draw: ImageDraw.ImageDraw, done: int, total: int, prompt: str,
+                    lang: str = i18n.SOURCE) -> None:
     """Enrolling tags: a progress bar, "12 of 48 done" and what to tap next."""
-    _line(draw, 0, "Enrolling tags", inverted=True)
-    _line(draw, 1, f"{done} of {total} done")
+    _line(draw, 0, i18n.render(Msg("Enrolling tags"), lang), inverted=True)
+    _line(draw, 1, i18n.render(Msg("{done} of {total} done", done=done, total=total), lang))
     draw.rectangle((1, 28, WIDTH - 2, 34), outline=ON)
     if total:
         draw.rectangle((1, 28, 1 + round((WIDTH - 3) * done / total), 34), fill=ON)
-    for row, line in enumerate(wrap(prompt)[:2]):
+    for row, line in enumerate(wrap(i18n.render(prompt, lang))[:2]):
         text(draw, (1, 38 + row * LINE_H), line)
 
 
-def draw_error(draw: ImageDraw.ImageDraw, text: str, page: int = 0) -> None:
+def draw_error(draw: ImageDraw.ImageDraw, text: str, page: int = 0,
+               lang: str = i18n.SOURCE) -> None:
     """An error the table must see, wrapped over four lines (paged when longer)."""
-    _draw(draw, _titled("! Problem", wrap(text), page))
+    _draw(draw, _titled(i18n.render(Msg("! Problem"), lang), wrap(i18n.render(text, lang)),
+                        page))
 
 
-def error_pages(text: str) -> int:
+def error_pages(text: str, lang: str = i18n.SOURCE) -> int:
     """How many pages :func:`draw_error` has for ``text``."""
-    return len(_paged(wrap(text), ROWS - 1))
+    return len(_paged(wrap(i18n.render(text, lang)), ROWS - 1))
 
 
 def qr_matrix(url: str) -> list[list[bool]]:
@@ -286,7 +318,7 @@ def qr_matrix(url: str) -> list[list[bool]]:
     return [[bool(m) for m in row] for row in qr.matrix]
 
 
-def draw_join(draw: ImageDraw.ImageDraw, url: str, code: str) -> None:
+def draw_join(draw: ImageDraw.ImageDraw, url: str, code: str, lang: str = i18n.SOURCE) -> None:
     """The join screen: a QR code of the page (dark modules on a lit square) and the code."""
     matrix = qr_matrix(url)
     size, scale = len(matrix), 2
@@ -299,7 +331,7 @@ def draw_join(draw: ImageDraw.ImageDraw, url: str, code: str) -> None:
                 x0, y0 = (x + 1) * scale, top + (y + 1) * scale
                 draw.rectangle((x0, y0, x0 + scale - 1, y0 + scale - 1), fill=OFF)
     left = side + 4
-    text(draw, (left, 0), "Join:")
+    text(draw, (left, 0), fit(i18n.render(Msg("Join:"), lang), (WIDTH - left) // 6))
     draw.rectangle((left, 13, WIDTH - 1, 27), fill=ON)
     cols = (WIDTH - left) // 6
     text(draw, (left + 2, 15), fit(code, cols), fill=OFF)

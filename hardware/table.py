@@ -58,6 +58,8 @@ class TableHardware:
                  on_action: OnAction | None = None) -> None:
         self.cfg = cfg
         self.display = display
+        if display is not None:
+            display.language = cfg.display.language  # the screen's own words too
         self.navigator = navigator
         self._parts: dict[str, _Part] = {}
         self.buttons = buttons
@@ -115,6 +117,7 @@ class TableHardware:
         table.pins = mock
         opener = make_opener(cfg.display, simulate, serial=display_serial)
         table.display = Display(opener=opener, on_status=table._status_changed, clock=clock)
+        table.display.language = cfg.display.language
         if cfg.buttons.kind != "none":
             button_pins = mock if simulate or cfg.buttons.kind == "mock" else pin_factory
 
@@ -316,9 +319,10 @@ class TableHardware:
                 if not self._paged or now - self._page_at < screens.PAGE_S:
                     return
                 if error is not None:
-                    pages = screens.error_pages(error)
+                    pages = screens.error_pages(error, self.cfg.display.language)
                 else:
-                    pages = screens.game_pages(view, state) if view is not None else 1
+                    pages = (screens.game_pages(view, state, self.cfg.display.language)
+                             if view is not None else 1)
                 if pages < 2:
                     return
                 self._page, self._page_at = self._page + 1, now
@@ -377,7 +381,7 @@ class TableHardware:
             get: Callable[[str], Any] = progress.get if isinstance(progress, Mapping) else (
                 lambda k: getattr(progress, k))
             self.display.show_enrollment(int(get("done")), int(get("total")),
-                                         str(get("prompt")))
+                                         get("prompt"))
         except Exception:
             log.exception("showing enrollment failed")
 

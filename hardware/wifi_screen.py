@@ -10,6 +10,7 @@ from typing import Any
 
 from PIL import ImageDraw
 
+from companion.i18n import SOURCE, Msg, render
 from hardware import screens
 
 log = logging.getLogger("hardware.wifi")
@@ -18,9 +19,10 @@ PERIOD_S = 10.0
 """Seconds each of the two QR codes stays on the screen."""
 
 
-def draw_wifi_join(draw: ImageDraw.ImageDraw, qr_text: str, ssid: str, password: str) -> None:
+def draw_wifi_join(draw: ImageDraw.ImageDraw, qr_text: str, ssid: str, password: str,
+                   lang: str = SOURCE) -> None:
     """The Wi-Fi's QR code on the left (phones' cameras offer to join), its name and password
-    on the right for typing."""
+    on the right for typing (the labels in the table's language ``lang``)."""
     matrix = screens.qr_matrix(qr_text)
     scale = 2
     side = (len(matrix) + 2) * scale
@@ -33,7 +35,8 @@ def draw_wifi_join(draw: ImageDraw.ImageDraw, qr_text: str, ssid: str, password:
                 draw.rectangle((x0, y0, x0 + scale - 1, y0 + scale - 1), fill=screens.OFF)
     left = side + 2
     cols = (screens.WIDTH - left) // 6
-    lines = ["Wi-Fi:", *screens.wrap(ssid, cols)[:2], "Password:", screens.fit(password, cols)]
+    lines = [render(Msg("Wi-Fi:"), lang), *screens.wrap(ssid, cols)[:2],
+             render(Msg("Password:"), lang), screens.fit(password, cols)]
     for n, line in enumerate(lines):
         screens.text(draw, (left, n * screens.LINE_H), screens.fit(line, cols))
 
@@ -61,7 +64,8 @@ class JoinScreens:
                 display = getattr(self.hardware, "display", None)
                 if display is not None:
                     display.render(lambda d: draw_wifi_join(
-                        d, self.hotspot.qr_text, self.hotspot.ssid, self.hotspot.password))
+                        d, self.hotspot.qr_text, self.hotspot.ssid, self.hotspot.password,
+                        getattr(display, "language", SOURCE)))
             else:
                 self.hardware.show_join(self.page_url, "")
         except Exception:

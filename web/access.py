@@ -7,6 +7,7 @@ from typing import Any
 
 from flask import session
 
+from companion.i18n import Msg, said
 from companion.service import GameDamaged, GameNotFound
 from web.context import web
 from web.errors import ApiError
@@ -18,13 +19,13 @@ SPECTATOR = ""
 def record(game_id: str) -> Any:
     """The service's record of the game, or 404."""
     if not isinstance(game_id, str) or not game_id.isalnum() or len(game_id) > 32:
-        raise ApiError("not_found", "There is no such game.")
+        raise ApiError("not_found", Msg("There is no such game."))
     try:
         return web().service.record(game_id)
     except GameDamaged as exc:
-        raise ApiError("not_found", str(exc)) from None
+        raise ApiError("not_found", said(exc)) from None
     except GameNotFound:
-        raise ApiError("not_found", "There is no such game.") from None
+        raise ApiError("not_found", Msg("There is no such game.")) from None
 
 
 def my_player(game_id: str, sess: Mapping[str, Any] | None = None) -> str | None:
@@ -49,21 +50,21 @@ def viewer(game_id: str, sess: Mapping[str, Any] | None = None) -> str:
     if is_banker(sess):
         return "banker"
     if not joined(game_id, sess):
-        raise ApiError("forbidden", "Join this game with its code first.")
+        raise ApiError("forbidden", Msg("Join this game with its code first."))
     return my_player(game_id, sess) or SPECTATOR
 
 
 def may_act(game_id: str, actor: Any, sess: Mapping[str, Any] | None = None) -> None:
     """A player's phone acts only for its player; the banker for anyone; spectators never."""
     if not isinstance(actor, str) or not actor:
-        raise ApiError("bad_request", "A command needs an 'actor'.")
+        raise ApiError("bad_request", Msg("A command needs an 'actor'."))
     if is_banker(sess):
         return
     mine = my_player(game_id, sess)
     if mine is None:
-        raise ApiError("forbidden", "Spectators cannot act; claim a player first.")
+        raise ApiError("forbidden", Msg("Spectators cannot act; claim a player first."))
     if actor != mine:
-        raise ApiError("forbidden", "This phone plays for another player.")
+        raise ApiError("forbidden", Msg("This phone plays for another player."))
 
 
 def remember(game_id: str, player: str | None) -> None:

@@ -13,7 +13,7 @@ from companion import join_codes
 from companion.engine import editions
 from companion.engine.types import SetupError
 from companion.game_record import move_words
-from companion.i18n import Msg, wire
+from companion.i18n import Msg, Msgs, wire
 from web import access
 from web.bodies import body
 from web.context import web
@@ -75,11 +75,12 @@ def list_editions() -> Response:
 def edition_setup(name: str) -> Response:
     """What the setup form offers for one edition (``Rules.setup_info``)."""
     if name not in editions.EDITIONS:
-        raise ApiError("not_found", f"Unknown edition {name!r}.")
+        raise ApiError("not_found", Msg("Unknown edition {name}.", name=repr(name)))
     try:
         rules = editions.find_edition(name)
     except Exception as exc:  # not installed in this build
-        raise ApiError("not_found", f"Edition {name!r} is not available.") from exc
+        raise ApiError("not_found", Msg("Edition {name} is not available.",
+                                        name=repr(name))) from exc
     return jsonify({"name": name, "title": str(rules.title), "family": str(rules.family),
                     "setup": rules.setup_info()})
 
@@ -157,9 +158,9 @@ def checked_command(game_id: str, data: dict[str, Any], sess: Mapping[str, Any] 
     access.may_act(game_id, data.get("actor"), sess)
     version, key = data.get("version"), data.get("key")
     if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
-        raise ApiError("bad_request", "'version' must be the game version the page shows.")
+        raise ApiError("bad_request", Msg("'version' must be the game version the page shows."))
     if key is not None and not isinstance(key, str):
-        raise ApiError("bad_request", "'key' must be a string.")
+        raise ApiError("bad_request", Msg("'key' must be a string."))
     cmd = {"actor": data.get("actor"), "type": data.get("type"), "args": data.get("args", {})}
     return cmd, version, key
 
@@ -182,7 +183,7 @@ def undo(game_id: str) -> Response:
     access.record(game_id)
     cmd = body(("cmd",)).get("cmd")
     if cmd is not None and (not isinstance(cmd, int) or isinstance(cmd, bool)):
-        raise ApiError("bad_request", "'cmd' must be a command number from the history.")
+        raise ApiError("bad_request", Msg("'cmd' must be a command number from the history."))
     answer: Response = outcome_response(web().service.undo(game_id, cmd))
     return answer
 
@@ -245,16 +246,16 @@ def join() -> Response:
     data = body(("code", "player"))
     code, player = data.get("code"), data.get("player")
     if not isinstance(code, str) or not code.strip():
-        raise ApiError("bad_request", "Enter the game's join code.")
+        raise ApiError("bad_request", Msg("Enter the game's join code."))
     if player is not None and not isinstance(player, str):
-        raise ApiError("bad_request", "'player' must be a player id.")
+        raise ApiError("bad_request", Msg("'player' must be a player id."))
     if len(code) > 16:
-        raise ApiError("bad_request", "A join code is 6 digits.")
+        raise ApiError("bad_request", Msg("A join code is 6 digits."))
     tried = guess(w.join, w.flood, "join")
     games = [g for g in w.service.games()
              if hmac.compare_digest(g["join_code"].encode(), code.strip().encode())]
     if not games:
-        raise ApiError("not_found", "No game has that code; check the companion's screen.")
+        raise ApiError("not_found", Msg("No game has that code; check the companion's screen."))
     found = games[-1]
     why = join_codes.refusal(found["status"], w.last_moves.idle(found["id"]))
     if why:
@@ -264,10 +265,10 @@ def join() -> Response:
     if player:
         ids = [p["id"] for p in w.service.view(game_id, None)["players"]]
         if player not in ids:
-            raise ApiError("not_found", "That game has no such player.")
+            raise ApiError("not_found", Msg("That game has no such player."))
         if not w.claims.claim(game_id, player, session["sid"]):
-            raise ApiError("taken", "Another phone already plays for that player; the "
-                           "banker can release it.")
+            raise ApiError("taken", Msg("Another phone already plays for that player; the "
+                           "banker can release it."))
     access.remember(game_id, player)
     return jsonify({"game_id": game_id, "player": player or None})
 
@@ -278,9 +279,9 @@ def release(game_id: str) -> Response:
     access.record(game_id)
     player = body(("player",)).get("player")
     if not isinstance(player, str):
-        raise ApiError("bad_request", "Name the 'player' to release.")
+        raise ApiError("bad_request", Msg("Name the 'player' to release."))
     if not is_banker() and access.my_player(game_id) != player:
-        raise ApiError("forbidden", "Only the banker can release another phone's player.")
+        raise ApiError("forbidden", Msg("Only the banker can release another phone's player."))
     released = web().claims.release(game_id, player)
     if released:
         forget_key(game_id, player)
@@ -289,9 +290,12 @@ def release(game_id: str) -> Response:
     return jsonify({"released": released})
 
 
-PIN_FLOOD = ("Someone is trying many PINs from many phones, so logins from a new phone "
-             "wait {seconds} seconds. A phone that has been the banker here before can log "
-             "in now.")
+def PIN_FLOOD(seconds: int) -> Msg:  # noqa: N802 - a message
+    return Msgs("Someone is trying many PINs from many phones, so logins from a new phone wait "
+                "{n} second. A phone that has been the banker here before can log in now.",
+                "Someone is trying many PINs from many phones, so logins from a new phone wait "
+                "{n} seconds. A phone that has been the banker here before can log in now.",
+                seconds)
 
 
 @bp.post("/banker/login")
@@ -303,7 +307,7 @@ def banker_login() -> Response:
     pin = body(("pin",)).get("pin")
     expected = w.settings["banker_pin"]
     if not expected:
-        raise ApiError("forbidden", "No banker PIN is set on this companion.")
+        raise ApiError("forbidden", Msg("No banker PIN is set on this companion."))
     if w.bankers.known_device(session.get("device")):
         tried = attempt("pin", (w.pin, f"device:{session['sid']}", PHONE_LOCKED))
     else:
@@ -311,7 +315,7 @@ def banker_login() -> Response:
                         (w.flood, "*", PIN_FLOOD))
     if not isinstance(pin, str) or not hmac.compare_digest(
             "".join(pin.split()).encode(), expected.encode()):
-        raise ApiError("unauthorized", "Wrong PIN.")
+        raise ApiError("unauthorized", Msg("Wrong PIN."))
     tried.right(forget=True)
     w.bankers.end(session.get("banker"))
     session["banker"] = w.bankers.start()

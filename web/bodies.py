@@ -8,6 +8,7 @@ from typing import Any
 from flask import request
 
 from companion import json_text
+from companion.i18n import Msg
 from web.errors import ApiError
 
 SMALL_BODY = 16 * 1024
@@ -29,17 +30,22 @@ def parse_body(raw: bytes, is_json: bool, limit: int = SMALL_BODY,
     if not raw:
         return {}
     if len(raw) > limit:
-        raise ApiError("too_large", f"That request is too large (at most {limit // 1024} KB).")
+        raise ApiError("too_large", Msg("That request is too large (at most {n} KB).",
+                                         n=limit // 1024))
     if not is_json:
-        raise ApiError("bad_request", "The request body must be JSON (application/json).")
+        raise ApiError("bad_request", Msg("The request body must be JSON (application/json)."))
     try:
         data = json_text.loads(raw)
     except json_text.JsonTextError as exc:
-        raise ApiError("bad_request", f"The request body is refused: {exc}.") from None
+        raise ApiError("bad_request", Msg("The request body is refused: {why}.",
+                                          why=str(exc))) from None
     if not isinstance(data, dict):
-        raise ApiError("bad_request", "The request body must be a JSON object.")
+        raise ApiError("bad_request", Msg("The request body must be a JSON object."))
     if keys is not None and set(data) - set(keys):
         extra = ", ".join(sorted(set(data) - set(keys)))
-        raise ApiError("bad_request", f"Unknown field(s) {extra}; expected "
-                       f"{', '.join(keys) or 'no fields'}.")
+        if not keys:
+            raise ApiError("bad_request", Msg("Unknown field(s) {extra}; expected no fields.",
+                                              extra=extra))
+        raise ApiError("bad_request", Msg("Unknown field(s) {extra}; expected {keys}.",
+                                          extra=extra, keys=", ".join(keys)))
     return data

@@ -1,4 +1,9 @@
-"""JSON errors: every refusal is ``{"error": words, "code": machine name}`` with a 4xx status."""
+"""JSON errors: every refusal is ``{"error": words, "code": machine name}`` with a 4xx status.
+
+The words are in the asking phone's language: the page sends its language as
+``Accept-Language`` with every call (a browser sends its own anyway), and a refusal that is a
+message (:class:`companion.i18n.Msg`) is rendered in it, with the message as data beside it
+(``"message"``) for a reader that renders it itself (docs/translating.md)."""
 
 from __future__ import annotations
 
@@ -6,8 +11,11 @@ import logging
 import sqlite3
 from typing import Any
 
-from flask import Flask, Response, jsonify
+from flask import Flask, Response, has_request_context, jsonify, request
 from werkzeug.exceptions import HTTPException
+
+from companion import i18n
+from companion.i18n import Msg
 
 log = logging.getLogger("web")
 
@@ -29,9 +37,24 @@ class ApiError(Exception):
         self.headers = headers or {}
 
 
+def reader() -> str:
+    """The asking phone's language: the first of its ``Accept-Language`` we have, else
+    English (outside a request, English)."""
+    if not has_request_context():
+        return i18n.SOURCE
+    return i18n.choose(request.headers.get("Accept-Language"))
+
+
+def refusal(error: str) -> dict[str, Any]:
+    """``{"error": words in the reader's language, "message"?: the message as data}``."""
+    if not isinstance(error, Msg):
+        return {"error": error}
+    return {"error": i18n.render(error, reader()), "message": error.to_json()}
+
+
 def error_response(code: str, error: str, status: int | None = None,
                    headers: dict[str, str] | None = None) -> Response:
-    resp = jsonify({"error": error, "code": code})
+    resp = jsonify({**refusal(error), "code": code})
     resp.status_code = status or STATUS.get(code, 400)
     for k, v in (headers or {}).items():
         resp.headers[k] = v
@@ -41,6 +64,8 @@ def error_response(code: str, error: str, status: int | None = None,
 def outcome_response(out: Any, created: bool = False) -> Response:
     """An :class:`companion.service.Outcome` as JSON: 200/201 when accepted, 4xx when not."""
     body = out.to_json()
+    if not out.ok:
+        body.update(refusal(out.error))
     resp = jsonify(body)
     resp.status_code = (201 if created else 200) if out.ok else STATUS.get(out.code, 400)
     return resp
@@ -64,12 +89,12 @@ def install(app: Flask) -> None:
         """A write the database refused (a full disk, an I/O error): nothing changed; 503
         ``storage`` as a refused move, so the page knows to try again."""
         log.error("could not save: %s", exc)
-        return error_response("storage", f"The companion could not save ({exc}); nothing "
-                              "changed. Free some disk space or check the SD card, then try "
-                              "again.")
+        return error_response("storage", Msg(
+            "The companion could not save ({problem}); nothing changed. Free some disk space "
+            "or check the SD card, then try again.", problem=str(exc)))
 
     @app.errorhandler(Exception)
     def _crash(exc: Exception) -> Response:
         log.exception("unexpected error")
-        return error_response("server_error", "Something went wrong on the companion; the "
-                              "game is unchanged. Try again.", 500)
+        return error_response("server_error", Msg(
+            "Something went wrong on the companion; the game is unchanged. Try again."), 500)

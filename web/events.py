@@ -285,7 +285,7 @@ def events(game_id: str) -> Response:
     seated = viewer != access.SPECTATOR  # a player's phone or the banker: never refused
     superseded = w.streams.take(owner, request.remote_addr, seated)
     if superseded is None:
-        raise ApiError("busy", "Too many live connections; retrying shortly.",
+        raise ApiError("busy", Msg("Too many live connections; retrying shortly."),
                        headers={"Retry-After": "3"})
     patches = request.args.get("live") == "patch"
 

@@ -9,6 +9,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 
 from companion.engine.types import RuleError
+from companion.i18n import Msg, said
 from companion.service import GameNotFound
 from companion.tags import TagError, normalise_uid
 from web.bodies import body
@@ -26,7 +27,7 @@ def oled() -> Response:
     require_banker()
     hw = web().hardware
     if hw is None or not hasattr(hw, "frame_png"):
-        raise ApiError("no_hardware", "No table hardware is attached.")
+        raise ApiError("no_hardware", Msg("No table hardware is attached."))
     return Response(hw.frame_png(), mimetype="image/png")
 
 
@@ -35,19 +36,19 @@ def tap() -> Response:
     require_banker()
     hw = web().hardware
     if hw is None or not hasattr(hw, "virtual_tap"):
-        raise ApiError("no_hardware", "Virtual taps need simulated hardware.")
+        raise ApiError("no_hardware", Msg("Virtual taps need simulated hardware."))
     data = body(("role", "uid", "game_id"))
     role, uid = data.get("role"), data.get("uid")
     if not isinstance(role, str) or not role or len(role) > 32:
-        raise ApiError("bad_request", "'role' names the reader (for example 'bank').")
+        raise ApiError("bad_request", Msg("'role' names the reader (for example 'bank')."))
     try:
         uid = normalise_uid(uid) if isinstance(uid, str) else normalise_uid("")
     except TagError as exc:
-        raise ApiError("bad_request", str(exc)) from None
+        raise ApiError("bad_request", said(exc)) from None
     game_id = data.get("game_id")
     if game_id is not None:
         if not isinstance(game_id, str) or len(game_id) > 64:
-            raise ApiError("bad_request", "'game_id' is the game the tap is meant for.")
+            raise ApiError("bad_request", Msg("'game_id' is the game the tap is meant for."))
         _check_served(game_id)
     try:
         hw.virtual_tap(role, uid)
@@ -71,15 +72,15 @@ def _check_served(game_id: str) -> None:
     if served == game_id:
         return
     if served is None:
-        raise ApiError("not_served", "No game is served at the table: start one, or choose "
-                       "one under Table.", 409)
+        raise ApiError("not_served", Msg("No game is served at the table: start one, or choose "
+                       "one under Table."), 409)
     try:
         title = web().service.record(served).title
     except GameNotFound:
-        title = "a game no longer here"
-    raise ApiError("not_served", f"The table serves another game ({title}, {served}), so a "
-                   "tap would not reach this one. Choose \"Serve this game at the table\" "
-                   "first.", 409)
+        title = Msg("a game no longer here")
+    raise ApiError("not_served", Msg(
+        "The table serves another game ({title}, {game}), so a tap would not reach this one. "
+        "Choose \"Serve this game at the table\" first.", title=title, game=served), 409)
 
 
 @bp.get("/table")
@@ -101,16 +102,16 @@ def serve_game() -> Response:
     require_banker()
     table = web().settings.get("table")
     if table is None:
-        raise ApiError("no_hardware", "No table hardware is attached.")
+        raise ApiError("no_hardware", Msg("No table hardware is attached."))
     game_id = body(("game_id",)).get("game_id")
     if not isinstance(game_id, str) or not game_id or len(game_id) > 64:
-        raise ApiError("bad_request", "'game_id' names the game the table should serve.")
+        raise ApiError("bad_request", Msg("'game_id' names the game the table should serve."))
     try:
         return jsonify({"served": table.serve(game_id)})
     except GameNotFound as exc:
-        raise ApiError("not_found", str(exc)) from None
+        raise ApiError("not_found", said(exc)) from None
     except RuleError as exc:
-        raise ApiError("illegal", str(exc)) from None
+        raise ApiError("illegal", said(exc)) from None
 
 
 @bp.get("/tags")
@@ -127,7 +128,7 @@ def tags() -> Response:
         try:
             progress = hook(edition)
         except RuleError as exc:
-            raise ApiError("bad_request", str(exc)) from None
+            raise ApiError("bad_request", said(exc)) from None
 
     def count() -> dict[str, int]:
         try:
@@ -149,20 +150,20 @@ def enrollment() -> Response:
     require_banker()
     table = web().settings.get("table")
     if table is None:
-        raise ApiError("no_hardware", "No table hardware is attached.")
+        raise ApiError("no_hardware", Msg("No table hardware is attached."))
     data = body(("edition", "move"))
     edition, move = data.get("edition"), data.get("move", False)
     if not isinstance(move, bool):
-        raise ApiError("bad_request", "'move' is true or false.")
+        raise ApiError("bad_request", Msg("'move' is true or false."))
     if edition is None:
         table.stop_enrollment()
         return jsonify({"enrolling": None})
     if not isinstance(edition, str):
-        raise ApiError("bad_request", "'edition' is an edition name or null.")
+        raise ApiError("bad_request", Msg("'edition' is an edition name or null."))
     try:
         return jsonify(table.start_enrollment(edition, move=move))
     except RuleError as exc:
-        raise ApiError("bad_request", str(exc)) from None
+        raise ApiError("bad_request", said(exc)) from None
 
 
 @bp.get("/tags/last")

@@ -18,6 +18,7 @@ from companion.history import (
     matching,
     summary,
 )
+from companion.i18n import Msg
 from companion.replay import Replay
 from companion.story import rows_of, story
 from web import access
@@ -83,15 +84,16 @@ def replay(game_id: str) -> Response:
     running game only for the banker. ``?turns=1`` adds where each turn begins."""
     viewer = _viewer(game_id)
     if not access.record(game_id).state.finished and not is_banker():
-        raise ApiError("forbidden", "Only the banker can replay a game still being played.")
+        raise ApiError("forbidden", Msg("Only the banker can replay a game still being played."))
     made = _replay(game_id)
     raw = request.args.get("step", "")
     try:
         step = made.last if raw == "" else int(raw)
     except ValueError:
-        raise ApiError("bad_request", "'step' must be a step number.") from None
+        raise ApiError("bad_request", Msg("'step' must be a step number.")) from None
     if not 0 <= step <= made.last:
-        raise ApiError("bad_request", f"There is no step {step}: steps go from 0 to {made.last}.")
+        raise ApiError("bad_request", Msg("There is no step {step}: steps go from 0 to {last}.",
+                                          step=step, last=made.last))
     out = made.view(step, viewer, access.record(game_id).join_code if is_banker() else "")
     out.pop("actions", None)  # a replay is looked at, not played
     if request.args.get("turns"):
@@ -134,7 +136,7 @@ def _filter(games: list[dict[str, Any]]) -> list[Any]:
     asked = {k: request.args.get(k) for k in ("box", "profile", "player")}
     for key, value in asked.items():
         if value is not None and len(value) > 80:
-            raise ApiError("bad_request", f"'{key}' is at most 80 characters.")
+            raise ApiError("bad_request", Msg("'{key}' is at most 80 characters.", key=key))
     return matching(games, **asked)
 
 
@@ -209,7 +211,7 @@ def rules(game_id: str) -> Response:
     state = access.record(game_id).state
     query = request.args.get("q", "")
     if len(query) > 200:
-        raise ApiError("bad_request", "A search is at most 200 characters.")
+        raise ApiError("bad_request", Msg("A search is at most 200 characters."))
     settings = state.setup.settings
     return jsonify({"edition": state.edition,
                     "readings": rules_lookup.in_force(state.edition, settings),

@@ -13,6 +13,7 @@ from companion.boxes.profiles import ProfileError, Profiles, check, export_text
 from companion.boxes.profiles import unverified as unverified_facts
 from companion.engine.editions import find_edition
 from companion.engine.types import SetupError
+from companion.i18n import Msg, said
 from companion.monopoly.effect_words import effect_choices
 from web.bodies import body
 from web.context import web
@@ -31,9 +32,9 @@ def _call(fn: Callable[[Profiles], Any]) -> Any:
         return service.call(lambda: fn(Profiles(service.store.conn)))
     except ProfileError as exc:
         code = "not_found" if "there is no profile" in str(exc) else "bad_request"
-        raise ApiError(code, str(exc)) from None
+        raise ApiError(code, said(exc)) from None
     except SetupError as exc:
-        raise ApiError("bad_request", str(exc)) from None
+        raise ApiError("bad_request", said(exc)) from None
 
 
 def editor_data(profile: dict[str, Any]) -> dict[str, Any]:
@@ -85,7 +86,8 @@ def defaults(edition: str) -> Response:
     from companion.engine.editions import available
 
     if edition not in available():
-        raise ApiError("not_found", f"edition: {edition!r} is not an edition.")
+        raise ApiError("not_found", Msg("edition: {name} is not an edition.",
+                                        name=repr(edition)))
     profile = {"format": 1, "edition": edition, "name": "", "note": "", "settings": {},
                "tags": {}}
 
@@ -145,7 +147,7 @@ def confirm_fact(edition: str, name: str) -> Response:
     require_banker()
     fact = body(("fact",)).get("fact")
     if not isinstance(fact, str):
-        raise ApiError("bad_request", "fact: name the fact, e.g. 'spaces.<id>.price'.")
+        raise ApiError("bad_request", Msg("fact: name the fact, e.g. 'spaces.<id>.price'."))
     return jsonify(_call(lambda p: editor_data(p.confirm(name, edition, fact))))
 
 
@@ -165,7 +167,8 @@ def import_profile() -> Response:
     try:
         raw = json_text.loads(request.get_data())
     except json_text.JsonTextError as exc:
-        raise ApiError("bad_request", f"That is not a JSON profile file: {exc}.") from None
+        raise ApiError("bad_request", Msg("That is not a JSON profile file: {why}.",
+                                          why=str(exc))) from None
     replace = request.args.get("replace") in ("1", "true")
     saved = _call(lambda p: p.save(check(raw), replace=replace))
     return jsonify(editor_data(saved))

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from flask import Blueprint, Response, jsonify, request, session
 
+from companion.i18n import Msg
 from web import access
 from web.bodies import body
 from web.context import web
@@ -102,7 +103,7 @@ def _seat_order(game_id: str) -> list[str]:
 
 def _player(game_id: str, player: object) -> str:
     if not isinstance(player, str) or player not in _seat_order(game_id):
-        raise ApiError("bad_request", "Name a 'player' of this game.")
+        raise ApiError("bad_request", Msg("Name a 'player' of this game."))
     return player
 
 
@@ -162,7 +163,7 @@ def new_key(game_id: str) -> Response:
     access.record(game_id)
     mine = access.my_player(game_id)
     if mine is None:
-        raise ApiError("forbidden", "Claim a player first; the key is for your own seat.")
+        raise ApiError("forbidden", Msg("Claim a player first; the key is for your own seat."))
     with _lock:
         secret = _new_key(game_id, mine)
     return jsonify({"player": mine, "key": secret})
@@ -175,20 +176,20 @@ def reclaim(game_id: str) -> Response:
     w = web()
     access.record(game_id)
     if not access.joined(game_id):
-        raise ApiError("forbidden", "Join this game with its code first.")
+        raise ApiError("forbidden", Msg("Join this game with its code first."))
     data = body(("player", "key"))
     player, key = _player(game_id, data.get("player")), data.get("key")
     sid = session["sid"]
     if key is None or key == "":
         return jsonify(_ask(game_id, player, sid))
     if not isinstance(key, str) or len(key) > 64:
-        raise ApiError("bad_request", "'key' must be the seat key shown on the old phone.")
+        raise ApiError("bad_request", Msg("'key' must be the seat key shown on the old phone."))
     tried = guess(w.join, w.flood, "join")
     with _lock:  # checking and spending the key is one step: it works once
         stored = _keys().get(game_id, {}).get(player)
         if not stored or not hmac.compare_digest(stored, _digest(key)):
-            raise ApiError("unauthorized", "That is not this seat's key (a key works once: "
-                           "a used one is spent).")
+            raise ApiError("unauthorized", Msg("That is not this seat's key (a key works once: "
+                           "a used one is spent)."))
         tried.right()
         secret = _new_key(game_id, player)
         for rid in [r for r, a in _requests.get(game_id, {}).items() if a.sid == sid]:
@@ -208,8 +209,8 @@ def _ask(game_id: str, player: str, sid: str) -> dict[str, object]:
         if mine is not None:
             del asks[mine]
         if len(asks) >= MAX_ASKING:
-            raise ApiError("busy", "Many phones are asking for seats; wait until the banker "
-                           "has answered them.", headers={"Retry-After": "30"})
+            raise ApiError("busy", Msg("Many phones are asking for seats; wait until the banker "
+                           "has answered them."), headers={"Retry-After": "30"})
         code = _code({a.code for a in asks.values()})
         asks[secrets.token_urlsafe(9)] = Ask(player, sid, code,
                                              device(request.headers.get("User-Agent", "")),
@@ -220,7 +221,7 @@ def _ask(game_id: str, player: str, sid: str) -> dict[str, object]:
 def _request_id() -> str:
     rid = body(("request",)).get("request")
     if not isinstance(rid, str) or not rid:
-        raise ApiError("bad_request", "Name the 'request' to answer (its id).")
+        raise ApiError("bad_request", Msg("Name the 'request' to answer (its id)."))
     return rid
 
 
@@ -234,8 +235,8 @@ def approve(game_id: str) -> Response:
     with _lock:
         ask = _requests.get(game_id, {}).pop(rid, None)
         if ask is None:
-            raise ApiError("not_found", "That phone is not asking any more (it was answered "
-                           "or asked for another seat).")
+            raise ApiError("not_found", Msg("That phone is not asking any more (it was answered "
+                           "or asked for another seat)."))
         for other in [r for r, a in _requests[game_id].items() if a.player == ask.player]:
             del _requests[game_id][other]
         secret = _new_key(game_id, ask.player)
@@ -253,7 +254,7 @@ def deny(game_id: str) -> Response:
     with _lock:
         ask = _requests.get(game_id, {}).pop(rid, None)
     if ask is None:
-        raise ApiError("not_found", "That phone is not asking any more.")
+        raise ApiError("not_found", Msg("That phone is not asking any more."))
     return jsonify({"player": ask.player, "code": ask.code, "approved": False})
 
 

@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 
 from flask import Flask, current_app, request, session
 
+from companion.i18n import Msg, Msgs
 from web.errors import ApiError
 
 if TYPE_CHECKING:
@@ -65,7 +66,7 @@ def host_refusal(host: str, allowed: Collection[str]) -> ApiError | None:
     late, a new lease) after the allowed names were listed."""
     name = host_name(host)
     if name not in allowed and not _is_ip(name):
-        return ApiError("bad_host", "This companion does not answer to that address.")
+        return ApiError("bad_host", Msg("This companion does not answer to that address."))
     return None
 
 
@@ -101,9 +102,9 @@ def csrf_refusal(method: str, sender: str | None, host: str, sent: str,
         parts = urlsplit(sender) if sender != "null" else None
         theirs = origin(parts.scheme, parts.netloc) if parts is not None else None
         if theirs is None or theirs != origin(scheme, host):
-            return ApiError("csrf", "This request came from another site.")
+            return ApiError("csrf", Msg("This request came from another site."))
     if not token or not hmac.compare_digest(str(sent), str(token)):
-        return ApiError("csrf", "The page is out of date (missing security token); reload it.")
+        return ApiError("csrf", Msg("The page is out of date (missing security token); reload it."))
     return None
 
 
@@ -200,7 +201,7 @@ def is_banker(sess: Mapping[str, Any] | None = None) -> bool:
 
 def require_banker() -> None:
     if not is_banker():
-        raise ApiError("forbidden", "Only the banker can do that; log in with the PIN.")
+        raise ApiError("forbidden", Msg("Only the banker can do that; log in with the PIN."))
 
 
 @dataclass
@@ -288,7 +289,7 @@ class Guess:
         self.taken = []
 
 
-def attempt(what: str, *limits: tuple[Limiter, str, str]) -> Guess:
+def attempt(what: str, *limits: tuple[Limiter, str, Callable[[int], Msg]]) -> Guess:
     """Take one try of ``what`` from each ``(limiter, key, words when locked)``, or refuse
     with 429 ``locked`` (and those words, with the seconds to wait) when one is locked."""
     taken: list[tuple[Limiter, str, float]] = []
@@ -297,15 +298,21 @@ def attempt(what: str, *limits: tuple[Limiter, str, str]) -> Guess:
         if left:
             Guess(taken).right()
             wait = int(left) + 1
-            raise ApiError("locked", words.format(seconds=wait),
+            raise ApiError("locked", words(wait),
                            headers={"Retry-After": str(wait)})
         taken.append((lim, f"{what}:{key}", stamp))
     return Guess(taken)
 
 
-PHONE_LOCKED = "Too many wrong tries from this phone; wait {seconds} seconds."
-TABLE_LOCKED = ("Too many wrong tries from phones at the table; everyone waits {seconds} "
-                "seconds.")
+def PHONE_LOCKED(seconds: int) -> Msg:  # noqa: N802 - a message
+    return Msgs("Too many wrong tries from this phone; wait {n} second.",
+                "Too many wrong tries from this phone; wait {n} seconds.", seconds)
+
+
+def TABLE_LOCKED(seconds: int) -> Msg:  # noqa: N802 - a message
+    return Msgs("Too many wrong tries from phones at the table; everyone waits {n} second.",
+                "Too many wrong tries from phones at the table; everyone waits {n} seconds.",
+                seconds)
 
 
 def guess(limiter: Limiter, global_limiter: Limiter, what: str) -> Guess:

@@ -150,7 +150,7 @@ class Rules(SharedEvents[S], ABC):
 
     def interpret_tap(self, state: S, obj: str, role: str) -> Command:
         """What a tag tap means now (``obj`` like ``"token:..."``); RuleError says why not."""
-        raise IllegalCommand("That tag means nothing in this game.")
+        raise IllegalCommand(Msg("That tag means nothing in this game."))
 
     # -- the interpreter ------------------------------------------------------------------
     def apply(self, state: S, event: Event) -> S:
@@ -220,14 +220,15 @@ class Rules(SharedEvents[S], ABC):
         """The events ``command`` causes and the state after them (the same state applying
         the events gives; returned so the caller need not apply them again)."""
         if state.finished and command.type not in self.after_end_commands:
-            raise IllegalCommand(f"The game is over: {state.end_reason}")
+            raise IllegalCommand(Msg("The game is over: {reason}", reason=state.end_reason))
         found = self._commands.get(command.type)
         if found is None:
             if not _NAME.match(command.type):
-                raise IllegalCommand(f"Unknown command {command.type!r}.")
+                raise IllegalCommand(Msg("Unknown command {name}.", name=repr(command.type)))
             handler = getattr(self, "cmd_" + command.type, None)
             if handler is None:
-                raise IllegalCommand(f"{self.title} has no command {command.type!r}.")
+                raise IllegalCommand(Msg("{game} has no command {name}.", game=self.title,
+                                           name=repr(command.type)))
             found = self._commands[command.type] = (
                 handler, getattr(self, "refuse_" + command.type, None), declared_args(handler))
         handler = found[0]
@@ -283,14 +284,15 @@ class Rules(SharedEvents[S], ABC):
         about its dice)."""
         same = [a for a in self.legal_actions(state) if a.type == command.type]
         if not same:
-            verb = command.type.replace("_", " ")
-            raise IllegalCommand(f"It is not the time to {verb}. "
-                                 f"{self.waiting_for(state)}") from None
+            raise IllegalCommand(Msg("It is not the time to {command}. {waiting}",
+                                     command=command.type.replace("_", " "),
+                                     waiting=self.waiting_for(state))) from None
         actors = sorted({a.actor for a in same})
         if command.actor not in actors:
-            names = ", ".join(self.actor_name(state, a) for a in actors)
-            raise IllegalCommand(f"{self.actor_name(state, command.actor)} cannot do "
-                                 f"that now: only {names} can.") from None
+            raise IllegalCommand(Msg("{actor} cannot do that now: only {names} can.",
+                                     actor=self.actor_name(state, command.actor),
+                                     names=[self.actor_name(state, a) for a in actors])
+                                 ) from None
         raise why
 
     def run(self, ctx: Ctx[S]) -> None:
@@ -418,14 +420,13 @@ class Rules(SharedEvents[S], ABC):
         if same_type:
             actors = sorted({a.actor for a in same_type})
             if command.actor not in actors:
-                names = ", ".join(self.actor_name(state, a) for a in actors)
-                raise IllegalCommand(
-                    f"{self.actor_name(state, command.actor)} cannot do that now: only {names} can."
-                )
-            raise IllegalCommand(
-                f"That choice is not one of the options: {self.waiting_for(state)}"
-            )
-        raise IllegalCommand(f"That is not possible now. {self.waiting_for(state)}")
+                raise IllegalCommand(Msg("{actor} cannot do that now: only {names} can.",
+                                         actor=self.actor_name(state, command.actor),
+                                         names=[self.actor_name(state, a) for a in actors]))
+            raise IllegalCommand(Msg("That choice is not one of the options: {waiting}",
+                                     waiting=self.waiting_for(state)))
+        raise IllegalCommand(Msg("That is not possible now. {waiting}",
+                                 waiting=self.waiting_for(state)))
 
     def absent(self, command: Command) -> str:
         """Why this edition has no ``command`` at all ("" when it has it)."""
@@ -433,12 +434,12 @@ class Rules(SharedEvents[S], ABC):
 
     def waiting_for(self, state: S) -> str:
         if state.prompt is None:
-            return "Nothing is being asked."
-        return f"Waiting for: {state.prompt.text}"
+            return Msg("Nothing is being asked.")
+        return Msg("Waiting for: {prompt}", prompt=state.prompt.text)
 
     def actor_name(self, state: S, actor: str) -> str:
         if actor == BANKER:
-            return "the banker"
+            return Msg("the banker")
         for seat in state.setup.players:
             if seat.id == actor:
                 return seat.name
@@ -530,13 +531,13 @@ class Rules(SharedEvents[S], ABC):
     def roll_in_round(self, ctx: Ctx[S], command: Command) -> None:
         """Edition hook: a roll for a dice round of the edition's own (Master Trainer: one
         die from each of several players), not a prompt's roll spec."""
-        raise IllegalCommand("Nothing asks for a roll now.")
+        raise IllegalCommand(Msg("Nothing asks for a roll now."))
 
     @takes(ChooseArgs)
     def cmd_choose(self, ctx: Ctx[S], command: Command) -> None:
         """Pick one of the options the current prompt offers."""
         ask = ask_of(ctx.state.prompt)
         if not isinstance(ask, ChoiceAsk):
-            raise IllegalCommand("Nothing asks for a choice now.")
+            raise IllegalCommand(Msg("Nothing asks for a choice now."))
         ctx.clear_prompt()
         ctx.then(Task(ask.task, {**ask.args, "option": command.args["option"]}))

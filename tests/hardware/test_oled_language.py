@@ -38,8 +38,8 @@ def test_an_italian_table_draws_the_italian_words() -> None:
     italian = localized(VIEW, "it")
     assert italian["prompt"]["text"] == "Tocca a Zoë: tira il dado"
     assert italian["actions"][0]["label"] == "Tira"
-    assert _frame(VIEW, "it") == _frame(italian)
-    assert _frame(VIEW) != _frame(italian)
+    assert _frame(VIEW, "it") == _frame(italian, "it")
+    assert _frame(VIEW) != _frame(italian, "it")
 
 
 def test_an_unknown_language_is_refused_by_name() -> None:

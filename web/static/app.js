@@ -91,7 +91,9 @@ function words(text) {
       {n: Number(a), total: Number(b), chance: chance(Number(a), Number(b))}));
 }
 async function api(method, path, body) {
-  const opts = {method, headers: {Accept: "application/json"}, credentials: "same-origin"};
+  /* the phone's language (its choice, else its browser's): refusals come back in it */
+  const opts = {method, headers: {Accept: "application/json", "Accept-Language": I18n.wanted()},
+                credentials: "same-origin"};
   if (method !== "GET") {
     opts.headers["Content-Type"] = "application/json";
     opts.headers["X-CSRF-Token"] = S.session ? S.session.csrf : "";
