@@ -76,7 +76,7 @@ def test_the_fixed_screens_are_in_the_tables_language(monkeypatch: Any) -> None:
                                                           lang="es"))[0] == "Únete:"
     assert _said(monkeypatch, lambda d: wifi_screen.draw_wifi_join(
         d, "WIFI:S:x;;", "Tavolo", "pw", lang="es")) == [
-        "Wi-Fi:", "Tavolo", "Contraseña:", "pw"]
+        "Wifi:", "Tavolo", "Contraseña:", "pw"]
 
 
 def _table(language: str) -> TableHardware:
