@@ -9,14 +9,8 @@ import shutil
 from typing import Any
 
 import pytest
-from page_driver import CHROMIUM, expect
-from test_page_table_night import (  # noqa: F401  (fixtures)
-    Table,
-    banker_login,
-    browser,
-    mario,
-    pw,
-)
+from page_driver import CHROMIUM, Table, expect
+from test_page_table_night import mario  # noqa: F401  (a fixture)
 
 from companion.script import parse_step
 
