@@ -244,6 +244,12 @@ def test_a_banker_with_no_game_is_shown_how_to_start_one(browser: Any, tmp_path:
             "No game yet: start one with New game.")
         assert "Join with the code" not in bank.evaluate("document.body.innerText")
         looks_tappable(bank.locator("#setup > summary"))
+        # what the banker came to do comes first and is the one strong button; joining is there
+        top = "e => e.getBoundingClientRect().top"
+        join_box = bank.get_by_role("region", name="Join a game")
+        assert bank.locator("#setup").evaluate(top) < join_box.evaluate(top)
+        expect()(join_box.get_by_role("button", name="Join", exact=True)).not_to_have_class(
+            re.compile(r"\bprimary\b"))
 
         code = new_game(bank, {"edition": "mario", "players": ["Anna", "Ben"], "seed": 4})
         gid = service.games()[-1]["id"]

@@ -1384,10 +1384,12 @@ function joinScreen() {
     await loadSession(); openGame(r.game_id, "more");
   });
   code.addEventListener("keydown", (e) => { if (e.key === "Enter") go(); });
-  return [h("section", {"aria-label": tr("Join a game"), "data-keep": "join"}, h("h2", {}, tr("Join the game")),
+  const join = h("section", {"aria-label": tr("Join a game"), "data-keep": "join"}, h("h2", {}, tr("Join the game")),
     h("label", {for: "code"}, tr("Code shown on the companion's screen")), h("div", {class: "row"},
-      code, h("button", {class: "primary", onclick: go}, tr("Join")))),
-  banker() ? setupForm() : null, gamesSection(), bankerLogin(), displaySection()].filter(Boolean);
+      code, h("button", {class: banker() ? null : "primary", onclick: go}, tr("Join"))));
+  /* a banker came to start a game: New game first, joining one below it */
+  return [...(banker() ? [setupForm(), join] : [join]), gamesSection(), bankerLogin(),
+    displaySection()].filter(Boolean);
 }
 function gameLabel(g) {
   const args = {game: g.title, code: String(g.join_code || "")};
