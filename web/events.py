@@ -74,6 +74,11 @@ SLICE = 1.0
 PATCH_LIMIT = 4096
 """A patch at least this long is not sent: the whole view goes instead (about as short)."""
 
+SHIFTS = 12
+"""The most log lines one move may add and still be sent as a scroll: a Master Trainer
+battle says 8 or more, each a message (its data, several times its text), which item by item
+made a patch over :data:`PATCH_LIMIT`."""
+
 Path = list[str | int]
 Op = list[Any]
 
@@ -123,8 +128,9 @@ def diff(old: Any, new: Any, path: Path | None = None, out: list[Op] | None = No
 
 def _shift(old: list[Any], new: list[Any]) -> int | None:
     """``k`` when ``new`` is ``old`` without its first ``k`` items plus new ones at the end
-    (a scrolled log; 0: only appended), else None. Only small shifts are looked for."""
-    for k in range(0, min(len(old) - 1, 4) + 1):
+    (a scrolled log; 0: only appended), else None. Shifts up to :data:`SHIFTS` are looked
+    for."""
+    for k in range(0, min(len(old) - 1, SHIFTS) + 1):
         kept = len(old) - k  # at least one item kept, else it is no shift
         if kept <= len(new) and (k or len(new) > len(old)) and new[:kept] == old[k:]:
             return k

@@ -32,6 +32,7 @@ def shown(path: Path) -> Iterator[str]:
 def _box_words(state: Any) -> set[str]:
     """Names and the box's own words (space names), shown as they are in every language."""
     words = {p.name for p in getattr(state, "players", ())}
+    words |= {p.name for p in state.setup.players}  # a game whose state keeps no players
     board = getattr(state, "b", None)
     return words | {s.name for s in getattr(board, "spaces", ())}
 

@@ -3,7 +3,7 @@ can offer without knowing this edition."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from companion.editions.master_trainer.base import State, data_of
@@ -11,6 +11,7 @@ from companion.editions.master_trainer.battles import BattleRules
 from companion.editions.master_trainer.spaces import Space
 from companion.engine.registry import handler, prompt_kind
 from companion.engine.types import Action
+from companion.i18n import Msg
 
 
 def choice(arg: str, options: list[tuple[str, str]], optional: bool = False) -> dict[str, Any]:
@@ -68,26 +69,28 @@ class ActionRules(BattleRules):
         t = state.trainer(pid)
         out = []
         if "potion" in t.items and t.knocked_out:
-            out.append(Action(pid, "use", "Potion: revive a knocked-out Pokémon",
+            out.append(Action(pid, "use", Msg("Potion: revive a knocked-out Pokémon"),
                               {"item": "potion"},
                               choice("chip", self.chip_options(state, list(t.knocked_out)))))
         if fly and "fly" in t.items and self.may_fly(state, pid):
-            out.append(Action(pid, "use", "Fly to any city or town", {"item": "fly"}))
+            out.append(Action(pid, "use", Msg("Fly to any city or town"), {"item": "fly"}))
         return out
 
     @prompt_kind("draw_event")
     def actions_draw_event(self, state: State) -> list[Action]:
-        return self.pick_card_actions(state, "Event Card", data_of(state).event_names)
+        return self.pick_card_actions(state, lambda card: Msg("Event Card: {card}", card=card),
+                                      data_of(state).event_names)
 
     @prompt_kind("draw_items")
     def actions_draw_items(self, state: State) -> list[Action]:
-        return self.pick_card_actions(state, "Item Card", data_of(state).item_names)
+        return self.pick_card_actions(state, lambda card: Msg("Item Card: {card}", card=card),
+                                      data_of(state).item_names)
 
-    def pick_card_actions(self, state: State, deck: str,
+    def pick_card_actions(self, state: State, label: Callable[[str], str],
                           names: Mapping[str, str]) -> list[Action]:
         """One ``draw card=<kind>`` per card the draw prompt offers, named as printed."""
         assert state.prompt is not None
-        return [Action(state.prompt.to[0], "draw", f"{deck}: {names[k]}", {"card": k})
+        return [Action(state.prompt.to[0], "draw", label(names[k]), {"card": k})
                 for k in state.prompt.data["cards"]]
 
     @prompt_kind("prize")
@@ -98,7 +101,8 @@ class ActionRules(BattleRules):
         loser = str(state.prompt.data["loser"])
         hand = state.trainer(loser).items
         name = self.pname(state, loser)
-        return [Action(state.prompt.to[0], "draw", f"Taken from {name}: {printed}", {"card": k})
+        return [Action(state.prompt.to[0], "draw",
+                       Msg("Taken from {player}: {card}", player=name, card=printed), {"card": k})
                 for k, printed in data_of(state).item_names.items() if k in hand]
 
     @prompt_kind("starter")
@@ -106,7 +110,8 @@ class ActionRules(BattleRules):
         assert state.prompt is not None
         opts = self.chip_options(state, self.free_starters(state))
         return [
-            Action(p, "starter", "Turn over a starter", {}, choice("chip", opts, optional=True))
+            Action(p, "starter", Msg("Turn over a starter"), {},
+                   choice("chip", opts, optional=True))
             for p in state.prompt.to
         ]
 
@@ -114,14 +119,15 @@ class ActionRules(BattleRules):
     def actions_land(self, state: State) -> list[Action]:
         pid = state.current
         assert pid is not None
-        out = [Action(pid, "land", "Say where you landed", {},
+        out = [Action(pid, "land", Msg("Say where you landed"), {},
                       space_choice(self.allowed_spaces(state)))]
         if state.passed:
             targets = self.battle_targets(state, pid)
             if targets:
-                out.append(Action(pid, "battle", "Stop and challenge a trainer you passed", {},
+                out.append(Action(pid, "battle", Msg("Stop and challenge a trainer you passed"), {},
                                   choice("with", self.player_options(state, targets))))
-            out += self.trade_actions(state, pid, "Stop and offer a trade to a trainer you passed")
+            out += self.trade_actions(state, pid,
+                                      Msg("Stop and offer a trade to a trainer you passed"))
         return out + self.item_actions(state)
 
     def trade_actions(self, state: State, pid: str, label: str) -> list[Action]:
@@ -145,9 +151,9 @@ class ActionRules(BattleRules):
         up, down = self.reveal_candidates(state)
         opts = self.chip_options(state, up + down)
         return [
-            Action(pid, "reveal", "Name the chip you turned over", {},
+            Action(pid, "reveal", Msg("Name the chip you turned over"), {},
                    choice("chip", opts, optional=bool(down))),
-            Action(pid, "skip", "The space is empty / leave it"),
+            Action(pid, "skip", Msg("The space is empty / leave it")),
         ]
 
     @prompt_kind("catch")
@@ -158,8 +164,8 @@ class ActionRules(BattleRules):
         # the roll that follows, so a phone asks the ball and the die in one step (#29 item 17)
         ask["roll"] = {"kind": "dice", "count": 1, "optional": state.setup.dice == "digital"}
         return [
-            Action(pid, "catch", "Try to catch it", {}, ask),
-            Action(pid, "skip", "Leave it"),
+            Action(pid, "catch", Msg("Try to catch it"), {}, ask),
+            Action(pid, "skip", Msg("Leave it")),
         ]
 
     @prompt_kind("take")
@@ -168,7 +174,7 @@ class ActionRules(BattleRules):
         assert pid is not None
         chips = self.chance_candidates(state)
         down = any(c not in state.face_up for c in chips)
-        return [Action(pid, "take", "Take a chip (Chance)", {},
+        return [Action(pid, "take", Msg("Take a chip (Chance)"), {},
                        choice("chip", self.chip_options(state, chips), optional=down))]
 
     @prompt_kind("revive")
@@ -177,9 +183,9 @@ class ActionRules(BattleRules):
         assert pid is not None
         out = list(state.trainer(pid).knocked_out)
         return [
-            Action(pid, "revive", "Revive one Pokémon", {},
+            Action(pid, "revive", Msg("Revive one Pokémon"), {},
                    choice("chip", self.chip_options(state, out))),
-            Action(pid, "challenge", "Dice Challenge: 1 or 6 revives all"),
+            Action(pid, "challenge", Msg("Dice Challenge: 1 or 6 revives all")),
         ]
 
     @prompt_kind("revive_card")
@@ -187,45 +193,46 @@ class ActionRules(BattleRules):
         pid = state.current
         assert pid is not None
         out = list(state.trainer(pid).knocked_out)
-        return [Action(pid, "revive", "Revive one Pokémon", {},
+        return [Action(pid, "revive", Msg("Revive one Pokémon"), {},
                        choice("chip", self.chip_options(state, out)))]
 
     @prompt_kind("trade_event")
     def actions_trade_event(self, state: State) -> list[Action]:
         pid = state.current
         assert pid is not None
-        return self.trade_actions(state, pid, "Trade Pokémon: choose the trade")
+        return self.trade_actions(state, pid, Msg("Trade Pokémon: choose the trade"))
 
     @prompt_kind("lets_fight")
     def actions_lets_fight(self, state: State) -> list[Action]:
         pid = state.current
         assert pid is not None
         targets = self.battle_targets(state, pid)
-        return [Action(pid, "battle", "Challenge a player", {},
+        return [Action(pid, "battle", Msg("Challenge a player"), {},
                        choice("with", self.player_options(state, targets)))]
 
     def doll_actions(self, state: State, pid: str) -> list[Action]:
         if "poke_doll" in state.trainer(pid).items:
-            return [Action(pid, "poke_doll", "Play a Poké Doll to stop it")]
+            return [Action(pid, "poke_doll", Msg("Play a Poké Doll to stop it"))]
         return []
 
     @prompt_kind("challenge")
     def actions_challenge(self, state: State) -> list[Action]:
         assert state.prompt is not None
         pid = state.prompt.to[0]
-        return [Action(pid, "accept", "Accept the battle"), *self.doll_actions(state, pid)]
+        return [Action(pid, "accept", Msg("Accept the battle")), *self.doll_actions(state, pid)]
 
     @prompt_kind("forced_trade")
     def actions_forced_trade(self, state: State) -> list[Action]:
         assert state.prompt is not None
         pid = state.prompt.to[0]
-        return [Action(pid, "accept", "Make the trade"), *self.doll_actions(state, pid)]
+        return [Action(pid, "accept", Msg("Make the trade")), *self.doll_actions(state, pid)]
 
     @prompt_kind("offer")
     def actions_offer(self, state: State) -> list[Action]:
         assert state.prompt is not None
         pid = state.prompt.to[0]
-        return [Action(pid, "accept", "Accept the trade"), Action(pid, "decline", "Decline")]
+        return [Action(pid, "accept", Msg("Accept the trade")),
+                Action(pid, "decline", Msg("Decline"))]
 
     @prompt_kind("fight")
     def actions_fight(self, state: State) -> list[Action]:
@@ -235,8 +242,8 @@ class ActionRules(BattleRules):
             bonus = sorted(c for c in state.trainer(pid).items if c.startswith("bonus_"))
             form = choice("chip", self.chip_options(state, self.able(state, pid)))
             form["bonus"] = {"max": data_of(state).limits["max_attack_bonus"], "cards": bonus}
-            out.append(Action(pid, "fight", "Choose your Pokémon (and Attack Bonus cards)", {},
-                              form))
+            out.append(Action(pid, "fight", Msg("Choose your Pokémon (and Attack Bonus cards)"),
+                              {}, form))
         if state.current in state.prompt.to:  # a Potion first, on the player's own turn
             out += self.item_actions(state)
         return out
@@ -247,5 +254,5 @@ class ActionRules(BattleRules):
         assert pid is not None
         held = sorted(set(state.trainer(pid).items))
         opts = [(c, self.item_name(state, c)) for c in held]
-        return [Action(pid, "discard", "Discard an Item Card", {}, choice("item", opts)),
+        return [Action(pid, "discard", Msg("Discard an Item Card"), {}, choice("item", opts)),
                 *self.item_actions(state)]

@@ -43,6 +43,7 @@ from companion.editions.master_trainer.state import (
 )
 from companion.engine.rules import Ctx, Rules
 from companion.engine.state import evolve
+from companion.i18n import Msg, Msgs
 
 State = MasterTrainerState
 LOG_SIZE = 12
@@ -142,22 +143,24 @@ class MasterTrainerBase(Rules[MasterTrainerState]):
         return bool(state.setup.settings.get("decks", "virtual") == "physical")
 
     def draw_items(self, ctx: Ctx[State], pid: str, count: int, why: str, cite: str) -> None:
-        """``pid`` draws ``count`` Item Cards from the top of the deck, as rule ``cite`` says.
+        """``pid`` draws ``count`` Item Cards from the top of the deck, as rule ``cite`` says
+        (``why``: the message naming the reason, "City or town").
         With the real pile (``decks=physical``) this asks which cards were drawn
         (``draw_items`` prompt, one ``draw card=<kind>`` each; the prompt keeps ``cite``);
         the caller's next steps must be on the to-do list."""
         count = min(count, len(ctx.state.items_deck))
         name = self.pname(ctx.state, pid)
         if count == 0:
-            ctx.emit("noted", f"{why}: the Item Card deck is empty, so {name} draws nothing.",
-                     cite=cite)
+            ctx.emit("noted", Msg("{why}: the Item Card deck is empty, so {player} draws "
+                                  "nothing.", why=why, player=name), cite=cite)
             return
         if self.physical_decks(ctx.state):
             self.ask_item_draw(ctx, pid, count, why, cite)
             return
-        cards = "an Item Card" if count == 1 else f"{count} Item Cards"
-        ctx.emit("items_drawn", f"{why}: {name} draws {cards}.", player=pid, count=count,
-                 cite=cite)
+        say = Msg("{why}: {player} draws an Item Card.", why=why, player=name) if count == 1 \
+            else Msgs("{why}: {player} draws {n} Item Card.", "{why}: {player} draws {n} Item "
+                      "Cards.", count, why=why, player=name)
+        ctx.emit("items_drawn", say, player=pid, count=count, cite=cite)
 
     @staticmethod
     def items_above(state: State) -> tuple[str, ...]:
@@ -170,10 +173,13 @@ class MasterTrainerBase(Rules[MasterTrainerState]):
                       cite: str) -> None:
         above = set(self.items_above(ctx.state))
         cards = [k for k in data_of(ctx.state).item_names if k in above]
-        what = "an Item Card" if count == 1 else f"{count} Item Cards"
-        ctx.ask("draw_items", (pid,), f"{why}: {self.pname(ctx.state, pid)} draws {what} "
-                "from the real pile: tap each or pick it.", cards=cards, count=count, why=why,
-                cite=cite)
+        name = self.pname(ctx.state, pid)
+        text = Msg("{why}: {player} draws an Item Card from the real pile: tap each or pick "
+                   "it.", why=why, player=name) if count == 1 else \
+            Msgs("{why}: {player} draws {n} Item Card from the real pile: tap each or pick it.",
+                 "{why}: {player} draws {n} Item Cards from the real pile: tap each or pick it.",
+                 count, why=why, player=name)
+        ctx.ask("draw_items", (pid,), text, cards=cards, count=count, why=why, cite=cite)
 
     def return_items(self, ctx: Ctx[State], pid: str, cards: list[str], say: str) -> None:
         """Used or discarded Item Cards go face down under the deck."""

@@ -16,6 +16,7 @@ from companion.engine.registry import declare, task
 from companion.engine.rules import Ctx, cites
 from companion.engine.state import evolve
 from companion.engine.types import Command, IllegalCommand
+from companion.i18n import Msg, Msgs
 
 
 def bonus_cards(raw: Any) -> list[str]:
@@ -30,7 +31,7 @@ def bonus_cards(raw: Any) -> list[str]:
     for v in raw:
         text = str(v).lower().removeprefix("bonus_").removeprefix("bonus")
         if text not in ("1", "2", "3", "4", "5"):
-            raise IllegalCommand(f"{v!r} is not an Attack Bonus card (1 to 5).")
+            raise IllegalCommand(Msg("{card} is not an Attack Bonus card (1 to 5).", card=repr(v)))
         out.append(f"bonus_{text}")
     return out
 
@@ -173,19 +174,18 @@ class BattleRules(LandingRules):
         mover, or with a Let's Fight! card)."""
         pid, other = command.actor, str(command.args.get("with", ""))
         if other not in self.battle_targets(ctx.state, pid):
-            raise IllegalCommand(
-                "A Trainer Battle needs a Pokémon able to fight on both sides "
-                "(knocked-out Pokémon cannot fight)."
-            )
+            raise IllegalCommand(Msg("A Trainer Battle needs a Pokémon able to fight on both "
+                                     "sides (knocked-out Pokémon cannot fight)."))
         kind = "passing" if ctx.state.prompt and ctx.state.prompt.kind == "land" else "fight"
         ctx.clear_prompt()
-        ctx.emit("trainer_challenged", f"{self.pname(ctx.state, pid)} challenges "
-                 f"{self.pname(ctx.state, other)} to a Trainer Battle.", kind=kind,
-                 challenger=pid, defender=other)
-        doll = " or stop the fight with a Poké Doll" if "poke_doll" in ctx.state.trainer(
-            other).items else ""
-        ctx.ask("challenge", (other,), f"{self.pname(ctx.state, other)}: accept the challenge"
-                f"{doll}.")
+        name = self.pname(ctx.state, other)
+        ctx.emit("trainer_challenged", Msg("{player} challenges {other} to a Trainer Battle.",
+                                           player=self.pname(ctx.state, pid), other=name),
+                 kind=kind, challenger=pid, defender=other)
+        ctx.ask("challenge", (other,), Msg(
+            "{player}: accept the challenge or stop the fight with a Poké Doll.", player=name)
+            if "poke_doll" in ctx.state.trainer(other).items else
+            Msg("{player}: accept the challenge.", player=name))
 
     def offered_items(self, state: State, pid: str, raw: Any) -> list[str]:
         """Item Cards named as ``potion,fly`` or a list, all held by ``pid``."""
@@ -201,7 +201,8 @@ class BattleRules(LandingRules):
                 continue
             card = self.held_card(state, pid, name)
             if card not in hand:
-                raise IllegalCommand(f"You hold too few {self.item_name(state, card)} cards.")
+                raise IllegalCommand(Msg("You hold too few {card} cards.",
+                                         card=self.item_name(state, card)))
             hand.remove(card)
             cards.append(card)
         return cards
@@ -217,32 +218,48 @@ class BattleRules(LandingRules):
         give = chip_arg(command.args.get("give"), data)
         take = chip_arg(command.args.get("take"), data)
         if other not in self.trade_targets(state, pid):
-            raise IllegalCommand("Trade with another player who has a Pokémon besides the "
-                                 "starter (starters cannot be traded).")
+            raise IllegalCommand(Msg("Trade with another player who has a Pokémon besides the "
+                                     "starter (starters cannot be traded)."))
         for chip, owner in ((give, pid), (take, other)):
             t = state.trainer(owner)
             if chip not in t.team:
-                raise IllegalCommand(f"{self.chip(state, chip).name} is not in "
-                                     f"{self.pname(state, owner)}'s team.")
+                raise IllegalCommand(Msg("{pokemon} is not in {player}'s team.",
+                                         pokemon=self.chip(state, chip).name,
+                                         player=self.pname(state, owner)))
             if chip == t.starter:
-                raise IllegalCommand("Starter Pokémon cannot be traded.")
+                raise IllegalCommand(Msg("Starter Pokémon cannot be traded."))
         forced = state.prompt is not None and state.prompt.kind == "trade_event"
         items = self.offered_items(state, pid, command.args.get("items"))
         if forced and items:
-            raise IllegalCommand("A Trade Pokémon card swaps one Pokémon for one Pokémon.")
+            raise IllegalCommand(Msg("A Trade Pokémon card swaps one Pokémon for one Pokémon."))
         ctx.clear_prompt()
         g, t_ = self.chip(state, give).name, self.chip(state, take).name
-        extra = "".join(f" + {self.item_name(state, c)}" for c in items)
-        ctx.emit("trade_offered", f"{self.pname(state, pid)} offers {g}{extra} for "
-                 f"{self.pname(state, other)}'s {t_}.", by=pid, to=other, give=give,
+        me, them = self.pname(state, pid), self.pname(state, other)
+        offered = Msg("{player} offers {pokemon} for {other}'s {theirs}.", player=me, pokemon=g,
+                      other=them, theirs=t_) if not items else \
+            Msg("{player} offers {pokemon} + {cards} for {other}'s {theirs}.", player=me,
+                pokemon=g, cards=self.plus(state, items), other=them,
+                theirs=t_)
+        ctx.emit("trade_offered", offered, by=pid, to=other, give=give,
                  take=take, forced=forced, items=items)
         if forced:
-            doll = " unless you stop it with a Poké Doll" if "poke_doll" in state.trainer(
-                other).items else ""
-            ctx.ask("forced_trade", (other,), f"Trade Pokémon card: {self.pname(state, other)} "
-                    f"must trade {t_} for {g}{doll}.")
+            ctx.ask("forced_trade", (other,), Msg(
+                "Trade Pokémon card: {player} must trade {pokemon} for {theirs} unless you stop "
+                "it with a Poké Doll.", player=them, pokemon=t_, theirs=g)
+                if "poke_doll" in state.trainer(other).items else
+                Msg("Trade Pokémon card: {player} must trade {pokemon} for {theirs}.",
+                    player=them, pokemon=t_, theirs=g))
         else:
-            ctx.ask("offer", (other,), f"{self.pname(state, other)}: trade your {t_} for {g}?")
+            ctx.ask("offer", (other,), Msg("{player}: trade your {pokemon} for {theirs}?",
+                                           player=them, pokemon=t_, theirs=g))
+
+    def plus(self, state: State, items: list[str]) -> str:
+        """Item Cards' names as "Potion + Fly" (each name in the reader's language)."""
+        names = [self.item_name(state, c) for c in items]
+        out = names[-1]
+        for name in reversed(names[:-1]):
+            out = Msg("{first} + {rest}", first=name, rest=out)
+        return out
 
     @cites("trade")
     def cmd_accept(self, ctx: Ctx[State], command: Command) -> None:
@@ -250,19 +267,23 @@ class BattleRules(LandingRules):
         kind = ctx.state.prompt.kind if ctx.state.prompt else ""
         ctx.clear_prompt()
         if kind == "challenge":
-            ctx.say(f"{self.pname(ctx.state, command.actor)} accepts the challenge.")
+            ctx.say(Msg("{player} accepts the challenge.",
+                        player=self.pname(ctx.state, command.actor)))
             self.ask_fight(ctx)
             return
         offer = ctx.state.offer
         assert offer is not None
         if offer.items:
-            ctx.emit("items_given", f"{self.pname(ctx.state, offer.to)} also gets the Item "
-                     "Cards offered.", **{"from": offer.by, "to": offer.to},
+            ctx.emit("items_given", Msg("{player} also gets the Item Cards offered.",
+                                        player=self.pname(ctx.state, offer.to)),
+                     **{"from": offer.by, "to": offer.to},
                      cards=list(offer.items))
-        ctx.emit("traded", f"Trade: {self.pname(ctx.state, offer.by)} gets "
-                 f"{self.chip(ctx.state, offer.take).name}, {self.pname(ctx.state, offer.to)} "
-                 f"gets {self.chip(ctx.state, offer.give).name}. Both movers share the space "
-                 "and the turn ends.",
+        ctx.emit("traded", Msg("Trade: {player} gets {pokemon}, {other} gets {theirs}. Both "
+                               "movers share the space and the turn ends.",
+                               player=self.pname(ctx.state, offer.by),
+                               pokemon=self.chip(ctx.state, offer.take).name,
+                               other=self.pname(ctx.state, offer.to),
+                               theirs=self.chip(ctx.state, offer.give).name),
                  a=offer.by, b=offer.to, give=offer.give, take=offer.take)
         ctx.emit("trade_offer_closed")
         self.end_turn(ctx)
@@ -271,21 +292,24 @@ class BattleRules(LandingRules):
         """``decline``: turn down a trade offer (the mover goes on to its space)."""
         ctx.clear_prompt()
         ctx.emit("trade_offer_closed",
-                 f"{self.pname(ctx.state, command.actor)} declines the trade.")
+                 Msg("{player} declines the trade.", player=self.pname(ctx.state, command.actor)))
         self.back_to_landing(ctx)
 
     def back_to_landing(self, ctx: Ctx[State]) -> None:
         ctx.emit("passed_mover_left")
-        self.ask_land(ctx, f"{self.pname(ctx.state, ctx.state.current or '')}: go on to the "
-                           "space you rolled and say where it is.")
+        self.ask_land(ctx, Msg("{player}: go on to the space you rolled and say where it is.",
+                               player=self.pname(ctx.state, ctx.state.current or "")))
 
     def cmd_poke_doll(self, ctx: Ctx[State], command: Command) -> None:
         """``poke_doll``: play a Poké Doll to stop a battle challenge or a forced trade."""
         kind = ctx.state.prompt.kind if ctx.state.prompt else ""
         pid = command.actor
-        what = "the Trainer Battle" if kind == "challenge" else "the forced trade"
+        name = self.pname(ctx.state, pid)
         self.return_items(ctx, pid, ["poke_doll"],
-                          f"{self.pname(ctx.state, pid)} plays a Poké Doll and stops {what}.")
+                          Msg("{player} plays a Poké Doll and stops the Trainer Battle.",
+                              player=name) if kind == "challenge" else
+                          Msg("{player} plays a Poké Doll and stops the forced trade.",
+                              player=name))
         ctx.clear_prompt()
         battle = ctx.state.battle
         ctx.emit("battle_finished")
@@ -304,9 +328,10 @@ class BattleRules(LandingRules):
 
     def ask_fight(self, ctx: Ctx[State]) -> None:
         waiting = self.fight_waiting(ctx.state)
-        names = " and ".join(self.pname(ctx.state, p) for p in waiting)
-        ctx.ask("fight", waiting, f"{names}: choose a Pokémon and up to two Attack Bonus cards "
-                "(they stay secret until the dice are rolled).")
+        names = [self.pname(ctx.state, p) for p in waiting]
+        ctx.ask("fight", waiting, Msg("{players}: choose a Pokémon and up to two Attack Bonus "
+                                      "cards (they stay secret until the dice are rolled).",
+                                      players=names))
 
     @takes(FightArgs)
     def cmd_fight(self, ctx: Ctx[State], command: Command) -> None:
@@ -316,23 +341,26 @@ class BattleRules(LandingRules):
         chip = chip_arg(command.args.get("chip"), data_of(state))
         t = state.trainer(pid)
         if chip not in t.team:
-            raise IllegalCommand(f"{self.chip(state, chip).name} is not in your team.")
+            raise IllegalCommand(Msg("{pokemon} is not in your team.",
+                                     pokemon=self.chip(state, chip).name))
         if chip in t.knocked_out:
-            raise IllegalCommand("A knocked-out Pokémon cannot fight until it is revived.")
+            raise IllegalCommand(Msg("A knocked-out Pokémon cannot fight until it is revived."))
         cards = bonus_cards(command.args.get("bonus"))
         if len(cards) > data_of(state).limits["max_attack_bonus"]:
-            raise IllegalCommand("At most two Attack Bonus cards can be used per battle.")
+            raise IllegalCommand(Msg("At most two Attack Bonus cards can be used per battle."))
         hand = list(t.items)
         for card in cards:
             if card not in hand:
-                raise IllegalCommand(f"You hold no {self.item_name(state, card)} card.")
+                raise IllegalCommand(Msg("You hold no {card} card.",
+                                         card=self.item_name(state, card)))
             hand.remove(card)
         battle = state.battle
         assert battle is not None
         n = len(cards)
         ctx.emit("fighter_sent_out",
-                 f"{self.pname(state, pid)} sends out {self.chip(state, chip).name} "
-                 f"with {n} secret Attack Bonus card{'s' if n != 1 else ''}.",
+                 Msgs("{player} sends out {pokemon} with {n} secret Attack Bonus card.",
+                      "{player} sends out {pokemon} with {n} secret Attack Bonus cards.", n,
+                      player=self.pname(state, pid), pokemon=self.chip(state, chip).name),
                  player=pid, chip=chip, bonus=list(cards))
         ctx.clear_prompt()
         if self.fight_waiting(ctx.state):
@@ -342,7 +370,7 @@ class BattleRules(LandingRules):
         else:
             self.start_dice(ctx, "battle", [battle.challenger, battle.defender], "battle_rolled")
 
-    def side_total(self, state: State, pid: str, roll: int) -> tuple[int, str]:
+    def side_total(self, state: State, pid: str, roll: int) -> tuple[int, Msg]:
         """Attack Strength (with Evolution Bonus) + die + Attack Bonus cards, and the sum
         spelled out."""
         b = state.battle
@@ -351,13 +379,17 @@ class BattleRules(LandingRules):
         c = self.chip(state, chip)
         strength = self.strength(state, pid, chip)
         cards = [int(x.removeprefix("bonus_")) for x in b.bonus.get(pid, ())]
-        parts = [f"{c.name} {c.strength}"]
+        parts: list[str] = [f"{c.name} {c.strength}"]
         if strength != c.strength:
-            parts.append(f"evolution bonus {strength - c.strength}")
-        parts.append(f"die {roll}")
-        parts += [f"Attack Bonus {v}" for v in cards]
+            parts.append(Msg("evolution bonus {n}", n=strength - c.strength))
+        parts.append(Msg("die {n}", n=roll))
+        parts += [Msg("Attack Bonus {n}", n=v) for v in cards]
         total = strength + roll + sum(cards)
-        return total, f"{self.pname(state, pid)}: {' + '.join(parts)} = {total}"
+        summed = parts[-1]
+        for part in reversed(parts[:-1]):
+            summed = Msg("{first} + {rest}", first=part, rest=summed)
+        return total, Msg("{player}: {sum} = {total}", player=self.pname(state, pid), sum=summed,
+                          total=total)
 
     @task("battle_rolled")
     def task_battle_rolled(self, ctx: Ctx[State], rolls: dict[str, int]) -> None:
@@ -366,12 +398,14 @@ class BattleRules(LandingRules):
         a_total, a_text = self.side_total(ctx.state, b.challenger, rolls[b.challenger])
         d_total, d_text = self.side_total(ctx.state, b.defender, rolls[b.defender])
         if a_total == d_total:
-            ctx.say(f"{a_text}; {d_text}. A tie: both players roll again.")
+            ctx.say(Msg("{first}; {second}. A tie: both players roll again.", first=a_text,
+                        second=d_text))
             self.start_dice(ctx, "battle", [b.challenger, b.defender], "battle_rolled")
             return
         winner, loser = (b.challenger, b.defender) if a_total > d_total else (
             b.defender, b.challenger)
-        ctx.say(f"{a_text}; {d_text}. {self.pname(ctx.state, winner)} wins the battle.")
+        ctx.say(Msg("{first}; {second}. {player} wins the battle.", first=a_text, second=d_text,
+                    player=self.pname(ctx.state, winner)))
         self.use_bonus_cards(ctx)
         self.take_prize(ctx, winner, loser)
         self.knock_out(ctx, loser, b.fighters[loser], "knock-out")
@@ -384,8 +418,8 @@ class BattleRules(LandingRules):
         for pid, cards in b.bonus.items():
             if cards:
                 self.return_items(ctx, pid, list(cards),
-                                  f"{self.pname(ctx.state, pid)}'s Attack Bonus cards are used "
-                                  "and go under the Item deck.")
+                                  Msg("{player}'s Attack Bonus cards are used and go under the "
+                                      "Item deck.", player=self.pname(ctx.state, pid)))
 
     @cites("battle-prize")
     def take_prize(self, ctx: Ctx[State], winner: str, loser: str) -> None:
@@ -401,28 +435,35 @@ class BattleRules(LandingRules):
             picks.append(hand.pop(ctx.draw(len(hand))))
         w, lo = self.pname(ctx.state, winner), self.pname(ctx.state, loser)
         if picks:
-            ctx.emit("items_taken", f"{w} takes {len(picks)} Item Card(s) at random from {lo}.",
+            ctx.emit("items_taken", Msgs("{player} takes {n} Item Card(s) at random from {other}.",
+                                         "{player} takes {n} Item Card(s) at random from "
+                                         "{other}.", len(picks), player=w, other=lo),
                      winner=winner, loser=loser, cards=picks)
         if len(picks) < 2:
             self.draw_items(ctx, winner, 2 - len(picks),
-                            f"{lo} had fewer than two Item Cards", "battle-prize")
+                            Msg("{player} had fewer than two Item Cards", player=lo),
+                            "battle-prize")
 
     def ask_prize(self, ctx: Ctx[State], winner: str, loser: str, count: int,
                   from_deck: int) -> None:
         w, lo = self.pname(ctx.state, winner), self.pname(ctx.state, loser)
-        cards = "an Item Card" if count == 1 else f"{count} Item Cards"
-        ctx.ask("prize", (winner,), f"{w} takes {cards} at random from {lo}'s hand (face "
-                "down): tap each or pick it.", loser=loser, count=count, deck=from_deck)
+        text = Msg("{player} takes an Item Card at random from {other}'s hand (face down): tap "
+                   "each or pick it.", player=w, other=lo) if count == 1 else \
+            Msgs("{player} takes {n} Item Card at random from {other}'s hand (face down): tap "
+                 "each or pick it.", "{player} takes {n} Item Cards at random from {other}'s "
+                 "hand (face down): tap each or pick it.", count, player=w, other=lo)
+        ctx.ask("prize", (winner,), text, loser=loser, count=count, deck=from_deck)
 
     def why_not_prize(self, state: State, card: str) -> str | None:
         prompt = state.prompt
         assert prompt is not None
         names = data_of(state).item_names
         if card not in names:
-            return f"There is no Item Card {card!r} in this game."
+            return Msg("There is no Item Card {card} in this game.", card=repr(card))
         loser = str(prompt.data["loser"])
         if card not in state.trainer(loser).items:
-            return f"{self.pname(state, loser)} holds no {names[card]} card."
+            return Msg("{player} holds no {card} card.", player=self.pname(state, loser),
+                       card=names[card])
         return None
 
     def refuse_draw(self, state: State, command: Command) -> str | None:
@@ -441,20 +482,23 @@ class BattleRules(LandingRules):
         winner, loser = prompt.to[0], str(prompt.data["loser"])
         count, from_deck = int(prompt.data["count"]), int(prompt.data["deck"])
         ctx.clear_prompt()
-        ctx.emit("items_taken", f"{self.pname(ctx.state, winner)} takes an Item Card from "
-                 f"{self.pname(ctx.state, loser)}.", winner=winner, loser=loser,
+        ctx.emit("items_taken", Msg("{player} takes an Item Card from {other}.",
+                                    player=self.pname(ctx.state, winner),
+                                    other=self.pname(ctx.state, loser)), winner=winner, loser=loser,
                  cards=[str(command.args["card"])], cite="battle-prize")
         if count > 1:
             self.ask_prize(ctx, winner, loser, count - 1, from_deck)
         elif from_deck:
             self.draw_items(ctx, winner, from_deck,
-                            f"{self.pname(ctx.state, loser)} had fewer than two Item Cards",
-                            "battle-prize")
+                            Msg("{player} had fewer than two Item Cards",
+                                player=self.pname(ctx.state, loser)), "battle-prize")
 
     def knock_out(self, ctx: Ctx[State], pid: str, chip: str, cite: str) -> None:
-        ctx.emit("knocked_out", f"{self.pname(ctx.state, pid)}'s "
-                 f"{self.chip(ctx.state, chip).name} is knocked out: it cannot fight or count "
-                 "Power Points until revived.", player=pid, chip=chip, cite=cite)
+        ctx.emit("knocked_out", Msg("{player}'s {pokemon} is knocked out: it cannot fight or "
+                                    "count Power Points until revived.",
+                                    player=self.pname(ctx.state, pid),
+                                    pokemon=self.chip(ctx.state, chip).name),
+                 player=pid, chip=chip, cite=cite)
 
     # -- the Final Battle -----------------------------------------------------------------
     def enter_final(self, ctx: Ctx[State]) -> None:
@@ -462,10 +506,12 @@ class BattleRules(LandingRules):
         assert pid is not None
         others = [p for p in ctx.state.order if p != pid]
         if len(others) == 1:
-            self.set_master(ctx, others[0], "the other player")
+            self.set_master(ctx, others[0], Msg("{player} (the other player) draws a Rival Card "
+                                                "and looks at it secretly.",
+                                                player=self.pname(ctx.state, others[0])))
             return
-        ctx.say("ENTER Final Battle! The other players roll: the highest plays the Pokémon "
-                "Master.")
+        ctx.say(Msg("ENTER Final Battle! The other players roll: the highest plays the Pokémon "
+                    "Master."))
         self.start_dice(ctx, "rival", others, "rival_rolled")
 
     @task("rival_rolled")
@@ -473,44 +519,49 @@ class BattleRules(LandingRules):
         best = max(rolls.values())
         top = [p for p, v in rolls.items() if v == best]
         if len(top) > 1:
-            ctx.say("Tie for the highest roll: those players roll again.")
+            ctx.say(Msg("Tie for the highest roll: those players roll again."))
             self.start_dice(ctx, "rival", top, "rival_rolled")
             return
-        self.set_master(ctx, top[0], "the highest roll")
+        self.set_master(ctx, top[0], Msg("{player} (the highest roll) draws a Rival Card and "
+                                         "looks at it secretly.",
+                                         player=self.pname(ctx.state, top[0])))
 
-    def set_master(self, ctx: Ctx[State], master: str, why: str) -> None:
+    def set_master(self, ctx: Ctx[State], master: str, say: str) -> None:
         pid = ctx.state.current
         assert pid is not None
         if not self.able(ctx.state, pid):
             ctx.emit("mover_placed",
-                     f"{self.pname(ctx.state, pid)} has no Pokémon able to fight the "
-                     "Final Battle and goes back to Cinnabar Island.",
+                     Msg("{player} has no Pokémon able to fight the Final Battle and goes back "
+                         "to Cinnabar Island.", player=self.pname(ctx.state, pid)),
                      player=pid, place="cinnabar", on_plateau=False, cite="final-lose")
             self.end_turn(ctx)
             return
         rivals = list(data_of(ctx.state).rivals)
         rival = rivals[ctx.draw(len(rivals))]
-        ctx.emit("final_battle_begun",
-                 f"{self.pname(ctx.state, master)} ({why}) draws a Rival Card and "
-                 "looks at it secretly.", challenger=pid, master=master, rival=rival)
+        ctx.emit("final_battle_begun", say, challenger=pid, master=master, rival=rival)
         self.ask_fight(ctx)
 
     def reveal_rival(self, ctx: Ctx[State]) -> None:
         b = ctx.state.battle
         assert b is not None
         r = data_of(ctx.state).rivals[b.rival]
-        note = "" if r.verified else " (values not verified from the printed card)"
-        ctx.emit("rival_card_shown", f"{self.pname(ctx.state, b.defender)} shows the Rival "
-                 f"Card: {r.name} with {r.pokemon}, Attack Strength {r.strength}{note}.")
+        name = self.pname(ctx.state, b.defender)
+        ctx.emit("rival_card_shown", Msg(
+            "{player} shows the Rival Card: {rival} with {pokemon}, Attack Strength {n}.",
+            player=name, rival=r.name, pokemon=r.pokemon, n=r.strength) if r.verified else Msg(
+            "{player} shows the Rival Card: {rival} with {pokemon}, Attack Strength {n} (values "
+            "not verified from the printed card).", player=name, rival=r.name,
+            pokemon=r.pokemon, n=r.strength))
         self.start_dice(ctx, "final", [b.challenger, b.defender], "final_rolled")
 
-    def master_total(self, state: State, roll: int) -> tuple[int, str]:
+    def master_total(self, state: State, roll: int) -> tuple[int, Msg]:
         b = state.battle
         assert b is not None
         r = data_of(state).rivals[b.rival]
         bonus = r.bonus[roll - 1]
         total = r.strength + roll + bonus
-        return total, f"{r.name}: {r.strength} + die {roll} + Attack Bonus {bonus} = {total}"
+        return total, Msg("{rival}: {strength} + die {roll} + Attack Bonus {bonus} = {total}",
+                          rival=r.name, strength=r.strength, roll=roll, bonus=bonus, total=total)
 
     @task("final_rolled")
     def task_final_rolled(self, ctx: Ctx[State], rolls: dict[str, int]) -> None:
@@ -520,42 +571,46 @@ class BattleRules(LandingRules):
         p_total, p_text = self.side_total(state, b.challenger, rolls[b.challenger])
         m_total, m_text = self.master_total(state, rolls[b.defender])
         if p_total == m_total:
-            ctx.say(f"{p_text}; {m_text}. A tie: both roll again.")
+            ctx.say(Msg("{first}; {second}. A tie: both roll again.", first=p_text,
+                        second=m_text))
             self.start_dice(ctx, "final", [b.challenger, b.defender], "final_rolled")
             return
         self.use_bonus_cards(ctx)
         name = self.pname(state, b.challenger)
         if p_total > m_total:
-            ctx.emit("finished", f"{p_text}; {m_text}. {name} beats the Pokémon Master and is "
-                     "the new Master Trainer!", winners=[b.challenger],
-                     reason=f"{name} won the Final Battle.", cite="final-win")
+            ctx.emit("finished", Msg("{first}; {second}. {player} beats the Pokémon Master and "
+                                     "is the new Master Trainer!", first=p_text, second=m_text,
+                                     player=name), winners=[b.challenger],
+                     reason=Msg("{player} won the Final Battle.", player=name), cite="final-win")
             return
-        ctx.say(f"{p_text}; {m_text}. The Pokémon Master wins.")
+        ctx.say(Msg("{first}; {second}. The Pokémon Master wins.", first=p_text, second=m_text))
         self.knock_out(ctx, b.challenger, b.fighters[b.challenger], "final-lose")
-        ctx.emit("mover_placed", f"{name} goes back to Cinnabar Island.", player=b.challenger,
+        ctx.emit("mover_placed", Msg("{player} goes back to Cinnabar Island.", player=name),
+                 player=b.challenger,
                  place="cinnabar", on_plateau=False, cite="final-lose")
         self.draw_items(ctx, b.defender, data_of(state).limits["master_reward_items"],
-                        "The Pokémon Master's reward", "final-reward")
-        ctx.emit("battle_finished", "The Rival Cards are shuffled back onto Indigo Plateau.")
+                        Msg("The Pokémon Master's reward"), "final-reward")
+        ctx.emit("battle_finished", Msg("The Rival Cards are shuffled back onto Indigo "
+                                        "Plateau."))
         self.end_turn(ctx)
 
     # -- Trade Pokémon and Let's Fight! cards ---------------------------------------------
     @declare("event_card", "trade")
     def event_trade(self, ctx: Ctx[State], pid: str) -> None:
         if not self.trade_targets(ctx.state, pid):
-            ctx.say("Trade Pokémon: no trade is possible (starters cannot be traded); the card "
-                    "is discarded.")
+            ctx.say(Msg("Trade Pokémon: no trade is possible (starters cannot be traded); the "
+                        "card is discarded."))
             self.end_turn(ctx)
             return
-        ctx.ask("trade_event", (pid,), "Trade Pokémon: give one of your Pokémon to another "
-                "player and take one of theirs (not a starter).")
+        ctx.ask("trade_event", (pid,), Msg("Trade Pokémon: give one of your Pokémon to another "
+                                           "player and take one of theirs (not a starter)."))
 
     @declare("event_card", "lets_fight")
     def event_lets_fight(self, ctx: Ctx[State], pid: str) -> None:
         if not self.battle_targets(ctx.state, pid):
-            ctx.say("Let's Fight!: nobody can battle now (knocked-out Pokémon cannot fight); "
-                    "the card is discarded.")
+            ctx.say(Msg("Let's Fight!: nobody can battle now (knocked-out Pokémon cannot fight); "
+                        "the card is discarded."))
             self.end_turn(ctx)
             return
-        ctx.ask("lets_fight", (pid,), "Let's Fight!: challenge any other player to a Trainer "
-                "Battle.")
+        ctx.ask("lets_fight", (pid,), Msg("Let's Fight!: challenge any other player to a "
+                                          "Trainer Battle."))

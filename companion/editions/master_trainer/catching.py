@@ -6,6 +6,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from companion.editions.master_trainer.data import Ball, Chip
+from companion.i18n import Msg
 
 
 def catching_adjustment(roll: int, chip: Chip, ball: Ball | None) -> int | None:
@@ -30,14 +31,16 @@ def catch_odds(chip: Chip, ball: Ball | None) -> Fraction:
 def odds_text(odds: Fraction) -> str:
     """``4 in 6 (67%)``: how players say it at the table."""
     sixths = odds * 6
-    return f"{sixths.numerator} in 6 ({round(float(odds) * 100)}%)"
+    return Msg("{n} in 6 ({percent}%)", n=int(sixths.numerator),
+               percent=round(float(odds) * 100))
 
 
 @lru_cache(maxsize=4096)
 def catch_choices(chip: Chip, balls: tuple[Ball, ...]) -> tuple[tuple[str, str], ...]:
     """(ball, label with the exact odds) for a catch attempt at ``chip`` holding ``balls``:
     no ball first, then each ball held (worked out once per chip and balls held)."""
-    out = [("none", f"No ball: {odds_text(catch_odds(chip, None))}")]
+    out = [("none", Msg("No ball: {odds}", odds=odds_text(catch_odds(chip, None))))]
     for b in balls:
-        out.append((b.key.removesuffix("_ball"), f"{b.name}: {odds_text(catch_odds(chip, b))}"))
+        out.append((b.key.removesuffix("_ball"), Msg("{ball}: {odds}", ball=b.name,
+                                                     odds=odds_text(catch_odds(chip, b)))))
     return tuple(out)

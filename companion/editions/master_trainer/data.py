@@ -14,6 +14,7 @@ from typing import Any
 from companion.boxes import board_edit
 from companion.editions import readings
 from companion.engine.types import SetupError
+from companion.i18n import Msg
 
 COLOURS = ("pink", "green", "blue", "red")
 """Chip colours found on the board's Catch'em spaces (yellow lives in the Unknown Dungeon)."""
@@ -40,7 +41,8 @@ class Chip:
     """``#16 Pidgey``: how the chip is offered (made once; every chip choice lists it)."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "label", f"#{self.number} {self.name}")
+        object.__setattr__(self, "label", Msg("#{number} {name}", number=self.number,
+                                              name=self.name))
 
     @property
     def tag(self) -> str:
@@ -120,6 +122,36 @@ class EditionData:
         """The slug of the chip ``text`` names (slug, number, ``16-pidgey`` or name, lower
         case), or None."""
         return self._names.get(text)
+
+
+ITEM_WORDS = {
+    "bonus_1": Msg("Attack Bonus 1"), "bonus_2": Msg("Attack Bonus 2"),
+    "bonus_3": Msg("Attack Bonus 3"), "bonus_4": Msg("Attack Bonus 4"),
+    "bonus_5": Msg("Attack Bonus 5"), "great_ball": Msg("Great Ball"),
+    "ultra_ball": Msg("Ultra Ball"), "master_ball": Msg("Master Ball"),
+    "time_machine": Msg("Time Machine"), "fly": Msg("Fly"), "potion": Msg("Potion"),
+    "poke_doll": Msg("Poké Doll"),
+}
+"""The Item Cards' printed names as messages (each language's own Pokémon terms: Mega Ball,
+Superpozione...), by kind; a name the seed spells otherwise stays as the seed has it."""
+EVENT_WORDS = {
+    "unknown_dungeon": Msg("Unknown Dungeon Pokémon"), "chance": Msg("Chance Card"),
+    "pokemon_center": Msg("Pokémon Center"), "trade": Msg("Trade Pokémon"),
+    "lets_fight": Msg("Let's Fight!"), "take_1": Msg("Take Item Card 1"),
+    "take_2": Msg("Take Item Card 2"), "take_3": Msg("Take Item Card 3"),
+}
+"""The Event Cards' printed names as messages, by kind."""
+CHIP_WORDS = {
+    "starter": Msg("starter chip"), "pink": Msg("pink chip"), "green": Msg("green chip"),
+    "blue": Msg("blue chip"), "red": Msg("red chip"), "yellow": Msg("yellow chip"),
+}
+"""A chip of each colour, as a sentence names it ("a {chip}": un gettone rosso, una ficha
+roja): the colour agrees with the word for chip in each language."""
+
+
+def worded(words: Mapping[str, Msg], names: Mapping[str, str]) -> dict[str, str]:
+    """``names`` (kind -> printed name) with each name that has a message as that message."""
+    return {k: words[k] if k in words and words[k] == v else v for k, v in names.items()}
 
 
 def _read(name: str) -> dict[str, Any]:
@@ -202,7 +234,8 @@ def _build(settings: Mapping[str, Any] | None) -> EditionData:
     may_keep = readings.chosen("master-trainer", settings, "ball_adjust") == "may"
     readings.check("master-trainer", settings)
     balls = {
-        f"{k}_ball": Ball(f"{k}_ball", v["name"], tuple(v["adjust"]), v["keep_roll"] and may_keep)
+        f"{k}_ball": Ball(f"{k}_ball", worded(ITEM_WORDS, {f"{k}_ball": v["name"]})[f"{k}_ball"],
+                          tuple(v["adjust"]), v["keep_roll"] and may_keep)
         for k, v in rules["balls"].items()
     }
     unverified = [
@@ -227,9 +260,9 @@ def _build(settings: Mapping[str, Any] | None) -> EditionData:
         groups=groups,
         balls=balls,
         item_deck=counts["item_deck"],
-        item_names=dict(rules["item_names"]),
+        item_names=worded(ITEM_WORDS, rules["item_names"]),
         event_deck=counts["event_deck"],
-        event_names=dict(rules["event_names"]),
+        event_names=worded(EVENT_WORDS, rules["event_names"]),
         rivals=rivals,
         board_spaces=counts["board_spaces"],
         city_items=city,
@@ -291,20 +324,20 @@ def check_seed(rules: object) -> None:
 
 
 _UNVERIFIED_WORDS = {
-    "item_deck": "how many of each Item Card the deck holds",
-    "event_deck": "how many of each Event Card the deck holds",
-    "board_spaces": "how many chips lie face down on the board, by colour",
-    "city_items": "how many Item Cards a city or town gives",
-    "evolution_groups": "which Pokémon evolve into which",
+    "item_deck": Msg("how many of each Item Card the deck holds"),
+    "event_deck": Msg("how many of each Event Card the deck holds"),
+    "board_spaces": Msg("how many chips lie face down on the board, by colour"),
+    "city_items": Msg("how many Item Cards a city or town gives"),
+    "evolution_groups": Msg("which Pokémon evolve into which"),
 }
 
 
 def unverified_words(data: EditionData) -> list[str]:
     """The guessed values in words a player reads (``rivals.lorelei`` is Lorelei's card)."""
-    out = []
+    out: list[str] = []
     for key in data.unverified:
         if key.startswith("rivals."):
-            out.append(f"{key.split('.', 1)[1].title()}'s Pokémon Master card")
+            out.append(Msg("{rival}'s Pokémon Master card", rival=key.split(".", 1)[1].title()))
         else:
             out.append(_UNVERIFIED_WORDS.get(key, key.replace("_", " ")))
     return out

@@ -12,16 +12,30 @@ from companion.engine.event_format import EventData, fact
 from companion.engine.rules import Ctx
 from companion.engine.state import Task, evolve
 from companion.engine.types import Action, Command, IllegalCommand
+from companion.i18n import Msg
 
-PURPOSE_TEXT = {
-    "move": "to move",
-    "order": "to decide who goes first",
-    "catch": "to catch",
-    "battle": "for the Trainer Battle",
-    "final": "for the Final Battle",
-    "rival": "to decide who plays the Pokémon Master",
-    "revive": "for the Dice Challenge (1 or 6 revives all)",
+ASK_TEXT = {
+    "move": lambda who: Msg("{players}: roll one die to move.", players=who),
+    "order": lambda who: Msg("{players}: roll one die to decide who goes first.", players=who),
+    "catch": lambda who: Msg("{players}: roll one die to catch.", players=who),
+    "battle": lambda who: Msg("{players}: roll one die for the Trainer Battle.", players=who),
+    "final": lambda who: Msg("{players}: roll one die for the Final Battle.", players=who),
+    "rival": lambda who: Msg("{players}: roll one die to decide who plays the Pokémon Master.",
+                             players=who),
+    "revive": lambda who: Msg("{players}: roll one die for the Dice Challenge (1 or 6 revives "
+                              "all).", players=who),
 }
+"""What each dice round asks of the players (a list of names)."""
+ROLL_LABEL = {
+    "move": Msg("Roll to move"),
+    "order": Msg("Roll to decide who goes first"),
+    "catch": Msg("Roll to catch"),
+    "battle": Msg("Roll for the Trainer Battle"),
+    "final": Msg("Roll for the Final Battle"),
+    "rival": Msg("Roll to decide who plays the Pokémon Master"),
+    "revive": Msg("Roll for the Dice Challenge (1 or 6 revives all)"),
+}
+"""The roll button of each dice round."""
 
 
 @dataclass(frozen=True)
@@ -91,10 +105,9 @@ class DiceRules(MasterTrainerBase):
     def ask_dice(self, ctx: Ctx[State]) -> None:
         r = ctx.state.dice
         assert r is not None
-        names = ", ".join(self.pname(ctx.state, w) for w in r.waiting)
+        names = ", ".join(self.pname(ctx.state, w) for w in r.waiting)  # as the table says it
         kind = "turn" if r.purpose == "move" else "roll"
-        ctx.ask(kind, r.waiting, f"{names}: roll one die {PURPOSE_TEXT[r.purpose]}.",
-                purpose=r.purpose)
+        ctx.ask(kind, r.waiting, ASK_TEXT[r.purpose](names), purpose=r.purpose)
 
     def dice_actions(self, state: State) -> list[Action]:
         r = state.dice
@@ -104,17 +117,18 @@ class DiceRules(MasterTrainerBase):
         dice_input = {"kind": "dice", "count": 1, "optional": digital}
         if not r.window:
             return [
-                Action(w, "roll", f"Roll {PURPOSE_TEXT[r.purpose]}", {}, dice_input)
+                Action(w, "roll", ROLL_LABEL[r.purpose], {}, dice_input)
                 for w in r.waiting
             ]
         out = []
         for h in self.time_machine_holders(state):
             for w in r.rolls:
                 out.append(Action(
-                    h, "time_machine", f"Time Machine: {self.pname(state, w)} rolls again",
+                    h, "time_machine", Msg("Time Machine: {player} rolls again",
+                                           player=self.pname(state, w)),
                     {"target": w}, dice_input,
                 ))
-            out.append(Action(h, "keep", "Keep the dice as they are"))
+            out.append(Action(h, "keep", Msg("Keep the dice as they are")))
         return out
 
     def roll_in_round(self, ctx: Ctx[State], command: Command) -> None:
@@ -130,7 +144,8 @@ class DiceRules(MasterTrainerBase):
             self.after_dice(ctx)
 
     def count_die(self, ctx: Ctx[State], who: str, value: int) -> None:
-        ctx.emit("die_counted", f"{self.pname(ctx.state, who)} rolled {value}.",
+        ctx.emit("die_counted", Msg("{player} rolled {n}.", player=self.pname(ctx.state, who),
+                                    n=value),
                  player=who, value=value)
 
     def after_dice(self, ctx: Ctx[State]) -> None:
@@ -145,8 +160,8 @@ class DiceRules(MasterTrainerBase):
         shown = ", ".join(f"{self.pname(ctx.state, w)} {v}" for w, v in r.rolls.items())
         names = ", ".join(self.pname(ctx.state, h) for h in holders)
         ctx.ask("time_machine", holders,
-                f"Dice: {shown}. {names}: play a Time Machine to make someone re-roll, "
-                "or keep the dice.")
+                Msg("Dice: {rolls}. {players}: play a Time Machine to make someone re-roll, "
+                    "or keep the dice.", rolls=shown, players=names))
 
     def time_machine_holders(self, state: State) -> list[str]:
         """Players who may play a Time Machine on the dice just rolled (the player acting as
@@ -175,11 +190,12 @@ class DiceRules(MasterTrainerBase):
         assert r is not None
         target = command.args["target"]
         if target not in r.rolls:
-            raise IllegalCommand("A Time Machine re-rolls a die that was just rolled.")
+            raise IllegalCommand(Msg("A Time Machine re-rolls a die that was just rolled."))
         self.return_items(
             ctx, command.actor, ["time_machine"],
-            f"{self.pname(ctx.state, command.actor)} plays a Time Machine: "
-            f"{self.pname(ctx.state, target)} must roll again (the card goes under the deck).",
+            Msg("{player} plays a Time Machine: {other} must roll again (the card goes under "
+                "the deck).", player=self.pname(ctx.state, command.actor),
+                other=self.pname(ctx.state, target)),
         )
         (value,) = ctx.roll(1, command.args.get("dice"), target, r.purpose)
         self.count_die(ctx, target, value)

@@ -3,19 +3,49 @@
 from __future__ import annotations
 
 from abc import abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from companion.editions import readings
 from companion.editions.master_trainer import catching
 from companion.editions.master_trainer.base import State, data_of
 from companion.editions.master_trainer.catching import catching_adjustment
-from companion.editions.master_trainer.data import COLOURS, Ball
+from companion.editions.master_trainer.data import CHIP_WORDS, COLOURS, Ball
 from companion.editions.master_trainer.spaces import SPACES
 from companion.editions.master_trainer.turns import ChipArgs, TurnRules, chip_arg
 from companion.engine.commands import Small, takes
 from companion.engine.registry import declare, need, task
 from companion.engine.rules import Ctx, cites
 from companion.engine.types import Command, IllegalCommand
+from companion.i18n import Msg
+
+REVEALED: dict[str, Callable[[str, int, str], str]] = {
+    "pink": lambda pokemon, power, faces: Msg(
+        "The chip is {pokemon} (pink, {power} Power Points): caught by rolling {faces}.",
+        pokemon=pokemon, power=power, faces=faces),
+    "green": lambda pokemon, power, faces: Msg(
+        "The chip is {pokemon} (green, {power} Power Points): caught by rolling {faces}.",
+        pokemon=pokemon, power=power, faces=faces),
+    "blue": lambda pokemon, power, faces: Msg(
+        "The chip is {pokemon} (blue, {power} Power Points): caught by rolling {faces}.",
+        pokemon=pokemon, power=power, faces=faces),
+    "red": lambda pokemon, power, faces: Msg(
+        "The chip is {pokemon} (red, {power} Power Points): caught by rolling {faces}.",
+        pokemon=pokemon, power=power, faces=faces),
+    "yellow": lambda pokemon, power, faces: Msg(
+        "The chip is {pokemon} (yellow, {power} Power Points): caught by rolling {faces}.",
+        pokemon=pokemon, power=power, faces=faces),
+}
+"""The line that names a chip turned over, by its colour (the colour agrees with the chip)."""
+
+Revive = Callable[[str], str]
+"""The line a revival says, given the names of the Pokémon revived."""
+
+
+def center_revives(names: str) -> str:
+    """The line of a Pokémon Center city's revival."""
+    return Msg("The Pokémon Center revives {pokemon}: back to fighting and counting Power "
+               "Points.", pokemon=names)
 
 
 @dataclass(frozen=True)
@@ -45,14 +75,16 @@ class LandingRules(TurnRules):
         assert pid is not None
         name = self.pname(state, pid)
         on_plateau = s.kind in ("plateau", "plateau-catch", "final")
-        ctx.emit("mover_placed", f"{name} lands on {s.label}.", player=pid, place=s.key,
+        ctx.emit("mover_placed", Msg("{player} lands on {space}.", player=name, space=s.label),
+                 player=pid, place=s.key,
                  on_plateau=on_plateau, cite="move")
         ctx.emit("landed_on_colour", colour=s.colour)
         if s.kind == "town":
-            self.draw_items(ctx, pid, data_of(state).city_items, "City or town", "city-items")
+            self.draw_items(ctx, pid, data_of(state).city_items, Msg("City or town"),
+                            "city-items")
         elif s.kind == "cinnabar":
-            self.draw_items(ctx, pid, data_of(state).limits["cinnabar_items"], "Cinnabar Island",
-                            "cinnabar-items")
+            self.draw_items(ctx, pid, data_of(state).limits["cinnabar_items"],
+                            Msg("Cinnabar Island"), "cinnabar-items")
         elif s.kind in ("catch", "plateau-catch"):
             self.ask_reveal(ctx, s.colour)
             return
@@ -82,13 +114,15 @@ class LandingRules(TurnRules):
     def ask_reveal(self, ctx: Ctx[State], colour: str) -> None:
         up, down = self.reveal_candidates(ctx.state)
         if not up and not down:
-            ctx.say(f"No {colour} chip is left on the board: nothing to catch.")
+            ctx.say(Msg("No {chip} is left on the board: nothing to catch.",
+                        chip=CHIP_WORDS[colour]))
             self.end_turn(ctx)
             return
-        where = "the Unknown Dungeon" if colour == "yellow" else "the space"
         assert ctx.state.current is not None
         ctx.ask("reveal", (ctx.state.current,),
-                f"Turn over the chip on {where} and tap it (or choose it).", colour=colour)
+                Msg("Turn over the chip on the Unknown Dungeon and tap it (or choose it).")
+                if colour == "yellow" else
+                Msg("Turn over the chip on the space and tap it (or choose it)."), colour=colour)
 
     @takes(ChipArgs)
     def cmd_reveal(self, ctx: Ctx[State], command: Command) -> None:
@@ -98,7 +132,8 @@ class LandingRules(TurnRules):
         raw = command.args.get("chip")
         if raw in (None, ""):
             if not down:
-                raise IllegalCommand("No face-down chip is left here: name the face-up chip.")
+                raise IllegalCommand(Msg("No face-down chip is left here: name the face-up "
+                                         "chip."))
             chip = down[ctx.draw(len(down))]
         else:
             chip = chip_arg(raw, data_of(ctx.state))
@@ -107,11 +142,11 @@ class LandingRules(TurnRules):
         c = self.chip(ctx.state, chip)
         faces = ", ".join(str(f) for f in c.catch)
         if chip in down:
-            ctx.emit("chip_revealed", f"The chip is {c.name} ({c.colour}, {c.power} Power "
-                     f"Points): caught by rolling {faces}.", chip=chip)
+            ctx.emit("chip_revealed", REVEALED[c.colour](c.name, c.power, faces), chip=chip)
         else:
-            ctx.emit("face_up_chip_at_stake", f"{c.name} lies face up here: caught by rolling "
-                     f"{faces}.", chip=chip)
+            ctx.emit("face_up_chip_at_stake", Msg("{pokemon} lies face up here: caught by "
+                                                  "rolling {faces}.", pokemon=c.name,
+                                                  faces=faces), chip=chip)
         ctx.clear_prompt()
         self.ask_catch(ctx)
 
@@ -119,10 +154,12 @@ class LandingRules(TurnRules):
         c = self.chip(state, chip)
         owner = state.owner(chip)
         if owner:
-            return f"{c.name} is already in {self.pname(state, owner)}'s team."
+            return Msg("{pokemon} is already in {player}'s team.", pokemon=c.name,
+                       player=self.pname(state, owner))
         if state.landed_colour == "yellow":
-            return "Only the legendary chips of the Unknown Dungeon can be found there."
-        return f"{c.name} is a {c.colour} chip; this space holds a {state.landed_colour} chip."
+            return Msg("Only the legendary chips of the Unknown Dungeon can be found there.")
+        return Msg("{pokemon} is a {chip}; this space holds a {other}.", pokemon=c.name,
+                   chip=CHIP_WORDS[c.colour], other=CHIP_WORDS[state.landed_colour])
 
     def balls_held(self, state: State, pid: str) -> list[Ball]:
         items = state.trainer(pid).items
@@ -136,11 +173,14 @@ class LandingRules(TurnRules):
 
     def ask_catch(self, ctx: Ctx[State]) -> None:
         c = self.chip(ctx.state, ctx.state.chip_at_stake)
-        odds = "; ".join(label for _, label in self.catch_choices(ctx.state))
+        labels = [label for _, label in self.catch_choices(ctx.state)]
+        odds = labels[-1]
+        for label in reversed(labels[:-1]):
+            odds = Msg("{first}; {rest}", first=label, rest=odds)
         assert ctx.state.current is not None
         ctx.ask("catch", (ctx.state.current,),
-                f"Try to catch {c.name}? Odds: {odds}. One Poké Ball at most, played before "
-                "the roll.", chip=c.slug)
+                Msg("Try to catch {pokemon}? Odds: {odds}. One Poké Ball at most, played before "
+                    "the roll.", pokemon=c.name, odds=odds), chip=c.slug)
 
     @takes(CatchArgs)
     def cmd_catch(self, ctx: Ctx[State], command: Command) -> None:
@@ -149,16 +189,17 @@ class LandingRules(TurnRules):
         choice = str(command.args.get("ball", "none") or "none").lower().removesuffix("_ball")
         keys = dict(self.catch_choices(ctx.state))
         if choice not in keys:
-            raise IllegalCommand(
-                "Play one Poké Ball you hold (great, ultra or master) or none."
-            )
+            raise IllegalCommand(Msg("Play one Poké Ball you hold (great, ultra or master) or "
+                                     "none."))
         pid = command.actor
         ball = "" if choice == "none" else f"{choice}_ball"
         if ball:
             name = self.item_name(ctx.state, ball)
-            article = "an" if name[0] in "AEIOU" else "a"
-            self.return_items(ctx, pid, [ball], f"{self.pname(ctx.state, pid)} plays {article} "
-                              f"{name} ({keys[choice]}).")
+            player = self.pname(ctx.state, pid)
+            self.return_items(ctx, pid, [ball], Msg(
+                "{player} plays an {ball} ({odds}).", player=player, ball=name, odds=keys[choice])
+                if name[0] in "AEIOU" else Msg("{player} plays a {ball} ({odds}).",
+                                               player=player, ball=name, odds=keys[choice]))
         ctx.clear_prompt()
         self.start_dice(ctx, "catch", [pid], "catch_rolled", ball=ball)
 
@@ -175,14 +216,16 @@ class LandingRules(TurnRules):
         name = self.pname(state, pid)
         if adjust is None:
             if chip.colour == "yellow":
-                ctx.say(f"{roll} does not catch {chip.name}: its chip goes back face down in "
-                        "the Unknown Dungeon and the legendary chips are mixed again.")
+                ctx.say(Msg("{n} does not catch {pokemon}: its chip goes back face down in the "
+                            "Unknown Dungeon and the legendary chips are mixed again.", n=roll,
+                            pokemon=chip.name))
             else:
-                ctx.say(f"{roll} does not catch {chip.name}: it stays face up on the board for "
-                        "anyone to try later.")
+                ctx.say(Msg("{n} does not catch {pokemon}: it stays face up on the board for "
+                            "anyone to try later.", n=roll, pokemon=chip.name))
         else:
             how = f"{roll}{adjust:+d} = {roll + adjust}" if adjust else str(roll)
-            self.give_chip(ctx, pid, chip.slug, f"{name} rolls {how} and catches {chip.name}")
+            self.give_chip(ctx, pid, chip.slug, Msg("{player} rolls {roll} and catches {pokemon}",
+                                                    player=name, roll=how, pokemon=chip.name))
         self.end_turn(ctx)
 
     def give_chip(self, ctx: Ctx[State], pid: str, chip: str, what: str) -> None:
@@ -193,17 +236,19 @@ class LandingRules(TurnRules):
         face_down = c.colour in COLOURS and chip not in state.face_up
         refill = c.colour in COLOURS and self.tray(state, c.colour) > 0
         if c.colour not in COLOURS:
-            note = ""
+            say = Msg("{what}: it joins the team.", what=what)
         elif refill:
-            note = f" A face-down {c.colour} chip from the tray takes its place."
+            say = Msg("{what}: it joins the team. A face-down {chip} from the tray takes its "
+                      "place.", what=what, chip=CHIP_WORDS[c.colour])
         else:
-            note = f" The tray has no {c.colour} chip left, so the space stays empty."
-        ctx.emit("chip_caught", f"{what}: it joins the team.{note}",
+            say = Msg("{what}: it joins the team. The tray has no {chip} left, so the space "
+                      "stays empty.", what=what, chip=CHIP_WORDS[c.colour])
+        ctx.emit("chip_caught", say,
                  player=pid, chip=chip, face_down=face_down, refill=refill)
 
     def cmd_skip(self, ctx: Ctx[State], command: Command) -> None:
         """``skip``: leave the chip where it is (or: the space is empty)."""
-        ctx.say(f"{self.pname(ctx.state, command.actor)} leaves it.")
+        ctx.say(Msg("{player} leaves it.", player=self.pname(ctx.state, command.actor)))
         ctx.clear_prompt()
         self.end_turn(ctx)
 
@@ -213,28 +258,30 @@ class LandingRules(TurnRules):
         assert pid is not None
         out = ctx.state.trainer(pid).knocked_out
         if not out:
-            ctx.say("No knocked-out Pokémon to revive here.")
+            ctx.say(Msg("No knocked-out Pokémon to revive here."))
             self.end_turn(ctx)
         elif len(out) == 1:
-            self.revive(ctx, pid, [out[0]], "The Pokémon Center revives")
+            self.revive(ctx, pid, [out[0]], center_revives)
             self.end_turn(ctx)
         else:
-            ctx.ask("revive", (pid,), "Pokémon Center: revive one knocked-out Pokémon, or take "
-                    "the Dice Challenge (1 or 6 revives all of them, anything else none).")
+            ctx.ask("revive", (pid,), Msg("Pokémon Center: revive one knocked-out Pokémon, or "
+                                          "take the Dice Challenge (1 or 6 revives all of them, "
+                                          "anything else none)."))
 
-    def revive(self, ctx: Ctx[State], pid: str, chips: list[str], why: str) -> None:
+    def revive(self, ctx: Ctx[State], pid: str, chips: list[str], say: Revive) -> None:
+        """``chips`` are revived; ``say(names)`` is the line that says so."""
         names = ", ".join(self.chip(ctx.state, c).name for c in chips)
-        ctx.emit("revived", f"{why} {names}: back to fighting and counting Power Points.",
-                 player=pid, chips=chips)
+        ctx.emit("revived", say(names), player=pid, chips=chips)
 
     @takes(ChipArgs)
     def cmd_revive(self, ctx: Ctx[State], command: Command) -> None:
         """``revive <chip>``: at Cerulean or Vermilion City, revive one knocked-out Pokémon."""
         chip = chip_arg(command.args.get("chip"), data_of(ctx.state))
         if chip not in ctx.state.trainer(command.actor).knocked_out:
-            raise IllegalCommand("The Pokémon Center revives one of your knocked-out Pokémon.")
+            raise IllegalCommand(Msg("The Pokémon Center revives one of your knocked-out "
+                                     "Pokémon."))
         ctx.clear_prompt()
-        self.revive(ctx, command.actor, [chip], "The Pokémon Center revives")
+        self.revive(ctx, command.actor, [chip], center_revives)
         self.end_turn(ctx)
 
     def cmd_challenge(self, ctx: Ctx[State], command: Command) -> None:
@@ -249,9 +296,12 @@ class LandingRules(TurnRules):
         roll = rolls[pid]
         if roll in data_of(ctx.state).limits["revive_all_faces"]:
             self.revive(ctx, pid, list(ctx.state.trainer(pid).knocked_out),
-                        f"Dice Challenge: {roll} revives all:")
+                        lambda names: Msg("Dice Challenge: {n} revives all: {pokemon}: back to "
+                                          "fighting and counting Power Points.", n=roll,
+                                          pokemon=names))
         else:
-            ctx.say(f"Dice Challenge: {roll} is neither 1 nor 6, so no Pokémon is revived.")
+            ctx.say(Msg("Dice Challenge: {n} is neither 1 nor 6, so no Pokémon is revived.",
+                        n=roll))
         self.end_turn(ctx)
 
     # -- Event Cards -----------------------------------------------------------------------
@@ -262,13 +312,15 @@ class LandingRules(TurnRules):
         if state.setup.settings.get("decks", "virtual") == "physical":
             names = data_of(state).event_names
             above = self.events_above(state)
-            ctx.ask("draw_event", (pid,), f"{self.pname(state, pid)}: draw an Event Card, then "
-                    "tap it or pick it", cards=[k for k in names if k in above])
+            ctx.ask("draw_event", (pid,), Msg("{player}: draw an Event Card, then tap it or pick "
+                                              "it", player=self.pname(state, pid)),
+                    cards=[k for k in names if k in above])
             return
         card = state.events_deck[0]
         title = data_of(state).event_names[card]
-        ctx.emit("event_drawn", f"{self.pname(state, pid)} draws the Event Card {title} "
-                 "(it goes under the Event pile).", player=pid, card=card)
+        ctx.emit("event_drawn", Msg("{player} draws the Event Card {card} (it goes under the "
+                                    "Event pile).", player=self.pname(state, pid), card=title),
+                 player=pid, card=card)
         need(self, "event_card", card)(ctx, pid)
 
     @staticmethod
@@ -291,9 +343,11 @@ class LandingRules(TurnRules):
         names = data.event_names
         if card not in names:
             if card in data.item_names:
-                return f"{data.item_names[card]} is an Item Card: draw an Event Card."
-            return f"There is no Event Card {card!r} in this game."
-        return f"No {names[card]} card can come up now: every one is under the pile."
+                return Msg("{card} is an Item Card: draw an Event Card.",
+                           card=data.item_names[card])
+            return Msg("There is no Event Card {card} in this game.", card=repr(card))
+        return Msg("No {card} card can come up now: every one is under the pile.",
+                   card=names[card])
 
     def why_not_item(self, state: State, card: str) -> str:
         """Why Item Card ``card`` cannot be the one drawn from the real pile now."""
@@ -301,14 +355,16 @@ class LandingRules(TurnRules):
         names = data.item_names
         if card not in names:
             if card in data.event_names:
-                return f"{data.event_names[card]} is an Event Card: draw an Item Card."
-            return f"There is no Item Card {card!r} in this game."
+                return Msg("{card} is an Event Card: draw an Item Card.",
+                           card=data.event_names[card])
+            return Msg("There is no Item Card {card} in this game.", card=repr(card))
         if card in state.items_deck:
-            return (f"No {names[card]} card can come up now: every one left in the pile is "
-                    "under it (used cards go under the pile).")
+            return Msg("No {card} card can come up now: every one left in the pile is under it "
+                       "(used cards go under the pile).", card=names[card])
         if self.holders(state, card):
-            return f"Every {names[card]} card is in a player's hand: it cannot be drawn."
-        return f"This game's Item deck has no {names[card]} card."
+            return Msg("Every {card} card is in a player's hand: it cannot be drawn.",
+                       card=names[card])
+        return Msg("This game's Item deck has no {card} card.", card=names[card])
 
     @takes(CardArgs)
     def cmd_draw(self, ctx: Ctx[State], command: Command) -> None:
@@ -328,9 +384,10 @@ class LandingRules(TurnRules):
         under = [*state.events_deck[state.events_top or len(state.events_deck):], card]
         title = data_of(state).event_names[card]
         ctx.clear_prompt()
-        ctx.emit("event_card_named", f"{self.pname(state, pid)} draws the Event Card {title} "
-                 "(it goes under the Event pile).", player=pid, card=card, deck=above + under,
-                 top=len(above))
+        ctx.emit("event_card_named", Msg("{player} draws the Event Card {card} (it goes under "
+                                         "the Event pile).", player=self.pname(state, pid),
+                                         card=title),
+                 player=pid, card=card, deck=above + under, top=len(above))
         need(self, "event_card", card)(ctx, pid)
 
     def draw_named_item(self, ctx: Ctx[State], card: str) -> None:
@@ -339,32 +396,35 @@ class LandingRules(TurnRules):
         state = ctx.state
         prompt = state.prompt
         assert prompt is not None
-        pid, why, count = prompt.to[0], str(prompt.data["why"]), int(prompt.data["count"])
+        pid, why, count = prompt.to[0], prompt.data["why"], int(prompt.data["count"])
         above = list(self.items_above(state))
         rest = list(state.items_deck[len(above):])
         above.remove(card)
         deck, top = (above + rest, len(above)) if above else (rest, len(rest))
         ctx.clear_prompt()
-        left = f" ({count - 1} more to draw)" if count > 1 else ""
         cite = prompt.data.get("cite")  # a prompt saved before citations: the rule applied
-        ctx.emit("item_card_named", f"{why}: {self.pname(state, pid)} draws an Item Card from "
-                 f"the real pile{left}.", player=pid, card=card, deck=deck, top=top, cite=cite)
+        name = self.pname(state, pid)
+        say = Msg("{why}: {player} draws an Item Card from the real pile.", why=why,
+                  player=name) if count == 1 else \
+            Msg("{why}: {player} draws an Item Card from the real pile ({n} more to draw).",
+                why=why, player=name, n=count - 1)
+        ctx.emit("item_card_named", say, player=pid, card=card, deck=deck, top=top, cite=cite)
         if count > 1:
             self.draw_items(ctx, pid, count - 1, why, cite or ctx.cite)
 
     @declare("event_card", "take_1")
     def event_take_1(self, ctx: Ctx[State], pid: str) -> None:
-        self.draw_items(ctx, pid, 1, "Take Item Card 1", "take-items")
+        self.draw_items(ctx, pid, 1, Msg("Take Item Card 1"), "take-items")
         self.end_turn(ctx)
 
     @declare("event_card", "take_2")
     def event_take_2(self, ctx: Ctx[State], pid: str) -> None:
-        self.draw_items(ctx, pid, 2, "Take Item Card 2", "take-items")
+        self.draw_items(ctx, pid, 2, Msg("Take Item Card 2"), "take-items")
         self.end_turn(ctx)
 
     @declare("event_card", "take_3")
     def event_take_3(self, ctx: Ctx[State], pid: str) -> None:
-        self.draw_items(ctx, pid, 3, "Take Item Card 3", "take-items")
+        self.draw_items(ctx, pid, 3, Msg("Take Item Card 3"), "take-items")
         self.end_turn(ctx)
 
     @declare("event_card", "pokemon_center")
@@ -374,23 +434,26 @@ class LandingRules(TurnRules):
         out = list(ctx.state.trainer(pid).knocked_out)
         one = readings.chosen("master-trainer", ctx.state.setup.settings, "center_card") == "one"
         if len(out) > 1 and one:
-            ctx.ask("revive_card", (pid,), "Pokémon Center card: revive one knocked-out Pokémon.")
+            ctx.ask("revive_card", (pid,), Msg("Pokémon Center card: revive one knocked-out "
+                                               "Pokémon."))
         elif out:
-            self.revive(ctx, pid, out, "Pokémon Center card: revives")
+            self.revive(ctx, pid, out, lambda names: Msg(
+                "Pokémon Center card: revives {pokemon}: back to fighting and counting Power "
+                "Points.", pokemon=names))
         else:
-            ctx.say("Pokémon Center card: no knocked-out Pokémon to revive.")
+            ctx.say(Msg("Pokémon Center card: no knocked-out Pokémon to revive."))
         self.end_turn(ctx)
 
     @declare("event_card", "unknown_dungeon")
     def event_unknown_dungeon(self, ctx: Ctx[State], pid: str) -> None:
         ctx.emit("unknown_dungeon_entered")
         if not self.hidden(ctx.state, "yellow"):
-            ctx.say("Unknown Dungeon: every legendary Pokémon has been caught; the card is "
-                    "discarded.")
+            ctx.say(Msg("Unknown Dungeon: every legendary Pokémon has been caught; the card is "
+                        "discarded."))
             self.end_turn(ctx)
             return
-        ctx.say("Unknown Dungeon: fly there, pick one of the face-down legendary chips and try "
-                "to catch it.")
+        ctx.say(Msg("Unknown Dungeon: fly there, pick one of the face-down legendary chips and "
+                    "try to catch it."))
         self.ask_reveal(ctx, "yellow")
 
     def chance_candidates(self, state: State) -> list[str]:
@@ -408,11 +471,12 @@ class LandingRules(TurnRules):
     @declare("event_card", "chance")
     def event_chance(self, ctx: Ctx[State], pid: str) -> None:
         if not self.chance_candidates(ctx.state):
-            ctx.say("Chance: no chip is left on the board; the card is discarded.")
+            ctx.say(Msg("Chance: no chip is left on the board; the card is discarded."))
             self.end_turn(ctx)
             return
-        ctx.ask("take", (pid,), f"Chance: take any {ctx.state.landed_colour} Pokémon chip on "
-                "the board (face up or face down), no roll needed. Tap it or choose it.")
+        ctx.ask("take", (pid,), Msg("Chance: take any {chip} on the board (face up or face "
+                                    "down), no roll needed. Tap it or choose it.",
+                                    chip=CHIP_WORDS[ctx.state.landed_colour]))
 
     @cites("chance-card")
     @takes(ChipArgs)
@@ -423,17 +487,17 @@ class LandingRules(TurnRules):
         if raw in (None, ""):
             down = [c for c in allowed if c not in ctx.state.face_up]
             if not down:
-                raise IllegalCommand("Name the face-up chip you take.")
+                raise IllegalCommand(Msg("Name the face-up chip you take."))
             chip = down[ctx.draw(len(down))]
         else:
             chip = chip_arg(raw, data_of(ctx.state))
             if chip not in allowed:
-                raise IllegalCommand(
+                raise IllegalCommand(Msg(
                     "Chance takes a chip of the colour you landed on from the board (any colour "
-                    "but yellow when none of that colour is left)."
-                )
+                    "but yellow when none of that colour is left)."))
         ctx.clear_prompt()
         self.give_chip(ctx, command.actor, chip,
-                       f"Chance: {self.pname(ctx.state, command.actor)} takes "
-                       f"{self.chip(ctx.state, chip).name} without a roll")
+                       Msg("Chance: {player} takes {pokemon} without a roll",
+                           player=self.pname(ctx.state, command.actor),
+                           pokemon=self.chip(ctx.state, chip).name))
         self.end_turn(ctx)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.editions.master_trainer.data import COLOURS
+from companion.i18n import Msg
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,26 +24,33 @@ class Space:
 
 def _spaces() -> dict[str, Space]:
     out = [
-        Space("town", "City or town: draw an Item Card", "town"),
-        Space("town-no-draw", "City or town without an Item Card", "quiet"),
+        Space("town", Msg("City or town: draw an Item Card"), "town"),
+        Space("town-no-draw", Msg("City or town without an Item Card"), "quiet"),
+        Space("catch-pink", Msg("Catch'em! (pink)"), "catch", "pink"),
+        Space("catch-green", Msg("Catch'em! (green)"), "catch", "green"),
+        Space("catch-blue", Msg("Catch'em! (blue)"), "catch", "blue"),
+        Space("catch-red", Msg("Catch'em! (red)"), "catch", "red"),
+        Space("event-pink", Msg("Draw Event Card (pink)"), "event", "pink"),
+        Space("event-green", Msg("Draw Event Card (green)"), "event", "green"),
+        Space("event-blue", Msg("Draw Event Card (blue)"), "event", "blue"),
+        Space("event-red", Msg("Draw Event Card (red)"), "event", "red"),
+        Space("cerulean", Msg("Cerulean City (Pokémon Center)"), "center"),
+        Space("vermilion", Msg("Vermilion City (Pokémon Center)"), "center"),
+        Space("cinnabar", Msg("Cinnabar Island: 2 Item Cards"), "cinnabar"),
+        Space("plateau", Msg("Indigo Plateau track"), "plateau"),
+        Space("plateau-catch-red", Msg("Indigo Plateau: Catch Red Pokémon"), "plateau-catch",
+              "red"),
+        Space("plateau-catch-blue", Msg("Indigo Plateau: Catch Blue Pokémon"), "plateau-catch",
+              "blue"),
+        Space("plateau-catch-green", Msg("Indigo Plateau: Catch Green Pokémon"),
+              "plateau-catch", "green"),
+        Space("final", Msg("ENTER Final Battle (exact count)"), "final"),
     ]
-    out += [Space(f"catch-{c}", f"Catch'em! ({c})", "catch", c) for c in COLOURS]
-    out += [Space(f"event-{c}", f"Draw Event Card ({c})", "event", c) for c in COLOURS]
-    out += [
-        Space("cerulean", "Cerulean City (Pokémon Center)", "center"),
-        Space("vermilion", "Vermilion City (Pokémon Center)", "center"),
-        Space("cinnabar", "Cinnabar Island: 2 Item Cards", "cinnabar"),
-        Space("plateau", "Indigo Plateau track", "plateau"),
-    ]
-    out += [
-        Space(f"plateau-catch-{c}", f"Indigo Plateau: Catch {c.title()} Pokémon",
-              "plateau-catch", c)
-        for c in ("red", "blue", "green")
-    ]
-    out.append(Space("final", "ENTER Final Battle (exact count)", "final"))
     return {s.key: s for s in out}
 
 
+PALLET_TOWN = Msg("Pallet Town")
+"""Where every mover starts (no space kind: nobody lands there)."""
 SPACES: dict[str, Space] = _spaces()
 CITIES = ("town", "town-no-draw", "cerulean", "vermilion")
 PLATEAU_KINDS = ("plateau", "plateau-catch", "final")

@@ -16,6 +16,7 @@ from companion.engine.registry import task
 from companion.engine.rules import Ctx
 from companion.engine.state import Task, evolve
 from companion.engine.types import Command, IllegalCommand
+from companion.i18n import Msg
 
 
 def chip_arg(raw: Any, data: EditionData) -> str:
@@ -23,8 +24,18 @@ def chip_arg(raw: Any, data: EditionData) -> str:
     ``chip:16-pidgey``; IllegalCommand if none matches."""
     slug = data.chip_named(str(raw).strip().lower().removeprefix("chip:"))
     if slug is None:
-        raise IllegalCommand(f"There is no Pokémon chip called {raw!r}.")
+        raise IllegalCommand(Msg("There is no Pokémon chip called {name}.", name=repr(raw)))
     return slug
+
+
+def reason(exc: Exception) -> str:
+    """The refusal ``exc`` carries: its message (every language), else its text."""
+    said = exc.args[0] if exc.args else ""
+    return said if isinstance(said, Msg) else str(exc)
+
+
+POTION_USE = Msg("A Potion revives one of your own knocked-out Pokémon.")
+FLY_USE = Msg("Fly takes you to a city or town on the road, not on or into Indigo Plateau.")
 
 
 @dataclass(frozen=True)
@@ -126,13 +137,17 @@ class TurnRules(DiceRules):
         board = {c: min(n, len(data.of_colour(c))) for c, n in data.board_spaces.items()}
         ctx.emit(
             "decks_shuffled",
-            "The Item and Event Cards are shuffled; chips lie face down on the board's "
-            "Catch'em spaces and the 4 legendary chips in the Unknown Dungeon.",
+            Msg("The Item and Event Cards are shuffled; chips lie face down on the board's "
+                "Catch'em spaces and the 4 legendary chips in the Unknown Dungeon."),
             items=list(items), events=list(events), rng=nxt, board_down=board,
         )
         if data.unverified:
-            ctx.say("Not printed in the rulebook, so guessed until the banker sets them: "
-                    + "; ".join(unverified_words(data)) + ".")
+            words = unverified_words(data)
+            listed = words[-1]
+            for word in reversed(words[:-1]):  # "a; b; c": each part may hold a comma
+                listed = Msg("{first}; {rest}", first=word, rest=listed)
+            ctx.say(Msg("Not printed in the rulebook, so guessed until the banker sets them: "
+                        "{guesses}.", guesses=listed))
         ctx.then(Task("deal_starters"))
 
     def free_starters(self, state: State) -> list[str]:
@@ -146,8 +161,8 @@ class TurnRules(DiceRules):
             self.decide_order(ctx)
             return
         ctx.ask("starter", waiting,
-                "Each player picks a face-down starter chip and turns it over: tap it or "
-                "choose it.")
+                Msg("Each player picks a face-down starter chip and turns it over: tap it or "
+                    "choose it."))
 
     @takes(ChipArgs)
     def cmd_starter(self, ctx: Ctx[State], command: Command) -> None:
@@ -160,14 +175,14 @@ class TurnRules(DiceRules):
         else:
             chip = chip_arg(raw, data_of(ctx.state))
             if chip not in free:
-                raise IllegalCommand(
-                    "Each player gets one of the 6 starter chips still face down; "
-                    f"{self.chip(ctx.state, chip).name} is not one of them."
-                )
+                raise IllegalCommand(Msg(
+                    "Each player gets one of the 6 starter chips still face down; {pokemon} is "
+                    "not one of them.", pokemon=self.chip(ctx.state, chip).name))
         c = self.chip(ctx.state, chip)
         ctx.emit("starter_dealt",
-                 f"{self.pname(ctx.state, command.actor)}'s starter is {c.name} "
-                 f"({c.power} Power Points, {c.attack} {c.strength}).",
+                 Msg("{player}'s starter is {pokemon} ({power} Power Points, {attack} "
+                     "{strength}).", player=self.pname(ctx.state, command.actor),
+                     pokemon=c.name, power=c.power, attack=c.attack, strength=c.strength),
                  player=command.actor, chip=chip)
         ctx.clear_prompt()
         ctx.then(Task("deal_starters"))
@@ -178,10 +193,13 @@ class TurnRules(DiceRules):
         weakest = min(power.values())
         tied = among or [pid for pid, p in power.items() if p == weakest]
         if len(tied) == 1:
-            self.set_order(ctx, tied[0], "has the weakest starter")
+            self.set_order(ctx, tied[0], Msg("{player} has the weakest starter and goes first; "
+                                             "play passes to the left. Everyone starts in "
+                                             "Pallet Town.", player=self.pname(state, tied[0])))
             return
         names = ", ".join(self.pname(state, p) for p in tied)
-        ctx.say(f"{names} tie for the weakest starter: each rolls a die, the highest goes first.")
+        ctx.say(Msg("{players} tie for the weakest starter: each rolls a die, the highest goes "
+                    "first.", players=names))
         self.start_dice(ctx, "order", tied, "order_rolled")
 
     @task("order_rolled")
@@ -189,23 +207,24 @@ class TurnRules(DiceRules):
         best = max(rolls.values())
         top = [p for p, v in rolls.items() if v == best]
         if len(top) > 1:
-            ctx.say("Tie for the highest roll: those players roll again.")
+            ctx.say(Msg("Tie for the highest roll: those players roll again."))
             self.start_dice(ctx, "order", top, "order_rolled")
             return
-        self.set_order(ctx, top[0], "rolled highest of the weakest starters")
+        self.set_order(ctx, top[0], Msg("{player} rolled highest of the weakest starters and "
+                                        "goes first; play passes to the left. Everyone starts "
+                                        "in Pallet Town.", player=self.pname(ctx.state, top[0])))
 
-    def set_order(self, ctx: Ctx[State], first: str, why: str) -> None:
+    def set_order(self, ctx: Ctx[State], first: str, say: str) -> None:
         seats = [p.id for p in ctx.state.setup.players]
         i = seats.index(first)
         order = seats[i:] + seats[:i]
-        ctx.emit("turn_order_set",
-                 f"{self.pname(ctx.state, first)} {why} and goes first; play passes to the "
-                 "left. Everyone starts in Pallet Town.", order=order)
+        ctx.emit("turn_order_set", say, order=order)
         self.begin_turn(ctx, first)
 
     # -- a turn ------------------------------------------------------------------------------
     def begin_turn(self, ctx: Ctx[State], pid: str) -> None:
-        ctx.emit("turn_started", f"{self.pname(ctx.state, pid)}'s turn.", player=pid)
+        ctx.emit("turn_started", Msg("{player}'s turn.", player=self.pname(ctx.state, pid)),
+                 player=pid)
         self.start_dice(ctx, "move", [pid], "moved")
 
     @task("moved")
@@ -213,8 +232,9 @@ class TurnRules(DiceRules):
         pid = ctx.state.current
         assert pid is not None
         ctx.emit("mover_moved")
-        self.ask_land(ctx, f"{self.pname(ctx.state, pid)} rolled {rolls[pid]}: move your mover, "
-                           "then say where it landed (or stop beside a mover you passed).")
+        self.ask_land(ctx, Msg("{player} rolled {n}: move your mover, then say where it landed "
+                               "(or stop beside a mover you passed).",
+                               player=self.pname(ctx.state, pid), n=rolls[pid]))
 
     def ask_land(self, ctx: Ctx[State], text: str) -> None:
         assert ctx.state.current is not None
@@ -246,7 +266,7 @@ class TurnRules(DiceRules):
         allowed = self.allowed_spaces(ctx.state)
         space = SPACES.get(raw)
         if space is None:
-            raise IllegalCommand(f"There is no space kind {raw!r}.")
+            raise IllegalCommand(Msg("There is no space kind {kind}.", kind=repr(raw)))
         if not any(s is space for s in allowed):  # SPACES' own objects: no field compares
             raise IllegalCommand(self.why_not_space(ctx.state, space))
         ctx.clear_prompt()
@@ -256,16 +276,15 @@ class TurnRules(DiceRules):
         assert state.current is not None
         t = state.trainer(state.current)
         if state.flew:
-            return "Fly takes you to a city or town only."
+            return Msg("Fly takes you to a city or town only.")
         if t.on_plateau:
-            return "On Indigo Plateau you keep going around the track until ENTER Final Battle."
+            return Msg("On Indigo Plateau you keep going around the track until ENTER Final "
+                       "Battle.")
         if self.must_enter_plateau(state, t.id):
-            return ("With 20 Power Points on Cinnabar Island, the mover goes on into Indigo "
-                    "Plateau.")
-        return (
-            "Only a player with 20 Power Points of revived Pokémon who starts the turn on "
-            "Cinnabar Island may enter Indigo Plateau."
-        )
+            return Msg("With 20 Power Points on Cinnabar Island, the mover goes on into Indigo "
+                       "Plateau.")
+        return Msg("Only a player with 20 Power Points of revived Pokémon who starts the turn on "
+                   "Cinnabar Island may enter Indigo Plateau.")
 
     def end_turn(self, ctx: Ctx[State]) -> None:
         ctx.then(Task("turn_end"))
@@ -278,11 +297,12 @@ class TurnRules(DiceRules):
         power = self.power(ctx.state, pid)
         if power >= GOAL and not t.on_plateau and t.place != "cinnabar":
             ctx.emit("mover_placed",
-                     f"{self.pname(ctx.state, pid)} has {power} Power Points of revived Pokémon "
-                     "at the end of the turn: straight to Cinnabar Island.",
+                     Msg("{player} has {n} Power Points of revived Pokémon at the end of the "
+                         "turn: straight to Cinnabar Island.", player=self.pname(ctx.state, pid),
+                         n=power),
                      player=pid, place="cinnabar", on_plateau=False, cite="cinnabar")
             self.draw_items(ctx, pid, data_of(ctx.state).limits["cinnabar_items"],
-                            "Cinnabar Island", "cinnabar-items")
+                            Msg("Cinnabar Island"), "cinnabar-items")
             if ctx.state.prompt is not None:  # the real pile: the hand is checked after
                 ctx.then(Task("hand_check"))
                 return
@@ -299,8 +319,9 @@ class TurnRules(DiceRules):
         extra = len(ctx.state.trainer(pid).items) - limit
         if extra > 0:
             ctx.ask("discard", (pid,),
-                    f"{self.pname(ctx.state, pid)} holds more than {limit} Item Cards at the end "
-                    f"of the turn: discard (or play) {extra}.")
+                    Msg("{player} holds more than {limit} Item Cards at the end of the turn: "
+                        "discard (or play) {n}.", player=self.pname(ctx.state, pid),
+                        limit=limit, n=extra))
             return
         self.begin_turn(ctx, self.next_player(ctx.state))
 
@@ -309,8 +330,9 @@ class TurnRules(DiceRules):
         """``discard <item>``: put one Item Card under the deck (hand limit 7)."""
         card = self.held_card(ctx.state, command.actor, command.args.get("item"))
         self.return_items(ctx, command.actor, [card],
-                          f"{self.pname(ctx.state, command.actor)} discards "
-                          f"{self.item_name(ctx.state, card)} (at most 7 Item Cards in hand).")
+                          Msg("{player} discards {card} (at most 7 Item Cards in hand).",
+                              player=self.pname(ctx.state, command.actor),
+                              card=self.item_name(ctx.state, card)))
         ctx.clear_prompt()
         self.check_hand(ctx)
 
@@ -318,9 +340,11 @@ class TurnRules(DiceRules):
         card = str(raw or "").strip().lower().replace(" ", "_").replace("-", "_")
         names = data_of(state).item_names
         if card not in names:
-            raise IllegalCommand(f"There is no Item Card {raw!r}: one of {', '.join(names)}.")
+            raise IllegalCommand(Msg("There is no Item Card {card}: one of {cards}.",
+                                     card=repr(raw), cards=", ".join(names)))
         if card not in state.trainer(pid).items:
-            raise IllegalCommand(f"{self.pname(state, pid)} holds no {names[card]} card.")
+            raise IllegalCommand(Msg("{player} holds no {card} card.",
+                                     player=self.pname(state, pid), card=names[card]))
         return card
 
     # -- items played on your own turn -------------------------------------------------------
@@ -335,16 +359,19 @@ class TurnRules(DiceRules):
             if card == "potion":
                 chip = chip_arg(command.args.get("chip"), data_of(state))
                 if chip not in state.trainer(pid).knocked_out:
-                    return "A Potion revives one of your own knocked-out Pokémon."
+                    return POTION_USE
         except IllegalCommand as exc:
-            return str(exc)
+            return reason(exc)
         if card == "fly" and state.current == pid and not self.may_fly(state, pid):
-            return "Fly takes you to a city or town on the road, not on or into Indigo Plateau."
+            return FLY_USE
         if card not in ("potion", "fly"):
-            return (f"{self.item_name(state, card)} is not played this way: Poké Balls when "
-                    "catching, Attack Bonus cards in a battle, Time Machine right after a roll, "
-                    "Poké Doll when challenged or forced to trade.")
+            return self.not_played(state, card)
         return ""
+
+    def not_played(self, state: State, card: str) -> str:
+        return Msg("{card} is not played this way: Poké Balls when catching, Attack Bonus cards "
+                   "in a battle, Time Machine right after a roll, Poké Doll when challenged or "
+                   "forced to trade.", card=self.item_name(state, card))
 
     @takes(UseArgs)
     def cmd_use(self, ctx: Ctx[State], command: Command) -> None:
@@ -357,25 +384,23 @@ class TurnRules(DiceRules):
         if card == "potion":
             chip = chip_arg(command.args.get("chip"), data_of(state))
             if chip not in state.trainer(pid).knocked_out:
-                raise IllegalCommand("A Potion revives one of your own knocked-out Pokémon.")
-            self.return_items(ctx, pid, [card], f"{name} plays a Potion.")
-            ctx.emit("revived", f"{self.chip(state, chip).name} is revived: it can fight and "
-                     "counts its Power Points again.", player=pid, chips=[chip])
+                raise IllegalCommand(POTION_USE)
+            self.return_items(ctx, pid, [card], Msg("{player} plays a Potion.", player=name))
+            ctx.emit("revived", Msg("{pokemon} is revived: it can fight and counts its Power "
+                                    "Points again.", pokemon=self.chip(state, chip).name),
+                     player=pid, chips=[chip])
             if ctx.state.prompt is not None and ctx.state.prompt.kind == "discard":
                 ctx.clear_prompt()
                 self.check_hand(ctx)
             return
         if card == "fly":
             if not self.may_fly(state, pid):
-                raise IllegalCommand("Fly takes you to a city or town on the road, not on or "
-                                     "into Indigo Plateau.")
-            self.return_items(ctx, pid, [card], f"{name} plays Fly instead of rolling.")
+                raise IllegalCommand(FLY_USE)
+            self.return_items(ctx, pid, [card], Msg("{player} plays Fly instead of rolling.",
+                                                    player=name))
             ctx.emit("dice_round_ended")
             ctx.emit("trainer_flew")
-            self.ask_land(ctx, f"{name}: fly your mover to any city or town and say which.")
+            self.ask_land(ctx, Msg("{player}: fly your mover to any city or town and say which.",
+                                   player=name))
             return
-        raise IllegalCommand(
-            f"{self.item_name(state, card)} is not played this way: Poké Balls when catching, "
-            "Attack Bonus cards in a battle, Time Machine right after a roll, Poké Doll "
-            "when challenged or forced to trade."
-        )
+        raise IllegalCommand(self.not_played(state, card))

@@ -9,7 +9,7 @@ from companion.editions.master_trainer.actions import ActionRules
 from companion.editions.master_trainer.base import GOAL, State, data_of
 from companion.editions.master_trainer.catching import catch_odds, odds_text
 from companion.editions.master_trainer.data import COLOURS, evolution_bonuses
-from companion.editions.master_trainer.spaces import SPACES
+from companion.editions.master_trainer.spaces import PALLET_TOWN, SPACES
 from companion.engine.state import DRAFT
 from companion.engine.types import BANKER
 
@@ -50,7 +50,7 @@ class ViewRules(ActionRules):
         space = SPACES.get(t.place)
         return {
             "id": pid, "name": seat.name, "token": seat.token, "money": None, "money_text": "",
-            "position": t.place, "space": space.label if space else "Pallet Town",
+            "position": t.place, "space": space.label if space else PALLET_TOWN,
             "in_jail": False, "bankrupt": False, "is_current": pid == state.current,
             "power_points": self.power(state, pid), "goal": GOAL,
             "team": [self.chip_json(state, pid, c) for c in t.team],
