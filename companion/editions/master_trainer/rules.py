@@ -13,6 +13,10 @@ from companion.editions.master_trainer.state import MasterTrainerState
 from companion.editions.master_trainer.view import ViewRules
 from companion.engine import rng as rng_mod
 from companion.engine.types import Command, GameSetup, IllegalCommand, SetupError
+from companion.i18n import N_, Msg
+
+COLOUR_NAMES = {"pink": N_("Pink"), "green": N_("Green"), "blue": N_("Blue"), "red": N_("Red")}
+"""The board's chip colours as the setup form names them."""
 
 
 def card_objects(data: EditionData) -> list[tuple[str, str]]:
@@ -48,11 +52,12 @@ class MasterTrainerRules(ViewRules):
     def initial_state(self, setup: GameSetup) -> MasterTrainerState:
         data = load(setup.settings)
         if setup.settings.get("decks", "virtual") not in ("physical", "virtual"):
-            raise SetupError("'decks' is 'physical' (players name each card drawn) or "
-                             "'virtual' (the companion draws).")
+            raise SetupError(Msg("'decks' is 'physical' (players name each card drawn) or "
+                                 "'virtual' (the companion draws)."))
         lo, hi = data.limits["min_players"], data.limits["max_players"]
         if not lo <= len(setup.players) <= hi:
-            raise SetupError(f"Pokémon Master Trainer is for {lo} to {hi} players.")
+            raise SetupError(Msg("Pokémon Master Trainer is for {low} to {high} players.",
+                                 low=lo, high=hi))
         return MasterTrainerState(
             setup=setup, rng=rng_mod.seed_state(setup.seed),
             trainers=initial_trainers([p.id for p in setup.players]),
@@ -75,23 +80,26 @@ class MasterTrainerRules(ViewRules):
 
         return {
             "settings": [
-                {"name": "decks", "label": "Item and Event Cards", "type": "choice",
+                {"name": "decks", "label": N_("Item and Event Cards"), "type": "choice",
                  "default": "physical",
-                 "choices": [{"value": "physical", "label": "Real piles (name each card drawn)"},
-                             {"value": "virtual", "label": "Companion draws"}]},
-                {"name": "city_items", "label": "Item Cards a city or town gives", "type": "int",
-                 "min": 0, "max": 3, "default": data.city_items},
-                counts("item_deck", "Item Cards in the deck", data.item_deck, data.item_names),
-                counts("event_deck", "Event Cards in the deck", data.event_deck,
+                 "choices": [{"value": "physical",
+                              "label": N_("Real piles (name each card drawn)")},
+                             {"value": "virtual", "label": N_("Companion draws")}]},
+                {"name": "city_items", "label": N_("Item Cards a city or town gives"),
+                 "type": "int", "min": 0, "max": 3, "default": data.city_items},
+                counts("item_deck", N_("Item Cards in the deck"), data.item_deck,
+                       data.item_names),
+                counts("event_deck", N_("Event Cards in the deck"), data.event_deck,
                        data.event_names),
-                counts("board_spaces", "Chips on the board's spaces, by colour",
-                       data.board_spaces, {}),
-                {"name": "rivals", "label": "Pokémon Masters' cards (strength, bonus for rolls "
-                 "1-6)", "type": "json", "advanced": True,
+                counts("board_spaces", N_("Chips on the board's spaces, by colour"),
+                       data.board_spaces, COLOUR_NAMES),
+                {"name": "rivals", "label": N_("Pokémon Masters' cards (strength, bonus for "
+                                               "rolls 1-6)"), "type": "json", "advanced": True,
                  "default": {k: {"strength": r.strength, "bonus": list(r.bonus)}
                              for k, r in data.rivals.items()}},
-                {"name": "evolution_groups", "label": "Evolution Groups (lists of 2 or 3 "
-                 "Pokémon, least evolved first)", "type": "json", "advanced": True,
+                {"name": "evolution_groups", "label": N_("Evolution Groups (lists of 2 or 3 "
+                                                         "Pokémon, least evolved first)"),
+                 "type": "json", "advanced": True,
                  "default": [list(g) for g in data.groups]},
                 *readings.settings_info("master-trainer"),
             ],
@@ -121,11 +129,12 @@ class MasterTrainerRules(ViewRules):
             key = key.split("-", 1)[-1]
         arg = {"space": "space", "chip": "chip", "token": "with"}.get(kind)
         if arg is None:
-            raise IllegalCommand(f"{obj} is not a Pokémon Master Trainer object.")
+            raise IllegalCommand(Msg("{tag} is not a Pokémon Master Trainer object.", tag=obj))
         if kind == "token":
             seats = [p.id for p in state.setup.players if p.token == key]
             if not seats:
-                raise IllegalCommand(f"No player in this game has the {key} mover.")
+                raise IllegalCommand(Msg("No player in this game has the {mover} mover.",
+                                         mover=key))
             key = seats[0]
         legal = self.actions(state)
         for action in legal:
@@ -142,7 +151,8 @@ class MasterTrainerRules(ViewRules):
         """A deck card's tag names the card drawn from the real pile (or taken as a prize)."""
         prompt = state.prompt
         if prompt is None or prompt.kind not in ("draw_items", "draw_event", "prize"):
-            raise IllegalCommand("No card is to be drawn now; tap a card when the game asks.")
+            raise IllegalCommand(Msg("No card is to be drawn now; tap a card when the game "
+                                     "asks."))
         command = Command(prompt.to[0], "draw", {"card": card})
         why = self.refuse_draw(state, command)
         if why:
