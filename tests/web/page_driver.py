@@ -326,9 +326,11 @@ class Table:
         return self.service.state(self.game_id)[0]
 
     def settle(self, pages: list[Any] | None = None) -> None:
+        """Every phone (or ``pages``) shows the latest move: a loaded machine gets two
+        minutes (the wait ends as soon as the phone has it)."""
         v = self.version()
         for page in pages or self.all():
-            page.wait_for_function(f"() => window.__version >= {v}")
+            page.wait_for_function(f"() => window.__version >= {v}", timeout=120_000)
 
     def step(self, step: Any) -> None:
         """One scripted move, tapped on its player's phone; every phone sees it."""
