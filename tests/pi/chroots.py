@@ -108,6 +108,8 @@ def env() -> dict[str, str]:
     return {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
             "HOME": "/root", "LANG": "C.UTF-8", "DEBIAN_FRONTEND": "noninteractive",
             "PIP_CERT": "/etc/ssl/certs/ca-certificates.crt",
+            # emulated TLS is slow: a loaded machine's connections time out or are reset
+            "PIP_DEFAULT_TIMEOUT": "180", "PIP_RETRIES": "10",
             **{k: v for k, v in os.environ.items() if k.lower() in PROXY_VARS}}
 
 
