@@ -17,6 +17,7 @@ from companion.engine.editions import find_edition
 from companion.engine.state import BaseState
 from companion.engine.types import Event
 from companion.game_record import RECENT, _cite_text
+from companion.i18n import Msg
 from companion.story import Row
 
 EVERY = 32
@@ -97,7 +98,7 @@ class Replay:
             for _, e in self.events[info.first:info.end]:
                 name = e.type.split("@", 1)[0]
                 if name in ("turn", "turn_passed", "turn_started"):
-                    out.append({"step": k, "text": e.say or f"Turn {len(out) + 1}"})
+                    out.append({"step": k, "text": e.say or Msg("Turn {n}", n=len(out) + 1)})
                     break
         return out
 

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.editions import readings as data
+from companion.i18n import N_
 
 
 def _plain(text: str) -> str:
@@ -43,11 +44,11 @@ def passages(edition: str, settings: Mapping[str, Any]) -> list[dict[str, str]]:
             out.append({"kind": "rule", "id": rule, "title": entry.get("section", ""),
                         "text": entry["quote"]})
         elif "house" in entry:
-            out.append({"kind": "rule", "id": rule, "title": "House default (unverified)",
+            out.append({"kind": "rule", "id": rule, "title": N_("House default (unverified)"),
                         "text": entry["house"]})
     for r in in_force(edition, settings):
         out.append({"kind": "reading", "id": r["id"], "title": r["topic"],
-                    "text": r["chosen"] or "The companion's reading (docs/readings)."})
+                    "text": r["chosen"] or N_("The companion's reading (docs/readings).")})
     return out
 
 

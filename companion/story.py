@@ -20,6 +20,7 @@ from companion.engine.editions import find_edition
 from companion.engine.event_format import EVENT_TYPES, EventData, upcast
 from companion.engine.state import BaseState
 from companion.engine.types import Event
+from companion.i18n import N_, Msg, Msgs
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,13 +198,14 @@ def _told(rules: Any, state: BaseState, declared: list[Counter],
     if citation is not None:
         rule = citation["text"]
     winners = list(state.winners)
+    headline: str
     if not state.finished:
-        headline = "The game is still on."
+        headline = Msg("The game is still on.")
     elif winners:
-        headline = f"{' and '.join(names.get(w, w) for w in winners)} " \
-                   f"{'wins' if len(winners) == 1 else 'win'}: {state.end_reason}"
+        headline = Msgs("{players} wins: {reason}", "{players} win: {reason}", len(winners),
+                        players=[names.get(w, w) for w in winners], reason=state.end_reason)
     else:
-        headline = f"Nobody wins: {state.end_reason}"
+        headline = Msg("Nobody wins: {reason}", reason=state.end_reason)
     players = []
     for seat in state.setup.players:
         lines = []
@@ -220,7 +222,7 @@ def _told(rules: Any, state: BaseState, declared: list[Counter],
         if seat.id in swings:
             amount, said = swings[seat.id]
             sign = "+" if amount > 0 else "\u2212"
-            lines.append({"key": "swing", "label": "Biggest swing", "value": amount,
+            lines.append({"key": "swing", "label": N_("Biggest swing"), "value": amount,
                           "text": f"{sign}{fmt(abs(amount))}" + (f": {said}" if said else "")})
         players.append({"id": seat.id, "name": seat.name, "winner": seat.id in winners,
                         "lines": lines})

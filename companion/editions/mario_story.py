@@ -7,6 +7,7 @@ from typing import Any, cast
 
 from companion.editions.mario import GameOverMarked
 from companion.engine.events import Rolled
+from companion.i18n import N_
 from companion.monopoly.state import MonopolyState
 from companion.monopoly.story import STORY_COUNTERS as FAMILY
 from companion.story import Count, Counter, Step
@@ -43,7 +44,7 @@ def battles_won(step: Step) -> Count:
 
 STORY_COUNTERS = [
     *FAMILY,
-    Counter("game_overs", "GAME OVERs on their locations", game_overs, short="GO!"),
-    Counter("bowser_battles", "Battles with Bowser", battles),
-    Counter("bowser_beaten", "Battles won against Bowser", battles_won),
+    Counter("game_overs", N_("GAME OVERs on their locations"), game_overs, short="GO!"),
+    Counter("bowser_battles", N_("Battles with Bowser"), battles),
+    Counter("bowser_beaten", N_("Battles won against Bowser"), battles_won),
 ]

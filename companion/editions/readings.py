@@ -10,7 +10,7 @@ the rulebook section and a short exact quote for each automatic action.
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -32,6 +32,18 @@ def _tables(edition: str) -> Mapping[str, Any]:
 def readings(edition: str) -> list[dict[str, Any]]:
     """Every reading the edition takes, in the data file's order."""
     return [dict(r) for r in _tables(edition).get("readings", ())]
+
+
+def extract_texts(fileobj: Any, keywords: Any, comment_tags: Any, options: Any
+                  ) -> Iterator[tuple[int, str, str, list[str]]]:
+    """Babel's extraction method for a data file (babel.cfg ``[readings: seeds/**.toml]``):
+    each reading's words (topic, setting label, choices) go into the catalogue; the page reads
+    them in its language (``I18n.t``)."""
+    for r in tomllib.loads(fileobj.read().decode("utf-8")).get("readings", ()):
+        choices = [o.get("label") for o in r.get("options", ())]
+        for text in (r.get("topic"), r.get("label"), *choices):
+            if text:
+                yield 0, "N_", str(text), []
 
 
 def citations(edition: str) -> dict[str, dict[str, str]]:

@@ -14,6 +14,7 @@ from companion.engine.events import (
     TradeClosed,
     TurnPassed,
 )
+from companion.i18n import N_
 from companion.monopoly.events import WentToJail
 from companion.monopoly.state import MonopolyState
 from companion.story import Count, Counter, Step
@@ -111,12 +112,12 @@ def trades_made(step: Step) -> Count:
 
 
 STORY_COUNTERS = [
-    Counter("rent_paid", "Rent paid", rent_paid, money=True),
-    Counter("rent_received", "Rent received", rent_received, money=True,
+    Counter("rent_paid", N_("Rent paid"), rent_paid, money=True),
+    Counter("rent_received", N_("Rent received"), rent_received, money=True,
             short="rent"),
-    Counter("laps", "Laps", laps, short="laps"),
-    Counter("jail_turns", "Turns in Jail", jail_turns, feature="jail"),
-    Counter("auctions_won", "Auctions won", auctions_won, feature="auctions"),
-    Counter("trades", "Trades made", trades_made, feature="trades"),
+    Counter("laps", N_("Laps"), laps, short="laps"),
+    Counter("jail_turns", N_("Turns in Jail"), jail_turns, feature="jail"),
+    Counter("auctions_won", N_("Auctions won"), auctions_won, feature="auctions"),
+    Counter("trades", N_("Trades made"), trades_made, feature="trades"),
 ]
 """The family's lines, in the order the story shows them; each edition adds its own."""

@@ -57,7 +57,9 @@ def test_a_finished_games_story_and_replay_on_any_phone(tmp_path: Path) -> None:
         app = app_for(service)
         stranger = Phone(app.test_client())
         told = stranger.get(f"/api/games/{gid}/story").get_json()
-        assert told["headline"] == "Mario wins: Mario is the last player standing and wins!"
+        # a message, as the view's texts: its English beside its key and arguments
+        assert told["headline"]["say"] == "Mario wins: Mario is the last player standing and wins!"
+        assert told["headline"]["msg"] == "{players} wins: {reason}"
         laps = {p["name"]: next(x["value"] for x in p["lines"] if x["key"] == "laps")
                 for p in told["players"]}
         assert laps == {"Mario": 3, "Luigi": 3}

@@ -40,29 +40,11 @@ ANY_LANGUAGE = [re.compile(p) for p in (
     r"\b[0-9A-F]{4}(?:-[0-9A-F]{4}){2}\b",  # a seat key, shown and typed as printed
     r"\b\d{1,2} [A-Z][a-z]{2} \d{4}\b",      # a date (the pseudo-language's are English)
     r"[€₥]", r"\b\d+(?:[.,]\d+)*\b")]        # money and numbers
-PENDING_AREAS = "details.story > div, section.story"
-"""Not yet from the catalogue, and so not looked at: the story of a game (its headline and
-counters are made in English by companion/story.py; issue 30 is still open for them)."""
-PENDING_TURNS = re.compile(r"^\d+\. Turn \d+$")
-"""The replay's turn list names a turn "Turn 3" (companion/replay.py): still English."""
+PENDING_AREAS = "details.story li, section.story td"
+"""Not yet from the catalogue, and so not looked at: a story line's figures (companion/story.py
+writes its money in English digits and its biggest swing's log line as finished English;
+issue 30 is still open for them)."""
 
-
-def pending_words() -> set[str]:
-    """The companion's own texts not yet in the catalogue (issue 30 is still open for them):
-    the readings (seeds/<edition>.toml [[readings]]: topics, setting labels, their choices)
-    and the first-game explanations (companion/prompt_help.py)."""
-    from companion import prompt_help
-    from companion.editions import readings
-
-    out = {"The companion's reading (docs/readings)."}
-    for name in EDITIONS:
-        for r in readings.readings(name):
-            out |= {str(r.get("topic", "")), str(r.get("label", ""))}
-            out |= {str(o["label"]) for o in r.get("options", [])}
-        out |= {str(h.text) for h in prompt_help.EDITIONS.get(name, {}).values()}
-    out |= {str(h.text) for h in prompt_help.FAMILY.values()}
-    return out
-"""What reads the same in every language."""
 
 # the words a phone shows: visible text nodes, the options of a visible select, and the
 # accessible names and hints of visible elements; each with where it was
@@ -161,7 +143,6 @@ class Table:
         from companion import prompt_help
         for help_ in prompt_help.explanations(edition).values():  # its rule, quoted
             self.words.add(str(help_.get("rule") or ""))
-        self.words |= pending_words()
 
     def learn(self, game_id: str) -> None:
         """The game's own names (players, their tokens, its spaces and cards)."""
@@ -182,8 +163,6 @@ class Table:
         words = sorted((w for w in self.words if w and w.strip()), key=len, reverse=True)
         for where, text in page.evaluate(COLLECT, PENDING_AREAS):
             text = text.replace("\u00ad", "")  # soft hyphens in long names
-            if PENDING_TURNS.match(text):
-                continue
             rest = text
             while True:  # a message inside a message: ⟦Your turn: ⟦Roll the dice⟧⟧
                 inner = re.sub(r"⟦[^⟦⟧]*⟧", " ", rest)

@@ -108,7 +108,7 @@ function storySection(s) {
     h("p", {class: "muted"}, trn("{n} turn", "{n} turns", s.turns)),
     s.players.map((p) => h("div", {},
       h("h3", {}, p.name, p.winner ? h("span", {class: "muted"}, " " + tr("(winner)")) : ""),
-      h("table", {}, h("tbody", {}, p.lines.map((l) => h("tr", {}, h("th", {scope: "row"}, l.label),
+      h("table", {}, h("tbody", {}, p.lines.map((l) => h("tr", {}, h("th", {scope: "row"}, I18n.t(l.label)),
         h("td", {}, l.text))))))));
 }
 function who(v, id) { return ((v.players || []).find((p) => p.id === id) || {}).name || id; }
@@ -180,9 +180,9 @@ function rulesSection() {
     try {
       const r = await getJSON(`/api/games/${encodeURIComponent(R.game)}/rules?q=${encodeURIComponent(q)}`);
       list.replaceChildren(...(r.results.length ? r.results.map((p) => h("li", {},
-        h("strong", {}, p.title), p.kind === "reading" ? h("span", {class: "muted"}, " " + tr("(the companion's reading)")) : "",
-        h("br"), p.text)) : [h("li", {class: "muted"}, tr("Nothing found."))]));
-      forced.replaceChildren(...r.readings.map((x) => h("li", {}, x.topic, x.chosen ? `: ${x.chosen}` : "")));
+        h("strong", {}, I18n.t(p.title)), p.kind === "reading" ? h("span", {class: "muted"}, " " + tr("(the companion's reading)")) : "",
+        h("br"), p.kind === "reading" ? I18n.t(p.text) : p.text)) : [h("li", {class: "muted"}, tr("Nothing found."))]));
+      forced.replaceChildren(...r.readings.map((x) => h("li", {}, I18n.t(x.topic), x.chosen ? `: ${I18n.t(x.chosen)}` : "")));
     } catch (e) { toast(e.message); }
   };
   const box = h("input", {type: "search", "aria-label": tr("Search the rules"),

@@ -78,7 +78,7 @@ const RulesAtHand = (() => {
   function readingsList(r) {
     if (!r.readings.length) return h("p", {class: "muted"}, T().noReadings);
     return h("ul", {class: "readings"}, r.readings.map((x) => h("li", {},
-      I18n.text(x.topic), x.chosen ? `: ${I18n.text(x.chosen)}` : "")));
+      I18n.t(x.topic), x.chosen ? `: ${I18n.t(x.chosen)}` : "")));
   }
 
   /* ---- "rule" on a log line: the rule, then the readings in force ---- */
@@ -125,8 +125,8 @@ const RulesAtHand = (() => {
         const r = await getJSON(rulesUrl(gid, q));
         if (n !== asked) return;  /* a later search answered first */
         list.replaceChildren(...(r.results.length ? r.results.map((p) => h("li", {},
-          h("strong", {}, p.title), p.kind === "reading" ? h("span", {class: "muted"}, T().reading) : "",
-          h("br"), p.text)) : [h("li", {class: "muted"}, T().nothing)]));
+          h("strong", {}, I18n.t(p.title)), p.kind === "reading" ? h("span", {class: "muted"}, T().reading) : "",
+          h("br"), p.kind === "reading" ? I18n.t(p.text) : p.text)) : [h("li", {class: "muted"}, T().nothing)]));
         forced.replaceChildren(h("h3", {}, T().inForce), readingsList(r));
       } catch (e) { list.replaceChildren(h("li", {class: "muted"}, e.message)); }
     };
@@ -196,7 +196,7 @@ const RulesAtHand = (() => {
     if (!help) return null;
     explaining = {game: gid, kind, text};
     return h("section", {class: "notice first-game", "aria-label": T().explainTitle},
-      h("h2", {}, T().explainTitle), h("p", {}, I18n.text(help.text)),
+      h("h2", {}, T().explainTitle), h("p", {}, I18n.t(help.text)),  /* marked N_ in companion/prompt_help.py */
       help.rule ? h("p", {class: "muted hint"}, T().rule, help.rule) : null,
       h("button", {onclick: () => { markSeen(gid, kind); explaining = null; redraw(); }}, T().gotIt));
   }

@@ -16,7 +16,7 @@ function storyPanel(gameId, version, open) {
     s.rule ? h("p", {class: "muted hint"}, tr("Rule:") + " " + s.rule) : null,
     ...s.players.map((p) => h("div", {},
       h("h3", {}, p.name, p.winner ? " " + tr("(winner)") : ""),
-      h("ul", {}, p.lines.map((l) => h("li", {}, `${I18n.text(l.label)}: ${I18n.text(l.text)}`))))),
+      h("ul", {}, p.lines.map((l) => h("li", {}, `${I18n.t(l.label)}: ${I18n.text(l.text)}`  /* labels marked N_ (companion/story.py) */))))),
     h("p", {class: "row"},
       h("a", {class: "btn", href: `/history?game=${encodeURIComponent(gameId)}`}, tr("Replay this game")),
       h("a", {class: "btn", href: "/history"}, tr("All our games"))));

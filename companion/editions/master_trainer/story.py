@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from companion.editions.master_trainer.facts import ChipCaught, KnockedOut
+from companion.i18n import N_
 from companion.story import Count, Counter, Step
 
 
@@ -34,9 +35,9 @@ def knocked_out(step: Step) -> Count:
 
 
 STORY_COUNTERS = [
-    Counter("catches", "Pokémon caught", catches, short="caught"),
-    Counter("battles", "Battles fought", battles, short="fights"),
-    Counter("knocked_out", "Pokémon knocked out", knocked_out, short="KO"),
+    Counter("catches", N_("Pokémon caught"), catches, short="caught"),
+    Counter("battles", N_("Battles fought"), battles, short="fights"),
+    Counter("knocked_out", N_("Pokémon knocked out"), knocked_out, short="KO"),
 ]
 
 END_RULE = "final-win"

@@ -9,6 +9,7 @@ from typing import Any, cast
 from companion.editions.pokemon import data
 from companion.engine.editions import find_edition
 from companion.engine.state import BaseState
+from companion.i18n import N_
 from companion.monopoly.state import MonopolyState
 from companion.monopoly.story import STORY_COUNTERS as FAMILY
 from companion.story import Count, Counter, Step
@@ -56,7 +57,7 @@ def type_name(state: BaseState, type_id: str) -> str:
 
 STORY_COUNTERS = [
     *FAMILY,
-    Counter("catches", "Pokémon caught", catches, details=type_name, short="caught"),
-    Counter("battles", "Battles", battles),
-    Counter("battles_won", "Battles won", battles_won),
+    Counter("catches", N_("Pokémon caught"), catches, details=type_name, short="caught"),
+    Counter("battles", N_("Battles"), battles),
+    Counter("battles_won", N_("Battles won"), battles_won),
 ]
