@@ -7,12 +7,9 @@ on disk or not at all, and it is acknowledged only after the commit returns.
 
 from __future__ import annotations
 
-import getpass
 import json
 import logging
-import os
 import sqlite3
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -21,6 +18,11 @@ from typing import Any
 
 from companion.engine.types import Event
 from companion.i18n import data_from_stored, from_stored, stored, stored_data
+from companion.store_errors import StoreError as StoreError
+from companion.store_errors import StoreLost as StoreLost
+from companion.store_errors import writable_problem as writable_problem
+from companion.store_rescue import OpenFiles, rescue
+from companion.store_wal import presize_wal
 
 log = logging.getLogger(__name__)
 
@@ -80,75 +82,6 @@ class Row:
     event: Event
 
 
-class StoreError(RuntimeError):
-    """The database cannot be used (corrupt, unreadable, full disk).
-
-    ``kind`` is ``damaged`` (the file is not a sound database), ``read_only`` (the state
-    directory or the file cannot be written: permissions or a read-only SD card; the games
-    are fine) or ``busy`` (another process holds the state directory); ``screen`` is the
-    short text for the OLED."""
-
-    def __init__(self, message: str, kind: str = "damaged", screen: str = "") -> None:
-        super().__init__(message)
-        self.kind = kind
-        self.screen = screen or {
-            "damaged": "Database damaged: restore a backup (see the journal).",
-            "read_only": "Cannot save: the state folder is read-only (see the journal).",
-            "busy": "Another companion program is using the games (see the journal).",
-        }.get(kind, message)
-
-
-class StoreLost(StoreError):
-    """The database file was deleted or replaced while the service ran: a commit would go to
-    a file nobody will ever open again. Raised instead of committing (nothing of that write
-    is kept); the message says where what the process held was rescued to."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message, "lost",
-                         "Database file deleted: games rescued, see the journal.")
-
-
-def writable_problem(path: Path) -> str | None:
-    """Why the database at ``path`` cannot be written, or None if nothing stops it."""
-    folder = path.parent
-    who = _user()
-    if not os.access(folder, os.W_OK | os.X_OK):
-        return (f"The state directory {folder} is read-only for user {who} (permissions, or "
-                "a read-only file system): the companion cannot save games there. The games "
-                f"in it are not damaged. Make it writable (on a Pi: sudo chown -R companion: "
-                f"{folder}), or check the SD card, then start again.")
-    for name in (path.name, path.name + "-wal", path.name + "-shm"):
-        item = folder / name
-        if item.exists() and not os.access(item, os.R_OK | os.W_OK):
-            return (f"{item} cannot be written by user {who}: the companion cannot save "
-                    "games. The file is not damaged. Fix its owner or permissions (on a Pi: "
-                    f"sudo chown -R companion: {folder}), then start again.")
-    return None
-
-
-def _sync_dir(folder: Path) -> None:
-    """fsync a directory: a file just renamed into it is there after a power cut."""
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def _user() -> str:
-    try:
-        return getpass.getuser()
-    except (KeyError, OSError):
-        return str(os.getuid())
-
-WAL_HEADER, WAL_FRAME_HEADER = 32, 24
-"""Sizes of the write-ahead log's header and of each page's frame header (sqlite.org/walformat)."""
-WAL_SPARE = 64
-"""Pages beyond the checkpoint size the log is grown to (a commit may overshoot it)."""
-PRESIZE_STEP = 1 << 20
-"""Bytes of zeros per insert while growing the log."""
-ROOM_FACTOR = 16
-"""The log is grown only when the file system has this many times its size free."""
 CHECKPOINT_EVERY = 64
 """Commits between the checkpoints the service runs after a move's answer (a few hundred
 pages, well under SQLite's own threshold, which stays as the safety net)."""
@@ -167,15 +100,17 @@ class Store:
         problem = writable_problem(path)
         if problem:
             raise StoreError(problem, "read_only")
-        self.conn = self._connect()
+        self.conn = self.connect()
         self.commits_since_checkpoint = 0
         """Commits since :meth:`checkpoint` last ran (the service runs it after answers)."""
         self.lost: str | None = None
         """Set when the file was deleted or replaced and could not be rescued in its place:
         why every write is refused until a restart."""
-        self._files = self._identities()
+        self.files = OpenFiles(path, self.wal_path)
+        """The database file and its log as this process opened them."""
 
-    def _connect(self) -> sqlite3.Connection:
+    def connect(self) -> sqlite3.Connection:
+        """A connection to the database, set up for the one writer (its log in memory)."""
         path = self.path
         conn: sqlite3.Connection | None = None
         try:
@@ -224,53 +159,10 @@ class Store:
     def wal_path(self) -> Path:
         return self.path.with_name(self.path.name + "-wal")
 
-    def wal_target(self) -> int:
-        """Bytes the write-ahead log reaches before SQLite checkpoints it (0: never)."""
-        page = int(self.conn.execute("PRAGMA page_size").fetchone()[0])
-        pages = int(self.conn.execute("PRAGMA wal_autocheckpoint").fetchone()[0])
-        return 0 if pages <= 0 else WAL_HEADER + (pages + WAL_SPARE) * (page + WAL_FRAME_HEADER)
-
     def presize_wal(self) -> int:
-        """Grow the write-ahead log, once, to the size it reaches between checkpoints; its
-        size in bytes afterwards.
-
-        A commit's fsync costs twice as much while the log grows (the file system must
-        also record the new length) as when it overwrites blocks the log already has, and
-        the log starts empty after every start. So a transaction writes zeros until the log
-        is long enough and is then rolled back: SQLite writes a large transaction's pages to
-        the log before its commit, and a rolled-back transaction is never read back, so
-        nothing is stored, the database file does not grow, and later commits overwrite
-        those blocks. Only a speed-up: on any failure the log simply grows as before."""
-        wal = self.wal_path
-
-        def size() -> int:
-            return wal.stat().st_size if wal.exists() else 0
-
-        try:
-            target = self.wal_target()
-            if not target or size() >= target:
-                return size()
-            room = os.statvfs(self.path.parent)
-            if room.f_bavail * room.f_frsize < target * ROOM_FACTOR:
-                return size()  # a nearly full card: the space is better kept for the games
-            self.conn.execute("BEGIN IMMEDIATE")
-            try:
-                self.conn.execute("CREATE TABLE wal_presize (zeros BLOB)")
-                for _ in range(target // PRESIZE_STEP + 8):
-                    if size() >= target:
-                        break
-                    self.conn.execute("INSERT INTO wal_presize VALUES (zeroblob(?))",
-                                      (PRESIZE_STEP,))
-            finally:
-                self.conn.execute("ROLLBACK")
-            fd = os.open(wal, os.O_RDONLY)
-            try:
-                os.fsync(fd)  # the new length on disk now, not in the first move's commit
-            finally:
-                os.close(fd)
-            return size()
-        except (OSError, sqlite3.Error):
-            return 0
+        """Grow the write-ahead log ahead of the first move (:mod:`companion.store_wal`);
+        its size in bytes afterwards."""
+        return presize_wal(self.conn, self.path, self.wal_path)
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
@@ -290,93 +182,15 @@ class Store:
         self.conn.execute("COMMIT")
         self.commits_since_checkpoint += 1
 
-    def _identities(self) -> dict[Path, tuple[int, int]]:
-        """(device, inode) of the database file and its log as this process opened them."""
-        out = {}
-        for item in (self.path, self.wal_path):
-            try:
-                st = item.stat()
-            except OSError:
-                continue
-            out[item] = (st.st_dev, st.st_ino)
-        return out
-
     def moved(self) -> str:
-        """What happened to the files this connection writes ("" if nothing): a file
-        deleted or replaced under the running service (Linux keeps writing to the deleted
-        one, which nobody would ever open again). One ``stat`` per file: microseconds."""
-        if self.wal_path not in self._files and self.wal_path.exists():
-            self._files = {**self._files, **self._identities()}  # the log's first write
-        for item, (dev, ino) in self._files.items():
-            try:
-                st = item.stat()
-            except FileNotFoundError:
-                return f"{item} was deleted"
-            except OSError:
-                continue  # an unreadable directory is a different problem (the write says)
-            if (st.st_dev, st.st_ino) != (dev, ino):
-                return f"{item} was replaced by another file"
-        return ""
+        """What happened to the files this connection writes ("" if nothing):
+        :meth:`OpenFiles.moved`."""
+        return self.files.moved()
 
     def rescue(self, what: str) -> str:
-        """Copy every committed page this connection still reads (a deleted file stays
-        readable while it is open) into a new database; the message for the journal, the
-        page and the OLED. When the database's place holds nothing else now (no file, or
-        still this one), the copy takes it and this store goes on with it. Otherwise the
-        copy goes beside it and every write is refused until a restart (``lost``): the file
-        now in its place is someone's choice."""
-        folder = self.path.parent
-        shm = self.path.with_name(self.path.name + "-shm")
-        in_place = all(self._ours_or_absent(item) for item in (self.path, self.wal_path))
-        stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime())
-        target = self.path if in_place else folder / f"{self.path.name}.rescued-{stamp}"
-        partial = target.with_name(target.name + ".partial")
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-            partial.unlink(missing_ok=True)
-            copy = sqlite3.connect(partial)
-            try:
-                self.conn.backup(copy)
-            finally:
-                copy.close()
-            if in_place:
-                self.conn.close()  # SQLite deletes its log by name only if the file is ours
-                for item in (self.wal_path, shm):
-                    if self._ours_or_absent(item):
-                        item.unlink(missing_ok=True)
-            os.replace(partial, target)
-            _sync_dir(folder)
-            if in_place:
-                self.conn = self._connect()
-                self._files = self._identities()
-        except (OSError, sqlite3.Error, StoreError) as exc:
-            self.lost = (f"The database file {what} while the companion ran, and what it "
-                         f"held could not be saved in {target} ({exc}). Nothing more is "
-                         "saved. Do not switch the companion off: free the disk or fix the "
-                         f"folder (anything saved so far may be in {partial}), then "
-                         "restart it.")
-            log.error("%s", self.lost)
-            return self.lost
-        if not in_place:
-            self.lost = (f"The database file {what} while the companion ran. Every game it "
-                         f"held is saved in {target}; the file now at {self.path} was left "
-                         "alone. Nothing more is saved until a restart: stop the companion, "
-                         f"put the file you want at {self.path} (the rescued one, or "
-                         "`companion restore` a backup), and start it again.")
-            log.error("%s", self.lost)
-            return self.lost
-        text = (f"The database file {what} while the companion ran. Every game it held is "
-                f"saved again in {target} and play goes on. The last move was not saved: "
-                "make it again.")
-        log.error("%s", text)
-        return text
-
-    def _ours_or_absent(self, item: Path) -> bool:
-        try:
-            st = item.stat()
-        except FileNotFoundError:
-            return True
-        return self._files.get(item) == (st.st_dev, st.st_ino)
+        """Copy what this connection holds to a new database (:func:`companion.store_rescue.
+        rescue`); the message for the journal, the page and the OLED."""
+        return rescue(self, what)
 
     def checkpoint_due(self) -> bool:
         return self.commits_since_checkpoint >= CHECKPOINT_EVERY

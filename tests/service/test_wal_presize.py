@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from companion.service import GameService
-from companion.store import PRESIZE_STEP, Store
+from companion.store import Store
+from companion.store_wal import PRESIZE_STEP, wal_target
 
 SETUP = {"edition": "mario", "players": ["Mario", "Дмитрий"], "dice": "physical", "seed": 5,
          "settings": {"order": "seated"}}
@@ -26,7 +27,7 @@ def tables(db: Path) -> set[str]:
 def test_a_started_service_has_its_log_grown_and_no_trace_of_it(tmp_path: Path) -> None:
     with GameService(tmp_path) as svc:
         store = svc.store
-        assert store.wal_path.stat().st_size >= store.wal_target() > 1_000_000
+        assert store.wal_path.stat().st_size >= wal_target(store.conn) > 1_000_000
         pages = store.conn.execute("PRAGMA page_count").fetchone()[0]
         out = svc.create_game(SETUP)
         assert out.ok, out.error
@@ -78,7 +79,7 @@ def test_a_log_already_long_enough_is_left_as_it_is(tmp_path: Path) -> None:
     store = Store(tmp_path / "companion.db")
     try:
         size = store.presize_wal()
-        assert size >= store.wal_target()
+        assert size >= wal_target(store.conn)
         assert store.presize_wal() == size
     finally:
         store.close()
@@ -90,7 +91,7 @@ def test_a_database_reopened_without_its_log_gets_it_grown_again(tmp_path: Path)
         gid = svc.create_game(SETUP).game_id
     assert not (tmp_path / "companion.db-wal").exists()
     with GameService(tmp_path) as again:
-        assert again.store.wal_path.stat().st_size >= again.store.wal_target()
+        assert again.store.wal_path.stat().st_size >= wal_target(again.store.conn)
         assert again.state(gid)[0] >= 1
 
 
@@ -110,7 +111,7 @@ def test_a_nearly_full_card_keeps_its_space_for_the_games(
 
     monkeypatch.setattr(os, "statvfs", nearly_full)
     with GameService(tmp_path) as svc:
-        assert svc.store.wal_path.stat().st_size < svc.store.wal_target() // 4
+        assert svc.store.wal_path.stat().st_size < wal_target(svc.store.conn) // 4
         gid = svc.create_game(SETUP).game_id
         assert svc.submit(gid, {"actor": "mario", "type": "roll",
                                 "args": {"dice": [1, 2]}}).ok
