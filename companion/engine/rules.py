@@ -12,7 +12,9 @@ An edition is a :class:`Rules` subclass. It names its handlers by prefix:
 at once, so later rules see its effect, and the resulting event list applied to the original
 state gives exactly the same new state. The command being decided and ``@cites``:
 :mod:`companion.engine.context`; the engine's own events' handlers:
-:class:`companion.engine.state.SharedEvents`.
+:class:`companion.engine.state.SharedEvents`; the citation catalogue:
+:mod:`companion.engine.citations`; the roll and choice prompts and the commands that answer
+them: :mod:`companion.engine.asks`.
 """
 
 from __future__ import annotations
@@ -21,18 +23,11 @@ import functools
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
-from companion.engine.commands import (
-    ArgumentError,
-    Dice,
-    Small,
-    check_args,
-    declared_args,
-    takes,
-)
-from companion.engine.context import ChoiceAsk, RollAsk, ask_of
+from companion.engine.asks import GenericAsks
+from companion.engine.citations import CitationCatalogue
+from companion.engine.commands import ArgumentError, check_args, declared_args
 from companion.engine.context import Ctx as Ctx  # editions and tests import these from here
 from companion.engine.context import cites as cites
 from companion.engine.event_format import EVENT_TYPES, is_current, renamed_to, upcast
@@ -44,26 +39,11 @@ from companion.i18n import Msg
 S = TypeVar("S", bound=BaseState)
 
 
-@dataclass(frozen=True)
-class RollArgs:
-    """Roll the dice a prompt asks for."""
-
-    dice: Dice = None
-    """The values of physical dice (none: the companion rolls digital dice)."""
-
-
-@dataclass(frozen=True)
-class ChooseArgs:
-    """Pick one of the options the prompt offers."""
-
-    option: Small = None
-    """The chosen option's value."""
-
 _NAME = re.compile(r"^[a-z][a-z0-9_]{0,40}$")
 MAX_STEPS = 10_000
 
 
-class Rules(SharedEvents[S], ABC):
+class Rules(SharedEvents[S], CitationCatalogue, GenericAsks[S], ABC):
     """Base class of every edition's rules. Subclasses set ``name`` and ``title``."""
 
     name: str = ""
@@ -97,56 +77,6 @@ class Rules(SharedEvents[S], ABC):
     def check(self) -> None:
         """Check the edition's data against its declared rules when it loads (raise
         :class:`companion.engine.seeds.SeedError` naming the file and field)."""
-
-    def citations(self) -> Mapping[str, Mapping[str, str]]:
-        """The edition's citation catalogue: rule id -> ``section`` and ``quote`` (the
-        rulebook's words), or ``reading`` (a reading's id) / ``house`` (the companion's own
-        choice). ``@cites`` and ``cite=`` name these ids; see :meth:`check_citations`."""
-        return {}
-
-    cite_as: Mapping[str, str] = {}
-    """Family rule ids this edition's catalogue names differently (``{"salary": "start"}``)."""
-    never_cites: Mapping[str, str] = {}
-    """Family rule ids this edition never applies, and why (Monopolino has no auctions)."""
-
-    citation_file = ""
-    """Where the catalogue lives, for load-time error messages (``seeds/mario.toml``)."""
-
-    def reading_topic(self, reading: str) -> str:
-        """A reading's topic in words (the catalogue's ``reading`` names its id)."""
-        return reading
-
-    def check_citations(self) -> None:
-        """SeedError naming the catalogue and the rule id when a rule method cites an id the
-        edition's catalogue lacks (every ``@cites`` and literal ``cite=``/``citing`` id)."""
-        from companion.engine.seeds import check_cited
-
-        check_cited(type(self), self.citations(), self.citation_file or self.name,
-                    self.cite_as, frozenset(self.never_cites))
-
-    def citation(self, rule: str) -> dict[str, str] | None:
-        """Citation ``rule`` resolved for players: ``id``, ``edition``, ``section`` and
-        ``quote`` when the rulebook says it, ``reading``/``house`` when the companion chose,
-        and ``text``, one line saying all that; None when ``rule`` is "" or unknown."""
-        entry = self.citations().get(self.cite_as.get(rule, rule)) if rule else None
-        if entry is None:
-            return None
-        out = {"id": rule, "edition": self.title}
-        parts = []
-        if "section" in entry:
-            out["section"] = entry["section"]
-        if "quote" in entry:
-            out["quote"] = entry["quote"]
-            parts.append(f"{entry.get('section', '')}: \u201c{entry['quote']}\u201d")
-        if "reading" in entry:
-            out["reading"] = f"reading: {self.reading_topic(entry['reading'])}"
-            parts.append(out["reading"])
-        if "house" in entry:
-            out["house"] = f"house default (unverified): {entry['house']}"
-            parts.append(out["house"])
-        out["text"] = f"{self.title} rulebook, " + "; ".join(parts) if "quote" in entry \
-            else f"{self.title}: " + "; ".join(parts)
-        return out
 
     def interpret_tap(self, state: S, obj: str, role: str) -> Command:
         """What a tag tap means now (``obj`` like ``"token:..."``); RuleError says why not."""
@@ -444,100 +374,3 @@ class Rules(SharedEvents[S], ABC):
             if seat.id == actor:
                 return seat.name
         return actor
-
-    # -- generic prompts: rolls and choices --------------------------------------------------
-    dice_names: tuple[str, ...] = ()
-    """Names of the dice when a roll asks for that many (``input.names``: Mario's red and
-    black); a roll of another count shows no names."""
-
-    def prompt_actions(self, state: S) -> list[Action]:
-        """The actions a prompt offers through its generic parts: a ``roll`` spec (answered by
-        the ``roll`` command) and ``options`` (answered by ``choose``)."""
-        prompt = state.prompt
-        if prompt is None:
-            return []
-        out: list[Action] = []
-        ask = ask_of(prompt)
-        if isinstance(ask, RollAsk):
-            # an old log's English label equals its message: the key tells them apart
-            key = (ask.who, ask.count, ask.label, type(ask.label), state.setup.dice)
-            roll = self._roll_actions.get(key)
-            if roll is None:  # the same few per game: remembered (actions are immutable)
-                roll = self._roll_actions[key] = self._roll_action(
-                    ask.who, ask.count, ask.label, state.setup.dice)
-            out.append(roll)
-        elif isinstance(ask, ChoiceAsk):
-            for value, label in ask.options:
-                out.append(Action(prompt.to[0], ask.command, label, {"option": value}))
-        return out
-
-    def _roll_action(self, who: str, count: int, label: str, dice_mode: str) -> Action:
-        dice: dict[str, Any] = {
-            "kind": "dice",
-            "count": count,
-            "optional": dice_mode == "digital",
-            "physical": dice_mode == "physical",
-        }
-        if self.dice_names and len(self.dice_names) == count:
-            dice["names"] = list(self.dice_names)
-        return Action(who, "roll", label, {}, dice)
-
-    @functools.cached_property
-    def _roll_actions(self) -> dict[tuple[str, int, str, type, str], Action]:
-        """Roll actions by who rolls, how many dice, the button's label and the dice mode."""
-        return {}
-
-    def ask_roll(
-        self,
-        ctx: Ctx[S],
-        kind: str,
-        who: str,
-        text: str,
-        count: int,
-        task: str,
-        label: str = Msg("Roll"),
-        **args: Any,
-    ) -> None:
-        """Wait for ``who`` to roll ``count`` dice, then run ``task(dice=..., **args)``."""
-        ctx.ask(kind, (who,), text, RollAsk(who, count, task, args, label))
-
-    def ask_choice(
-        self,
-        ctx: Ctx[S],
-        kind: str,
-        who: str,
-        text: str,
-        options: list[tuple[Any, str]],
-        task: str,
-        **args: Any,
-    ) -> None:
-        """Wait for ``who`` to pick one of ``options`` ((value, label) pairs), then run
-        ``task(option=value, **args)``."""
-        ctx.ask(kind, (who,), text, ChoiceAsk(tuple(options), task, args))
-
-    @takes(RollArgs)
-    def cmd_roll(self, ctx: Ctx[S], command: Command) -> None:
-        """Roll (or enter) the dice the current prompt asks for; a roll no prompt spec asks
-        for answers the edition's own dice round (:meth:`roll_in_round`)."""
-        prompt = ctx.state.prompt
-        ask = ask_of(prompt)
-        if prompt is None or not isinstance(ask, RollAsk):
-            self.roll_in_round(ctx, command)
-            return
-        dice = ctx.roll(ask.count, command.args.get("dice"), ask.who, prompt.kind)
-        ctx.clear_prompt()
-        self.run_next(ctx, ask.task, **{**ask.args, "dice": list(dice)})
-
-    def roll_in_round(self, ctx: Ctx[S], command: Command) -> None:
-        """Edition hook: a roll for a dice round of the edition's own (Master Trainer: one
-        die from each of several players), not a prompt's roll spec."""
-        raise IllegalCommand(Msg("Nothing asks for a roll now."))
-
-    @takes(ChooseArgs)
-    def cmd_choose(self, ctx: Ctx[S], command: Command) -> None:
-        """Pick one of the options the current prompt offers."""
-        ask = ask_of(ctx.state.prompt)
-        if not isinstance(ask, ChoiceAsk):
-            raise IllegalCommand(Msg("Nothing asks for a choice now."))
-        ctx.clear_prompt()
-        ctx.then(Task(ask.task, {**ask.args, "option": command.args["option"]}))
