@@ -16,7 +16,7 @@ from functools import cache
 from typing import Any, NamedTuple
 
 from companion.engine.editions import find_edition
-from companion.i18n import N_
+from companion.i18n import N_, Msg, wire
 
 
 class Help(NamedTuple):
@@ -189,5 +189,15 @@ def explanations(edition: str) -> dict[str, dict[str, Any]]:
             continue
         cited = rules.citation(found.cite)
         out[kind] = {"text": found.text, "cite": found.cite,
-                     "rule": "" if cited is None else str(cited["text"])}
+                     "rule": "" if cited is None else wire(quoted(cited))}
     return out
+
+
+def quoted(cited: Mapping[str, str]) -> str:
+    """The one-line rule of a citation (``Rules.citation``): the rulebook's words stay the
+    exact English quotation they are (another language says that it quotes the English
+    rulebook); the words around them are a message."""
+    if "quote" not in cited or "reading" in cited or "house" in cited:
+        return str(cited["text"])
+    return Msg("{game} rulebook, {section}: “{quote}”", game=cited["edition"],
+               section=cited.get("section", ""), quote=cited["quote"])

@@ -93,6 +93,7 @@ def test_every_question_an_edition_asks_is_explained_with_its_rule(edition: str)
 def test_an_explanation_shows_the_rulebooks_words() -> None:
     teammate = prompt_help.explanations("mario")["teammate"]
     assert "teammate" in teammate["text"]
-    assert teammate["rule"].startswith("Monopoly: The Super Mario Bros. Movie Edition rulebook")
-    assert "battle against Bowser" in teammate["rule"]
+    rule = teammate["rule"]["say"] if isinstance(teammate["rule"], dict) else teammate["rule"]
+    assert rule.startswith("Monopoly: The Super Mario Bros. Movie Edition rulebook")
+    assert "battle against Bowser" in rule
     assert "auction" not in prompt_help.explanations("monopolino")  # never asked there

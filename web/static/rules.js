@@ -197,7 +197,7 @@ const RulesAtHand = (() => {
     explaining = {game: gid, kind, text};
     return h("section", {class: "notice first-game", "aria-label": T().explainTitle},
       h("h2", {}, T().explainTitle), h("p", {}, I18n.t(help.text)),  /* marked N_ in companion/prompt_help.py */
-      help.rule ? h("p", {class: "muted hint"}, T().rule, help.rule) : null,
+      help.rule ? h("p", {class: "muted hint"}, T().rule, I18n.text(help.rule)) : null,
       h("button", {onclick: () => { markSeen(gid, kind); explaining = null; redraw(); }}, T().gotIt));
   }
   function setting() {
