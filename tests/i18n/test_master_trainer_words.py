@@ -6,13 +6,15 @@ they are."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 from companion.engine import game
+from companion.engine.editions import find_edition
 from companion.engine.types import GameSetup
-from companion.i18n import Msg, Msgs, render
+from companion.i18n import Msg, Msgs, localized, render
 from companion.script import load_script, parse_step, script_setup
 from tests.i18n.untranslated import EXAMPLES, english_left, shown
 
@@ -105,3 +107,23 @@ def test_english_still_reads_as_before(read: dict[str, str]) -> None:
     assert "Misty's turn." in en
     assert "Misty challenges Ash to a Trainer Battle." in en
     assert "Ash beats the Pokémon Master and is the new Master Trainer!" in en
+
+
+def test_the_view_and_the_tags_read_in_the_readers_language() -> None:
+    """What the OLED and the page show beside the log (a trainer's place, the cards in hand,
+    the catch odds, a tag's name) is rendered in the reader's language (i18n.localized)."""
+    data = load_script(EXAMPLES / "master-trainer-two-players.json")
+    state = game.replay(game.new_game(GameSetup.from_json(script_setup(data))))
+    rules = find_edition("master-trainer")
+    seen = {"it": "", "es": ""}
+    for step in data["steps"][:40]:
+        _new, state = game.step(state, parse_step(state, step))
+        for lang in seen:
+            seen[lang] += json.dumps(localized(rules.view(state, None), lang), ensure_ascii=False)
+    assert "Biancavilla" in seen["it"] and "Pozione" in seen["it"] and " su 6 (" in seen["it"]
+    assert "Pueblo Paleta" in seen["es"] and "Poción" in seen["es"] and " de 6 (" in seen["es"]
+    for lang, text in seen.items():
+        assert "Pallet Town" not in text and "Potion" not in text and " in 6 (" not in text, lang
+    tags = dict(rules.tag_objects())
+    assert render(tags["card:potion-1"], "it") == "Carta Strumento: Pozione (1 di 5)"
+    assert render(tags["token:orange"], "es") == "Peón naranja"

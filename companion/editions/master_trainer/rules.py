@@ -17,14 +17,19 @@ from companion.i18n import N_, Msg
 
 COLOUR_NAMES = {"pink": N_("Pink"), "green": N_("Green"), "blue": N_("Blue"), "red": N_("Red")}
 """The board's chip colours as the setup form names them."""
+MOVERS = {"green": Msg("Green mover"), "orange": Msg("Orange mover"), "blue": Msg("Blue mover"),
+          "yellow": Msg("Yellow mover"), "pink": Msg("Pink mover"), "beige": Msg("Beige mover")}
+"""Each mover as a tag's name."""
 
 
 def card_objects(data: EditionData) -> list[tuple[str, str]]:
     """One tag object per card of the Item and Event decks: ``card:<kind>-<n>``."""
-    out = []
-    for title, deck, names in (("Item Card", data.item_deck, data.item_names),
-                               ("Event Card", data.event_deck, data.event_names)):
-        out += [(f"card:{k}-{i}", f"{title}: {names[k]} ({i} of {n})")
+    out: list[tuple[str, str]] = []
+    for kind, deck, names in (("item", data.item_deck, data.item_names),
+                              ("event", data.event_deck, data.event_names)):
+        out += [(f"card:{k}-{i}", Msg("Item Card: {card} ({i} of {n})", card=names[k], i=i, n=n)
+                 if kind == "item" else
+                 Msg("Event Card: {card} ({i} of {n})", card=names[k], i=i, n=n))
                 for k, n in deck.items() for i in range(1, n + 1)]
     return out
 
@@ -113,7 +118,7 @@ class MasterTrainerRules(ViewRules):
         each card of the Item and Event decks (``card:<kind>-<n>``: one tag per card)."""
         data = load()
         out = [(c.tag, c.label) for c in sorted(data.chips.values(), key=lambda c: c.number)]
-        out += [(f"token:{m}", f"{m.title()} mover") for m in data.movers]
+        out += [(f"token:{m}", MOVERS.get(m, f"{m.title()} mover")) for m in data.movers]
         out += [(s.tag, s.label) for s in SPACES.values()]
         return out + card_objects(data)
 
