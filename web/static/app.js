@@ -701,7 +701,8 @@ function ballAndRoll(a, label, inp) {
     const block = document.querySelector(`[data-keep="${CSS.escape(actionKey(a))}"]`);
     if (block) Keep.reset(block);
     const mine = a.actor === me() ? playerName(me()) : null;
-    const says = [...(first.says || []), ...(then.says || [])].map(I18n.text);
+    /* the answers' lines as messages (said), each in this phone's language */
+    const says = [...(first.said || first.says || []), ...(then.said || then.says || [])].map(I18n.text);
     if (says.length) toast(says.map((t) => (mine && I18n.lang() === "en"
       ? secondPerson(words(t), mine) : words(t)))
       .join(" "), true);
