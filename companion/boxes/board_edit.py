@@ -21,10 +21,11 @@ from functools import cache
 from typing import Any
 
 from companion.engine.types import SetupError
+from companion.i18n import LANGUAGES, SOURCE
 
 SPACE_FIELDS = ("kind", "name", "color", "price", "rent", "amount", "deck")
 NUMBER_FIELDS = ("price", "rent", "amount")
-KEYS = ("spaces", "add", "remove", "order", "cards", "confirmed")
+KEYS = ("spaces", "add", "remove", "order", "cards", "confirmed", "language")
 OWNABLE = ("location", "station")
 STRUCTURAL = ("add", "remove", "order")
 UNUSED = frozenset({"station"})
@@ -123,6 +124,8 @@ def edit_spaces(edition: str, raw: Mapping[str, Any], corrections: Mapping[str, 
     if unknown:
         raise _fail(f"board.{sorted(unknown)[0]}", f"not a board correction; use "
                     f"{_choices(KEYS)}.")
+    if corrections.get("language", SOURCE) not in LANGUAGES:
+        raise _fail("board.language", f"the box's language is one of {_choices(LANGUAGES)}.")
     default = [dict(s) for s in raw["spaces"]]
     kinds = handled_kinds(edition, default)
     colors = set(raw.get("colors", {}))
@@ -370,3 +373,25 @@ def evolution_groups(value: Any, chips: Iterable[str],
                 raise _fail(path, f"{slug!r} is not a Pokémon chip of this edition.")
         out.append(tuple(str(s) for s in group))
     return tuple(out)
+
+
+def box_words(raw: Mapping[str, Any], lang: str) -> dict[str, Any]:
+    """The edition's data file in the box's language ``lang`` (``board.language``, a box
+    profile's): a space's ``name_<lang>``, a deck's ``title_<lang>`` and a card's
+    ``text_<lang>`` replace the default words where the data file gives them (else the shipped
+    words stay); the other languages' words are dropped. These are the box's own words, shown
+    as printed to every reader whatever their language (docs/translating.md)."""
+    def pick(item: Mapping[str, Any], key: str) -> dict[str, Any]:
+        out = {k: v for k, v in item.items() if not _LANG_KEY.match(k)}
+        if f"{key}_{lang}" in item:
+            out[key] = item[f"{key}_{lang}"]
+        return out
+
+    out = dict(raw)
+    out["spaces"] = [pick(s, "name") for s in raw["spaces"]]
+    out["decks"] = [{**pick(d, "title"), "cards": [pick(c, "text") for c in d["cards"]]}
+                    for d in raw.get("decks", [])]
+    return out
+
+
+_LANG_KEY = re.compile(r"^(name|title|text)_[a-z]{2}$")

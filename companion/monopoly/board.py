@@ -145,7 +145,8 @@ def _raw(edition: str) -> Mapping[str, Any]:
 
 
 _MONEY = {"start": int, "one": str, "many": str, "symbol?": str, "decimals?": int, "*": True}
-_CARD = {"id": str, "text": str, "effect": {"do": str, "*": True}}
+_CARD = {"id": str, "text": str, "text_it?": str, "text_es?": str,
+         "effect": {"do": str, "*": True}}
 SEED_SCHEMA: dict[str, Any] = {
     "edition": {"title": str, "unverified?": [str], "tokens?": [str], "*": True},
     "money": _MONEY,
@@ -212,9 +213,11 @@ def _remembered_board(edition: str, corrections_json: str) -> Board:
 
 
 def _build_board(edition: str, corrections: Mapping[str, Any] | None) -> Board:
-    raw = _raw(edition)
-    money = raw["money"]
     corrections = corrections or {}
+    raw = _raw(edition)
+    language = corrections.get("language") if isinstance(corrections, Mapping) else None
+    raw = board_edit.box_words(raw, str(language or "en"))  # the box's words
+    money = raw["money"]
     raw_spaces = board_edit.edit_spaces(edition, raw, corrections)
     spaces = tuple(
         Space(

@@ -1,0 +1,59 @@
+"""A box profile carries its language (issue 30, item 4): the banker's setup chooses the box's
+language (``board.language``); where the data file gives a word in that language (Monopolino's
+START is VIA in the Italian box) the board uses it, else the shipped words; an owner's
+corrected card text is the box's own words and stays as written for every reader."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from companion.engine.types import SetupError
+from companion.i18n import render
+from companion.service import GameService
+
+TEXT = "VAI… al VIA. Prendi €0,50."
+
+
+def _setup(language: str | None) -> dict[str, object]:
+    board: dict[str, object] = {"cards": {"risk-01": {"text": TEXT}}}
+    if language:
+        board["language"] = language
+    return {"edition": "monopolino", "players": ["Zoë", "Дмитрий"], "seed": 1,
+            "settings": {"board": board}}
+
+
+def test_an_italian_box_says_via_to_every_reader(tmp_path: Path) -> None:
+    with GameService(tmp_path) as svc:
+        out = svc.create_game(_setup("it"))
+        assert out.ok, out.error
+        view = svc.view(out.game_id, None)
+        start = view["board"]["spaces"][0]
+        assert start["name"] == "VIA"  # the English phone reads the box's word too
+        english = svc.create_game(_setup(None))
+        assert svc.view(english.game_id, None)["board"]["spaces"][0]["name"] == "START"
+
+
+def test_a_box_profile_keeps_its_language_and_its_owners_words(tmp_path: Path) -> None:
+    from companion.boxes.profiles import Profiles
+
+    with GameService(tmp_path) as svc:
+        def save() -> None:
+            Profiles(svc.store.conn).save({"edition": "monopolino", "name": "la nostra scatola",
+                                           "settings": {"board": _setup("it")["settings"][
+                                               "board"]}, "tags": {}})  # type: ignore[index]
+        svc.call(save)
+        out = svc.create_game({"edition": "monopolino", "players": ["Zoë", "Дмитрий"],
+                               "seed": 1, "profile": "la nostra scatola"})
+        assert out.ok, out.error
+        state = svc.state(out.game_id)[1]
+        card = next(c for c in state.board.decks["risk"] if c.id == "risk-01")  # type: ignore[attr-defined]
+        assert card.text == TEXT and render(card.text, "es") == TEXT
+
+
+def test_an_unknown_box_language_is_refused_by_name() -> None:
+    from companion.monopoly.board import load_board
+
+    with pytest.raises(SetupError, match="box.s language is one of"):
+        load_board("monopolino", {"language": "klingon"})
