@@ -9,7 +9,7 @@ import shutil
 from typing import Any
 
 import pytest
-from page_driver import CHROMIUM, Table, expect
+from page_driver import CHROMIUM, Table, compose_a_trade, expect
 from test_page_table_night import mario  # noqa: F401  (a fixture)
 
 from companion.script import parse_step
@@ -67,3 +67,20 @@ def test_a_finger_resting_on_the_screen_does_not_freeze_it(mario: Table) -> None
     mario.step(step)
     expect()(news).not_to_have_text(shown)  # the finger is still down
     watcher.mouse.up()
+
+
+def test_a_trade_being_typed_survives_a_look_at_another_tab(mario: Table) -> None:  # noqa: F811
+    """Peach types a trade, looks at the History tab (another phone moves meanwhile) and comes
+    back: her partner, coins and focus-free form are as she left them, still open."""
+    step = mario.steps[0]
+    actor = parse_step(mario.service.state(mario.game_id)[1], step).to_json()["actor"]
+    pid = next(p for p in mario.phones if p != actor)
+    phone = mario.phones[pid]
+    partner = next(p for p in mario.phones if p != pid)
+    compose_a_trade(phone, pid, partner, "3")
+    phone.locator("#tab-history").click()
+    mario.step(step)
+    phone.locator("#tab-table").click()
+    trade = phone.locator(f".action[data-actor={pid}][data-type=propose_trade]")
+    expect()(trade.locator("select")).to_have_value(partner)
+    expect()(trade.locator("fieldset").nth(0).locator("input[type=number]")).to_have_value("3")

@@ -402,12 +402,13 @@ function render() {
     banker() ? ["banker", tr("Banker")] : ["more", tr("Phone")]];
   const nav = h("nav", {class: "tabs", role: "tablist", "aria-label": tr("Pages")}, ...tabs.map(
     ([k, label]) => h("button", {role: "tab", id: `tab-${k}`, "aria-selected": String(S.tab === k),
-      class: S.tab === k ? "sel" : "", onclick: () => { S.tab = k; render(); }}, label)));
+      class: S.tab === k ? "sel" : "", onclick: () => { S.leaving = S.tab !== k; S.tab = k; render(); }}, label)));
   const body = {table: tableTab, chart: chartTab, history: historyTab, banker: bankerTab,
     more: moreTab}[S.tab] || tableTab;
   /* what a person composes or reads survives the update (web/static/keep.js) */
   Keep.swap(app, [nav, h("div", {role: "tabpanel", "aria-labelledby": `tab-${S.tab}`},
-    ...body())]);
+    ...body())], S.leaving);  /* a form left on another tab waits there (keep.js) */
+  S.leaving = false;
   if (focus && $(focus) && document.activeElement !== $(focus)) $(focus).focus({preventScroll: true});
   if (window.__drawn === undefined) window.__drawn = performance.now();  /* first game drawn */
 }
@@ -1935,6 +1936,7 @@ function setupForm() {
 /* ---- start ---- */
 function openGame(id, tab) {
   if (S.game !== id) {
+    Keep.forget();
     S.view = null; S.viewJson = null; S.seen = -1; S.fetched = {}; S.seat = null;
   }
   S.game = id; S.tab = tab || "table";

@@ -5,6 +5,8 @@
      Its field keeps focus, caret and the phone's keyboard; its closures stay its own;
    - a details with data-open="key" keeps the open or closed state the person left it in;
    - the element at the top of the screen (or the focused block) stays where the eye was;
+   - a block in use that a draw to another tab leaves out is put aside, and comes back as it
+     was when a draw asks for its key again (a trade typed, a look at History, back);
    - the element a finger is pressing stays the very same element until the finger lifts: a
      browser sends a tap nowhere when its press and its release land on two elements, so a
      move arriving mid-tap would otherwise swallow it. It is kept when the fresh tree draws it
@@ -33,6 +35,7 @@ const Keep = (() => {
   const keyed = (root, key) => root.querySelector(`[data-keep="${CSS.escape(key)}"]`);
   const PRESSABLE = "button, summary, a, label, input, select, [role=tab]";
   let pressed = null, pressKept = false;
+  const aside = new Map();  /* blocks in use that a draw did not show, by key */
   document.addEventListener("pointerdown", (e) => {
     pressed = e.target instanceof Element ? e.target.closest(PRESSABLE) : null; pressKept = false;
   }, true);
@@ -89,7 +92,7 @@ const Keep = (() => {
       else old.insertBefore(c, ref);
     }
   }
-  function swap(root, kids) {
+  function swap(root, kids, leaving = false) {
     const fresh = document.createElement("div");
     fresh.append(...kids.filter(Boolean));
     /* blocks to keep: the outermost engaged ones, and any the fresh tree stands in for */
@@ -100,6 +103,12 @@ const Keep = (() => {
       if (engaged(el) || (stand && stand.hasAttribute("data-standin"))) keepers.push(el);
     }
     const twins = new Map(keepers.map((old) => [old, keyed(fresh, old.dataset.keep)]));
+    if (leaving) for (const [old, neu] of twins) if (!neu) aside.set(old.dataset.keep, old);
+    for (const [key, old] of aside) {  /* back from another tab: as it was left */
+      const neu = keyed(fresh, key);
+      if (!neu || root.contains(old)) continue;
+      neu.replaceWith(old); aside.delete(key);
+    }
     if (pressed && root.contains(pressed)
         && !keepers.some((k) => k.contains(pressed) || pressed.contains(k))) {
       const neu = twin(fresh, pressed);
@@ -140,6 +149,8 @@ const Keep = (() => {
     return el;
   }
   /* a block whose content was sent: back to as drawn, so the next draw replaces it */
+  /* another game: nothing put aside belongs to it */
+  function forget() { aside.clear(); }
   function reset(block) {
     const a = document.activeElement;
     if (a && block.contains(a)) a.blur();
@@ -152,6 +163,6 @@ const Keep = (() => {
     for (const d of block.querySelectorAll("details")) d.open = false;
     if (block.tagName === "DETAILS") block.open = false;
   }
-  return {swap, standIn, reset, release};
+  return {swap, standIn, reset, release, forget};
 })();
 window.Keep = Keep;
