@@ -62,11 +62,14 @@ def test_the_master_trainer_starter_prompt_names_only_what_the_buttons_do() -> N
 
 
 def js_chance(num: int, den: int) -> str:
-    """The page's chance-in-words function (web/static/app.js), run by node."""
+    """The page's chance-in-words function (web/static/app.js), run by node with the page's
+    message functions (web/static/i18n.js) in English."""
     source = (ROOT / "web" / "static" / "app.js").read_text("utf-8")
     body = re.search(r"function chance\(num, den\) \{.*?\n\}\n", source, re.S)
     assert body is not None
-    script = body.group(0) + f"process.stdout.write(JSON.stringify(chance({num}, {den})));"
+    words = (ROOT / "web" / "static" / "i18n.js").read_text("utf-8")
+    script = ("globalThis.window = globalThis;\n" + words + body.group(0)
+              + f"process.stdout.write(JSON.stringify(chance({num}, {den})));")
     out = subprocess.run(["node", "-e", script], capture_output=True, text=True, check=True)
     return str(json.loads(out.stdout))
 
