@@ -46,6 +46,8 @@ FAMILY_HOOKS: Mapping[str, str] = {
     "before_move": "tasks between the roll and the move (Mario: Bowser moves)",
     "move_dice": "the dice that move the token",
     "rolls_out_of_jail": "whether a roll frees a player from Jail",
+    "jail_exit_msg": "the line when a roll frees a player from Jail (Pokémon: a 6)",
+    "jail_stay_msg": "the line when a roll does not free a player from Jail",
     "before_landing": "tasks before the space landed on is followed (Mario: meeting Bowser)",
     "on_turn_end": "a player's turn just ended",
     # spaces, money and deeds

@@ -4,6 +4,7 @@ not a message translated in a language. Other editions reuse :func:`english_left
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -97,13 +98,17 @@ def _board_words(state: Any) -> set[str]:
     return out
 
 
+IDS = re.compile(r"[a-z]+(-[a-z]+)*-\d+")
+"""An id the box's objects carry (a chip's ``fire-3``): the same in every language."""
+
+
 def _plain_args(text: Msg, box: set[str]) -> Iterator[str]:
     for value in text.args.values():
         for v in value if isinstance(value, list | tuple) else [value]:
             if isinstance(v, Msg):
                 yield from _plain_args(v, box)
-            elif isinstance(v, str) and any(c.isalpha() for c in v) and not any(
-                    w.startswith(v) for w in box):
+            elif isinstance(v, str) and any(c.isalpha() for c in v) and not IDS.match(v) \
+                    and not any(w.startswith(v) for w in box):
                 yield f"English inside {text.key!r}: {v!r}"
 
 

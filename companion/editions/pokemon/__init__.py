@@ -31,6 +31,7 @@ from companion.engine.event_format import EventData, fact
 from companion.engine.events import WentBankrupt
 from companion.engine.registry import prompt_kind
 from companion.engine.types import Action, Command, IllegalCommand
+from companion.i18n import Msg, Msgs
 from companion.monopoly.board import load_board
 from companion.monopoly.rules import MonopolyRules
 from companion.monopoly.state import Assets, MonopolyState
@@ -96,10 +97,10 @@ class PokemonRules(TableSettings, PokemonSpaces, PokemonCatching, PokemonBattles
         worth = state.player(d.player).money + sum(self.bank_price(state, i) for i in owned)
         if not owned or worth < d.amount:
             return None
-        names = ", ".join(state.b.spaces[i].name for i in owned)
-        return (f"{state.name(d.player)} must first try to earn Poké Balls: selling locations "
-                f"to the Bank ({names}) or to rival Trainers can pay the "
-                f"{state.fmt(d.amount)} owed.")
+        return Msg("{player} must first try to earn Poké Balls: selling locations to the Bank "
+                   "({spaces}) or to rival Trainers can pay the {amount} owed.",
+                   player=state.name(d.player), spaces=[state.b.spaces[i].name for i in owned],
+                   amount=state.cash(d.amount))
 
     @prompt_kind("debt")
     def actions_debt(self, state: MonopolyState) -> list[Action]:
@@ -115,15 +116,19 @@ class PokemonRules(TableSettings, PokemonSpaces, PokemonCatching, PokemonBattles
     def check_holds_extra(self, state: MonopolyState, pid: str, assets: Assets) -> None:
         for card in assets.cards:
             if not self.is_jail_card(state, card):
-                raise IllegalCommand("Only Get Out of Jail Free cards can be traded.")
+                raise IllegalCommand(Msg("Only Get Out of Jail Free cards can be traded."))
         mine = data.caught(state, pid)
+        chips = {c for cs in data.all_chips(state.b).values() for c in cs}
         for chip in assets.extra.get("pokemon", ()):
+            if chip not in chips:
+                raise IllegalCommand(Msg("There is no such wild Pokémon chip."))
             if chip not in mine:
-                raise IllegalCommand(f"{state.name(pid)} does not hold the wild Pokémon {chip}.")
+                raise IllegalCommand(Msg("{player} does not hold the wild Pokémon {chip}.",
+                                         player=state.name(pid), chip=chip))
         battle = data.values(state).battle
         if battle and assets.spaces:
             if battle["space"] in assets.spaces:
-                raise IllegalCommand("A location being battled for cannot be traded.")
+                raise IllegalCommand(Msg("A location being battled for cannot be traded."))
 
     def hand_over_extra(self, ctx: C, giver: str, taker: str, a: Assets) -> None:
         chips = list(a.extra.get("pokemon", ()))
@@ -140,12 +145,12 @@ class PokemonRules(TableSettings, PokemonSpaces, PokemonCatching, PokemonBattles
         """Owing a Trainer: they get the wild Pokémon. Owing the Bank: released to the wild."""
         chips = data.caught(ctx.state, pid)
         if heir is not None:
-            say = f"{ctx.state.name(heir)} gets {ctx.state.name(pid)}'s wild Pokémon." if chips \
-                else ""
+            say = Msg("{heir} gets {player}'s wild Pokémon.", heir=ctx.state.name(heir),
+                      player=ctx.state.name(pid)) if chips else ""
             ctx.emit("pokemon_inherited", say, player=pid, heir=heir)
         else:
-            say = f"{ctx.state.name(pid)}'s wild Pokémon are released back beside the board." \
-                if chips else ""
+            say = Msg("{player}'s wild Pokémon are released back beside the board.",
+                      player=ctx.state.name(pid)) if chips else ""
             ctx.emit("pokemon_released", say, player=pid)
 
     def on_pokemon_inherited(self, state: MonopolyState, e: PokemonInherited) -> MonopolyState:
@@ -166,9 +171,16 @@ class PokemonRules(TableSettings, PokemonSpaces, PokemonCatching, PokemonBattles
 
     def describe(self, state: MonopolyState, a: Assets) -> str:
         names = data.type_names(state.b)
-        chips = [f"{names[data.chip_type(c)]} Pokémon {c}" for c in a.extra.get("pokemon", ())]
+        chips = [Msg("{type} Pokémon {chip}", type=names[data.chip_type(c)], chip=c)
+                 for c in a.extra.get("pokemon", ())]
         rest = super().describe(state, Assets(a.money, a.spaces, a.cards))
-        return ", ".join([*([rest] if rest != "nothing" else []), *chips]) or "nothing"
+        if not chips:
+            return rest
+        parts = [*([rest] if rest != "nothing" else []), *chips]
+        said = parts[-1]
+        for part in reversed(parts[:-1]):
+            said = Msg("{item}, {rest}", item=part, rest=said)
+        return said
 
     # -- the end --------------------------------------------------------------------------
     def end_cite(self, state: MonopolyState) -> str:
@@ -183,11 +195,13 @@ class PokemonRules(TableSettings, PokemonSpaces, PokemonCatching, PokemonBattles
         complete = data.complete_mats(state)
         done = [p.id for p in state.active if p.id in complete] if complete else []
         if done:
-            names = " and ".join(state.name(p) for p in done)
-            return done, f"{names} completed the tracker mat with all 8 types and wins!"
+            return done, Msgs("{players} completed the tracker mat with all 8 types and wins!",
+                              "{players} completed the tracker mat with all 8 types and win!",
+                              len(done), players=[state.name(p) for p in done])
         active = state.active
         if len(active) == 1:
-            return [active[0].id], f"{active[0].name} is the last Trainer with Poké Balls and wins!"
+            return [active[0].id], Msg("{player} is the last Trainer with Poké Balls and wins!",
+                                       player=active[0].name)
         return None
 
     def final_ranking(self, state: MonopolyState) -> tuple[list[str], str]:
@@ -200,9 +214,11 @@ class PokemonRules(TableSettings, PokemonSpaces, PokemonCatching, PokemonBattles
                     state.player(pid).money)
         best = max(score(p.id) for p in state.active)
         winners = [p.id for p in state.active if score(p.id) == best]
-        names = " and ".join(state.name(w) for w in winners)
-        return winners, (f"{names} leads with {best[0]} types, {best[1]} Pokémon and "
-                         f"{state.fmt(best[2])}.")
+        return winners, Msgs("{players} leads with {types}, {pokemon} Pokémon and {amount}.",
+                             "{players} lead with {types}, {pokemon} Pokémon and {amount}.",
+                             len(winners), players=[state.name(w) for w in winners],
+                             types=Msgs("{n} type", "{n} types", best[0]), pokemon=best[1],
+                             amount=state.cash(best[2]))
 
     # -- front ends -----------------------------------------------------------------------
     def view(self, state: MonopolyState, viewer: str | None = None) -> dict[str, Any]:

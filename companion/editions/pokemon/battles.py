@@ -16,6 +16,7 @@ from companion.engine.event_format import EventData, fact
 from companion.engine.registry import task
 from companion.engine.state import Task
 from companion.engine.types import Command
+from companion.i18n import Msg
 from companion.monopoly.rules import MonopolyRules
 from companion.monopoly.state import MonopolyState
 
@@ -86,7 +87,7 @@ class PokemonBattles(MonopolyRules):
         if p is not None and p.kind == "explore" and command.actor in p.to:
             owner = state.owner(p.data["space"])
             if owner is None or owner == command.actor:
-                return "You can only battle the Trainer who controls this location."
+                return Msg("You can only battle the Trainer who controls this location.")
         return None
 
     def cmd_battle(self, ctx: C, command: Command) -> None:
@@ -98,22 +99,29 @@ class PokemonBattles(MonopolyRules):
         assert owner is not None  # refuse_battle lets only a rival-owned location through
         ctx.clear_prompt()
         state = ctx.state
-        ctx.emit("battle_begun", f"{state.name(pid)} battles {state.name(owner)} for "
-                 f"{state.b.spaces[index].name}!", challenger=pid, owner=owner, space=index)
+        ctx.emit("battle_begun", Msg("{player} battles {owner} for {space}!",
+                                     player=state.name(pid), owner=state.name(owner),
+                                     space=state.b.spaces[index].name),
+                 challenger=pid, owner=owner, space=index)
         self.ask_battle_roll(ctx, pid)
 
     def ask_battle_roll(self, ctx: C, pid: str) -> None:
         state = ctx.state
-        self.ask_roll(ctx, "battle", pid, f"{state.name(pid)}: roll the die for the battle "
-                      f"(+{data.battle_strength(state, pid)} for your Pokémon and partner)", 1,
-                      "battle_rolled", label="Roll for the battle", player=pid)
+        self.ask_roll(ctx, "battle", pid, Msg("{player}: roll the die for the battle (+{n} for "
+                                              "your Pokémon and partner)",
+                                              player=state.name(pid),
+                                              n=data.battle_strength(state, pid)), 1,
+                      "battle_rolled", label=Msg("Roll for the battle"), player=pid)
 
     @task("battle_rolled")
     def task_battle_rolled(self, ctx: C, player: str, dice: list[int]) -> None:
         b = data.battle(ctx.state)
         strength = data.battle_strength(ctx.state, player)
-        ctx.emit("battle_die_counted", f"{ctx.state.name(player)} rolls {dice[0]} + {strength} "
-                 f"for their Pokémon = {dice[0] + strength}.", player=player, value=dice[0])
+        ctx.emit("battle_die_counted", Msg("{player} rolls {n} + {strength} for their Pokémon "
+                                           "= {total}.", player=ctx.state.name(player),
+                                           n=dice[0], strength=strength,
+                                           total=dice[0] + strength),
+                 player=player, value=dice[0])
         if player == b["challenger"]:
             self.ask_battle_roll(ctx, b["owner"])
             return
@@ -128,14 +136,16 @@ class PokemonBattles(MonopolyRules):
             self.after_cards(ctx, player)
             return
         total = self.total(ctx.state, player)
-        options = [(c, f"Play \u201c{ctx.state.b.card(c).text.split('.')[0]}\u201d "
-                    f"(+{ctx.state.b.card(c).effect.get('bonus', 0)})") for c in cards]
-        options.append(("done", "Play no more cards"))
+        options: list[tuple[str, str]] = [
+            (c, Msg("Play \u201c{card}\u201d (+{n})", card=ctx.state.b.card(c).text.split(".")[0],
+                    n=int(ctx.state.b.card(c).effect.get("bonus", 0)))) for c in cards]
+        options.append(("done", Msg("Play no more cards")))
         rival = b["owner"] if player == b["challenger"] else b["challenger"]
-        self.ask_choice(ctx, "battle_card", player, f"{ctx.state.name(player)}: your total is "
-                        f"{total} against {ctx.state.name(rival)}'s "
-                        f"{self.total(ctx.state, rival)}; play a Challenge card?", options,
-                        "battle_card", player=player)
+        self.ask_choice(ctx, "battle_card", player,
+                        Msg("{player}: your total is {total} against {rival}'s {theirs}; play a "
+                            "Challenge card?", player=ctx.state.name(player), total=total,
+                            rival=ctx.state.name(rival), theirs=self.total(ctx.state, rival)),
+                        options, "battle_card", player=player)
 
     @task("battle_card")
     def task_battle_card(self, ctx: C, player: str, option: str) -> None:
@@ -145,9 +155,10 @@ class PokemonBattles(MonopolyRules):
         card = ctx.state.b.card(option)
         bonus = int(card.effect.get("bonus", 0))
         self.return_card(ctx, player, option)
-        ctx.emit("challenge_card_played", f"{ctx.state.name(player)} plays "
-                 f"\u201c{card.text.split('.')[0]}\u201d: +{bonus}.", player=player,
-                 card=card.id, bonus=bonus)
+        ctx.emit("challenge_card_played", Msg("{player} plays \u201c{card}\u201d: +{n}.",
+                                              player=ctx.state.name(player),
+                                              card=card.text.split(".")[0], n=bonus),
+                 player=player, card=card.id, bonus=bonus)
         ctx.then(Task("battle_cards", {"player": player}))
 
     def after_cards(self, ctx: C, player: str) -> None:
@@ -171,20 +182,28 @@ class PokemonBattles(MonopolyRules):
         mine, theirs = self.total(state, me), self.total(state, owner)
         space = state.b.spaces[index]
         ctx.emit("battle_ended")
+        who = {"player": state.name(me), "owner": state.name(owner), "mine": mine,
+               "theirs": theirs, "space": space.name}
         if mine > theirs:
-            why = f"{state.name(me)} wins the battle {mine} to {theirs}"
             if state.owner(index) != owner:
-                ctx.say(f"{why}, but {space.name} is no longer {state.name(owner)}'s.")
+                ctx.say(Msg("{player} wins the battle {mine} to {theirs}, but {space} is no "
+                            "longer {owner}'s.", **who))
             elif state.has_set(owner, space.color):
-                ctx.say(f"{why} and pays nothing; {state.name(owner)} holds the whole "
-                        f"{state.b.color_names[space.color]} set and keeps {space.name}.")
+                ctx.say(Msg("{player} wins the battle {mine} to {theirs} and pays nothing; "
+                            "{owner} holds the whole {colour} set and keeps {space}.",
+                            colour=state.b.color_names[space.color], **who))
             else:
-                self.take_deed(ctx, index, me, f"{why}: pays nothing and takes {space.name} "
-                               f"from {state.name(owner)}.")
+                self.take_deed(ctx, index, me, Msg("{player} wins the battle {mine} to "
+                                                   "{theirs}: pays nothing and takes {space} "
+                                                   "from {owner}.", **who))
             return
-        tie = " (a tie goes to the owner)" if mine == theirs else ""
-        self.pay(ctx, me, owner, space.rent, f"{state.name(owner)} wins the battle {theirs} to "
-                 f"{mine}{tie}: {state.name(me)} pays the battle fee of {state.fmt(space.rent)}")
+        fee = state.cash(space.rent)
+        self.pay(ctx, me, owner, space.rent,
+                 Msg("{owner} wins the battle {theirs} to {mine} (a tie goes to the owner): "
+                     "{player} pays the battle fee of {amount}", amount=fee, **who)
+                 if mine == theirs else
+                 Msg("{owner} wins the battle {theirs} to {mine}: {player} pays the battle fee "
+                     "of {amount}", amount=fee, **who))
 
 
 def battle_rule(rules: PokemonBattles, state: MonopolyState) -> str:

@@ -16,6 +16,7 @@ from companion.engine.event_format import EventData, fact
 from companion.engine.registry import prompt_kind, task
 from companion.engine.state import Task, evolve
 from companion.engine.types import Action, Command
+from companion.i18n import Msg
 from companion.monopoly.board import Space
 from companion.monopoly.rules import MonopolyRules
 from companion.monopoly.state import MonopolyState
@@ -98,8 +99,9 @@ class PokemonCatching(MonopolyRules):
         state = ctx.state
         space = state.b.spaces[index]
         if state.owner(index) == pid and not data.wild_left(state, space.color):
-            ctx.emit("noted", f"No wild {data.type_name(state.b, space.color)}-type Pokémon are "
-                     f"left: nothing to catch at {space.name}.", cite="catch-empty")
+            ctx.emit("noted", Msg("No wild {type}-type Pokémon are left: nothing to catch at "
+                                  "{space}.", type=data.type_name(state.b, space.color),
+                                  space=space.name), cite="catch-empty")
             return
         text, details = self.explore_question(state, pid, index)
         ctx.ask("explore", (pid,), text, **details)
@@ -113,20 +115,23 @@ class PokemonCatching(MonopolyRules):
             odds = data.odds_for(state, pid)
             if not data.wild_left(state, space.color):
                 odds = data.no_catch(odds)
-            return (f"{state.name(pid)}: explore {space.name} for free? "
-                    f"({data.odds_text(odds)})",
+            return (Msg("{player}: explore {space} for free? ({odds})", player=state.name(pid),
+                        space=space.name, odds=data.odds_text(odds)),
                     {"space": index, "owner": pid, "cost": 0, "odds": odds})
         cost = space.rent
         odds = data.catch_odds(data.values(state).ball_faces, int(state.b.rule("die_faces")),
                                max(0, state.player(pid).money - cost),
                                int(state.b.rule("reroll_price")), data.counts_last(state))
-        after = " after paying"
+        words = {"player": state.name(pid), "owner": state.name(owner), "space": space.name,
+                 "amount": state.cash(cost)}
         if not data.wild_left(state, space.color):
-            odds, after = data.no_catch(odds), ""
-        return (f"{state.name(pid)} is on {state.name(owner)}'s {space.name}: pay "
-                f"{state.fmt(cost)} to explore ({data.odds_text(odds)}{after}), or battle "
-                f"{state.name(owner)}", {"space": index, "owner": owner, "cost": cost,
-                                         "odds": odds})
+            odds = data.no_catch(odds)
+            text = Msg("{player} is on {owner}'s {space}: pay {amount} to explore ({odds}), or "
+                       "battle {owner}", odds=data.odds_text(odds), **words)
+        else:
+            text = Msg("{player} is on {owner}'s {space}: pay {amount} to explore ({odds} after "
+                       "paying), or battle {owner}", odds=data.odds_text(odds), **words)
+        return text, {"space": index, "owner": owner, "cost": cost, "odds": odds}
 
     live_prompts = frozenset({"explore", "catch", "catch_miss"})
     """Prompts that show the odds: worked out again from the state after any other command
@@ -158,10 +163,11 @@ class PokemonCatching(MonopolyRules):
         d = state.prompt.data
         owner = state.owner(d["space"])  # a trade may have changed hands since the prompt
         if owner is None or owner == pid:
-            return [Action(pid, "explore", "Explore for free"),
-                    Action(pid, "stop", "Do not explore")]
-        return [Action(pid, "explore", f"Pay {state.fmt(d['cost'])} to explore"),
-                Action(pid, "battle", f"Battle {state.name(owner)}")]
+            return [Action(pid, "explore", Msg("Explore for free")),
+                    Action(pid, "stop", Msg("Do not explore"))]
+        return [Action(pid, "explore", Msg("Pay {amount} to explore",
+                                           amount=state.cash(d["cost"]))),
+                Action(pid, "battle", Msg("Battle {player}", player=state.name(owner)))]
 
     @cites("explore-cost")
     def cmd_explore(self, ctx: C, command: Command) -> None:
@@ -173,9 +179,10 @@ class PokemonCatching(MonopolyRules):
         ctx.clear_prompt()
         name = ctx.state.b.spaces[index].name
         if owner is not None and owner != pid:
-            self.pay(ctx, pid, owner, d["cost"], f"{ctx.state.name(pid)} pays "
-                     f"{ctx.state.name(owner)} {ctx.state.fmt(d['cost'])} to explore {name} "
-                     "(exploration cost)")
+            self.pay(ctx, pid, owner, d["cost"],
+                     Msg("{player} pays {owner} {amount} to explore {space} (exploration cost)",
+                         player=ctx.state.name(pid), owner=ctx.state.name(owner),
+                         amount=ctx.state.cash(d["cost"]), space=name))
         ctx.then(Task("catch_start", {"player": pid, "space": index}))
 
     @task("catch_start")
@@ -185,8 +192,9 @@ class PokemonCatching(MonopolyRules):
             return
         s = state.b.spaces[space]
         if not data.wild_left(state, s.color):
-            ctx.emit("noted", f"No wild {data.type_name(state.b, s.color)}-type Pokémon are left "
-                     f"at {s.name}: nothing to catch.", cite="catch-empty")
+            ctx.emit("noted", Msg("No wild {type}-type Pokémon are left at {space}: nothing to "
+                                  "catch.", type=data.type_name(state.b, s.color), space=s.name),
+                     cite="catch-empty")
             return
         self.ask_catch(ctx, player, space)
 
@@ -201,14 +209,16 @@ class PokemonCatching(MonopolyRules):
         if data.values(state).catch != catch:
             ctx.emit("catch_odds_shown", player=pid, space=index, pokemon_type=s.color,
                      odds=odds)
-        hint = f"1-{k} Poké Ball" if k > 1 else "1 Poké Ball"
+        hint = Msg("1-{n} Poké Ball", n=k) if k > 1 else Msg("1 Poké Ball")
         if k < n:
-            hint += f", {k + 1}-{n} X" if k + 1 < n else f", {n} X"
+            hint = Msg("{balls}, {x}", balls=hint, x=Msg("{first}-{n} X", first=k + 1, n=n)
+                       if k + 1 < n else Msg("{n} X", n=n))
         spec = {"who": pid, "count": 1, "task": "catch_rolled",
-                "args": {"player": pid, "space": index}, "label": "Roll the catching die"}
-        ctx.ask("catch", (pid,), f"{state.name(pid)}: roll the catching die at {s.name} "
-                f"({data.odds_text(odds)}; faces {hint})", roll=spec, odds=odds, faces=faces,
-                space=index, type=s.color)
+                "args": {"player": pid, "space": index}, "label": Msg("Roll the catching die")}
+        ctx.ask("catch", (pid,), Msg("{player}: roll the catching die at {space} ({odds}; faces "
+                                     "{faces})", player=state.name(pid), space=s.name,
+                                     odds=data.odds_text(odds), faces=hint),
+                roll=spec, odds=odds, faces=faces, space=index, type=s.color)
 
     @task("catch_rolled")
     @cites("catch")
@@ -218,19 +228,22 @@ class PokemonCatching(MonopolyRules):
         kind = data.type_name(state.b, s.color)
         if dice[0] <= data.values(state).ball_faces:
             chip = data.values(state).wild[s.color][0]
-            where = "beside the mat" if s.color in data.mat_types(state, player) else "on the mat"
-            ctx.emit("pokemon_caught",
-                     f"Poké Ball! {state.name(player)} catches a wild {kind}-type "
-                     f"Pokémon ({chip}) and puts it {where}.", player=player, chip=chip)
+            words = {"player": state.name(player), "type": kind, "chip": chip}
+            said = Msg("Poké Ball! {player} catches a wild {type}-type Pokémon ({chip}) and "
+                       "puts it beside the mat.", **words) \
+                if s.color in data.mat_types(state, player) else \
+                Msg("Poké Ball! {player} catches a wild {type}-type Pokémon ({chip}) and "
+                    "puts it on the mat.", **words)
+            ctx.emit("pokemon_caught", said, player=player, chip=chip)
             return
         price = int(state.b.rule("reroll_price"))
         if state.player(player).money < price:
             ctx.emit("catching_ended",
-                     f"X: {state.name(player)} catches nothing and has no Poké Ball left "
-                     "to re-roll.", player=player, cite="catch-miss")
+                     Msg("X: {player} catches nothing and has no Poké Ball left to re-roll.",
+                         player=state.name(player)), player=player, cite="catch-miss")
             return
-        ctx.emit("catch_missed", f"X: {state.name(player)} catches nothing.", player=player,
-                 odds=self.reroll_odds(state, player), cite="catch-miss")
+        ctx.emit("catch_missed", Msg("X: {player} catches nothing.", player=state.name(player)),
+                 player=player, odds=self.reroll_odds(state, player), cite="catch-miss")
         self.ask_reroll(ctx, player, space)
 
     def reroll_odds(self, state: MonopolyState, player: str) -> data.Odds:
@@ -249,19 +262,22 @@ class PokemonCatching(MonopolyRules):
         if shown is not None and shown.get("odds") != odds:
             ctx.emit("catch_odds_changed", odds=odds)
         if money <= price and not self.may_spend_last(state):
-            ctx.ask("catch_miss", (player,), f"{state.name(player)}: stop (your last Poké Ball "
-                    "cannot be spent on a re-roll)", space=space, price=price, odds=odds)
+            ctx.ask("catch_miss", (player,), Msg("{player}: stop (your last Poké Ball cannot be "
+                                                 "spent on a re-roll)", player=state.name(player)),
+                    space=space, price=price, odds=odds)
             return
+        words = {"player": state.name(player), "amount": state.cash(price),
+                 "odds": data.odds_text(odds)}
         if money <= price and self.out_at_zero(state):
-            last = (" (your last: you would run out and be out of the game before the roll, "
-                    "so this re-roll cannot catch)")
+            text = Msg("{player}: stop, or pay {amount} to re-roll (your last: you would run out "
+                       "and be out of the game before the roll, so this re-roll cannot catch) "
+                       "({odds})", **words)
         elif money <= price:
-            last = " (your last Poké Ball)"
+            text = Msg("{player}: stop, or pay {amount} to re-roll (your last Poké Ball) "
+                       "({odds})", **words)
         else:
-            last = ""
-        ctx.ask("catch_miss", (player,), f"{state.name(player)}: stop, or pay "
-                f"{state.fmt(price)} to re-roll{last} ({data.odds_text(odds)})",
-                space=space, price=price, odds=odds)
+            text = Msg("{player}: stop, or pay {amount} to re-roll ({odds})", **words)
+        ctx.ask("catch_miss", (player,), text, space=space, price=price, odds=odds)
 
     def may_spend_last(self, state: MonopolyState) -> bool:
         return data.reading(state, "last_ball_reroll") == "yes"
@@ -274,10 +290,11 @@ class PokemonCatching(MonopolyRules):
         assert state.prompt is not None
         pid = state.prompt.to[0]
         price = state.prompt.data["price"]
-        out = [Action(pid, "stop", "Stop: end the turn")]
+        out = [Action(pid, "stop", Msg("Stop: end the turn"))]
         money = state.player(pid).money
         if money > price or (money == price and self.may_spend_last(state)):
-            out.insert(0, Action(pid, "reroll", f"Pay {state.fmt(price)} and re-roll"))
+            out.insert(0, Action(pid, "reroll", Msg("Pay {amount} and re-roll",
+                                                    amount=state.cash(price))))
         return out
 
     def refuse_reroll(self, state: MonopolyState, command: Command) -> str | None:
@@ -285,9 +302,10 @@ class PokemonCatching(MonopolyRules):
         if p is not None and p.kind == "catch_miss" and command.actor in p.to:
             money = state.player(command.actor).money
             if money < p.data["price"]:
-                return "A re-roll costs 1 Poké Ball and you have none left."
+                return Msg("A re-roll costs 1 Poké Ball and you have none left.")
             if money == p.data["price"] and not self.may_spend_last(state):
-                return "Your last Poké Ball cannot be spent on a re-roll (a setting of this game)."
+                return Msg("Your last Poké Ball cannot be spent on a re-roll (a setting of this "
+                           "game).")
         return None
 
     @cites("reroll")
@@ -298,12 +316,13 @@ class PokemonCatching(MonopolyRules):
         pid = command.actor
         ctx.clear_prompt()
         ctx.emit("money_paid",
-                 f"{ctx.state.name(pid)} pays {ctx.state.fmt(d['price'])} to re-roll.",
+                 Msg("{player} pays {amount} to re-roll.", player=ctx.state.name(pid),
+                     amount=ctx.state.cash(d["price"])),
                  source=pid, to="bank", amount=d["price"])
         if ctx.state.player(pid).money <= 0 and self.out_at_zero(ctx.state):
             ctx.emit("catching_ended",
-                     f"{ctx.state.name(pid)} has run out of Poké Balls and is out of "
-                     "the game.", player=pid, cite="out-of-balls")
+                     Msg("{player} has run out of Poké Balls and is out of the game.",
+                         player=ctx.state.name(pid)), player=pid, cite="out-of-balls")
             self.go_bankrupt(ctx, pid, "bank")
             return
         self.ask_catch(ctx, pid, d["space"])
@@ -311,5 +330,5 @@ class PokemonCatching(MonopolyRules):
     def cmd_stop(self, ctx: C, command: Command) -> None:
         """Do not explore, or stop re-rolling: the turn goes on to its end."""
         ctx.clear_prompt()
-        ctx.emit("catching_ended", f"{ctx.state.name(command.actor)} stops.",
+        ctx.emit("catching_ended", Msg("{player} stops.", player=ctx.state.name(command.actor)),
                  player=command.actor)

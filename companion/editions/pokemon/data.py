@@ -15,6 +15,7 @@ from typing import NotRequired, TypedDict
 
 from companion.editions import readings
 from companion.engine.types import SetupError
+from companion.i18n import Msg, Msgs
 from companion.monopoly.board import Board
 from companion.monopoly.state import EditionValues, MonopolyState, values_of
 
@@ -52,8 +53,8 @@ def ball_faces_setting(board: Board, settings: Mapping[str, object]) -> int:
     faces = int(board.rule("die_faces"))
     value = settings.get("ball_faces", board.rule("ball_faces"))
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= faces:
-        raise SetupError(f"'ball_faces' is how many of the catching die's {faces} faces show a "
-                         f"Poké Ball: a whole number from 1 to {faces}.")
+        raise SetupError(Msg("'ball_faces' is how many of the catching die's {n} faces show a "
+                             "Poké Ball: a whole number from 1 to {n}.", n=faces))
     return value
 
 
@@ -189,12 +190,28 @@ def odds_for(state: MonopolyState, pid: str) -> Odds:
                       state.player(pid).money, int(b.rule("reroll_price")), counts_last(state))
 
 
-def odds_text(odds: Odds) -> str:
+def odds_text(odds: Odds) -> Msg:
+    """The odds in words, in each reader's language (the percentage with their digits)."""
     if odds.get("nothing_left"):
-        return "no wild Pokémon of this type are left: exploring catches nothing"
-    rolls = odds["rolls"]
-    return (f"chance to catch within your Poké Balls: {odds['chance']} "
-            f"({odds['percent_text']}, {rolls} roll{'s' if rolls != 1 else ''})")
+        return Msg("no wild Pokémon of this type are left: exploring catches nothing")
+    return Msgs("chance to catch within your Poké Balls: {chance} ({percent}, {n} roll)",
+                "chance to catch within your Poké Balls: {chance} ({percent}, {n} rolls)",
+                odds["rolls"], chance=odds["chance"],
+                percent=percent_msg(Fraction(odds["numerator"], odds["denominator"])))
+
+
+def percent_msg(chance: Fraction) -> Msg:
+    """``_percent_text`` as a message: one decimal, the reader's decimal sign (16.7% /
+    16,7%), never rounded to a certainty that is not one."""
+    if chance in (0, 1):
+        return Msg("{n}%", n=int(chance) * 100)
+    tenths = round(round(float(chance) * 100, 1) * 10)
+    if tenths >= 1000:
+        return Msg(">99.9%")
+    if tenths <= 0:
+        return Msg("<0.1%")
+    whole, tenth = divmod(tenths, 10)
+    return Msg("{whole}.{tenth}%", whole=whole, tenth=tenth)
 
 
 class Catch(TypedDict):

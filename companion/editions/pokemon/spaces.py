@@ -8,6 +8,7 @@ from companion.engine.context import Ctx, cites
 from companion.engine.registry import effect, prompt_kind, space_kind, task
 from companion.engine.state import Task
 from companion.engine.types import Action
+from companion.i18n import Msg
 from companion.monopoly.board import Card, Space
 from companion.monopoly.rules import MonopolyRules
 from companion.monopoly.state import MonopolyState, Player
@@ -31,11 +32,13 @@ class PokemonSpaces(MonopolyRules):
         if owner is None:
             p = state.player(pid)
             if p.money >= space.price:
-                ctx.ask("buy", (pid,), f"{p.name}: take control of {space.name} for "
-                        f"{state.fmt(space.price)}", space=space.index, price=space.price)
+                ctx.ask("buy", (pid,), Msg("{player}: take control of {space} for {amount}",
+                                           player=p.name, space=space.name,
+                                           amount=state.cash(space.price)),
+                        space=space.index, price=space.price)
             else:
-                ctx.say(f"{p.name} cannot afford {space.name} ({state.fmt(space.price)}): the "
-                        "Banker auctions it.")
+                ctx.say(Msg("{player} cannot afford {space} ({amount}): the Banker auctions it.",
+                            player=p.name, space=space.name, amount=state.cash(space.price)))
                 self.start_auction(ctx, space.index)
             return
         self.offer_explore(ctx, pid, space.index)
@@ -46,15 +49,16 @@ class PokemonSpaces(MonopolyRules):
         pid = state.prompt.to[0]
         price = state.prompt.data["price"]
         if state.player(pid).money >= price:
-            return [Action(pid, "buy", f"Take control for {state.fmt(price)}")]
-        return [Action(pid, "auction", "Auction it (you cannot afford it)")]
+            return [Action(pid, "buy", Msg("Take control for {amount}",
+                                           amount=state.cash(price)))]
+        return [Action(pid, "auction", Msg("Auction it (you cannot afford it)"))]
 
     def after_buy(self, ctx: C, pid: str, index: int) -> None:
         """Having taken control of the location, the Trainer may explore it."""
         ctx.then(Task("explore_offer", {"player": pid, "space": index}))
 
     def rent(self, state: MonopolyState, space: Space, owner: str) -> tuple[int, str]:
-        return space.rent, "battle fee (no more for a colour set)"
+        return space.rent, Msg("battle fee (no more for a colour set)")
 
     # -- Lapras ---------------------------------------------------------------------------
     def lapras_targets(self, state: MonopolyState, index: int) -> list[int]:
@@ -71,46 +75,54 @@ class PokemonSpaces(MonopolyRules):
     @space_kind("lapras")
     def land_lapras(self, ctx: C, pid: str, space: Space) -> None:
         state = ctx.state
-        options: list[tuple[str, str]] = [("stay", "Stay here")]
+        options: list[tuple[str, str]] = [("stay", Msg("Stay here"))]
         for i in self.lapras_targets(state, space.index):
             s = state.b.spaces[i]
-            go = " (passing GO)" if i <= space.index else ""
-            options.append((s.id, f"Ride to {s.name}{go}"))
-        self.ask_choice(ctx, "lapras", pid, f"Lapras! {state.name(pid)}: ride to any space up "
-                        "to the next Lapras, or stay", options, "lapras_move", player=pid)
+            options.append((s.id, Msg("Ride to {space} (passing GO)", space=s.name)
+                            if i <= space.index else Msg("Ride to {space}", space=s.name)))
+        self.ask_choice(ctx, "lapras", pid, Msg("Lapras! {player}: ride to any space up to the "
+                                                "next Lapras, or stay", player=state.name(pid)),
+                        options, "lapras_move", player=pid)
 
     @task("lapras_move")
     @cites("lapras")
     def task_lapras_move(self, ctx: C, player: str, option: str) -> None:
         if option == "stay":
-            ctx.say(f"{ctx.state.name(player)} stays on Lapras.")
+            ctx.say(Msg("{player} stays on Lapras.", player=ctx.state.name(player)))
             return
         target = ctx.state.b.find(option)
         self.move_to(ctx, player, target.index, salary=True,
-                     why=f"{ctx.state.name(player)} rides Lapras to {target.name}.")
+                     why=Msg("{player} rides Lapras to {space}.",
+                             player=ctx.state.name(player), space=target.name))
         if target.kind != "lapras":
             ctx.then(Task("land", {"player": player}))
 
     # -- Jail on one die ------------------------------------------------------------------
-    jail_exit_words = "6"
-    jail_exit_say = ("{name} rolled a 6 and leaves Jail; the space moved to is not followed "
-                     "this time.")
     jail_exit_lands = False
     """A 6 frees the Trainer; that move does not follow the space it ends on."""
+
+    def jail_exit_msg(self, name: str) -> Msg:
+        return Msg("{player} rolled a 6 and leaves Jail; the space moved to is not followed "
+                   "this time.", player=name)
+
+    def jail_stay_msg(self, name: str, tries: int, allowed: int) -> Msg:
+        return Msg("No 6: {player} stays in Jail (try {n} of {tries}).", player=name, n=tries,
+                   tries=allowed)
 
     def rolls_out_of_jail(self, dice: list[int]) -> bool:
         return dice[0] == 6
 
     def turn_prompt(self, state: MonopolyState, p: Player) -> tuple[str, str]:
         if not p.in_jail:
-            return f"{p.name}'s turn: roll the die", "Roll"
-        return (f"{p.name} is in Jail (try {p.jail_tries + 1} of 3): pay "
-                f"{state.fmt(state.b.rule('jail_fine'))}, use a Get Out of Jail Free card, or "
-                "roll for a 6", "Roll for a 6")
+            return Msg("{player}'s turn: roll the die", player=p.name), Msg("Roll")
+        return (Msg("{player} is in Jail (try {n} of 3): pay {amount}, use a Get Out of Jail "
+                    "Free card, or roll for a 6", player=p.name, n=p.jail_tries + 1,
+                    amount=state.cash(state.b.rule("jail_fine"))), Msg("Roll for a 6"))
 
     # -- cards ----------------------------------------------------------------------------
     @effect("keep")
     def effect_keep(self, ctx: C, pid: str, card: Card, use: str = "jail", **_: Any) -> None:
-        what = "a battle" if use == "battle" else "later"
-        ctx.emit("card_kept", f"{ctx.state.name(pid)} keeps the card for {what}.", player=pid,
-                 card=card.id, keep=True)
+        said = (Msg("{player} keeps the card for a battle.", player=ctx.state.name(pid))
+                if use == "battle" else
+                Msg("{player} keeps the card for later.", player=ctx.state.name(pid)))
+        ctx.emit("card_kept", said, player=pid, card=card.id, keep=True)
