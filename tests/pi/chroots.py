@@ -139,6 +139,7 @@ def run_steps(root: Path, arch: str, *cmd: str, timeout: float = 3600
         if time.monotonic() > deadline:
             proc.kill()
             break
+    proc.stdout.close()  # else an unclosed-file warning fails the test (as error)
     code = proc.wait()
     steps[step] = steps.get(step, 0) + round(time.monotonic() - since)
     return subprocess.CompletedProcess(proc.args, code, "".join(lines), ""), steps
