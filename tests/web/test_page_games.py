@@ -5,6 +5,7 @@ name readable on any phone, and the watcher's typed key still there (#29 "Done w
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Iterator
 from typing import Any
@@ -83,13 +84,15 @@ def test_scripted_game_to_the_end(edition: str, browser: Any, tmp_path: Any) -> 
             page.wait_for_function(f"() => window.__version >= {final['version']}")
             expect()(page.locator(".glance .turn")).to_contain_text("Game over")
         no_internal_names(len(steps))
-        # what hit a player (rent, a card...) was shown on that player's phone, to them
+        # what hit a player (rent, a card...) was shown on that player's phone, to them: told
+        # by the news of another's move, or by the answer to their own (web/static/app.js)
         for pid, page in phones.items():
             name = next(p["name"] for p in final["players"] if p["id"] == pid)
             paid = [r["say"] for r in service.history(game_id) if r["say"].startswith(
                 f"{name} pays ") and not r["undone"]]
-            hits = page.evaluate("window.__hits || []")
-            assert bool(paid) == any(h.startswith("You pay ") for h in hits), (pid, paid, hits)
+            hits = page.evaluate("(window.__hits || []).concat(window.__toasts || [])")
+            told = any(re.search(r"(^|\. )You pay ", h) for h in hits)
+            assert bool(paid) == told, (pid, paid, hits)
         winner = next(p["name"] for p in final["players"] if p["id"] == final["winners"][0])
         expect()(bank.locator(".glance .turn")).to_contain_text(winner)
         SHOTS.mkdir(parents=True, exist_ok=True)
