@@ -29,3 +29,22 @@ def test_placed_tag_stays_until_removed() -> None:
     assert reader.read_uid() == "DEADBEEF"
     reader.remove()
     assert reader.read_uid() is None
+
+
+def test_two_taps_stay_two_placements_when_the_poll_loop_is_starved() -> None:
+    """A loaded machine polls late: each virtual tap is still read, and the gap between two
+    taps of one tag still lasts long enough for the detector to see the lift (two taps)."""
+    from hardware.taps import TapDetector
+
+    clock = Clock()
+    reader = FakeReader(clock=clock)
+    reader.open()
+    detector = TapDetector()
+    reader.tap("04aa")
+    reader.tap("04aa")
+    taps = []
+    for i in range(60):  # polled every 0.5 s: longer than a tap and than its gap
+        clock.t = i * 0.5
+        if detector.feed(clock.t, reader.read_uid()):
+            taps.append(clock.t)
+    assert len(taps) == 2
