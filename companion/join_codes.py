@@ -53,7 +53,7 @@ class LastMoves:
         rows = service.call(lambda: service.store.conn.execute(
             "SELECT game_id, MAX(time) FROM commands GROUP BY game_id").fetchall())
         self._at = {str(g): now - max(0.0, wall - float(t)) for g, t in rows if t is not None}
-        service.subscribe(self._moved)
+        service.subscribe(self._moved, first=True)
 
     def _moved(self, game_id: str, version: int, notice: Any) -> None:
         if notice is None and game_id:

@@ -17,11 +17,11 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from companion import join_codes, limits, view_ahead
+from companion import join_codes, limits
 from companion.engine import game
 from companion.engine.editions import find_edition
 from companion.engine.state import BaseState
@@ -64,7 +64,6 @@ __all__ = ["DB_NAME", "GameDamaged", "GameNotFound", "GameRecord", "GameService"
            "Outcome", "PhoneView", "ServicePort", "check_export", "log_digest"]
 
 T = TypeVar("T")
-AheadHook = Callable[[str, str | None, PhoneView], None]
 
 
 class ServicePort(Protocol):
@@ -77,7 +76,6 @@ class ServicePort(Protocol):
     """The database, for settings and side tables: use it only inside :meth:`call`."""
     changed: threading.Condition
     """Notified after every commit (a stream waiting for the next version)."""
-    ahead_hooks: list[AheadHook]
     before_later: list[Callable[[], None]]
     tap_handler: Callable[[str, str], Outcome] | None
 
@@ -131,13 +129,6 @@ class GameService(WriterThread):
         self._open_store()
         self.code = code_tag()
         self._games: dict[str, GameRecord] = {}
-        self._ahead: ThreadPoolExecutor | None = None
-        """Builds a move's views while this thread waits for the disk (the fsync of the
-        commit releases the GIL): see :meth:`_view_ahead`."""
-        self.ahead_hooks: list[AheadHook] = []
-        """``hook(game_id, viewer key, view)`` runs on the helper thread with a view built
-        ahead, before the commit is known to have succeeded: a hook may prepare work from
-        it (a web front's patch) but must not publish anything until the service does."""
         self.tap_handler: Callable[[str, str], Outcome] | None = None
         self.damaged: dict[str, str] = {}
         """Games set aside at start-up: id -> what is wrong, in a player's words."""
@@ -193,9 +184,6 @@ class GameService(WriterThread):
 
     def stop(self) -> None:
         self.stop_thread()
-        if self._ahead is not None:
-            self._ahead.shutdown(wait=True)
-            self._ahead = None
         moved = "" if self.store.lost else self.store.moved()
         if moved:  # deleted since the last commit: what the process holds is saved first
             self.store.rescue(moved)
@@ -426,7 +414,6 @@ class GameService(WriterThread):
         says = [e.say for e in events if e.say]
         last = first + len(events) - 1
         response = {"ok": True, "version": last, "says": says}
-        ahead = None
         with self.store.transaction() as conn:
             if events:
                 self.store.append(conn, rec.id, first, rec.commands, now, events)
@@ -434,11 +421,6 @@ class GameService(WriterThread):
                                       max(last, rec.version), response)
             if state.finished and not rec.state.finished:
                 self.store.set_status(conn, rec.id, "finished")
-            # a view is built ahead only for a game someone looks at (it has cached views),
-            # and started only now: every SQLite call lets the GIL go, so a build started
-            # before the inserts ran before them; started here, it runs during the fsync
-            if events and rec.views:
-                ahead = self._view_ahead(rec, events, state, first)
         # committed: now the new state is real (the log lines first, so no view of the new
         # version can miss them)
         finished_before = rec.state.finished
@@ -449,8 +431,6 @@ class GameService(WriterThread):
                 rec.cites[first + i] = e.cite
         rec.current = (max(last, rec.version), state)
         rec.commands += 1
-        if ahead is not None:
-            self._take_ahead(rec, ahead)
         rec.history.add(rec.version, state)
         rec.keep_recent_cites()
         if state.finished and not finished_before:  # a copy of the whole file: after the answer
@@ -465,18 +445,6 @@ class GameService(WriterThread):
         if self.store.checkpoint_due():
             self._after_answer(self.store.checkpoint)
         return Outcome(True, rec.version, says, game_id=rec.id)
-
-    def _view_ahead(self, rec: GameRecord, events: list[Event], state: BaseState,
-                    first: int) -> Future[view_ahead.Built] | None:
-        """Start building the new version's views while this thread commits (see
-        :func:`companion.view_ahead.start`)."""
-        if self._ahead is None:
-            self._ahead = ThreadPoolExecutor(1, thread_name_prefix="view-ahead")
-        return view_ahead.start(self._ahead, list(self.ahead_hooks), rec, events, state, first)
-
-    @staticmethod
-    def _take_ahead(rec: GameRecord, ahead: Future[view_ahead.Built]) -> None:
-        view_ahead.take(rec, ahead)
 
     def _undo(self, game_id: str, cmd: int | None) -> Outcome:
         rec = self._games.get(game_id) or self._load_by_id(game_id)

@@ -196,9 +196,6 @@ class Frames:
 
 
 _cache: dict[tuple[str, str | None], Frames] = {}
-_pending: dict[tuple[str, str | None], Frames] = {}
-"""Frames prepared from a view built ahead (:func:`prepare`), not shown before the service
-makes their version current."""
 _cache_lock = threading.Lock()
 
 
@@ -214,19 +211,6 @@ def _next(hit: Frames | None, version: int, view: PhoneView) -> Frames:
     return out
 
 
-def prepare(game_id: str, key: str | None, view: PhoneView) -> None:
-    """Work out the patch of a view built ahead of its commit (the service's helper thread,
-    while the commit's fsync runs); :func:`frames` uses it once that version is current."""
-    with _cache_lock:
-        hit = _cache.get((game_id, key))
-    version = int(view["version"])
-    if hit is None or hit.version >= version:
-        return
-    out = _next(hit, version, view)
-    with _cache_lock:
-        _pending[(game_id, key)] = out
-
-
 def frames(service: ServicePort, game_id: str, viewer: str | None) -> Frames:
     """The current :class:`Frames` of the game for ``viewer``, built once per version (and
     shared by every viewer when the edition shows them all the same view)."""
@@ -237,10 +221,6 @@ def frames(service: ServicePort, game_id: str, viewer: str | None) -> Frames:
         hit = _cache.get(key)
         if hit is not None and hit.version >= version:
             return hit if hit.version == version else Frames(version, view)
-        ready = _pending.pop(key, None)
-        if ready is not None and ready.version == version and ready.view is view:
-            _cache[key] = ready
-            return ready
     out = _next(hit, version, view)
     with _cache_lock:
         now = _cache.get(key)

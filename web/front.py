@@ -32,7 +32,7 @@ from uvicorn.protocols.http.auto import AutoHTTPProtocol
 from web.streams import StreamSpec
 
 if TYPE_CHECKING:
-    from companion.service import PhoneView, ServicePort
+    from companion.service import ServicePort
 
 log = logging.getLogger("web.front")
 
@@ -67,7 +67,6 @@ class Front:
         self.streams = 0
         service: ServicePort = app.extensions["companion"].service
         service.subscribe(self._published, first=True)  # before the OLED's redraw
-        service.ahead_hooks.append(self._ahead)
         service.before_later.append(self._let_loop_write)
 
     # -- the service's side ---------------------------------------------------------------------
@@ -113,14 +112,6 @@ class Front:
         """On the service thread after a move's answer, before the OLED is redrawn: wait (at
         most ``LOOP_GRACE``) until the loop has woken the streams."""
         self._written.wait(LOOP_GRACE)
-
-    def _ahead(self, game_id: str, key: str | None, view: PhoneView) -> None:
-        """During a move's commit (a helper thread): prepare the patch of the view built
-        ahead, if anyone watches (web/events.py shows it only once the version is current)."""
-        if self._news:
-            from web.events import prepare
-
-            prepare(game_id, key, view)
 
     # -- ASGI -----------------------------------------------------------------------------------
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
