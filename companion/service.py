@@ -7,36 +7,24 @@ acknowledged and published. Readers get immutable states and cached views from a
 
 from __future__ import annotations
 
-import json
 import logging
 import pickle
-import re
 import secrets
 import sqlite3
-import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any
 
 from companion import join_codes, limits
 from companion.engine import game
 from companion.engine.editions import find_edition
 from companion.engine.state import BaseState
 from companion.engine.types import Command, Event, GameSetup, RuleError
-from companion.exports import (
-    MAX_IMPORT_EVENTS,
-    CheckedImport,
-    ImportRefused,
-    bounded_lines,
-    check_export,
-    export_lines,
-    log_digest,
-    read_export,
-    read_head,
-)
+from companion.exports import check_export, export_lines, log_digest
+from companion.game_import import GameImport
 from companion.game_loading import load_record
 from companion.game_record import (
     RECENT,
@@ -52,6 +40,7 @@ from companion.game_record import (
 )
 from companion.i18n import Msg, said
 from companion.memory import release_memory
+from companion.service_port import ServicePort
 from companion.statelock import StateDirBusy, StateLock
 from companion.store import Store, StoreError, StoreLost
 from companion.writer_thread import Listener, WriterThread
@@ -63,55 +52,8 @@ DB_NAME = "companion.db"
 __all__ = ["DB_NAME", "GameDamaged", "GameNotFound", "GameRecord", "GameService", "Listener",
            "Outcome", "PhoneView", "ServicePort", "check_export", "log_digest"]
 
-T = TypeVar("T")
 
-
-class ServicePort(Protocol):
-    """All that the phones' web app (``web/``) and the table (``companion/table.py``) may
-    use of the game service: :class:`GameService` has it; nothing outside the service calls
-    its ``_private`` members (tests/test_service_port.py checks both). Writes queue to the
-    service thread; reads are immutable states and cached views, safe from any thread."""
-
-    store: Store
-    """The database, for settings and side tables: use it only inside :meth:`call`."""
-    changed: threading.Condition
-    """Notified after every commit (a stream waiting for the next version)."""
-    before_later: list[Callable[[], None]]
-    tap_handler: Callable[[str, str], Outcome] | None
-
-    @property
-    def clock(self) -> Callable[[], float]: ...
-
-    # writes, decided in order on the service thread
-    def call(self, fn: Callable[..., T], *args: Any, timeout: float = 30) -> T: ...
-    def subscribe(self, listener: Listener, *, first: bool = False) -> None: ...
-    def create_game(self, setup: Any) -> Outcome: ...
-    def submit(self, game_id: str, command: Any, version: int | None = None,
-               key: str | None = None) -> Outcome: ...
-    def submit_later(self, game_id: str, command: Any, version: int | None = None,
-                     key: str | None = None,
-                     then: Callable[[Future[Outcome]], None] | None = None,
-                     ) -> Future[Outcome] | None: ...
-    def undo(self, game_id: str, cmd: int | None = None) -> Outcome: ...
-    def decide_here(self, game_id: str, command: Any) -> Outcome: ...
-    def notify(self, game_id: str, text: str, level: str) -> None: ...
-    def serve_game(self, game_id: str) -> None: ...
-
-    # reads
-    def games(self) -> list[dict[str, Any]]: ...
-    def record(self, game_id: str) -> GameRecord: ...
-    def loaded(self, game_id: str) -> bool: ...
-    def state(self, game_id: str) -> tuple[int, BaseState]: ...
-    def view(self, game_id: str, viewer: str | None = None) -> PhoneView: ...
-    def view_key(self, game_id: str, viewer: str | None) -> str | None: ...
-    def history(self, game_id: str) -> list[dict[str, Any]]: ...
-    def commands(self, game_id: str) -> list[dict[str, Any]]: ...
-    def export(self, game_id: str) -> Iterator[str]: ...
-    def wait(self, game_id: str, after: int, timeout: float) -> int: ...
-    def active_game(self) -> str | None: ...
-
-
-class GameService(WriterThread):
+class GameService(GameImport, WriterThread):
     """The single writer. Start it, submit commands, read states and views."""
 
     def __init__(self, state_dir: Path, *, clock: Callable[[], float] = time.time,
@@ -475,91 +417,6 @@ class GameService(WriterThread):
         self._publish(game_id, seq)
         return Outcome(True, seq, [event.say], game_id=game_id)
 
-    def _import(self, lines: Iterable[str], unchecked: bool) -> Outcome:
-        """Import an export: every command decided again by the rules and its events
-        compared with the file's (see :class:`companion.exports.CheckedImport`), all in
-        one transaction; refused whole at the first difference. A game already here is
-        recognised (same id, or same start: setup and time of its first command)."""
-        try:
-            it = iter(bounded_lines(lines))
-            head = read_head(next(it, ""))
-            if unchecked:
-                return self._import_unchecked(head, list(it))
-            return self._import_checked(head, it)
-        except ImportRefused as exc:
-            return Outcome(False, 0, error=said(exc), code="bad_request")
-
-    def _import_checked(self, head: dict[str, Any], lines: Iterator[str]) -> Outcome:
-        known = {g["id"]: g for g in self.store.games()}
-        wanted = head.get("game")
-        game_id = (wanted if isinstance(wanted, str) and _GAME_ID.fullmatch(wanted)
-                   and wanted not in known else secrets.token_hex(4))
-        if isinstance(wanted, str) and wanted in known:
-            raise ImportRefused(_already(known[wanted], self._version_of(wanted)))
-        edition = head["edition"]
-        now = self.clock()
-        check = CheckedImport(head, lambda: (self.store.rows(game_id),
-                                             self.store.commands(game_id)))
-        with self.store.transaction() as conn:
-            for step in check.steps(lines):
-                if step.cmd == 0:
-                    if step.state.edition != edition:
-                        raise ImportRefused("The first line names another edition than the "
-                                            "game's. Nothing was imported.")
-                    twin = conn.execute(
-                        "SELECT game_id FROM commands WHERE cmd = 0 AND body = ? AND time = ?",
-                        (json.dumps(step.body), step.time)).fetchone()
-                    if twin is not None:
-                        raise ImportRefused(_already(known[twin[0]], self._version_of(twin[0])))
-                    self.store.add_game(conn, game_id, edition, find_edition(edition).title,
-                                        now, join_codes.new_code(
-                                            {g["join_code"] for g in known.values()}))
-                self.store.append(conn, game_id, step.first, step.cmd, step.time, step.events)
-                says = [e.say for e in step.events if e.say]
-                response = {"ok": True, "version": step.last, "says": says}
-                self.store.record_command(conn, game_id, step.cmd, step.time, step.actor,
-                                          step.body, None, step.first, step.last, response)
-            assert check.state is not None
-            if check.state.finished:
-                self.store.set_status(conn, game_id, "finished")
-        # the next start loads this state, not a replay of the whole log
-        self.store.save_snapshot(game_id, check.version, self.code, pickle.dumps(check.state))
-        self._load_by_id(game_id)
-        return Outcome(True, check.version, game_id=game_id)
-
-    def _version_of(self, game_id: str) -> int:
-        rec = self._games.get(game_id)
-        if rec is not None:
-            return rec.version
-        row = self.store.conn.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE "
-                                      "game_id = ?", (game_id,)).fetchone()
-        return int(row[0])
-
-    def _import_unchecked(self, head: dict[str, Any], lines: list[str]) -> Outcome:
-        """An export from before commands were recorded: whole and in order (count and
-        SHA-256), replayed, but not decided again (the banker said to trust the file)."""
-        read = read_export([json.dumps(head), *lines])
-        if isinstance(read, str):
-            return Outcome(False, 0, error=read, code="bad_request")
-        head, rows, log_rows, state = read
-        if len(log_rows) > MAX_IMPORT_EVENTS:
-            return Outcome(False, 0, error=Msg(
-                "The export has more than {n} events. Nothing was imported.",
-                n=MAX_IMPORT_EVENTS), code="bad_request")
-        game_id = secrets.token_hex(4)
-        now = self.clock()
-        with self.store.transaction() as conn:
-            self.store.add_game(conn, game_id, state.edition, str(head.get("title", ""))[:80],
-                                now,
-                                join_codes.new_code({g["join_code"] for g in self.store.games()}))
-            for r, (seq, e) in zip(rows, log_rows, strict=True):
-                self.store.append(conn, game_id, seq, int(r.get("cmd", 0)),
-                                  float(r.get("time", now)), [e])
-            if state.finished:
-                self.store.set_status(conn, game_id, "finished")
-        self._load_by_id(game_id)
-        return Outcome(True, log_rows[-1][0] if log_rows else 0, game_id=game_id)
-
     # -- loading and snapshots ------------------------------------------------------------
     def _load_by_id(self, game_id: str) -> GameRecord:
         if game_id in self.damaged:
@@ -618,14 +475,6 @@ class GameService(WriterThread):
             return str(value)
         open_games = [g for g in self._games.values() if not g.state.finished]
         return open_games[-1].id if open_games else value
-
-
-_GAME_ID = re.compile(r"[0-9a-f]{8}")
-
-
-def _already(row: dict[str, Any], version: int) -> str:
-    return (f"This game is already here: {row['title']} (game {row['id']}, at version "
-            f"{version}). Nothing was imported.")
 
 
 def _reason(exc: BaseException) -> str:
