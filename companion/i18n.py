@@ -258,10 +258,48 @@ def _render(key: str, plural: str, args: Mapping[str, Any], lang: str) -> str:
         if entry is not None and not entry.fuzzy and isinstance(entry.string, str):
             template = entry.string or key
     values = {k: _value(v, lang) for k, v in args.items()}
+    if lang in JOINED and any(isinstance(v, Msg) for v in args.values()):
+        template = _join_articles(template, args, values, lang)
     try:
         return template.format_map(values)
     except (KeyError, IndexError, ValueError):  # a broken translation: the English instead
         return (plural if plural and template == plural else key).format_map(values)
+
+
+JOINED: dict[str, dict[tuple[str, str], str]] = {
+    "it": {(prep, art): stem + tail
+           for prep, stem in (("di", "de"), ("a", "a"), ("da", "da"), ("in", "ne"), ("su", "su"))
+           for art, tail in (("il", "l"), ("lo", "llo"), ("la", "lla"), ("l'", "ll'"),
+                             ("i", "i"), ("gli", "gli"), ("le", "lle"))},
+    "es": {("a", "el"): "al", ("de", "el"): "del"},
+}
+"""A preposition before an article makes one word ("da" + "la Banca": "dalla Banca"; "a" +
+"el bote": "al bote"), where our own words (a message: the Bank, the pot) fill a placeholder;
+the page gets the same table (:func:`page_catalogue`)."""
+_BEFORE = re.compile(r"(?<![\w'’])(\w+) \{(\w+)\}")
+_ARTICLE = re.compile(r"(l')|(\w+) ", re.IGNORECASE)
+
+
+def _join_articles(template: str, args: Mapping[str, Any], values: dict[str, str],
+                   lang: str) -> str:
+    joined = JOINED[lang]
+
+    def one(m: re.Match[str]) -> str:
+        prep, name = m.group(1), m.group(2)
+        value = values.get(name)
+        if not isinstance(args.get(name), Msg) or value is None:
+            return m.group(0)
+        art = _ARTICLE.match(value)
+        word = art and joined.get((prep.lower(), art.group(0).strip().lower()))
+        if not art or not word:
+            return m.group(0)
+        key = f"_joined{len(values)}"
+        rest = value[art.end():]
+        values[key] = (word[0].upper() + word[1:] if prep[0].isupper() else word) + (
+            "" if word.endswith("'") else " ") + rest
+        return "{" + key + "}"
+
+    return _BEFORE.sub(one, template)
 
 
 def _value(value: Any, lang: str) -> str:
@@ -333,7 +371,8 @@ def page_catalogue(lang: str) -> dict[str, Any]:
             messages[entry.id] = entry.string
     return {"lang": lang if cat is not None else SOURCE, "name": NAMES.get(lang, lang),
             "languages": {code: NAMES.get(code, code) for code in LANGUAGES},
-            "plural": plural_forms(lang), "messages": messages}
+            "plural": plural_forms(lang), "messages": messages,
+            "joined": [[prep, art, word] for (prep, art), word in JOINED.get(lang, {}).items()]}
 
 
 SAMPLES = (*range(0, 1100), 10_000, 100_000, 1_000_000, 2_000_000, 1_500_000, 10**7, 10**9)

@@ -63,7 +63,23 @@ const I18n = (() => {
         ? (Number(args.n) === 1 ? 0 : 1) : cat.plural[rules.select(Number(args.n))];
       template = forms[form] ?? forms[forms.length - 1];
     } else if (typeof known === "string") template = known;
+    if (cat.joined && cat.joined.length) template = joinArticles(template, args);
     return template.replace(/\{(\w+)\}/g, (whole, name) => (name in args ? value(args[name]) : whole));
+  }
+  /* "da" + "la Banca": "dalla Banca", "a" + "el bote": "al bote" (companion/i18n.py JOINED),
+     where our own words (a message) fill the placeholder */
+  function joinArticles(template, args) {
+    return template.replace(/(^|[^\p{L}\p{N}_'’])([\p{L}]+) \{(\w+)\}/gu, (whole, lead, prep, name) => {
+      const arg = args[name];
+      if (!isMsg(arg)) return whole;
+      const said = render(arg), art = /^(l')|^([\p{L}]+) /iu.exec(said);
+      if (!art) return whole;
+      const hit = cat.joined.find(([p, a]) => p === prep.toLowerCase() && a === art[0].trim().toLowerCase());
+      if (!hit) return whole;
+      const word = prep[0] !== prep[0].toLowerCase() ? hit[2][0].toUpperCase() + hit[2].slice(1) : hit[2];
+      const rest = said.slice(art[0].length);
+      return lead + word + (word.endsWith("'") ? "" : " ") + rest;
+    });
   }
   /* the page's own words: tr("Your turn!"), trn("{n} coin", "{n} coins", n) in app.js */
   const t = (msg, args) => render({msg, args: args || {}});
