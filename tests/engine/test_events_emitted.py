@@ -126,5 +126,5 @@ def test_each_editions_facts_are_declared_in_that_editions_modules() -> None:
                  "mover_placed", "die_counted", "turn_flags_set", "dice_round_changed",
                  "battle_changed"):
         assert where[name].startswith("companion.editions.master_trainer."), name
-    assert where["game_over_marked"] == "companion.editions.mario"
+    assert where["game_over_marked"] == "companion.editions.mario.game_over"
     assert where["force_die_rolled"] == "companion.editions.starwars.force"

@@ -1,0 +1,131 @@
+"""Monopoly: The Super Mario Bros. Movie Edition: Bowser, GAME OVER, team battles.
+
+Everything else (buying, auctions, rent, jail, cards, trades, debt) is the shared family.
+Bowser moves first on the black die (the second die of each roll), harms players he passes,
+puts locations he lands on in GAME OVER, and fights the players he meets (never on Go to Jail:
+"immediately put your token into the Jail section"). Readings the banker may choose at setup
+(Bowser's rest, rent asked for, early-end ranking, Free Parking pot): docs/readings/mario.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TypedDict
+
+from companion.editions import readings
+from companion.editions.mario.bowser import MarioBowser
+from companion.editions.mario.game_over import GameOverMarked
+from companion.editions.mario.rent_asked import MarioRentAsked
+from companion.editions.mario.values import Bowser, MarioValues
+from companion.engine.context import Ctx, cites
+from companion.engine.events import WentBankrupt
+from companion.engine.registry import effect, space_kind, task
+from companion.i18n import Msg, Msgs
+from companion.monopoly.board import Card, Space
+from companion.monopoly.rules import MonopolyRules
+from companion.monopoly.state import MonopolyState, values_of
+
+__all__ = ["GameOverMarked", "MarioRules", "MarioValues"]
+
+C = Ctx[MonopolyState]
+
+
+class BowserView(TypedDict):
+    position: int
+    space: str
+    active: bool
+    waiting_for: list[str]
+    """The names of the players still to finish a turn before he is active again."""
+
+
+class MarioView(TypedDict):
+    """Mario's values on the page (``view["extra"]``)."""
+
+    bowser: BowserView
+
+
+class MarioRules(MarioRentAsked, MarioBowser, MonopolyRules):
+    """The Super Mario Bros. Movie Edition."""
+
+    name = "mario"
+    title = "Monopoly: The Super Mario Bros. Movie Edition"
+    max_players = 6
+    setting_names = readings.setting_names("mario")
+    settings_info = readings.settings_info("mario")
+    """Readings offered to the banker (seeds/mario.toml [[readings]], docs/readings/mario.md)."""
+
+    dice_names = ("red", "black")
+    """The two dice as the rulebook names them (two-dice inputs name them); Bowser moves on
+    the black."""
+
+    def edition_setup(self, state: MonopolyState) -> MonopolyState:
+        state = super().edition_setup(state)
+        start = state.b.find(state.b.rule("bowser_start")).index
+        bowser: Bowser = {"position": start, "active": True, "wake": []}
+        return replace(state, ext=MarioValues(bowser=bowser))
+
+    def final_ranking(self, state: MonopolyState) -> tuple[list[str], str]:
+        if self.reading(state, "early_end") == "money":
+            return self.money_ranking(state)
+        return super().final_ranking(state)
+
+    # -- spaces and cards ---------------------------------------------------------------
+    @space_kind("super_star")
+    def land_super_star(self, ctx: C, pid: str, space: Space) -> None:
+        self.ask_roll(ctx, "super_star", pid, Msg("Super Star! {player}: roll one die and "
+                                                  "collect that many coins",
+                                                  player=ctx.state.name(pid)),
+                      1, "super_star", label=Msg("Roll"), player=pid)
+
+    @task("super_star")
+    @cites("super-star")
+    def task_super_star(self, ctx: C, player: str, dice: list[int]) -> None:
+        self.receive(ctx, player, dice[0], Msg("Super Star: {player} rolled {n} and collects "
+                                               "{amount}.", player=ctx.state.name(player),
+                                               n=dice[0], amount=ctx.state.cash(dice[0])))
+
+    @space_kind("piranha_plant")
+    def land_piranha_plant(self, ctx: C, pid: str, space: Space) -> None:
+        self.ask_roll(ctx, "piranha_plant", pid, Msg("Piranha Plant! {player}: roll one die "
+                                                     "and lose that many coins",
+                                                     player=ctx.state.name(pid)),
+                      1, "piranha_plant", label=Msg("Roll"), player=pid)
+
+    @task("piranha_plant")
+    @cites("piranha-plant")
+    def task_piranha_plant(self, ctx: C, player: str, dice: list[int]) -> None:
+        self.pay(ctx, player, "bank", dice[0], Msg("Piranha Plant: {player} rolled {n} and "
+                                                   "pays {amount}", player=ctx.state.name(player),
+                                                   n=dice[0], amount=ctx.state.cash(dice[0])))
+
+    @effect("continue_all")
+    def effect_continue_all(self, ctx: C, pid: str, card: Card) -> None:
+        for i in ctx.state.owned_by(pid):
+            if self.game_over_at(ctx.state, i):
+                ctx.emit("game_over_marked", Msg("{space} continues for free.",
+                                                 space=ctx.state.b.spaces[i].name),
+                         space=i, game_over=False)
+
+    # -- the end --------------------------------------------------------------------------
+    ends_after = frozenset({GameOverMarked.tag(), WentBankrupt.tag()})
+    """Only a GAME OVER mark or a bankruptcy can end the game (see ``ended``)."""
+
+    def end_cite(self, state: MonopolyState) -> str:
+        if all(self.game_over_at(state, i) for i in state.b.ownable):
+            return "end-game-over"
+        return super().end_cite(state)
+
+    def ended(self, state: MonopolyState) -> tuple[list[str], str] | None:
+        marks = values_of(state, MarioValues).game_over  # checked after every step: count first
+        if len(marks) >= len(state.b.ownable) and all(i in marks for i in state.b.ownable):
+            return [], Msgs("Bowser has put all {n} locations in GAME OVER: the Mushroom "
+                            "Kingdom is his and everyone loses.",
+                            "Bowser has put all {n} locations in GAME OVER: the Mushroom "
+                            "Kingdom is his and everyone loses.", len(state.b.ownable))
+        return super().ended(state)
+
+    def extra_view(self, state: MonopolyState) -> MarioView:
+        b = self.bowser(state)
+        return {"bowser": {"position": b["position"], "space": state.b.spaces[b["position"]].name,
+                           "active": b["active"],
+                           "waiting_for": [state.name(w) for w in b["wake"]]}}
