@@ -258,7 +258,7 @@ def run_venue_screen(args: argparse.Namespace) -> int:
                            tls=args.tls, ca_file=args.ca_file,
                            client_id=f"companion-venue-screen-{socket.gethostname()}")
     title = args.title or ("Venue" if args.venue == "+" else args.venue)
-    app = create_venue_app(board, title=title)
+    app = create_venue_app(board, title=title, language=args.language)
     server = wsgi.Server((host, port), app, numthreads=40, max=40, request_queue_size=64,
                          timeout=30, server_name="companion-venue")
     server.prepare()

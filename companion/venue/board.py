@@ -137,6 +137,8 @@ class Board:
                 g.waiting[seq] = {"seq": seq, "type": str(ev["type"]), "say": str(ev["say"]),
                                   "time": float(ev["time"]), "undone": False,
                                   "to_seq": ev.get("to_seq")}
+                if isinstance(ev.get("msg"), Mapping):  # the line as a message (schema v1+)
+                    g.waiting[seq]["msg"] = dict(ev["msg"])
         while g.shown + 1 in g.waiting:
             line = g.waiting.pop(g.shown + 1)
             g.shown += 1
@@ -184,7 +186,8 @@ class Board:
             for d in games:
                 ed = editions.setdefault(str(d["edition"]), {
                     "edition": d["edition"], "title": d["title"], "rows": {},
-                    "label": d.get("points_label"), "games": 0, "finished": 0})
+                    "label": d.get("points_label"), "currency": d.get("currency"),
+                    "games": 0, "finished": 0})
                 ed["games"] += 1
                 ed["finished"] += bool(d["finished"])
                 for p in d["players"]:

@@ -7,6 +7,8 @@ import logging
 from pathlib import Path
 from typing import Any
 
+from companion.i18n import LANGUAGES, SOURCE
+
 log = logging.getLogger("companion.venue.screen")
 
 
@@ -22,6 +24,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--ca-file", type=Path, help="CA certificate for --tls")
     p.add_argument("--venue", default="+", help="show only this venue (default: all)")
     p.add_argument("--title", default=None, help="heading of the page (default: the venue)")
+    p.add_argument("--language", default=SOURCE, choices=LANGUAGES,
+                   help="the screen's language (default: en)")
     p.add_argument("--listen", default="0.0.0.0:8090",
                    help="address:port to serve the page on (default 0.0.0.0:8090)")
     p.add_argument("-v", "--verbose", action="store_true")

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from companion.engine.game import UNDONE
+from companion.i18n import Msg
 from companion.store import Row
 
 VERSION = 1
@@ -41,7 +42,14 @@ def event_json(game_id: str, row: Row) -> dict[str, Any]:
                            "type": row.event.type, "say": row.event.say}
     if row.event.type == UNDONE:
         out["to_seq"] = int(row.event.data["to_seq"])
+    if isinstance(row.event.say, Msg):  # the screen says it in its own language
+        out["msg"] = row.event.say.to_json()
     return out
+
+
+def message(value: Any) -> dict[str, Any] | None:
+    """A text of the view as its message (``{"msg", "args"}``), None when it is plain text."""
+    return value.to_json() if isinstance(value, Msg) else None
 
 
 def page_json(game_id: str, page: int, rows: Iterable[Row]) -> dict[str, Any]:
@@ -65,15 +73,18 @@ def digest(view: Mapping[str, Any], game_id: str, created: float | None = None) 
                         "is_current": bool(p.get("is_current")),
                         "bankrupt": bool(p.get("bankrupt"))})
     prompt = view.get("prompt")
+    prompt_text = prompt.get("text") if isinstance(prompt, Mapping) else None
+    end_reason = view.get("end_reason") or ""
     return {
         "v": VERSION, "game": game_id, "edition": view.get("edition"),
         "title": view.get("title"), "version": int(view.get("version", 0)),
         "created": created, "players": players, "current": view.get("current"),
-        "prompt": prompt.get("text") if isinstance(prompt, Mapping) else None,
+        "prompt": prompt_text, "prompt_msg": message(prompt_text),
         "turn_no": view.get("turn_no"), "last_roll": list(view.get("last_roll") or []),
         "finished": bool(view.get("finished")), "winners": list(view.get("winners") or []),
-        "end_reason": view.get("end_reason") or "",
+        "end_reason": end_reason, "end_reason_msg": message(end_reason),
         "points_label": "Power Points" if view.get("currency") is None else "money",
+        "currency": view.get("currency"),
     }
 
 

@@ -20,7 +20,8 @@ def test_every_page_word_is_in_the_catalogue() -> None:
     assert cat is not None
     held = {m.id if isinstance(m.id, str) else m.id[0] for m in cat if m.id}
     missing = []
-    for path in sorted((ROOT / "web" / "static").glob("*.js")):
+    for path in sorted([*(ROOT / "web" / "static").glob("*.js"),
+                        *(ROOT / "web" / "venue" / "static").glob("*.js")]):
         source = JOINED.sub("", path.read_text("utf-8"))
         for m in CALL.finditer(source):
             word = json.loads(f'"{m.group(1)}"')

@@ -210,12 +210,12 @@ def run_all(tables: list[SimTable], fn: Callable[[SimTable], None]) -> None:
 class ScreenServer:
     """The venue screen's page served for real (cheroot on a free loopback port)."""
 
-    def __init__(self, board: Board) -> None:
+    def __init__(self, board: Board, language: str = "en") -> None:
         from cheroot import wsgi
 
         from web.venue import create_venue_app
 
-        self.app = create_venue_app(board, title="Café", heartbeat=1)
+        self.app = create_venue_app(board, title="Café", heartbeat=1, language=language)
         self.server = wsgi.Server(("127.0.0.1", 0), self.app, numthreads=8, max=8)
         self.server.prepare()
         self.url = f"http://127.0.0.1:{self.server.bind_addr[1]}"

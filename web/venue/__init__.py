@@ -3,7 +3,9 @@
 ``create_venue_app(board)`` builds the Flask app over a :class:`companion.venue.board.Board`
 (fed by :class:`companion.venue.subscriber.ScreenSubscriber`). It only reads: there is no
 route that changes anything, and nothing here talks to a table. Everything the page needs is
-served from here (no CDN), so it works on a venue network without internet.
+served from here (no CDN), so it works on a venue network without internet. The screen speaks
+the venue's language (``language``, ``companion venue --language``): its own words and the
+tables' messages from the same catalogue as the phones' (web/static/i18n.js).
 """
 
 from __future__ import annotations
@@ -12,14 +14,19 @@ import json
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Flask, Response, jsonify, render_template, request
+from flask import Blueprint, Flask, Response, jsonify, render_template, request, send_file
+
+from companion import i18n
 
 bp = Blueprint("venue", __name__, template_folder="templates", static_folder="static",
                static_url_path="/venue-static")
 
 SLICE = 1.0
+SHARED_JS = Path(__file__).resolve().parents[1] / "static" / "i18n.js"
+"""The phones' message renderer, served to the screen as it is."""
 
 
 def _board() -> Any:
@@ -31,7 +38,25 @@ def _board() -> Any:
 @bp.get("/")
 def index() -> Response:
     cfg = _settings()
-    resp = Response(render_template("venue.html", title=cfg["title"]))
+    lang = cfg["language"]
+    resp = Response(render_template(
+        "venue.html", title=cfg["title"], lang=lang,
+        tr=lambda msgid, **args: i18n.render(i18n.Msg(msgid, **args), lang)))
+    resp.headers["Cache-Control"] = "no-cache"
+    return resp
+
+
+@bp.get("/venue-i18n.js")
+def i18n_js() -> Response:
+    resp = send_file(SHARED_JS, mimetype="text/javascript", max_age=0)
+    resp.headers["Cache-Control"] = "no-cache"
+    return resp
+
+
+@bp.get("/api/i18n/<lang>.json")
+def catalogue(lang: str) -> Response:
+    """The screen's catalogue (any language the companion has; English otherwise)."""
+    resp = jsonify(i18n.page_catalogue(lang if lang in i18n.LANGUAGES else i18n.SOURCE))
     resp.headers["Cache-Control"] = "no-cache"
     return resp
 
@@ -93,9 +118,12 @@ def _settings() -> dict[str, Any]:
 
 
 def create_venue_app(board: Any, *, title: str = "Venue", stream_seconds: float = 600,
-                     heartbeat: float = 15) -> Flask:
+                     heartbeat: float = 15, language: str = i18n.SOURCE) -> Flask:
+    if language not in i18n.LANGUAGES:
+        raise ValueError(f"language {language!r}: one of {', '.join(i18n.LANGUAGES)}")
     app = Flask(__name__, static_folder=None)
     app.extensions["venue"] = {"board": board, "title": title, "closing": threading.Event(),
+                               "language": language,
                                "stream_seconds": stream_seconds, "heartbeat": heartbeat}
     app.register_blueprint(bp)
 
