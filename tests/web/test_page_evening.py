@@ -143,6 +143,61 @@ def test_notices_reach_whom_they_concern(browser: Any, tmp_path: Path) -> None: 
     assert errors == []
 
 
+def test_news_reaches_a_phone_whose_own_move_is_on_its_way(browser: Any, tmp_path: Path) -> None:  # noqa: F811
+    """Item 12: Luigi offers Peach a trade and its answer is slow to come back; meanwhile Mario
+    draws "Team spirit!" and Luigi pays him. Luigi's phone still says "You pay Mario 1 coin."
+    (it dropped every line that came while its own move was on its way) and tells its own
+    offer once, by the answer."""
+    errors: list[str] = []
+    with running_server(tmp_path) as (base, service):
+        gid = str(service.create_game({
+            "edition": "mario", "players": ["Mario", "Luigi", "Peach"], "dice": "physical",
+            "seed": 1, "settings": {"order": "seated", "decks": "physical"}}).game_id)
+        code = join_code(service, gid)
+        table = Table(base, service, gid, [])
+        for pid in ("mario", "luigi", "peach"):
+            table.phones[pid] = new_phone(browser, errors)
+            join(table.phones[pid], base, code, pid)
+        table.bank = new_phone(browser, errors)
+        banker_login(table.bank, base, gid)
+        table.settle()
+        mario, luigi, peach = (table.phones[p] for p in ("mario", "luigi", "peach"))
+        coins = compose_a_trade(peach, "peach", "mario", "3")  # Peach types meanwhile
+        before = table.version()
+        tap_command(mario, {"actor": "mario", "type": "roll", "args": {"dice": [1, 1]}}, 0)
+        mario.wait_for_function(f"() => window.__version > {before}")
+        table.settle()
+
+        held: list[Any] = []  # Luigi's answers, held back until Mario has moved
+
+        def hold(route: Any) -> None:
+            held.append((route, route.fetch()))
+
+        luigi.route("**/api/games/*/commands", hold)
+        compose_a_trade(luigi, "luigi", "peach", "1")
+        said = len(toasts(luigi))
+        before = table.version()
+        luigi.get_by_role("button", name="Offer the trade").click()
+        luigi.wait_for_function(f"() => window.__version > {before}")  # its move, live
+        assert len(held) == 1 and luigi.evaluate("S.sending") == 1
+        before = table.version()
+        mario.get_by_role("button", name=re.compile("Team spirit")).click()
+        mario.wait_for_function(f"() => window.__version > {before}")
+        luigi.wait_for_function(f"() => window.__version > {before}")  # Mario's move, live
+        route, answer = held.pop()
+        route.fulfill(response=answer)
+        told(luigi, "You pay Mario 1 coin.")
+        news = toasts(luigi)[said:]
+        offer = [t for t in news if "trade" in t.lower()]
+        assert len(offer) == 1 and sum(t.count("You pay Mario 1 coin.") for t in news) == 1, news
+        told(peach, "You pay Mario 1 coin.")  # Peach, who was not sending, heard it too
+        assert coins.input_value() == "3"
+        luigi.unroute("**/api/games/*/commands")
+        for page in table.all():
+            page.context.close()
+    assert errors == []
+
+
 @pytest.fixture
 def catching(browser: Any, tmp_path: Path) -> Iterator[Table]:  # noqa: F811
     """Master Trainer with real dice, Ash at a catch prompt (landed, chip turned over)."""

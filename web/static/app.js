@@ -4,7 +4,7 @@
 /* the page's own words: tr(), trn(), trNodes() (web/static/i18n.js) */
 const S = {session: null, game: null, view: null, es: null, seen: -1, tab: "table",
   fetched: {}, retry: null, seat: null, confirm: null, wake: null,
-  prefs: loadPrefs()};
+  sending: 0, held: [], heldNews: [], own: [], ownVersion: 0, prefs: loadPrefs()};
 /* seat colours, AA against white text and as frames on both themes; no red, which is the
    board's GAME OVER outline */
 const COLORS = ["#1565c0", "#2e7d32", "#ad5700", "#6a1b9a", "#00796b", "#5d4037", "#ad1457",
@@ -284,30 +284,63 @@ function notify(before, v) {
       if (g) g.classList.remove("flash"); }, 2500);
     $("announce").textContent = tr("Your turn: {prompt}", {prompt: words(v.prompt.text)});
   }
-  const name = playerName(mine);
   const fresh = newLines(before.log || [], v.log || []).map((t) => logText(t).replace(/^Card: /, ""));
   /* a move taken back: that is the news, not the older lines the log shows again */
   const undo = logText((v.log || []).slice(-1)[0]);
   if (/^The banker undoes/.test(undo)) { toast(words(undo), true); return; }
-  if (S.sending) return;  /* this phone's own move: the answer to it says what it did */
-  const hits = fresh.filter((t) => (t.startsWith(name) &&
-    /\b(pays|loses|draws|goes to|GAME OVER|must raise|is bankrupt|gives)\b/.test(t))
-    || (t.includes(name) && /\b(declines|refuses|accepts)\b/.test(t) && !t.startsWith(name))
-    || new RegExp(`\\bpays ${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`).test(t));
+  const declined = [];
   for (const t of before.trades || []) {  /* your offer turned down */
     const to = playerName(t.to);
     if (t.proposer === mine && !(v.trades || []).some((x) => x.id === t.id)
         && fresh.some((x) => x.startsWith(`${to} declines`))) {
-      hits.push(tr("{player} declined your trade.", {player: to}));
+      declined.push(tr("{player} declined your trade.", {player: to}));
     }
   }
-  if (hits.length) {
-    const text = hits.map((t) => (I18n.lang() === "en" ? secondPerson(words(t), name) : words(t)))
-      .join(" ");
-    (window.__hits = window.__hits || []).push(text);
-    toast(text, true);
-    if (navigator.vibrate) navigator.vibrate(120);
+  /* this phone's own move is on its way: its answer tells its lines, and then the rest */
+  if (S.sending) { S.held.push(...fresh); S.heldNews.push(...declined); return; }
+  const text = news(unsaid(fresh), declined);
+  if (v.version >= S.ownVersion) S.own.length = 0;  /* every answered line is in the log now */
+  if (text) { toast(text, true); if (navigator.vibrate) navigator.vibrate(120); }
+}
+/* lines an answer to this phone's own move has told already (each once) */
+function unsaid(lines) {
+  return lines.filter((t) => {
+    const i = S.own.indexOf(t);
+    if (i >= 0) S.own.splice(i, 1);
+    return i < 0;
+  });
+}
+/* the lines that hit this player, and ``extra`` news, in the second person ("" when none) */
+function news(lines, extra) {
+  const mine = me();
+  if (!mine) return "";
+  const name = playerName(mine);
+  const esc = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const hits = lines.filter((t) => (t.startsWith(name) &&
+    /\b(pays|loses|draws|goes to|GAME OVER|must raise|is bankrupt|gives)\b/.test(t))
+    || (t.includes(name) && /\b(declines|refuses|accepts)\b/.test(t) && !t.startsWith(name))
+    || new RegExp(`\\bpays ${esc}\\b`).test(t));
+  const text = [...hits.map((t) => yours(t, name)), ...extra].join(" ");
+  if (text) (window.__hits = window.__hits || []).push(text);
+  return text;
+}
+/* a line in this phone's words, in the second person when it speaks of ``name`` */
+function yours(t, name) { return name && I18n.lang() === "en" ? secondPerson(words(t), name) : words(t); }
+/* a move of this phone's answered (``outs``: its answers; none when refused): its lines in one
+   toast, then what the others did while it was on its way */
+function answered(outs, actor) {
+  const lines = outs.flatMap((o) => (o ? o.said || o.says || [] : [])).map(I18n.text);
+  const mine = actor === me() ? playerName(me()) : null;  /* your own news: "you" */
+  S.own.push(...lines.map((t) => t.replace(/^Card: /, "")));
+  S.ownVersion = Math.max(S.ownVersion, ...outs.map((o) => (o && o.version) || 0));
+  let text = lines.map((t) => yours(t, mine)).join(" ");
+  if (!S.sending) {
+    const held = unsaid(S.held.splice(0)), extra = S.heldNews.splice(0);
+    const others = news(held, extra);
+    if (others) text = text ? `${text} ${others}` : others;
+    if (S.view && S.view.version >= S.ownVersion) S.own.length = 0;
   }
+  if (text) toast(text, true);
 }
 const YOU = {pays: "pay", draws: "draw", loses: "lose", gives: "give", goes: "go", is: "are",
   has: "have", must: "must", lands: "land", moves: "move", rolls: "roll", takes: "take",
@@ -344,16 +377,18 @@ function actionKey(a) {
 function send(action, extra) {
   const args = Object.assign({}, action.args || {}, extra || {});
   return act(async () => {
-    S.sending = (S.sending || 0) + 1;  /* its news is told once, by this answer (notify) */
-    const out = await api("POST", `/api/games/${gid()}/commands`,
-      {actor: action.actor, type: action.type, args, version: S.view.version, key: randomKey()})
-      .finally(() => { S.sending -= 1; });
+    S.sending += 1;  /* its news is told once, by this answer (notify) */
+    let out = null;
+    try {
+      out = await api("POST", `/api/games/${gid()}/commands`,
+        {actor: action.actor, type: action.type, args, version: S.view.version, key: randomKey()});
+    } finally {
+      S.sending -= 1;
+      if (!out) answered([], action.actor);  /* refused: the others' news is still told */
+    }
     const block = document.querySelector(`[data-keep="${CSS.escape(actionKey(action))}"]`);
     if (block) Keep.reset(block);  /* sent: nothing left to keep */
-    const mine = action.actor === me() ? playerName(me()) : null;  /* your own news: "you" */
-    const says = out && (out.said || out.says).map(I18n.text);
-    if (says && says.length) toast(says.map((t) => (mine && I18n.lang() === "en"
-      ? secondPerson(words(t), mine) : words(t))).join(" "), true);
+    answered([out], action.actor);
   });
 }
 
@@ -696,17 +731,19 @@ function ballAndRoll(a, label, inp) {
     }
     const post = (type, args, version) => api("POST", `/api/games/${gid()}/commands`,
       {actor: a.actor, type, args, version, key: randomKey()});
-    const first = await post(a.type, Object.assign({}, a.args || {}, {[inp.arg]: value}),
-      S.view.version);
-    const then = await post("roll", die ? {dice: [roll]} : {}, first.version);
+    S.sending += 1;  /* told once, by the answers (notify) */
+    let first = null, then = null;
+    try {
+      first = await post(a.type, Object.assign({}, a.args || {}, {[inp.arg]: value}),
+        S.view.version);
+      then = await post("roll", die ? {dice: [roll]} : {}, first.version);
+    } finally {
+      S.sending -= 1;
+      if (!then) answered([first], a.actor);  /* refused: what was done, and the others' news */
+    }
     const block = document.querySelector(`[data-keep="${CSS.escape(actionKey(a))}"]`);
     if (block) Keep.reset(block);
-    const mine = a.actor === me() ? playerName(me()) : null;
-    /* the answers' lines as messages (said), each in this phone's language */
-    const says = [...(first.said || first.says || []), ...(then.said || then.says || [])].map(I18n.text);
-    if (says.length) toast(says.map((t) => (mine && I18n.lang() === "en"
-      ? secondPerson(words(t), mine) : words(t)))
-      .join(" "), true);
+    answered([first, then], a.actor);  /* the answers' lines, in this phone's language */
   });
   return h("div", {class: "then-roll"}, h("p", {class: "label"}, typed
     ? tr("{action}: roll the die, enter it, then tap the ball you play", {action: label})
