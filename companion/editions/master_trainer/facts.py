@@ -1,7 +1,7 @@
 """Master Trainer's facts about the table (chips caught, Item and Event Cards drawn, turns
 begun...): declared by the edition, applied by the ``on_`` handlers in
 :mod:`companion.editions.master_trainer.base`. The turn's, the dice rounds' and the battles'
-own facts are declared beside their rules (turns.py, dice.py, battles.py)."""
+own facts are declared beside their rules (turns.py, dice.py, battles.py, trades.py)."""
 
 from __future__ import annotations
 
