@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, render_template, request
 
-from companion import json_text
+from companion import i18n, json_text
 from companion.boxes import board_edit
 from companion.boxes.profiles import ProfileError, Profiles, check, export_text
 from companion.boxes.profiles import unverified as unverified_facts
@@ -88,7 +88,9 @@ def defaults(edition: str) -> Response:
     if edition not in available():
         raise ApiError("not_found", Msg("edition: {name} is not an edition.",
                                         name=repr(edition)))
-    profile = {"format": 1, "edition": edition, "name": "", "note": "", "settings": {},
+    language = request.args.get("language", i18n.SOURCE)  # the box's words in that language
+    settings = {"board": {"language": language}} if language in i18n.LANGUAGES else {}
+    profile = {"format": 1, "edition": edition, "name": "", "note": "", "settings": settings,
                "tags": {}}
 
     def build(_: Profiles) -> dict[str, Any]:

@@ -1813,8 +1813,10 @@ function setupForm() {
   const profileChanged = () => {
     profileEdit.hidden = !profile.value;
     profileEdit.href = `/profile?edition=${encodeURIComponent(ed.value)}&name=${encodeURIComponent(profile.value)}`;
-    const board = editionBox.querySelector("#setup-board");
-    if (board) board.hidden = !!profile.value;
+    for (const id of ["#setup-board", "#setup-box-language-row"]) {
+      const el = editionBox.querySelector(id);
+      if (el) el.hidden = !!profile.value;
+    }
   };
   profile.addEventListener("change", profileChanged);
   let info = null, readers = [], boardRead = () => undefined, pending = null;
@@ -1906,7 +1908,16 @@ function setupForm() {
       const kids = [...simple];
       if (info.board) {
         const [box, read] = boardEditor(info.board, info.unverified || [], name);
-        boardRead = read; kids.push(box);
+        /* the box's language: its space names and card texts as printed (board.language) */
+        const lang = h("select", {id: "setup-box-language"},
+          ...Object.entries(I18n.languages()).map(([code, own]) =>
+            h("option", {value: code, lang: code, selected: code === "en"}, own)));
+        boardRead = () => {
+          const b = read();
+          return lang.value === "en" ? b : {...(b || {}), language: lang.value};
+        };
+        kids.push(h("div", {id: "setup-box-language-row"}, h("label", {for: "setup-box-language"},
+          tr("Language of the box (space names and card texts)")), lang), box);
       } else if ((info.unverified || []).length) {
         kids.push(h("p", {class: "muted hint"}, tr("Not printed in the rulebook, shipped as defaults: "
           + "{list}. Correct them above.", {list: info.unverified.map(I18n.text).join("; ")})));

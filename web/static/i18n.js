@@ -108,7 +108,10 @@ const I18n = (() => {
     select.hidden = select.options.length < 2;
     select.onchange = () => choose(select.value).then(changed);
   }
-  return {wanted, load, choose, text, localize, picker, t, tn, number, money, lang: () => cat.lang};
+  /* the languages the catalogue has, each by its own name ({code: name}) */
+  const languages = () => ({...(cat.languages || {})});
+  return {wanted, load, choose, text, localize, picker, t, tn, number, money, languages,
+    lang: () => cat.lang};
 })();
 
 /* the page's own words, in the phone's language (extracted by scripts/messages from these

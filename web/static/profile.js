@@ -71,6 +71,7 @@ function corrections() {
   }
   if (Object.keys(cards).length) out.cards = cards;
   if (P.confirmed.length) out.confirmed = P.confirmed.slice();
+  if (P.language && P.language !== "en") out.language = P.language;
   return out;
 }
 function draft() {
@@ -137,6 +138,7 @@ function adopt(r, replaceAll) {
     P.cardTags = r.card_tags || [];
     const settings = clone(r.profile.settings);
     P.confirmed = (settings.board && settings.board.confirmed) || [];
+    P.language = (settings.board && settings.board.language) || "en";
     delete settings.board;
     P.other = settings; P.note = r.profile.note || ""; P.name = r.profile.name;
   }
@@ -201,16 +203,33 @@ async function chooser() {
       })}, tr("Import"))));
   await fill();
 }
+/* the edition's shipped board in the box's language (its space names and card texts) */
+function defaults(edition, language) {
+  return api("GET", `/api/profiles/defaults/${enc(edition)}?language=${enc(language || "en")}`);
+}
+/* another box language: the shipped words become that language's, the owner's corrections stay */
+async function changeLanguage(language) {
+  const d = draft();
+  const board = {...(d.settings.board || {})};
+  if (language === "en") delete board.language; else board.language = language;
+  d.settings.board = board;
+  const r = await api("POST", "/api/profiles/check", d);
+  P.defaults = await defaults(P.edition, language);
+  adopt(r, true); P.name = d.name; editor(); check();
+}
 async function open(edition, name, newName) {
   P.edition = edition;
   if (!P.titles) {
     P.titles = Object.fromEntries((await api("GET", "/api/editions")).map((e) => [e.name, e.title]));
   }
-  P.defaults = await api("GET", `/api/profiles/defaults/${enc(edition)}`);
   if (name) {
-    adopt(await api("GET", `/api/profiles/${enc(edition)}/${enc(name)}`), true);
+    const r = await api("GET", `/api/profiles/${enc(edition)}/${enc(name)}`);
+    const board = r.profile.settings.board || {};
+    P.defaults = await defaults(edition, board.language);  /* the box's words: not corrections */
+    adopt(r, true);
     P.saved = true;
   } else {
+    P.defaults = await defaults(edition, "en");
     adopt(P.defaults, true); P.name = newName; P.saved = false;
   }
   history.replaceState(null, "", `/profile?edition=${enc(edition)}`);
@@ -370,6 +389,14 @@ async function enrolTag(c, line, button) {
     clearInterval(P.polling); P.polling = null; button.disabled = false; recheck();
   }, 500);
 }
+/* the box's language: its space names and card texts as printed (board.language) */
+function languageMenu() {
+  const menu = h("select", {id: "pf-language", "data-field": "language"},
+    ...Object.entries(I18n.languages()).map(([code, own]) =>
+      h("option", {value: code, lang: code, selected: code === P.language}, own)));
+  menu.addEventListener("change", () => act(() => changeLanguage(menu.value)));
+  return [h("label", {for: "pf-language"}, tr("Language of the box (space names and card texts)")), menu];
+}
 function editor() {
   const b = P.defaults.board;
   const name = h("input", {id: "pf-name", value: P.name, maxlength: 40, "data-field": "name"});
@@ -385,7 +412,7 @@ function editor() {
   const parts = [h("section", {}, h("h2", {}, title ? tr("Your box of {edition}", {edition: title})
     : tr("Your box of this edition")),
     h("label", {for: "pf-name"}, tr("Name")), name, h("label", {for: "pf-note"}, tr("Note")), note,
-    h("div", {id: "profile-errors"}))];
+    ...(b ? languageMenu() : []), h("div", {id: "profile-errors"}))];
   if (b) {
     const newId = h("input", {id: "new-space-id", placeholder: tr("Name of the new space"), maxlength: 40});
     parts.push(h("section", {"aria-label": tr("Board")}, h("h2", {id: "board-title"},
