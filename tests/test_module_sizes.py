@@ -13,7 +13,6 @@ LIMIT = 500
 """Lines a production module may have."""
 EXCEPTIONS: dict[str, int] = {
     # module: its lines today (it may shrink, never grow); split it, then drop it from here
-    "companion/editions/master_trainer/landing.py": 503,
 }
 READ_WHOLE = {"companion/store.py": 400, "companion/engine/rules.py": 400}
 """Modules held below the limit: the store and the rules interpreter."""

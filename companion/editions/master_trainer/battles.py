@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.editions.master_trainer.base import State, data_of
-from companion.editions.master_trainer.landing import CardArgs
+from companion.editions.master_trainer.cards import CardArgs
 from companion.editions.master_trainer.state import Battle
 from companion.editions.master_trainer.trades import TradeRules
 from companion.editions.master_trainer.turns import chip_arg

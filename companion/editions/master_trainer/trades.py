@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.editions.master_trainer.base import State, data_of
-from companion.editions.master_trainer.landing import LandingRules
+from companion.editions.master_trainer.cards import CardRules
 from companion.editions.master_trainer.state import Offer
 from companion.editions.master_trainer.turns import chip_arg
 from companion.engine.commands import Id, Small, Smalls, takes
@@ -52,7 +52,7 @@ class TradeOfferClosed(EventData):
     """The trade offer was accepted, declined or stopped."""
 
 
-class TradeRules(LandingRules):
+class TradeRules(CardRules):
     """``trade`` and ``decline`` (``accept`` and ``poke_doll`` answer a trade too:
     :mod:`battles`)."""
 
