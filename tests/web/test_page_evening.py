@@ -21,6 +21,7 @@ from page_driver import (
     join_code,
     new_phone,
     running_server,
+    script,
     tap_command,
     toasts,
     told,
@@ -29,6 +30,7 @@ from test_page_table_night import mario  # noqa: F401  (a fixture)
 
 from companion.game_record import MOVES
 from companion.script import parse_step
+from companion.service import GameService
 
 
 def test_undo_names_the_move_and_brings_back_no_old_news(mario: Table) -> None:  # noqa: F811
@@ -195,6 +197,72 @@ def test_news_reaches_a_phone_whose_own_move_is_on_its_way(browser: Any, tmp_pat
         luigi.unroute("**/api/games/*/commands")
         for page in table.all():
             page.context.close()
+    assert errors == []
+
+
+def test_your_own_news_speaks_to_you_in_every_language(browser: Any, tmp_path: Path) -> None:  # noqa: F811
+    """Items 12-13: Mario reads English, Luigi Italian, Peach Spanish (and types a trade
+    meanwhile). Mario's roll and "Team spirit!" are told to him as "You…", "Luigi pays you…";
+    Luigi's and Peach's phones say they pay, each in its language, never in the third person
+    (was "Luigi paga…" on Italian phones); and passing START is a whole sentence ("You pass
+    START and collect €0.50.", was "You pass START: collects €0.50")."""
+    errors: list[str] = []
+    with running_server(tmp_path) as (base, service):
+        gid = str(service.create_game({
+            "edition": "mario", "players": ["Mario", "Luigi", "Peach"], "dice": "physical",
+            "seed": 1, "settings": {"order": "seated", "decks": "physical"}}).game_id)
+        code = join_code(service, gid)
+        table = Table(base, service, gid, [])
+        for pid, locale in (("mario", "en-GB"), ("luigi", "it-IT"), ("peach", "es-ES")):
+            table.phones[pid] = new_phone(browser, errors, locale=locale)
+            join(table.phones[pid], base, code, pid)
+        table.bank = new_phone(browser, errors)
+        banker_login(table.bank, base, gid)
+        table.settle()
+        mario, luigi, peach = (table.phones[p] for p in ("mario", "luigi", "peach"))
+        coins = peach.locator('.action[data-actor=peach][data-type=propose_trade]')
+        coins.locator("summary").click()
+        field = coins.locator("fieldset").nth(0).locator("input[type=number]")
+        field.fill("2")
+        before = table.version()
+        tap_command(mario, {"actor": "mario", "type": "roll", "args": {"dice": [1, 1]}}, 0)
+        told(mario, "You move 2 to Question Block.")
+        assert "Doubles! You will roll again." in toasts(mario)[-1]
+        table.settle()
+        said = {pid: len(toasts(page)) for pid, page in table.phones.items()}
+        assert table.version() > before
+        mario.locator(".action[data-actor=mario][data-type=draw]").filter(
+            has_text="Team spirit").locator("button").click()
+        told(mario, "Luigi pays you 1 coin. Peach pays you 1 coin.")
+        told(luigi, "Paghi 1 moneta a Mario.")
+        told(peach, "Pagas 1 moneda a Mario.")
+        for pid, page in table.phones.items():
+            news = " ".join(toasts(page)[said[pid]:])
+            assert not re.search(rf"\b{pid.title()}\b|Card: |Carta: ", news), (pid, news)
+        assert field.input_value() == "2"
+        for page in table.all():
+            page.context.close()
+
+    # Monopolino: the first move that passes START, tapped on its mover's (English) phone
+    data = script("monopolino")
+    steps = data.pop("steps")
+    with GameService(tmp_path / "trial") as trial:  # which step is it?
+        tid = str(trial.create_game(data).game_id)
+        for n, step in enumerate(steps):  # noqa: B007
+            out = trial.submit(tid, parse_step(trial.state(tid)[1], step))
+            if any(re.search(r" passes .*: collects ", str(x)) for x in out.says):
+                break
+    with running_server(tmp_path / "monopolino") as (base, service):
+        gid = str(service.create_game(data).game_id)
+        for step in steps[:n]:
+            assert service.submit(gid, parse_step(service.state(gid)[1], step)).ok
+        cmd = parse_step(service.state(gid)[1], steps[n]).to_json()
+        page = new_phone(browser, errors)
+        join(page, base, join_code(service, gid), cmd["actor"])
+        tap_command(page, cmd, 2)
+        told(page, "You pass START and collect €0.50.")
+        assert not any(": collects" in t for t in toasts(page)), toasts(page)
+        page.context.close()
     assert errors == []
 
 

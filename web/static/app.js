@@ -33,6 +33,7 @@ function toast(text, info) {
   const t = $("toast"); t.textContent = text; t.className = info ? "info" : ""; t.hidden = false;
   toast.error = !info;
   (window.__toasts = window.__toasts || []).push(text);  /* what this phone said, in order */
+  if (!info) (window.__refused = window.__refused || []).push(text);  /* and what it refused */
   clearTimeout(toast.timer); toast.timer = setTimeout(hideToast, info ? 3500 : 6000);
 }
 function hideToast() { $("toast").hidden = true; toast.error = false; }
@@ -284,15 +285,19 @@ function notify(before, v) {
       if (g) g.classList.remove("flash"); }, 2500);
     $("announce").textContent = tr("Your turn: {prompt}", {prompt: words(v.prompt.text)});
   }
-  const fresh = newLines(before.log || [], v.log || []).map((t) => logText(t).replace(/^Card: /, ""));
+  const count = newLines(before.log || [], v.log || []).length;
+  /* the new lines as the companion sent them (messages as data, each with its English say) */
+  const fresh = count ? ((S.raw && S.raw.log) || v.log || []).slice(-count) : [];
   /* a move taken back: that is the news, not the older lines the log shows again */
   const undo = logText((v.log || []).slice(-1)[0]);
-  if (/^The banker undoes/.test(undo)) { toast(words(undo), true); return; }
+  if (/^The banker undoes/.test(englishOf((S.raw && S.raw.log || []).slice(-1)[0]))) {
+    toast(words(undo), true); return;
+  }
   const declined = [];
   for (const t of before.trades || []) {  /* your offer turned down */
     const to = playerName(t.to);
     if (t.proposer === mine && !(v.trades || []).some((x) => x.id === t.id)
-        && fresh.some((x) => x.startsWith(`${to} declines`))) {
+        && fresh.some((x) => englishOf(x).startsWith(`${to} declines`))) {
       declined.push(tr("{player} declined your trade.", {player: to}));
     }
   }
@@ -302,10 +307,14 @@ function notify(before, v) {
   if (v.version >= S.ownVersion) S.own.length = 0;  /* every answered line is in the log now */
   if (text) { toast(text, true); if (navigator.vibrate) navigator.vibrate(120); }
 }
+/* a log line's English (a message's say, "Card: " dropped): what a line is recognised by */
+function englishOf(e) {
+  return String((e && typeof e === "object" ? e.say : e) ?? "").replace(/^Card: /, "");
+}
 /* lines an answer to this phone's own move has told already (each once) */
 function unsaid(lines) {
-  return lines.filter((t) => {
-    const i = S.own.indexOf(t);
+  return lines.filter((e) => {
+    const i = S.own.indexOf(englishOf(e));
     if (i >= 0) S.own.splice(i, 1);
     return i < 0;
   });
@@ -316,24 +325,72 @@ function news(lines, extra) {
   if (!mine) return "";
   const name = playerName(mine);
   const esc = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const hits = lines.filter((t) => (t.startsWith(name) &&
-    /\b(pays|loses|draws|goes to|GAME OVER|must raise|is bankrupt|gives)\b/.test(t))
-    || (t.includes(name) && /\b(declines|refuses|accepts)\b/.test(t) && !t.startsWith(name))
-    || new RegExp(`\\bpays ${esc}\\b`).test(t));
-  const text = [...hits.map((t) => yours(t, name)), ...extra].join(" ");
+  const hits = lines.filter((e) => {
+    const t = englishOf(e);
+    return (t.startsWith(name) &&
+      /\b(pays|loses|draws|goes to|GAME OVER|must raise|is bankrupt|gives)\b/.test(t))
+      || (t.includes(name) && /\b(declines|refuses|accepts)\b/.test(t) && !t.startsWith(name))
+      || new RegExp(`\\bpays ${esc}\\b`).test(t);
+  });
+  const text = [...hits.map((e) => yours(e, name)), ...extra].join(" ");
   if (text) (window.__hits = window.__hits || []).push(text);
   return text;
 }
-/* a line in this phone's words, in the second person when it speaks of ``name`` */
-function yours(t, name) { return name && I18n.lang() === "en" ? secondPerson(words(t), name) : words(t); }
+/* a log line (a message as data, or text) in this phone's words; when it speaks of ``name``,
+   the reader, its second-person message (translated like any other), else in English the
+   sentence turned to "you" */
+function yours(e, name) {
+  let m = e && typeof e === "object" && e.msg ? e : null;
+  const a0 = (m && m.args) || {};
+  if (m && m.msg === "{why}." && a0.why && a0.why.msg) m = a0.why;  /* a payment: "{why}." */
+  const a = (m && m.args) || {};
+  const you = name && m ? (a.player === name && YOU_SAY[m.msg])
+    || (a.player !== name && [a.other, a.owner, a.to].includes(name) && YOU_HEAR[m.msg]) : null;
+  if (you) return words(you(a));
+  const t = words(I18n.text(e)).replace(/^Card: /, "");
+  return name && I18n.lang() === "en" ? secondPerson(t, name) : t;
+}
+/* the log's messages whose subject is the reader, said to them (whole sentences, translated;
+   a payment's reason, "Card: {player} pays {other} {amount}", is a sentence once said) */
+const YOU_SAY = {
+  "Doubles! {player} will roll again.": (a) => tr("Doubles! You will roll again.", a),
+  "{player} moves {n} to {space}.": (a) => tr("You move {n} to {space}.", a),
+  "{player} moves to {space}.": (a) => tr("You move to {space}.", a),
+  "{player} goes back {n} to {space}.": (a) => tr("You go back {n} to {space}.", a),
+  "{player} lands on {space}.": (a) => tr("You land on {space}.", a),
+  "{player} lands on {space}: collects {amount}.": (a) => tr("You land on {space} and collect {amount}.", a),
+  "{player} passes {space}: collects {amount}.": (a) => tr("You pass {space} and collect {amount}.", a),
+  "{player} buys {space} for {amount}.": (a) => tr("You buy {space} for {amount}.", a),
+  "{player} pays {amount} to the Bank for {space}.": (a) => tr("You pay {amount} to the Bank for {space}.", a),
+  "{player} pays {owner} {amount} for {space} ({rule})": (a) => tr("You pay {owner} {amount} for {space} ({rule}).", a),
+  "{player} pays the Jail fine of {amount}": (a) => tr("You pay the Jail fine of {amount}.", a),
+  "{player} leaves Jail.": (a) => tr("You leave Jail.", a),
+  "{player} is pulled out of Jail.": (a) => tr("You are pulled out of Jail.", a),
+  "{player} draws {deck}: “{card}”": (a) => tr("You draw {deck}: “{card}”", a),
+  "{player} keeps the card for later.": (a) => tr("You keep the card for later.", a),
+  "Card: {player} collects {amount}.": (a) => tr("You collect {amount}.", a),
+  "Card: {player} goes straight to Jail.": (a) => tr("You go straight to Jail.", a),
+  "Card: {player} pays {other} {amount}": (a) => tr("You pay {other} {amount}.", a),
+  "Card: {player} pays {amount} to {to}": (a) => tr("You pay {amount} to {to}.", a),
+  "{player} bids {amount}.": (a) => tr("You bid {amount}.", a),
+  "{player} passes.": (a) => tr("You pass.", a),
+  "{player} is bankrupt: everything goes to the Bank.": (a) => tr("You are bankrupt: everything goes to the Bank.", a),
+  "{player} is bankrupt: everything goes to {other}.": (a) => tr("You are bankrupt: everything goes to {other}.", a),
+};
+/* ... and those that speak of the reader as the one paid */
+const YOU_HEAR = {
+  "Card: {player} pays {other} {amount}": (a) => tr("{player} pays you {amount}.", a),
+  "Card: {player} pays {amount} to {to}": (a) => tr("{player} pays you {amount}.", a),
+  "{player} pays {owner} {amount} for {space} ({rule})": (a) => tr("{player} pays you {amount} for {space} ({rule}).", a),
+};
 /* a move of this phone's answered (``outs``: its answers; none when refused): its lines in one
    toast, then what the others did while it was on its way */
 function answered(outs, actor) {
-  const lines = outs.flatMap((o) => (o ? o.said || o.says || [] : [])).map(I18n.text);
+  const lines = outs.flatMap((o) => (o ? o.said || o.says || [] : []));
   const mine = actor === me() ? playerName(me()) : null;  /* your own news: "you" */
-  S.own.push(...lines.map((t) => t.replace(/^Card: /, "")));
+  S.own.push(...lines.map(englishOf));
   S.ownVersion = Math.max(S.ownVersion, ...outs.map((o) => (o && o.version) || 0));
-  let text = lines.map((t) => yours(t, mine)).join(" ");
+  let text = lines.map((e) => yours(e, mine)).join(" ");
   if (!S.sending) {
     const held = unsaid(S.held.splice(0)), extra = S.heldNews.splice(0);
     const others = news(held, extra);
