@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -12,9 +13,15 @@ from typing import Any
 
 from companion.config import ConfigError, load_config, on_raspberry_pi, state_dir_of
 from companion.engine.types import RuleError
+from companion.i18n import Msg, environment_language, render, said
 from companion.store import StoreError
 
 log = logging.getLogger("companion")
+
+
+def say(msg: str, out: Any = None) -> None:
+    """A line for the terminal, in its language (LANGUAGE, LC_ALL, LC_MESSAGES, LANG)."""
+    print(render(msg, environment_language(os.environ)), file=out or sys.stdout)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -28,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.func(args))
     except (RuleError, ConfigError, StoreError) as exc:
-        print(f"companion: {exc}", file=sys.stderr)
+        say(Msg("companion: {reason}", reason=said(exc)), sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
@@ -142,14 +149,14 @@ def cmd_export(args: argparse.Namespace) -> int:
     try:
         service = GameService(state_dir_of(args), purpose="companion export")
     except StoreError as exc:
-        print(f"companion export: {exc} While it runs, download the export from the page "
-              "(GET /api/games/<id>/export, as the banker).", file=sys.stderr)
+        say(Msg("companion export: {reason} While it runs, download the export from the page "
+                "(GET /api/games/<id>/export, as the banker).", reason=said(exc)), sys.stderr)
         return 2
     try:
         for line in service.export(args.game):
             print(line)
     except GameNotFound as exc:
-        print(f"companion: {exc}", file=sys.stderr)
+        say(Msg("companion: {reason}", reason=said(exc)), sys.stderr)
         return 2
     finally:
         service.stop()
@@ -165,29 +172,31 @@ def cmd_import(args: argparse.Namespace) -> int:
         size = args.file.stat().st_size
         handle = args.file.open(encoding="utf-8", newline="")
     except OSError as exc:
-        print(f"companion: cannot read {args.file}: {exc}", file=sys.stderr)
+        say(Msg("companion: cannot read {file}: {reason}", file=str(args.file),
+                reason=str(exc.strerror or exc)), sys.stderr)
         return 2
     with handle:
         if size > MAX_IMPORT_BYTES:
-            print(f"companion: {args.file} is {size >> 20} MB; an export is at most "
-                  f"{MAX_IMPORT_BYTES >> 20} MB (no game is that long). Nothing was imported.",
-                  file=sys.stderr)
+            say(Msg("companion: {file} is {size} MB; an export is at most {most} MB (no game "
+                    "is that long). Nothing was imported.", file=str(args.file),
+                    size=size >> 20, most=MAX_IMPORT_BYTES >> 20), sys.stderr)
             return 2
         try:  # refused while the service runs: one writer per state directory
             service = GameService(state_dir_of(args), purpose="companion import")
         except StoreError as exc:
-            print(f"companion import: refused: {exc}", file=sys.stderr)
+            say(Msg("companion import: refused: {reason}", reason=said(exc)), sys.stderr)
             return 2
         try:  # read line by line as the import decides them: memory stays flat
             out = service.import_game((line.rstrip("\r\n") for line in handle),
                                       unchecked=args.unchecked)
         except UnicodeDecodeError as exc:
-            print(f"companion: cannot read {args.file}: {exc}", file=sys.stderr)
+            say(Msg("companion: cannot read {file}: {reason}", file=str(args.file),
+                    reason=str(exc)), sys.stderr)
             return 2
         finally:
             service.stop()
     if not out.ok:
-        print(f"companion: {out.error}", file=sys.stderr)
+        say(Msg("companion: {reason}", reason=out.error or ""), sys.stderr)
         return 2
     print(out.game_id)
     return 0
@@ -211,9 +220,13 @@ def cmd_enroll(args: argparse.Namespace) -> int:
             from companion.runner import reader_uids
 
             read_uid = reader_uids(load_config(args.config), args.role)
+        lang = environment_language(os.environ)
+        yes = render(Msg("y"), lang)  # the terminal's "yes" letter (s: sì, sí), y always
         enroll_interactive(registry, (args.edition, rules.tag_objects()), read_uid, sys.stdout,
-                           confirm=lambda q: input(f"{q} [y/N] ").strip().lower() == "y",
-                           commit=lambda: None)
+                           confirm=lambda q: input(render(Msg("{question} [{yes}/N] ",
+                                                              question=q, yes=yes), lang)
+                                               ).strip().lower()[:1] in ("y", yes),
+                           commit=lambda: None, lang=lang, title=rules.title)
     finally:
         service.stop()
     return 0

@@ -232,6 +232,26 @@ def choose(accepted: str | None) -> str:
     return SOURCE
 
 
+def environment_language(env: Mapping[str, str]) -> str:
+    """The terminal's language (the CLI): the first of LANGUAGE (a colon list), LC_ALL,
+    LC_MESSAGES, LANG that is set, as gettext reads them; "C" or "POSIX" is English."""
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(var, "")
+        if not value:
+            continue
+        if var == "LANGUAGE" and env.get("LC_ALL", env.get("LANG", "")) in ("C", "POSIX"):
+            continue
+        if var != "LANGUAGE" and value.split(".")[0] in ("C", "POSIX"):
+            return SOURCE
+        for part in value.split(":"):
+            tag = part.split(".", 1)[0].split("@", 1)[0].replace("_", "-").lower()
+            if tag.split("-", 1)[0] in LANGUAGES:
+                return tag.split("-", 1)[0]
+        if var != "LANGUAGE":
+            return SOURCE
+    return SOURCE
+
+
 def render(value: str, lang: str) -> str:
     """``value`` in language ``lang``: a message rendered, plain text as it is."""
     if not isinstance(value, Msg):

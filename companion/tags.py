@@ -16,6 +16,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
+from companion.i18n import Msg, Msgs, from_stored, render, said, stored
+
 ObjectList = Sequence[tuple[str, str]]
 """(object id, label) pairs, e.g. ("location:cave", "Cave's location card")."""
 
@@ -42,17 +44,16 @@ class TagAlreadyEnrolled(TagError):
 
     def __init__(self, uid: str, edition: str, obj: str, label: str, wanted: str) -> None:
         self.uid, self.edition, self.object, self.label = uid, edition, obj, label
-        super().__init__(
-            f"tag {uid} is already enrolled as {label or obj} ({edition} {obj}); "
-            f"enroll it again with move=True to move it to {wanted}"
-        )
+        super().__init__(Msg("Tag {uid} is already enrolled as {object}; enroll it again with "
+                             "move=True to move it to {wanted}", uid=uid, object=label or obj,
+                             wanted=wanted))
 
 
 def normalise_uid(uid: str) -> str:
     """Upper-case hex without separators; raises TagError for anything else."""
     clean = re.sub(r"[\s:\-]", "", str(uid)).upper()
     if not _UID.match(clean):
-        raise TagError(f"not a tag UID (4, 7 or 10 bytes of hex): {uid!r}")
+        raise TagError(Msg("Not a tag UID (4, 7 or 10 bytes of hex): {uid}", uid=repr(uid)))
     return clean
 
 
@@ -73,13 +74,15 @@ class EnrollmentProgress:
 
     @property
     def text(self) -> str:
-        """``"12 of 48 done"``."""
-        return f"{self.done} of {self.total} done"
+        """``"12 of 48 done"`` (a message)."""
+        return Msg("{done} of {total} done", done=self.done, total=self.total)
 
     @property
     def prompt(self) -> str:
-        """``"Tap Cave's location card"``, or a closing line when all are done."""
-        return f"Tap {self.next_label}" if self.next_label else "All tags enrolled"
+        """``"Tap Cave's location card"``, or a closing line when all are done (a message)."""
+        if self.next_label:
+            return Msg("Tap {object}", object=self.next_label)
+        return Msg("All tags enrolled")
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,8 +125,8 @@ class TagRegistry:
             "SELECT edition, object, label FROM tags WHERE uid = ?", (key,)).fetchone()
         if row and (row[0], row[1]) == (edition, obj):
             return Enrolled(key)
-        if row and not move:
-            raise TagAlreadyEnrolled(key, row[0], row[1], row[2], label or obj)
+        if row and not move:  # its label as a message (an older registry's English as it is)
+            raise TagAlreadyEnrolled(key, row[0], row[1], from_stored(row[2]), label or obj)
         moved_from = f"{row[0]} {row[1]}" if row else None
         old = self.conn.execute("SELECT uid FROM tags WHERE edition = ? AND object = ?",
                                 (edition, obj)).fetchone()
@@ -131,7 +134,7 @@ class TagRegistry:
                           (key, edition, obj))
         self.conn.execute(
             "INSERT INTO tags (uid, edition, object, label, enrolled_at) VALUES (?, ?, ?, ?, ?)",
-            (key, edition, obj, label, time.time() if now is None else now))
+            (key, edition, obj, stored(label), time.time() if now is None else now))
         return Enrolled(key, moved_from, old[0] if old and old[0] != key else None)
 
     def forget(self, uid: str) -> bool:
@@ -152,41 +155,60 @@ class TagRegistry:
 def enroll_interactive(registry: TagRegistry, edition_objects: tuple[str, ObjectList],
                        read_uid: Callable[[], str | None], out: TextIO, *,
                        confirm: Callable[[str], bool] | None = None,
-                       commit: Callable[[], None] | None = None) -> EnrollmentProgress:
+                       commit: Callable[[], None] | None = None,
+                       lang: str = "en", title: str = "") -> EnrollmentProgress:
     """Walk the banker through every object of ``edition_objects = (edition, objects)``
     that has no tag yet, in order; resumable since progress comes from the table.
 
     ``read_uid()`` blocks until a tag is tapped and returns its UID, or None/"" to stop.
     A tag already enrolled as something else is refused, unless ``confirm(question)``
     (e.g. a y/N prompt) agrees to move it. ``commit`` (default: the registry connection's)
-    runs after each tag. Returns the progress when stopped or done.
+    runs after each tag. Returns the progress when stopped or done. Its words are in
+    ``lang`` (the terminal's, companion.i18n.environment_language); ``title`` names the
+    edition.
     """
     edition, objects = edition_objects
     save = commit or registry.conn.commit
+
+    def say(msg: Msg) -> None:
+        print(render(msg, lang), file=out)
+
     while True:
         progress = registry.progress(edition, objects)
         if progress.finished:
-            print(f"All {progress.total} {edition} tags are enrolled.", file=out)
+            say(Msgs("The {n} tag of {edition} is enrolled.", "All {n} tags of {edition} are "
+                     "enrolled.", progress.total, edition=title or edition))
             return progress
-        print(f"{progress.prompt} now ({progress.text}).", file=out)
+        say(Msg("{prompt} now ({progress}).", prompt=progress.prompt, progress=progress.text))
         raw = read_uid()
         if not raw:
-            print(f"Stopped; {progress.text}. Run enroll again to continue.", file=out)
+            say(Msg("Stopped; {progress}. Run enroll again to continue.",
+                    progress=progress.text))
             return progress
         assert progress.next_object is not None and progress.next_label is not None
         try:
             done = registry.enroll(raw, edition, progress.next_object, progress.next_label)
         except TagAlreadyEnrolled as exc:
-            was = exc.label or exc.object
-            question = f"Tag {exc.uid} is {was}. Move it to {progress.next_label}?"
-            if confirm is None or not confirm(question):
-                print(f"{exc}. Tap another tag.", file=out)
+            question = Msg("Tag {uid} is {object}. Move it to {next}?", uid=exc.uid,
+                           object=exc.label or exc.object, next=progress.next_label)
+            if confirm is None or not confirm(render(question, lang)):
+                say(Msg("{reason}. Tap another tag.", reason=said(exc)))
                 continue
             done = registry.enroll(raw, edition, progress.next_object, progress.next_label,
                                    move=True)
         except TagError as exc:
-            print(f"{exc}. Tap again.", file=out)
+            say(Msg("{reason}. Tap again.", reason=said(exc)))
             continue
         save()
-        note = f" (moved from {done.moved_from})" if done.moved_from else ""
-        print(f"{progress.next_label}: {done.uid}{note}", file=out)
+        if done.moved_from:
+            say(Msg("{object}: {uid} (moved from {old})", uid=done.uid, old=done.moved_from,
+                    object=_capital(progress.next_label, lang)))
+        else:
+            say(Msg("{object}: {uid}", object=_capital(progress.next_label, lang), uid=done.uid))
+
+
+
+def _capital(label: str, lang: str) -> str:
+    """``label`` in ``lang`` to begin a line ("Il segnalino Mushroom: 04A1B2C3")."""
+    text = render(label, lang)
+    return text[:1].upper() + text[1:]

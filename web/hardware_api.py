@@ -9,7 +9,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 
 from companion.engine.types import RuleError
-from companion.i18n import Msg, said
+from companion.i18n import Msg, said, wire
 from companion.service import GameNotFound
 from companion.tags import TagError, normalise_uid
 from web.bodies import body
@@ -138,6 +138,8 @@ def tags() -> Response:
             return {}
         return {str(e): int(n) for e, n in rows}
 
+    if isinstance(progress, dict):  # its words as messages: each phone reads its language
+        progress = {k: wire(v) for k, v in progress.items()}
     return jsonify({"enrolled": service.call(count), "progress": progress,
                     "enroll_hook": callable(hook)})
 
@@ -161,7 +163,8 @@ def enrollment() -> Response:
     if not isinstance(edition, str):
         raise ApiError("bad_request", Msg("'edition' is an edition name or null."))
     try:
-        return jsonify(table.start_enrollment(edition, move=move))
+        started = table.start_enrollment(edition, move=move)
+        return jsonify({k: wire(v) for k, v in started.items()})
     except RuleError as exc:
         raise ApiError("bad_request", said(exc)) from None
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from companion import json_text
 from companion.boxes.profiles import ProfileError, Profiles, check, export_text, unverified
+from companion.i18n import Msg, environment_language, render
 
 
 def register_cli(sub: Any) -> None:
@@ -82,18 +83,30 @@ def _import(args: argparse.Namespace) -> int:
     try:
         profile = check(json_text.loads(Path(args.file).read_bytes()))
     except OSError as exc:
-        raise ProfileError(f"{args.file}: cannot be read ({exc.strerror}).") from None
+        raise ProfileError(Msg("{file}: cannot be read ({reason}).", file=str(args.file),
+                               reason=str(exc.strerror))) from None
     except json_text.JsonTextError as exc:
-        raise ProfileError(f"{args.file}: not a JSON profile file: {exc}.") from None
+        raise ProfileError(Msg("{file}: not a JSON profile file: {reason}.", file=str(args.file),
+                               reason=str(exc))) from None
     if args.edition and args.edition != profile["edition"]:
-        print(f"companion: edition: the file is a {profile['edition']} profile.", file=sys.stderr)
+        _say(Msg("companion: edition: the file is a {edition} profile.",
+                 edition=profile["edition"]), sys.stderr)
         return 2
     saved = _open(args).save(profile, replace=args.replace)
-    print(f"Saved {saved['edition']} profile {saved['name']!r}.")
+    _say(Msg("Saved the {edition} profile “{name}”.", edition=saved["edition"],
+             name=saved["name"]))
     return 0
+
+
+def _say(msg: Msg, out: Any = None) -> None:
+    """A line in the terminal's language (LANGUAGE, LC_ALL, LC_MESSAGES, LANG)."""
+    import os
+
+    print(render(msg, environment_language(os.environ)), file=out or sys.stdout)
 
 
 def _delete(args: argparse.Namespace) -> int:
     gone = _open(args).delete(args.name, args.edition)
-    print(f"Deleted {gone['edition']} profile {gone['name']!r}.")
+    _say(Msg("Deleted the {edition} profile “{name}”.", edition=gone["edition"],
+             name=gone["name"]))
     return 0

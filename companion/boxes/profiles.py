@@ -21,6 +21,7 @@ from typing import Any
 from companion.boxes import board_edit
 from companion.engine.editions import available, find_edition
 from companion.engine.types import GameSetup, PlayerSeat, SetupError
+from companion.i18n import Msg
 from companion.tags import TagError, TagRegistry, normalise_uid
 
 FORMAT = 1
@@ -198,11 +199,12 @@ class Profiles:
             sql, args = sql + " AND edition = ?", [name, edition]
         rows = self.conn.execute(sql, args).fetchall()
         if not rows:
-            where = f" for {edition}" if edition else ""
-            raise ProfileError(f"profile: there is no profile {name!r}{where}.")
+            raise ProfileError(Msg("profile: there is no profile {name} for {edition}.",
+                                   name=repr(name), edition=edition) if edition else
+                               Msg("profile: there is no profile {name}.", name=repr(name)))
         if len(rows) > 1:
-            raise ProfileError(f"profile: several editions have a profile {name!r}; name the "
-                               "edition.")
+            raise ProfileError(Msg("profile: several editions have a profile {name}; name "
+                                   "the edition.", name=repr(name)))
         return dict(json.loads(rows[0][0]))
 
     def save(self, raw: Any, *, replace: bool = True, now: float | None = None

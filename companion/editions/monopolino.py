@@ -432,8 +432,10 @@ class MonopolinoRules(MonopolyRules):
     def tag_objects(self) -> list[tuple[str, str]]:
         """Tokens and RISK cards (streets have no deed cards in Monopolino)."""
         board = load_board(self.name)
-        out = [(f"token:{t}", f"the {t} token") for t in board.tokens]
+        out: list[tuple[str, str]] = [(f"token:{t}", Msg("the {token} token", token=t))
+                                      for t in board.tokens]
         for deck, cards in board.decks.items():
-            out += [(f"card:{c.id}", f"{board.deck_titles[deck]} card \u201c{c.text}\u201d")
+            out += [(f"card:{c.id}", Msg("the {deck} card \u201c{text}\u201d",
+                                         deck=board.deck_titles[deck], text=c.text))
                     for c in cards]
         return out

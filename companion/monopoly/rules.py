@@ -465,9 +465,12 @@ class MonopolyRules(
     def tag_objects(self) -> list[tuple[str, str]]:
         """Objects that can carry an NFC tag: tokens, location cards, deck cards."""
         board = load_board(self.name)
-        out = [(f"token:{t}", f"the {t} token") for t in board.tokens]
-        out += [(f"location:{s.id}", f"{s.name}'s card") for s in board.spaces if s.ownable]
+        out: list[tuple[str, str]] = [(f"token:{t}", Msg("the {token} token", token=t))
+                                      for t in board.tokens]
+        out += [(f"location:{s.id}", Msg("the card of {space}", space=s.name))
+                for s in board.spaces if s.ownable]
         for deck, cards in board.decks.items():
-            out += [(f"card:{c.id}", f"{board.deck_titles[deck]} card \u201c{c.text}\u201d")
+            out += [(f"card:{c.id}", Msg("the {deck} card \u201c{text}\u201d",
+                                         deck=board.deck_titles[deck], text=c.text))
                     for c in cards]
         return out

@@ -59,11 +59,12 @@ def test_enrolling_walks_the_banker_through_each_object(banker: Phone, table: Ta
     enrolled to another object is refused."""
     assert banker.post("/api/enrollment", {"edition": "mario"}).status_code == 200
     first = banker.get("/api/tags?edition=mario").get_json()["progress"]
-    assert first["done"] == 0 and first["prompt"].startswith("Tap the Super Mushroom token")
+    assert first["done"] == 0 and first["prompt"]["say"].startswith("Tap the Super Mushroom token")
+    assert first["prompt"]["msg"] == "Tap {object}"  # a message: each phone reads its language
     tap(banker, "04A1B2C3D4E5F6")
     wait_for(lambda: table.progress_for("mario")["done"] == 1)
     progress = banker.get("/api/tags?edition=mario").get_json()["progress"]
-    assert progress["prompt"].startswith("Tap the Toad's Frying Pan token")
+    assert progress["prompt"]["say"].startswith("Tap the Toad's Frying Pan token")
     tap(banker, "04A1B2C3D4E5F6")  # the same sticker again: refused, nothing changes
     wait_for(lambda: table.last_notice is not None and "already" in table.last_notice["text"])
     assert table.progress_for("mario")["done"] == 1

@@ -1620,7 +1620,9 @@ function bankerTab() {
       return tr("{n} for {edition}", {n, edition: humanize(e)});
     });
     tags.replaceChildren(
-      p ? h("p", {id: "enroll-progress"}, `${p.text}. ${running ? p.prompt : ""}`) : "",
+      p ? h("p", {id: "enroll-progress"}, running ? tr("{progress}. {prompt}",
+        {progress: I18n.text(p.text), prompt: I18n.text(p.prompt)}) : tr("{progress}.",
+        {progress: I18n.text(p.text)})) : "",
       h("p", {}, counts.length ? tr("Tags known: {list}", {list: known.join(", ")})
         : tr("No tags known yet.")),
       t.enroll_hook && !running ? h("label", {class: "check", for: "enroll-move"}, move,

@@ -248,6 +248,6 @@ class PokemonRules(TableSettings, PokemonSpaces, PokemonCatching, PokemonBattles
     def tag_objects(self) -> list[tuple[str, str]]:
         board = load_board(self.name)
         names = data.type_names(board)
-        chips = [(f"chip:{c}", f"the {names[t]}-type chip {c}")
+        chips = [(f"chip:{c}", Msg("the {type}-type chip {chip}", type=names[t], chip=c))
                  for t, cs in data.all_chips(board).items() for c in cs]
         return super().tag_objects() + chips
