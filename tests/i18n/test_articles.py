@@ -117,3 +117,14 @@ ctx.I18n.load("{lang}").then(() => {{
     slips = [s for s in got if SLIPS[lang].search(s)]
     assert slips == [], slips[:5]
     assert got == [expected[json.dumps(c, sort_keys=True)] for c in cases]
+
+
+GLUED = re.compile(r"[a-zà-úñ][.!?][A-ZÀ-ÚÑ¿¡]")
+"""A sentence's end with the next one right against it: two translations of one message glued
+into one string (a union merge of the catalogues did that), each shown twice to the reader."""
+
+
+@pytest.mark.parametrize("lang", sorted(SLIPS))
+def test_no_translation_is_two_glued_together(lang: str) -> None:
+    glued = [(key, s) for key, s in _texts(lang) if GLUED.search(s)]
+    assert glued == [], glued[:3]
