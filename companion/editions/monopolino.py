@@ -32,6 +32,7 @@ from companion.editions import readings
 from companion.engine import rng
 from companion.engine.context import Ctx, cites
 from companion.engine.event_format import EventData, fact
+from companion.engine.prompts import ChoicePrompt, RollPrompt
 from companion.engine.registry import effect, space_kind, task
 from companion.engine.state import Task, evolve
 from companion.engine.types import SetupError
@@ -42,6 +43,12 @@ from companion.monopoly.rules import MonopolyRules
 from companion.monopoly.state import EditionValues, MonopolyState, values_of
 
 C = Ctx[MonopolyState]
+
+STATION = RollPrompt("station", then="station_roll")
+"""On a station: roll again and move."""
+
+BOOTH_CARD = ChoicePrompt("booth_card", then="booth_card")
+"""A booth card: place a booth on a space of its colour, or not."""
 NO_BOOTH = "none"
 """The ``choose`` option that declines a BOOTH card."""
 
@@ -276,9 +283,9 @@ class MonopolinoRules(MonopolyRules):
     # -- turns and spaces -------------------------------------------------------------------
     @space_kind("train")
     def land_train(self, ctx: C, pid: str, space: Space) -> None:
-        self.ask_roll(ctx, "station", pid, Msg("{player} is on {space}: roll again and move",
+        self.ask_roll(ctx, STATION, pid, Msg("{player} is on {space}: roll again and move",
                                                player=ctx.state.name(pid), space=space.name),
-                      1, "station_roll", label=Msg("Roll again"), player=pid)
+                      1, label=Msg("Roll again"), player=pid)
 
     @task("station_roll")
     @cites("station")
@@ -369,9 +376,9 @@ class MonopolinoRules(MonopolyRules):
                                   owner=state.name(state.owner(s.index) or ""), space=s.name))
                        for s in spaces if state.owner(s.index) != pid]
         options.append((NO_BOOTH, Msg("Place no booth")))
-        self.ask_choice(ctx, "booth_card", pid,
+        self.ask_choice(ctx, BOOTH_CARD, pid,
                         Msg("{player}: place a booth on a {colour} space?", player=name,
-                            colour=cname), options, "booth_card", player=pid)
+                            colour=cname), options, player=pid)
 
     @task("booth_card")
     @cites("booth-card")

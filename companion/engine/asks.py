@@ -10,6 +10,7 @@ from typing import Any, Generic, TypeVar
 
 from companion.engine.commands import Dice, Small, takes
 from companion.engine.context import ChoiceAsk, Ctx, RollAsk, ask_of
+from companion.engine.prompts import ChoicePrompt, RollPrompt
 from companion.engine.state import BaseState, Task
 from companion.engine.types import Action, Command, IllegalCommand
 from companion.i18n import Msg
@@ -85,30 +86,29 @@ class GenericAsks(Generic[S]):
     def ask_roll(
         self,
         ctx: Ctx[S],
-        kind: str,
+        prompt: RollPrompt,
         who: str,
         text: str,
         count: int,
-        task: str,
         label: str = Msg("Roll"),
         **args: Any,
     ) -> None:
-        """Wait for ``who`` to roll ``count`` dice, then run ``task(dice=..., **args)``."""
-        ctx.ask(kind, (who,), text, RollAsk(who, count, task, args, label))
+        """Wait for ``who`` to roll ``count`` dice, then run the prompt's step
+        ``then(dice=..., **args)``."""
+        ctx.ask(prompt, (who,), text, RollAsk(who, count, prompt.then, args, label))
 
     def ask_choice(
         self,
         ctx: Ctx[S],
-        kind: str,
+        prompt: ChoicePrompt,
         who: str,
         text: str,
         options: list[tuple[Any, str]],
-        task: str,
         **args: Any,
     ) -> None:
-        """Wait for ``who`` to pick one of ``options`` ((value, label) pairs), then run
-        ``task(option=value, **args)``."""
-        ctx.ask(kind, (who,), text, ChoiceAsk(tuple(options), task, args))
+        """Wait for ``who`` to pick one of ``options`` ((value, label) pairs), then run the
+        prompt's step ``then(option=value, **args)``."""
+        ctx.ask(prompt, (who,), text, ChoiceAsk(tuple(options), prompt.then, args))
 
     @takes(RollArgs)
     def cmd_roll(self, ctx: Ctx[S], command: Command) -> None:

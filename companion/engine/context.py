@@ -6,13 +6,14 @@ check of dice a player entered. The interpreter that runs them: :mod:`companion.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 
 from companion.engine import rng as rng_mod
 from companion.engine.event_format import checked
+from companion.engine.prompts import ChoicePrompt, CommandPrompt, PromptKind, RollPrompt
 from companion.engine.state import BaseState, PromptAsked, PromptCleared, Task, evolve
 from companion.engine.types import Event, IllegalCommand, Prompt
 
@@ -133,14 +134,28 @@ class Ctx(Generic[S]):
         """Record a note for the players that changes nothing else."""
         self.emit("noted", text)
 
-    def ask(self, kind: str, to: tuple[str, ...] | list[str], text: str,
+    def ask(self, prompt: PromptKind, to: tuple[str, ...] | list[str], text: str,
             answer: Ask | None = None, **data: Any) -> None:
-        """Wait for a decision: the interpreter stops until a command answers it. ``answer``
-        names the engine's command and the step that follows (:class:`RollAsk`,
-        :class:`ChoiceAsk`); without it the edition's commands for ``kind`` answer."""
-        if answer is not None:
+        """Wait for a decision: the interpreter stops until a command answers it. ``prompt``
+        is its declared kind (:mod:`companion.engine.prompts`); a roll or a choice carries
+        its ``answer`` (:class:`RollAsk`, :class:`ChoiceAsk`) naming the step that prompt
+        declares; the edition's commands answer a :class:`CommandPrompt`."""
+        if isinstance(prompt, RollPrompt | ChoicePrompt):
+            wanted = RollAsk if isinstance(prompt, RollPrompt) else ChoiceAsk
+            if not isinstance(answer, wanted) or answer.task != prompt.then:
+                raise TypeError(f"{prompt} is answered by a {wanted.__name__} running "
+                                f"{prompt.then!r}, not {answer!r}")
             data = {**answer.data(), **data}
-        self.state = evolve(self.state, prompt=Prompt(kind, tuple(to), text, data))
+        elif not isinstance(prompt, CommandPrompt) or answer is not None:
+            raise TypeError(f"ask takes a declared prompt (companion.engine.prompts), "
+                            f"not {prompt!r} with {answer!r}")
+        self.state = evolve(self.state, prompt=Prompt(prompt.kind, tuple(to), text, data))
+
+    def ask_again(self, prompt: PromptKind, to: Sequence[str], text: str,
+                  data: Mapping[str, Any]) -> None:
+        """Ask a prompt that stood before as it was (its stored data already says what
+        answers it): Mario's rent asked for while a question stands."""
+        self.state = evolve(self.state, prompt=Prompt(prompt.kind, tuple(to), text, dict(data)))
 
     def clear_prompt(self) -> None:
         if self.state.prompt is not None:

@@ -1,7 +1,7 @@
 """Declared rules: every handler the log or the seed data can name carries a stable id.
 
 A method is declared with ``@task("move")``, ``@effect("collect")``, ``@space_kind("go")``,
-``@prompt_kind("buy")`` (or the general ``@declare(kind, id)``). The id, never the method's
+``@prompt_kind(BUY)`` (or the general ``@declare(kind, id)``). The id, never the method's
 name, is what the log stores (tasks on the to-do list, the task a prompt runs next) and what
 seed files name (space kinds, card effects), so renaming a method changes no saved game.
 ``declared(cls)`` lists an edition's ids per kind; editions check their seed data against it
@@ -10,8 +10,11 @@ when they load (see ``Rules.check``).
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
+
+from companion.engine.prompts import ChoicePrompt, CommandPrompt, PromptKind, RollPrompt
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -44,9 +47,12 @@ def space_kind(id: str) -> Callable[[F], F]:
     return declare("space", id)
 
 
-def prompt_kind(id: str) -> Callable[[F], F]:
-    """The actions a prompt of kind ``id`` offers."""
-    return declare("prompt", id)
+def prompt_kind(prompt: PromptKind) -> Callable[[F], F]:
+    """The actions a prompt of kind ``prompt`` offers (a :class:`CommandPrompt`'s answers, or
+    more answers to a roll or a choice: a turn's Jail fine)."""
+    if not isinstance(prompt, PromptKind):
+        raise TypeError(f"@prompt_kind takes a declared prompt, not {prompt!r}")
+    return declare("prompt", prompt.kind)
 
 
 _cache: dict[type, dict[str, dict[str, str]]] = {}
@@ -90,3 +96,37 @@ def need(obj: object, kind: str, id: str) -> Callable[..., Any]:
         known = ", ".join(sorted(declared(type(obj)).get(kind, {})))
         raise LookupError(f"{type(obj).__name__} declares no {kind} {id!r} (known: {known})")
     return found
+
+
+
+def _prompt_values(cls: type) -> list[PromptKind]:
+    """Every prompt declared (or imported) in the modules of ``cls`` and its bases."""
+    modules = dict.fromkeys(k.__module__ for k in reversed(cls.__mro__))
+    return [v for m in modules for v in vars(sys.modules[m]).values()
+            if isinstance(v, PromptKind)]
+
+
+def prompts(cls: type) -> dict[str, PromptKind]:
+    """The prompts ``cls`` may ask, by kind (those its modules declare or import)."""
+    return {p.kind: p for p in _prompt_values(cls)}
+
+
+def unanswered(cls: type) -> list[str]:
+    """What is wrong with the prompts ``cls`` may ask: a roll or choice whose step ``cls``
+    does not declare, a command prompt without a ``@prompt_kind`` handler, two different
+    prompts of one kind. Empty when every prompt is answered."""
+    table = declared(cls)
+    tasks, handlers = table.get("task", {}), table.get("prompt", {})
+    found: dict[str, PromptKind] = {}
+    out = []
+    for p in _prompt_values(cls):
+        seen = found.setdefault(p.kind, p)
+        if seen != p:
+            out.append(f"prompt {p.kind!r} is declared twice: {seen} and {p}")
+    for p in found.values():
+        if isinstance(p, RollPrompt | ChoicePrompt) and p.then not in tasks:
+            out.append(f"prompt {p.kind!r} runs step {p.then!r}, which is not declared "
+                       "(@task)")
+        elif isinstance(p, CommandPrompt) and p.kind not in handlers:
+            out.append(f"prompt {p.kind!r} has no @prompt_kind handler listing its answers")
+    return out

@@ -31,7 +31,7 @@ from companion.engine.commands import ArgumentError, check_args, declared_args
 from companion.engine.context import Ctx as Ctx  # editions and tests import these from here
 from companion.engine.context import cites as cites
 from companion.engine.event_format import EVENT_TYPES, is_current, renamed_to, upcast
-from companion.engine.registry import handler
+from companion.engine.registry import handler, unanswered
 from companion.engine.state import DRAFT, BaseState, SharedEvents, Task, draft, seal
 from companion.engine.types import BANKER, Action, Command, Event, GameSetup, IllegalCommand
 from companion.i18n import Msg
@@ -49,6 +49,18 @@ class Rules(SharedEvents[S], CitationCatalogue, GenericAsks[S], ABC):
     name: str = ""
     title: str = ""
     family: str = ""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """An edition (a class that sets ``name`` and leaves nothing abstract) must answer
+        every prompt it may ask (:func:`companion.engine.registry.unanswered`): checked at
+        import, not at the table."""
+        super().__init_subclass__(**kwargs)
+        if "name" not in vars(cls) or any(getattr(getattr(cls, n, None), "__isabstractmethod__",
+                                                  False) for n in dir(cls)):
+            return  # a part of an edition (ABCMeta has not yet counted its abstract methods)
+        problems = unanswered(cls)
+        if problems:
+            raise TypeError(f"{cls.__name__}: " + "; ".join(problems))
 
     # -- to be provided by each edition -----------------------------------------------------
     @abstractmethod

@@ -27,6 +27,7 @@ from typing import Any, Protocol
 from companion.engine.commands import Small, takes
 from companion.engine.context import Ctx
 from companion.engine.events import CardDrawn
+from companion.engine.prompts import CommandPrompt
 from companion.engine.registry import effect, need, prompt_kind, space_kind
 from companion.engine.state import Task, evolve
 from companion.engine.types import Action, Command, IllegalCommand
@@ -36,6 +37,9 @@ from companion.monopoly.host import MonopolyHost
 from companion.monopoly.state import MonopolyState
 
 C = Ctx[MonopolyState]
+
+DRAW = CommandPrompt("draw")
+"""Name the card drawn from the real deck (``draw``)."""
 
 
 @dataclass(frozen=True)
@@ -103,11 +107,11 @@ class MonopolyCards(MonopolyHost):
             ctx.say(Msg("The {deck} deck is empty.", deck=title))
             return
         printed = [c.id for c in ctx.state.b.decks[deck] if c.id in cards]
-        ctx.ask("draw", (pid,), Msg("{player}: draw a {deck} card, then tap it or pick it",
+        ctx.ask(DRAW, (pid,), Msg("{player}: draw a {deck} card, then tap it or pick it",
                                   player=ctx.state.name(pid), deck=title),
                 deck=deck, cards=printed)
 
-    @prompt_kind("draw")
+    @prompt_kind(DRAW)
     def actions_draw(self, state: MonopolyState) -> list[Action]:
         assert state.prompt is not None
         pid = state.prompt.to[0]

@@ -7,6 +7,7 @@ from typing import Literal
 
 from companion.engine.commands import Small, takes
 from companion.engine.context import Ctx, cites
+from companion.engine.prompts import CommandPrompt
 from companion.engine.registry import task
 from companion.engine.state import Task
 from companion.engine.types import Command, IllegalCommand
@@ -15,6 +16,9 @@ from companion.monopoly.host import MonopolyHost
 from companion.monopoly.state import MonopolyState
 
 C = Ctx[MonopolyState]
+
+DEBT = CommandPrompt("debt")
+"""Raise the money owed (selling) or declare bankruptcy."""
 
 
 @dataclass(frozen=True)
@@ -93,7 +97,7 @@ class MonopolyDebts(MonopolyHost):
             text = Msg("{player} owes {amount} to {creditor}: sell, trade, or declare "
                        "bankruptcy", player=ctx.state.name(d.player),
                        amount=ctx.state.cash(d.amount), creditor=ctx.state.name(d.creditor))
-        ctx.ask("debt", (d.player,), text, amount=d.amount, creditor=d.creditor)
+        ctx.ask(DEBT, (d.player,), text, amount=d.amount, creditor=d.creditor)
 
     def settle_debt(self, ctx: C) -> None:
         """Pay the debt as soon as the debtor has the money."""

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from companion.engine.commands import Amount, takes
 from companion.engine.context import Ctx, cites
+from companion.engine.prompts import CommandPrompt
 from companion.engine.registry import space_kind
 from companion.engine.types import BANKER, Action, Command, IllegalCommand
 from companion.i18n import Msg
@@ -15,6 +16,12 @@ from companion.monopoly.host import MonopolyHost
 from companion.monopoly.state import Auction, MonopolyState
 
 C = Ctx[MonopolyState]
+
+BUY = CommandPrompt("buy")
+"""Buy the space landed on or auction it (``buy``, ``auction``)."""
+
+AUCTION = CommandPrompt("auction")
+"""Bid or pass; the banker may close the auction."""
 
 
 @dataclass(frozen=True)
@@ -41,7 +48,7 @@ class MonopolyMarket(MonopolyHost):
         """Ask the lander to buy at the price or to auction (never neither)."""
         p = ctx.state.player(pid)
         price = self.price(ctx.state, space)
-        ctx.ask("buy", (pid,), Msg("{player}: buy {space} for {amount} or auction it",
+        ctx.ask(BUY, (pid,), Msg("{player}: buy {space} for {amount} or auction it",
                                   player=p.name, space=space.name, amount=ctx.state.cash(price)),
                 space=space.index, price=price)
 
@@ -140,7 +147,7 @@ class MonopolyMarket(MonopolyHost):
             text = Msg("Auction for {space}: {player} bids {amount}", space=space.name,
                        player=ctx.state.name(a.bidder), amount=ctx.state.cash(a.high))
         bidders = [p.id for p in ctx.state.active if p.id not in a.passed]
-        ctx.ask("auction", (*bidders, BANKER), text, space=a.space, high=a.high,
+        ctx.ask(AUCTION, (*bidders, BANKER), text, space=a.space, high=a.high,
                 bidder=a.bidder)
 
     def min_bid(self, a: Auction, state: MonopolyState) -> int:

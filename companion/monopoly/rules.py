@@ -32,13 +32,13 @@ from companion.monopoly.board import (
     load_board,
 )
 from companion.monopoly.cards import MonopolyCards
-from companion.monopoly.debts import MonopolyDebts
+from companion.monopoly.debts import DEBT, MonopolyDebts
 from companion.monopoly.effect_words import effect_choices
 from companion.monopoly.events import MonopolyEvents, fresh_deeds, new_player
-from companion.monopoly.market import MonopolyMarket
+from companion.monopoly.market import AUCTION, BUY, MonopolyMarket
 from companion.monopoly.state import MonopolyState, Player
 from companion.monopoly.trades import MonopolyTrades
-from companion.monopoly.turns import MonopolyTurns
+from companion.monopoly.turns import TURN, MonopolyTurns
 from companion.monopoly.view import monopoly_view
 
 C = Ctx[MonopolyState]
@@ -239,7 +239,7 @@ class MonopolyRules(
                 out += kind_actions(state)
         return out
 
-    @prompt_kind("turn")
+    @prompt_kind(TURN)
     def actions_turn(self, state: MonopolyState) -> list[Action]:
         p = state.turn_player
         out = []
@@ -256,7 +256,7 @@ class MonopolyRules(
         """Edition hook: extra things the player may do before rolling."""
         return []
 
-    @prompt_kind("buy")
+    @prompt_kind(BUY)
     def actions_buy(self, state: MonopolyState) -> list[Action]:
         assert state.prompt is not None
         pid = state.prompt.to[0]
@@ -267,11 +267,11 @@ class MonopolyRules(
         out.append(Action(pid, "auction", Msg("Auction")))
         return out
 
-    @prompt_kind("auction")
+    @prompt_kind(AUCTION)
     def actions_auction(self, state: MonopolyState) -> list[Action]:
         return self.auction_actions(state)
 
-    @prompt_kind("debt")
+    @prompt_kind(DEBT)
     def actions_debt(self, state: MonopolyState) -> list[Action]:
         d = state.debt
         assert d is not None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from companion.engine.context import Ctx, cites
+from companion.engine.prompts import RollPrompt
 from companion.engine.registry import handler, space_kind, task
 from companion.engine.state import Task
 from companion.engine.types import Command, IllegalCommand
@@ -11,6 +12,12 @@ from companion.monopoly.host import MonopolyHost
 from companion.monopoly.state import MonopolyState, Player
 
 C = Ctx[MonopolyState]
+
+ORDER = RollPrompt("order", then="order_rolled")
+"""A player rolls to see who starts."""
+
+TURN = RollPrompt("turn", then="turn_roll")
+"""The turn player rolls (in Jail they may also pay or use a card: rules.py)."""
 
 
 class MonopolyTurns(MonopolyHost):
@@ -29,9 +36,9 @@ class MonopolyTurns(MonopolyHost):
         waiting = [pid for pid in among if pid not in rolls]
         if waiting:
             pid = waiting[0]
-            self.ask_roll(ctx, "order", pid, Msg("{player}: roll to see who starts",
+            self.ask_roll(ctx, ORDER, pid, Msg("{player}: roll to see who starts",
                                                  player=ctx.state.name(pid)),
-                          self.order_dice or self.dice_count, "order_rolled", among=among,
+                          self.order_dice or self.dice_count, among=among,
                           player=pid)
             return
         best = max(rolls[pid] for pid in among)
@@ -62,7 +69,7 @@ class MonopolyTurns(MonopolyHost):
     def task_begin_turn(self, ctx: C) -> None:
         p = ctx.state.turn_player
         text, label = self.turn_prompt(ctx.state, p)
-        self.ask_roll(ctx, "turn", p.id, text, self.dice_count, "turn_roll", label=label)
+        self.ask_roll(ctx, TURN, p.id, text, self.dice_count, label=label)
 
     def turn_prompt(self, state: MonopolyState, p: Player) -> tuple[str, str]:
         """Edition hook: the turn prompt's text and its roll button's label."""

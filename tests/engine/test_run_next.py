@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from companion.engine.context import Ctx
-from companion.engine.registry import task
+from companion.engine.prompts import CommandPrompt
+from companion.engine.registry import prompt_kind, task
 from companion.engine.rules import Rules
 from companion.engine.state import BaseState, Task
 from companion.engine.types import Action, Command, Event, GameSetup, PlayerSeat
@@ -20,6 +21,10 @@ from companion.engine.types import Action, Command, Event, GameSetup, PlayerSeat
 @dataclass(frozen=True)
 class Tiny(BaseState):
     pass
+
+
+WAIT = CommandPrompt("wait")
+"""Ann answers with ``go``."""
 
 
 class Chain(Rules[Tiny]):
@@ -40,11 +45,15 @@ class Chain(Rules[Tiny]):
     def actions(self, state: Tiny) -> list[Action]:
         return [Action("ann", "go", "Go")]
 
+    @prompt_kind(WAIT)
+    def actions_wait(self, state: Tiny) -> list[Action]:
+        return self.actions(state)
+
     def cmd_go(self, ctx: Ctx[Tiny], command: Command) -> None:
         if self.mode != "quiet":
             ctx.say("go")
         if self.mode == "ask":
-            ctx.ask("wait", ("ann",), "Wait for Ann")
+            ctx.ask(WAIT, ("ann",), "Wait for Ann")
         if self.chained:
             self.run_next(ctx, "second", n=1)
         else:
@@ -57,7 +66,7 @@ class Chain(Rules[Tiny]):
     def task_first(self, ctx: Ctx[Tiny]) -> None:
         ctx.say("first")
         if self.mode == "ask":
-            ctx.ask("wait", ("ann",), "Wait for Ann")
+            ctx.ask(WAIT, ("ann",), "Wait for Ann")
         if self.mode == "queued":
             ctx.then(Task("other"))
         if self.chained:

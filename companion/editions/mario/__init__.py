@@ -19,6 +19,7 @@ from companion.editions.mario.rent_asked import MarioRentAsked
 from companion.editions.mario.values import Bowser, MarioValues
 from companion.engine.context import Ctx, cites
 from companion.engine.events import WentBankrupt
+from companion.engine.prompts import RollPrompt
 from companion.engine.registry import effect, space_kind, task
 from companion.i18n import Msg, Msgs
 from companion.monopoly.board import Card, Space
@@ -28,6 +29,12 @@ from companion.monopoly.state import MonopolyState, values_of
 __all__ = ["GameOverMarked", "MarioRules", "MarioValues"]
 
 C = Ctx[MonopolyState]
+
+SUPER_STAR = RollPrompt("super_star", then="super_star")
+"""Super Star: roll one die and collect that many coins."""
+
+PIRANHA_PLANT = RollPrompt("piranha_plant", then="piranha_plant")
+"""Piranha Plant: roll one die and lose that many coins."""
 
 
 class BowserView(TypedDict):
@@ -72,10 +79,10 @@ class MarioRules(MarioRentAsked, MarioBowser, MonopolyRules):
     # -- spaces and cards ---------------------------------------------------------------
     @space_kind("super_star")
     def land_super_star(self, ctx: C, pid: str, space: Space) -> None:
-        self.ask_roll(ctx, "super_star", pid, Msg("Super Star! {player}: roll one die and "
+        self.ask_roll(ctx, SUPER_STAR, pid, Msg("Super Star! {player}: roll one die and "
                                                   "collect that many coins",
                                                   player=ctx.state.name(pid)),
-                      1, "super_star", label=Msg("Roll"), player=pid)
+                      1, label=Msg("Roll"), player=pid)
 
     @task("super_star")
     @cites("super-star")
@@ -86,10 +93,10 @@ class MarioRules(MarioRentAsked, MarioBowser, MonopolyRules):
 
     @space_kind("piranha_plant")
     def land_piranha_plant(self, ctx: C, pid: str, space: Space) -> None:
-        self.ask_roll(ctx, "piranha_plant", pid, Msg("Piranha Plant! {player}: roll one die "
+        self.ask_roll(ctx, PIRANHA_PLANT, pid, Msg("Piranha Plant! {player}: roll one die "
                                                      "and lose that many coins",
                                                      player=ctx.state.name(pid)),
-                      1, "piranha_plant", label=Msg("Roll"), player=pid)
+                      1, label=Msg("Roll"), player=pid)
 
     @task("piranha_plant")
     @cites("piranha-plant")

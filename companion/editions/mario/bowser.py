@@ -10,6 +10,7 @@ from companion.editions.mario.values import Bowser, MarioValues
 from companion.editions.table_settings import TableSettings
 from companion.engine.context import Ctx, cites
 from companion.engine.event_format import EventData, fact
+from companion.engine.prompts import ChoicePrompt, RollPrompt
 from companion.engine.registry import effect, task
 from companion.engine.state import Task, evolve
 from companion.i18n import Msg, Msgs
@@ -17,6 +18,12 @@ from companion.monopoly.board import Card
 from companion.monopoly.state import MonopolyState, values_of
 
 C = Ctx[MonopolyState]
+
+TEAMMATE = ChoicePrompt("teammate", then="battle_team")
+"""A player meeting Bowser picks a teammate."""
+
+BATTLE = RollPrompt("battle", then="battle_rolled")
+"""The leader, then the teammate, roll one die against Bowser."""
 
 
 # -- Bowser's events (applied by the ``on_`` handlers below) ------------------------------------
@@ -156,19 +163,19 @@ class MarioBowser(TableSettings, MarioGameOver):
         mates = [p for p in state.active if p.id != leader]
         if not mates:
             return
-        self.ask_choice(ctx, "teammate", leader,
+        self.ask_choice(ctx, TEAMMATE, leader,
                         Msg("{player} meets Bowser! Pick a teammate for the battle",
                             player=state.name(leader)),
                         [(p.id, Msg("Team up with {player}", player=p.name)) for p in mates],
-                        "battle_team", leader=leader)
+                        leader=leader)
 
     @task("battle_team")
     def task_battle_team(self, ctx: C, leader: str, option: str) -> None:
         ctx.say(Msg("{player} and {other} team up against Bowser.",
                     player=ctx.state.name(leader), other=ctx.state.name(option)))
-        self.ask_roll(ctx, "battle", leader, Msg("{player}: roll one die against Bowser",
+        self.ask_roll(ctx, BATTLE, leader, Msg("{player}: roll one die against Bowser",
                                                  player=ctx.state.name(leader)),
-                      1, "battle_rolled", label=Msg("Roll against Bowser"), leader=leader,
+                      1, label=Msg("Roll against Bowser"), leader=leader,
                       mate=option, first=None)
 
     @task("battle_rolled")
@@ -176,11 +183,11 @@ class MarioBowser(TableSettings, MarioGameOver):
                            dice: list[int]) -> None:
         state = ctx.state
         if first is None:
-            self.ask_roll(ctx, "battle", mate, Msg("{player}: roll one die against Bowser "
+            self.ask_roll(ctx, BATTLE, mate, Msg("{player}: roll one die against Bowser "
                                                    "({other} rolled {n})",
                                                    player=state.name(mate),
                                                    other=state.name(leader), n=dice[0]),
-                          1, "battle_rolled", label=Msg("Roll against Bowser"), leader=leader,
+                          1, label=Msg("Roll against Bowser"), leader=leader,
                           mate=mate, first=dice[0])
             return
         total = first + dice[0]

@@ -11,7 +11,7 @@ from companion.editions.table_settings import TableSettings
 from companion.engine.commands import Index, takes
 from companion.engine.context import Ctx, cites
 from companion.engine.event_format import EventData, fact
-from companion.engine.registry import task
+from companion.engine.registry import prompts, task
 from companion.engine.state import Task, evolve
 from companion.engine.types import Action, Command, IllegalCommand
 from companion.i18n import Msg
@@ -135,7 +135,7 @@ class MarioRentAsked(TableSettings, MonopolyRules):
     @task("ask_again")
     def task_ask_again(self, ctx: C, kind: str, to: list[str], text: str,
                        data: dict[str, Any]) -> None:
-        ctx.ask(kind, to, text, **data)
+        ctx.ask_again(prompts(type(self))[kind], to, text, data)
 
     def turn_rolled(self, ctx: C, dice: list[int]) -> None:
         """The next player rolls: rent not asked for is lost."""

@@ -6,9 +6,20 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from companion.editions.master_trainer.base import State, data_of
-from companion.editions.master_trainer.battles import BattleRules
+from companion.editions.master_trainer.base import DRAW_ITEMS, State, data_of
+from companion.editions.master_trainer.battles import (
+    CHALLENGE,
+    FIGHT,
+    LETS_FIGHT,
+    PRIZE,
+    BattleRules,
+)
+from companion.editions.master_trainer.cards import DRAW_EVENT, REVIVE_CARD, TAKE
+from companion.editions.master_trainer.dice import DICE_ROLL, MOVE_ROLL, TIME_MACHINE
+from companion.editions.master_trainer.landing import CATCH, REVEAL, REVIVE
 from companion.editions.master_trainer.spaces import Space
+from companion.editions.master_trainer.trades import FORCED_TRADE, OFFER, TRADE_EVENT
+from companion.editions.master_trainer.turns import DISCARD, LAND, STARTER
 from companion.engine.registry import handler, prompt_kind
 from companion.engine.types import Action
 from companion.i18n import Msg
@@ -54,13 +65,18 @@ class ActionRules(BattleRules):
         prompt = state.prompt
         if state.finished or prompt is None:
             return []
-        if state.dice is not None:
-            out = self.dice_actions(state)
-            if state.dice.purpose == "move" and not state.dice.window:
-                out += self.item_actions(state, fly=True)
-            return out
         method = handler(self, "prompt", prompt.kind)
         return method(state) if method else []
+
+    @prompt_kind(MOVE_ROLL)
+    @prompt_kind(DICE_ROLL)
+    @prompt_kind(TIME_MACHINE)
+    def actions_dice_round(self, state: State) -> list[Action]:
+        """A dice round's dice (or the Time Machine); before the move's roll, Potion and Fly."""
+        out = self.dice_actions(state)
+        if state.dice is not None and state.dice.purpose == "move" and not state.dice.window:
+            out += self.item_actions(state, fly=True)
+        return out
 
     def item_actions(self, state: State, fly: bool = False) -> list[Action]:
         """Potion (and before the move roll, Fly) for the player whose turn it is."""
@@ -76,12 +92,12 @@ class ActionRules(BattleRules):
             out.append(Action(pid, "use", Msg("Fly to any city or town"), {"item": "fly"}))
         return out
 
-    @prompt_kind("draw_event")
+    @prompt_kind(DRAW_EVENT)
     def actions_draw_event(self, state: State) -> list[Action]:
         return self.pick_card_actions(state, lambda card: Msg("Event Card: {card}", card=card),
                                       data_of(state).event_names)
 
-    @prompt_kind("draw_items")
+    @prompt_kind(DRAW_ITEMS)
     def actions_draw_items(self, state: State) -> list[Action]:
         return self.pick_card_actions(state, lambda card: Msg("Item Card: {card}", card=card),
                                       data_of(state).item_names)
@@ -93,7 +109,7 @@ class ActionRules(BattleRules):
         return [Action(state.prompt.to[0], "draw", label(names[k]), {"card": k})
                 for k in state.prompt.data["cards"]]
 
-    @prompt_kind("prize")
+    @prompt_kind(PRIZE)
     def actions_prize(self, state: State) -> list[Action]:
         """The kinds of Item Card in the loser's real hand, one button each: the winner took
         the card face down from that hand and now holds it, so nothing else can be taken."""
@@ -105,7 +121,7 @@ class ActionRules(BattleRules):
                        Msg("Taken from {player}: {card}", player=name, card=printed), {"card": k})
                 for k, printed in data_of(state).item_names.items() if k in hand]
 
-    @prompt_kind("starter")
+    @prompt_kind(STARTER)
     def actions_starter(self, state: State) -> list[Action]:
         assert state.prompt is not None
         opts = self.chip_options(state, self.free_starters(state))
@@ -115,7 +131,7 @@ class ActionRules(BattleRules):
             for p in state.prompt.to
         ]
 
-    @prompt_kind("land")
+    @prompt_kind(LAND)
     def actions_land(self, state: State) -> list[Action]:
         pid = state.current
         assert pid is not None
@@ -140,11 +156,11 @@ class ActionRules(BattleRules):
             "give": self.tradeable(state, pid),
             "take": {p: self.tradeable(state, p) for p in targets},
             "items": sorted(state.trainer(pid).items) if state.prompt and (
-                state.prompt.kind == "land") else [],
+                state.prompt.kind == LAND.kind) else [],
         }
         return [Action(pid, "trade", label, {}, form)]
 
-    @prompt_kind("reveal")
+    @prompt_kind(REVEAL)
     def actions_reveal(self, state: State) -> list[Action]:
         pid = state.current
         assert pid is not None
@@ -156,7 +172,7 @@ class ActionRules(BattleRules):
             Action(pid, "skip", Msg("The space is empty / leave it")),
         ]
 
-    @prompt_kind("catch")
+    @prompt_kind(CATCH)
     def actions_catch(self, state: State) -> list[Action]:
         pid = state.current
         assert pid is not None
@@ -168,7 +184,7 @@ class ActionRules(BattleRules):
             Action(pid, "skip", Msg("Leave it")),
         ]
 
-    @prompt_kind("take")
+    @prompt_kind(TAKE)
     def actions_take(self, state: State) -> list[Action]:
         pid = state.current
         assert pid is not None
@@ -177,7 +193,7 @@ class ActionRules(BattleRules):
         return [Action(pid, "take", Msg("Take a chip (Chance)"), {},
                        choice("chip", self.chip_options(state, chips), optional=down))]
 
-    @prompt_kind("revive")
+    @prompt_kind(REVIVE)
     def actions_revive(self, state: State) -> list[Action]:
         pid = state.current
         assert pid is not None
@@ -188,7 +204,7 @@ class ActionRules(BattleRules):
             Action(pid, "challenge", Msg("Dice Challenge: 1 or 6 revives all")),
         ]
 
-    @prompt_kind("revive_card")
+    @prompt_kind(REVIVE_CARD)
     def actions_revive_card(self, state: State) -> list[Action]:
         pid = state.current
         assert pid is not None
@@ -196,13 +212,13 @@ class ActionRules(BattleRules):
         return [Action(pid, "revive", Msg("Revive one Pokémon"), {},
                        choice("chip", self.chip_options(state, out)))]
 
-    @prompt_kind("trade_event")
+    @prompt_kind(TRADE_EVENT)
     def actions_trade_event(self, state: State) -> list[Action]:
         pid = state.current
         assert pid is not None
         return self.trade_actions(state, pid, Msg("Trade Pokémon: choose the trade"))
 
-    @prompt_kind("lets_fight")
+    @prompt_kind(LETS_FIGHT)
     def actions_lets_fight(self, state: State) -> list[Action]:
         pid = state.current
         assert pid is not None
@@ -215,26 +231,26 @@ class ActionRules(BattleRules):
             return [Action(pid, "poke_doll", Msg("Play a Poké Doll to stop it"))]
         return []
 
-    @prompt_kind("challenge")
+    @prompt_kind(CHALLENGE)
     def actions_challenge(self, state: State) -> list[Action]:
         assert state.prompt is not None
         pid = state.prompt.to[0]
         return [Action(pid, "accept", Msg("Accept the battle")), *self.doll_actions(state, pid)]
 
-    @prompt_kind("forced_trade")
+    @prompt_kind(FORCED_TRADE)
     def actions_forced_trade(self, state: State) -> list[Action]:
         assert state.prompt is not None
         pid = state.prompt.to[0]
         return [Action(pid, "accept", Msg("Make the trade")), *self.doll_actions(state, pid)]
 
-    @prompt_kind("offer")
+    @prompt_kind(OFFER)
     def actions_offer(self, state: State) -> list[Action]:
         assert state.prompt is not None
         pid = state.prompt.to[0]
         return [Action(pid, "accept", Msg("Accept the trade")),
                 Action(pid, "decline", Msg("Decline"))]
 
-    @prompt_kind("fight")
+    @prompt_kind(FIGHT)
     def actions_fight(self, state: State) -> list[Action]:
         assert state.prompt is not None
         out = []
@@ -248,7 +264,7 @@ class ActionRules(BattleRules):
             out += self.item_actions(state)
         return out
 
-    @prompt_kind("discard")
+    @prompt_kind(DISCARD)
     def actions_discard(self, state: State) -> list[Action]:
         pid = state.current
         assert pid is not None

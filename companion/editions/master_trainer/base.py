@@ -41,9 +41,13 @@ from companion.editions.master_trainer.state import (
     MasterTrainerState,
     Trainer,
 )
+from companion.engine.prompts import CommandPrompt
 from companion.engine.rules import Ctx, Rules
 from companion.engine.state import evolve
 from companion.i18n import Msg, Msgs
+
+DRAW_ITEMS = CommandPrompt("draw_items")
+"""Name each Item Card drawn from the real pile."""
 
 State = MasterTrainerState
 LOG_SIZE = 12
@@ -179,7 +183,7 @@ class MasterTrainerBase(Rules[MasterTrainerState]):
             Msgs("{why}: {player} draws {n} Item Card from the real pile: tap each or pick it.",
                  "{why}: {player} draws {n} Item Cards from the real pile: tap each or pick it.",
                  count, why=why, player=name)
-        ctx.ask("draw_items", (pid,), text, cards=cards, count=count, why=why, cite=cite)
+        ctx.ask(DRAW_ITEMS, (pid,), text, cards=cards, count=count, why=why, cite=cite)
 
     def return_items(self, ctx: Ctx[State], pid: str, cards: list[str], say: str) -> None:
         """Used or discarded Item Cards go face down under the deck."""

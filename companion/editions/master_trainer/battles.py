@@ -9,14 +9,27 @@ from companion.editions.master_trainer.base import State, data_of
 from companion.editions.master_trainer.cards import CardArgs
 from companion.editions.master_trainer.state import Battle
 from companion.editions.master_trainer.trades import TradeRules
-from companion.editions.master_trainer.turns import chip_arg
+from companion.editions.master_trainer.turns import LAND, chip_arg
 from companion.engine.commands import Id, Small, Smalls, takes
 from companion.engine.event_format import EventData, fact
+from companion.engine.prompts import CommandPrompt
 from companion.engine.registry import declare, task
 from companion.engine.rules import Ctx, cites
 from companion.engine.state import evolve
 from companion.engine.types import Command, IllegalCommand
 from companion.i18n import Msg, Msgs
+
+CHALLENGE = CommandPrompt("challenge")
+"""A Trainer Battle challenge: accept, or stop it with a Poké Doll."""
+
+FIGHT = CommandPrompt("fight")
+"""Send out a Pokémon with Attack Bonus cards."""
+
+PRIZE = CommandPrompt("prize")
+"""Name the Item Card taken from the loser's hand."""
+
+LETS_FIGHT = CommandPrompt("lets_fight")
+"""Let's Fight! card: challenge a player."""
 
 
 def bonus_cards(raw: Any) -> list[str]:
@@ -133,13 +146,13 @@ class BattleRules(TradeRules):
         if other not in self.battle_targets(ctx.state, pid):
             raise IllegalCommand(Msg("A Trainer Battle needs a Pokémon able to fight on both "
                                      "sides (knocked-out Pokémon cannot fight)."))
-        kind = "passing" if ctx.state.prompt and ctx.state.prompt.kind == "land" else "fight"
+        kind = "passing" if ctx.state.prompt and ctx.state.prompt.kind == LAND.kind else "fight"
         ctx.clear_prompt()
         name = self.pname(ctx.state, other)
         ctx.emit("trainer_challenged", Msg("{player} challenges {other} to a Trainer Battle.",
                                            player=self.pname(ctx.state, pid), other=name),
                  kind=kind, challenger=pid, defender=other)
-        ctx.ask("challenge", (other,), Msg(
+        ctx.ask(CHALLENGE, (other,), Msg(
             "{player}: accept the challenge or stop the fight with a Poké Doll.", player=name)
             if "poke_doll" in ctx.state.trainer(other).items else
             Msg("{player}: accept the challenge.", player=name))
@@ -149,7 +162,7 @@ class BattleRules(TradeRules):
         """``accept``: accept the challenge or the trade offered to you."""
         kind = ctx.state.prompt.kind if ctx.state.prompt else ""
         ctx.clear_prompt()
-        if kind == "challenge":
+        if kind == CHALLENGE.kind:
             ctx.say(Msg("{player} accepts the challenge.",
                         player=self.pname(ctx.state, command.actor)))
             self.ask_fight(ctx)
@@ -178,14 +191,14 @@ class BattleRules(TradeRules):
         name = self.pname(ctx.state, pid)
         self.return_items(ctx, pid, ["poke_doll"],
                           Msg("{player} plays a Poké Doll and stops the Trainer Battle.",
-                              player=name) if kind == "challenge" else
+                              player=name) if kind == CHALLENGE.kind else
                           Msg("{player} plays a Poké Doll and stops the forced trade.",
                               player=name))
         ctx.clear_prompt()
         battle = ctx.state.battle
         ctx.emit("battle_finished")
         ctx.emit("trade_offer_closed")
-        if kind == "challenge" and battle is not None and battle.kind == "passing":
+        if kind == CHALLENGE.kind and battle is not None and battle.kind == "passing":
             self.back_to_landing(ctx)
         else:
             self.end_turn(ctx)
@@ -200,7 +213,7 @@ class BattleRules(TradeRules):
     def ask_fight(self, ctx: Ctx[State]) -> None:
         waiting = self.fight_waiting(ctx.state)
         names = [self.pname(ctx.state, p) for p in waiting]
-        ctx.ask("fight", waiting, Msg("{players}: choose a Pokémon and up to two Attack Bonus "
+        ctx.ask(FIGHT, waiting, Msg("{players}: choose a Pokémon and up to two Attack Bonus "
                                       "cards (they stay secret until the dice are rolled).",
                                       players=names))
 
@@ -323,7 +336,7 @@ class BattleRules(TradeRules):
             Msgs("{player} takes {n} Item Card at random from {other}'s hand (face down): tap "
                  "each or pick it.", "{player} takes {n} Item Cards at random from {other}'s "
                  "hand (face down): tap each or pick it.", count, player=w, other=lo)
-        ctx.ask("prize", (winner,), text, loser=loser, count=count, deck=from_deck)
+        ctx.ask(PRIZE, (winner,), text, loser=loser, count=count, deck=from_deck)
 
     def why_not_prize(self, state: State, card: str) -> str | None:
         prompt = state.prompt
@@ -338,7 +351,7 @@ class BattleRules(TradeRules):
         return None
 
     def refuse_draw(self, state: State, command: Command) -> str | None:
-        if state.prompt is not None and state.prompt.kind == "prize":
+        if state.prompt is not None and state.prompt.kind == PRIZE.kind:
             return self.why_not_prize(state, str(command.args.get("card")))
         return super().refuse_draw(state, command)
 
@@ -347,7 +360,7 @@ class BattleRules(TradeRules):
         """``draw card=<kind>``: the card drawn from a real pile (Event or Item Card), or the
         Item Card a battle's winner took from the loser's hand."""
         prompt = ctx.state.prompt
-        if prompt is None or prompt.kind != "prize":
+        if prompt is None or prompt.kind != PRIZE.kind:
             super().cmd_draw(ctx, command)
             return
         winner, loser = prompt.to[0], str(prompt.data["loser"])
@@ -473,5 +486,5 @@ class BattleRules(TradeRules):
                         "the card is discarded."))
             self.end_turn(ctx)
             return
-        ctx.ask("lets_fight", (pid,), Msg("Let's Fight!: challenge any other player to a "
+        ctx.ask(LETS_FIGHT, (pid,), Msg("Let's Fight!: challenge any other player to a "
                                           "Trainer Battle."))

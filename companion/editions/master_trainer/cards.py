@@ -11,10 +11,20 @@ from companion.editions.master_trainer.data import CHIP_WORDS, COLOURS
 from companion.editions.master_trainer.landing import LandingRules
 from companion.editions.master_trainer.turns import ChipArgs, chip_arg
 from companion.engine.commands import Small, takes
+from companion.engine.prompts import CommandPrompt
 from companion.engine.registry import declare, need
 from companion.engine.rules import Ctx, cites
 from companion.engine.types import Command, IllegalCommand
 from companion.i18n import Msg
+
+DRAW_EVENT = CommandPrompt("draw_event")
+"""Name the Event Card drawn from the real pile."""
+
+REVIVE_CARD = CommandPrompt("revive_card")
+"""Pokémon Center card: revive one knocked-out Pokémon."""
+
+TAKE = CommandPrompt("take")
+"""Chance: take a chip from the board."""
 
 
 @dataclass(frozen=True)
@@ -36,7 +46,7 @@ class CardRules(LandingRules):
         if state.setup.settings.get("decks", "virtual") == "physical":
             names = data_of(state).event_names
             above = self.events_above(state)
-            ctx.ask("draw_event", (pid,), Msg("{player}: draw an Event Card, then tap it or pick "
+            ctx.ask(DRAW_EVENT, (pid,), Msg("{player}: draw an Event Card, then tap it or pick "
                                               "it", player=self.pname(state, pid)),
                     cards=[k for k in names if k in above])
             return
@@ -62,7 +72,7 @@ class CardRules(LandingRules):
         data = data_of(state)
         if prompt.kind == "draw_items":
             return self.why_not_item(state, card)
-        if prompt.kind != "draw_event":
+        if prompt.kind != DRAW_EVENT.kind:
             return None
         names = data.event_names
         if card not in names:
@@ -158,7 +168,7 @@ class CardRules(LandingRules):
         out = list(ctx.state.trainer(pid).knocked_out)
         one = readings.chosen("master-trainer", ctx.state.setup.settings, "center_card") == "one"
         if len(out) > 1 and one:
-            ctx.ask("revive_card", (pid,), Msg("Pokémon Center card: revive one knocked-out "
+            ctx.ask(REVIVE_CARD, (pid,), Msg("Pokémon Center card: revive one knocked-out "
                                                "Pokémon."))
         elif out:
             self.revive(ctx, pid, out, lambda names: Msg(
@@ -198,7 +208,7 @@ class CardRules(LandingRules):
             ctx.say(Msg("Chance: no chip is left on the board; the card is discarded."))
             self.end_turn(ctx)
             return
-        ctx.ask("take", (pid,), Msg("Chance: take any {chip} on the board (face up or face "
+        ctx.ask(TAKE, (pid,), Msg("Chance: take any {chip} on the board (face up or face "
                                     "down), no roll needed. Tap it or choose it.",
                                     chip=CHIP_WORDS[ctx.state.landed_colour]))
 

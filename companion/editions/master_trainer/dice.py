@@ -9,10 +9,20 @@ from companion.editions.master_trainer.base import MasterTrainerBase, State
 from companion.editions.master_trainer.state import DiceRound
 from companion.engine.commands import Dice, Id, takes
 from companion.engine.event_format import EventData, fact
+from companion.engine.prompts import CommandPrompt
 from companion.engine.rules import Ctx
 from companion.engine.state import Task, evolve
 from companion.engine.types import Action, Command, IllegalCommand
 from companion.i18n import Msg
+
+MOVE_ROLL = CommandPrompt("turn")
+"""Roll the die to move (before it: Potion, Fly)."""
+
+DICE_ROLL = CommandPrompt("roll")
+"""Roll one die each for a dice round other than the move."""
+
+TIME_MACHINE = CommandPrompt("time_machine")
+"""Play a Time Machine on the dice just rolled, or keep them."""
 
 ASK_TEXT = {
     "move": lambda who: Msg("{players}: roll one die to move.", players=who),
@@ -106,8 +116,8 @@ class DiceRules(MasterTrainerBase):
         r = ctx.state.dice
         assert r is not None
         names = ", ".join(self.pname(ctx.state, w) for w in r.waiting)  # as the table says it
-        kind = "turn" if r.purpose == "move" else "roll"
-        ctx.ask(kind, r.waiting, ASK_TEXT[r.purpose](names), purpose=r.purpose)
+        prompt = MOVE_ROLL if r.purpose == "move" else DICE_ROLL
+        ctx.ask(prompt, r.waiting, ASK_TEXT[r.purpose](names), purpose=r.purpose)
 
     def dice_actions(self, state: State) -> list[Action]:
         r = state.dice
@@ -159,7 +169,7 @@ class DiceRules(MasterTrainerBase):
         ctx.emit("time_machine_window_opened")
         shown = ", ".join(f"{self.pname(ctx.state, w)} {v}" for w, v in r.rolls.items())
         names = ", ".join(self.pname(ctx.state, h) for h in holders)
-        ctx.ask("time_machine", holders,
+        ctx.ask(TIME_MACHINE, holders,
                 Msg("Dice: {rolls}. {players}: play a Time Machine to make someone re-roll, "
                     "or keep the dice.", rolls=shown, players=names))
 

@@ -14,10 +14,20 @@ from companion.editions.master_trainer.data import CHIP_WORDS, COLOURS, Ball
 from companion.editions.master_trainer.spaces import SPACES
 from companion.editions.master_trainer.turns import ChipArgs, TurnRules, chip_arg
 from companion.engine.commands import Small, takes
+from companion.engine.prompts import CommandPrompt
 from companion.engine.registry import task
 from companion.engine.rules import Ctx, cites
 from companion.engine.types import Command, IllegalCommand
 from companion.i18n import Msg
+
+REVEAL = CommandPrompt("reveal")
+"""Turn over the chip on the space and name it."""
+
+CATCH = CommandPrompt("catch")
+"""Throw a Poké Ball (or none) at the chip, then roll."""
+
+REVIVE = CommandPrompt("revive")
+"""Pokémon Center: revive one knocked-out Pokémon, or take the Dice Challenge."""
 
 REVEALED: dict[str, Callable[[str, int, str], str]] = {
     "pink": lambda pokemon, power, faces: Msg(
@@ -115,7 +125,7 @@ class LandingRules(TurnRules):
             self.end_turn(ctx)
             return
         assert ctx.state.current is not None
-        ctx.ask("reveal", (ctx.state.current,),
+        ctx.ask(REVEAL, (ctx.state.current,),
                 Msg("Turn over the chip on the Unknown Dungeon and tap it (or choose it).")
                 if colour == "yellow" else
                 Msg("Turn over the chip on the space and tap it (or choose it)."), colour=colour)
@@ -174,7 +184,7 @@ class LandingRules(TurnRules):
         for label in reversed(labels[:-1]):
             odds = Msg("{first}; {rest}", first=label, rest=odds)
         assert ctx.state.current is not None
-        ctx.ask("catch", (ctx.state.current,),
+        ctx.ask(CATCH, (ctx.state.current,),
                 Msg("Try to catch {pokemon}? Odds: {odds}. One Poké Ball at most, played before "
                     "the roll.", pokemon=c.name, odds=odds), chip=c.slug)
 
@@ -260,7 +270,7 @@ class LandingRules(TurnRules):
             self.revive(ctx, pid, [out[0]], center_revives)
             self.end_turn(ctx)
         else:
-            ctx.ask("revive", (pid,), Msg("Pokémon Center: revive one knocked-out Pokémon, or "
+            ctx.ask(REVIVE, (pid,), Msg("Pokémon Center: revive one knocked-out Pokémon, or "
                                           "take the Dice Challenge (1 or 6 revives all of them, "
                                           "anything else none)."))
 

@@ -6,7 +6,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.editions import readings
-from companion.editions.master_trainer.base import data_of, initial_trainers
+from companion.editions.master_trainer.base import DRAW_ITEMS, data_of, initial_trainers
+from companion.editions.master_trainer.battles import PRIZE
+from companion.editions.master_trainer.cards import DRAW_EVENT
 from companion.editions.master_trainer.data import EditionData, check_seed, load, unverified_words
 from companion.editions.master_trainer.spaces import SPACES
 from companion.editions.master_trainer.state import MasterTrainerState
@@ -155,7 +157,7 @@ class MasterTrainerRules(ViewRules):
     def card_tapped(self, state: MasterTrainerState, card: str) -> Command:
         """A deck card's tag names the card drawn from the real pile (or taken as a prize)."""
         prompt = state.prompt
-        if prompt is None or prompt.kind not in ("draw_items", "draw_event", "prize"):
+        if prompt is None or prompt.kind not in (DRAW_ITEMS.kind, DRAW_EVENT.kind, PRIZE.kind):
             raise IllegalCommand(Msg("No card is to be drawn now; tap a card when the game "
                                      "asks."))
         command = Command(prompt.to[0], "draw", {"card": card})

@@ -13,11 +13,21 @@ from companion.editions.master_trainer.state import Offer
 from companion.editions.master_trainer.turns import chip_arg
 from companion.engine.commands import Id, Small, Smalls, takes
 from companion.engine.event_format import EventData, fact
+from companion.engine.prompts import CommandPrompt
 from companion.engine.registry import declare
 from companion.engine.rules import Ctx
 from companion.engine.state import evolve
 from companion.engine.types import Command, IllegalCommand
 from companion.i18n import Msg
+
+FORCED_TRADE = CommandPrompt("forced_trade")
+"""A Trade Pokémon card's trade: accept, or stop it with a Poké Doll."""
+
+OFFER = CommandPrompt("offer")
+"""A trade offered: accept or decline."""
+
+TRADE_EVENT = CommandPrompt("trade_event")
+"""Trade Pokémon card: choose the trade."""
 
 
 @dataclass(frozen=True)
@@ -111,7 +121,7 @@ class TradeRules(CardRules):
                                          player=self.pname(state, owner)))
             if chip == t.starter:
                 raise IllegalCommand(Msg("Starter Pokémon cannot be traded."))
-        forced = state.prompt is not None and state.prompt.kind == "trade_event"
+        forced = state.prompt is not None and state.prompt.kind == TRADE_EVENT.kind
         items = self.offered_items(state, pid, command.args.get("items"))
         if forced and items:
             raise IllegalCommand(Msg("A Trade Pokémon card swaps one Pokémon for one Pokémon."))
@@ -126,14 +136,14 @@ class TradeRules(CardRules):
         ctx.emit("trade_offered", offered, by=pid, to=other, give=give,
                  take=take, forced=forced, items=items)
         if forced:
-            ctx.ask("forced_trade", (other,), Msg(
+            ctx.ask(FORCED_TRADE, (other,), Msg(
                 "Trade Pokémon card: {player} must trade {pokemon} for {theirs} unless you stop "
                 "it with a Poké Doll.", player=them, pokemon=t_, theirs=g)
                 if "poke_doll" in state.trainer(other).items else
                 Msg("Trade Pokémon card: {player} must trade {pokemon} for {theirs}.",
                     player=them, pokemon=t_, theirs=g))
         else:
-            ctx.ask("offer", (other,), Msg("{player}: trade your {pokemon} for {theirs}?",
+            ctx.ask(OFFER, (other,), Msg("{player}: trade your {pokemon} for {theirs}?",
                                            player=them, pokemon=t_, theirs=g))
 
     def plus(self, state: State, items: list[str]) -> str:
@@ -164,5 +174,5 @@ class TradeRules(CardRules):
                         "card is discarded."))
             self.end_turn(ctx)
             return
-        ctx.ask("trade_event", (pid,), Msg("Trade Pokémon: give one of your Pokémon to another "
+        ctx.ask(TRADE_EVENT, (pid,), Msg("Trade Pokémon: give one of your Pokémon to another "
                                            "player and take one of theirs (not a starter)."))

@@ -12,11 +12,21 @@ from companion.editions.master_trainer.spaces import SPACES, Space, land_options
 from companion.engine import rng as rng_mod
 from companion.engine.commands import Small, takes
 from companion.engine.event_format import EventData, fact
+from companion.engine.prompts import CommandPrompt
 from companion.engine.registry import task
 from companion.engine.rules import Ctx
 from companion.engine.state import Task, evolve
 from companion.engine.types import Command, IllegalCommand
 from companion.i18n import Msg
+
+STARTER = CommandPrompt("starter")
+"""Each player turns over a starter chip."""
+
+LAND = CommandPrompt("land")
+"""Say the space the mover landed on (or stop beside a trainer passed)."""
+
+DISCARD = CommandPrompt("discard")
+"""Discard Item Cards down to the hand limit."""
 
 
 def chip_arg(raw: Any, data: EditionData) -> str:
@@ -160,7 +170,7 @@ class TurnRules(DiceRules):
         if not waiting:
             self.decide_order(ctx)
             return
-        ctx.ask("starter", waiting,
+        ctx.ask(STARTER, waiting,
                 Msg("Each player picks a face-down starter chip and turns it over: tap it or "
                     "choose it."))
 
@@ -238,7 +248,7 @@ class TurnRules(DiceRules):
 
     def ask_land(self, ctx: Ctx[State], text: str) -> None:
         assert ctx.state.current is not None
-        ctx.ask("land", (ctx.state.current,), text)
+        ctx.ask(LAND, (ctx.state.current,), text)
 
     def must_enter_plateau(self, state: State, pid: str) -> bool:
         """On Cinnabar Island with 20 Power Points of revived Pokémon: on to the Plateau."""
@@ -318,7 +328,7 @@ class TurnRules(DiceRules):
         limit = data_of(ctx.state).limits["hand_limit"]
         extra = len(ctx.state.trainer(pid).items) - limit
         if extra > 0:
-            ctx.ask("discard", (pid,),
+            ctx.ask(DISCARD, (pid,),
                     Msg("{player} holds more than {limit} Item Cards at the end of the turn: "
                         "discard (or play) {n}.", player=self.pname(ctx.state, pid),
                         limit=limit, n=extra))
@@ -389,7 +399,7 @@ class TurnRules(DiceRules):
             ctx.emit("revived", Msg("{pokemon} is revived: it can fight and counts its Power "
                                     "Points again.", pokemon=self.chip(state, chip).name),
                      player=pid, chips=[chip])
-            if ctx.state.prompt is not None and ctx.state.prompt.kind == "discard":
+            if ctx.state.prompt is not None and ctx.state.prompt.kind == DISCARD.kind:
                 ctx.clear_prompt()
                 self.check_hand(ctx)
             return

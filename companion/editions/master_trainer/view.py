@@ -9,6 +9,7 @@ from companion.editions.master_trainer.actions import ActionRules
 from companion.editions.master_trainer.base import GOAL, State, data_of
 from companion.editions.master_trainer.catching import catch_odds, odds_text
 from companion.editions.master_trainer.data import COLOURS, evolution_bonuses
+from companion.editions.master_trainer.landing import CATCH
 from companion.editions.master_trainer.spaces import PALLET_TOWN, SPACES
 from companion.engine.state import DRAFT
 from companion.engine.types import BANKER
@@ -81,7 +82,7 @@ class ViewRules(ActionRules):
         return out
 
     def odds_json(self, state: State) -> dict[str, Any] | None:
-        if not state.chip_at_stake or state.prompt is None or state.prompt.kind != "catch":
+        if not state.chip_at_stake or state.prompt is None or state.prompt.kind != CATCH.kind:
             return None
         chip = self.chip(state, state.chip_at_stake)
         assert state.current is not None

@@ -33,6 +33,7 @@ from companion.engine.registry import prompt_kind
 from companion.engine.types import Action, Command, IllegalCommand
 from companion.i18n import Msg, Msgs
 from companion.monopoly.board import load_board
+from companion.monopoly.debts import DEBT
 from companion.monopoly.rules import MonopolyRules
 from companion.monopoly.state import Assets, MonopolyState
 
@@ -102,7 +103,7 @@ class PokemonRules(TableSettings, PokemonSpaces, PokemonCatching, PokemonBattles
                    player=state.name(d.player), spaces=[state.b.spaces[i].name for i in owned],
                    amount=state.cash(d.amount))
 
-    @prompt_kind("debt")
+    @prompt_kind(DEBT)
     def actions_debt(self, state: MonopolyState) -> list[Action]:
         out = super().actions_debt(state)
         if self.sale_would_pay(state):

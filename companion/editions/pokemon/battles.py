@@ -10,9 +10,10 @@ ends after a battle.
 from __future__ import annotations
 
 from companion.editions.pokemon import data
-from companion.editions.pokemon.catching import with_values
+from companion.editions.pokemon.catching import EXPLORE, with_values
 from companion.engine.context import Ctx, cites
 from companion.engine.event_format import EventData, fact
+from companion.engine.prompts import ChoicePrompt, RollPrompt
 from companion.engine.registry import task
 from companion.engine.state import Task
 from companion.engine.types import Command
@@ -21,6 +22,12 @@ from companion.monopoly.rules import MonopolyRules
 from companion.monopoly.state import MonopolyState
 
 C = Ctx[MonopolyState]
+
+BATTLE = RollPrompt("battle", then="battle_rolled")
+"""Each side rolls the die for the battle."""
+
+BATTLE_CARD = ChoicePrompt("battle_card", then="battle_card")
+"""Play a kept Challenge card in the battle, or not."""
 
 
 # -- the events of a battle (applied by the ``on_`` handlers below) ----------------------------
@@ -84,7 +91,7 @@ class PokemonBattles(MonopolyRules):
 
     def refuse_battle(self, state: MonopolyState, command: Command) -> str | None:
         p = state.prompt
-        if p is not None and p.kind == "explore" and command.actor in p.to:
+        if p is not None and p.kind == EXPLORE.kind and command.actor in p.to:
             owner = state.owner(p.data["space"])
             if owner is None or owner == command.actor:
                 return Msg("You can only battle the Trainer who controls this location.")
@@ -107,11 +114,11 @@ class PokemonBattles(MonopolyRules):
 
     def ask_battle_roll(self, ctx: C, pid: str) -> None:
         state = ctx.state
-        self.ask_roll(ctx, "battle", pid, Msg("{player}: roll the die for the battle (+{n} for "
+        self.ask_roll(ctx, BATTLE, pid, Msg("{player}: roll the die for the battle (+{n} for "
                                               "your Pokémon and partner)",
                                               player=state.name(pid),
                                               n=data.battle_strength(state, pid)), 1,
-                      "battle_rolled", label=Msg("Roll for the battle"), player=pid)
+                      label=Msg("Roll for the battle"), player=pid)
 
     @task("battle_rolled")
     def task_battle_rolled(self, ctx: C, player: str, dice: list[int]) -> None:
@@ -141,11 +148,11 @@ class PokemonBattles(MonopolyRules):
                     n=int(ctx.state.b.card(c).effect.get("bonus", 0)))) for c in cards]
         options.append(("done", Msg("Play no more cards")))
         rival = b["owner"] if player == b["challenger"] else b["challenger"]
-        self.ask_choice(ctx, "battle_card", player,
+        self.ask_choice(ctx, BATTLE_CARD, player,
                         Msg("{player}: your total is {total} against {rival}'s {theirs}; play a "
                             "Challenge card?", player=ctx.state.name(player), total=total,
                             rival=ctx.state.name(rival), theirs=self.total(ctx.state, rival)),
-                        options, "battle_card", player=player)
+                        options, player=player)
 
     @task("battle_card")
     def task_battle_card(self, ctx: C, player: str, option: str) -> None:

@@ -11,8 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from companion.editions.pokemon import data
-from companion.engine.context import Ctx, cites
+from companion.engine.context import Ctx, RollAsk, cites
 from companion.engine.event_format import EventData, fact
+from companion.engine.prompts import CommandPrompt, RollPrompt
 from companion.engine.registry import prompt_kind, task
 from companion.engine.state import Task, evolve
 from companion.engine.types import Action, Command
@@ -22,6 +23,15 @@ from companion.monopoly.rules import MonopolyRules
 from companion.monopoly.state import MonopolyState
 
 C = Ctx[MonopolyState]
+
+EXPLORE = CommandPrompt("explore")
+"""Explore (catch) on the space, or battle its owner, or pass."""
+
+CATCH = RollPrompt("catch", then="catch_rolled")
+"""Roll the catching die."""
+
+CATCH_MISS = CommandPrompt("catch_miss")
+"""The roll missed: pay to re-roll, or stop."""
 
 
 # -- the events of a catch (applied by the ``on_`` handlers below) -----------------------------
@@ -104,7 +114,7 @@ class PokemonCatching(MonopolyRules):
                                   space=space.name), cite="catch-empty")
             return
         text, details = self.explore_question(state, pid, index)
-        ctx.ask("explore", (pid,), text, **details)
+        ctx.ask(EXPLORE, (pid,), text, **details)
 
     def explore_question(self, state: MonopolyState, pid: str, index: int
                          ) -> tuple[str, dict[str, Any]]:
@@ -133,7 +143,7 @@ class PokemonCatching(MonopolyRules):
                        "paying), or battle {owner}", odds=data.odds_text(odds), **words)
         return text, {"space": index, "owner": owner, "cost": cost, "odds": odds}
 
-    live_prompts = frozenset({"explore", "catch", "catch_miss"})
+    live_prompts = frozenset({EXPLORE.kind, CATCH.kind, CATCH_MISS.kind})
     """Prompts that show the odds: worked out again from the state after any other command
     (a trade or a banker's transfer changes the Poké Balls they count)."""
 
@@ -143,10 +153,10 @@ class PokemonCatching(MonopolyRules):
         prompt = ctx.state.prompt
         assert prompt is not None
         pid, index = prompt.to[0], prompt.data["space"]
-        if prompt.kind == "explore":
+        if prompt.kind == EXPLORE.kind:
             text, details = self.explore_question(ctx.state, pid, index)
-            ctx.ask("explore", (pid,), text, **details)
-        elif prompt.kind == "catch":
+            ctx.ask(EXPLORE, (pid,), text, **details)
+        elif prompt.kind == CATCH.kind:
             self.ask_catch(ctx, pid, index)
         else:
             self.ask_reroll(ctx, pid, index)
@@ -156,7 +166,7 @@ class PokemonCatching(MonopolyRules):
         if not ctx.state.player(player).bankrupt and ctx.state.owner(space) == player:
             self.offer_explore(ctx, player, space)
 
-    @prompt_kind("explore")
+    @prompt_kind(EXPLORE)
     def actions_explore(self, state: MonopolyState) -> list[Action]:
         assert state.prompt is not None
         pid = state.prompt.to[0]
@@ -213,12 +223,12 @@ class PokemonCatching(MonopolyRules):
         if k < n:
             hint = Msg("{balls}, {x}", balls=hint, x=Msg("{first}-{n} X", first=k + 1, n=n)
                        if k + 1 < n else Msg("{n} X", n=n))
-        spec = {"who": pid, "count": 1, "task": "catch_rolled",
-                "args": {"player": pid, "space": index}, "label": Msg("Roll the catching die")}
-        ctx.ask("catch", (pid,), Msg("{player}: roll the catching die at {space} ({odds}; faces "
-                                     "{faces})", player=state.name(pid), space=s.name,
-                                     odds=data.odds_text(odds), faces=hint),
-                roll=spec, odds=odds, faces=faces, space=index, type=s.color)
+        roll = RollAsk(pid, 1, CATCH.then, {"player": pid, "space": index},
+                       Msg("Roll the catching die"))
+        ctx.ask(CATCH, (pid,), Msg("{player}: roll the catching die at {space} ({odds}; faces "
+                                   "{faces})", player=state.name(pid), space=s.name,
+                                   odds=data.odds_text(odds), faces=hint),
+                roll, odds=odds, faces=faces, space=index, type=s.color)
 
     @task("catch_rolled")
     @cites("catch")
@@ -262,7 +272,7 @@ class PokemonCatching(MonopolyRules):
         if shown is not None and shown.get("odds") != odds:
             ctx.emit("catch_odds_changed", odds=odds)
         if money <= price and not self.may_spend_last(state):
-            ctx.ask("catch_miss", (player,), Msg("{player}: stop (your last Poké Ball cannot be "
+            ctx.ask(CATCH_MISS, (player,), Msg("{player}: stop (your last Poké Ball cannot be "
                                                  "spent on a re-roll)", player=state.name(player)),
                     space=space, price=price, odds=odds)
             return
@@ -277,7 +287,7 @@ class PokemonCatching(MonopolyRules):
                        "({odds})", **words)
         else:
             text = Msg("{player}: stop, or pay {amount} to re-roll ({odds})", **words)
-        ctx.ask("catch_miss", (player,), text, space=space, price=price, odds=odds)
+        ctx.ask(CATCH_MISS, (player,), text, space=space, price=price, odds=odds)
 
     def may_spend_last(self, state: MonopolyState) -> bool:
         return data.reading(state, "last_ball_reroll") == "yes"
@@ -285,7 +295,7 @@ class PokemonCatching(MonopolyRules):
     def out_at_zero(self, state: MonopolyState) -> bool:
         return data.reading(state, "zero_balls") == "reroll"
 
-    @prompt_kind("catch_miss")
+    @prompt_kind(CATCH_MISS)
     def actions_catch_miss(self, state: MonopolyState) -> list[Action]:
         assert state.prompt is not None
         pid = state.prompt.to[0]
@@ -299,7 +309,7 @@ class PokemonCatching(MonopolyRules):
 
     def refuse_reroll(self, state: MonopolyState, command: Command) -> str | None:
         p = state.prompt
-        if p is not None and p.kind == "catch_miss" and command.actor in p.to:
+        if p is not None and p.kind == CATCH_MISS.kind and command.actor in p.to:
             money = state.player(command.actor).money
             if money < p.data["price"]:
                 return Msg("A re-roll costs 1 Poké Ball and you have none left.")

@@ -5,15 +5,20 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from companion.engine.context import Ctx, cites
+from companion.engine.prompts import ChoicePrompt
 from companion.engine.registry import effect, prompt_kind, space_kind, task
 from companion.engine.state import Task
 from companion.engine.types import Action
 from companion.i18n import Msg
 from companion.monopoly.board import Card, Space
+from companion.monopoly.market import BUY
 from companion.monopoly.rules import MonopolyRules
 from companion.monopoly.state import MonopolyState, Player
 
 C = Ctx[MonopolyState]
+
+LAPRAS = ChoicePrompt("lapras", then="lapras_move")
+"""Lapras: ride to a space up to the next Lapras, or stay."""
 
 
 class PokemonSpaces(MonopolyRules):
@@ -32,7 +37,7 @@ class PokemonSpaces(MonopolyRules):
         if owner is None:
             p = state.player(pid)
             if p.money >= space.price:
-                ctx.ask("buy", (pid,), Msg("{player}: take control of {space} for {amount}",
+                ctx.ask(BUY, (pid,), Msg("{player}: take control of {space} for {amount}",
                                            player=p.name, space=space.name,
                                            amount=state.cash(space.price)),
                         space=space.index, price=space.price)
@@ -43,7 +48,7 @@ class PokemonSpaces(MonopolyRules):
             return
         self.offer_explore(ctx, pid, space.index)
 
-    @prompt_kind("buy")
+    @prompt_kind(BUY)
     def actions_buy(self, state: MonopolyState) -> list[Action]:
         assert state.prompt is not None
         pid = state.prompt.to[0]
@@ -80,9 +85,9 @@ class PokemonSpaces(MonopolyRules):
             s = state.b.spaces[i]
             options.append((s.id, Msg("Ride to {space} (passing GO)", space=s.name)
                             if i <= space.index else Msg("Ride to {space}", space=s.name)))
-        self.ask_choice(ctx, "lapras", pid, Msg("Lapras! {player}: ride to any space up to the "
+        self.ask_choice(ctx, LAPRAS, pid, Msg("Lapras! {player}: ride to any space up to the "
                                                 "next Lapras, or stay", player=state.name(pid)),
-                        options, "lapras_move", player=pid)
+                        options, player=pid)
 
     @task("lapras_move")
     @cites("lapras")

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from companion.engine.context import Ctx, cites
 from companion.engine.event_format import EventData, fact
+from companion.engine.prompts import ChoicePrompt, RollPrompt
 from companion.engine.registry import declare, effect, need, space_kind, task
 from companion.i18n import Msg
 from companion.monopoly.board import Card, Space
@@ -27,6 +28,27 @@ from companion.monopoly.host import MonopolyHost
 from companion.monopoly.state import MonopolyState
 
 C = Ctx[MonopolyState]
+
+FORCE = RollPrompt("force", then="force_rolled")
+"""Use the Force: roll one die."""
+
+FORCE_SWAP_MINE = ChoicePrompt("force_swap_mine", then="force_swap_take")
+"""Force Swap: the property given away."""
+
+FORCE_SWAP_THEIRS = ChoicePrompt("force_swap_theirs", then="force_swap")
+"""Force Swap: the property taken in exchange."""
+
+FORCE_STEALTH = ChoicePrompt("force_stealth", then="force_stealth")
+"""Force Stealth: the unowned property to take."""
+
+FORCE_LEVITATE = ChoicePrompt("force_levitate", then="force_levitate")
+"""Force Levitate: the ship to swap places with."""
+
+FORCE_PULL_WHO = ChoicePrompt("force_pull_who", then="force_pull_where")
+"""Force Pull: the player pulled."""
+
+FORCE_PULL_WHERE = ChoicePrompt("force_pull_where", then="force_pull")
+"""Force Pull: the property they are pulled onto."""
 
 
 @fact("force_die_rolled")
@@ -64,9 +86,9 @@ class StarWarsForce(MonopolyHost):
         self.use_the_force(ctx, pid)
 
     def use_the_force(self, ctx: C, pid: str) -> None:
-        self.ask_roll(ctx, "force", pid, Msg("Use the Force! {player}: roll one die",
+        self.ask_roll(ctx, FORCE, pid, Msg("Use the Force! {player}: roll one die",
                                                      player=ctx.state.name(pid)),
-                      1, "force_rolled", label=Msg("Roll for the Force"), player=pid)
+                      1, label=Msg("Roll for the Force"), player=pid)
 
     @task("force_rolled")
     @cites("force")
@@ -93,24 +115,24 @@ class StarWarsForce(MonopolyHost):
                         player=state.name(pid)) if not mine else
                     Msg("Mind Trick: no other player owns a property to swap, no effect."))
             return
-        self.ask_choice(ctx, "force_swap_mine", pid,
+        self.ask_choice(ctx, FORCE_SWAP_MINE, pid,
                         Msg("{player}: which of your properties do you give away?",
                             player=state.name(pid)),
                         [(state.b.spaces[i].id, state.b.spaces[i].name) for i in sorted(mine)],
-                        "force_swap_take", player=pid)
+                        player=pid)
 
     @task("force_swap_take")
     def task_force_swap_take(self, ctx: C, player: str, option: str) -> None:
         state = ctx.state
         theirs = sorted(i for p in state.active if p.id != player for i in state.owned_by(p.id))
-        self.ask_choice(ctx, "force_swap_theirs", player,
+        self.ask_choice(ctx, FORCE_SWAP_THEIRS, player,
                         Msg("{player}: which property do you take in exchange for {space}?",
                             player=state.name(player), space=state.b.find(option).name),
                         [(state.b.spaces[i].id,
                           Msg("{space} ({player})", space=state.b.spaces[i].name,
                               player=state.name(state.owner(i) or "")))
                          for i in theirs],
-                        "force_swap", player=player, give=option)
+                        player=player, give=option)
 
     @task("force_swap")
     @cites("force-mind-trick-swap")
@@ -143,10 +165,10 @@ class StarWarsForce(MonopolyHost):
             ctx.say(Msg("Force Stealth: {player} has no property marker left, no effect.",
                         player=state.name(pid)))
             return
-        self.ask_choice(ctx, "force_stealth", pid, Msg("{player}: Force Stealth to which unowned "
+        self.ask_choice(ctx, FORCE_STEALTH, pid, Msg("{player}: Force Stealth to which unowned "
                                                         "property?", player=state.name(pid)),
                         [(state.b.spaces[i].id, state.b.spaces[i].name) for i in free],
-                        "force_stealth", player=pid)
+                        player=pid)
 
     @task("force_stealth")
     @cites("force-stealth")
@@ -169,11 +191,11 @@ class StarWarsForce(MonopolyHost):
         if not ships:
             ctx.say(Msg("Force Levitate: no other ship is on the board, no effect."))
             return
-        self.ask_choice(ctx, "force_levitate", pid, Msg("{player}: swap places with which ship?",
+        self.ask_choice(ctx, FORCE_LEVITATE, pid, Msg("{player}: swap places with which ship?",
                                                           player=state.name(pid)),
                         [(p.id, Msg("{player} on {space}", player=p.name,
                                     space=state.b.spaces[p.position].name)) for p in ships],
-                        "force_levitate", player=pid)
+                        player=pid)
 
     @task("force_levitate")
     @cites("force-levitate")
@@ -204,19 +226,19 @@ class StarWarsForce(MonopolyHost):
             ctx.say(Msg("Force Pull: {player} owns no property to pull anyone onto, no effect.",
                         player=state.name(pid)))
             return
-        self.ask_choice(ctx, "force_pull_who", pid, Msg("{player}: pull which player?",
+        self.ask_choice(ctx, FORCE_PULL_WHO, pid, Msg("{player}: pull which player?",
                                                           player=state.name(pid)),
-                        [(p.id, p.name) for p in others], "force_pull_where", player=pid)
+                        [(p.id, p.name) for p in others], player=pid)
 
     @task("force_pull_where")
     def task_force_pull_where(self, ctx: C, player: str, option: str) -> None:
         state = ctx.state
-        self.ask_choice(ctx, "force_pull_where", player,
+        self.ask_choice(ctx, FORCE_PULL_WHERE, player,
                         Msg("{player}: pull {other} onto which of your properties?",
                             player=state.name(player), other=state.name(option)),
                         [(state.b.spaces[i].id, state.b.spaces[i].name)
                          for i in sorted(state.owned_by(player))],
-                        "force_pull", player=player, victim=option)
+                        player=player, victim=option)
 
     @task("force_pull")
     @cites("force-pull")

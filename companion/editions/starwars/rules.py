@@ -17,7 +17,8 @@ from companion.engine.state import Task, evolve
 from companion.engine.types import Action, Command, IllegalCommand
 from companion.i18n import Msg, Msgs
 from companion.monopoly.board import Card, Space
-from companion.monopoly.debts import SpaceArgs
+from companion.monopoly.debts import DEBT, SpaceArgs
+from companion.monopoly.market import BUY
 from companion.monopoly.rules import MonopolyRules
 from companion.monopoly.state import EditionValues, MonopolyState, values_of
 
@@ -88,7 +89,7 @@ class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
         return self.markers_left(state, pid) > 0
 
     def refuse_buy(self, state: MonopolyState, command: Command) -> str | None:
-        if state.prompt is not None and state.prompt.kind == "buy" and \
+        if state.prompt is not None and state.prompt.kind == BUY.kind and \
                 command.actor == state.prompt.to[0] and not self.markers_left(state, command.actor):
             return self.no_marker(state, command.actor) + " Auction it instead."
         return None
@@ -155,7 +156,7 @@ class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
         ctx.say(Msg("Hyperspace: no property is unowned, the ship stays."))
 
     # -- owing a player: sell them your properties at half price ----------------------------
-    @prompt_kind("debt")
+    @prompt_kind(DEBT)
     def actions_debt(self, state: MonopolyState) -> list[Action]:
         """Owing a player: "Sell them your properties to pay off the debt" (not to the Bank)."""
         d = state.debt
