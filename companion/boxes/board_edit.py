@@ -21,7 +21,7 @@ from functools import cache
 from typing import Any
 
 from companion.engine.types import SetupError
-from companion.i18n import LANGUAGES, SOURCE
+from companion.i18n import LANGUAGES, SOURCE, Msg, Msgs
 
 SPACE_FIELDS = ("kind", "name", "color", "price", "rent", "amount", "deck")
 NUMBER_FIELDS = ("price", "rent", "amount")
@@ -63,7 +63,8 @@ MASTER_TRAINER_TOTALS = {"item_deck": 54, "event_deck": 54, "board_spaces": 37}
 
 
 def _fail(path: str, text: str) -> SetupError:
-    return SetupError(f"{path}: {text}")
+    """A refusal naming the field first (the editor shows it next to that field)."""
+    return SetupError(Msg("{field}: {reason}", field=path, reason=text))
 
 
 def _choices(values: Iterable[str]) -> str:
@@ -118,14 +119,15 @@ def edit_spaces(edition: str, raw: Mapping[str, Any], corrections: Mapping[str, 
     """The edition's raw space dicts with ``corrections`` applied and checked. The rulebook's
     totals are checked when the layout changes, or always when ``strict`` (a box profile)."""
     if not isinstance(corrections, Mapping):
-        raise _fail("board", "a board correction is an object (spaces, add, remove, order, "
-                             "cards, confirmed).")
+        raise _fail("board", Msg("a board correction is an object (spaces, add, remove, "
+                                 "order, cards, confirmed)."))
     unknown = set(corrections) - set(KEYS)
     if unknown:
-        raise _fail(f"board.{sorted(unknown)[0]}", f"not a board correction; use "
-                    f"{_choices(KEYS)}.")
+        raise _fail(f"board.{sorted(unknown)[0]}", Msg("not a board correction; use {keys}.",
+                                                       keys=_choices(KEYS)))
     if corrections.get("language", SOURCE) not in LANGUAGES:
-        raise _fail("board.language", f"the box's language is one of {_choices(LANGUAGES)}.")
+        raise _fail("board.language", Msg("the box's language is one of {languages}.",
+                                          languages=_choices(LANGUAGES)))
     default = [dict(s) for s in raw["spaces"]]
     kinds = handled_kinds(edition, default)
     colors = set(raw.get("colors", {}))
@@ -139,23 +141,24 @@ def edit_spaces(edition: str, raw: Mapping[str, Any], corrections: Mapping[str, 
     for n, new in enumerate(_list(corrections, "add")):
         path = f"add[{n}]"
         if not isinstance(new, Mapping):
-            raise _fail(path, "a new space is an object with id, name and kind.")
+            raise _fail(path, Msg("a new space is an object with id, name and kind."))
         sid = new.get("id")
         if not isinstance(sid, str) or not _ID.match(sid):
-            raise _fail(f"{path}.id", "a new space needs an id of lower-case letters, digits "
-                                      "and dashes (1 to 40).")
+            raise _fail(f"{path}.id", Msg("a new space needs an id of lower-case letters, "
+                                          "digits and dashes (1 to 40)."))
         if sid in spaces:
-            raise _fail(f"{path}.id", f"there is already a space {sid!r}.")
+            raise _fail(f"{path}.id", Msg("there is already a space {space}.", space=repr(sid)))
         unknown_keys = set(new) - {"id", "after", *SPACE_FIELDS}
         if unknown_keys:
-            raise _fail(f"{path}.{sorted(unknown_keys)[0]}", f"a space has "
-                        f"{_choices(SPACE_FIELDS)} (and 'after').")
+            raise _fail(f"{path}.{sorted(unknown_keys)[0]}", Msg(
+                "a space has {fields} (and 'after').", fields=_choices(SPACE_FIELDS)))
         for needed in ("name", "kind"):
             if needed not in new:
-                raise _fail(f"{path}.{needed}", "a new space needs one.")
+                raise _fail(f"{path}.{needed}", Msg("a new space needs one."))
         after = new.get("after", order[-1])
         if not isinstance(after, str) or after not in order:
-            raise _fail(f"{path}.after", f"there is no space {after!r} to put it after.")
+            raise _fail(f"{path}.after", Msg("there is no space {space} to put it after.",
+                                             space=repr(after)))
         spaces[sid] = {"id": sid, "name": "", "kind": ""}
         order.insert(order.index(after) + 1, sid)
         _set_fields(spaces[sid], {k: v for k, v in new.items() if k in SPACE_FIELDS},
@@ -164,26 +167,31 @@ def edit_spaces(edition: str, raw: Mapping[str, Any], corrections: Mapping[str, 
     for n, sid in enumerate(_list(corrections, "remove")):
         path = f"remove[{n}]"
         if not isinstance(sid, str) or sid not in spaces or sid not in order:
-            raise _fail(path, f"there is no space {sid!r} to remove.")
+            raise _fail(path, Msg("there is no space {space} to remove.", space=repr(sid)))
         if sid in fixed:
-            raise _fail(path, f"the rulebook places {sid!r}; it cannot be removed.")
+            raise _fail(path, Msg("the rulebook places {space}; it cannot be removed.",
+                                  space=repr(sid)))
         order.remove(sid)
 
     changes = corrections.get("spaces") or {}
     if not isinstance(changes, Mapping):
-        raise _fail("spaces", "space corrections map a space id to its changed fields.")
+        raise _fail("spaces", Msg("space corrections map a space id to its changed fields."))
     for sid, change in changes.items():
         if sid not in order:
-            raise _fail(f"spaces.{sid}", f"there is no space {sid!r} on this board.")
+            raise _fail(f"spaces.{sid}", Msg("there is no space {space} on this board.",
+                                             space=repr(sid)))
         if not isinstance(change, Mapping):
-            raise _fail(f"spaces.{sid}", f"a space correction sets {_choices(SPACE_FIELDS)}.")
+            raise _fail(f"spaces.{sid}", Msg("a space correction sets {fields}.",
+                                             fields=_choices(SPACE_FIELDS)))
         bad = set(change) - set(SPACE_FIELDS)
         if bad:
             raise _fail(f"spaces.{sid}.{sorted(bad)[0]}",
-                        f"not a fact of a space; correct {_choices(SPACE_FIELDS)}.")
+                        Msg("not a fact of a space; correct {fields}.",
+                            fields=_choices(SPACE_FIELDS)))
         if change.get("kind", spaces[sid]["kind"]) != spaces[sid]["kind"] and sid in fixed:
-            raise _fail(f"spaces.{sid}.kind", f"the rulebook places {sid!r}; its kind stays "
-                        f"{spaces[sid]['kind']!r}.")
+            raise _fail(f"spaces.{sid}.kind", Msg("the rulebook places {space}; its kind "
+                                                  "stays {kind}.", space=repr(sid),
+                                                  kind=repr(spaces[sid]["kind"])))
         _set_fields(spaces[sid], change, f"spaces.{sid}", kinds, colors, decks)
 
     wanted = corrections.get("order")
@@ -191,9 +199,11 @@ def edit_spaces(edition: str, raw: Mapping[str, Any], corrections: Mapping[str, 
         if not isinstance(wanted, list) or sorted(map(str, wanted)) != sorted(order):
             missing = sorted(set(order) - set(map(str, wanted or [])))
             extra = sorted(set(map(str, wanted or [])) - set(order))
-            why = (f"{missing[0]!r} is missing" if missing else
-                   f"{extra[0]!r} is not on the board" if extra else "each space once")
-            raise _fail("order", f"list every space of the board once, starting at GO ({why}).")
+            why = (Msg("{space} is missing", space=repr(missing[0])) if missing else
+                   Msg("{space} is not on the board", space=repr(extra[0])) if extra else
+                   Msg("each space once"))
+            raise _fail("order", Msg("list every space of the board once, starting at GO "
+                                     "({why}).", why=why))
         order = [str(s) for s in wanted]
 
     out = [spaces[s] for s in order]
@@ -205,7 +215,7 @@ def edit_spaces(edition: str, raw: Mapping[str, Any], corrections: Mapping[str, 
 def _list(corrections: Mapping[str, Any], key: str) -> list[Any]:
     value = corrections.get(key) or []
     if not isinstance(value, list):
-        raise _fail(key, "must be a list.")
+        raise _fail(key, Msg("must be a list."))
     return value
 
 
@@ -214,29 +224,31 @@ def _set_fields(space: dict[str, Any], change: Mapping[str, Any], path: str,
     for key, value in change.items():
         where = f"{path}.{key}"
         if key in ("kind", "color", "deck") and not isinstance(value, str):
-            raise _fail(where, "a name from the edition's list.")
+            raise _fail(where, Msg("a name from the edition's list."))
         if key == "kind":
             if value not in kinds:
-                raise _fail(where, f"{value!r} is not a kind this edition handles; choose one "
-                                   f"of {_choices(kinds)}.")
+                raise _fail(where, Msg("{value} is not a kind this edition handles; choose "
+                                       "one of {kinds}.", value=repr(value),
+                                       kinds=_choices(kinds)))
             space["kind"] = value
         elif key == "name":
             if not isinstance(value, str) or not 0 < len(value.strip()) <= 40:
-                raise _fail(where, "a space name is 1 to 40 characters.")
+                raise _fail(where, Msg("a space name is 1 to 40 characters."))
             space["name"] = value.strip()
         elif key == "color":
             if value != "" and value not in colors:
-                raise _fail(where, f"{value!r} is not a colour group of this edition; choose "
-                                   f"one of {_choices(colors)}.")
+                raise _fail(where, Msg("{value} is not a colour group of this edition; "
+                                       "choose one of {colors}.", value=repr(value),
+                                       colors=_choices(colors)))
             space["color"] = value
         elif key == "deck":
             if value != "" and value not in decks:
-                raise _fail(where, f"{value!r} is not a deck of this edition; choose one of "
-                                   f"{_choices(decks)}.")
+                raise _fail(where, Msg("{value} is not a deck of this edition; choose one "
+                                       "of {decks}.", value=repr(value), decks=_choices(decks)))
             space["deck"] = value
         else:
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 10**6:
-                raise _fail(where, "a whole amount from 0 to 1000000.")
+                raise _fail(where, Msg("a whole amount from 0 to {most}.", most="1000000"))
             space[key] = value
 
 
@@ -244,47 +256,56 @@ def _check_board(edition: str, spaces: list[dict[str, Any]], totals: Totals,
                  rules: Mapping[str, Any], colors: set[str], *, structural: bool) -> None:
     """Each space makes sense; when the layout changed, the rulebook's totals hold."""
     if not spaces or spaces[0]["kind"] != "go":
-        raise _fail("order", "the board starts at GO.")
+        raise _fail("order", Msg("the board starts at GO."))
     groups: dict[str, list[str]] = {}
     for s in spaces:
         sid, kind = s["id"], s["kind"]
         if kind in OWNABLE:
             if kind == "location" and not s.get("color"):
-                raise _fail(f"spaces.{sid}.color", f"a location needs a colour group; choose "
-                                                   f"one of {_choices(colors)}.")
+                raise _fail(f"spaces.{sid}.color", Msg("a location needs a colour group; "
+                                                       "choose one of {colors}.",
+                                                       colors=_choices(colors)))
             if s.get("color"):
                 groups.setdefault(str(s["color"]), []).append(sid)
         if kind == "card" and not s.get("deck"):
-            raise _fail(f"spaces.{sid}.deck", "a card space needs the deck it draws from.")
+            raise _fail(f"spaces.{sid}.deck", Msg("a card space needs the deck it draws from."))
         if kind == "go_to_jail" and not any(o["kind"] == "jail" for o in spaces):
-            raise _fail(f"spaces.{sid}.kind", "'go_to_jail' needs a Jail space on the board.")
+            raise _fail(f"spaces.{sid}.kind", Msg("'go_to_jail' needs a Jail space on the "
+                                                  "board."))
     if not structural:
         return
     locations = sum(1 for s in spaces if s["kind"] == "location")
     want = totals.locations
     if want is not None and locations != want:
-        raise _fail("spaces", f"the board has {locations} properties; the rulebook has "
-                              f"{want}.")
+        raise _fail("spaces", Msgs("the board has {n} property; the rulebook has {want}.",
+                                   "the board has {n} properties; the rulebook has {want}.",
+                                   locations, want=want))
     if not locations:
-        raise _fail("spaces", "the board has no property to buy.")
+        raise _fail("spaces", Msg("the board has no property to buy."))
     if totals.spaces is not None and len(spaces) != totals.spaces:
-        raise _fail("spaces", f"the board has {len(spaces)} spaces; the rulebook has "
-                              f"{totals.spaces}.")
+        raise _fail("spaces", Msgs("the board has {n} space; the rulebook has {want}.",
+                                   "the board has {n} spaces; the rulebook has {want}.",
+                                   len(spaces), want=totals.spaces))
     for kind, count in totals.kind_counts.items():
         have = sum(1 for s in spaces if s["kind"] == kind)
         if have != count:
-            raise _fail("spaces", f"the board has {have} {kind} space(s); the rulebook has "
-                                  f"{count}.")
+            raise _fail("spaces", Msgs("the board has {n} {kind} space; the rulebook has "
+                                       "{want}.", "the board has {n} {kind} spaces; the "
+                                       "rulebook has {want}.", have, kind=kind, want=count))
     lo, hi = totals.group_size
     for color, members in sorted(groups.items()):
         exact = totals.group_exact.get(color)
         if exact is not None and len(members) != exact:
-            raise _fail(f"colors.{color}", f"the rulebook's {color} group has {exact} "
-                                           f"properties, not {len(members)}.")
+            raise _fail(f"colors.{color}", Msgs("the rulebook's {color} group has {n} "
+                                                "property, not {have}.", "the rulebook's "
+                                                "{color} group has {n} properties, not {have}.",
+                                                exact, color=color, have=len(members)))
         if exact is None and not lo <= len(members) <= hi:
-            size = f"{lo}" if lo == hi else f"{lo} to {hi}"
-            raise _fail(f"colors.{color}", f"a colour group has {size} properties, not "
-                                           f"{len(members)} ({', '.join(members)}).")
+            raise _fail(f"colors.{color}", Msg(
+                "a colour group has {lo} to {hi} properties, not {have} ({spaces}).", lo=lo,
+                hi=hi, have=len(members), spaces=", ".join(members)) if lo != hi else Msg(
+                "a colour group has {lo} properties, not {have} ({spaces}).", lo=lo,
+                have=len(members), spaces=", ".join(members)))
 
 
 # -- unverified facts -------------------------------------------------------------------------
@@ -329,11 +350,12 @@ def check_confirmed(corrections: Mapping[str, Any], known: Iterable[str]) -> Non
     """``confirmed`` lists facts this board has (see :func:`unverified_facts`)."""
     confirmed = corrections.get("confirmed") or []
     if not isinstance(confirmed, list):
-        raise _fail("confirmed", "a list of facts such as 'spaces.<id>.price'.")
+        raise _fail("confirmed", Msg("a list of facts such as 'spaces.<id>.price'."))
     known_set = set(known)
     for n, fact in enumerate(confirmed):
         if not isinstance(fact, str) or fact not in known_set:
-            raise _fail(f"confirmed[{n}]", f"{fact!r} is not an unverified fact of this board.")
+            raise _fail(f"confirmed[{n}]", Msg("{fact} is not an unverified fact of this "
+                                               "board.", fact=repr(fact)))
 
 
 def facts_by_space(facts: Iterable[str]) -> dict[str, list[str]]:
@@ -352,7 +374,8 @@ def check_master_trainer(counts: Mapping[str, Mapping[str, int]]) -> None:
     for name, total in MASTER_TRAINER_TOTALS.items():
         have = sum(counts[name].values())
         if have != total:
-            raise _fail(name, f"adds up to {have}; the rulebook has {total}.")
+            raise _fail(name, Msg("adds up to {have}; the rulebook has {total}.", have=have,
+                                  total=total))
 
 
 def evolution_groups(value: Any, chips: Iterable[str],
@@ -362,15 +385,17 @@ def evolution_groups(value: Any, chips: Iterable[str],
         return default
     known = set(chips)
     if not isinstance(value, list):
-        raise _fail("evolution_groups", "a list of groups, each a list of 2 or 3 Pokémon.")
+        raise _fail("evolution_groups", Msg("a list of groups, each a list of 2 or 3 "
+                                            "Pokémon."))
     out = []
     for n, group in enumerate(value):
         path = f"evolution_groups[{n}]"
         if not isinstance(group, list) or not 2 <= len(group) <= 3:
-            raise _fail(path, "a group lists 2 or 3 Pokémon, least evolved first.")
+            raise _fail(path, Msg("a group lists 2 or 3 Pokémon, least evolved first."))
         for slug in group:
             if not isinstance(slug, str) or slug not in known:
-                raise _fail(path, f"{slug!r} is not a Pokémon chip of this edition.")
+                raise _fail(path, Msg("{chip} is not a Pokémon chip of this edition.",
+                                      chip=repr(slug)))
         out.append(tuple(str(s) for s in group))
     return tuple(out)
 

@@ -21,7 +21,7 @@ from typing import Any
 from companion.boxes import board_edit
 from companion.engine.editions import available, find_edition
 from companion.engine.types import GameSetup, PlayerSeat, SetupError
-from companion.i18n import Msg
+from companion.i18n import Msg, said
 from companion.tags import TagError, TagRegistry, normalise_uid
 
 FORMAT = 1
@@ -116,22 +116,22 @@ def _check_settings(profile: Mapping[str, Any]) -> None:
             board_edit.edit_spaces(edition, _raw(edition), settings.get("board") or {},
                                    strict=True)
         except SetupError as exc:
-            raise ProfileError(f"settings.board.{exc}") from None
+            raise ProfileError(Msg("settings.board.{error}", error=said(exc))) from None
     if edition == "master-trainer":
         from companion.editions.master_trainer.data import load
 
         try:
             load(settings)  # the rulebook's totals are checked there, as for every game
         except SetupError as exc:
-            raise ProfileError(f"settings.{exc}") from None
+            raise ProfileError(Msg("settings.{error}", error=said(exc))) from None
     lo = int(getattr(rules, "min_players", 2))
     seats = tuple(PlayerSeat(f"p{i}", f"P{i}") for i in range(1, lo + 1))
     try:
         rules.initial_state(GameSetup(edition, seats, 0, "digital", dict(settings)))
     except SetupError as exc:
-        text = str(exc)
-        raise ProfileError(text if text.split(" ")[0].endswith(":") else f"settings: {text}"
-                           ) from None
+        text = said(exc)
+        raise ProfileError(text if str(text).split(" ")[0].endswith(":") else
+                           Msg("settings: {error}", error=text)) from None
     except (TypeError, ValueError, KeyError, AttributeError) as exc:  # a value of a wrong type
         raise ProfileError(f"settings: a value has the wrong type ({exc}).") from None
 

@@ -1,0 +1,51 @@
+"""A box profile's and a board correction's refusals are messages: the banker's phone reads them
+in its language (the editor shows each next to the field it names, so the field path stays
+first; the API answers a refusal in the asking phone's language, web/errors.py)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from companion.boxes.profiles import ProfileError, check
+from companion.i18n import Msg, render, said
+
+ENGLISH = re.compile(r"\b(the|is|not|of|has|an|choose|one|space|board|rulebook|needs|there|"
+                     r"list|must|group|properties|whole|amount|object)\b", re.IGNORECASE)
+QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|“[^”]*”")
+
+BAD = [
+    ("starwars", {"spaces": {"imperial-palace": {"kind": "parking"}}}),
+    ("starwars", {"language": "de"}),
+    ("starwars", {"remove": ["go"]}),
+    ("starwars", {"spaces": {"nope": {"price": 2}}}),
+    ("starwars", {"add": [{"id": "X"}]}),
+    ("starwars", {"order": ["go"]}),
+    ("starwars", {"spaces": {"senate": {"price": -1}}}),
+    ("starwars", {"confirmed": ["spaces.nope.price"]}),
+    ("starwars", {"spaces": {"senate": {"color": "pink"}}}),
+    ("starwars", {"colour": 1}),
+    ("monopolino", {"remove": ["bumper-cars"]}),
+]
+
+
+def refusal(edition: str, board: dict[str, Any]) -> str:
+    with pytest.raises(ProfileError) as info:
+        check({"edition": edition, "name": "box", "settings": {"board": board}})
+    return said(info.value)
+
+
+@pytest.mark.parametrize(("edition", "board"), BAD)
+@pytest.mark.parametrize("lang", ["it", "es"])
+def test_a_board_refusal_reads_in_the_banker_s_language(edition: str, board: dict[str, Any],
+                                                        lang: str) -> None:
+    said_ = refusal(edition, board)
+    assert isinstance(said_, Msg), said_
+    text = render(said_, lang)
+    field, _, words = text.partition(": ")
+    assert field.startswith(("settings.board", "confirmed")), text  # the editor finds it
+    left = ENGLISH.findall(QUOTED.sub("", words))
+    assert left == [], text
+
