@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from page_driver import (
+    FORBIDDEN,
     Table,
     banker_login,
     compose_a_trade,
@@ -325,6 +326,36 @@ def test_a_card_effect_is_edited_in_words_while_the_table_plays(mario: Table) ->
     state = mario.service.state(mario.service.games()[-1]["id"])[1]
     assert state.setup.settings["board"]["cards"]["bf-13"]["effect"] == {
         "do": "collect", "amount": 7}
+
+
+def test_the_profile_editor_speaks_in_words_while_the_table_plays(mario: Table) -> None:  # noqa: F811
+    """Item 6: the banker opens Mario's box profile editor (every space and card unfolded)
+    while Luigi and Peach play and Mario types a trade: its title, spaces, kinds and cards are
+    in words; no id ("brooklyn", "qb-10"), no snake_case kind ("super_star"), no "3?"."""
+    coins = compose_a_trade(mario.phones["mario"], "mario", "luigi", "3")
+    bank = mario.bank
+    bank.goto(f"{mario.base}/profile")
+    bank.select_option("#pf-edition", "mario")
+    bank.fill("#pf-new", "Our box")
+    bank.get_by_role("button", name="Start from the edition's defaults").click()
+    expect()(bank.locator("details[id^=space-] > summary").first).to_be_visible()
+    for step in mario.steps[:2]:  # tapped on the players' phones (the banker's edits)
+        before, state = mario.service.state(mario.game_id)
+        cmd = parse_step(state, step).to_json()
+        tap_command(mario.phones[cmd["actor"]], cmd, 0)
+        mario.phones[cmd["actor"]].wait_for_function(f"() => window.__version > {before}")
+        mario.settle(list(mario.phones.values()))
+    for _ in range(3):  # every space and card unfolded (the editor draws them when opened)
+        bank.evaluate("""() => document.querySelectorAll('details:not([open]) > summary')
+            .forEach((s) => s.click())""")
+    text = bank.evaluate("document.body.innerText")
+    board = mario.service.view(mario.game_id, None)["board"]["spaces"]
+    ids = {s["id"] for s in board if len(s["id"]) > 3}  # "brooklyn", "lava-lake"
+    found = [m.group(0) for rx in FORBIDDEN for m in rx.finditer(text)]
+    found += [i for i in ids if re.search(rf"(?<![\w-]){re.escape(i)}(?![\w-])", text)]
+    found += re.findall(r"\b\d+\?", text) + re.findall(r"\bmario profile\b", text)
+    assert found == [], found
+    assert coins.input_value() == "3"
 
 
 def test_a_server_on_loopback_shows_an_address_that_reaches_it(
