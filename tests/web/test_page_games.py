@@ -97,13 +97,13 @@ def test_scripted_game_to_the_end(edition: str, browser: Any, tmp_path: Any) -> 
             assert bool(paid) == told, (pid, paid, hits)
         # nothing the page offered was refused, and no toast (gone after seconds, so not in
         # the page's text above) showed an id or a sentence fragment ("You pass START: collects")
-        ids = {p["id"] for p in final["players"]} | {
+        named = {p["id"] for p in final["players"]} | {
             s["id"] for s in (final.get("board") or {}).get("spaces", []) if "-" in s["id"]}
         for who, page in [("banker", bank), *phones.items(), ("watcher", typing)]:
             assert page.evaluate("window.__refused || []") == [], (edition, who)
             for said in toasts(page):
                 bad = [m.group(0) for rx in FORBIDDEN for m in rx.finditer(said)]
-                bad += [i for i in ids if re.search(rf"(?<![\w-]){re.escape(i)}(?![\w-])", said)]
+                bad += [i for i in named if re.search(rf"(?<![\w-]){re.escape(i)}(?![\w-])", said)]
                 bad += re.findall(r"\bYou \w+ [^.]*: collects\b", said)
                 assert bad == [], (edition, who, said)
         winner = next(p["name"] for p in final["players"] if p["id"] == final["winners"][0])
