@@ -43,6 +43,10 @@ NAMES = {"en": "English", "it": "Italiano", "es": "Español"}
 LANGUAGES = tuple(sorted({SOURCE, *(p.parent.parent.name for p in
                                     LOCALES.glob("*/LC_MESSAGES/messages.po"))}))
 """Every language a reader can choose."""
+PSEUDO = "qps"
+"""The pseudo-language (docs/translating.md): every message decorated ⟦…⟧ (its English text),
+never offered to readers; a page or a table asks for it to see what is not from the catalogue
+(tests/web/test_page_pseudo*.py, tests/hardware/test_oled_pseudo.py)."""
 STORED = '{"msg":'
 """How a stored ``say`` that is a message starts (an old log's English never does)."""
 
@@ -256,6 +260,8 @@ def render(value: str, lang: str) -> str:
     """``value`` in language ``lang``: a message rendered, plain text as it is."""
     if not isinstance(value, Msg):
         return value
+    if lang == PSEUDO:
+        return f"⟦{_render(value.key, value.plural, value.args, lang)}⟧"
     if lang == SOURCE or lang not in LANGUAGES:
         return str.__str__(value)
     return _render(value.key, value.plural, value.args, lang)

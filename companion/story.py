@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion import i18n
 from companion.engine import game
 from companion.engine.editions import find_edition
 from companion.engine.event_format import EVENT_TYPES, EventData, upcast
@@ -63,7 +64,8 @@ class Counter:
     details: Callable[[BaseState, str], str] = field(default=lambda state, key: key)
     """The words for a breakdown key (a type id -> its name)."""
     short: str = ""
-    """The figure's name on the 128x64 OLED's end screen ("" = not shown there)."""
+    """The figure's name on the 128x64 OLED's end screen, a message marked ``N_`` ("" = not
+    shown there)."""
 
 
 STORY_MODULES: Mapping[str, str] = {
@@ -233,14 +235,17 @@ def _told(rules: Any, state: BaseState, declared: list[Counter],
             "seconds": max(0.0, last_time - first_time), "players": players}
 
 
-def screen_lines(told: Mapping[str, Any], width: int = 21) -> list[str]:
-    """The story in short lines for the 128x64 OLED (21 characters a line): the winner,
-    then one line per player with the figures their edition shows there (``short``), its
-    own before the family's."""
-    out = [_cut(" & ".join(told["winner_names"]) + (" wins!" if len(told["winner_names"]) == 1
-                                                   else " win!")
-                if told["winner_names"] else "Nobody wins", width)]
-    shorts = {c.key: c.short for c in counters(told["edition"]) if c.short}
+def screen_lines(told: Mapping[str, Any], width: int = 21, lang: str = i18n.SOURCE
+                 ) -> list[str]:
+    """The story in short lines for the 128x64 OLED (21 characters a line) in the table's
+    language ``lang``: the winner, then one line per player with the figures their edition
+    shows there (``short``), its own before the family's."""
+    names = list(told["winner_names"])
+    won = Msgs("{players} wins!", "{players} win!", len(names), players=names) if names \
+        else Msg("Nobody wins")
+    out = [_cut(i18n.render(won, lang), width)]
+    shorts = {c.key: i18n.render(Msg(c.short), lang)
+              for c in counters(told["edition"]) if c.short}
     for p in told["players"]:
         line = p["name"][:7]
         for item in reversed(p["lines"]):

@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from companion import story
+from companion import i18n, story
 from companion.engine.editions import find_edition
 from companion.engine.types import Command, RuleError
 from companion.i18n import Msg, said
@@ -253,6 +253,8 @@ class Table:
             self.hardware.show_join(url, rec.join_code)
         elif rec.state.finished:  # the end screen tells the game's story (companion/story.py)
             told = story.story(story.rows_of(self.service.call(self.service.store.rows, game_id)))
-            self.hardware.show({**self.service.view(game_id), "story": story.screen_lines(told)})
+            lang = getattr(self.hardware, "language", i18n.SOURCE)  # the table's language
+            self.hardware.show({**self.service.view(game_id),
+                                "story": story.screen_lines(told, lang=lang)})
         else:
             self.hardware.show(self.service.view(game_id))

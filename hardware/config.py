@@ -45,7 +45,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.i18n import LANGUAGES, SOURCE
+from companion.i18n import LANGUAGES, PSEUDO, SOURCE
 from hardware.taps import TapSettings
 
 RESERVED_PINS = {2: "I2C1 SDA (OLED)", 3: "I2C1 SCL (OLED)", 7: "SPI0 CE1", 8: "SPI0 CE0",
@@ -84,7 +84,8 @@ class DisplayConfig:
     rotate: int = 0
     """0-3, quarter turns."""
     language: str = "en"
-    """The table's language on the screen: "en", "it" or "es" (docs/translating.md)."""
+    """The table's language on the screen: "en", "it" or "es" (docs/translating.md); "qps",
+    the pseudo-language, shows what is not from the catalogue (every message decorated ⟦…⟧)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,7 +190,7 @@ def _display(raw: Mapping[str, Any]) -> DisplayConfig:
                          _int(raw, w, "i2c_address", 0x3C, 0x03, 0x77),
                          _int(raw, w, "rotate", 0, 0, 3),
                          _choice(raw, w, "language", (SOURCE, *(lang for lang in LANGUAGES
-                                                                if lang != SOURCE))))
+                                                                if lang != SOURCE), PSEUDO)))
 
 
 def _buttons(raw: Mapping[str, Any]) -> ButtonsConfig:

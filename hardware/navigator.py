@@ -18,8 +18,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from companion import i18n
+from companion.i18n import N_, Msg
+
 OnAction = Callable[[dict[str, Any], Any], None]
 BUTTON_KINDS = (None, "dice", "amount", "choice")
+DIE_NAMES = {"red": N_("red"), "black": N_("black")}
+"""The dice the rules name (``dice_names``: Mario's red and black), in the table's words."""
 
 
 class PromptNavigator:
@@ -35,6 +40,8 @@ class PromptNavigator:
         self._editing: dict[str, Any] | None = None  # the action whose input is being set
         self._value: Any = None  # amount (int), option index (int) or dice faces (list)
         self._die = 0  # which die is being set
+        self.language = i18n.SOURCE
+        """The table's language, for the words the navigator adds (the dice's names)."""
 
     def __repr__(self) -> str:
         return f"PromptNavigator(actor={self.actor!r}, index={self.index}, n={len(self.actions)})"
@@ -144,7 +151,8 @@ class PromptNavigator:
             options = spec.get("options", [])
             return str(options[self._value]["label"]) if options else "-"
         if spec["kind"] == "dice":
-            names = list(spec.get("names", ()))
+            names = [i18n.render(Msg(DIE_NAMES[n]), self.language) if n in DIE_NAMES
+                     else str(n) for n in spec.get("names", ())]
             return " ".join((f"{names[i]} " if i < len(names) else "")
                             + (f"[{v}]" if i == self._die else str(v))
                             for i, v in enumerate(self._value))

@@ -61,6 +61,8 @@ class TableHardware:
         if display is not None:
             display.language = cfg.display.language  # the screen's own words too
         self.navigator = navigator
+        if navigator is not None:
+            navigator.language = cfg.display.language  # the dice's names
         self._parts: dict[str, _Part] = {}
         self.buttons = buttons
         self.feedback = feedback
@@ -162,6 +164,11 @@ class TableHardware:
     @feedback.setter
     def feedback(self, value: Any) -> None:
         self._feedback = value
+
+    @property
+    def language(self) -> str:
+        """The table's language on the screen (``[hardware.display] language``)."""
+        return self.cfg.display.language
 
     def tick(self) -> None:
         """Reopen missing devices whose pause has passed and turn the screen's page every

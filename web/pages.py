@@ -20,7 +20,7 @@ ICON_SIZES = (180, 192, 512)  # iPhone's home screen; Android's two
 THEME = "#0b5cb5"  # the page's accent
 
 
-PSEUDO = "qps"
+PSEUDO = i18n.PSEUDO
 """The pseudo-language (docs/translating.md): every message decorated ⟦…⟧, built from the
 same catalogue source; never offered to players (not in the page's choice of languages), only
 a phone that asks for it gets it (tests/web/test_page_pseudo.py)."""
@@ -39,8 +39,7 @@ def reader_lang() -> str:
 
 def page_words(msgid: str, lang: str, **args: Any) -> str:
     """A template's own words in ``lang`` (``{{ tr("Loading…") }}``), from the catalogue."""
-    text = i18n.render(i18n.Msg(msgid, **args), lang)
-    return f"⟦{text}⟧" if lang == PSEUDO else text
+    return i18n.render(i18n.Msg(msgid, **args), lang)
 
 
 @bp.app_context_processor

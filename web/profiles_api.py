@@ -13,7 +13,7 @@ from companion.boxes.profiles import ProfileError, Profiles, check, export_text
 from companion.boxes.profiles import unverified as unverified_facts
 from companion.engine.editions import find_edition
 from companion.engine.types import SetupError
-from companion.i18n import Msg, said
+from companion.i18n import Msg, said, wire
 from companion.monopoly.effect_words import effect_choices
 from web.bodies import body
 from web.context import web
@@ -47,8 +47,11 @@ def editor_data(profile: dict[str, Any]) -> dict[str, Any]:
         from companion.editions.master_trainer.rules import card_objects
 
         tags = {obj: uid for uid, obj in profile["tags"].items()}
-        out["card_tags"] = [{"id": obj.removeprefix("card:"), "label": label, "tag": tags.get(obj)}
-                            for obj, label in card_objects(load(profile["settings"]))]
+        data = load(profile["settings"])
+        out["card_tags"] = [{"id": (card := obj.removeprefix("card:")), "label": wire(label),
+                             "deck": "item" if card.rsplit("-", 1)[0] in data.item_deck
+                             else "event", "tag": tags.get(obj)}  # wire: in each language
+                            for obj, label in card_objects(data)]
         return out
     from companion.monopoly.board import _raw, load_board
 

@@ -44,7 +44,7 @@ def battles_won(step: Step) -> Count:
 
 STORY_COUNTERS = [
     *FAMILY,
-    Counter("game_overs", N_("GAME OVERs on their locations"), game_overs, short="GO!"),
+    Counter("game_overs", N_("GAME OVERs on their locations"), game_overs, short=N_("GO!")),
     Counter("bowser_battles", N_("Battles with Bowser"), battles),
     Counter("bowser_beaten", N_("Battles won against Bowser"), battles_won),
 ]

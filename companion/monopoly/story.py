@@ -114,8 +114,8 @@ def trades_made(step: Step) -> Count:
 STORY_COUNTERS = [
     Counter("rent_paid", N_("Rent paid"), rent_paid, money=True),
     Counter("rent_received", N_("Rent received"), rent_received, money=True,
-            short="rent"),
-    Counter("laps", N_("Laps"), laps, short="laps"),
+            short=N_("rent")),
+    Counter("laps", N_("Laps"), laps, short=N_("laps")),
     Counter("jail_turns", N_("Turns in Jail"), jail_turns, feature="jail"),
     Counter("auctions_won", N_("Auctions won"), auctions_won, feature="auctions"),
     Counter("trades", N_("Trades made"), trades_made, feature="trades"),

@@ -1047,7 +1047,7 @@ function boardSection(v) {
     if (sp.game_over) cell.append(h("span", {class: "flag", "aria-hidden": "true"}, tr("GAME OVER")));
     const toks = h("span", {class: "toks", "aria-hidden": "true"});
     for (const p of here) toks.append(dot(p.id));
-    if (bowser && bowser.position === idx) toks.append(h("span", {class: "bowser"}, "B"));
+    if (bowser && bowser.position === idx) toks.append(h("span", {class: "bowser"}, tr("B")));
     if (toks.childNodes.length) cell.append(toks);
     grid.append(cell);
   });
@@ -1057,7 +1057,7 @@ function boardSection(v) {
     ? tr("{player}'s turn", {player: playerName(v.current)}) : ""));
   if (bowser) {
     const over = spaces.filter((x) => x.game_over).map((x) => x.name);
-    mid.append(h("p", {class: "bowser-line"}, h("span", {class: "bowser"}, "B"),
+    mid.append(h("p", {class: "bowser-line"}, h("span", {class: "bowser"}, tr("B")),
       " " + (bowser.active ? tr("Bowser is on {space}.", {space: bowser.space})
         : tr("Bowser is on {space} (asleep).", {space: bowser.space}))),
     h("p", {class: "over-line"}, over.length ? tr("GAME OVER: {spaces}", {spaces: over.join(", ")})

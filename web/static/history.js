@@ -126,7 +126,8 @@ function boardList(v) {
 function playersTable(v) {
   return h("table", {"aria-label": tr("Players then")}, h("tbody", {}, (v.players || []).map((p) =>
     h("tr", {}, h("th", {scope: "row"}, p.name),
-      h("td", {}, p.money_text || ""),
+      h("td", {}, typeof p.money === "number" && v.currency
+        ? I18n.money({money: p.money, cur: v.currency}) : I18n.text(p.money_text || "")),
       h("td", {}, p.space || p.place || ""),
       h("td", {}, p.in_jail ? tr("in jail") : p.bankrupt ? tr("out") : "")))));
 }

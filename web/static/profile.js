@@ -445,13 +445,13 @@ function editor() {
       const line = h("span", {class: "tag", id: `tag-${c.id}`}, uid ? tr("Tag {uid}", {uid}) : tr("No tag"));
       const enrol = h("button", {type: "button", onclick: () => act(() => enrolTag(c, line, enrol))},
         uid ? tr("Replace tag") : tr("Tap card tag"));
-      return h("div", {class: "row", "data-card-tag": c.id}, h("span", {}, c.label), line, enrol);
+      return h("div", {class: "row", "data-card-tag": c.id}, h("span", {}, I18n.text(c.label)), line, enrol);
     };
-    const group = (title, heading) => h("details", {}, h("summary", {}, heading),
-      ...P.cardTags.filter((c) => c.label.startsWith(title)).map(row));
+    const group = (deck, heading) => h("details", {}, h("summary", {}, heading),
+      ...P.cardTags.filter((c) => c.deck === deck).map(row));
     parts.push(h("section", {id: "card-tags", "aria-label": tr("Card tags")}, h("h2", {}, tr("Card tags")),
       h("p", {class: "muted"}, tr("Tap each card on the reader once: a player then taps the card "
-        + "they draw.")), group("Item Card", tr("Item Cards")), group("Event Card", tr("Event Cards"))));
+        + "they draw.")), group("item", tr("Item Cards")), group("event", tr("Event Cards"))));
   }
   parts.push(h("section", {"aria-label": tr("Other settings")}, h("h2", {}, tr("Other settings")),
     h("p", {class: "muted"}, b ? tr("House rules and readings, as the setup form sends them (JSON).")

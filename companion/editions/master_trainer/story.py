@@ -35,9 +35,9 @@ def knocked_out(step: Step) -> Count:
 
 
 STORY_COUNTERS = [
-    Counter("catches", N_("Pokémon caught"), catches, short="caught"),
-    Counter("battles", N_("Battles fought"), battles, short="fights"),
-    Counter("knocked_out", N_("Pokémon knocked out"), knocked_out, short="KO"),
+    Counter("catches", N_("Pokémon caught"), catches, short=N_("caught")),
+    Counter("battles", N_("Battles fought"), battles, short=N_("fights")),
+    Counter("knocked_out", N_("Pokémon knocked out"), knocked_out, short=N_("KO")),
 ]
 
 END_RULE = "final-win"

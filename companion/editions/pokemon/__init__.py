@@ -31,7 +31,7 @@ from companion.engine.event_format import EventData, fact
 from companion.engine.events import WentBankrupt
 from companion.engine.registry import prompt_kind
 from companion.engine.types import Action, Command, IllegalCommand
-from companion.i18n import Msg, Msgs
+from companion.i18n import N_, Msg, Msgs
 from companion.monopoly.board import load_board
 from companion.monopoly.debts import DEBT
 from companion.monopoly.rules import MonopolyRules
@@ -73,7 +73,7 @@ class PokemonRules(TableSettings, PokemonSpaces, PokemonCatching, PokemonBattles
     max_players = 4
     dice_count = 1
     setting_names = ("ball_faces", *readings.setting_names("pokemon"))
-    settings_info = ({"name": "ball_faces", "label": "Poké Ball faces on the catching die",
+    settings_info = ({"name": "ball_faces", "label": N_("Poké Ball faces on the catching die"),
                       "type": "int", "min": 1, "max": 6}, *readings.settings_info("pokemon"))
     trade_extras = ("pokemon",)
     cite_as = {"auction": "auction-win", "adventure": "cards", "challenge": "cards"}

@@ -57,7 +57,7 @@ def type_name(state: BaseState, type_id: str) -> str:
 
 STORY_COUNTERS = [
     *FAMILY,
-    Counter("catches", N_("Pokémon caught"), catches, details=type_name, short="caught"),
+    Counter("catches", N_("Pokémon caught"), catches, details=type_name, short=N_("caught")),
     Counter("battles", N_("Battles"), battles),
     Counter("battles_won", N_("Battles won"), battles_won),
 ]
