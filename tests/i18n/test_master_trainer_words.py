@@ -14,7 +14,7 @@ import pytest
 from companion.engine import game
 from companion.engine.editions import find_edition
 from companion.engine.types import GameSetup
-from companion.i18n import Msg, Msgs, localized, render
+from companion.i18n import Msg, Msgs, catalogue, localized, render
 from companion.script import load_script, parse_step, script_setup
 from tests.i18n.untranslated import EXAMPLES, english_left, shown
 
@@ -127,3 +127,25 @@ def test_the_view_and_the_tags_read_in_the_readers_language() -> None:
     tags = dict(rules.tag_objects())
     assert render(tags["card:potion-1"], "it") == "Carta Strumento: Pozione (1 di 5)"
     assert render(tags["token:orange"], "es") == "Peón naranja"
+
+
+def test_a_chips_attack_reads_by_its_name_in_the_readers_language(read: dict[str, str]) -> None:
+    """The attack printed on a chip is a game term a child knows from the Pokémon games by its
+    Italian or Spanish name (docs/translating.md): Bulbasaur's Leech Seed is Parassiseme and
+    Drenadoras, Pikachu's Thundershock Tuonoshock and Impactrueno."""
+    assert "Parassiseme 4" in read["it"] and "Tuonoshock " in read["it"]
+    assert "Drenadoras 4" in read["es"] and "Impactrueno " in read["es"]
+    assert "Leech Seed 4" in read["en"]
+    for lang in ("it", "es"):
+        assert "Leech Seed" not in read[lang] and "Thundershock" not in read[lang], lang
+
+
+@pytest.mark.parametrize("lang", ["it", "es"])
+def test_every_chips_attack_has_its_name_in_each_language(lang: str) -> None:
+    from companion.editions.master_trainer.data import load
+
+    cat = catalogue(lang)
+    assert cat is not None
+    missing = sorted({c.attack for c in load().chips.values()
+                      if c.attack and not (cat.get(c.attack) and cat.get(c.attack).string)})
+    assert missing == []

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from importlib import resources
@@ -204,6 +204,16 @@ def _rivals(table: Mapping[str, Any], override: Any) -> dict[str, Rival]:
     if unknown:
         raise SetupError(f"Setting 'rivals': unknown rival {sorted(unknown)[0]!r}.")
     return out
+
+
+def extract_attacks(fileobj: Any, keywords: Any, comment_tags: Any, options: Any
+                    ) -> Iterator[tuple[int, str, str, list[str]]]:
+    """Babel's extraction method for ``seeds/master-trainer/chips.toml`` (babel.cfg): each
+    chip's attack, a game term a child reads in their language (Leech Seed: Parassiseme,
+    Drenadoras), as the Pokémon games name it (docs/translating.md)."""
+    for chip in tomllib.loads(fileobj.read().decode("utf-8")).get("chip", ()):
+        if chip.get("attack"):
+            yield 0, "N_", str(chip["attack"]), []
 
 
 def load(settings: Mapping[str, Any] | None = None) -> EditionData:

@@ -192,7 +192,8 @@ class TurnRules(DiceRules):
         ctx.emit("starter_dealt",
                  Msg("{player}'s starter is {pokemon} ({power} Power Points, {attack} "
                      "{strength}).", player=self.pname(ctx.state, command.actor),
-                     pokemon=c.name, power=c.power, attack=c.attack, strength=c.strength),
+                     pokemon=c.name, power=c.power, attack=Msg(c.attack),
+                     strength=c.strength),
                  player=command.actor, chip=chip)
         ctx.clear_prompt()
         ctx.then(Task("deal_starters"))

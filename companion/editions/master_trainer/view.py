@@ -13,6 +13,7 @@ from companion.editions.master_trainer.landing import CATCH
 from companion.editions.master_trainer.spaces import PALLET_TOWN, SPACES
 from companion.engine.state import DRAFT
 from companion.engine.types import BANKER
+from companion.i18n import Msg
 
 
 class ViewRules(ActionRules):
@@ -29,7 +30,7 @@ class ViewRules(ActionRules):
         t = state.trainer(pid)
         return {
             "chip": slug, "number": c.number, "name": c.name, "colour": c.colour,
-            "power": c.power, "attack": c.attack, "strength": c.strength,
+            "power": c.power, "attack": Msg(c.attack), "strength": c.strength,
             "battle_strength": self.strength(state, pid, slug),
             "knocked_out": slug in t.knocked_out, "starter": slug == t.starter,
         }
