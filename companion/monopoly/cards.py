@@ -120,7 +120,7 @@ class MonopolyCards(MonopolyHost):
                 for c in state.prompt.data["cards"]]
 
     def refuse_draw(self, state: MonopolyState, command: Command) -> str | None:
-        if state.prompt is None or state.prompt.kind != "draw":
+        if state.prompt is None or state.prompt.kind != DRAW.kind:
             return None
         card = command.args.get("card")
         if card in state.prompt.data["cards"]:
@@ -144,7 +144,7 @@ class MonopolyCards(MonopolyHost):
     def cmd_draw(self, ctx: C, command: Command) -> None:
         """The player names the card they drew from the real deck."""
         prompt = ctx.state.prompt
-        if prompt is None or prompt.kind != "draw":
+        if prompt is None or prompt.kind != DRAW.kind:
             raise IllegalCommand("No card is to be drawn now.")
         ctx.clear_prompt()
         self.drew_card(ctx, prompt.to[0], prompt.data["deck"], str(command.args["card"]))

@@ -31,7 +31,7 @@ from companion.monopoly.board import (
     check_seed,
     load_board,
 )
-from companion.monopoly.cards import MonopolyCards
+from companion.monopoly.cards import DRAW, MonopolyCards
 from companion.monopoly.debts import DEBT, MonopolyDebts
 from companion.monopoly.effect_words import effect_choices
 from companion.monopoly.events import MonopolyEvents, fresh_deeds, new_player
@@ -456,7 +456,7 @@ class MonopolyRules(
             for a in legal:
                 if a.type == "draw" and a.args.get("card") == name:
                     return Command(a.actor, "draw", dict(a.args))
-            if state.prompt is not None and state.prompt.kind == "draw":
+            if state.prompt is not None and state.prompt.kind == DRAW.kind:
                 why = self.refuse_draw(state, Command(state.prompt.to[0], "draw", {"card": name}))
                 raise IllegalCommand(why or "That card cannot be drawn now.")
             raise IllegalCommand("No card is to be drawn now; tap a card when the game asks.")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from companion.editions import readings
-from companion.editions.master_trainer.base import State, data_of
+from companion.editions.master_trainer.base import DRAW_ITEMS, State, data_of
 from companion.editions.master_trainer.data import CHIP_WORDS, COLOURS
 from companion.editions.master_trainer.landing import LandingRules
 from companion.editions.master_trainer.turns import ChipArgs, chip_arg
@@ -70,7 +70,7 @@ class CardRules(LandingRules):
         if prompt is None or card in prompt.data.get("cards", ()):
             return None
         data = data_of(state)
-        if prompt.kind == "draw_items":
+        if prompt.kind == DRAW_ITEMS.kind:
             return self.why_not_item(state, card)
         if prompt.kind != DRAW_EVENT.kind:
             return None
@@ -106,7 +106,7 @@ class CardRules(LandingRules):
         under the pile) or an Item Card (it joins the hand; the draw goes on if more are
         due)."""
         assert ctx.state.prompt is not None
-        if ctx.state.prompt.kind == "draw_items":
+        if ctx.state.prompt.kind == DRAW_ITEMS.kind:
             self.draw_named_item(ctx, str(command.args["card"]))
             return
         state = ctx.state
