@@ -196,7 +196,7 @@ class Display:
         self.language = "en"
         """The table's language for the screen's own words (the table sets it)."""
         if device is not None:
-            self._status = (True, "screen ready")
+            self._status = (True, Msg("screen ready"))
         elif opener is not None:
             with self._lock:
                 self._open(clock())
@@ -223,10 +223,10 @@ class Display:
         try:
             device = self._opener()
         except Exception as exc:  # noqa: BLE001 - any driver failure means "retry later"
-            self._failed(now, f"cannot open: {_describe(exc)}")
+            self._failed(now, Msg("cannot open: {reason}", reason=str(_describe(exc))))
             return
         self.device, self._backoff = device, 1.0
-        self._report(True, "screen ready")
+        self._report(True, Msg("screen ready"))
         self._send(self._frame, now)
 
     def _send(self, image: Image.Image, now: float, setup: bool = False) -> None:
@@ -246,7 +246,7 @@ class Display:
         except Exception as exc:  # noqa: BLE001
             device, self.device = self.device, None
             _release(device)
-            self._failed(now, f"stopped answering: {_describe(exc)}")
+            self._failed(now, Msg("stopped answering: {reason}", reason=str(_describe(exc))))
 
     def _failed(self, now: float, message: str) -> None:
         self._retry_at = now + self._backoff

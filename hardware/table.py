@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion.i18n import localized
+from companion.i18n import Msg, localized
 from hardware import screens
 from hardware.config import HardwareConfig, load_hardware_config
 from hardware.display import Display, make_opener
@@ -180,7 +180,7 @@ class TableHardware:
         for part in self._parts.values():
             fault = getattr(part.device, "fault", None)
             if fault is not None:
-                part.failed(now, f"stopped answering: {fault}")
+                part.failed(now, Msg("stopped answering: {reason}", reason=str(fault)))
             part.tick(now)
 
     def status(self) -> dict[str, dict[str, Any]]:
@@ -240,16 +240,17 @@ class TableHardware:
                 try:
                     slot.reader.open()
                 except Exception as exc:  # noqa: BLE001 - any driver failure means "retry later"
-                    self._failed(role, slot, now, f"cannot open: {exc}")
+                    self._failed(role, slot, now, Msg("cannot open: {reason}", reason=str(exc)))
                     continue
                 slot.is_open, slot.backoff = True, 1.0
                 slot.detector.reset()
-                self._report(role, slot, True, "reader ready")
+                self._report(role, slot, True, Msg("reader ready"))
             try:
                 uid = slot.reader.read_uid()
             except Exception as exc:  # noqa: BLE001
                 self._close(slot)
-                self._failed(role, slot, now, f"stopped answering: {exc}")
+                self._failed(role, slot, now, Msg("stopped answering: {reason}",
+                                                  reason=str(exc)))
                 continue
             tap = slot.detector.feed(now, uid)
             if tap is not None:
@@ -434,10 +435,11 @@ class _Part:
         try:
             self.device = self._opener()
         except Exception as exc:  # noqa: BLE001 - any driver failure means "retry later"
-            self._schedule(now, f"cannot open: {exc or type(exc).__name__}")
+            self._schedule(now, Msg("cannot open: {reason}",
+                                    reason=str(exc or type(exc).__name__)))
             return
         self._backoff = 1.0
-        self._set(True, "ready")
+        self._set(True, Msg("ready"))
 
     def failed(self, now: float, message: str) -> None:
         self.close()
@@ -467,7 +469,7 @@ class _Part:
 
 def _status_json(status: tuple[bool, str] | None) -> dict[str, Any]:
     if status is None:
-        return {"working": None, "message": "not tried yet"}
+        return {"working": None, "message": Msg("not tried yet")}
     return {"working": status[0], "message": status[1]}
 
 

@@ -93,7 +93,19 @@ def table_status() -> Response:
     served = table.served() if table is not None else None
     devices = hw.status() if hw is not None and hasattr(hw, "status") else {}
     return jsonify({"served": served, "can_serve": table is not None, "devices": [
-        {"name": name, **state} for name, state in devices.items()]})
+        {"name": name, **state, "label": wire(DEVICES.get(name) or _reader(name)),
+         "message": wire(state.get("message", ""))} for name, state in devices.items()]})
+
+
+DEVICES = {"screen": Msg("screen"), "buttons": Msg("buttons"),
+           "lights and buzzer": Msg("lights and buzzer")}
+"""The table's devices by their name in hardware.table's status, as the banker reads them."""
+
+
+def _reader(name: str) -> str:
+    """``"reader table"``: the reader of that role (its role is the owner's own name for it)."""
+    role = name.removeprefix("reader ")
+    return Msg("reader {role}", role=role) if role != name else name
 
 
 @bp.post("/table")

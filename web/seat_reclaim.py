@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from flask import Blueprint, Response, jsonify, request, session
 
-from companion.i18n import Msg
+from companion.i18n import Msg, wire
 from web import access
 from web.bodies import body
 from web.context import web
@@ -123,7 +123,7 @@ def device(agent: str) -> str:
         ("Firefox/", "Firefox"), ("FxiOS", "Firefox"), ("Edg", "Edge"), ("SamsungBrowser",
         "Samsung Internet"), ("CriOS", "Chrome"), ("Chrome/", "Chrome"), ("Safari/", "Safari"))
         if token in agent), "")
-    return " ".join(w for w in (kind, browser) if w) or "unknown browser"
+    return " ".join(w for w in (kind, browser) if w) or Msg("unknown browser")
 
 
 def _code(taken: set[str]) -> str:
@@ -151,7 +151,7 @@ def status(game_id: str) -> Response:
         "granted": granted[0] if granted else None, "key": granted[1] if granted else None,
         "asking": [{"player": a.player, "code": a.code} for a in asks.values() if a.sid == sid],
         "requests": [{"id": rid, "player": a.player, "name": names.get(a.player, a.player),
-                      "code": a.code, "device": a.device, "waited": int(now - a.since)}
+                      "code": a.code, "device": wire(a.device), "waited": int(now - a.since)}
                      for rid, a in sorted(asks.items(), key=lambda kv: kv[1].since)]
         if is_banker() else []})
 

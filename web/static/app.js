@@ -1360,7 +1360,7 @@ function reclaimNotice() {
     ...reqs.map((r) => h("div", {class: "action", "data-request": r.player, "data-code": r.code},
       h("p", {}, ...trNodes("A phone asks to play {player}: code {code} ({device}, asked {n} s ago). "
         + "Let it only if that phone shows this code.", {player: r.name, code: h("strong", {}, r.code),
-        device: r.device, n: r.waited})),
+        device: I18n.text(r.device), n: r.waited})),
       h("div", {class: "row"},
         h("button", {class: "primary", onclick: () => act(async () => {
           await api("POST", `/seat/${gid()}/approve`, {request: r.id});
@@ -1660,8 +1660,8 @@ function tableSection() {
       })}, tr("Serve this game at the table")),
       h("ul", {}, ...t.devices.map((d) => h("li", {class: d.working === false ? "device-missing" : ""},
         d.working === false
-          ? tr("{device}: not working, retrying ({message})", {device: I18n.text(d.name), message: I18n.text(d.message)})
-          : tr("{device}: working ({message})", {device: I18n.text(d.name), message: I18n.text(d.message)})))));
+          ? tr("{device}: not working, retrying ({message})", {device: I18n.text(d.label || d.name), message: I18n.text(d.message)})
+          : tr("{device}: working ({message})", {device: I18n.text(d.label || d.name), message: I18n.text(d.message)})))));
   }
   return h("section", {"aria-label": tr("Table")}, h("h2", {}, tr("Table")), box);
 }
