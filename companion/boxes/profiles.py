@@ -46,40 +46,45 @@ class ProfileError(SetupError):
 def check(raw: Any) -> dict[str, Any]:
     """The profile in its stored form, or ProfileError naming the first wrong field."""
     if not isinstance(raw, Mapping):
-        raise ProfileError("profile: a profile is a JSON object (format, edition, name, "
-                           "settings, tags).")
+        raise ProfileError(Msg("profile: a profile is a JSON object (format, edition, name, "
+                               "settings, tags)."))
     unknown = set(raw) - {"format", "edition", "name", "settings", "tags", "note"}
     if unknown:
-        raise ProfileError(f"{sorted(unknown)[0]}: not part of a profile.")
+        raise ProfileError(Msg("{field}: not part of a profile.", field=sorted(unknown)[0]))
     fmt = raw.get("format", FORMAT)
     if fmt != FORMAT:
-        raise ProfileError(f"format: this companion reads profile format {FORMAT}, not {fmt!r}.")
+        raise ProfileError(Msg("format: this companion reads profile format {known}, not "
+                               "{given}.", known=FORMAT, given=repr(fmt)))
     edition = raw.get("edition")
     if edition not in available():
-        raise ProfileError(f"edition: {edition!r} is not an edition; choose one of "
-                           f"{', '.join(available())}.")
+        raise ProfileError(Msg("edition: {given} is not an edition; choose one of {editions}.",
+                               given=repr(edition), editions=", ".join(available())))
     name = raw.get("name")
     if not isinstance(name, str) or not _NAME.match(name.strip()):
-        raise ProfileError("name: 1 to 40 letters, digits, spaces, dots, dashes or underscores.")
+        raise ProfileError(Msg("name: 1 to 40 letters, digits, spaces, dots, dashes or "
+                               "underscores."))
     note = raw.get("note", "")
     if not isinstance(note, str) or len(note) > 500:
-        raise ProfileError("note: text of at most 500 characters.")
+        raise ProfileError(Msg("note: text of at most {n} characters.", n=500))
     settings = raw.get("settings", {})
     if not isinstance(settings, Mapping):
-        raise ProfileError("settings: an object, as the setup form sends it.")
+        raise ProfileError(Msg("settings: an object, as the setup form sends it."))
     tags = raw.get("tags", {})
     if not isinstance(tags, Mapping):
-        raise ProfileError("tags: an object mapping tag UIDs to objects.")
+        raise ProfileError(Msg("tags: an object mapping tag UIDs to objects."))
     clean_tags: dict[str, str] = {}
     for uid, obj in tags.items():
         try:
             key = normalise_uid(uid)
         except TagError as exc:
-            raise ProfileError(f"tags.{uid}: {exc}.") from None
+            raise ProfileError(Msg("{field}: {reason}.", field=f"tags.{uid}",
+                                   reason=said(exc))) from None
         if not isinstance(obj, str) or not 0 < len(obj) <= 80:
-            raise ProfileError(f"tags.{uid}: the object the tag stands for, e.g. 'card:<id>'.")
+            raise ProfileError(Msg("tags.{uid}: the object the tag stands for, e.g. "
+                                   "'card:<id>'.", uid=str(uid)))
         if obj in clean_tags.values():
-            raise ProfileError(f"tags.{uid}: {obj} already has another tag.")
+            raise ProfileError(Msg("tags.{uid}: {object} already has another tag.",
+                                   uid=str(uid), object=obj))
         clean_tags[key] = obj
     out = {"format": FORMAT, "edition": edition, "name": name.strip(), "note": note,
            "settings": copy.deepcopy(dict(settings)), "tags": clean_tags}
@@ -101,8 +106,9 @@ def _check_card_tags(profile: Mapping[str, Any]) -> None:
         known = {o for o, _ in objects()}
     for uid, obj in profile["tags"].items():
         if obj.startswith("card:") and obj not in known:
-            raise ProfileError(f"tags.{uid}: {obj} is not a card of this box (card:<id>; "
-                               "Master Trainer card:<kind>-<number>).")
+            raise ProfileError(Msg("tags.{uid}: {object} is not a card of this box "
+                                   "(card:<id>; Master Trainer card:<kind>-<number>).",
+                                   uid=uid, object=obj))
 
 
 def _check_settings(profile: Mapping[str, Any]) -> None:
@@ -154,7 +160,8 @@ def confirm(profile: Mapping[str, Any], fact: str) -> dict[str, Any]:
     """The profile with ``fact`` confirmed as printed on the owner's box (the mark clears)."""
     out = copy.deepcopy(dict(profile))
     if fact not in unverified(out):
-        raise ProfileError(f"fact: {fact!r} is not an unverified fact of this profile.")
+        raise ProfileError(Msg("fact: {fact} is not an unverified fact of this profile.",
+                               fact=repr(fact)))
     settings = out["settings"]
     if out["edition"] == "master-trainer":
         from companion.editions.master_trainer.data import load

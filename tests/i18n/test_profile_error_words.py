@@ -49,3 +49,31 @@ def test_a_board_refusal_reads_in_the_banker_s_language(edition: str, board: dic
     left = ENGLISH.findall(QUOTED.sub("", words))
     assert left == [], text
 
+
+
+PROFILE_BAD = [
+    [],
+    {"edition": "starwars", "name": "box", "colour": 1},
+    {"format": 9, "edition": "starwars", "name": "box"},
+    {"edition": "risk", "name": "box"},
+    {"edition": "starwars", "name": "<>"},
+    {"edition": "starwars", "name": "box", "note": 5},
+    {"edition": "starwars", "name": "box", "settings": []},
+    {"edition": "starwars", "name": "box", "tags": []},
+    {"edition": "starwars", "name": "box", "tags": {"zz": "card:x"}},
+    {"edition": "starwars", "name": "box", "tags": {"04A1B2C3": 5}},
+    {"edition": "starwars", "name": "box", "tags": {"04A1B2C3": "card:nope"}},
+]
+
+
+@pytest.mark.parametrize("raw", PROFILE_BAD)
+@pytest.mark.parametrize("lang", ["it", "es"])
+def test_a_profile_file_refusal_reads_in_the_banker_s_language(raw: Any, lang: str) -> None:
+    with pytest.raises(ProfileError) as info:
+        check(raw)
+    said_ = said(info.value)
+    assert isinstance(said_, Msg), said_
+    text = render(said_, lang)
+    _field, _, words = text.partition(": ")
+    left = ENGLISH.findall(QUOTED.sub("", words))
+    assert left == [], text
