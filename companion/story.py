@@ -190,7 +190,7 @@ def _told(rules: Any, state: BaseState, declared: list[Counter],
           tally: dict[tuple[str, str], dict[str, int]], swings: dict[str, tuple[int, str]],
           finish: Step | None, turns: int, first_time: float, last_time: float
           ) -> dict[str, Any]:
-    fmt: Callable[[int], str] = getattr(state, "fmt", str)
+    cash: Callable[[int], Any] = getattr(state, "cash", int)  # money in each reader's digits
     names = {p.id: p.name for p in state.setup.players}
     rule = ""
     cite = finish.cite if finish is not None else ""
@@ -214,18 +214,20 @@ def _told(rules: Any, state: BaseState, declared: list[Counter],
         for c in declared:
             per = tally.get((c.key, seat.id), {})
             total = sum(per.values())
-            text = fmt(total) if c.money else str(total)
+            figure = cash(total) if c.money else total
             detail = {k: v for k, v in per.items() if k}
-            if detail:
-                text += " (" + ", ".join(f"{c.details(state, k)} {v}"
-                                         for k, v in sorted(detail.items())) + ")"
+            text = Msg("{figure} ({detail})", figure=figure, detail=[
+                Msg("{what} {n}", what=c.details(state, k), n=v) for k, v in sorted(
+                    detail.items())]) if detail else Msg("{figure}", figure=figure)
             lines.append({"key": c.key, "label": c.label, "value": total, "text": text,
                           **({"detail": detail} if detail else {})})
         if seat.id in swings:
             amount, said = swings[seat.id]
-            sign = "+" if amount > 0 else "\u2212"
+            args = {"sign": "+" if amount > 0 else "\u2212", "amount": cash(abs(amount))}
+            swing = Msg("{sign}{amount}: {why}", why=said, **args) if said else \
+                Msg("{sign}{amount}", **args)
             lines.append({"key": "swing", "label": N_("Biggest swing"), "value": amount,
-                          "text": f"{sign}{fmt(abs(amount))}" + (f": {said}" if said else "")})
+                          "text": swing})
         players.append({"id": seat.id, "name": seat.name, "winner": seat.id in winners,
                         "lines": lines})
     return {"edition": rules.name, "title": rules.title, "finished": state.finished,

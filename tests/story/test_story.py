@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.engine.types import Event
+from companion.i18n import render
 from companion.story import Row, screen_lines, story
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "logs"
@@ -134,3 +135,42 @@ def test_every_golden_game_has_a_story_that_fits_the_oled() -> None:
         lines = screen_lines(told)
         assert len(lines) <= 1 + 6 and all(len(x) <= 21 for x in lines)
         assert told["finished"] == ("mid-turn" not in path.name)
+
+
+def test_the_story_figures_are_in_each_readers_words() -> None:
+    """An Italian or Spanish phone reads the story's money in its own digits and the biggest
+    swing's reason in its own words (they were finished English text)."""
+    told = story(rows("monopolino-2-players.jsonl"))
+    rent = line(told, "Anna", "rent_received")["text"]
+    assert (render(rent, "it"), render(rent, "es"), str(rent)) == ("€3,00", "€3,00", "€3.00")
+    swing = line(story(played("mario", seed=4, commands=150)), "Luigi", "swing")["text"]
+    reason = str(swing).split(": ", 1)[1]
+    assert render(swing, "it").split(": ", 1)[1] not in ("", reason)  # the reason in Italian
+    assert render(swing, "it")[0] in "+\u2212" and "monet" in render(swing, "it")
+    told = story(rows("pokemon-two-trainers.jsonl"))
+    caught = next(li["text"] for p in told["players"] for li in p["lines"]
+                  if li["key"] == "catches" and li.get("detail"))
+    assert render(caught, "qps").startswith("\u27e6")  # a message, not finished text
+
+
+def played(edition: str, seed: int, commands: int) -> list[Row]:
+    """The rows of a game played now (its lines are messages, as a new game's are)."""
+    import random
+    import tempfile
+
+    from bench_engine import random_command
+
+    from companion.engine import game
+    from companion.service import GameService
+    from companion.story import rows_of
+
+    with tempfile.TemporaryDirectory() as tmp, GameService(Path(tmp)) as svc:
+        gid = svc.create_game({"edition": edition, "players": ["Mario", "Luigi"],
+                               "dice": "physical", "seed": seed}).game_id
+        rnd = random.Random(seed)
+        for _ in range(commands):
+            _, state = svc.state(gid)
+            if state.finished:
+                break
+            assert svc.submit(gid, random_command(rnd, game.legal_actions(state))).ok
+        return rows_of(svc.call(svc.store.rows, gid))
