@@ -372,6 +372,13 @@ const YOU_SAY = {
   "Card: {player} goes straight to Jail.": (a) => tr("You go straight to Jail.", a),
   "Card: {player} pays {other} {amount}": (a) => tr("You pay {other} {amount}.", a),
   "Card: {player} pays {amount} to {to}": (a) => tr("You pay {amount} to {to}.", a),
+  "{player} places a booth on {space}.": (a) => tr("You place a booth on {space}.", a),
+  "Card: {player} places a booth on {space}.": (a) => tr("You place a booth on {space}.", a),
+  "{player} places no booth.": (a) => tr("You place no booth.", a),
+  "{player} (the highest roll) draws a Rival Card and looks at it secretly.": (a) => tr(
+    "You rolled highest: draw a Rival Card and look at it secretly.", a),
+  "{player} (the other player) draws a Rival Card and looks at it secretly.": (a) => tr(
+    "You draw a Rival Card too and look at it secretly.", a),
   "{player} bids {amount}.": (a) => tr("You bid {amount}.", a),
   "{player} passes.": (a) => tr("You pass.", a),
   "{player} is bankrupt: everything goes to the Bank.": (a) => tr("You are bankrupt: everything goes to the Bank.", a),
@@ -404,7 +411,12 @@ const YOU = {pays: "pay", draws: "draw", loses: "lose", gives: "give", goes: "go
   buys: "buy", collects: "collect", keeps: "keep", stays: "stay", leaves: "leave",
   passes: "pass", catches: "catch", wins: "win", misses: "miss", gets: "get", was: "were",
   declines: "decline", accepts: "accept", bids: "bid", offers: "offer", plays: "play",
-  will: "will", can: "can"};
+  will: "will", can: "can", places: "place", asks: "ask", battles: "battle", beats: "beat",
+  cannot: "cannot", challenges: "challenge", continues: "continue", discards: "discard",
+  does: "do", had: "had", holds: "hold", jumps: "jump", leads: "lead", meets: "meet",
+  may: "may", owes: "owe", owns: "own", pulls: "pull", revives: "revive", rides: "ride",
+  sells: "sell", sends: "send", shows: "show", stops: "stop", swaps: "swap", uses: "use",
+  withdraws: "withdraw", won: "won"};
 /* the player's own news in the second person: "Luigi pays Mario 3 coins" -> "You pay Mario
    3 coins", "Anna rolled 7." -> "You rolled 7.", "Anna's Jail fine" -> "Your Jail fine";
    "Ben pays Anna 2 coins" -> "Ben pays you 2 coins" */
@@ -413,10 +425,14 @@ function secondPerson(text, name) {
   /* each sentence that starts with the player ("Doubles! Anna will roll again.") */
   const out = String(text).split(/(?<=[.!?:] )/).map((part) => {
     if (part.startsWith(`${name}'s `)) return `Your ${part.slice(name.length + 3)}`;
+    if (part.startsWith(`${name}: `)) return `You${part.slice(name.length)}`;  /* a score */
+    if (part.startsWith(`${name} and `)) return `You${part.slice(name.length)}`;  /* "… swap" */
     if (!part.startsWith(`${name} `)) return part;
-    const rest = part.slice(name.length + 1), verb = rest.split(" ")[0];
-    if (verb in YOU) return `You ${YOU[verb]}${rest.slice(verb.length)}`;
-    if (/^[a-z]+ed$/.test(verb)) return `You ${rest}`;
+    const rest = part.slice(name.length + 1), verb = rest.split(/[ .,!?:;]/)[0];
+    /* "… and is the new Master Trainer" goes with "you" too */
+    const tail = rest.slice(verb.length).replace(/ and (is|has) /, (m, v) => ` and ${YOU[v]} `);
+    if (verb in YOU) return `You ${YOU[verb]}${tail}`;
+    if (/^[a-z]+ed$/.test(verb)) return `You ${verb}${tail}`;
     return part;
   }).join("");
   return out.replace(new RegExp(`(\\b(?:pays|gives|to|from|offers|with)) ${esc}\\b`, "g"), "$1 you")
