@@ -119,12 +119,13 @@ ctx.I18n.load("{lang}").then(() => {{
     assert got == [expected[json.dumps(c, sort_keys=True)] for c in cases]
 
 
-GLUED = re.compile(r"[a-zà-úñ][.!?][A-ZÀ-ÚÑ¿¡]")
+GLUED = re.compile(r"[a-zà-úñ)][.!?][A-Za-zÀ-ÚÑà-úñ¿¡]")
 """A sentence's end with the next one right against it: two translations of one message glued
 into one string (a union merge of the catalogues did that), each shown twice to the reader."""
 
 
 @pytest.mark.parametrize("lang", sorted(SLIPS))
 def test_no_translation_is_two_glued_together(lang: str) -> None:
-    glued = [(key, s) for key, s in _texts(lang) if GLUED.search(s)]
+    glued = [(key, s) for key, s in _texts(lang)
+             if len(GLUED.findall(s)) > len(GLUED.findall(key))]  # "settings.board.{x}" is not
     assert glued == [], glued[:3]
