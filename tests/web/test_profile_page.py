@@ -91,8 +91,7 @@ def test_the_owner_corrects_the_board_and_cards_and_saves_a_profile(
     page.select_option('[data-field="spaces.forest-moon.kind"]', "free_parking")
     page.select_option('[data-field="spaces.forest-moon.color"]', "")
     error = page.locator("#board-errors + .field-error")
-    expect(error).to_have_text("settings.board.colors.endor: the rulebook's endor group has 3 "
-                               "properties, not 2.")
+    expect(error).to_have_text("the rulebook's endor group has 3 properties, not 2.")  # no path
     expect(page.locator("#status")).to_have_class("bad")
     page.locator("#space-forest-moon").scroll_into_view_if_needed()
     shot(page, "board-error")
@@ -114,8 +113,9 @@ def test_the_owner_corrects_the_board_and_cards_and_saves_a_profile(
     price = page.locator('[data-field="spaces.senate.price"]')
     price.fill("-5")
     price.dispatch_event("change")
-    expect(page.locator('[data-field="spaces.senate.price"] + .field-error')).to_contain_text(
-        "spaces.senate.price: a whole amount")
+    wrong = page.locator('[data-field="spaces.senate.price"] + .field-error')
+    expect(wrong).to_contain_text("a whole amount")
+    expect(wrong).not_to_contain_text("spaces.senate")
     price.fill("350")
     price.dispatch_event("change")
     expect(page.locator("#status")).to_have_class("ok")

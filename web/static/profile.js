@@ -91,7 +91,11 @@ function clearErrors() {
 }
 function showError(text) {
   clearErrors();
-  const field = text.split(": ")[0].replace(/^settings\.board\./, "").replace(/^settings\./, "");
+  const [path, ...rest] = text.split(": ");
+  const field = path.replace(/^settings\.board\./, "").replace(/^settings\./, "");
+  /* the server names the field first ("settings.board.colors.endor: ..."): that path places
+     the message next to its field; the banker reads only the words after it */
+  if (rest.length && /^[\w.-]+$/.test(path) && /[._]/.test(path)) text = rest.join(": ");
   let target = document.querySelector(`[data-field="${CSS.escape(field)}"]`);
   const holder = target && target.closest("details.space");
   if (holder) holder.open = true;
