@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 from companion.boxes import board_edit
 from companion.engine.seeds import SeedError, check_arguments, check_names, validate
 from companion.engine.types import SetupError
+from companion.i18n import Msg
 from companion.money import Currency
 
 T = TypeVar("T")
@@ -268,25 +269,32 @@ def _card_change(cid: str, change: object, known: set[str]) -> dict[str, Any]:
     """The fields a card correction sets: ``text`` (1 to 200 characters) and/or ``effect``
     (``{"do": word, ...arguments}``, checked against the rules by :func:`check_card_effects`)."""
     if cid not in known:
-        raise SetupError(f"There is no card {cid!r} in this edition.")
+        raise _card_fail(f"cards.{cid}", Msg("there is no such card in this edition."))
     if not isinstance(change, Mapping) or not change or set(change) - {"text", "effect"}:
-        raise SetupError(f"A card correction sets its 'text' and/or its 'effect' ({cid}).")
+        raise _card_fail(f"cards.{cid}", Msg("a card correction sets its text and/or its "
+                                             "effect."))
     out: dict[str, Any] = {}
     if "text" in change:
         text = change["text"]
         if not isinstance(text, str) or not 0 < len(text.strip()) <= 200:
-            raise SetupError(f"cards.{cid}.text must be 1 to 200 characters.")
+            raise _card_fail(f"cards.{cid}.text", Msg("1 to 200 characters."))
         out["text"] = text.strip()
     if "effect" in change:
         eff = change["effect"]
         if not isinstance(eff, Mapping) or not isinstance(eff.get("do"), str):
-            raise SetupError(f"cards.{cid}.effect is an object with a 'do' word "
-                             "(see docs/cards.md), e.g. {\"do\": \"collect\", \"amount\": 5}.")
+            raise _card_fail(f"cards.{cid}.effect", Msg("choose what the card does."))
         out["effect"] = dict(eff)
     return out
 
 
+def _card_fail(path: str, reason: Msg) -> SetupError:
+    """A card correction's refusal naming its field first (the editor places it there)."""
+    return SetupError(Msg("{field}: {reason}", field=path, reason=reason))
+
+
 _ARG_TYPES: dict[str, tuple[type, ...]] = {"int": (int,), "str": (str,), "bool": (bool,)}
+_ARG_WORDS = {"int": Msg("a whole number."), "str": Msg("a word."), "bool": Msg("yes or no.")}
+"""What an effect's argument of each type must be, in the banker's words."""
 
 
 def check_card_effects(board: Board, corrections: Mapping[str, Any] | None, rules: object) -> None:
@@ -313,19 +321,19 @@ def check_card_effects(board: Board, corrections: Mapping[str, Any] | None, rule
             want = _ARG_TYPES.get(str(params[key].annotation))
             if want and (not isinstance(value, want) or (
                     isinstance(value, bool) and bool not in want)):
-                raise SetupError(f"{where}.{key} must be {params[key].annotation}, "
-                                 f"not {value!r}.")
+                raise _card_fail(f"{where}.{key}", _ARG_WORDS[str(params[key].annotation)])
             if isinstance(value, int) and not isinstance(value, bool) and key in (
                     "amount", "fee") and not 0 <= value <= 10**6:
-                raise SetupError(f"{where}.{key} must be a whole amount from 0.")
+                raise _card_fail(f"{where}.{key}", Msg("a whole amount from 0."))
             if key == "kind" and value not in {s.kind for s in board.spaces}:
-                raise SetupError(f"{where}.kind: no space of kind {value!r} on this board.")
+                raise _card_fail(f"{where}.kind", Msg(
+                    "no space of kind '{kind}' on this board.", kind=str(value)))
             if key == "space" and value != "here":  # Mario: "here", where the card was drawn
                 try:
                     board.find(str(value))
                 except KeyError:
-                    raise SetupError(f"{where}.space: there is no space {value!r} on this "
-                                     "board.") from None
+                    raise _card_fail(f"{where}.space", Msg(
+                        "there is no space '{space}' on this board.", space=str(value))) from None
 
 
 _SPACE_KEYS = {"id", "name", "kind", "color", "price", "rent", "deck", "amount", "unverified"}

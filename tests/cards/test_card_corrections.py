@@ -58,9 +58,9 @@ def test_monopolino_risk09_corrected_effect_applies() -> None:
     ({"do": "fly"}, r"cards\.bf-13\.effect\.do = 'fly': no rule"),
     ({"do": "collect"}, r"cards\.bf-13\.effect: missing a required argument: 'amount'"),
     ({"do": "collect", "amount": 5, "times": 2}, r"cards\.bf-13\.effect: .*'times'"),
-    ({"do": "collect", "amount": "five"}, r"cards\.bf-13\.effect\.amount must be int"),
+    ({"do": "collect", "amount": "five"}, r"cards\.bf-13\.effect\.amount: a whole number"),
     ({"do": "move_to", "space": "moon"}, r"no space 'moon'"),
-    ({"amount": 5}, r"'do' word"),
+    ({"amount": 5}, r"cards\.bf-13\.effect: choose what the card does"),
 ])
 def test_a_wrong_effect_is_refused_with_the_field(effect: dict[str, Any], message: str) -> None:
     with pytest.raises(SetupError, match=message):

@@ -77,3 +77,27 @@ def test_a_profile_file_refusal_reads_in_the_banker_s_language(raw: Any, lang: s
     _field, _, words = text.partition(": ")
     left = ENGLISH.findall(QUOTED.sub("", words))
     assert left == [], text
+
+
+CARDS_BAD = [
+    {"nope": {"text": "x"}},
+    {"ch-02": {"colour": "x"}},
+    {"ch-02": {"text": ""}},
+    {"ch-02": {"effect": 5}},
+    {"ch-02": {"effect": {"do": "collect", "amount": -5}}},
+    {"ch-02": {"effect": {"do": "collect", "amount": "five"}}},
+    {"ch-02": {"effect": {"do": "move_to", "space": "nowhere"}}},
+]
+
+
+@pytest.mark.parametrize("cards", CARDS_BAD)
+@pytest.mark.parametrize("lang", ["it", "es"])
+def test_a_card_correction_refusal_reads_in_the_banker_s_language(cards: Any, lang: str) -> None:
+    """A card's text or effect corrected wrongly in the editor is refused in the banker's
+    language, its field first (the editor places it next to that card)."""
+    said_ = refusal("starwars", {"cards": cards})
+    assert isinstance(said_, Msg), said_
+    text = render(said_, lang)
+    field, _, words = text.partition(": ")
+    assert field.startswith("cards."), text
+    assert ENGLISH.findall(QUOTED.sub("", words)) == [], text
