@@ -280,7 +280,9 @@ def test_a_banker_with_no_game_is_shown_how_to_start_one(browser: Any, tmp_path:
 
 
 def looks_tappable(summary: Any) -> None:
-    """A button's look: a border all round, a pointer, a tap target 44 px high."""
+    """A button's look: a border all round, a pointer, a tap target 44 px high (measured once
+    shown: the first page may still be drawing when the test looks)."""
+    expect()(summary).to_be_visible()
     expect()(summary).to_have_css("border-top-style", "solid")
     expect()(summary).to_have_css("border-bottom-style", "solid")
     expect()(summary).to_have_css("cursor", "pointer")
