@@ -426,3 +426,38 @@ def test_a_server_on_loopback_shows_an_address_that_reaches_it(
         proc.terminate()
         proc.communicate(timeout=60)  # and its output pipe closed
     assert errors == []
+
+
+def test_the_edition_a_banker_chose_stays_chosen_when_the_list_comes_late(
+        browser: Any, tmp_path: Path) -> None:
+    """A banker on a slow phone opens New game before the editions' list has come and chooses
+    Master Trainer; a second answer of that list must not put Mario back (it did: the game
+    started was Mario with Master Trainer's settings)."""
+    errors: list[str] = []
+    held: list[Any] = []
+    with running_server(tmp_path) as (base, _service):
+        bank = new_phone(browser, errors)
+        bank.route("**/api/editions", lambda route: held.append(route))
+        bank.goto(base + "/")
+        bank.locator("summary", has_text="Banker").click()
+        bank.fill("#pin", PIN)
+        bank.get_by_role("button", name="Log in").click()
+        expect()(bank.locator("#who")).to_have_text("Banker")
+        bank.locator("#setup > summary").click()  # opened before the list came
+        expect()(bank.locator("#setup")).to_have_attribute("open", "")
+        for _ in range(1500):  # the form's own ask for the list, held (at most 30 s)
+            if held:
+                break
+            bank.wait_for_timeout(20)
+        first = held.pop(0)
+        first.continue_()
+        expect()(bank.locator("#setup-edition option[value=master-trainer]")).to_have_count(1)
+        bank.select_option("#setup-edition", "master-trainer")
+        expect()(bank.locator("#setup-set-decks")).to_have_count(1)
+        for route in held:  # any later answer of the list arrives now
+            route.continue_()
+        bank.wait_for_load_state("networkidle")
+        expect()(bank.locator("#setup-edition")).to_have_value("master-trainer")
+        expect()(bank.locator("#setup-set-decks")).to_have_count(1)
+        bank.context.close()
+    assert errors == []

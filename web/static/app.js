@@ -2005,10 +2005,13 @@ function setupForm() {
   ed.addEventListener("change", load);
   /* the editions; asked again when the form opens if an earlier try failed (a phone that
      logged in while the first answer was on its way) */
-  const editions = () => api("GET", "/api/editions").then((list) => {
+  let listing = null;  // one ask at a time: a second answer must not undo the banker's choice
+  const editions = () => listing || (listing = api("GET", "/api/editions").then((list) => {
+    const kept = ed.value;
     ed.replaceChildren(...list.map((e) => h("option", {value: e.name}, e.title)));
-    load();
-  }).catch((e) => editionBox.replaceChildren(h("p", {}, e.message)));
+    if (kept && list.some((e) => e.name === kept)) ed.value = kept;
+    if (!kept || ed.value !== kept) load();
+  }).catch((e) => { listing = null; editionBox.replaceChildren(h("p", {}, e.message)); }));
   editions();
   const start = () => act(async () => {
     if (!info && pending) await pending;
