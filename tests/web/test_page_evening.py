@@ -116,8 +116,9 @@ def test_notices_reach_whom_they_concern(browser: Any, tmp_path: Path) -> None: 
         table.settle()
         before = table.version()
         mario.get_by_role("button", name=re.compile("Team spirit")).click()
+        # the tap's request is on its way: wait for Mario's phone to show the card played
+        mario.wait_for_function(f"() => window.__version > {before}")
         table.settle()
-        assert table.version() > before
         for page in (luigi, peach):
             told(page, "You pay Mario 1 coin.")
         assert coins.input_value() == "2"  # Peach's trade, typed through all of it
