@@ -356,6 +356,17 @@ def toasts(page: Any) -> list[str]:
     return list(page.evaluate("window.__toasts || []"))
 
 
+def held_back(page: Any, held: list[Any], count: int = 1) -> None:
+    """Wait until a route handler of ``page`` has held back ``count`` answers. Playwright's
+    sync API runs a handler only while the test is inside one of its calls, so the page may
+    show a move (by its stream) before the handler has put that move's answer in ``held``."""
+    for _ in range(1500):
+        if len(held) >= count:
+            return
+        page.wait_for_timeout(20)
+    raise AssertionError(f"{len(held)} answers held back, not {count}")
+
+
 def told(page: Any, text: str) -> None:
     """Wait until the phone's toast has said ``text`` (or a line holding it)."""
     page.wait_for_function("t => (window.__toasts || []).some((x) => x.includes(t))", arg=text)

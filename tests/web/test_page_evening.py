@@ -17,6 +17,7 @@ from page_driver import (
     banker_login,
     compose_a_trade,
     expect,
+    held_back,
     join,
     join_code,
     new_phone,
@@ -182,6 +183,7 @@ def test_news_reaches_a_phone_whose_own_move_is_on_its_way(browser: Any, tmp_pat
         before = table.version()
         luigi.get_by_role("button", name="Offer the trade").click()
         luigi.wait_for_function(f"() => window.__version > {before}")  # its move, live
+        held_back(luigi, held)
         assert len(held) == 1 and luigi.evaluate("S.sending") == 1
         before = table.version()
         mario.get_by_role("button", name=re.compile("Team spirit")).click()

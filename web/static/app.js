@@ -447,8 +447,11 @@ function actionKey(a) {
   return `act:${a.actor}:${a.type}:${JSON.stringify(a.args || {})}:${a.label}:${i.kind || ""}:`
     + `${i.count || ""}:${i.physical ? 1 : 0}`;
 }
+/* the action's block, as it is now (to be reset once its answer has come: Keep.sending) */
+const blockOf = (a) => document.querySelector(`[data-keep="${CSS.escape(actionKey(a))}"]`);
 function send(action, extra) {
   const args = Object.assign({}, action.args || {}, extra || {});
+  const sent = Keep.sending(blockOf(action));
   return act(async () => {
     S.sending += 1;  /* its news is told once, by this answer (notify) */
     let out = null;
@@ -459,8 +462,7 @@ function send(action, extra) {
       S.sending -= 1;
       if (!out) answered([], action.actor);  /* refused: the others' news is still told */
     }
-    const block = document.querySelector(`[data-keep="${CSS.escape(actionKey(action))}"]`);
-    if (block) Keep.reset(block);  /* sent: nothing left to keep */
+    sent();  /* nothing left to keep, unless typed into again meanwhile */
     answered([out], action.actor);
   });
 }
@@ -717,7 +719,7 @@ function drawGrid(draws) {
     tr("Type a few letters"), autocomplete: "off", "data-keep": `find:${draws[0].actor}`});
   const cells = draws.map((a) => h("div", {class: "action", "data-type": a.type,
     "data-actor": a.actor, "data-args": JSON.stringify(a.args || {})},
-  h("button", {onclick: () => send(a).then(() => Keep.reset(box)), "aria-label": words(a.label)},
+  h("button", {onclick: () => { const sent = Keep.sending(box); send(a).then(sent); }, "aria-label": words(a.label)},
     words(short(a)))));
   const grid = h("div", {class: "card-grid"}, ...cells);
   const filter = () => {
@@ -802,6 +804,7 @@ function ballAndRoll(a, label, inp) {
     if (die && !(Number.isInteger(roll) && roll >= 1 && roll <= 6)) {
       toast(tr("Enter the die you rolled (1 to 6), then tap the ball.")); return;
     }
+    const sent = Keep.sending(blockOf(a));
     const post = (type, args, version) => api("POST", `/api/games/${gid()}/commands`,
       {actor: a.actor, type, args, version, key: randomKey()});
     S.sending += 1;  /* told once, by the answers (notify) */
@@ -814,8 +817,7 @@ function ballAndRoll(a, label, inp) {
       S.sending -= 1;
       if (!then) answered([first], a.actor);  /* refused: what was done, and the others' news */
     }
-    const block = document.querySelector(`[data-keep="${CSS.escape(actionKey(a))}"]`);
-    if (block) Keep.reset(block);
+    sent();
     answered([first, then], a.actor);  /* the answers' lines, in this phone's language */
   });
   return h("div", {class: "then-roll"}, h("p", {class: "label"}, typed

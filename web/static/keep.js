@@ -16,6 +16,7 @@
 "use strict";
 const Keep = (() => {
   const FIELD = "input:not([type=button]):not([type=submit]):not([type=hidden]), textarea, select";
+  const fieldsOf = (block) => block.matches(FIELD) ? [block] : Array.from(block.querySelectorAll(FIELD));
   const changed = (f) => {
     if (f.type === "checkbox" || f.type === "radio") return f.checked !== f.defaultChecked;
     if (f.tagName === "SELECT") {  /* with no option marked, the first is the default */
@@ -27,8 +28,7 @@ const Keep = (() => {
   function engaged(block) {
     const a = document.activeElement;
     if (a && block.contains(a) && a.matches(FIELD)) return true;
-    const fields = block.matches(FIELD) ? [block] : Array.from(block.querySelectorAll(FIELD));
-    if (fields.some(changed)) return true;
+    if (fieldsOf(block).some(changed)) return true;
     if (block.tagName === "DETAILS" && block.open) return true;
     return Array.from(block.querySelectorAll("details")).some((d) => d.open);
   }
@@ -149,13 +149,10 @@ const Keep = (() => {
     return el;
   }
   /* a block whose content was sent: back to as drawn, so the next draw replaces it */
-  /* another game: nothing put aside belongs to it */
-  function forget() { aside.clear(); }
   function reset(block) {
     const a = document.activeElement;
     if (a && block.contains(a)) a.blur();
-    const fields = block.matches(FIELD) ? [block] : Array.from(block.querySelectorAll(FIELD));
-    for (const f of fields) {
+    for (const f of fieldsOf(block)) {
       if (f.type === "checkbox" || f.type === "radio") f.checked = f.defaultChecked;
       else if (f.tagName === "SELECT") for (const o of f.options) o.selected = o.defaultSelected;
       else f.value = f.defaultValue;
@@ -163,6 +160,22 @@ const Keep = (() => {
     for (const d of block.querySelectorAll("details")) d.open = false;
     if (block.tagName === "DETAILS") block.open = false;
   }
-  return {swap, standIn, reset, release, forget};
+  /* a block whose content is being sent: the function returned, called once the answer has
+     come, resets it unless the person has used it again meanwhile. On slow Wi-Fi the live
+     update of a move comes before its answer and may draw the same form again (doubles: the
+     next roll), kept as it was; the dice typed into it then are the next roll's, not this one's */
+  function sending(block) {
+    if (!block) return () => {};
+    const look = () => [document.activeElement,
+      ...fieldsOf(block).map((f) => (f.type === "checkbox" || f.type === "radio") ? f.checked : f.value)];
+    const was = look();
+    return () => {
+      const now = look();
+      if (now.every((x, i) => x === was[i])) reset(block);
+    };
+  }
+  /* another game: nothing put aside belongs to it */
+  function forget() { aside.clear(); }
+  return {swap, standIn, reset, sending, release, forget};
 })();
 window.Keep = Keep;
