@@ -182,6 +182,8 @@ class GameRecord:
     cites: dict[int, str] = field(default_factory=dict)
     """Citation ids of the events in ``recent``, by sequence number (the view's
     ``log_cites``; :meth:`keep_recent_cites` drops older ones)."""
+    told: tuple[int, dict[str, Any]] | None = None
+    """(version, the story told at it): the OLED and every phone share it."""
 
     def keep_recent_cites(self) -> None:
         """Forget the citations of events no longer in ``recent`` (a long game would

@@ -43,6 +43,7 @@ from companion.memory import release_memory
 from companion.service_port import ServicePort
 from companion.statelock import StateDirBusy, StateLock
 from companion.store import Store, StoreError, StoreLost
+from companion.story import Reread, story
 from companion.writer_thread import Listener, WriterThread
 
 log = logging.getLogger("companion.service")
@@ -231,6 +232,24 @@ class GameService(GameImport, WriterThread):
                 item.update(cite=citation["text"], citation=citation)
             out.append(item)
         return out
+
+    def story(self, game_id: str) -> dict[str, Any]:
+        """The game's story so far (companion/story.py), told once per version and shared by
+        the OLED and every phone; told on the service thread from the log one row at a time
+        (a whole log decoded is about 2 KB an event, and the memory it took was kept)."""
+        rec = self.record(game_id)
+        told = rec.told
+        if told is not None and told[0] == rec.version:
+            return told[1]
+        return self.call(self._tell_story, game_id)
+
+    def _tell_story(self, game_id: str) -> dict[str, Any]:
+        rec = self.record(game_id)
+        if rec.told is None or rec.told[0] != rec.version:
+            log = Reread(lambda: ((r.seq, r.cmd, r.time, r.event)
+                                  for r in self.store.iter_rows(game_id)))
+            rec.told = (rec.version, story(log))
+        return rec.told[1]
 
     def commands(self, game_id: str) -> list[dict[str, Any]]:
         return self.call(self.store.commands, game_id)

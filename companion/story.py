@@ -11,8 +11,9 @@ after it) and says which player it adds to.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any
 
 from companion import i18n
@@ -112,27 +113,57 @@ def current(event: Event) -> tuple[str, EventData]:
     return name, EVENT_TYPES[name].from_stored(data)
 
 
-def steps(rows: Sequence[Row]) -> Iterable[Step]:
-    """The events in force (undone ones left out), each with the states around it."""
-    by_seq = {seq: (cmd, time) for seq, cmd, time, _ in rows}
-    kept = game.effective((seq, e) for seq, _, _, e in rows)
-    typed = [current(e) for _, e in kept]
+def undo_marks(rows: Iterable[Row]) -> list[tuple[int, int]]:
+    """Every undo in the log: ``(its seq, the last seq it kept)``."""
+    return [(seq, int(e.data["to_seq"])) for seq, _, _, e in rows if e.type == game.UNDONE]
+
+
+def in_force(rows: Iterable[Row], marks: Sequence[tuple[int, int]]) -> Iterator[Row]:
+    """The rows no undo took back, one at a time: an undo at ``m`` that kept up to ``t``
+    took back the rows between (the rule of :func:`companion.engine.game.effective`)."""
+    for row in rows:
+        seq, event = row[0], row[3]
+        if event.type != game.UNDONE and not any(t < seq < m for m, t in marks):
+            yield row
+
+
+def steps(rows: Iterable[Row]) -> Iterator[Step]:
+    """The events in force (undone ones left out), each with the states around it. ``rows``
+    is read twice (its undos first), one row at a time, so a log read from the store is
+    never held whole (:class:`Reread`)."""
     state: BaseState | None = None
-    for i, (seq, event) in enumerate(kept):
-        after = game.apply(state, event)
-        cmd, time = by_seq[seq]
-        nxt = i + 1 < len(kept) and by_seq[kept[i + 1][0]][0] == cmd
-        if state is not None:
-            yield Step(seq, cmd, time, typed[i][0], typed[i][1], event.say, event.cite, state,
-                       after, typed[i + 1][0] if nxt else "", typed[i + 1][1] if nxt else None)
-        state = after
+    last: tuple[Row, tuple[str, EventData]] | None = None  # its step needs the next row
+    for row in chain(in_force(rows, undo_marks(rows)), [None]):
+        typed = current(row[3]) if row is not None else None
+        if last is not None:
+            (seq, cmd, time, event), (name, data) = last
+            after = game.apply(state, event)
+            nxt = typed if row is not None and row[1] == cmd else None
+            if state is not None:
+                yield Step(seq, cmd, time, name, data, event.say, event.cite, state, after,
+                           nxt[0] if nxt else "", nxt[1] if nxt else None)
+            state = after
+        last = (row, typed) if row is not None and typed is not None else None
 
 
-def story(rows: Sequence[Row]) -> dict[str, Any]:
-    """The game's story as the page, the OLED and the history show it (docs/story.md)."""
-    if not rows:
+class Reread:
+    """A log :func:`story` may read more than once, each time afresh from ``read()`` (a
+    store's cursor: one row at a time)."""
+
+    def __init__(self, read: Callable[[], Iterable[Row]]) -> None:
+        self.read = read
+
+    def __iter__(self) -> Iterator[Row]:
+        return iter(self.read())
+
+
+def story(rows: Iterable[Row]) -> dict[str, Any]:
+    """The game's story as the page, the OLED and the history show it (docs/story.md).
+    ``rows``: a list, or a :class:`Reread` log (read three times, never held whole)."""
+    first = next(iter(rows), None)
+    if first is None:
         raise ValueError("an empty log has no game")
-    edition = current(rows[0][3])[1]
+    edition = current(first[3])[1]
     rules = find_edition(str(getattr(edition, "edition", "")))
     declared = counters(rules.name)
     tally: dict[tuple[str, str], dict[str, int]] = {}
@@ -143,7 +174,7 @@ def story(rows: Sequence[Row]) -> dict[str, Any]:
     last_cmd = -1
     state: BaseState | None = None
     finish: Step | None = None
-    first_time = rows[0][2]
+    first_time = first[2]
     last_time = first_time
     turns = 0
 

@@ -252,7 +252,7 @@ class Table:
             url = f"{self.public_url.rstrip('/')}/?code={rec.join_code}"
             self.hardware.show_join(url, rec.join_code)
         elif rec.state.finished:  # the end screen tells the game's story (companion/story.py)
-            told = story.story(story.rows_of(self.service.call(self.service.store.rows, game_id)))
+            told = self.service.story(game_id)
             lang = getattr(self.hardware, "language", i18n.SOURCE)  # the table's language
             self.hardware.show({**self.service.view(game_id),
                                 "story": story.screen_lines(told, lang=lang)})

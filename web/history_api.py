@@ -20,7 +20,7 @@ from companion.history import (
 )
 from companion.i18n import Msg
 from companion.replay import Replay
-from companion.story import rows_of, story
+from companion.story import rows_of
 from web import access
 from web.context import web
 from web.errors import ApiError
@@ -51,7 +51,7 @@ def page() -> Response:
 def game_story(game_id: str) -> Response:
     """The story so far (the whole story once the game is over)."""
     _viewer(game_id)
-    return Response(dumps(story(_rows(game_id))), mimetype="application/json")
+    return Response(dumps(web().service.story(game_id)), mimetype="application/json")
 
 
 def _viewer(game_id: str) -> str:
