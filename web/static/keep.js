@@ -148,7 +148,7 @@ const Keep = (() => {
     el.dataset.keep = node.dataset.keep; el.setAttribute("data-standin", "");
     return el;
   }
-  /* a block whose content was sent: back to as drawn, so the next draw replaces it */
+  /* a block whose content was sent: back to as drawn, so the next draw replaces it (sending) */
   function reset(block) {
     const a = document.activeElement;
     if (a && block.contains(a)) a.blur();
@@ -176,6 +176,6 @@ const Keep = (() => {
   }
   /* another game: nothing put aside belongs to it */
   function forget() { aside.clear(); }
-  return {swap, standIn, reset, sending, release, forget};
+  return {swap, standIn, sending, release, forget};
 })();
 window.Keep = Keep;
