@@ -234,20 +234,18 @@ class GameService(GameImport, WriterThread):
         return out
 
     def story(self, game_id: str) -> dict[str, Any]:
-        """The game's story so far (companion/story.py), told once per version and shared by
-        the OLED and every phone; told on the service thread from the log one row at a time
-        (a whole log decoded is about 2 KB an event, and the memory it took was kept)."""
+        """The game's story (companion/story.py), told once per version for the OLED and every
+        phone, from the log read a row at a time (decoded whole: ~2 KB an event, kept)."""
         rec = self.record(game_id)
-        told = rec.told
-        if told is not None and told[0] == rec.version:
-            return told[1]
+        if rec.told and rec.told[0] == rec.version:
+            return rec.told[1]
         return self.call(self._tell_story, game_id)
 
     def _tell_story(self, game_id: str) -> dict[str, Any]:
         rec = self.record(game_id)
         if rec.told is None or rec.told[0] != rec.version:
-            log = Reread(lambda: ((r.seq, r.cmd, r.time, r.event)
-                                  for r in self.store.iter_rows(game_id)))
+            rows = self.store.iter_rows
+            log = Reread(lambda: ((r.seq, r.cmd, r.time, r.event) for r in rows(game_id)))
             rec.told = (rec.version, story(log))
         return rec.told[1]
 

@@ -356,6 +356,17 @@ def toasts(page: Any) -> list[str]:
     return list(page.evaluate("window.__toasts || []"))
 
 
+def started(page: Any, service: GameService, known: set[str]) -> str:
+    """The id of the game the banker has just started on ``page`` (none of ``known``), once
+    the companion has it: the banker's tab shows a join code before, the current game's."""
+    for _ in range(1500):
+        new = [g["id"] for g in service.games() if g["id"] not in known]
+        if new:
+            return str(new[-1])
+        page.wait_for_timeout(20)
+    raise AssertionError("the banker's new game was not started")
+
+
 def held_back(page: Any, held: list[Any], count: int = 1) -> None:
     """Wait until a route handler of ``page`` has held back ``count`` answers. Playwright's
     sync API runs a handler only while the test is inside one of its calls, so the page may

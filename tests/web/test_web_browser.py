@@ -148,6 +148,7 @@ def test_mario_auction_offer_undo_reclaim(server: tuple[str, GameService], brows
     shot(bank, "undo-confirm")
     bank.get_by_role("button", name="Yes, take it back").click()
     expect(player_card(luigi, "luigi")).to_contain_text(f"Owns: {won['name']}")
+    expect(undo.locator("[data-confirm=undo]")).to_have_count(0)  # its answer has come
     # ending the game asks first; Cancel leaves it running
     bank.locator('.careful [data-type="end_game"] button').click()
     bank.get_by_role("button", name="Cancel").click()
