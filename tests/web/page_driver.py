@@ -344,7 +344,14 @@ class Table:
 
 def banker_login(page: Any, base: str, game_id: str) -> None:
     page.goto(base + "/")
-    page.locator("summary", has_text="Banker").click()
+    pin = page.locator("#pin")
+    for _ in range(3):  # a loaded machine may still be drawing the first page: tap again
+        page.locator("summary", has_text="Banker").click()
+        try:
+            pin.wait_for(state="visible", timeout=5000)
+            break
+        except Exception:  # noqa: BLE001 - Playwright's TimeoutError
+            continue
     page.fill("#pin", PIN)
     page.get_by_role("button", name="Log in").click()
     expect()(page.locator("#who")).to_have_text("Banker")

@@ -171,7 +171,12 @@ def test_the_winner_is_offered_the_losers_real_hand_and_colours_are_the_movers(
         assert trainers.version() > before
         assert ash.evaluate("!toast.error"), ash.locator("#toast").inner_text()
         expect()(misty.locator(".hist")).to_contain_text("takes an Item Card")
-        assert abs(line.evaluate("el => Math.round(el.getBoundingClientRect().top)") - top) <= 1
+        where = ("() => Math.round(document.querySelector('.hist li[data-anchor=\"h20\"]')"
+                 ".getBoundingClientRect().top)")
+        try:  # once the page has drawn the move (CI once read 0 here: which tab, which scroll?)
+            misty.wait_for_function(f"() => Math.abs(({where})() - {top}) <= 1", timeout=5000)
+        except Exception:  # noqa: BLE001 - Playwright's TimeoutError: say what the page showed
+            raise AssertionError(misty.evaluate(f"[S.tab, window.scrollY, ({where})()]")) from None
     misty.locator("#tab-table").click()
     taken = trainers.service.state(trainers.game_id)[1].trainer("ash").items
     assert set(taken) <= hand | {"potion", "fly"}
