@@ -51,8 +51,8 @@ def test_dice_typed_for_the_next_roll_survive_a_late_answer(browser: Any, tmp_pa
         said = len(toasts(leia))
         route, answer = held[0]
         route.fulfill(response=answer)  # the answer arrives; its news is told on this phone
-        leia.wait_for_function(f"(n) => (window.__toasts || []).length > {said}", arg=said)
-        leia.wait_for_function("() => S.sending === 0")
+        leia.wait_for_function("(n) => (window.__toasts || []).length > n", arg=said)  # told
+        assert leia.evaluate("S.sending") == 0
         assert first.input_value() == "5"
         box.locator("input[data-die='1']").fill("4")
         after = service.state(gid)[0]
