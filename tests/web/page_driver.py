@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from web_helpers import PIN, FakeHardware
+from web_helpers import PIN, FakeHardware, open_banker_form
 
 from companion.editions.master_trainer.battles import bonus_cards
 from companion.script import parse_step
@@ -88,7 +88,7 @@ def expect() -> Any:
 def banker_starts(bank: Any, base: str, setup: dict[str, Any]) -> str:
     """Log in with the PIN, fill the setup form, start; returns the join code."""
     bank.goto(base + "/")
-    bank.locator("summary", has_text="Banker").click()
+    open_banker_form(bank)
     bank.fill("#pin", PIN)
     bank.get_by_role("button", name="Log in").click()
     expect()(bank.locator("#who")).to_have_text("Banker")
@@ -344,14 +344,7 @@ class Table:
 
 def banker_login(page: Any, base: str, game_id: str) -> None:
     page.goto(base + "/")
-    pin = page.locator("#pin")
-    for _ in range(3):  # a loaded machine may still be drawing the first page: tap again
-        page.locator("summary", has_text="Banker").click()
-        try:
-            pin.wait_for(state="visible", timeout=5000)
-            break
-        except Exception:  # noqa: BLE001 - Playwright's TimeoutError
-            continue
+    open_banker_form(page)
     page.fill("#pin", PIN)
     page.get_by_role("button", name="Log in").click()
     expect()(page.locator("#who")).to_have_text("Banker")

@@ -28,7 +28,7 @@ from page_driver import (
     told,
 )
 from test_page_table_night import mario  # noqa: F401  (a fixture)
-from web_helpers import PIN
+from web_helpers import PIN, open_banker_form
 
 from companion.script import parse_step
 
@@ -238,7 +238,7 @@ def test_a_banker_with_no_game_is_shown_how_to_start_one(browser: Any, tmp_path:
         expect()(bank.locator("#code")).not_to_have_attribute("placeholder",
                                                                re.compile(r"\b\d{4}\b"))
         looks_tappable(bank.locator("details.opener > summary", has_text="Banker"))
-        bank.locator("summary", has_text="Banker").click()
+        open_banker_form(bank)
         bank.fill("#pin", PIN)
         bank.get_by_role("button", name="Log in").click()
         expect()(bank.locator("#who")).to_have_text("Banker")
@@ -392,7 +392,7 @@ def test_a_server_on_loopback_shows_an_address_that_reaches_it(
         assert url == f"http://127.0.0.1:{port}", printed
         bank = new_phone(browser, errors)
         bank.goto(url + "/")
-        bank.locator("summary", has_text="Banker").click()
+        open_banker_form(bank)
         bank.fill("#pin", PIN)
         bank.get_by_role("button", name="Log in").click()
         expect()(bank.locator("#who")).to_have_text("Banker")
@@ -440,7 +440,7 @@ def test_the_edition_a_banker_chose_stays_chosen_when_the_list_comes_late(
         bank = new_phone(browser, errors)
         bank.route("**/api/editions", lambda route: held.append(route))
         bank.goto(base + "/")
-        bank.locator("summary", has_text="Banker").click()
+        open_banker_form(bank)
         bank.fill("#pin", PIN)
         bank.get_by_role("button", name="Log in").click()
         expect()(bank.locator("#who")).to_have_text("Banker")

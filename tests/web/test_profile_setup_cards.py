@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from test_profile_page import PIN, SHOTS, FakeTable, expect, page, server  # noqa: F401
+from web_helpers import open_banker_form
 
 from companion.boxes.profiles import Profiles
 from companion.service import GameService
@@ -17,7 +18,7 @@ from companion.service import GameService
 
 def open_setup(page: Any, base: str, edition: str) -> None:  # noqa: F811
     page.goto(base + "/")
-    page.locator("summary", has_text="Banker").click()
+    open_banker_form(page)
     page.fill("#pin", PIN)
     page.get_by_role("button", name="Log in").click()
     expect(page.locator("#who")).to_have_text("Banker")

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from page_driver import ARGS, CHROMIUM, new_phone, running_server
-from web_helpers import PIN
+from web_helpers import PIN, open_banker_form
 
 from companion.service import GameService
 
@@ -70,7 +70,7 @@ def test_mario_auction_offer_undo_reclaim(server: tuple[str, GameService], brows
     errors: list[str] = []
     bank = new_phone(browser, errors)
     bank.goto(base + "/")
-    bank.locator("summary", has_text="Banker").click()
+    open_banker_form(bank)
     bank.fill("#pin", "0000")
     bank.get_by_role("button", name="Log in").click()
     expect(bank.locator("#toast")).to_have_text("Wrong PIN.")

@@ -11,7 +11,7 @@ import pytest
 from test_web_browser import CHROMIUM, PIN, expect, new_phone, shot
 from test_web_browser import browser as browser  # noqa: F401 - fixtures
 from test_web_browser import server as server  # noqa: F401
-from web_helpers import Phone
+from web_helpers import Phone, open_banker_form
 
 from companion.engine import editions
 from companion.service import GameService
@@ -99,7 +99,7 @@ def test_banker_corrects_the_board_while_setting_up(server: tuple[str, GameServi
     errors: list[str] = []
     bank = new_phone(browser, errors)
     bank.goto(base + "/")
-    bank.locator("summary", has_text="Banker").click()
+    open_banker_form(bank)
     bank.fill("#pin", PIN)
     bank.get_by_role("button", name="Log in").click()
     expect(bank.locator("#who")).to_have_text("Banker")

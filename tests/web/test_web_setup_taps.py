@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from web_helpers import PIN
+from web_helpers import PIN, open_banker_form
 
 from companion.service import GameService
 from companion.table import Table
@@ -54,7 +54,7 @@ def test_tapping_tokens_gives_each_player_theirs(table_server: tuple[str, Table]
         page = browser.new_context(viewport={"width": 360, "height": 740}).new_page()
         page.set_default_timeout(20000)
         page.goto(base + "/")
-        page.locator("summary", has_text="Banker").click()
+        open_banker_form(page)
         page.fill("#pin", PIN)
         page.get_by_role("button", name="Log in").click()
         expect(page.locator("#who")).to_have_text("Banker")

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from web_helpers import PIN, Phone
+from web_helpers import PIN, Phone, open_banker_form
 
 from companion.service import GameService
 from companion.table import Table
@@ -216,7 +216,7 @@ def test_the_banker_switches_the_table_to_this_game_on_the_page(tmp_path: Path) 
             page = browser.new_context(viewport={"width": 360, "height": 740}).new_page()
             page.set_default_timeout(20000)
             page.goto(base + "/")
-            page.locator("summary", has_text="Banker").click()
+            open_banker_form(page)
             page.fill("#pin", PIN)
             page.get_by_role("button", name="Log in").click()
             playwright_api.expect(page.locator("#who")).to_have_text("Banker")

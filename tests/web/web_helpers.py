@@ -88,3 +88,17 @@ class SlowScreen:
 
     def signal(self, kind: str) -> None:
         pass
+
+
+def open_banker_form(page: Any) -> None:
+    """Tap "Banker" on a phone's first page until its PIN field shows: a loaded machine may
+    still be drawing the page, and a person taps again when nothing opened."""
+    pin = page.locator("#pin")
+    for _ in range(3):
+        page.locator("summary", has_text="Banker").click()
+        try:
+            pin.wait_for(state="visible", timeout=5000)
+            return
+        except Exception:  # noqa: BLE001, S112 - Playwright's TimeoutError: tap again
+            continue
+
