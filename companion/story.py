@@ -113,17 +113,12 @@ def current(event: Event) -> tuple[str, EventData]:
     return name, EVENT_TYPES[name].from_stored(data)
 
 
-def undo_marks(rows: Iterable[Row]) -> list[tuple[int, int]]:
-    """Every undo in the log: ``(its seq, the last seq it kept)``."""
-    return [(seq, int(e.data["to_seq"])) for seq, _, _, e in rows if e.type == game.UNDONE]
-
-
-def in_force(rows: Iterable[Row], marks: Sequence[tuple[int, int]]) -> Iterator[Row]:
-    """The rows no undo took back, one at a time: an undo at ``m`` that kept up to ``t``
-    took back the rows between (the rule of :func:`companion.engine.game.effective`)."""
+def in_force(rows: Iterable[Row]) -> Iterator[Row]:
+    """The rows no undo took back (:func:`companion.engine.game.taken_back`), one at a time;
+    ``rows`` is read twice, its undos first."""
+    marks = game.undo_marks((r[0], r[3]) for r in rows)
     for row in rows:
-        seq, event = row[0], row[3]
-        if event.type != game.UNDONE and not any(t < seq < m for m, t in marks):
+        if row[3].type != game.UNDONE and not game.taken_back(row[0], marks):
             yield row
 
 
@@ -133,7 +128,7 @@ def steps(rows: Iterable[Row]) -> Iterator[Step]:
     never held whole (:class:`Reread`)."""
     state: BaseState | None = None
     last: tuple[Row, tuple[str, EventData]] | None = None  # its step needs the next row
-    for row in chain(in_force(rows, undo_marks(rows)), [None]):
+    for row in chain(in_force(rows), [None]):
         typed = current(row[3]) if row is not None else None
         if last is not None:
             (seq, cmd, time, event), (name, data) = last

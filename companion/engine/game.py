@@ -5,7 +5,7 @@ These functions are pure: the same inputs always give the same outputs.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from companion.engine.context import Ctx
@@ -68,23 +68,28 @@ def view(state: BaseState, viewer: str | None = None) -> dict[str, Any]:
     return find_edition(state.edition).view(state, viewer)
 
 
+def undo_marks(log: Iterable[tuple[int, Event]]) -> list[tuple[int, int]]:
+    """Every ``undone`` event of the log: ``(its seq, the last seq it kept)``."""
+    return [(seq, int(e.data["to_seq"])) for seq, e in log if e.type == UNDONE]
+
+
+def taken_back(seq: int, marks: Sequence[tuple[int, int]]) -> bool:
+    """Whether an undo took back the event at ``seq``: an ``undone`` event at ``m`` that kept
+    up to ``t`` takes back every event between (``marks``: the whole log's
+    :func:`undo_marks`, so a log can be read a row at a time after them)."""
+    return bool(marks) and any(t < seq < m for m, t in marks)
+
+
 def effective(
     log: Iterable[tuple[int, Event]], keep_markers: bool = False
 ) -> list[tuple[int, Event]]:
-    """The events still in force: an ``undone`` event takes back every event after its
-    ``to_seq``. Sequence numbers come from the log; nothing is ever deleted there.
-    ``keep_markers`` keeps the ``undone`` events themselves (for the players' log)."""
-    kept: list[tuple[int, Event]] = []
-    for seq, event in log:
-        if event.type == UNDONE:
-            to_seq = event.data["to_seq"]
-            while kept and kept[-1][0] > to_seq:
-                kept.pop()
-            if keep_markers:
-                kept.append((seq, event))
-        else:
-            kept.append((seq, event))
-    return kept
+    """The events still in force (:func:`taken_back`). Sequence numbers come from the log;
+    nothing is ever deleted there. ``keep_markers`` keeps the ``undone`` events themselves
+    that are still in force (for the players' log)."""
+    log = list(log)
+    marks = undo_marks(log)
+    return [(seq, e) for seq, e in log
+            if (keep_markers or e.type != UNDONE) and not taken_back(seq, marks)]
 
 
 def replay(events: Iterable[Event], state: BaseState | None = None) -> BaseState:
