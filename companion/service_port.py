@@ -25,7 +25,6 @@ class ServicePort(Protocol):
     """The database, for settings and side tables: use it only inside :meth:`call`."""
     changed: threading.Condition
     """Notified after every commit (a stream waiting for the next version)."""
-    before_later: list[Callable[[], None]]
     tap_handler: Callable[[str, str], Outcome] | None
 
     @property

@@ -59,10 +59,6 @@ class WriterThread:
         self._later: list[Callable[[], None]] | None = None
         """While a queued item answered early runs (:meth:`enqueue`): what waits until its
         caller has the answer (the listeners not ``first``, housekeeping); else None."""
-        self.before_later: list[Callable[[], None]] = []
-        """Run on the service thread after an early answer, before the work kept for later:
-        a front may wait there briefly until its loop has written the move (the OLED's
-        drawing would otherwise hold the GIL the loop needs)."""
         self.changed = threading.Condition()
         self.faults: list[dict[str, Any]] = []
         """Start-up problems as notices (``{"text", "level", "game_id"}``); every new
@@ -130,14 +126,9 @@ class WriterThread:
         return later
 
     def _run_later(self, later: list[Callable[[], None]]) -> None:
-        """After an early answer: let the front write the move, then the rest, in order."""
+        """After an early answer: the work kept for later, in order."""
         holder, self._holder = self._holder, threading.get_ident()  # it holds the turn:
         try:  # a listener's own call() runs here, not queued behind itself
-            for hook in list(self.before_later):
-                try:
-                    hook()
-                except Exception:
-                    log.exception("a before-later hook failed")
             for work in later:
                 try:
                     work()

@@ -43,8 +43,8 @@ MAX_HEAD = 16 * 1024
 TICK = 1.0
 """Seconds between a stream's checks whether it must end (hand-over, server closing)."""
 LOOP_GRACE = 0.005
-"""Seconds the service thread waits, after a move, for the loop to write its frames before
-the table's screen is redrawn (which holds the GIL the loop needs)."""
+"""Seconds a thread that committed a move waits for the loop to write its frames, before it
+answers the mover or redraws the table's screen (either holds the GIL the loop needs)."""
 FAILED = (500, [("Content-Type", "application/json")],
           b'{"error": "Something went wrong on the companion.", "code": "server_error"}')
 
@@ -59,6 +59,7 @@ class Front:
         self.max_body = int(app.config.get("MAX_CONTENT_LENGTH") or 1024 * 1024)
         self.pool = ThreadPoolExecutor(max(1, threads), thread_name_prefix="web")
         self.loop: asyncio.AbstractEventLoop | None = None
+        self._loop_thread: int | None = None
         self._news: set[asyncio.Event] = set()
         self._memo: dict[tuple[Any, int], tuple[int, bytes | None]] = {}
         self._ticking: asyncio.TimerHandle | None = None
@@ -68,11 +69,13 @@ class Front:
         self.streams = 0
         service: ServicePort = app.extensions["companion"].service
         service.subscribe(self._published, first=True)  # before the OLED's redraw
-        service.before_later.append(self._let_loop_write)
 
     # -- the service's side ---------------------------------------------------------------------
     def _published(self, game_id: str, version: int, notice: Any) -> None:
-        """After a commit (any thread): every open stream looks for its next frame."""
+        """After a commit (any thread): every open stream writes its next frame, and the
+        committing thread waits (at most ``LOOP_GRACE``) until they have. Else it would hold
+        the GIL the loop needs while it finishes the mover's answer or redraws the OLED, and
+        every other phone would hear of the move that much later."""
         loop = self.loop
         if loop is None or loop.is_closed():
             return
@@ -81,13 +84,18 @@ class Front:
             loop.call_soon_threadsafe(self.wake)
         except RuntimeError:  # the loop ended meanwhile
             self._written.set()
+            return
+        if threading.get_ident() != self._loop_thread:
+            self._written.wait(LOOP_GRACE)
 
     def wake(self) -> None:
-        """On the loop: wake every stream (a new version, or the server closing)."""
+        """On the loop: wake every stream (a new version, or the server closing); once they
+        have written, whoever waits in :meth:`_published` goes on."""
         self._memo.clear()
         for news in self._news:
             news.set()
-        self._written.set()
+        assert self.loop is not None
+        self.loop.call_soon(self._written.set)  # after the streams' turns (FIFO)
 
     def _tick(self) -> None:
         """Every ``TICK`` seconds while streams are open: each checks its heartbeat and end
@@ -109,17 +117,13 @@ class Front:
             found = self._memo[key] = spec.frame(seen)
         return found
 
-    def _let_loop_write(self) -> None:
-        """On the service thread after a move's answer, before the OLED is redrawn: wait (at
-        most ``LOOP_GRACE``) until the loop has woken the streams."""
-        self._written.wait(LOOP_GRACE)
-
     # -- ASGI -----------------------------------------------------------------------------------
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             return
         if self.loop is None:
             self.loop = asyncio.get_running_loop()
+            self._loop_thread = threading.get_ident()
         body = await self._body(scope, receive)
         if body is None:
             await _answer(send, 413, [("Content-Type", "application/json")],
