@@ -94,8 +94,7 @@ class Front:
         self._memo.clear()
         for news in self._news:
             news.set()
-        assert self.loop is not None
-        self.loop.call_soon(self._written.set)  # after the streams' turns (FIFO)
+        asyncio.get_running_loop().call_soon(self._written.set)  # after the streams' turns
 
     def _tick(self) -> None:
         """Every ``TICK`` seconds while streams are open: each checks its heartbeat and end
