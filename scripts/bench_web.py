@@ -165,6 +165,15 @@ async def latency(port: int, game: str, seats: list[str], cookies: list[str], ba
         all_ms.append((max(ats) - t0) / 1e6)
         first_ms.append((min(ats) - t0) / 1e6)
     under_load = api_under_load(f"http://127.0.0.1:{port}", game, banker)
+    refused = []  # the floor of any move: Flask's checks and the rule, no commit, no frame
+    for _ in range(200):
+        t0 = time.perf_counter_ns()
+        mover.send({"actor": "banker", "type": "transfer", "args": {
+            "source": seats[0], "to": seats[1], "amount": START * len(seats) + 1,
+            "reason": "more than anyone has"}})
+        status, _ = await mover.response()
+        assert status == 409, status
+        refused.append((time.perf_counter_ns() - t0) / 1e6)
     finals = [json.dumps([r.version, sorted(balances().items())]) for r in readers]
     total = sum(balances().values())
     if total != START * len(seats):
@@ -174,7 +183,7 @@ async def latency(port: int, game: str, seats: list[str], cookies: list[str], ba
     for t in tasks:
         t.cancel()
     mover.w.close()
-    return {"all": summarize(all_ms), "first": summarize(first_ms),
+    return {"all": summarize(all_ms), "first": summarize(first_ms), "refused": summarize(refused),
             "rx_bytes_per_move": round((spectator.rx - rx0) / moves),
             "rx_packets_per_move": round((spectator.packets - pk0) / moves, 2),
             "api_get_ms_with_streams_open": under_load}
@@ -324,6 +333,7 @@ def run_latency(a: argparse.Namespace, pid: int, port: int, t_start: float) -> i
         out[f"{k}_ms"] = res["all"][k]
     for k in ("p50", "p95", "p99", "max", "mean"):
         out[f"first_{k}_ms"] = res["first"][k]
+    out["refused_p50_ms"] = res["refused"]["p50"]  # a refused move's answer to the mover
     out.update(players=a.players, spectators=a.clients - a.players,
                rx_bytes_per_move=res["rx_bytes_per_move"],
                rx_packets_per_move=res["rx_packets_per_move"], warmup=a.warmup,

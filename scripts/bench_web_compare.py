@@ -20,6 +20,9 @@ from pathlib import Path
 from typing import Any
 
 BENCH = Path(__file__).resolve().with_name("bench_web.py")
+METRICS = ("p50_ms", "p99_ms", "rx_bytes_per_move", "refused_p50_ms")
+"""``refused_p50_ms`` is ours only: a refused move's answer (Flask's checks and the rule, no
+commit and no frame), the floor of any move through Flask."""
 
 
 def log(*a: Any) -> None:
@@ -91,7 +94,7 @@ def compare(moves: int, runs: int, clients_list: list[int], baseline: Path | Non
                     before.append(run_baseline(baseline, clients, moves, pin))
                 ours.append(run_ours(clients, moves, pin))
             row: dict[str, Any] = {"clients": clients, "pinned": bool(pin), "runs": n}
-            for k in ("p50_ms", "p99_ms", "rx_bytes_per_move"):
+            for k in METRICS:
                 row[f"ours_{k}"] = [r.get(k) for r in ours]
                 a = sorted(x for x in row[f"ours_{k}"] if x is not None)
                 if before:
@@ -99,7 +102,7 @@ def compare(moves: int, runs: int, clients_list: list[int], baseline: Path | Non
                     b = sorted(x for x in row[f"before_{k}"] if x is not None)
                     if a and b:
                         row[f"vs_before_{k}"] = round(a[len(a) // 2] / b[len(b) // 2], 2)
-                if theirs:
+                if any(r.get(k) is not None for r in theirs):
                     row[f"bgio_{k}"] = [r.get(k) for r in theirs]
                     b = sorted(x for x in row[f"bgio_{k}"] if x is not None)
                     if a and b:
@@ -111,7 +114,7 @@ def compare(moves: int, runs: int, clients_list: list[int], baseline: Path | Non
             report.append(row)
             where = "one core" if pin else "all cores"
             print(f"{clients} clients, {where}, {n} alternating run(s) of {moves} moves:")
-            for k in ("p50_ms", "p99_ms", "rx_bytes_per_move"):
+            for k in METRICS:
                 line = f"  {k:18} ours {row[f'ours_{k}']}"
                 if f"before_{k}" in row:
                     line += f"  before {row[f'before_{k}']} (x{row.get(f'vs_before_{k}')})"
