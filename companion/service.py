@@ -235,7 +235,7 @@ class GameService(GameImport, WriterThread):
 
     def story(self, game_id: str) -> dict[str, Any]:
         """The game's story (companion/story.py), told once per version for the OLED and every
-        phone, from the log read a row at a time (decoded whole: ~2 KB an event, kept)."""
+        phone, reading the log a row at a time (a log decoded whole costs ~2 KB an event)."""
         rec = self.record(game_id)
         if rec.told and rec.told[0] == rec.version:
             return rec.told[1]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import chain
+from itertools import chain, pairwise
 from typing import Any
 
 from companion import i18n
@@ -127,18 +127,15 @@ def steps(rows: Iterable[Row]) -> Iterator[Step]:
     is read twice (its undos first), one row at a time, so a log read from the store is
     never held whole (:class:`Reread`)."""
     state: BaseState | None = None
-    last: tuple[Row, tuple[str, EventData]] | None = None  # its step needs the next row
-    for row in chain(in_force(rows), [None]):
-        typed = current(row[3]) if row is not None else None
-        if last is not None:
-            (seq, cmd, time, event), (name, data) = last
-            after = game.apply(state, event)
-            nxt = typed if row is not None and row[1] == cmd else None
-            if state is not None:
-                yield Step(seq, cmd, time, name, data, event.say, event.cite, state, after,
-                           nxt[0] if nxt else "", nxt[1] if nxt else None)
-            state = after
-        last = (row, typed) if row is not None and typed is not None else None
+    typed = ((row, current(row[3])) for row in in_force(rows))
+    for here, nxt in pairwise(chain(typed, [None])):  # each row with the one after it
+        (seq, cmd, time, event), (name, data) = here  # type: ignore[misc]  # None comes last
+        after = game.apply(state, event)
+        follow = nxt[1] if nxt is not None and nxt[0][1] == cmd else None  # the same command's
+        if state is not None:
+            yield Step(seq, cmd, time, name, data, event.say, event.cite, state, after,
+                       follow[0] if follow else "", follow[1] if follow else None)
+        state = after
 
 
 class Reread:

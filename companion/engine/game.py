@@ -77,7 +77,7 @@ def taken_back(seq: int, marks: Sequence[tuple[int, int]]) -> bool:
     """Whether an undo took back the event at ``seq``: an ``undone`` event at ``m`` that kept
     up to ``t`` takes back every event between (``marks``: the whole log's
     :func:`undo_marks`, so a log can be read a row at a time after them)."""
-    return bool(marks) and any(t < seq < m for m, t in marks)
+    return any(t < seq < m for m, t in marks)
 
 
 def effective(
