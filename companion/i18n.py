@@ -225,17 +225,6 @@ def _plural_index(lang: str) -> Callable[[int], int]:
     return gettext.c2py(cat.plural_expr if cat is not None else "(n != 1)")
 
 
-def choose(accepted: str | None) -> str:
-    """The language for a reader who accepts ``accepted`` (an Accept-Language header or a
-    language tag such as ``"it-IT"``): the first one we have, else English."""
-    for part in (accepted or "").split(","):
-        tag = part.split(";", 1)[0].strip().replace("_", "-").lower()
-        base = tag.split("-", 1)[0]
-        if base in LANGUAGES:
-            return base
-    return SOURCE
-
-
 def environment_language(env: Mapping[str, str]) -> str:
     """The terminal's language (the CLI): the first of LANGUAGE (a colon list), LC_ALL,
     LC_MESSAGES, LANG that is set, as gettext reads them; "C" or "POSIX" is English."""

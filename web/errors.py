@@ -38,11 +38,11 @@ class ApiError(Exception):
 
 
 def reader() -> str:
-    """The asking phone's language: the first of its ``Accept-Language`` we have, else
-    English (outside a request, English)."""
+    """The asking phone's language: the one of ours its ``Accept-Language`` prefers most (its
+    quality values: ``en;q=0, it`` is Italian), else English (outside a request, English)."""
     if not has_request_context():
         return i18n.SOURCE
-    return i18n.choose(request.headers.get("Accept-Language"))
+    return request.accept_languages.best_match(i18n.LANGUAGES, default=i18n.SOURCE)
 
 
 def refusal(error: str) -> dict[str, Any]:

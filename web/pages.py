@@ -11,7 +11,7 @@ from babel.messages.pofile import read_po
 from flask import Blueprint, Response, abort, jsonify, render_template, request
 
 from companion import i18n
-from web import seat_reclaim
+from web import errors, seat_reclaim
 
 bp = Blueprint("pages", __name__)
 seat_reclaim.register(bp)
@@ -34,7 +34,7 @@ def reader_lang() -> str:
     chosen = request.cookies.get(COOKIE, "")
     if chosen in i18n.LANGUAGES or chosen == PSEUDO:
         return chosen
-    return i18n.choose(request.headers.get("Accept-Language"))
+    return errors.reader()
 
 
 def page_words(msgid: str, lang: str, **args: Any) -> str:

@@ -80,3 +80,24 @@ def test_a_stale_version_and_an_unknown_command_are_refused_in_the_phones_langua
                                      "ricarica la pagina.")
     r = banker.post(f"/api/games/{gid}/commands", {"actor": zoe, "type": "fly"}, headers=ES)
     assert r.get_json()["error"] == "Monopolino no tiene la orden 'fly'."
+
+
+@pytest.mark.parametrize(("header", "lang"), [
+    ("es;q=0.3, it;q=0.9", "it"),   # the higher quality wins, not the first named
+    ("en;q=0, it", "it"),           # q=0: "not English"
+    ("it-IT,it;q=0.9,en;q=0.5", "it"),
+    ("es-AR", "es"),
+    ("ru, de", "en"),
+    ("qps", "en"),                  # the pseudo-language is never picked from a browser
+    ("", "en"),
+])
+def test_accept_language_quality_values_pick_the_language(
+        phone: Callable[[], Phone], header: str, lang: str) -> None:
+    """The page's ``<html lang>`` and a refusal's words follow the language the browser
+    prefers most (its quality values), not the first one it names."""
+    p = phone()
+    page = p.client.get("/", headers={"Accept-Language": header}).get_data(as_text=True)
+    assert f'<html lang="{lang}">' in page
+    r = p.post("/api/banker/login", {"pin": "0000"}, headers={"Accept-Language": header})
+    assert r.get_json()["error"] == {"it": "PIN errato.", "es": "PIN incorrecto.",
+                                     "en": "Wrong PIN."}[lang]
