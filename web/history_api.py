@@ -23,7 +23,7 @@ from companion.replay import Replay
 from companion.story import rows_of
 from web import access
 from web.context import web
-from web.errors import ApiError
+from web.errors import ApiError, reader
 from web.events import dumps
 from web.security import is_banker
 
@@ -188,8 +188,10 @@ def openapi_paths() -> dict[str, Any]:
             [gid, step, turns]),
         "/api/games/{game_id}/rules": op(
             "Rules at hand: the readings in force, a search (?q=) over the rulebook "
-            "passages and readings of the game's edition, and 'prompts': what each question "
-            "the edition asks means, with its rule (first-game mode)",
+            "passages, readings and help of the game's edition by English words or the "
+            "reader's (Accept-Language; each result's 'summary' says the passage in them), "
+            "and 'prompts': what each question the edition asks means, with its rule "
+            "(first-game mode)",
             [gid, {"name": "q", "in": "query", "required": False,
                    "schema": {"type": "string", "maxLength": 200}}]),
         "/api/history": op("The household's history: games, players, boxes, box profiles, "
@@ -202,9 +204,10 @@ def openapi_paths() -> dict[str, Any]:
 
 @bp.get("/api/games/<game_id>/rules")
 def rules(game_id: str) -> Response:
-    """Rules at hand: ``?q=`` searches the rulebook passages and readings of this game's
-    edition; ``readings`` are the readings in force for this game; ``prompts``, what each
-    question the edition asks means, with its rule (first-game mode)."""
+    """Rules at hand: ``?q=`` searches the rulebook passages, readings and help of this
+    game's edition in English and the reader's language (``Accept-Language``); ``readings``
+    are the readings in force for this game; ``prompts``, what each question the edition asks
+    means, with its rule (first-game mode)."""
     from companion import prompt_help, rules_lookup
 
     _viewer(game_id)
@@ -215,5 +218,6 @@ def rules(game_id: str) -> Response:
     settings = state.setup.settings
     return jsonify({"edition": state.edition,
                     "readings": rules_lookup.in_force(state.edition, settings),
-                    "results": rules_lookup.search(state.edition, settings, query),
+                    "results": rules_lookup.search(state.edition, settings, query,
+                                                   reader()),
                     "prompts": prompt_help.explanations(state.edition)})

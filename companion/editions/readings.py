@@ -21,11 +21,14 @@ _FILES = {"master-trainer": ("master-trainer", "rules.toml")}
 
 
 @cache
-def _tables(edition: str) -> Mapping[str, Any]:
-    parts = _FILES.get(edition, (f"{edition}.toml",))
+def _tables(edition: str, suffix: str = ".toml") -> Mapping[str, Any]:
+    """The edition's data file, or (``suffix=".search.toml"``) the file beside it."""
+    *folder, name = _FILES.get(edition, (f"{edition}.toml",))
     path = resources.files("seeds")
-    for part in parts:
+    for part in (*folder, name.removesuffix(".toml") + suffix):
         path = path.joinpath(part)
+    if suffix != ".toml" and not path.is_file():
+        return {}  # an edition with no search words yet
     return tomllib.loads(path.read_text("utf-8"))
 
 
@@ -49,6 +52,13 @@ def extract_texts(fileobj: Any, keywords: Any, comment_tags: Any, options: Any
 def citations(edition: str) -> dict[str, dict[str, str]]:
     """Rule id -> ``{section, quote}`` (or ``{reading}`` for the companion's own choice)."""
     return {k: dict(v) for k, v in _tables(edition).get("citations", {}).items()}
+
+
+def summaries(edition: str, lang: str) -> dict[str, str]:
+    """What each cited passage says in language ``lang``, by rule id: the edition's own words
+    for the rules search, in the file beside its data (``seeds/<edition>.search.toml``, one
+    table per language; none for English, whose words are the rulebook's)."""
+    return {k: str(v) for k, v in _tables(edition, ".search.toml").get(lang, {}).items()}
 
 
 def settings_info(edition: str) -> tuple[dict[str, Any], ...]:

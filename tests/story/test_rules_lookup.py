@@ -22,3 +22,31 @@ def test_the_readings_in_force_are_this_games_choices() -> None:
     assert chosen["bowser-rest"].startswith("every player has finished their next turn")
     found = search("mario", {"bowser_rest": "next_turn"}, "Bowser active again")
     assert any(p["kind"] == "reading" and "next turn" in p["text"] for p in found)
+
+
+def test_a_search_finds_passages_by_the_readers_words() -> None:
+    """An Italian or Spanish phone finds the passages by its own words (issue 41, item 4):
+    each result says what the passage says in that language, beside the English quote it
+    comes from."""
+    def ids(edition: str, query: str, lang: str) -> set[str]:
+        return {p["id"] for p in search(edition, {}, query, lang)}
+
+    assert "go-to-jail" in ids("mario", "cárcel", "es")      # the search box's own example
+    assert "go-to-jail" in ids("mario", "carcel", "es")      # any accents
+    assert "rent" in ids("monopolino", "alquiler", "es")
+    assert "rent" in ids("monopolino", "affitto", "it")
+    assert "battle" in ids("mario", "combate", "es")
+    assert "go-to-jail" in ids("starwars", "prigione", "it")
+    assert {"battle-win", "battle-lose"} <= ids("pokemon", "lotta", "it")
+    assert "catch" in ids("pokemon", "cattura", "it")
+    assert "battle" in ids("master-trainer", "lotta", "it")
+    rent = next(p for p in search("monopolino", {}, "affitto", "it") if p["id"] == "rent")
+    assert rent["summary"].startswith("Affitto:")
+    assert rent["text"] == "pay the amount shown on the space to the owner of the booth."
+    # a reading by its topic in the reader's words, and first-game help by its explanation
+    found = search("monopolino", {}, "botteghino", "it")
+    assert {"reading", "rule"} <= {p["kind"] for p in found}
+    assert any(p["kind"] == "help" for p in search("pokemon", {}, "cattura", "it"))
+    # English words still find the English quote on any phone; English has no summaries
+    assert "rent" in ids("mario", "rent", "it")
+    assert all(p.get("summary", "") == "" for p in search("mario", {}, "rent", "en"))

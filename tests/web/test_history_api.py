@@ -152,3 +152,11 @@ def test_rules_at_hand_for_a_phone_in_the_game(tmp_path: Path) -> None:
         assert "next turn" in rest["chosen"]
         assert Phone(app.test_client()).get(f"/api/games/{gid}/rules").status_code == 403
         assert banker.get(f"/api/games/{gid}/rules?q=" + "x" * 201).status_code == 400
+        # in the phone's language: its own words find the passage, said in them, beside
+        # the English quote it comes from (issue 41, item 4)
+        es = banker.get(f"/api/games/{gid}/rules?q=cárcel",
+                        headers={"Accept-Language": "es-ES,es;q=0.9"}).get_json()["results"]
+        jail = next(p for p in es if p["id"] == "go-to-jail")
+        assert "cárcel" in jail["summary"] and jail["text_lang"] == "en"
+        assert jail["text"].startswith("When you land on this corner space")
+        assert banker.get(f"/api/games/{gid}/rules?q=cárcel").get_json()["results"] == []

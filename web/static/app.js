@@ -573,8 +573,10 @@ function glance(v) {
   const roll = v.last_roll || [];
   /* the last lines said, each with its rule (view.log_cites, beside view.log) */
   const cites = v.log_cites || [];
-  const log = (v.log || []).map((e, i) => (typeof e === "string" && cites[i]
-    ? {say: e, cite: cites[i]} : e)).slice(-4).reverse();
+  /* a line the log stored as English (an old game's, before messages): marked lang="en" */
+  const raw = S.raw && S.raw.version === v.version ? S.raw.log || [] : [];
+  const log = (v.log || []).map((e, i) => ({...(typeof e === "string" ? {say: e} : e),
+    cite: (e && e.cite) || cites[i], english: typeof raw[i] === "string"})).slice(-4).reverse();
   if (log.length || roll.length) {
     const list = h("ul", {class: "happened", "aria-label": tr("What just happened")});
     /* the dice go beside the line of a player who rolled or moved by them (not Bowser's) */
@@ -585,11 +587,11 @@ function glance(v) {
       (t) => rx.test(t) && byPlayer(t))).find((i) => i >= 0) : undefined;
     for (const [i, e] of log.entries()) {
       const text = logText(e);
-      const li = h("li", {}, words(text));
+      const li = h("li", {}, e.english ? h("span", {lang: "en"}, words(text)) : words(text));
       if (i === at) li.prepend(dice(roll));
       if (e && e.cite) {
         const why = window.RulesAtHand ? RulesAtHand.why(e.cite)  /* with the readings in force */
-          : h("span", {class: "cite", hidden: true}, String(e.cite));
+          : h("span", {class: "cite", lang: "en", hidden: true}, String(e.cite));
         li.append(" ", h("button", {class: "link", "aria-expanded": "false", onclick: (ev) => {
           why.hidden = !why.hidden; ev.target.setAttribute("aria-expanded", String(!why.hidden));
         }}, tr("rule")), why);
@@ -1339,8 +1341,11 @@ function historyTab() {
   let lastCmd = null;
   rows.forEach((row, i) => {
     const said = words(rowText(row));
-    const li = h("li", {class: row.undone ? "undone" : "", "data-anchor": `h${rows.length - i}`}, said);
-    if (row.cite) li.append(h("span", {class: "cite"}, ` (${row.cite})`));
+    /* a line stored as English (an old game's, before messages), and the rulebook's words:
+       marked lang="en" */
+    const li = h("li", {class: row.undone ? "undone" : "", "data-anchor": `h${rows.length - i}`},
+      row.msg ? said : h("span", {lang: "en"}, said));
+    if (row.cite) li.append(" (", h("span", {class: "cite", lang: "en"}, row.cite), ")");
     /* the banker can take a move back from here, after saying yes */
     if (banker() && !row.undone && row.cmd > 0 && row.cmd !== lastCmd &&
         !/^The banker undoes/.test(row.say)) {

@@ -8,11 +8,17 @@ const Q = new URLSearchParams(location.search);
 const R = {game: Q.get("game"), step: null, last: 0, turns: [], view: null};
 
 async function getJSON(url) {
-  const r = await fetch(url, {credentials: "same-origin"});
+  /* in this phone's language: the rules search finds and says the passages in its words */
+  const r = await fetch(url, {credentials: "same-origin", headers: {"Accept-Language": I18n.lang()}});
   const body = await r.json().catch(() => ({}));
   if (!r.ok) throw new Error(I18n.text(body.error) || tr("The companion answered {status}.", {status: String(r.status)}));
+  /* a line stored as English (an old game's, before messages) is marked lang="en" */
+  const english = (lines) => (lines || []).map((x) => typeof x === "string");
+  if (body.replay) { body.replay.said_english = english(body.replay.said); body.log_english = english(body.log); }
   return I18n.localize(body);  /* messages in this phone's language (i18n.js) */
 }
+/* English words (the rulebook's, an old game's lines) marked so a screen reader reads them so */
+const en = (text) => h("span", {lang: "en"}, text);
 function toast(text) { const t = $("toast"); t.textContent = text; t.hidden = !text; }
 function hours(seconds) {
   const m = Math.round(seconds / 60);
@@ -104,7 +110,7 @@ async function household() {
 function storySection(s) {
   return h("section", {class: "story", "aria-label": tr("The story")},
     h("h2", {}, s.headline),
-    s.rule ? h("p", {class: "rule"}, tr("Rule:") + " " + s.rule) : null,
+    s.rule ? h("p", {class: "rule"}, tr("Rule:") + " ", en(s.rule)) : null,
     h("p", {class: "muted"}, trn("{n} turn", "{n} turns", s.turns)),
     s.players.map((p) => h("div", {},
       h("h3", {}, p.name, p.winner ? h("span", {class: "muted"}, " " + tr("(winner)")) : ""),
@@ -149,13 +155,15 @@ function replaySection() {
       slider),
     jump,
     h("div", {class: "said", "aria-label": tr("This step")}, r.said.length
-      ? r.said.map((t, i) => h("p", {}, t, r.cites[i] ? h("span", {class: "muted"}, ` (${r.cites[i]})`) : ""))
+      ? r.said.map((t, i) => h("p", {}, (r.said_english || [])[i] ? en(t) : t,
+        r.cites[i] ? h("span", {class: "muted"}, " (", en(r.cites[i]), ")") : ""))
       : h("p", {class: "muted"}, tr("Nothing said at this step."))),
     h("h3", {}, v.finished ? tr("Game over") : v.current ? tr("{player}'s turn", {player: who(v, v.current)}) : ""),
     playersTable(v),
     boardList(v),
     h("h3", {}, tr("The log then")),
-    h("ol", {class: "log"}, (v.log || []).map((t) => h("li", {class: r.said.includes(t) ? "new" : ""}, t))),
+    h("ol", {class: "log"}, (v.log || []).map((t, i) => h("li", {class: r.said.includes(t) ? "new" : "",
+      lang: (v.log_english || [])[i] ? "en" : null}, t))),
     R.exportable ? h("p", {}, h("a", {class: "btn", href: `/api/games/${encodeURIComponent(R.game)}/export`,
       download: `game-${R.game}.jsonl`}, tr("Download to share (a friend's companion imports it)"))) : null);
 }
@@ -180,9 +188,8 @@ function rulesSection() {
   const find = async (q) => {
     try {
       const r = await getJSON(`/api/games/${encodeURIComponent(R.game)}/rules?q=${encodeURIComponent(q)}`);
-      list.replaceChildren(...(r.results.length ? r.results.map((p) => h("li", {},
-        h("strong", {}, I18n.t(p.title)), p.kind === "reading" ? h("span", {class: "muted"}, " " + tr("(the companion's reading)")) : "",
-        h("br"), p.kind === "reading" ? I18n.t(p.text) : p.text)) : [h("li", {class: "muted"}, tr("Nothing found."))]));
+      list.replaceChildren(...(r.results.length ? r.results.map(RulesAtHand.passage)  /* rules.js */
+        : [h("li", {class: "muted"}, tr("Nothing found."))]));
       forced.replaceChildren(...r.readings.map((x) => h("li", {}, I18n.t(x.topic), x.chosen ? `: ${I18n.t(x.chosen)}` : "")));
     } catch (e) { toast(e.message); }
   };

@@ -30,6 +30,7 @@ const RulesAtHand = (() => {
     noReadings: tr("No readings: this game plays the rulebook as printed."),
     loading: tr("Reading the rulebook…"),
     failed: tr("The rules could not be read; try again."),
+    source: tr("From the English rulebook:"),
     offerTitle: tr("First game with this box?"),
     offerText: tr("The companion can explain each question the first time it comes up in a "
       + "game: what the choice means, and the rule it comes from. This phone remembers your "
@@ -52,7 +53,8 @@ const RulesAtHand = (() => {
   const redraw = () => { if (typeof render === "function") render(); };
 
   async function getJSON(url) {
-    const r = await fetch(url, {credentials: "same-origin"});
+    /* in this phone's language: the search finds and says the passages in its words */
+    const r = await fetch(url, {credentials: "same-origin", headers: {"Accept-Language": I18n.lang()}});
     const body = await r.json().catch(() => ({}));
     if (!r.ok) throw new Error(body.error || T().failed);
     return body;
@@ -89,7 +91,7 @@ const RulesAtHand = (() => {
   function why(cite) {
     const gid = gameId();
     return h("span", {class: "why", hidden: true, "data-why": gid},
-      h("span", {class: "cite"}, String(cite)), ...whyBody(gid));
+      h("span", {class: "cite", lang: "en"}, String(cite)), ...whyBody(gid));
   }
   function fillWhys(gid) {
     for (const el of document.querySelectorAll(`[data-why="${CSS.escape(gid)}"]`)) {
@@ -102,6 +104,30 @@ const RulesAtHand = (() => {
     const r = known(gid);
     return h("details", {class: "readings-in-force", "data-open": "readings-in-force"},
       h("summary", {}, T().inForce), r ? readingsList(r) : h("p", {class: "muted"}, T().loading));
+  }
+
+  /* ---- one passage found (/api/games/ID/rules: kind, title, text, *_lang, summary): the
+     rulebook's English words marked lang="en" (a screen reader reads them with an English
+     voice), ours in this phone's language; a cited passage said in this phone's words
+     (summary) above the English quote it comes from ---- */
+  function passage(p) {
+    const words = (text, lang) => (lang ? text : I18n.t(text));
+    const li = h("li", {}, h("strong", {lang: p.title_lang || null}, words(p.title, p.title_lang)),
+      p.kind === "reading" ? h("span", {class: "muted"}, T().reading) : "", h("br"));
+    if (p.summary) {
+      li.append(p.summary, h("br"), h("span", {class: "muted source"}, T().source, " ",
+        h("q", {lang: p.text_lang || null}, p.text)));
+    } else li.append(p.text_lang ? h("span", {lang: p.text_lang}, p.text) : words(p.text, ""));
+    return li;
+  }
+  /* a rule's one line (prompt_help.quoted): our frame in this phone's language, the
+     rulebook's section and quote inside it as the English they are */
+  function ruleLine(rule) {
+    const en = (text) => h("span", {lang: "en"}, text);
+    if (!rule || typeof rule !== "object" || !rule.msg) return en(String(rule || ""));
+    const args = {...rule.args};
+    for (const k of ["section", "quote"]) if (k in args) args[k] = en(String(args[k]));
+    return trNodes(rule.msg, args);
   }
 
   /* ---- the search, one tap away on every tab: a button in the page's bar opens it ---- */
@@ -124,9 +150,8 @@ const RulesAtHand = (() => {
       try {
         const r = await getJSON(rulesUrl(gid, q));
         if (n !== asked) return;  /* a later search answered first */
-        list.replaceChildren(...(r.results.length ? r.results.map((p) => h("li", {},
-          h("strong", {}, I18n.t(p.title)), p.kind === "reading" ? h("span", {class: "muted"}, T().reading) : "",
-          h("br"), p.kind === "reading" ? I18n.t(p.text) : p.text)) : [h("li", {class: "muted"}, T().nothing)]));
+        list.replaceChildren(...(r.results.length ? r.results.map(passage)
+          : [h("li", {class: "muted"}, T().nothing)]));
         forced.replaceChildren(h("h3", {}, T().inForce), readingsList(r));
       } catch (e) { list.replaceChildren(h("li", {class: "muted"}, e.message)); }
     };
@@ -197,7 +222,7 @@ const RulesAtHand = (() => {
     explaining = {game: gid, kind, text};
     return h("section", {class: "notice first-game", "aria-label": T().explainTitle},
       h("h2", {}, T().explainTitle), h("p", {}, I18n.t(help.text)),  /* marked N_ in companion/prompt_help.py */
-      help.rule ? h("p", {class: "muted hint"}, T().rule, I18n.text(help.rule)) : null,
+      help.rule ? h("p", {class: "muted hint"}, T().rule, ruleLine(help.rule)) : null,
       h("button", {onclick: () => { markSeen(gid, kind); explaining = null; redraw(); }}, T().gotIt));
   }
   function setting() {
@@ -205,6 +230,6 @@ const RulesAtHand = (() => {
     el.addEventListener("change", () => store.set(KEY, el.checked ? "on" : "off"));
     return h("label", {class: "check", for: el.id}, el, T().settingLabel);
   }
-  return {attach, why, readings, firstGame, setting};
+  return {attach, why, readings, firstGame, setting, passage};
 })();
 window.RulesAtHand = RulesAtHand;
