@@ -268,8 +268,20 @@ function showView(raw) {
       (a) => `${a.actor}:${a.type}` === S.confirm)) S.confirm = null;
   }
   if (moved && before) notify(before, v);
+  if (moved && before && window.ReadAloud) ReadAloud.say(heard(before, v));
   if (S.seat && moved && banker()) loadSeat(true);
   if (!S.seatPending) render();
+}
+
+/* what happened since ``before`` as this phone reads it, to be read aloud (aloud.js): the new
+   lines (one an old game stored as English, in English), then "Your turn" */
+function heard(before, v) {
+  const count = newLines(before.log || [], v.log || []).length;
+  const raw = count ? ((S.raw && S.raw.log) || []).slice(-count) : [];
+  const lines = count ? (v.log || []).slice(-count).map((e, i) => ({text: words(logText(e)),
+    lang: typeof raw[i] === "string" ? "en" : I18n.lang()})) : [];
+  if (myTurn(v) && !myTurn(before)) lines.push({text: tr("Your turn: {prompt}", {prompt: words(v.prompt.text)})});
+  return lines;
 }
 
 /* ---- your turn, and what hits you ---- */
@@ -1485,6 +1497,7 @@ function displaySection() {
     h("label", {for: "pref-lang"}, langWord.join(" · ")), lang,
     h("label", {for: "pref-theme"}, tr("Colours")), theme, check("big", tr("Large text")),
     check("sound", tr("A sound when it is my turn")), window.RulesAtHand ? RulesAtHand.setting() : null,
+    window.ReadAloud ? ReadAloud.setting() : null,
     h("p", {class: "muted hint"}, Awake.state() === "video" || Awake.state() === "lock"
       ? tr("The screen stays on while the game is open.")
       : tr("Tap the page once and the screen stays on while the game is open.")));
