@@ -5,14 +5,12 @@ messages the phone renders with the catalogue built from the same .po files."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import urllib.request
 from pathlib import Path
 from typing import Any
 
 from page_driver import (
-    ROOT,
     expect,
     join,
     join_code,
@@ -132,8 +130,8 @@ def test_the_phones_choice_of_language_is_remembered(browser: Any, tmp_path: Pat
 
 
 def test_an_italian_monopolino_game_pictured(browser: Any, tmp_path: Path) -> None:
-    """docs/screens/monopolino-play-it.png: the Table tab of an it-IT phone in play (taken
-    again with UPDATE_SCREENS=1); the lines under "What just happened" are Italian."""
+    """The Table tab of an it-IT phone in play: the lines under "What just happened" are
+    Italian (docs/screens/monopolino-play-it.png: test_page_play_languages.py)."""
     errors: list[str] = []
     with running_server(tmp_path) as (base, service):
         game_id, ids = setup_game(service, "monopolino", "play")
@@ -141,8 +139,5 @@ def test_an_italian_monopolino_game_pictured(browser: Any, tmp_path: Path) -> No
         join(page, base, join_code(service, game_id), ids[0])
         steady(page, service.state(game_id)[0])
         assert " avanza di " in _happened(page) or " botteghino " in _happened(page)
-        if os.environ.get("UPDATE_SCREENS"):
-            page.screenshot(path=str(ROOT / "docs" / "screens" / "monopolino-play-it.png"),
-                            full_page=True)
         page.context.close()
     assert errors == []

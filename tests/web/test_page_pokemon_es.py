@@ -1,15 +1,14 @@
 """A Spanish phone at a Monopoly: Pokémon Edition table (issue 30): the game's lines, its
 question and its buttons arrive as messages and read in Spanish, with the Spanish box's
-Poké Balls; docs/screens/pokemon-play-es.png pictures it (taken again with UPDATE_SCREENS=1)."""
+Poké Balls; docs/screens/pokemon-play-es.png pictures it (test_page_play_languages.py)."""
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 from typing import Any
 
-from page_driver import ROOT, expect, join, join_code, new_phone, running_server, setup_game, steady
+from page_driver import expect, join, join_code, new_phone, running_server, setup_game, steady
 
 
 def test_a_spanish_pokemon_game_pictured(browser: Any, tmp_path: Path) -> None:
@@ -25,8 +24,5 @@ def test_a_spanish_pokemon_game_pictured(browser: Any, tmp_path: Path) -> None:
         expect()(said).to_contain_text(re.compile(r" captura | explorar | Tomar | combate "))
         text = said.inner_text()
         assert not re.search(r" (catches|pays|explore|battles|take control) ", text), text
-        if os.environ.get("UPDATE_SCREENS"):
-            page.screenshot(path=str(ROOT / "docs" / "screens" / "pokemon-play-es.png"),
-                            full_page=True)
         page.context.close()
     assert errors == []
