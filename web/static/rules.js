@@ -10,7 +10,8 @@
      was never asked; when on (remembered by this phone), each question is explained the
      first time it is asked in that game (what the choice means, and its rule), then stays
      out of the way;
-   - RulesAtHand.setting(): the same switch in the Phone tab.
+   - RulesAtHand.setting(): the same switch in the Phone tab;
+   - RulesAtHand.passage(p): one search result (the history page's search draws them too).
    Everything comes from /api/games/ID/rules (fetched once per game, only when needed).
    Game data is shown as text, never HTML (dom.js). */
 "use strict";
