@@ -5,7 +5,7 @@
    lets a video play, and audio sound, once the person has tapped: Awake.tap() runs on taps. */
 "use strict";
 const Awake = (() => {
-  let lock = null, video = null, audio = null;
+  let lock = null, video = null, audio = null, unplayable = null;
   function film() {
     const v = document.createElement("video");
     v.setAttribute("playsinline", ""); v.setAttribute("muted", ""); v.setAttribute("loop", "");
@@ -15,6 +15,10 @@ const Awake = (() => {
       const src = document.createElement("source");
       src.src = `/static/vendor/awake.${kind}`; src.type = type; v.append(src);
     }
+    /* play() stays pending for ever when no film can load (a missing file): answer then too */
+    unplayable = new Promise((resolve) => {
+      v.lastElementChild.addEventListener("error", () => resolve(null));
+    });
     /* iOS lets a looping video sleep the screen at its end: keep it mid-film */
     v.addEventListener("timeupdate", () => { if (v.currentTime > 0.5) v.currentTime = Math.random() * 0.5; });
     document.body.append(v);
@@ -27,15 +31,18 @@ const Awake = (() => {
       try { lock = await navigator.wakeLock.request("screen"); return "lock"; } catch (e) { lock = null; }
     }
     video = video || film();
-    if (!video.paused) return "video";
-    try { await video.play(); return "video"; } catch (e) { return null; }  /* before a tap */
+    if (playing()) return "video";
+    try { return await Promise.race([video.play().then(() => "video"), unplayable]); }
+    catch (e) { return null; }  /* before a tap */
   }
+  /* a film keeps the screen on only once it has frames to show, not merely asked to play */
+  const playing = () => video && !video.paused && video.readyState >= HTMLMediaElement.HAVE_CURRENT_DATA;
   function off() {
     if (lock && !lock.released) lock.release().catch(() => {});
     lock = null;
     if (video) video.pause();
   }
-  const state = () => (lock && !lock.released ? "lock" : video && !video.paused ? "video" : null);
+  const state = () => (lock && !lock.released ? "lock" : playing() ? "video" : null);
   /* a short two-tone chime; the context is made on a tap so that it may sound later */
   function chime() {
     try {
