@@ -214,18 +214,18 @@ class GameService(GameImport, WriterThread):
         version serve every phone."""
         return _view_key(find_edition(self.record(game_id).edition), viewer)
 
-    def history(self, game_id: str) -> list[dict[str, Any]]:
-        """Every explained event of the game, oldest first, with undone ones marked; an
-        event an automatic rule caused has ``cite`` (the rule in one line) and ``citation``
-        (edition, section and quote, or the reading / house default)."""
+    def history(self, game_id: str, limit: int | None = None,
+                before: int | None = None) -> list[dict[str, Any]]:
+        """The explained events (``n``-th; all, or the newest ``limit`` before event ``before``),
+        oldest first, undone marked; one a rule caused has ``cite`` and ``citation``."""
         rows = self.call(self.store.rows, game_id)
         kept = {seq for seq, _ in game.effective((r.seq, r.event) for r in rows)}
         rules = find_edition(self.record(game_id).edition)
+        said = [(n, r) for n, r in enumerate((r for r in rows if r.event.say), 1)
+                if before is None or r.seq < before]
         out = []
-        for r in rows:
-            if not r.event.say:
-                continue
-            item = {"seq": r.seq, "cmd": r.cmd, "time": r.time, "say": r.event.say,
+        for n, r in said[-limit:] if limit else said:
+            item = {"n": n, "seq": r.seq, "cmd": r.cmd, "time": r.time, "say": r.event.say,
                     "undone": r.seq not in kept and r.event.type != game.UNDONE}
             citation = rules.citation(r.event.cite)
             if citation is not None:

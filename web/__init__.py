@@ -13,7 +13,7 @@ from flask import Flask
 
 from companion.join_codes import LastMoves
 from companion.steady_clock import SteadyClock
-from web import errors, security
+from web import compression, errors, security
 from web.claims import Claims
 from web.context import StreamSlots, Web
 from web.security import BankerSessions, Limiter
@@ -81,6 +81,7 @@ def create_app(service: ServicePort, hardware: Any = None,
     app.session_interface = RememberingSessions()
     security.install(app)
     errors.install(app)
+    compression.install(app)
     from web import api, captive, events, hardware_api, history_api, pages, profiles_api
 
     app.register_blueprint(pages.bp)

@@ -188,13 +188,31 @@ def undo(game_id: str) -> Response:
     return answer
 
 
+HISTORY_PAGE_MAX = 10_000
+"""Lines one answer of ``/history?limit=`` may ask for."""
+
+
+def _query_number(name: str, top: int) -> int | None:
+    """The whole number ``1..top`` in the query's ``name``, None if absent; else a 400."""
+    raw = request.args.get(name)
+    if raw is None:
+        return None
+    if not raw.isdecimal() or not 1 <= int(raw) <= top:
+        raise ApiError("bad_request", Msg("'{name}' must be a whole number from 1 to {top}.",
+                                          name=name, top=top))
+    return int(raw)
+
+
 @bp.get("/games/<game_id>/history")
 def history(game_id: str) -> Response:
+    """Newest first: every line, or ``?limit=N`` lines, older than event ``?before=SEQ``."""
     access.viewer(game_id)
+    limit = _query_number("limit", HISTORY_PAGE_MAX)
+    before = _query_number("before", 2**62)
     # each line's English ``say`` with its message beside it (``msg``, ``args``): a phone
     # reads the line in its own language
     return jsonify([{**row, **wire(row["say"])} if isinstance(row.get("say"), Msg) else row
-                    for row in reversed(web().service.history(game_id))])
+                    for row in reversed(web().service.history(game_id, limit, before))])
 
 
 @bp.get("/games/<game_id>/commands")

@@ -1341,21 +1341,25 @@ function chartTab() {
 }
 
 /* ---- history (newest first) ---- */
+const HISTORY_PAGE = 100;  /* lines the History tab asks for at a time */
 /* a history row's line in this phone's language (its message beside its English say) */
 const rowText = (row) => I18n.text(row.msg ? {msg: row.msg, plural: row.plural, args: row.args || {}}
   : row.say);
 function historyTab() {
   const sec = h("section", {"aria-label": tr("History")}, h("h2", {}, tr("Everything that happened")),
     window.RulesAtHand ? RulesAtHand.readings() : null);
-  const got = fetched("history", `/api/games/${gid()}/history`), rows = got.data;
+  /* the newest lines, a page more at each "Show earlier": a long game's whole history would
+     cross the Wi-Fi at every move */
+  const limit = S.historyLimit || HISTORY_PAGE, path = `/api/games/${gid()}/history?limit=${limit}`;
+  const got = fetched(`history:${limit}`, path), rows = got.data;
   if (!rows) { sec.append(loading(got)); return [sec]; }
-  const list = h("ol", {class: "hist", reversed: true});
+  const list = h("ol", {class: "hist", reversed: true, start: rows.length ? rows[0].n : 0});
   let lastCmd = null;
-  rows.forEach((row, i) => {
+  rows.forEach((row) => {
     const said = words(rowText(row));
     /* a line stored as English (an old game's, before messages), and the rulebook's words:
        marked lang="en" */
-    const li = h("li", {class: row.undone ? "undone" : "", "data-anchor": `h${rows.length - i}`},
+    const li = h("li", {class: row.undone ? "undone" : "", "data-anchor": `h${row.n}`},
       row.msg ? said : h("span", {lang: "en"}, said));
     if (row.cite) li.append(" (", h("span", {class: "cite", lang: "en"}, row.cite), ")");
     /* the banker can take a move back from here, after saying yes */
@@ -1376,6 +1380,10 @@ function historyTab() {
     list.append(li);
   });
   sec.append(list);
+  if (rows.length && rows[rows.length - 1].n > 1) {
+    sec.append(h("button", {onclick: () => { S.historyLimit = limit + HISTORY_PAGE; render(); }},
+      tr("Show earlier moves")));
+  }
   return [sec];
 }
 
@@ -1561,7 +1569,7 @@ function bankerLogin() {
 
 /* ---- banker: safe controls; destructive ones apart, confirmed, named ---- */
 async function lastCommand() {
-  const hist = await api("GET", `/api/games/${gid()}/history`);
+  const hist = await api("GET", `/api/games/${gid()}/history?limit=${5 * HISTORY_PAGE}`);
   const row = hist.find((r) => !r.undone && r.cmd > 0 && !/^The banker undoes/.test(r.say));
   if (!row) return null;
   /* the move is named as a player names it ("Anna's roll"), not by what followed it; in
