@@ -239,10 +239,11 @@ def cmd_venue(args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    from companion import start_backoff
     from companion.runner import run_companion
 
-    config = load_config(args.config)
-    return run_companion(config, args)
+    # a start that fails waits longer each time in a row before exiting (systemd restarts it)
+    return start_backoff.run(lambda: run_companion(load_config(args.config), args))
 
 
 if __name__ == "__main__":  # pragma: no cover

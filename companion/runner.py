@@ -6,6 +6,7 @@ and the reader ``companion enroll`` listens to). Nothing else in ``companion`` i
 from __future__ import annotations
 
 import argparse
+import errno
 import logging
 import os
 import signal
@@ -14,6 +15,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from companion import start_backoff
 from companion.config import (
     ConfigError,
     default_state_dir,
@@ -22,6 +24,7 @@ from companion.config import (
     venue_settings,
     volatile_state_problem,
 )
+from companion.i18n import Msg
 from companion.memory import limit_malloc_arenas
 from companion.service import GameService
 from companion.store import StoreError
@@ -129,7 +132,7 @@ def run_companion(config: dict[str, Any], args: argparse.Namespace) -> int:
         url = hotspot.page_url
 
     from web import create_app
-    from web.server import serve
+    from web.server import make_server, serve_bound
 
     app = create_app(service, hardware=hardware, config={
         "banker_pin": pin, "public_url": url, "table": table,
@@ -138,6 +141,18 @@ def run_companion(config: dict[str, Any], args: argparse.Namespace) -> int:
         "hotspot": hotspot,
     })
     shown["app"] = app
+    try:  # bound before systemd hears "ready"
+        server = make_server(app, host, port)
+    except OSError as exc:
+        said = Msg("Cannot serve the page: port {port} is used by another program (see the "
+                   "journal).", port=str(port)) if exc.errno == errno.EADDRINUSE else Msg(
+            "Cannot serve the page on {host}:{port}: {reason}", host=host, port=str(port),
+            reason=exc.strerror or str(exc))
+        log.error("%s", said)
+        hardware.show_error(said)
+        print(f"companion: {said}", flush=True)
+        service.stop()
+        return 1
     table.public_url = url
     hardware.start()
     join_screens: Any = None
@@ -174,10 +189,11 @@ def run_companion(config: dict[str, Any], args: argparse.Namespace) -> int:
     print(f"Board Companion ({mode}) on {url}  (state: {state_dir})", flush=True)
     print(f"Banker PIN: {pin}", flush=True)
     notifier.ready(status=f"Serving {url}")
+    start_backoff.started()
     pinger.start()
     follower.start()
     try:
-        serve(app, host, port)
+        serve_bound(server)
     except KeyboardInterrupt:
         pass
     finally:

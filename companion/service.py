@@ -110,7 +110,6 @@ class GameService(GameImport, WriterThread):
             if self._lock is not None:
                 self._lock.release()
             raise
-        self.store.presize_wal()  # before anyone else uses the connection: see its docstring
 
     def _load_guarded(self, row: dict[str, Any]) -> None:
         """Load one game; if its log cannot be read, set it aside and say so (the other

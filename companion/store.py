@@ -22,7 +22,6 @@ from companion.store_errors import StoreError as StoreError
 from companion.store_errors import StoreLost as StoreLost
 from companion.store_errors import writable_problem as writable_problem
 from companion.store_rescue import OpenFiles, rescue
-from companion.store_wal import presize_wal
 
 log = logging.getLogger(__name__)
 
@@ -158,11 +157,6 @@ class Store:
     @property
     def wal_path(self) -> Path:
         return self.path.with_name(self.path.name + "-wal")
-
-    def presize_wal(self) -> int:
-        """Grow the write-ahead log ahead of the first move (:mod:`companion.store_wal`);
-        its size in bytes afterwards."""
-        return presize_wal(self.conn, self.path, self.wal_path)
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:

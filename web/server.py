@@ -68,7 +68,11 @@ def make_server(app: Flask, host: str, port: int, threads: int = WORKERS,
 
 def serve(app: Flask, host: str = "0.0.0.0", port: int = 8000, threads: int = WORKERS) -> None:
     """Serve ``app`` until interrupted (blocking). Never Flask's debug server."""
-    srv = make_server(app, host, port, threads)
+    serve_bound(make_server(app, host, port, threads))
+
+
+def serve_bound(srv: Server) -> None:
+    """Serve on the bound server ``srv`` until interrupted (blocking)."""
     settle_garbage()
     try:
         srv.run()

@@ -53,8 +53,11 @@ def _get(url: str) -> tuple[int, bytes]:
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The wheel, built from this tree as pip builds it."""
     dist = tmp_path_factory.mktemp("dist")
+    tree = dist / "tree"  # a copy: setuptools builds in the folder it is given
+    shutil.copytree(ROOT, tree, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "build", "*.egg-info", "__pycache__", ".*_cache", "tests"))
     subprocess.run([sys.executable, "-m", "pip", "--disable-pip-version-check", "-q", "wheel",
-                    "--no-deps", "-w", str(dist), str(ROOT)], check=True, cwd=dist)
+                    "--no-deps", "-w", str(dist), str(tree)], check=True, cwd=dist)
     return next(dist.glob("board_companion-*.whl"))
 
 
