@@ -77,6 +77,8 @@ class Board:
     color_names: Mapping[str, str]
     unverified: tuple[str, ...] = ()
     tokens: tuple[str, ...] = ()
+    token_colours: Mapping[str, str] = field(default_factory=dict)
+    """The colour of each token that has one ("Red token": "red"), as the phones draw it."""
     data: Mapping[str, Any] = field(default_factory=dict)
     """Edition-specific data tables from the file (types, tracker mats, ...)."""
 
@@ -149,7 +151,8 @@ _MONEY = {"start": int, "one": str, "many": str, "symbol?": str, "decimals?": in
 _CARD = {"id": str, "text": str, "text_it?": str, "text_es?": str,
          "effect": {"do": str, "*": True}}
 SEED_SCHEMA: dict[str, Any] = {
-    "edition": {"title": str, "unverified?": [str], "tokens?": [str], "*": True},
+    "edition": {"title": str, "unverified?": [str], "tokens?": [str],
+                "token_colours?": {"*": True}, "*": True},
     "money": _MONEY,
     "spaces": [{"id": str, "name": str, "kind": str, "color?": str, "price?": int,
                 "rent?": int, "deck?": str, "amount?": int, "*": True}],
@@ -261,6 +264,8 @@ def _build_board(edition: str, corrections: Mapping[str, Any] | None) -> Board:
         color_names=dict(raw.get("colors", {})),
         unverified=tuple(raw["edition"].get("unverified", ())),
         tokens=tuple(raw["edition"].get("tokens", ())),
+        token_colours={str(k): str(v) for k, v in
+                       raw["edition"].get("token_colours", {}).items()},
         data={k: v for k, v in raw.items() if k not in _TOP_KEYS} | {"unverified_facts": facts},
     )
 

@@ -9,7 +9,7 @@ const S = {session: null, game: null, view: null, es: null, seen: -1, tab: "tabl
    board's GAME OVER outline */
 const COLORS = ["#1565c0", "#2e7d32", "#ad5700", "#6a1b9a", "#00796b", "#5d4037", "#ad1457",
   "#37474f"];
-/* a token that is a colour (Master Trainer's movers) is the player's colour on every phone */
+/* a token that has a colour (the view's player.colour, from the edition's data) is drawn in it */
 const TOKEN_COLORS = {green: "#2e7d32", orange: "#c25400", blue: "#1565c0", yellow: "#8a6d00",
   pink: "#c2185b", beige: "#8d6e63", red: "#c62828", purple: "#6a1b9a", black: "#37474f",
   white: "#78909c"};
@@ -144,8 +144,8 @@ function seatIndex(id) {
   return order.indexOf(id);
 }
 function playerColor(id) {
-  const p = player(id), token = p && String(p.token || "").toLowerCase();
-  if (token && TOKEN_COLORS[token]) return TOKEN_COLORS[token];
+  const p = player(id), colour = p && p.colour;
+  if (colour && TOKEN_COLORS[colour]) return TOKEN_COLORS[colour];
   const i = seatIndex(id);
   return i < 0 ? "#6b675f" : COLORS[i % COLORS.length];
 }

@@ -51,7 +51,9 @@ class ViewRules(ActionRules):
         t = state.trainer(pid)
         space = SPACES.get(t.place)
         return {
-            "id": pid, "name": seat.name, "token": seat.token, "money": None, "money_text": "",
+            "id": pid, "name": seat.name, "token": seat.token,
+            "colour": seat.token if seat.token in data_of(state).movers else None,
+            "money": None, "money_text": "",
             "position": t.place, "space": space.label if space else PALLET_TOWN,
             "in_jail": False, "bankrupt": False, "is_current": pid == state.current,
             "power_points": self.power(state, pid), "goal": GOAL,
