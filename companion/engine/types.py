@@ -105,6 +105,9 @@ class Action:
     when the companion may roll), ``{"kind": "amount", "min": 1, "max": 30}``,
     ``{"kind": "choice", "options": [{"value": ..., "label": ...}], "arg": "name"}``,
     ``{"kind": "trade"}`` (a trade offer form).
+
+    ``ends`` (words, or "") says what the move ends for the actor (a re-roll with the last
+    Poké Ball puts the player out of the game): a front end asks before sending it.
     """
 
     actor: str
@@ -112,15 +115,17 @@ class Action:
     label: str
     args: Mapping[str, Any] = field(default_factory=dict)
     input: Mapping[str, Any] | None = None
+    ends: str = ""
 
     def __init__(self, actor: str, type: str, label: str, args: Mapping[str, Any] | None = None,
-                 input: Mapping[str, Any] | None = None) -> None:
-        a, t, la, g, i = _ACTION
+                 input: Mapping[str, Any] | None = None, ends: str = "") -> None:
+        a, t, la, g, i, e = _ACTION
         a(self, actor)
         t(self, type)
         la(self, label)
         g(self, {} if args is None else args)
         i(self, input)
+        e(self, ends)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -131,6 +136,8 @@ class Action:
         }
         if self.input is not None:
             out["input"] = dict(self.input)
+        if self.ends:
+            out["ends"] = self.ends
         return out
 
 
@@ -180,7 +187,7 @@ def slot_setters(cls: type, *names: str) -> tuple[Setter, ...]:
 
 _COMMAND = slot_setters(Command, "actor", "type", "args")
 _EVENT = slot_setters(Event, "type", "data", "say", "cite")
-_ACTION = slot_setters(Action, "actor", "type", "label", "args", "input")
+_ACTION = slot_setters(Action, "actor", "type", "label", "args", "input", "ends")
 _PROMPT = slot_setters(Prompt, "kind", "to", "text", "data")
 
 

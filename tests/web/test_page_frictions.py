@@ -82,3 +82,54 @@ def test_a_token_with_a_colour_is_drawn_in_that_colour(browser: Any, tmp_path: P
                 assert is_hue(angle, colour), (pid, colour, angle)
             assert is_hue(hue(page, ".glance h2 .pdot"), "red")  # Giulia's turn
         assert is_hue(hue(phones["marco"], "#who"), "blue")
+
+
+def roll(pid: str, n: int) -> dict[str, Any]:
+    return {"actor": pid, "type": "roll", "args": {"dice": [n]}}
+
+
+def cmd(pid: str, kind: str, **args: Any) -> dict[str, Any]:
+    return {"actor": pid, "type": kind, "args": args}
+
+
+POKEMON = {"edition": "pokemon", "players": ["Ana", "Beto"], "dice": "physical", "seed": 3,
+           "settings": {"order": "seated"}}
+TO_GLACIER = [roll("ana", 2), roll("beto", 2), roll("ana", 2), cmd("ana", "choose", option="stay"),
+              roll("beto", 2), cmd("beto", "choose", option="stay"), roll("ana", 2),
+              cmd("ana", "buy")]
+"""Ana lands on Glacier, takes control of it, and is asked whether to explore it."""
+
+
+def test_a_move_that_ends_a_players_game_asks_first(browser: Any, tmp_path: Path) -> None:
+    """Item 6: re-rolling with the last Poké Ball (out of the game before the roll, the
+    default reading) is not one tap: the phone says what it ends and asks; Cancel keeps
+    the player in; Yes re-rolls."""
+    last = [*TO_GLACIER, cmd("banker", "transfer", source="ana", to="bank", amount=18,
+                              reason="lost in the tall grass"), cmd("ana", "explore"),
+            roll("ana", 6)]
+    with table(browser, tmp_path, POKEMON, ["ana"], last) as (service, gid, phones, _):
+        ana = phones["ana"]
+        before = service.state(gid)[0]
+        box = ana.locator('.action[data-actor=ana][data-type=reroll]')
+        box.get_by_role("button").click()
+        alert = box.get_by_role("alert")
+        expect()(alert).to_contain_text("last Poké Ball")
+        expect()(alert).to_contain_text("out of the game")
+        assert service.state(gid)[0] == before  # nothing sent yet
+        box.get_by_role("button", name="Cancel").click()
+        expect()(box.get_by_role("alert")).to_have_count(0)
+        assert service.state(gid)[0] == before
+        box.get_by_role("button").click()
+        box.locator("[data-confirm=yes]").click()
+        ana.wait_for_function(f"() => window.__version > {before}")
+        assert service.state(gid)[1].player("ana").bankrupt
+
+
+def test_a_reroll_that_keeps_the_player_in_is_one_tap(browser: Any, tmp_path: Path) -> None:
+    """Item 6: a re-roll with Poké Balls to spare asks nothing."""
+    steps = [*TO_GLACIER, cmd("ana", "explore"), roll("ana", 6)]
+    with table(browser, tmp_path, POKEMON, ["ana"], steps) as (service, gid, phones, _):
+        before = service.state(gid)[0]
+        phones["ana"].locator('.action[data-actor=ana][data-type=reroll] button').click()
+        phones["ana"].wait_for_function(f"() => window.__version > {before}")
+        assert service.commands(gid)[-1]["body"]["type"] == "reroll"

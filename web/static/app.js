@@ -781,7 +781,15 @@ function actionView(a, showActor) {
     "data-args": JSON.stringify(a.args || {}), "data-keep": actionKey(a)});
   const label = (showActor && a.actor !== "banker" ? `${playerName(a.actor)}: ` : "") + words(a.label);
   const inp = a.input;
-  if (!inp) {
+  if (!inp && a.ends) {  /* a move that ends the player's game says so and asks first */
+    const key = `ends:${actionKey(a)}`;
+    if (S.confirm === key) {
+      box.append(h("p", {role: "alert"}, words(a.ends)), h("div", {class: "row"},
+        h("button", {class: "danger solid", "data-confirm": "yes", onclick: () => {
+          S.confirm = null; send(a); }}, tr("Yes: {action}", {action: label})),
+        h("button", {onclick: () => { S.confirm = null; render(); }}, tr("Cancel"))));
+    } else box.append(h("button", {class: "danger", onclick: () => { S.confirm = key; render(); }}, `${label}…`));
+  } else if (!inp) {
     box.append(h("button", {class: "primary", onclick: () => send(a)}, label));
   } else if (inp.kind === "dice") {
     box.append(diceInput(a, label, inp));

@@ -303,8 +303,11 @@ class PokemonCatching(MonopolyRules):
         out = [Action(pid, "stop", Msg("Stop: end the turn"))]
         money = state.player(pid).money
         if money > price or (money == price and self.may_spend_last(state)):
+            ends = Msg("This is your last Poké Ball: paying it puts you out of the game before "
+                       "the roll, and your Pokémon are released.") \
+                if money == price and self.out_at_zero(state) else ""
             out.insert(0, Action(pid, "reroll", Msg("Pay {amount} and re-roll",
-                                                    amount=state.cash(price))))
+                                                    amount=state.cash(price)), ends=ends))
         return out
 
     def refuse_reroll(self, state: MonopolyState, command: Command) -> str | None:
