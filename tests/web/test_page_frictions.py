@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from page_driver import CHROMIUM, expect, join, join_code, new_phone, running_server
+from page_driver import CHROMIUM, expect, join, join_code, new_phone, running_server, told
 
 from companion.service import GameService
 
@@ -133,3 +133,66 @@ def test_a_reroll_that_keeps_the_player_in_is_one_tap(browser: Any, tmp_path: Pa
         phones["ana"].locator('.action[data-actor=ana][data-type=reroll] button').click()
         phones["ana"].wait_for_function(f"() => window.__version > {before}")
         assert service.commands(gid)[-1]["body"]["type"] == "reroll"
+
+
+def on_first_screen(page: Any, locator: Any) -> bool:
+    """Whether the element shows whole on the phone's first screen, without scrolling."""
+    page.evaluate("window.scrollTo(0, 0)")
+    box = locator.bounding_box()
+    return bool(box and box["y"] >= 0 and box["y"] + box["height"] <= 844)
+
+
+def test_the_starter_choice_is_on_the_first_screen(browser: Any, tmp_path: Path) -> None:
+    """Item 7: Master Trainer's note about guessed defaults (the banker's, at setup) does not
+    fill a player's first screen: the starter choice shows there; the note reads whole on a tap
+    and in the history."""
+    setup = {"edition": "master-trainer", "players": ["Ash", "Misty", "Brock"], "seed": 1}
+    with table(browser, tmp_path, setup, ["ash"]) as (service, gid, phones, _):
+        ash = phones["ash"]
+        starters = ash.locator('.action[data-actor=ash][data-type=starter]')
+        expect()(starters.locator("button").first).to_be_visible()
+        assert on_first_screen(ash, starters.locator("button").first)
+        note = ash.locator(".happened li", has_text="Not printed in the rulebook")
+        expect()(note).to_be_visible()
+        assert note.bounding_box()["height"] < 80  # two lines, not a wall
+        note.click()
+        expect()(note).to_contain_text("which Pokémon evolve into which")
+        assert note.bounding_box()["height"] > 80
+
+
+MONOPOLINO = {"edition": "monopolino", "players": ["Giulia", "Marco"], "dice": "physical",
+              "seed": 3, "settings": {"order": "seated", "decks": "physical"}}
+"""Giulia's roll of 2 takes her to RISK, whose card she draws from the real pile."""
+
+COVERED = """() => {
+  const t = document.getElementById('toast');
+  if (t.hidden) return null;
+  const r = t.getBoundingClientRect(), hits = [];
+  for (const el of document.querySelectorAll('.action button, .action input, .draw-grid input')) {
+    const b = el.getBoundingClientRect();
+    if (!b.width || b.bottom <= 0 || b.top >= innerHeight) continue;
+    if (b.left < r.right && r.left < b.right && b.top < r.bottom && r.top < b.bottom)
+      hits.push(el.textContent || el.getAttribute('aria-label'));
+  }
+  return hits; }"""
+
+
+def test_a_toast_does_not_cover_the_controls_it_announces(browser: Any, tmp_path: Path) -> None:
+    """Item 8: "You move 2 to RISK." shows where no card of the grid it announces is, at the
+    top of the screen or scrolled to the grid alike."""
+    with table(browser, tmp_path, MONOPOLINO, ["giulia"]) as (service, gid, phones, _):
+        giulia = phones["giulia"]
+        roll_box = giulia.locator('.action[data-actor=giulia][data-type=roll]')
+        roll_box.locator("input[data-die='0']").fill("2")
+        roll_box.locator("button[data-send=dice]").click()
+        grid = giulia.locator(".draw-grid")
+        expect()(grid).to_be_visible()
+        told(giulia, "RISK")
+        assert giulia.evaluate(COVERED) in ([], None)  # None: already gone on a slow machine
+        said = giulia.evaluate("window.__toasts.at(-1)")
+        again = f"() => {{ toast({said!r}, true); return true; }}"
+        for scrolled in (False, True):  # the page's own toast, said again: held on screen
+            if scrolled:
+                grid.locator("button").nth(8).scroll_into_view_if_needed()
+            giulia.evaluate(again)
+            assert giulia.evaluate(COVERED) == [], scrolled

@@ -3,7 +3,7 @@
 "use strict";
 /* the page's own words: tr(), trn(), trNodes() (web/static/i18n.js) */
 const S = {session: null, game: null, view: null, es: null, seen: -1, tab: "table",
-  fetched: {}, retry: null, seat: null, confirm: null, wake: null,
+  fetched: {}, retry: null, seat: null, confirm: null, wake: null, wholeLine: null,
   sending: 0, held: [], heldNews: [], own: [], ownVersion: 0, prefs: loadPrefs()};
 /* seat colours, AA against white text and as frames on both themes; no red, which is the
    board's GAME OVER outline */
@@ -35,7 +35,30 @@ function toast(text, info) {
   (window.__toasts = window.__toasts || []).push(text);  /* what this phone said, in order */
   if (!info) (window.__refused = window.__refused || []).push(text);  /* and what it refused */
   clearTimeout(toast.timer); toast.timer = setTimeout(hideToast, info ? 3500 : 6000);
+  placeToast();
 }
+/* the toast stands at the bottom of the screen, or at the top when it would cover a control
+   of the moves it announces (a card grid, a form); again after a redraw or a scroll */
+function placeToast() {
+  const t = $("toast");
+  if (t.hidden) return;
+  const covered = () => {
+    const r = t.getBoundingClientRect();
+    let n = 0;
+    for (const el of document.querySelectorAll(".action button, .action input, .draw-grid input")) {
+      const b = el.getBoundingClientRect();
+      if (b.width && b.left < r.right && r.left < b.right && b.top < r.bottom && r.top < b.bottom) n += 1;
+    }
+    return n;
+  };
+  t.classList.remove("top");
+  const below = covered();
+  if (!below) return;
+  t.classList.add("top");
+  if (covered() >= below) t.classList.remove("top");
+}
+addEventListener("scroll", () => { if (!placeToast.busy) { placeToast.busy = true;
+  requestAnimationFrame(() => { placeToast.busy = false; placeToast(); }); } }, {passive: true});
 function hideToast() { $("toast").hidden = true; toast.error = false; }
 function safeColor(c) {
   return typeof c === "string" && /^(#[0-9a-f]{3,8}|[a-z]{3,20})$/i.test(c) ? c : "transparent";
@@ -532,6 +555,7 @@ function render() {
     ...body())], S.leaving);  /* a form left on another tab waits there (keep.js) */
   S.leaving = false;
   if (focus && $(focus) && document.activeElement !== $(focus)) $(focus).focus({preventScroll: true});
+  placeToast();  /* what was drawn may lie under it now */
   if (window.__drawn === undefined) window.__drawn = performance.now();  /* first game drawn */
 }
 
@@ -599,7 +623,12 @@ function glance(v) {
       (t) => rx.test(t) && byPlayer(t))).find((i) => i >= 0) : undefined;
     for (const [i, e] of log.entries()) {
       const text = logText(e);
-      const li = h("li", {}, e.english ? h("span", {lang: "en"}, words(text)) : words(text));
+      /* a long line shows its first two lines (a note for the banker must not push the
+         player's choice off the first screen); a tap reads it whole */
+      const said = h("span", {class: i === at || S.wholeLine === text ? "said" : "said fold",
+        lang: e.english ? "en" : null, onclick: () => {
+          S.wholeLine = S.wholeLine === text ? null : text; render(); }}, words(text));
+      const li = h("li", {}, said);
       if (i === at) li.prepend(dice(roll));
       if (e && e.cite) {
         const why = window.RulesAtHand ? RulesAtHand.why(e.cite)  /* with the readings in force */
