@@ -196,3 +196,70 @@ def test_a_toast_does_not_cover_the_controls_it_announces(browser: Any, tmp_path
                 grid.locator("button").nth(8).scroll_into_view_if_needed()
             giulia.evaluate(again)
             assert giulia.evaluate(COVERED) == [], scrolled
+
+
+STARWARS = {"edition": "starwars", "players": ["Luke", "Leia"], "dice": "physical", "seed": 7,
+            "settings": {"order": "seated"}}
+TO_AUCTION = [{"actor": "luke", "type": "roll", "args": {"dice": [4, 5]}},
+              {"actor": "luke", "type": "auction", "args": {}}]
+
+
+def test_a_player_offered_a_trade_is_told(browser: Any, tmp_path: Path) -> None:
+    """Item 10: the player a trade is offered to hears it in the second person, not only a
+    line about two other people; the player who offers is not told it as news."""
+    with table(browser, tmp_path, STARWARS, ["luke", "leia"]) as (service, gid, phones, _):
+        offer = {"actor": "leia", "type": "propose_trade",
+                 "args": {"to": "luke", "give": {"money": 50}, "take": {}}}
+        assert service.submit(gid, offer).ok
+        told(phones["luke"], "Leia offers you a trade")
+        expect()(phones["luke"].locator(".offer .who")).to_contain_text("Leia offers you a trade")
+        phones["leia"].wait_for_function(f"() => window.__version >= {service.state(gid)[0]}")
+        assert not any("offers you" in t for t in phones["leia"].evaluate(
+            "window.__toasts || []"))
+
+
+def test_a_bid_being_typed_shows_the_floor_of_now(browser: Any, tmp_path: Path) -> None:
+    """Item 10: a bid field kept while its player types shows the minimum after the other
+    player's bid, not the floor it was drawn with; what is typed stays."""
+    with table(browser, tmp_path, STARWARS, ["luke"], TO_AUCTION) as (service, gid, phones, _):
+        luke = phones["luke"]
+        box = luke.locator('.action[data-actor=luke][data-type=bid]')
+        expect()(box.locator(".hint")).to_contain_text("from ₥10")
+        box.locator("input[type=number]").fill("40")
+        assert service.submit(gid, {"actor": "leia", "type": "bid", "args": {"amount": 38}}).ok
+        floor = next(a["input"]["min"] for a in service.view(gid, "luke")["actions"]
+                     if a["type"] == "bid" and a["actor"] == "luke")
+        luke.wait_for_function(f"() => window.__version >= {service.state(gid)[0]}")
+        expect()(box.locator(".hint")).to_contain_text(f"from ₥{floor} ")
+        assert box.locator("input[type=number]").input_value() == "40"
+        assert box.locator("input[type=number]").get_attribute("min") == str(floor)
+
+
+GRID_FITS = """() => {
+  const g = document.querySelector('.draw-grid'), bar = document.querySelector('header.bar');
+  const cells = [...g.querySelectorAll('.card-grid button')].filter((b) => b.offsetParent);
+  const top = g.getBoundingClientRect().top, bottom = Math.max(...cells.map(
+    (b) => b.getBoundingClientRect().bottom));
+  return {cells: cells.length, height: bottom - top, room: innerHeight - bar.offsetHeight}; }"""
+
+
+@pytest.mark.parametrize("edition", ["monopolino", "starwars"])
+def test_every_card_of_the_pile_shows_on_one_screen(browser: Any, tmp_path: Path,
+                                                    edition: str) -> None:
+    """Item 11: the cards that can come off the pile (Monopolino's 24 RISK cards, Star Wars'
+    16 Chance cards) all show on one screen once the grid is scrolled to: the card just
+    drawn is picked without hunting; typing a few letters still finds it."""
+    drawer, setup, steps, typed = {
+        "monopolino": ("giulia", MONOPOLINO, [roll("giulia", 2)], "toy shop"),
+        "starwars": ("luke", {**STARWARS, "settings": {"order": "seated", "decks": "physical"}},
+                     [{"actor": "luke", "type": "roll", "args": {"dice": [1, 1]}}], "cloud city"),
+    }[edition]
+    with table(browser, tmp_path, setup, [drawer], steps) as (service, gid, phones, _):
+        page = phones[drawer]
+        expect()(page.locator(".draw-grid")).to_be_visible()
+        want = len(service.view(gid, drawer)["prompt"]["data"]["cards"])
+        fit = page.evaluate(GRID_FITS)
+        assert fit["cells"] == want >= 16
+        assert fit["height"] <= fit["room"], fit
+        page.get_by_label("Find the card").fill(typed)
+        expect()(page.locator(".card-grid .action:visible")).to_have_count(1)

@@ -336,6 +336,11 @@ function notify(before, v) {
       declined.push(tr("{player} declined your trade.", {player: to}));
     }
   }
+  for (const t of v.trades || []) {  /* a trade offered to you (by the view's data) */
+    if (t.to === mine && !(before.trades || []).some((x) => x.id === t.id)) {
+      declined.push(tr("{player} offers you a trade: see Offers.", {player: playerName(t.proposer)}));
+    }
+  }
   /* this phone's own move is on its way: its answer tells its lines, and then the rest */
   if (S.sending) { S.held.push(...fresh); S.heldNews.push(...declined); return; }
   const text = news(unsaid(fresh), declined);
@@ -690,8 +695,9 @@ function offers(v) {
     const acts = (v.actions || []).filter((a) => OFFER.has(a.type) && a.args &&
       a.args.trade === t.id && mayAct(a.actor));
     const card = h("div", {class: "offer", "data-trade": t.id},
-      h("p", {class: "who"}, dot(t.proposer), tr("{player} offers {other}",
-        {player: playerName(t.proposer), other: playerName(t.to)})),
+      h("p", {class: "who"}, dot(t.proposer), t.to === me()
+        ? tr("{player} offers you a trade", {player: playerName(t.proposer)})
+        : tr("{player} offers {other}", {player: playerName(t.proposer), other: playerName(t.to)})),
       h("div", {class: "sides"},
         h("div", {}, h("h3", {}, tr("{player} gives", {player: playerName(t.proposer)})),
           h("ul", {}, ...terms(t.give).map((x) => h("li", {}, x)))),
@@ -750,8 +756,34 @@ function actionsSection(v) {
   }
   return sec;
 }
-/* a card drawn from a real pile, named: a grid of the cards that can come, with a search
-   box (or tap the card's tag on the reader) */
+/* the cards of a pile in as few words as tell them apart, as groups in the pile's order:
+   cards that share their first and last words ("BOOTH: place a booth on a … space.") under
+   those words, each named by the words between (PURPLE); any other card by its first sentence
+   when no other card begins so ("Set course for Cloud City."), else whole */
+function cardGroups(labels) {
+  const texts = labels.map((t) => String(t).replace(/^[“"]|[”"]$/g, "")), ws = texts.map((t) => t.split(" "));
+  const byHead = new Map();
+  ws.forEach((w, i) => { if (w.length > 2) { const k = w.slice(0, 2).join(" "); byHead.set(k, [...(byHead.get(k) || []), i]); } });
+  const groups = [], grouped = new Set();
+  for (const idx of byHead.values()) {
+    if (new Set(idx.map((i) => texts[i])).size < 3) continue;
+    const g = idx.map((i) => ws[i]), min = Math.min(...g.map((w) => w.length));
+    let p = 0, s = 0;
+    while (p < min - 1 && g.every((w) => w[p] === g[0][p])) p += 1;
+    while (s < min - p - 1 && g.every((w) => w[w.length - 1 - s] === g[0][g[0].length - 1 - s])) s += 1;
+    groups.push({at: idx[0], tight: true, head: [...g[0].slice(0, p), "…", ...g[0].slice(g[0].length - s)].join(" "),
+      items: idx.map((i) => ({i, text: ws[i].slice(p, ws[i].length - s).join(" ")}))});
+    idx.forEach((i) => grouped.add(i));
+  }
+  const first = (t) => (/^.+?[.!?](?=\s)/.exec(t) || [t])[0];
+  const rest = texts.map((_, i) => i).filter((i) => !grouped.has(i));
+  const same = (i) => new Set(rest.filter((j) => first(texts[j]) === first(texts[i])).map((j) => texts[j])).size;
+  if (rest.length) groups.push({at: rest[0], tight: false, head: "",
+    items: rest.map((i) => ({i, text: same(i) > 1 ? texts[i] : first(texts[i])}))});
+  return groups.sort((a, b) => a.at - b.at);
+}
+/* a card drawn from a real pile, named: the cards that can come, grouped and short (all on
+   one screen), with a search box (or tap the card's tag on the reader) */
 function drawGrid(draws) {
   const common = (() => {  /* "Item Card: Potion", "Item Card: Fly" -> "Item Card" */
     const heads = new Set(draws.map((a) => String(a.label).split(": ")[0]));
@@ -760,21 +792,34 @@ function drawGrid(draws) {
   const short = (a) => (common ? String(a.label).slice(common.length + 2) : String(a.label));
   const find = h("input", {type: "search", "aria-label": tr("Find the card"), placeholder:
     tr("Type a few letters"), autocomplete: "off", "data-keep": `find:${draws[0].actor}`});
-  const cells = draws.map((a) => h("div", {class: "action", "data-type": a.type,
-    "data-actor": a.actor, "data-args": JSON.stringify(a.args || {})},
-  h("button", {onclick: () => { const sent = Keep.sending(box); send(a).then(sent); }, "aria-label": words(a.label)},
-    words(short(a)))));
-  const grid = h("div", {class: "card-grid"}, ...cells);
+  const cells = [];
+  const grids = cardGroups(draws.map((a) => words(short(a)))).map((g) => {
+    const mine = g.items.map(({i, text}) => {
+      const a = draws[i];
+      const cell = h("div", {class: "action", "data-type": a.type, "data-actor": a.actor,
+        "data-args": JSON.stringify(a.args || {})},
+      h("button", {onclick: () => { const sent = Keep.sending(box); send(a).then(sent); },
+        "aria-label": words(a.label)}, text));
+      cells[i] = cell;
+      return cell;
+    });
+    const head = g.head ? h("p", {class: "muted group-head", "aria-hidden": "true"}, g.head) : null;
+    return [head, h("div", {class: "card-grid" + (g.tight ? " tight" : "")}, ...mine)];
+  });
   const filter = () => {
     const q = find.value.trim().toLowerCase();
-    cells.forEach((c, i) => { c.hidden = !!q && !short(draws[i]).toLowerCase().includes(q); });
+    cells.forEach((c, i) => { c.hidden = !!q && !words(short(draws[i])).toLowerCase().includes(q); });
+    for (const [head, grid] of grids) {
+      const none = !Array.from(grid.children).some((c) => !c.hidden);
+      grid.hidden = none; if (head) head.hidden = none;
+    }
   };
   find.addEventListener("input", filter);
   const who = banker() && draws[0].actor !== "banker" ? `${playerName(draws[0].actor)}: ` : "";
   const box = h("div", {class: "draw-grid", "data-keep": `draws:${draws[0].actor}:${draws.length}`},
     h("p", {class: "label"}, who + (common
       ? tr("Which {kind}? Tap it, or tap the card's tag on the reader.", {kind: common})
-      : tr("Which card? Tap it, or tap the card's tag on the reader."))), find, grid);
+      : tr("Which card? Tap it, or tap the card's tag on the reader."))), find, ...grids.flat().filter(Boolean));
   queueMicrotask(filter);
   return box;
 }
@@ -800,9 +845,10 @@ function amountField(id, inp, label) {
   const f = 10 ** dec;
   const field = h("input", {id, type: "number", inputmode: dec ? "decimal" : "numeric",
     min: inp.min / f, max: inp.max / f, step: dec ? 1 / f : 1, value: inp.min / f,
-    "aria-describedby": `${id}-range`});
+    "aria-describedby": `${id}-range`, "data-fresh": "field"});
   const read = () => Math.round(Number(field.value) * f);
-  return [h("label", {for: id}, label), h("p", {class: "muted hint", id: `${id}-range`},
+  /* the range follows the game while the field is typed into (keep.js: data-fresh) */
+  return [h("label", {for: id}, label), h("p", {class: "muted hint", id: `${id}-range`, "data-fresh": "range"},
     tr("from {min} to {max}", {min: money(inp.min), max: money(inp.max)})), field, read];
 }
 function actionView(a, showActor) {

@@ -12,7 +12,9 @@
      move arriving mid-tap would otherwise swallow it. It is kept when the fresh tree draws it
      again unchanged (same tag, id, text and block), and is drawn fresh after the tap.
    A kept block moves into the fresh tree along its chain of parents, which are updated in
-   place (attributes and children), so the block is never taken out of the document. */
+   place (attributes and children), so the block is never taken out of the document.
+   What a kept block marks data-fresh="key" follows the game all the same: a text (a bid's
+   range) takes the fresh words; a field takes the fresh attributes (min, max), never its value. */
 "use strict";
 const Keep = (() => {
   const FIELD = "input:not([type=button]):not([type=submit]):not([type=hidden]), textarea, select";
@@ -92,6 +94,19 @@ const Keep = (() => {
       else old.insertBefore(c, ref);
     }
   }
+  function refresh(old, neu) {
+    for (const el of neu.querySelectorAll("[data-fresh]")) {
+      const was = old.querySelector(`[data-fresh="${CSS.escape(el.dataset.fresh)}"]`);
+      if (!was || was.tagName !== el.tagName) continue;
+      if (was.matches(FIELD)) {
+        for (const at of Array.from(el.attributes)) {
+          if (at.name !== "value" && was.getAttribute(at.name) !== at.value) was.setAttribute(at.name, at.value);
+        }
+      } else if (was.textContent !== el.textContent) {
+        copyAttributes(was, el); was.replaceChildren(...el.childNodes);
+      }
+    }
+  }
   function swap(root, kids, leaving = false) {
     const fresh = document.createElement("div");
     fresh.append(...kids.filter(Boolean));
@@ -132,6 +147,7 @@ const Keep = (() => {
       if (n !== fresh || o !== root || chain.some(([a, b]) => pairs.has(a) && pairs.get(a) !== b)) continue;
       for (const [a, b] of chain) pairs.set(a, b);
       blocks.add(neu);
+      refresh(old, neu);
       if (old === pressed) pressKept = true;
     }
     adopt(root, fresh, pairs, blocks, true);
