@@ -628,9 +628,10 @@ function glance(v) {
       (t) => rx.test(t) && byPlayer(t))).find((i) => i >= 0) : undefined;
     for (const [i, e] of log.entries()) {
       const text = logText(e);
-      /* a long line shows its first two lines (a note for the banker must not push the
-         player's choice off the first screen); a tap reads it whole */
-      const said = h("span", {class: i === at || S.wholeLine === text ? "said" : "said fold",
+      /* a very long line (over about six lines) shows its first two (a note for the banker
+         must not push the player's choice off the first screen); a tap reads it whole */
+      const fold = text.length > 240 && S.wholeLine !== text;
+      const said = h("span", {class: fold ? "said fold" : "said",
         lang: e.english ? "en" : null, onclick: () => {
           S.wholeLine = S.wholeLine === text ? null : text; render(); }}, words(text));
       const li = h("li", {}, said);
