@@ -73,7 +73,10 @@ def backup_from(
     stamp = (now or datetime.now(UTC)).astimezone(UTC).strftime(_STAMP)
     target = backup_dir / f"{_PREFIX}{stamp}-{_slug(reason)}.db"
     partial = target.with_name(target.name + ".partial")
-    partial.unlink(missing_ok=True)
+    # what a backup killed mid-way left (backups never overlap: the state directory's lock)
+    for stale in backup_dir.glob(f"{_PREFIX}*.db.partial*"):
+        if _NAME.match(stale.name.split(".partial", 1)[0]):
+            stale.unlink(missing_ok=True)
     try:
         with _open(partial) as dst:
             source.backup(dst)

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion import limits
+from companion import json_text, limits
 from companion.engine import game
 from companion.engine.editions import find_edition
 from companion.engine.event_format import upcast
@@ -48,14 +48,14 @@ def read_export(lines: list[str]) -> tuple[dict[str, Any], list[dict[str, Any]],
     """An export's first line, its event rows, the events by sequence number and the state
     they replay to; or, if it is not a whole game export, what is wrong, in words."""
     try:
-        head = json.loads(lines[0])
+        head = json_text.loads(lines[0])
         if not isinstance(head, dict):
             raise ValueError("the first line does not describe a game")
         body = [line for line in lines[1:] if line.strip()]
-        rows = [json.loads(line) for line in body]
+        rows = [json_text.loads(line) for line in body]
         log_rows = [(int(r["seq"]), Event.from_json(r)) for r in rows]
     except (ValueError, KeyError, TypeError, IndexError, RuleError) as exc:
-        return f"Not a game export: {exc}"
+        return f"Not a game export: {exc}. Nothing was imported."
     problem = check_export(head, [seq for seq, _ in log_rows], body)
     if problem:
         return (f"The export is not whole: {problem} Nothing was imported; export the game "
@@ -63,7 +63,7 @@ def read_export(lines: list[str]) -> tuple[dict[str, Any], list[dict[str, Any]],
     try:
         state = game.replay(e for _, e in game.effective(log_rows))
     except (ValueError, KeyError, TypeError, IndexError, RuleError) as exc:
-        return f"Not a game export: {exc}"
+        return f"Not a game export: {exc}. Nothing was imported."
     return head, rows, log_rows, state
 
 
@@ -167,7 +167,7 @@ class CheckedImport:
 
     def _row(self, line: str) -> dict[str, Any]:
         try:
-            row = json.loads(line)
+            row = json_text.loads(line)
             if not isinstance(row, dict):
                 raise ValueError("a line is not an event")
             seq, cmd, when = row["seq"], row["cmd"], row["time"]
@@ -176,7 +176,7 @@ class CheckedImport:
                 raise ValueError(f"event {seq!r} has a bad sequence, command or time")
             Event.from_json(row)
         except (ValueError, KeyError, TypeError, RuleError) as exc:
-            raise ImportRefused(f"Not a game export: {exc}") from exc
+            raise ImportRefused(f"Not a game export: {exc}. Nothing was imported.") from exc
         expected = self.events + 1
         if seq != expected:
             if seq > expected:
@@ -284,9 +284,9 @@ def _norm(event: Event) -> tuple[str, str, str, str]:
 def read_head(line: str) -> dict[str, Any]:
     """An export's first line (ImportRefused if it does not describe a game)."""
     try:
-        head = json.loads(line)
+        head = json_text.loads(line)
     except ValueError as exc:
-        raise ImportRefused(f"Not a game export: {exc}") from exc
+        raise ImportRefused(f"Not a game export: {exc}. Nothing was imported.") from exc
     if not isinstance(head, dict) or not isinstance(head.get("edition"), str):
         raise ImportRefused("Not a game export: the first line does not describe a game.")
     return head

@@ -19,6 +19,7 @@ from companion.exports import (
     read_export,
     read_head,
 )
+from companion.game_loading import load_record
 from companion.game_record import GameRecord, Outcome
 from companion.i18n import Msg, said
 from companion.store import Store
@@ -116,7 +117,14 @@ class GameImport:
                                   float(r.get("time", now)), [e])
             if state.finished:
                 self.store.set_status(conn, game_id, "finished")
-        self._load_by_id(game_id)
+            row = next(g for g in self.store.games() if g["id"] == game_id)
+            try:  # loaded as the next start will load it, before it is committed
+                rec = load_record(self.store, self.code, row)
+            except Exception as exc:  # noqa: BLE001 - any reason: nothing is kept
+                raise ImportRefused(Msg(
+                    "The export cannot be replayed ({reason}). Nothing was imported.",
+                    reason=f"{type(exc).__name__}: {exc}")) from exc
+        self._games[game_id] = rec
         return Outcome(True, log_rows[-1][0] if log_rows else 0, game_id=game_id)
 
 

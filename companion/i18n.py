@@ -20,6 +20,7 @@ from __future__ import annotations
 import gettext
 import json
 import re
+import string
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -47,6 +48,7 @@ PSEUDO = "qps"
 """The pseudo-language (docs/translating.md): every message decorated ⟦…⟧ (its English text),
 never offered to readers; a page or a table asks for it to see what is not from the catalogue
 (tests/web/test_page_pseudo*.py, tests/hardware/test_oled_pseudo.py)."""
+_FORMATTER = string.Formatter()
 STORED = '{"msg":'
 """How a stored ``say`` that is a message starts (an old log's English never does)."""
 
@@ -97,8 +99,32 @@ class Msg(str):
 
     @classmethod
     def from_json(cls, raw: Mapping[str, Any]) -> Msg:
+        """A message read back (a log, an export, a phone): its words hold only plain
+        ``{name}`` placeholders, as every message the code says does (ValueError otherwise:
+        a forged ``{title:>1000000000}`` would take a gigabyte to render)."""
+        key, plural = str(raw["msg"]), str(raw.get("plural", ""))
+        _plain_placeholders(key)
+        _plain_placeholders(plural)
         args = {str(k): _arg_from(v) for k, v in dict(raw.get("args") or {}).items()}
-        return cls._made(str(raw["msg"]), str(raw.get("plural", "")), args)
+        return cls._made(key, plural, args)
+
+
+_PLACEHOLDER = re.compile(r"[^\W\d]\w*")
+
+
+def _plain_placeholders(template: str) -> None:
+    """ValueError unless each placeholder of ``template`` is a plain ``{name}`` (no format
+    width, conversion, attribute or index)."""
+    try:
+        fields = [(name, spec, conv) for _, name, spec, conv in _FORMATTER.parse(template)
+                  if name is not None]
+    except ValueError as exc:
+        raise ValueError(f"a message's words are not well formed ({exc})") from None
+    for name, spec, conv in fields:
+        if spec or conv or not _PLACEHOLDER.fullmatch(name):
+            shown = name + (f"!{conv}" if conv else "") + (f":{spec}" if spec else "")
+            shown = shown if len(shown) <= 40 else shown[:40] + "..."
+            raise ValueError(f"a message's placeholders are plain {{name}}s: {{{shown}}} is not")
 
 
 def N_(text: str) -> str:  # noqa: N802 - gettext's name for it

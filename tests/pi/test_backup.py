@@ -155,3 +155,22 @@ def test_cli_backup_and_restore_use_the_state_dir_from_the_environment(
     args = _cli("restore", str(tmp_path / "nope.db"))
     assert args.func(args) == 1
     assert "refused" in capsys.readouterr().out
+
+
+def test_a_backup_removes_the_partial_copies_of_killed_backups(tmp_path: Path) -> None:
+    """A ``companion backup`` killed mid-way leaves its ``.partial`` (30 MB on a real evening's
+    database); the next backup removes it (issue 38 item 8). Nothing else is touched."""
+    db = tmp_path / "companion.db"
+    _make_db(db)
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    killed = folder / "companion-20261129T112306.000000Z-manual.db.partial"
+    killed.write_bytes(b"SQLite format 3\x00" + bytes(1 << 20))
+    journal = folder / (killed.name + "-journal")
+    journal.write_bytes(b"half")
+    mine = folder / "notes.db.partial"
+    mine.write_text("not a backup's")
+    path = export_db(db, folder)
+    assert not killed.exists() and not journal.exists()
+    assert mine.exists() and _count(path) == 3
+    assert sorted(p.name for p in folder.iterdir()) == sorted([path.name, mine.name])
