@@ -16,6 +16,7 @@ import logging
 from typing import Any
 
 from companion import i18n, story
+from companion.boxes import card_tags
 from companion.engine.editions import find_edition
 from companion.engine.types import Command, RuleError
 from companion.i18n import Msg, said
@@ -149,7 +150,7 @@ class Table:
     def _tap(self, role: str, uid: str) -> Outcome:
         if self.enrolling is not None:
             return self._enroll(uid)
-        found = self.registry.lookup(uid)
+        found = self._read(uid)
         self.taps += 1
         self.last_tap = {"n": self.taps, "uid": uid, "edition": found[0] if found else None,
                          "object": found[1] if found else None}
@@ -174,6 +175,16 @@ class Table:
             self._notice(out.error, "error", game_id)
         self._feedback(out)
         return out
+
+    def _read(self, uid: str) -> tuple[str, str] | None:
+        """What the tag stands for at this table: the served game's box profile first
+        (companion/boxes/card_tags.py)."""
+        conn = self.service.store.conn
+        game_id = self.served_game()
+        game = None
+        if game_id is not None and self.service.loaded(game_id):
+            game = (self.service.record(game_id).edition, card_tags.profile_of_game(conn, game_id))
+        return card_tags.read_tag(conn, uid, game)
 
     def _enroll(self, uid: str) -> Outcome:
         assert self.enrolling is not None

@@ -18,11 +18,11 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from companion.boxes import board_edit
+from companion.boxes import board_edit, card_tags
 from companion.engine.editions import available, find_edition
 from companion.engine.types import GameSetup, PlayerSeat, SetupError
 from companion.i18n import Msg, said
-from companion.tags import TagError, TagRegistry, normalise_uid
+from companion.tags import TagError, normalise_uid
 
 FORMAT = 1
 SCHEMA = """
@@ -216,7 +216,8 @@ class Profiles:
 
     def save(self, raw: Any, *, replace: bool = True, now: float | None = None
              ) -> dict[str, Any]:
-        """Check and save a profile and enrol its tags, all in one transaction."""
+        """Check and save a profile (its card tags are kept in it: companion/boxes/card_tags.py);
+        refused if one of them is enrolled as another object."""
         profile = check(raw)
         self.conn.execute("BEGIN IMMEDIATE")
         try:
@@ -226,14 +227,14 @@ class Profiles:
             if exists and not replace:
                 raise ProfileError(f"name: {profile['edition']} already has a profile "
                                    f"{profile['name']!r}; delete it or choose another name.")
+            moved = card_tags.moved_tag(self.conn, profile)  # its tags stay in it
+            if moved is not None:
+                raise ProfileError(moved)
             self.conn.execute(
                 "INSERT OR REPLACE INTO box_profiles (edition, name, body, updated) "
                 "VALUES (?, ?, ?, ?)",
                 (profile["edition"], profile["name"], json.dumps(profile, ensure_ascii=False),
                  time.time() if now is None else now))
-            registry = TagRegistry(self.conn)
-            for uid, obj in profile["tags"].items():
-                registry.enroll(uid, profile["edition"], obj, obj, move=True, now=now)
         except BaseException:
             self.conn.execute("ROLLBACK")
             raise
