@@ -8,7 +8,7 @@ so stepping forwards or back, or jumping to a turn, folds at most that many comm
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,9 +46,12 @@ class Replay:
     events: list[tuple[int, Event]]
     steps: list[StepInfo]
     kept: dict[int, BaseState] = field(default_factory=dict)
+    pace: Callable[[], None] = field(default=lambda: None)
+    """Called between events folded (companion/past.py rests there: bounded CPU)."""
 
     @classmethod
-    def of(cls, game_id: str, rows: Sequence[Row]) -> Replay:
+    def of(cls, game_id: str, rows: Sequence[Row],
+           pace: Callable[[], None] = lambda: None) -> Replay:
         when = {seq: (cmd, time) for seq, cmd, time, _ in rows}
         events = game.effective((seq, e) for seq, _, _, e in rows)
         if not events:
@@ -61,7 +64,7 @@ class Replay:
             if last:
                 steps.append(StepInfo(cmd, when[seq][1], start, i + 1, seq))
                 start = i + 1
-        return cls(game_id, events, steps)
+        return cls(game_id, events, steps, pace=pace)
 
     @property
     def last(self) -> int:
@@ -79,12 +82,17 @@ class Replay:
             mark = -(-k // EVERY) * EVERY  # the next step whose state is kept
             stop = mark if mark <= step else step
             begin, end = self.steps[k].first, self.steps[stop].end
-            state = game.replay((e for _, e in self.events[begin:end]), state)
+            state = game.replay(self._paced(e for _, e in self.events[begin:end]), state)
             if stop == mark:
                 self.kept[mark] = state
             k = stop + 1
         assert state is not None
         return state
+
+    def _paced(self, events: Iterable[Event]) -> Iterator[Event]:
+        for event in events:
+            self.pace()
+            yield event
 
     def said(self, step: int) -> list[tuple[int, Event]]:
         """The events of ``step`` that said something."""

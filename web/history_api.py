@@ -3,24 +3,13 @@
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, render_template, request
+from flask import Blueprint, Response, jsonify, render_template, request, session
 
-from companion.history import (
-    FORMAT,
-    SummaryTable,
-    by_profile,
-    chart_svg,
-    household,
-    matching,
-    summary,
-)
+from companion.history import by_profile, chart_svg, household, matching
 from companion.i18n import Msg
-from companion.replay import Replay
-from companion.story import rows_of
+from companion.past import Past, PastBusy
 from web import access
 from web.context import web
 from web.errors import ApiError, reader
@@ -29,15 +18,37 @@ from web.security import is_banker
 
 bp = Blueprint("history", __name__)
 
-_replays: OrderedDict[tuple[str, int], Replay] = OrderedDict()
-_lock = threading.Lock()
-KEPT_REPLAYS = 4
-"""Replays kept in memory (a few phones stepping through a few games)."""
+
+@bp.record_once
+def _start(state: Any) -> None:
+    """One reader of the past per app (companion/past.py): its worker starts when first asked."""
+    state.app.extensions["past"] = Past(state.app.extensions["companion"].service)
 
 
-def _rows(game_id: str) -> list[Any]:
-    service = web().service
-    return rows_of(service.call(service.store.rows, game_id))
+def past() -> Past:
+    from flask import current_app
+
+    return current_app.extensions["past"]  # type: ignore[no-any-return]
+
+
+def _read(fn: Any, *args: Any) -> Any:
+    """``fn(reader, *args)`` on the reader of the past (no request there: everything it
+    needs is in its arguments); 503 busy when too many wait already."""
+    reader = past()
+    try:
+        return reader.run(fn, reader, *args)
+    except PastBusy:
+        raise ApiError("busy", Msg("The companion is busy reading other past games; try again "
+                                   "in a moment.")) from None
+
+
+def household_member() -> None:
+    """Who may read the household's past (its players' names, wins and time, every finished
+    game's story and replay): the banker, or a phone that joined a game here with its join
+    code (docs/history.md)."""
+    if not (is_banker() or session.get("games")):
+        raise ApiError("forbidden", Msg("Join a game on this companion with its code to read "
+                                        "its past games."))
 
 
 @bp.get("/history")
@@ -47,86 +58,78 @@ def page() -> Response:
     return resp
 
 
+def _finished(game_id: str) -> bool:
+    """Whether the game is over, without loading a finished game into the service's memory
+    (404 for no such game)."""
+    service = web().service
+    if isinstance(game_id, str) and game_id.isalnum() and len(game_id) <= 32 and (
+            not service.loaded(game_id)):
+        row = next((g for g in service.games() if g["id"] == game_id), None)
+        if row is not None and row["status"] == "finished":
+            return True
+    return bool(access.record(game_id).state.finished)
+
+
+def _viewer(game_id: str) -> tuple[str, bool]:
+    """Who reads, and whether the game is over. A game being played: as in the live game
+    (docs/api.md); a finished game is the household's past: any of its members, a phone
+    that never joined this game as a spectator (no hidden hands)."""
+    if not _finished(game_id):
+        return access.viewer(game_id), False
+    household_member()
+    if is_banker():
+        return "banker", True
+    mine = session.get("games", {}).get(game_id)
+    held = mine and web().claims.holder(game_id, mine) == session.get("sid")
+    return (str(mine) if held else access.SPECTATOR), True
+
+
 @bp.get("/api/games/<game_id>/story")
 def game_story(game_id: str) -> Response:
     """The story so far (the whole story once the game is over)."""
     _viewer(game_id)
-    return Response(dumps(web().service.story(game_id)), mimetype="application/json")
-
-
-def _viewer(game_id: str) -> str:
-    """Who reads: as in the live game (docs/api.md); a finished game is the household's
-    history, so a phone that never joined it reads it as a spectator (no hidden hands)."""
-    if access.record(game_id).state.finished and not access.joined(game_id):
-        return access.SPECTATOR
-    return access.viewer(game_id)
-
-
-def _replay(game_id: str) -> Replay:
-    rec = access.record(game_id)
-    key = (game_id, rec.version)
-    with _lock:
-        found = _replays.get(key)
-        if found is not None:
-            _replays.move_to_end(key)
-            return found
-    made = Replay.of(game_id, _rows(game_id))
-    with _lock:
-        _replays[key] = made
-        while len(_replays) > KEPT_REPLAYS:
-            _replays.popitem(last=False)
-    return made
+    service = web().service
+    if service.loaded(game_id):
+        rec = service.record(game_id)
+        told = rec.told
+        if told is not None and told[0] == rec.version:  # the OLED's, told at the end
+            return Response(dumps(told[1]), mimetype="application/json")
+    return Response(dumps(_read(Past.story, game_id)), mimetype="application/json")
 
 
 @bp.get("/api/games/<game_id>/replay")
 def replay(game_id: str) -> Response:
     """The game after step ``?step=`` (default: the last) as this phone saw it then; a
     running game only for the banker. ``?turns=1`` adds where each turn begins."""
-    viewer = _viewer(game_id)
-    if not access.record(game_id).state.finished and not is_banker():
+    viewer, finished = _viewer(game_id)
+    if not finished and not is_banker():
         raise ApiError("forbidden", Msg("Only the banker can replay a game still being played."))
-    made = _replay(game_id)
     raw = request.args.get("step", "")
     try:
-        step = made.last if raw == "" else int(raw)
+        step = None if raw == "" else int(raw)
     except ValueError:
         raise ApiError("bad_request", Msg("'step' must be a step number.")) from None
-    if not 0 <= step <= made.last:
-        raise ApiError("bad_request", Msg("There is no step {step}: steps go from 0 to {last}.",
-                                          step=step, last=made.last))
-    out = made.view(step, viewer, access.record(game_id).join_code if is_banker() else "")
-    out.pop("actions", None)  # a replay is looked at, not played
-    if request.args.get("turns"):
-        out["replay"]["turns"] = made.turns()
+    code = _join_code(game_id) if is_banker() else ""
+    out = _read(_replay_view, game_id, step, viewer, code, bool(request.args.get("turns")))
     return Response(dumps(out), mimetype="application/json")  # messages as data
 
 
-def _summaries() -> list[dict[str, Any]]:
-    """Every finished game's summary, computed from its log the first time it is asked for
-    and kept in the database (again if the game changed since, e.g. an undo)."""
-    service = web().service
-    table: SummaryTable = service.call(lambda: SummaryTable(service.store.conn))
-    kept = service.call(table.all)
-    versions = dict(service.call(lambda: service.store.conn.execute(
-        "SELECT game_id, MAX(seq) FROM events GROUP BY game_id").fetchall()))
-    out = []
-    profiles: dict[str, str] | None = None
-    for g in service.call(service.store.games, "finished"):
-        version = int(versions.get(g["id"], 0))
-        have = kept.get(g["id"])
-        if have is not None and have[0] == version and have[1].get("format") == FORMAT:
-            out.append(have[1])
-            continue
-        if profiles is None:  # the box profile each game was set up from, read once
-            profiles = dict(service.call(lambda: service.store.conn.execute(
-                "SELECT game_id, json_extract(body, '$.profile') FROM commands WHERE cmd = 0 "
-                "AND json_extract(body, '$.profile') IS NOT NULL").fetchall()))
-        try:
-            made = summary(g, _rows(g["id"]), str(profiles.get(g["id"]) or ""))
-        except Exception:  # noqa: BLE001 - a damaged game is left out, never the history
-            continue
-        service.call(table.save, g["id"], version, made)
-        out.append(made)
+def _join_code(game_id: str) -> str:
+    return next((str(g["join_code"]) for g in web().service.games() if g["id"] == game_id), "")
+
+
+def _replay_view(reader: Past, game_id: str, step: int | None, viewer: str, code: str,
+                 turns: bool) -> dict[str, Any]:
+    """On the reader of the past: the replay's view after ``step`` (None: the last)."""
+    made = reader.replay(game_id)
+    step = made.last if step is None else step
+    if not 0 <= step <= made.last:
+        raise ApiError("bad_request", Msg("There is no step {step}: steps go from 0 to {last}.",
+                                          step=step, last=made.last))
+    out = made.view(step, viewer, code)
+    out.pop("actions", None)  # a replay is looked at, not played
+    if turns:
+        out["replay"]["turns"] = made.turns()
     return out
 
 
@@ -145,7 +148,8 @@ def history() -> Response:
     """The household's history: games, players (by name across games), boxes, box
     profiles, chart; of the games asked for (``?box=&profile=&player=``), with ``choices``,
     every box profile and player to ask for."""
-    games = _summaries()
+    household_member()
+    games = _read(Past.summaries)
     everyone = household(games)
     out = household(_filter(games))
     out["choices"] = {"profiles": [{k: p[k] for k in ("edition", "profile", "title", "games")}
@@ -156,7 +160,8 @@ def history() -> Response:
 
 @bp.get("/api/history/chart.svg")
 def chart() -> Response:
-    resp = Response(chart_svg(household(_filter(_summaries()))["chart"]),
+    household_member()
+    resp = Response(chart_svg(household(_filter(_read(Past.summaries)))["chart"]),
                     mimetype="image/svg+xml")
     resp.headers["Cache-Control"] = "no-store"
     return resp
@@ -170,7 +175,8 @@ def openapi_paths() -> dict[str, Any]:
 
     def op(summary: str, params: list[dict[str, Any]], **ok: Any) -> dict[str, Any]:
         return {"get": {"summary": summary, "parameters": params, "responses": {
-            "200": {"description": "ok", **(ok or obj)}, "400": err, "403": err, "404": err}}}
+            "200": {"description": "ok", **(ok or obj)}, "400": err, "403": err, "404": err,
+            "503": err}}}
 
     step = {"name": "step", "in": "query", "required": False, "schema": {"type": "integer"}}
     turns = {"name": "turns", "in": "query", "required": False, "schema": {"type": "string"}}
@@ -211,10 +217,12 @@ def rules(game_id: str) -> Response:
     from companion import prompt_help, rules_lookup
 
     _viewer(game_id)
-    state = access.record(game_id).state
     query = request.args.get("q", "")
     if len(query) > 200:
         raise ApiError("bad_request", Msg("A search is at most 200 characters."))
+    service = web().service
+    state = (service.record(game_id).state if service.loaded(game_id) else
+             _read(lambda reader, gid: reader.replay(gid).state(0), game_id))
     settings = state.setup.settings
     return jsonify({"edition": state.edition,
                     "readings": rules_lookup.in_force(state.edition, settings),

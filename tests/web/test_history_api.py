@@ -51,30 +51,63 @@ def app_for(service: GameService) -> Flask:
     return create_app(service, hardware=FakeHardware(), config={"banker_pin": PIN})
 
 
-def test_a_finished_games_story_and_replay_on_any_phone(tmp_path: Path) -> None:
+def household_code(service: GameService) -> str:
+    """A join code of this box (a game set up for tonight), as a guest at the table holds."""
+    gid = service.create_game({"edition": "mario", "players": ["Ann", "Bo"]}).game_id
+    return str(service.record(gid).join_code)
+
+
+def member(app: Flask, service: GameService) -> Phone:
+    """A phone that joined a game here with its code: one of the household (docs/history.md)."""
+    phone = Phone(app.test_client())
+    assert phone.post("/api/join", {"code": household_code(service)}).status_code == 200
+    return phone
+
+
+JOIN_IN_PAGE = """async (code) => {
+  const s = await (await fetch("/api/session")).json();
+  const r = await fetch("/api/join", {method: "POST", body: JSON.stringify({code}),
+    headers: {"Content-Type": "application/json", "X-CSRF-Token": s.csrf}});
+  return r.status;
+}"""
+"""What the page's join form does, run in a browser page (``page.evaluate(JOIN_IN_PAGE, code)``)."""
+
+
+def test_a_finished_games_story_and_replay_for_the_household_only(tmp_path: Path) -> None:
+    """Anyone who joined a game here with its code, or the banker, reads every finished game;
+    a phone with no code and no PIN reads nothing of the household's past (issue 38)."""
     with GameService(tmp_path) as service:
         gid = play(service, "mario-two-players.json")
         app = app_for(service)
         stranger = Phone(app.test_client())
-        told = stranger.get(f"/api/games/{gid}/story").get_json()
+        for path in (f"/api/games/{gid}/story", f"/api/games/{gid}/replay",
+                     f"/api/games/{gid}/rules", "/api/history", "/api/history/chart.svg"):
+            refused = stranger.get(path)
+            assert refused.status_code == 403, path
+            assert "Join a game" in refused.get_json()["error"], path
+        guest = member(app, service)
+        told = guest.get(f"/api/games/{gid}/story").get_json()
         # a message, as the view's texts: its English beside its key and arguments
         assert told["headline"]["say"] == "Mario wins: Mario is the last player standing and wins!"
         assert told["headline"]["msg"] == "{players} wins: {reason}"
         laps = {p["name"]: next(x["value"] for x in p["lines"] if x["key"] == "laps")
                 for p in told["players"]}
         assert laps == {"Mario": 3, "Luigi": 3}
-        first = stranger.get(f"/api/games/{gid}/replay?step=0&turns=1").get_json()
+        first = guest.get(f"/api/games/{gid}/replay?step=0&turns=1").get_json()
         assert first["replay"]["step"] == 0 and first["replay"]["last"] == 53
         assert first["finished"] is False and "actions" not in first
         assert first["replay"]["turns"][0]["step"] >= 1
-        last = stranger.get(f"/api/games/{gid}/replay").get_json()
+        last = guest.get(f"/api/games/{gid}/replay").get_json()
         assert last["finished"] and last["winners"] == ["mario"]
-        assert last["join_code"] == ""  # a stranger is not given the code
-        bad = stranger.get(f"/api/games/{gid}/replay?step=54")
+        assert last["join_code"] == ""  # a guest is not given the code
+        bad = guest.get(f"/api/games/{gid}/replay?step=54")
         assert bad.status_code == 400
         assert bad.get_json()["error"] == "There is no step 54: steps go from 0 to 53."
-        assert stranger.get(f"/api/games/{gid}/replay?step=x").status_code == 400
-        assert stranger.get("/api/games/nosuchgame/replay").status_code == 404
+        assert guest.get(f"/api/games/{gid}/replay?step=x").status_code == 400
+        assert guest.get("/api/games/nosuchgame/replay").status_code == 404
+        assert guest.get("/api/history").get_json()["games"][0]["id"] == gid
+        banker = Phone(app.test_client()).login()
+        assert banker.get(f"/api/games/{gid}/replay").get_json()["join_code"]
 
 
 def test_a_running_game_replays_for_the_banker_only(tmp_path: Path) -> None:
@@ -108,7 +141,7 @@ def test_the_households_history_keeps_players_by_name_and_goes_into_the_backup(
         play(service, "mario-two-players.json", ["Zoë", "Дмитрий"], clock, pause_at=10)
         play(service, "monopolino-2-players.json", ["zoë ", "Дмитрий"], clock)
         app = app_for(service)
-        history = Phone(app.test_client()).get("/api/history").get_json()
+        history = member(app, service).get("/api/history").get_json()
         assert len(history["games"]) == 2
         assert history["games"][0]["edition"] == "monopolino"  # newest first
         # Zoë (Mario's seat) won the Mario game; the Monopolino game's winner is Anna's
@@ -118,7 +151,7 @@ def test_the_households_history_keeps_players_by_name_and_goes_into_the_backup(
         assert mario["seconds"] == 52 * 30 + 900  # 53 moves 30 s apart; the night is 15 min
         assert {b["edition"]: b["games"] for b in history["boxes"]} == {"mario": 1,
                                                                         "monopolino": 1}
-        svg = Phone(app.test_client()).get("/api/history/chart.svg")
+        svg = Phone(app.test_client()).login().get("/api/history/chart.svg")
         assert svg.mimetype == "image/svg+xml" and "Дмитрий" in svg.get_data(as_text=True)
     backup = export_db(tmp_path / "companion.db", tmp_path / "backups", "test")
     kept = sqlite3.connect(backup).execute("SELECT COUNT(*) FROM game_summaries").fetchone()
@@ -126,7 +159,7 @@ def test_the_households_history_keeps_players_by_name_and_goes_into_the_backup(
     with GameService(tmp_path) as again:  # read back from the table, not recomputed
         again.call(lambda: again.store.conn.execute(
             "UPDATE game_summaries SET summary = json_set(summary, '$.turns', -1)"))
-        history = Phone(app_for(again).test_client()).get("/api/history").get_json()
+        history = Phone(app_for(again).test_client()).login().get("/api/history").get_json()
         assert [g["turns"] for g in history["games"]] == [-1, -1]
 
 

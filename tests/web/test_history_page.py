@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_history_api import Clock, play
+from test_history_api import JOIN_IN_PAGE, Clock, household_code, play
 from web_helpers import PIN, FakeHardware
 
 from companion.service import GameService
@@ -32,17 +32,18 @@ pytestmark = pytest.mark.skipif(not shutil.which(CHROMIUM), reason="needs Debian
 
 
 @pytest.fixture
-def site(tmp_path: Path) -> Iterator[tuple[str, list[str]]]:
+def site(tmp_path: Path) -> Iterator[tuple[str, list[str], str]]:
     clock = Clock()
     with GameService(tmp_path, clock=clock) as service:
         games = [play(service, "mario-two-players.json", ["Zoë", "Дмитрий"], clock),
                  play(service, "pokemon-two-trainers.json", ["Zoë", "Дмитрий"], clock)]
+        code = household_code(service)
         app = create_app(service, hardware=FakeHardware(), config={"banker_pin": PIN})
         srv = make_server(app, "127.0.0.1", 0, threads=8)
         thread = threading.Thread(target=srv.run, daemon=True)
         thread.start()
         try:
-            yield f"http://127.0.0.1:{srv.effective_port}", games
+            yield f"http://127.0.0.1:{srv.effective_port}", games, code
         finally:
             srv.close()
 
@@ -64,11 +65,13 @@ def page() -> Iterator[Any]:
         assert errors == []
 
 
-def test_the_household_the_story_and_a_replay_stepped_back(site: tuple[str, list[str]],
+def test_the_household_the_story_and_a_replay_stepped_back(site: tuple[str, list[str], str],
                                                            page: Any) -> None:
-    base, games = site
+    base, games, code = site
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.goto(f"{base}/history")
+    assert page.evaluate(JOIN_IN_PAGE, code) == 200  # a guest who joined tonight's game
+    page.reload()
     players = page.get_by_role("region", name="Players")
     expect(players).to_contain_text("Zoë")
     expect(players.locator("tbody tr").first).to_contain_text("2")  # Zoë won both

@@ -8,7 +8,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from test_history_api import ROOT, Clock, app_for
+from test_history_api import JOIN_IN_PAGE, ROOT, Clock, app_for, household_code
 from web_helpers import Phone
 
 from companion.backup import export_db, restore_db
@@ -56,7 +56,7 @@ def by_name(rows: list[dict[str, Any]]) -> dict[str, tuple[int, int, float]]:
 def test_the_history_by_box_profile_and_by_players_counted_by_hand(tmp_path: Path) -> None:
     with GameService(tmp_path, clock=Clock()) as service:
         household(service)
-        phone = Phone(app_for(service).test_client())
+        phone = Phone(app_for(service).test_client()).login()
         everything = phone.get("/api/history").get_json()
         assert [(g["edition"], g["profile"]) for g in everything["games"]] == [
             ("monopolino", "Granny box"), ("mario", ""), ("mario", "Granny box")]  # newest first
@@ -99,12 +99,12 @@ def test_the_history_comes_back_from_a_backup(tmp_path: Path) -> None:
     companion restored from it shows the same household."""
     with GameService(tmp_path / "home", clock=Clock()) as service:
         household(service)
-        expected = Phone(app_for(service).test_client()).get("/api/history").get_json()
+        expected = Phone(app_for(service).test_client()).login().get("/api/history").get_json()
     backup = export_db(tmp_path / "home" / "companion.db", tmp_path / "backups", "test")
     (tmp_path / "new").mkdir()
     restore_db(backup, tmp_path / "new" / "companion.db")
     with GameService(tmp_path / "new") as again:
-        got = Phone(app_for(again).test_client()).get("/api/history").get_json()
+        got = Phone(app_for(again).test_client()).login().get("/api/history").get_json()
     assert got == expected
     assert {(p["edition"], p["profile"]) for p in got["profiles"]} == {
         ("mario", "Granny box"), ("mario", ""), ("monopolino", "Granny box")}
@@ -127,13 +127,16 @@ def test_the_history_page_by_box_profile_and_by_player(tmp_path: Path) -> None:
     with GameService(tmp_path, clock=Clock()) as service, \
             playwright_api.sync_playwright() as p:
         household(service)
+        code = household_code(service)
         srv = make_server(app_for(service), "127.0.0.1", 0, threads=8)
         threading.Thread(target=srv.run, daemon=True).start()
         base = f"http://127.0.0.1:{srv.effective_port}"
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         one, two = new_phone(browser, errors), new_phone(browser, errors)
-        for page in (one, two):
+        for page in (one, two):  # two guests who joined tonight's game with its code
             page.goto(f"{base}/history")
+            assert page.evaluate(JOIN_IN_PAGE, code) == 200
+            page.reload()
         profiles = one.get_by_role("region", name="By box profile")
         expect()(profiles.get_by_role("heading", name=f"{MARIO} · Granny box")).to_be_visible()
         expect()(profiles.get_by_role("heading", name=f"{MARIO} · no box profile")).to_be_visible()
