@@ -7,6 +7,7 @@ W warm-up + R timed moves, nearest-rank percentiles, the 3-invalid + 1-valid san
     .venv/bin/python scripts/bench_web.py --clients 50    # 4 players + 46 spectators
     .venv/bin/python scripts/bench_web.py --no-browser
     .venv/bin/python scripts/bench_web.py --compare       # vs boardgame.io, same sitting
+    .venv/bin/python scripts/bench_web.py --no-browser --replay-attack  # a guest cycling replays
 
 ``--compare`` (``--baseline CHECKOUT`` adds that checkout's figures, e.g. the code before a
 change) runs boardgame.io's harness and ours alternately in the same sitting
@@ -43,6 +44,7 @@ from bench_web_phones import (
     open_table,
     server_child,
 )
+from past_attack import EVENTS, GAMES, ReplayCycler, finished_games
 
 START = 1500
 MAX_RENT = 50
@@ -55,12 +57,19 @@ def log(*a: Any) -> None:
 # -- the child: the server ------------------------------------------------------------------
 
 
-def serve_child(threads: int, sync: str) -> None:
+def serve_child(threads: int, sync: str, past_games: int = 0, past_events: int = 0) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        if past_games:  # the household's past, for --replay-attack
+            finished_games(Path(tmp), past_games, past_events)
+        serve_on(Path(tmp), threads, sync)
+
+
+def serve_on(state_dir: Path, threads: int, sync: str) -> None:
     from companion.service import GameService
     from web import create_app
     from web.server import make_server
 
-    with tempfile.TemporaryDirectory() as tmp, GameService(Path(tmp)) as service:
+    with GameService(state_dir) as service:
         service.call(service.store.conn.execute, f"PRAGMA synchronous={sync}")
         app = create_app(service, config={"banker_pin": PIN, "stream_seconds": 3600})
         srv = make_server(app, "127.0.0.1", 0, threads=threads)
@@ -289,6 +298,14 @@ def main() -> int:
     ap.add_argument("--baseline", type=Path, default=None, metavar="CHECKOUT",
                     help="--compare also runs this checkout's bench (with this interpreter "
                          "and packages), e.g. the code before a change")
+    ap.add_argument("--replay-attack", action="store_true",
+                    help="while the moves are timed, a guest who joined with the code cycles "
+                         f"the replays of {GAMES} finished games of {EVENTS:,} events "
+                         "(issue 38; --past-games, --past-events change them)")
+    ap.add_argument("--replay-threads", type=int, default=2,
+                    help="the guest's threads asking for replays (--replay-attack)")
+    ap.add_argument("--past-games", type=int, default=GAMES, help=argparse.SUPPRESS)
+    ap.add_argument("--past-events", type=int, default=EVENTS, help=argparse.SUPPRESS)
     ap.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.compare:
@@ -296,10 +313,13 @@ def main() -> int:
     if a.memory:
         return memory(a.memory)
     if a.serve:
-        serve_child(a.threads, a.sync)
+        serve_child(a.threads, a.sync, a.past_games if a.replay_attack else 0, a.past_events)
         return 0
     t_start = time.perf_counter()
     flags = ["--threads", str(a.threads), "--sync", a.sync]
+    if a.replay_attack:
+        flags += ["--replay-attack", "--past-games", str(a.past_games),
+                  "--past-events", str(a.past_events)]
     try:
         with server_child(flags, dict(os.environ)) as (child, port):
             return run_latency(a, child.pid, port, t_start)
@@ -330,8 +350,22 @@ def run_latency(a: argparse.Namespace, pid: int, port: int, t_start: float) -> i
                           "within_limits": size <= PAGE_LIMIT_BYTES
                           and render <= FIRST_RENDER_LIMIT_MS}), flush=True)
         return 0
-    res = asyncio.run(latency(port, game, seats, cookies, banker, a.warmup, a.moves,
-                              a.seed))
+    attack = None
+    if a.replay_attack:  # a guest who joined tonight's game with its code
+        past = [g["id"] for g in banker.http.get("/api/games").json()
+                if g["status"] == "finished"]
+        guest = Session(base)
+        code = banker.http.get(f"/api/games/{game}").json()["join_code"]
+        assert guest.post("/api/join", {"code": code}).status_code == 200
+        attack = ReplayCycler(base, past, guest.http.cookies, threads=a.replay_threads)
+        attack.__enter__()
+        log(f"replay attack on {len(past)} finished games, {a.replay_threads} threads")
+    try:
+        res = asyncio.run(latency(port, game, seats, cookies, banker, a.warmup, a.moves,
+                                  a.seed))
+    finally:
+        if attack is not None:
+            attack.stop()
     # the streams were closed by the client side; the server notices within a heartbeat
     out: dict[str, Any] = {"peer": "flask-sse", "version": pkg_version("flask"),
                            "clients": a.clients, "moves": a.moves}
@@ -350,6 +384,10 @@ def run_latency(a: argparse.Namespace, pid: int, port: int, t_start: float) -> i
                python=platform.python_version(), cpus=os.cpu_count(),
                api_get_p99_ms_with_streams_open=res["api_get_ms_with_streams_open"]["p99"],
                sync=a.sync)
+    if attack is not None:
+        out["replay_attack"] = {"games": a.past_games, "events": a.past_events,
+                                "threads": a.replay_threads,
+                                "answers": {str(k): v for k, v in attack.answers.items()}}
     view = banker.http.get(f"/api/games/{game}").json()
     if not a.no_browser:
         out["page_bytes"] = page_bytes(base)

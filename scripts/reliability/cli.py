@@ -19,6 +19,7 @@ from reliability.faults import run_faults
 from reliability.guard import run_bounds, run_lockout, run_slow
 from reliability.harness import Result
 from reliability.memory import run_memory
+from reliability.past_reading import run_forged_width, run_replay_cycling
 from reliability.powercut import run_powercut
 from reliability.races import run_races, run_retries
 from reliability.restart import run_restart
@@ -53,6 +54,8 @@ def scenarios(quick: bool, soak_seconds: float | None,
         "seatkey": run_seat_key_reuse,
         "hijack": run_request_hijack,
         "clock": run_clock_jumps,
+        "replays": lambda w: run_replay_cycling(w, moves=30 if q else 60),
+        "widths": run_forged_width,
     }
 
 
@@ -62,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", default="", help="comma-separated: powercut, races, "
                         "retries, soak, restart, memory, faults, slow, bounds, lockout, "
                         "restore, damaged, slots, churn, deleted, shm, forged, "
-                        "pinflood, seatkey, hijack, clock")
+                        "pinflood, seatkey, hijack, clock, replays, widths")
     parser.add_argument("--soak-seconds", type=float, help="soak length (default 60, quick 15)")
     parser.add_argument("--kills", type=int, help="power cuts (default 200, quick 20)")
     parser.add_argument("--work", type=Path, help="keep state and journals here")
