@@ -23,6 +23,8 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from typing import Any, TypeVar
 
+from companion.engine import game
+from companion.engine.editions import find_edition
 from companion.engine.types import Event
 from companion.history import FORMAT, SummaryTable, summary
 from companion.i18n import data_from_stored, from_stored
@@ -44,6 +46,8 @@ KEPT_EVENTS = 6_000
 """Events of all the replays kept (about 2 KB each decoded: some 12 MB)."""
 KEPT_STORIES = 16
 """Stories kept (each a few kilobytes)."""
+KEPT_LOGS = 4
+"""Games' explained logs kept (a line each event that said something)."""
 ANSWER_SECONDS = 60.0
 """How long a request waits for its job before it is told the companion is busy."""
 
@@ -86,6 +90,7 @@ class Past:
         self._start = threading.Lock()
         self._replays: OrderedDict[tuple[str, int], Replay] = OrderedDict()
         self._stories: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
+        self._lines: OrderedDict[tuple[str, int], list[dict[str, Any]]] = OrderedDict()
         self.pace = Pacer()
         self.on_worker = threading.local()
 
@@ -175,6 +180,32 @@ class Past:
     def kept(self) -> int:
         """Events held by the replays kept."""
         return sum(len(r.events) for r in self._replays.values())
+
+    def log_lines(self, game_id: str, edition: str) -> list[dict[str, Any]]:
+        """What ``GameService.history`` gives (every explained event, ``n``-th, oldest first),
+        read a turn of rows at a time on the worker; kept for the game's version."""
+        key = (game_id, self.version(game_id))
+        found = self._lines.get(key)
+        if found is not None:
+            return found
+        rules = find_edition(edition)
+        rows = list(self.rows(game_id))
+        kept = {seq for seq, _ in game.effective((seq, e) for seq, _, _, e in rows)}
+        out = []
+        for seq, cmd, when, event in rows:
+            self.pace()
+            if not event.say:
+                continue
+            item = {"n": len(out) + 1, "seq": seq, "cmd": cmd, "time": when, "say": event.say,
+                    "undone": seq not in kept and event.type != game.UNDONE}
+            citation = rules.citation(event.cite)
+            if citation is not None:
+                item.update(cite=citation["text"], citation=citation)
+            out.append(item)
+        self._lines[key] = out
+        while len(self._lines) > KEPT_LOGS:
+            self._lines.popitem(last=False)
+        return out
 
     def summaries(self) -> list[dict[str, Any]]:
         """Every finished game's summary (companion/history.py), computed from its log the

@@ -31,7 +31,7 @@ def past() -> Past:
     return current_app.extensions["past"]  # type: ignore[no-any-return]
 
 
-def _read(fn: Any, *args: Any) -> Any:
+def read_past(fn: Any, *args: Any) -> Any:
     """``fn(reader, *args)`` on the reader of the past (no request there: everything it
     needs is in its arguments); 503 busy when too many wait already."""
     reader = past()
@@ -94,7 +94,7 @@ def game_story(game_id: str) -> Response:
         told = rec.told
         if told is not None and told[0] == rec.version:  # the OLED's, told at the end
             return Response(dumps(told[1]), mimetype="application/json")
-    return Response(dumps(_read(Past.story, game_id)), mimetype="application/json")
+    return Response(dumps(read_past(Past.story, game_id)), mimetype="application/json")
 
 
 @bp.get("/api/games/<game_id>/replay")
@@ -110,7 +110,7 @@ def replay(game_id: str) -> Response:
     except ValueError:
         raise ApiError("bad_request", Msg("'step' must be a step number.")) from None
     code = _join_code(game_id) if is_banker() else ""
-    out = _read(_replay_view, game_id, step, viewer, code, bool(request.args.get("turns")))
+    out = read_past(_replay_view, game_id, step, viewer, code, bool(request.args.get("turns")))
     return Response(dumps(out), mimetype="application/json")  # messages as data
 
 
@@ -149,7 +149,7 @@ def history() -> Response:
     profiles, chart; of the games asked for (``?box=&profile=&player=``), with ``choices``,
     every box profile and player to ask for."""
     household_member()
-    games = _read(Past.summaries)
+    games = read_past(Past.summaries)
     everyone = household(games)
     out = household(_filter(games))
     out["choices"] = {"profiles": [{k: p[k] for k in ("edition", "profile", "title", "games")}
@@ -161,7 +161,7 @@ def history() -> Response:
 @bp.get("/api/history/chart.svg")
 def chart() -> Response:
     household_member()
-    resp = Response(chart_svg(household(_filter(_read(Past.summaries)))["chart"]),
+    resp = Response(chart_svg(household(_filter(read_past(Past.summaries)))["chart"]),
                     mimetype="image/svg+xml")
     resp.headers["Cache-Control"] = "no-store"
     return resp
@@ -222,7 +222,7 @@ def rules(game_id: str) -> Response:
         raise ApiError("bad_request", Msg("A search is at most 200 characters."))
     service = web().service
     state = (service.record(game_id).state if service.loaded(game_id) else
-             _read(lambda reader, gid: reader.replay(gid).state(0), game_id))
+             read_past(lambda reader, gid: reader.replay(gid).state(0), game_id))
     settings = state.setup.settings
     return jsonify({"edition": state.edition,
                     "readings": rules_lookup.in_force(state.edition, settings),

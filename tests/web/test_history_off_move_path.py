@@ -32,9 +32,9 @@ def finished_games(tmp_path: Path, n: int) -> list[str]:
 
 
 class Gate:
-    """``game.replay`` (the fold of a game's events, the CPU of a replay) held at its first
-    call from another thread than the test's, until :meth:`open`; counts the folds running at
-    once."""
+    """A function (by default ``game.replay``, the fold of a game's events: the CPU of a
+    replay) held at its first call from another thread than the test's, until the test
+    opens the gate; counts the calls running at once."""
 
     def __init__(self) -> None:
         self.entered = threading.Event()
@@ -45,11 +45,8 @@ class Gate:
         self.held = False
         self.main = threading.get_ident()
 
-    @contextmanager
-    def installed(self, monkeypatch: pytest.MonkeyPatch) -> Iterator[Gate]:
-        real = game.replay
-
-        def replay(*args: Any, **kw: Any) -> Any:
+    def wrap(self, real: Callable[..., Any]) -> Callable[..., Any]:
+        def held(*args: Any, **kw: Any) -> Any:
             with self.lock:
                 self.running += 1
                 self.most = max(self.most, self.running)
@@ -64,7 +61,13 @@ class Gate:
                 with self.lock:
                     self.running -= 1
 
-        monkeypatch.setattr(game, "replay", replay)
+        return held
+
+    @contextmanager
+    def installed(self, monkeypatch: pytest.MonkeyPatch,
+                  *where: tuple[Any, str]) -> Iterator[Gate]:
+        for module, name in where or ((game, "replay"),):
+            monkeypatch.setattr(module, name, self.wrap(getattr(module, name)))
         try:
             yield self
         finally:
@@ -138,3 +141,30 @@ def test_the_replays_kept_are_bounded_by_their_events(tmp_path: Path) -> None:
             assert banker.get(f"/api/games/{gid}/replay?step=3").status_code == 200
             assert reader.kept() <= 600
         assert reader.kept() > 0
+
+
+def test_a_move_is_answered_while_a_phone_reads_the_games_log(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The History tab's log of tonight's game (``/api/games/{id}/history``) is read and
+    decoded off the writer too."""
+    import companion.past
+    import companion.store
+
+    with GameService(tmp_path) as service:
+        app = app_for(service)
+        tonight = service.create_game(SETUP).game_id
+        for _ in range(10):
+            assert service.submit(tonight, legal(service, tonight)).ok
+        banker = Phone(app.test_client()).login()
+        decoders = [(m, "data_from_stored") for m in (companion.store, companion.past)
+                    if hasattr(m, "data_from_stored")]
+        with Gate().installed(monkeypatch, *decoders) as gate:
+            reader, answer = in_thread(
+                lambda: banker.get(f"/api/games/{tonight}/history").status_code)
+            assert gate.entered.wait(60), "the log was never read"
+            _, moved = in_thread(lambda: service.submit(tonight, legal(service, tonight)))
+            out = moved.get(timeout=30)  # before: the log was decoded on the writer
+            assert out.ok, out.error
+            assert reader.is_alive() and answer.empty(), "the move came after the log"
+            gate.released.set()
+            assert answer.get(timeout=60) == 200
