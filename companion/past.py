@@ -5,9 +5,10 @@ One worker thread does all of it, one job at a time; :data:`WAITING` jobs may wa
 and any more are refused (:class:`PastBusy`), so a guest asking for many replays at once
 costs one worker, never a thread per request. A game's log is read from the database in
 short turns of the single writer (:data:`ROWS_PER_TURN` raw rows each, decoded on the worker,
-never on the writer), so a move waits behind at most one such turn. The worker paces itself:
-after :data:`WORK_SLICE` seconds of work it rests as long, so it takes at most half a core
-and a move's thread gets the interpreter soon. Replays are kept while their events total at
+never on the writer), so a move waits behind at most one such turn. The worker paces itself
+(:class:`Pacer`): after :data:`WORK_SLICE` seconds of work it rests as long, so it takes at
+most half a core, and it waits while the table is moving, so a move's thread has the
+interpreter to itself. Replays are kept while their events total at
 most :data:`KEPT_EVENTS` (a bigger game is built, answered and dropped). Nothing here loads
 a finished game into the service's memory.
 """
@@ -42,6 +43,10 @@ ROWS_PER_TURN = 200
 """Rows of a log read in one turn of the writer (a few hundred microseconds)."""
 WORK_SLICE = 0.002
 """Seconds the worker works before it rests as long."""
+AFTER_MOVE = 0.05
+"""Seconds after a commit during which the worker does not work (the move's frames)."""
+MOVES_FIRST = 0.25
+"""The longest the worker waits at once for the table to be quiet."""
 KEPT_EVENTS = 6_000
 """Events of all the replays kept (about 2 KB each decoded: some 12 MB)."""
 KEPT_STORIES = 16
@@ -60,9 +65,14 @@ class PastBusy(RuntimeError):
 
 
 class Pacer:
-    """Called often by the worker: after :data:`WORK_SLICE` seconds of work, rests as long."""
+    """Called often by the worker. After :data:`WORK_SLICE` seconds of work it rests as long,
+    then, moves first, waits while the table is moving (a write running or waiting, or a
+    commit within :data:`AFTER_MOVE` seconds: its frames are going out), at most
+    :data:`MOVES_FIRST` seconds at a time, so a guest's reading still ends."""
 
-    def __init__(self, work: float = WORK_SLICE) -> None:
+    def __init__(self, quiet: Callable[[float], bool] = lambda _: True,
+                 work: float = WORK_SLICE) -> None:
+        self.quiet = quiet
         self.work = work
         self.since = time.perf_counter()
 
@@ -70,6 +80,9 @@ class Pacer:
         spent = time.perf_counter() - self.since
         if spent >= self.work:
             time.sleep(min(spent, 2 * self.work))
+            until = time.monotonic() + MOVES_FIRST
+            while not self.quiet(AFTER_MOVE) and time.monotonic() < until:
+                time.sleep(self.work)
             self.since = time.perf_counter()
 
     def restart(self) -> None:
@@ -91,7 +104,7 @@ class Past:
         self._replays: OrderedDict[tuple[str, int], Replay] = OrderedDict()
         self._stories: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
         self._lines: OrderedDict[tuple[str, int], list[dict[str, Any]]] = OrderedDict()
-        self.pace = Pacer()
+        self.pace = Pacer(service.quiet_for)
         self.on_worker = threading.local()
 
     # -- the worker ---------------------------------------------------------------------------

@@ -60,6 +60,8 @@ class WriterThread:
         """While a queued item answered early runs (:meth:`enqueue`): what waits until its
         caller has the answer (the listeners not ``first``, housekeeping); else None."""
         self.changed = threading.Condition()
+        self.last_commit = 0.0
+        """When the last commit (or notice) was published (``time.monotonic()``)."""
         self.faults: list[dict[str, Any]] = []
         """Start-up problems as notices (``{"text", "level", "game_id"}``); every new
         listener hears them, so they reach the OLED and the page."""
@@ -215,7 +217,15 @@ class WriterThread:
             except Exception:  # a broken display must not stop the game
                 log.exception("listener failed")
 
+    def quiet_for(self, seconds: float) -> bool:
+        """Whether no write runs or waits now and nothing was committed in the last
+        ``seconds`` (a move's frames go out to the phones just after its commit): when
+        reading the past may take the interpreter (companion/past.py)."""
+        return (self._holder is None and self._queue.empty()
+                and time.monotonic() - self.last_commit >= seconds)
+
     def _publish(self, game_id: str, version: int, notice: dict[str, Any] | None = None) -> None:
+        self.last_commit = time.monotonic()
         with self.changed:
             self.changed.notify_all()
         listeners = list(self._listeners)
