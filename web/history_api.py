@@ -32,11 +32,11 @@ def past() -> Past:
 
 
 def read_past(fn: Any, *args: Any) -> Any:
-    """``fn(reader, *args)`` on the reader of the past (no request there: everything it
+    """``fn(worker, *args)`` on the reader of the past (no request there: everything it
     needs is in its arguments); 503 busy when too many wait already."""
-    reader = past()
+    worker = past()
     try:
-        return reader.run(fn, reader, *args)
+        return worker.run(fn, worker, *args)
     except PastBusy:
         raise ApiError("busy", Msg("The companion is busy reading other past games; try again "
                                    "in a moment.")) from None
@@ -118,10 +118,10 @@ def _join_code(game_id: str) -> str:
     return next((str(g["join_code"]) for g in web().service.games() if g["id"] == game_id), "")
 
 
-def _replay_view(reader: Past, game_id: str, step: int | None, viewer: str, code: str,
+def _replay_view(worker: Past, game_id: str, step: int | None, viewer: str, code: str,
                  turns: bool) -> dict[str, Any]:
     """On the reader of the past: the replay's view after ``step`` (None: the last)."""
-    made = reader.replay(game_id)
+    made = worker.replay(game_id)
     step = made.last if step is None else step
     if not 0 <= step <= made.last:
         raise ApiError("bad_request", Msg("There is no step {step}: steps go from 0 to {last}.",
@@ -222,7 +222,7 @@ def rules(game_id: str) -> Response:
         raise ApiError("bad_request", Msg("A search is at most 200 characters."))
     service = web().service
     state = (service.record(game_id).state if service.loaded(game_id) else
-             read_past(lambda reader, gid: reader.replay(gid).state(0), game_id))
+             read_past(lambda worker, gid: worker.replay(gid).state(0), game_id))
     settings = state.setup.settings
     return jsonify({"edition": state.edition,
                     "readings": rules_lookup.in_force(state.edition, settings),
