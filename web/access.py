@@ -45,12 +45,16 @@ def joined(game_id: str, sess: Mapping[str, Any] | None = None) -> bool:
 def viewer(game_id: str, sess: Mapping[str, Any] | None = None) -> str:
     """The viewer to render for: ``"banker"``, a player id, or ``SPECTATOR`` (a phone that
     holds no player: it sees no hidden cards; None is the whole table, for the console and
-    logs). Refuses a phone that has not joined with the game's code."""
+    logs). Refuses a phone that has not joined with the game's code, before the game is
+    looked up: a stranger never makes the companion load a finished game (issue 38)."""
+    if not joined(game_id, sess):
+        service = web().service
+        if not (service.loaded(game_id) or any(g["id"] == game_id for g in service.games())):
+            raise ApiError("not_found", Msg("There is no such game."))
+        raise ApiError("forbidden", Msg("Join this game with its code first."))
     record(game_id)
     if is_banker(sess):
         return "banker"
-    if not joined(game_id, sess):
-        raise ApiError("forbidden", Msg("Join this game with its code first."))
     return my_player(game_id, sess) or SPECTATOR
 
 

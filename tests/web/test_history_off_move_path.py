@@ -168,3 +168,18 @@ def test_a_move_is_answered_while_a_phone_reads_the_games_log(
             assert reader.is_alive() and answer.empty(), "the move came after the log"
             gate.released.set()
             assert answer.get(timeout=60) == 200
+
+
+def test_a_phone_that_never_joined_loads_no_finished_game(tmp_path: Path) -> None:
+    """The list of games names every finished one; a phone with no code asking for their
+    views, streams or logs is refused before any is loaded into the table's memory (before:
+    each was replayed on the writer and kept there for good)."""
+    games = finished_games(tmp_path, 2)
+    with GameService(tmp_path) as service:
+        stranger = Phone(app_for(service).test_client())
+        listed = {g["id"] for g in stranger.get("/api/games").get_json()}
+        assert set(games) <= listed
+        for gid in games:
+            for path in ("", "/history", "/events", "/story", "/replay"):
+                assert stranger.get(f"/api/games/{gid}{path}").status_code == 403, path
+        assert not any(service.loaded(g) for g in games)
