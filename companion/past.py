@@ -204,7 +204,7 @@ class Past:
         rules = find_edition(edition)
         rows = list(self.rows(game_id))
         kept = {seq for seq, _ in game.effective((seq, e) for seq, _, _, e in rows)}
-        out = []
+        out: list[dict[str, Any]] = []
         for seq, cmd, when, event in rows:
             self.pace()
             if not event.say:
