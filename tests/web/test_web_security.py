@@ -467,3 +467,32 @@ def test_origin_must_match_scheme_host_and_port(app: Any) -> None:
         r = p.http.post("/api/banker/logout", json={}, headers={
             "X-CSRF-Token": p.csrf, "Referer": f"http://127.0.0.1:{port}/?code=1"})
         assert r.status_code == 200, r.text
+
+
+def test_wrong_codes_from_a_few_addresses_never_keep_a_right_code_out(app: Any) -> None:
+    """Issue 38: 30 wrong join codes from 3 addresses (the count from everywhere is full). A
+    new phone with the right code gets in, and so does a player taking its seat back with
+    its key on a new phone; a phone that tried a wrong code itself waits, and is told why."""
+    with live(app) as base:
+        banker = Browser(base).login()
+        gid, code = new_game(banker)
+        owner = Browser(base, "127.0.0.40")
+        assert owner.post("/api/join", {"code": code, "player": "mario"}).status_code == 200
+        key = owner.post(f"/seat/{gid}/key").json()["key"]
+        wrong = [c for c in (f"{i:06d}" for i in range(60)) if c != code]
+        mistyped = Browser(base, "127.0.0.41")
+        assert mistyped.post("/api/join", {"code": wrong[-1]}).status_code == 404
+        for n in range(3):
+            guesser = Browser(base, f"127.0.0.{50 + n}")
+            for c in wrong[n * 10:(n + 1) * 10]:
+                assert guesser.post("/api/join", {"code": c}).status_code in (404, 429)
+            assert guesser.post("/api/join", {"code": code}).status_code == 429  # its own
+        newcomer = Browser(base, "127.0.0.60")
+        r = newcomer.post("/api/join", {"code": code})
+        assert r.status_code == 200, r.text
+        back = Browser(base, "127.0.0.61")
+        assert back.post("/api/join", {"code": code}).status_code == 200
+        r = back.post(f"/seat/{gid}/reclaim", {"player": "mario", "key": key})
+        assert r.status_code == 200 and r.json()["player"] == "mario", r.text
+        r = mistyped.post("/api/join", {"code": code})
+        assert r.status_code == 429 and "this phone" in r.json()["error"], r.text
