@@ -29,9 +29,30 @@ all addresses (the flood lock) take 3.2 years on average to guess (docs/reliabil
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
+MAX_PIN_DIGITS = 12
+
+
 def new_pin() -> str:
     """A random banker PIN of :data:`PIN_DIGITS` digits."""
     return f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}"
+
+
+def pin_refusal(pin: str) -> Msg | None:
+    """Why the owner's own PIN would not hold a year of evenings, or None. A guesser is
+    judged at most 30 times a minute (docs/reliability.md): 10**8 PINs take years, 10**4
+    an evening; and a guesser tries patterns (12345678, 11111111, 24682468) first."""
+    if not pin.isdigit() or not PIN_DIGITS <= len(pin) <= MAX_PIN_DIGITS:
+        return Msg("The banker PIN is 8 to 12 digits: a shorter one can be guessed in an "
+                   "evening. Choose a longer one, or leave it out and the companion makes one "
+                   "up (printed at every start).")
+    steps = {int(b) - int(a) for a, b in zip(pin, pin[1:], strict=False)}
+    repeats = any(len(pin) % n == 0 and pin == pin[:n] * (len(pin) // n)
+                  for n in range(1, len(pin) // 2 + 1))
+    if repeats or steps in ({1}, {-1}, {0}):
+        return Msg("The banker PIN {pin} is a pattern a guesser tries first (a repeat or a "
+                   "count). Choose digits at random, or leave it out and the companion makes "
+                   "one up (printed at every start).", pin=pin)
+    return None
 
 
 def lan_ip() -> str | None:

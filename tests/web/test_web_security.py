@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from web_helpers import PIN, Phone, action
 
 
@@ -249,12 +250,30 @@ def test_the_pin_made_up_on_the_first_run_is_long(service: Any) -> None:
     service.store.set_setting("banker_pin", "1234")  # made up by an older version
     again = banker_pin(service, None)
     assert len(again) == 8 and again != "1234"
-    assert banker_pin(service, "2468") == "2468"  # the owner's own choice is kept
+    assert banker_pin(service, "20461379") == "20461379"  # the owner's own choice is kept
     try:
         banker_pin(service, "12")
         raise AssertionError("a 2-digit PIN was taken")
     except ConfigError:
         pass
+
+
+@pytest.mark.parametrize(("pin", "words"), [
+    ("2468", "8 to 12 digits"), ("1234567", "8 to 12 digits"), ("0000000000000", "8 to 12"),
+    ("12345678", "pattern"), ("87654321", "pattern"), ("00000000", "pattern"),
+    ("12121212", "pattern"), ("24682468", "pattern")])
+def test_a_pin_a_guest_could_guess_is_refused_with_a_clear_message(
+        service: Any, pin: str, words: str) -> None:
+    """Issue 38: a 4-digit PIN fell in 181 s. Whatever the owner sets (``--pin``, the config)
+    must take a guest more than a year of evenings: 8 digits at least, and no pattern a
+    guesser tries first."""
+    from companion.config import ConfigError
+    from companion.runner import banker_pin
+
+    with pytest.raises(ConfigError) as refused:
+        banker_pin(service, pin)
+    assert words in str(refused.value)
+    assert "leave it out" in str(refused.value).lower()
 
 
 def test_a_pin_typed_with_spaces_is_the_pin(phone: Any) -> None:
