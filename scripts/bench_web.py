@@ -7,11 +7,14 @@ W warm-up + R timed moves, nearest-rank percentiles, the 3-invalid + 1-valid san
     .venv/bin/python scripts/bench_web.py --clients 50    # 4 players + 46 spectators
     .venv/bin/python scripts/bench_web.py --no-browser
     .venv/bin/python scripts/bench_web.py --compare       # vs boardgame.io, same sitting
+    .venv/bin/python scripts/bench_web.py --no-browser --attack slowbody   # quiet / attacked
 
 ``--compare`` (``--baseline CHECKOUT`` adds that checkout's figures, e.g. the code before a
 change) runs boardgame.io's harness and ours alternately in the same sitting
 (scripts/bench_web_compare.py). The phones (readers, the mover, joining) are in
-scripts/bench_web_phones.py.
+scripts/bench_web_phones.py. ``--attack NAMES`` (scripts/reliability/background.py, e.g.
+``slowbody``) measures the moves quiet, then with those attacks running on the same server,
+then quiet again, and prints each sitting's percentiles and the attacked p99 over the quiet.
 
 The move is the banker's ``transfer`` (the "pay" equivalent): the mover pays rent of
 ``1 + floor(u*50)`` (capped at its balance) to the poorest other seat; every command is
@@ -43,6 +46,7 @@ from bench_web_phones import (
     open_table,
     server_child,
 )
+from reliability.background import ATTACKS
 
 START = 1500
 MAX_RENT = 50
@@ -289,6 +293,8 @@ def main() -> int:
     ap.add_argument("--baseline", type=Path, default=None, metavar="CHECKOUT",
                     help="--compare also runs this checkout's bench (with this interpreter "
                          "and packages), e.g. the code before a change")
+    ap.add_argument("--attack", default="", help="measure quiet, then under these background "
+                    f"attacks ({', '.join(ATTACKS)}), then quiet again")
     ap.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.compare:
@@ -330,6 +336,8 @@ def run_latency(a: argparse.Namespace, pid: int, port: int, t_start: float) -> i
                           "within_limits": size <= PAGE_LIMIT_BYTES
                           and render <= FIRST_RENDER_LIMIT_MS}), flush=True)
         return 0
+    if a.attack:
+        return run_attacked(a, port, game, seats, cookies, banker)
     res = asyncio.run(latency(port, game, seats, cookies, banker, a.warmup, a.moves,
                               a.seed))
     # the streams were closed by the client side; the server notices within a heartbeat
@@ -359,6 +367,30 @@ def run_latency(a: argparse.Namespace, pid: int, port: int, t_start: float) -> i
     out["wall_s"] = round(time.perf_counter() - t_start, 1)
     log(f"all {a.clients}: p50 {out['p50_ms']} ms p99 {out['p99_ms']} max {out['max_ms']}; "
         f"first p50 {out['first_p50_ms']}")
+    print(json.dumps(out), flush=True)
+    return 0
+
+
+def run_attacked(a: argparse.Namespace, port: int, game: str, seats: list[str],
+                 cookies: list[str], banker: Session) -> int:
+    """The moves quiet, under ``a.attack``'s background attacks, and quiet again, on one
+    server: each sitting's percentiles, and the attacked p99 over the quiet ones' worst."""
+    out: dict[str, Any] = {"clients": a.clients, "moves": a.moves, "attacks": a.attack}
+    attacks: list[Any] = []
+    for n, name in enumerate(("quiet", "attacked", "quiet again")):
+        if name == "attacked":
+            attacks = [ATTACKS[x.strip()](port).start() for x in a.attack.split(",")]
+            time.sleep(10)  # the attack takes its sockets
+        res = asyncio.run(latency(port, game, seats, cookies, banker, a.warmup, a.moves,
+                                  a.seed + n))
+        if name == "attacked":
+            for attack in attacks:
+                attack.stop()
+                out.update(attack.figures())
+        out[name] = {k: res["all"][k] for k in ("p50", "p95", "p99", "max")}
+        log(f"{name}: p50 {res['all']['p50']} ms p99 {res['all']['p99']} ms")
+    quiet = max(out["quiet"]["p99"], out["quiet again"]["p99"])
+    out["attacked p99 / quiet p99"] = round(out["attacked"]["p99"] / quiet, 2)
     print(json.dumps(out), flush=True)
     return 0
 

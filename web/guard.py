@@ -20,6 +20,7 @@
 from __future__ import annotations
 
 import asyncio
+import random
 import socket
 from typing import Any
 
@@ -143,8 +144,9 @@ class Guard:
         self._disarm()
         loop = asyncio.get_running_loop()
         seconds = self.head_timeout if phase == "head" else self.body_timeout
-        self._phase = phase
-        self._deadline = loop.call_later(seconds, self._expire)
+        self._phase = phase  # between half and all of it: a thousand connections opened at
+        # once do not all close (and come back) at once, which stalled the loop for moves
+        self._deadline = loop.call_later(seconds * (0.5 + random.random() / 2), self._expire)
 
     def _disarm(self) -> None:
         if self._deadline is not None:
