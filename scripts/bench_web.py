@@ -13,8 +13,9 @@ W warm-up + R timed moves, nearest-rank percentiles, the 3-invalid + 1-valid san
 change) runs boardgame.io's harness and ours alternately in the same sitting
 (scripts/bench_web_compare.py). The phones (readers, the mover, joining) are in
 scripts/bench_web_phones.py. ``--attack NAMES`` (scripts/reliability/background.py, e.g.
-``slowbody``) measures the moves quiet, then with those attacks running on the same server,
-then quiet again, and prints each sitting's percentiles and the attacked p99 over the quiet.
+``slowbody``) measures the moves quiet, then with those attacks running on the same server
+(from a child process), then quiet again, and prints each sitting's percentiles and the
+attacked p99 over the quiet.
 
 The move is the banker's ``transfer`` (the "pay" equivalent): the mover pays rent of
 ``1 + floor(u*50)`` (capped at its balance) to the poorest other seat; every command is
@@ -29,6 +30,8 @@ import json
 import math
 import os
 import platform
+import signal
+import subprocess
 import sys
 import tempfile
 import time
@@ -47,6 +50,8 @@ from bench_web_phones import (
     server_child,
 )
 from reliability.background import ATTACKS
+
+RELIABILITY = Path(__file__).resolve().with_name("reliability")
 
 START = 1500
 MAX_RENT = 50
@@ -374,26 +379,30 @@ def run_latency(a: argparse.Namespace, pid: int, port: int, t_start: float) -> i
 def run_attacked(a: argparse.Namespace, port: int, game: str, seats: list[str],
                  cookies: list[str], banker: Session) -> int:
     """The moves quiet, under ``a.attack``'s background attacks, and quiet again, on one
-    server: each sitting's percentiles, and the attacked p99 over the quiet ones' worst."""
+    server: each sitting's percentiles, and the attacked p99 over the quiet ones' worst. The
+    attacks run in a child process (``scripts/reliability --attack``) at nice 10: on the
+    table the attacker is another device, with its own CPU (and not this process's GIL)."""
     out: dict[str, Any] = {"clients": a.clients, "moves": a.moves, "attacks": a.attack}
-    attacks: list[Any] = []
     for n, name in enumerate(("quiet", "attacked", "quiet again")):
+        attacker = None
         if name == "attacked":
-            attacks = [ATTACKS[x.strip()](port).start() for x in a.attack.split(",")]
+            attacker = subprocess.Popen(
+                ["nice", "-n", "10", sys.executable, str(RELIABILITY), "--attack", a.attack,
+                 "--port", str(port), "--seconds", "3600"], stdout=subprocess.PIPE, text=True)
             time.sleep(10)  # the attack takes its sockets
         res = asyncio.run(latency(port, game, seats, cookies, banker, a.warmup, a.moves,
                                   a.seed + n))
-        if name == "attacked":
-            for attack in attacks:
-                attack.stop()
-                out.update(attack.figures())
+        if attacker is not None:
+            attacker.send_signal(signal.SIGINT)
+            said, _ = attacker.communicate(timeout=60)
+            out.update(dict(line.strip().split(": ", 1) for line in said.splitlines()
+                            if ": " in line))
         out[name] = {k: res["all"][k] for k in ("p50", "p95", "p99", "max")}
         log(f"{name}: p50 {res['all']['p50']} ms p99 {res['all']['p99']} ms")
     quiet = max(out["quiet"]["p99"], out["quiet again"]["p99"])
     out["attacked p99 / quiet p99"] = round(out["attacked"]["p99"] / quiet, 2)
     print(json.dumps(out), flush=True)
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -4,6 +4,9 @@ child, or the benchmark's server), so a measurement can be taken while they run.
     .venv/bin/python scripts/reliability --attack slowbody --port 8080 --seconds 60
     .venv/bin/python scripts/bench_web.py --no-browser --attack slowbody   # quiet, then under it
 
+Run from another process (the benchmark starts the first line as a child, at a lower
+priority: on the table the attacker is another device, with its own CPU and GIL).
+
 :class:`SlowBodies` is issue 38's first attack: from each of ``addresses`` loopback addresses
 (``127.0.2.x`` on: the Pi's own 127.0.0.1 is never one), ``per_address`` connections each
 send ``POST /api/join`` with ``Content-Length: 1000`` and 7 body bytes, then nothing; a
@@ -124,10 +127,13 @@ ATTACKS: dict[str, Callable[[int], Any]] = {"slowbody": lambda port: SlowBodies(
 
 
 def run_attack(names: list[str], port: int, seconds: float) -> dict[str, Any]:
-    """Run the named attacks against ``127.0.0.1:port`` for ``seconds``: their figures."""
+    """Run the named attacks against ``127.0.0.1:port`` for ``seconds`` (or until SIGINT):
+    their figures."""
     running = [ATTACKS[n](port).start() for n in names]
     try:
         time.sleep(seconds)
+    except KeyboardInterrupt:
+        pass
     finally:
         for attack in running:
             attack.stop()
