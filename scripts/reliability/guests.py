@@ -152,7 +152,7 @@ def run_code_flood(work: Path, seconds: float = 60.0, guessers: int = 3) -> Resu
                 if wrong != code:
                     sent += 1
                     judged += g.post("/api/join", {"code": wrong}).status_code == 404
-            if n % (guessers * 5) < guessers:
+            if n % (guessers * 5) == guessers:  # from the first round on, every fifth
                 phone = Address(srv.url, f"127.0.1.{1 + len(joins) % 250}")
                 joins.append(_try(lambda p=phone: p.post("/api/join", {"code": code})))
                 r = phone.post(f"/seat/{game}/reclaim", {"player": players[0], "key": key})
