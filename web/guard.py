@@ -14,7 +14,7 @@
   in, whoever holds sockets (issue 38);
 - a request whose sender shuts its side after sending (``shutdown(SHUT_WR)``) is answered,
   then the connection closed; one that shuts before its request is whole is dropped
-  unexecuted.
+  unexecuted, and a live stream ends (a phone closing its socket sends the same FIN).
 """
 
 from __future__ import annotations
@@ -112,9 +112,11 @@ class Guard:
                 self._disarm()
 
     def eof_received(self) -> bool | None:
-        """The sender shut its side: a whole request is still answered (then the connection
-        closes); anything else ends here."""
-        if self._between() or self._body_coming():
+        """The sender shut its side: a whole request not yet answered is still answered
+        (then the connection closes); anything else ends here, a live stream too (a phone
+        closing its socket looks the same, and must free its stream at once)."""
+        cycle = getattr(self, "cycle", None)
+        if self._waiting() or cycle is None or cycle.response_started:
             return None  # asyncio closes the transport
         self._eof = True
         return True

@@ -137,3 +137,42 @@ def test_a_request_whose_sender_half_closes_is_answered(service: Any, http: str)
         assert service.view(game, None)["version"] == json.loads(body)["version"]
     finally:
         srv.close()
+
+
+def test_a_phone_that_hangs_up_its_stream_is_noticed_at_once(service: Any) -> None:
+    """A stream whose phone closes the socket ends at once (its FIN is a hang-up, not a
+    half-close to answer): one machine (4 connections allowed here) opens a stream, reads
+    its first view and hangs up, 20 times in a row, and every one opens."""
+    srv = _serve(service, per_address=4)
+    try:
+        port = srv.effective_port
+        cookie, csrf, game = _banker(port)
+        s = _connect(port, "127.0.0.1")
+        s.sendall(_request("GET", f"/api/games/{game}", cookie=cookie))
+        code = json.loads(_answer(s)[2])["join_code"]
+        s.close()
+        phone = _connect(port, "127.0.0.9")
+        phone.sendall(_request("GET", "/api/session"))
+        _, headers, body = _answer(phone)
+        mine = headers["set-cookie"].split(";")[0].split("=", 1)[1]
+        phone.sendall(_request("POST", "/api/join", json.dumps({"code": code}).encode(),
+                               mine, json.loads(body)["csrf"]))
+        status, headers, _ = _answer(phone)
+        assert status == 200
+        mine = headers.get("set-cookie", f"companion={mine}").split(";")[0].split("=", 1)[1]
+        phone.close()
+        statuses = []
+        for _ in range(20):
+            s = _connect(port, "127.0.0.9")
+            s.sendall(_request("GET", f"/api/games/{game}/events", cookie=mine))
+            data = b""
+            while b"event: view" not in data:
+                chunk = s.recv(65536)
+                if not chunk:
+                    break
+                data += chunk
+            statuses.append(int(data.split()[1]) if data else 0)
+            s.close()
+        assert statuses == [200] * 20, statuses
+    finally:
+        srv.close()
