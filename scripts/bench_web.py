@@ -13,9 +13,9 @@ W warm-up + R timed moves, nearest-rank percentiles, the 3-invalid + 1-valid san
 change) runs boardgame.io's harness and ours alternately in the same sitting
 (scripts/bench_web_compare.py). The phones (readers, the mover, joining) are in
 scripts/bench_web_phones.py. ``--attack NAMES`` (scripts/reliability/background.py, e.g.
-``slowbody``) measures the moves quiet, then with those attacks running on the same server
-(from a child process), then quiet again, and prints each sitting's percentiles and the
-attacked p99 over the quiet.
+``slowbody``) measures the moves quiet and with those attacks running on the same server
+(from a child process), alternately (``--runs`` attacked sittings, each between quiet
+ones), and prints each sitting's percentiles and the median attacked p99 over the quiet.
 
 The move is the banker's ``transfer`` (the "pay" equivalent): the mover pays rent of
 ``1 + floor(u*50)`` (capped at its balance) to the poorest other seat; every command is
@@ -31,6 +31,7 @@ import math
 import os
 import platform
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -67,12 +68,14 @@ def log(*a: Any) -> None:
 def serve_child(threads: int, sync: str) -> None:
     from companion.service import GameService
     from web import create_app
+    from web.process_tuning import settle_garbage
     from web.server import make_server
 
     with tempfile.TemporaryDirectory() as tmp, GameService(Path(tmp)) as service:
         service.call(service.store.conn.execute, f"PRAGMA synchronous={sync}")
         app = create_app(service, config={"banker_pin": PIN, "stream_seconds": 3600})
         srv = make_server(app, "127.0.0.1", 0, threads=threads)
+        settle_garbage()  # the collector's settings `companion run` serves with (web.server)
         print(json.dumps({"port": srv.effective_port}), flush=True)
         srv.run()
 
@@ -294,7 +297,8 @@ def main() -> int:
                     help="alternate with boardgame.io's harness (8 and 50 clients, one core)")
     ap.add_argument("--memory", type=int, metavar="COMMANDS", default=0,
                     help="RSS of `companion run` after COMMANDS commands with 8, then 50 phones")
-    ap.add_argument("--runs", type=int, default=3, help="alternating runs per side (--compare)")
+    ap.add_argument("--runs", type=int, default=3,
+                    help="alternating runs per side (--compare), attacked sittings (--attack)")
     ap.add_argument("--baseline", type=Path, default=None, metavar="CHECKOUT",
                     help="--compare also runs this checkout's bench (with this interpreter "
                          "and packages), e.g. the code before a change")
@@ -378,13 +382,15 @@ def run_latency(a: argparse.Namespace, pid: int, port: int, t_start: float) -> i
 
 def run_attacked(a: argparse.Namespace, port: int, game: str, seats: list[str],
                  cookies: list[str], banker: Session) -> int:
-    """The moves quiet, under ``a.attack``'s background attacks, and quiet again, on one
-    server: each sitting's percentiles, and the attacked p99 over the quiet ones' worst. The
-    attacks run in a child process (``scripts/reliability --attack``) at nice 10: on the
-    table the attacker is another device, with its own CPU (and not this process's GIL)."""
-    out: dict[str, Any] = {"clients": a.clients, "moves": a.moves, "attacks": a.attack}
-    for n, name in enumerate(("quiet", "attacked", "quiet again")):
-        attacker = None
+    """The moves quiet and under ``a.attack``'s background attacks, alternately on one
+    server (``a.runs`` attacked sittings, each between two quiet ones): each sitting's
+    percentiles, and the median attacked p99 over the median quiet p99. The attacks run in
+    a child process (``scripts/reliability --attack``) at nice 10: on the table the attacker
+    is another device, with its own CPU (and not this process's GIL)."""
+    out: dict[str, Any] = {"clients": a.clients, "moves": a.moves, "attacks": a.attack,
+                           "quiet": [], "attacked": []}
+    for n in range(2 * a.runs + 1):
+        name, attacker = ("attacked" if n % 2 else "quiet"), None
         if name == "attacked":
             attacker = subprocess.Popen(
                 ["nice", "-n", "10", sys.executable, str(RELIABILITY), "--attack", a.attack,
@@ -397,10 +403,11 @@ def run_attacked(a: argparse.Namespace, port: int, game: str, seats: list[str],
             said, _ = attacker.communicate(timeout=60)
             out.update(dict(line.strip().split(": ", 1) for line in said.splitlines()
                             if ": " in line))
-        out[name] = {k: res["all"][k] for k in ("p50", "p95", "p99", "max")}
+        out[name].append({k: res["all"][k] for k in ("p50", "p95", "p99", "max")})
         log(f"{name}: p50 {res['all']['p50']} ms p99 {res['all']['p99']} ms")
-    quiet = max(out["quiet"]["p99"], out["quiet again"]["p99"])
-    out["attacked p99 / quiet p99"] = round(out["attacked"]["p99"] / quiet, 2)
+    p99 = {k: statistics.median(r["p99"] for r in out[k]) for k in ("quiet", "attacked")}
+    out["median p99 quiet / attacked (ms)"] = [p99["quiet"], p99["attacked"]]
+    out["attacked p99 / quiet p99"] = round(p99["attacked"] / p99["quiet"], 2)
     print(json.dumps(out), flush=True)
     return 0
 
