@@ -31,7 +31,7 @@ from flask import Blueprint, Response, jsonify, request, session
 from companion.i18n import Msg, Msgs, wire
 from web import access
 from web.bodies import body
-from web.context import web
+from web.context import LOOPBACK, web
 from web.errors import ApiError
 from web.security import PHONE_LOCKED, attempt, is_banker, require_banker
 
@@ -46,7 +46,6 @@ EXPIRES = 600.0
 """Seconds a request waits for the banker; then it is dropped (the phone may ask again)."""
 REFUSED_WAIT = 300.0
 """Seconds a phone and its machine wait before asking again after the banker said no."""
-LOOPBACK = frozenset({"127.0.0.1", "::1", "::ffff:127.0.0.1"})
 CODE_LETTERS = "ACDEFHJKMNPRTUVWXY34679"
 """A request's code: letters and digits no one misreads (no O/0, I/1, B/8, S/5)."""
 
