@@ -52,8 +52,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--port", type=int, help="port to serve the page on (default 8080)")
     run.add_argument("--simulate", action="store_true",
                      help="fake hardware (the default on a machine that is not a Raspberry Pi)")
-    run.add_argument("--pin", help="the banker's PIN, 4 to 8 digits (default: from the config, "
-                     "else the one made up on the first run and printed at every start)")
+    run.add_argument("--pin", help="the banker's PIN, 8 to 12 random digits (default: from the "
+                     "config, else the one made up on the first run and printed at every start)")
     run.add_argument("--no-mdns", action="store_true", help="do not announce companion.local")
     run.add_argument("-v", "--verbose", action="store_true")
     run.set_defaults(func=cmd_run)

@@ -47,6 +47,13 @@ def run_companion(config: dict[str, Any], args: argparse.Namespace) -> int:
     state_dir = Path(args.state_dir or config.get("state", {}).get("dir") or default_state_dir())
     simulate = bool(args.simulate or not on_raspberry_pi())
 
+    configured_pin = args.pin or config.get("banker", {}).get("pin")
+    if configured_pin:  # refused before anything starts
+        from web.security import pin_refusal
+
+        why = pin_refusal(str(configured_pin))
+        if why is not None:
+            raise ConfigError(why)
     table_ref: dict[str, Table] = {}
 
     def on_tap(role: str, uid: str) -> None:
@@ -88,7 +95,7 @@ def run_companion(config: dict[str, Any], args: argparse.Namespace) -> int:
         hardware.show_error(exc.screen)  # damaged, read-only or in use: each says which
         print(f"companion: {exc}", flush=True)
         return 1
-    pin = banker_pin(service, args.pin or config.get("banker", {}).get("pin"))
+    pin = banker_pin(service, configured_pin)
     venue = venue_settings(config)
     if venue is not None:  # [venue]: publish to the venue's broker (docs/venue.md)
         from companion.venue.publisher import VenuePublisher
@@ -216,13 +223,16 @@ def run_companion(config: dict[str, Any], args: argparse.Namespace) -> int:
 
 def banker_pin(service: GameService, configured: Any) -> str:
     """The banker's PIN: from the command line or config, else one of 8 digits made up on
-    the first run and kept in the database (printed at start, so it reaches the journal)."""
+    the first run and kept in the database (printed at start, so it reaches the journal).
+    The owner's own PIN must be one a guest cannot guess (``pin_refusal``)."""
+    from web.security import PIN_DIGITS, new_pin, pin_refusal
+
     if configured:
         pin = str(configured)
-        if not pin.isdigit() or not 4 <= len(pin) <= 8:
-            raise ConfigError("The banker PIN is 4 to 8 digits.")
+        why = pin_refusal(pin)
+        if why is not None:
+            raise ConfigError(why)
         return pin
-    from web.security import PIN_DIGITS, new_pin
 
     stored = service.store.setting("banker_pin")
     if stored and len(stored) >= PIN_DIGITS:

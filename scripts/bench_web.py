@@ -8,11 +8,15 @@ W warm-up + R timed moves, nearest-rank percentiles, the 3-invalid + 1-valid san
     .venv/bin/python scripts/bench_web.py --no-browser
     .venv/bin/python scripts/bench_web.py --compare       # vs boardgame.io, same sitting
     .venv/bin/python scripts/bench_web.py --no-browser --replay-attack  # a guest cycling replays
+    .venv/bin/python scripts/bench_web.py --no-browser --attack slowbody   # quiet / attacked
 
 ``--compare`` (``--baseline CHECKOUT`` adds that checkout's figures, e.g. the code before a
 change) runs boardgame.io's harness and ours alternately in the same sitting
 (scripts/bench_web_compare.py). The phones (readers, the mover, joining) are in
-scripts/bench_web_phones.py.
+scripts/bench_web_phones.py. ``--attack NAMES`` (scripts/reliability/background.py, e.g.
+``slowbody``) measures the moves quiet and with those attacks running on the same server
+(from a child process), alternately (``--runs`` attacked sittings, each between quiet
+ones), and prints each sitting's percentiles and the median attacked p99 over the quiet.
 
 The move is the banker's ``transfer`` (the "pay" equivalent): the mover pays rent of
 ``1 + floor(u*50)`` (capped at its balance) to the poorest other seat; every command is
@@ -27,6 +31,9 @@ import json
 import math
 import os
 import platform
+import signal
+import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -45,6 +52,9 @@ from bench_web_phones import (
     server_child,
 )
 from past_attack import EVENTS, GAMES, ReplayCycler, finished_games
+from reliability.background import ATTACKS
+
+RELIABILITY = Path(__file__).resolve().with_name("reliability")
 
 START = 1500
 MAX_RENT = 50
@@ -67,12 +77,14 @@ def serve_child(threads: int, sync: str, past_games: int = 0, past_events: int =
 def serve_on(state_dir: Path, threads: int, sync: str) -> None:
     from companion.service import GameService
     from web import create_app
+    from web.process_tuning import settle_garbage
     from web.server import make_server
 
     with GameService(state_dir) as service:
         service.call(service.store.conn.execute, f"PRAGMA synchronous={sync}")
         app = create_app(service, config={"banker_pin": PIN, "stream_seconds": 3600})
         srv = make_server(app, "127.0.0.1", 0, threads=threads)
+        settle_garbage()  # the collector's settings `companion run` serves with (web.server)
         print(json.dumps({"port": srv.effective_port}), flush=True)
         srv.run()
 
@@ -294,7 +306,8 @@ def main() -> int:
                     help="alternate with boardgame.io's harness (8 and 50 clients, one core)")
     ap.add_argument("--memory", type=int, metavar="COMMANDS", default=0,
                     help="RSS of `companion run` after COMMANDS commands with 8, then 50 phones")
-    ap.add_argument("--runs", type=int, default=3, help="alternating runs per side (--compare)")
+    ap.add_argument("--runs", type=int, default=3,
+                    help="alternating runs per side (--compare), attacked sittings (--attack)")
     ap.add_argument("--baseline", type=Path, default=None, metavar="CHECKOUT",
                     help="--compare also runs this checkout's bench (with this interpreter "
                          "and packages), e.g. the code before a change")
@@ -306,6 +319,8 @@ def main() -> int:
                     help="the guest's threads asking for replays (--replay-attack)")
     ap.add_argument("--past-games", type=int, default=GAMES, help=argparse.SUPPRESS)
     ap.add_argument("--past-events", type=int, default=EVENTS, help=argparse.SUPPRESS)
+    ap.add_argument("--attack", default="", help="measure quiet, then under these background "
+                    f"attacks ({', '.join(ATTACKS)}), then quiet again")
     ap.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.compare:
@@ -350,16 +365,9 @@ def run_latency(a: argparse.Namespace, pid: int, port: int, t_start: float) -> i
                           "within_limits": size <= PAGE_LIMIT_BYTES
                           and render <= FIRST_RENDER_LIMIT_MS}), flush=True)
         return 0
-    attack = None
-    if a.replay_attack:  # a guest who joined tonight's game with its code
-        past = [g["id"] for g in banker.http.get("/api/games").json()
-                if g["status"] == "finished"]
-        guest = Session(base)
-        code = banker.http.get(f"/api/games/{game}").json()["join_code"]
-        assert guest.post("/api/join", {"code": code}).status_code == 200
-        attack = ReplayCycler(base, past, guest.http.cookies, threads=a.replay_threads)
-        attack.__enter__()
-        log(f"replay attack on {len(past)} finished games, {a.replay_threads} threads")
+    if a.attack:
+        return run_attacked(a, port, game, seats, cookies, banker)
+    attack = replay_guest(a, base, banker, game) if a.replay_attack else None
     try:
         res = asyncio.run(latency(port, game, seats, cookies, banker, a.warmup, a.moves,
                                   a.seed))
@@ -400,6 +408,54 @@ def run_latency(a: argparse.Namespace, pid: int, port: int, t_start: float) -> i
     print(json.dumps(out), flush=True)
     return 0
 
+
+def replay_guest(a: argparse.Namespace, base: str, banker: Session, game: str) -> ReplayCycler:
+    """A guest who joined tonight's game with its code, cycling the finished games' replays
+    (started; ``.stop()`` it)."""
+    past = [g["id"] for g in banker.http.get("/api/games").json() if g["status"] == "finished"]
+    guest = Session(base)
+    code = banker.http.get(f"/api/games/{game}").json()["join_code"]
+    assert guest.post("/api/join", {"code": code}).status_code == 200
+    log(f"replay attack on {len(past)} finished games, {a.replay_threads} threads")
+    return ReplayCycler(base, past, guest.http.cookies, threads=a.replay_threads).__enter__()
+
+
+def run_attacked(a: argparse.Namespace, port: int, game: str, seats: list[str],
+                 cookies: list[str], banker: Session) -> int:
+    """The moves quiet and under ``a.attack``'s background attacks (and a guest cycling
+    replays, with ``--replay-attack``), alternately on one
+    server (``a.runs`` attacked sittings, each between two quiet ones): each sitting's
+    percentiles, and the median attacked p99 over the median quiet p99. The attacks run in
+    a child process (``scripts/reliability --attack``) at nice 10: on the table the attacker
+    is another device, with its own CPU (and not this process's GIL)."""
+    out: dict[str, Any] = {"clients": a.clients, "moves": a.moves, "attacks": a.attack,
+                           "quiet": [], "attacked": []}
+    for n in range(2 * a.runs + 1):
+        name, attacker = ("attacked" if n % 2 else "quiet"), None
+        if name == "attacked":
+            attacker = subprocess.Popen(
+                ["nice", "-n", "10", sys.executable, str(RELIABILITY), "--attack", a.attack,
+                 "--port", str(port), "--seconds", "3600"], stdout=subprocess.PIPE, text=True)
+            time.sleep(10)  # the attack takes its sockets
+        replays = (replay_guest(a, f"http://127.0.0.1:{port}", banker, game)
+                   if a.replay_attack and attacker is not None else None)
+        res = asyncio.run(latency(port, game, seats, cookies, banker, a.warmup, a.moves,
+                                  a.seed + n))
+        if replays is not None:
+            replays.stop()
+            out["replays answered"] = dict(replays.answers)
+        if attacker is not None:
+            attacker.send_signal(signal.SIGINT)
+            said, _ = attacker.communicate(timeout=60)
+            out.update(dict(line.strip().split(": ", 1) for line in said.splitlines()
+                            if ": " in line))
+        out[name].append({k: res["all"][k] for k in ("p50", "p95", "p99", "max")})
+        log(f"{name}: p50 {res['all']['p50']} ms p99 {res['all']['p99']} ms")
+    p99 = {k: statistics.median(r["p99"] for r in out[k]) for k in ("quiet", "attacked")}
+    out["median p99 quiet / attacked (ms)"] = [p99["quiet"], p99["attacked"]]
+    out["attacked p99 / quiet p99"] = round(p99["attacked"] / p99["quiet"], 2)
+    print(json.dumps(out), flush=True)
+    return 0
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -19,7 +19,7 @@ from orjson import loads  # a native parser, as boardgame.io's clients have (JSO
 
 from web.events import apply as apply_patch
 
-PIN = "9753"
+PIN = "97531864"
 """The banker's PIN of the benchmarks' server child."""
 BENCH_WEB = Path(__file__).resolve().with_name("bench_web.py")
 

@@ -98,6 +98,15 @@ def test_missing_config_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> 
     assert "does not exist" in capsys.readouterr().err
 
 
+def test_a_short_pin_is_refused_before_anything_starts(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 38: ``--pin 2468`` (the README's old example) is guessed in an evening."""
+    assert main(["run", "--simulate", "--no-mdns", "--state-dir", str(tmp_path),
+                 "--pin", "2468"]) == 2
+    assert "8 to 12 digits" in capsys.readouterr().err
+    assert not (tmp_path / "companion.db").exists()  # nothing started, nothing changed
+
+
 def test_run_help_does_not_promise_a_default_pin(capsys: pytest.CaptureFixture[str]) -> None:
     """The PIN is made up on the first run (a shipped default would be known to everyone)."""
     with pytest.raises(SystemExit):

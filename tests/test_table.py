@@ -159,7 +159,7 @@ def run_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, config: dict[str, 
     monkeypatch.setattr(companion.runner, "on_raspberry_pi", lambda: on_pi)
     old_term = signal.getsignal(signal.SIGTERM)
     args = argparse.Namespace(host="127.0.0.1", port=0, state_dir=tmp_path, simulate=False,
-                              pin="2468", no_mdns=True)
+                              pin="20461379", no_mdns=True)
     try:
         code = companion.runner.run_companion(config, args)
     finally:

@@ -67,7 +67,7 @@ def create_app(service: ServicePort, hardware: Any = None,
     app.extensions["companion"] = Web(
         service=service, hardware=hardware, claims=Claims(service),
         pin=Limiter(limit=int(cfg.get("pin_limit", 5)), lock=float(cfg.get("pin_lock", 300))),
-        join=Limiter(limit=10, lock=60),
+        join=Limiter(limit=10, lock=60, window=3600),
         flood=Limiter(limit=30, lock=60),
         streams=StreamSlots(int(cfg.get("stream_slots", 40))),
         bankers=BankerSessions(service, str(pin or ""), app.config["SECRET_KEY"], clock),

@@ -32,9 +32,13 @@ def my_player(game_id: str, sess: Mapping[str, Any] | None = None) -> str | None
     """The player this phone holds in the game (and still holds on the server), or None.
     ``sess``: the session to read (default: the request's)."""
     sess = session if sess is None else sess
-    player = sess.get("games", {}).get(game_id)
-    if player and web().claims.holder(game_id, player) == sess.get("sid"):
+    games, sid = sess.get("games", {}), sess.get("sid")
+    player = games.get(game_id)
+    claims = web().claims
+    if player and claims.holder(game_id, player) == sid:
         return str(player)
+    if game_id in games and sid:  # given by the banker while the phone was away (or the
+        return claims.seat_of(game_id, sid)  # power cut before it heard): the seats decide
     return None
 
 

@@ -43,8 +43,7 @@ def who_am_i() -> Response:
     return jsonify({
         "csrf": session["csrf"], "banker": is_banker(),
         # the seat this phone still holds (another phone may have taken it over since)
-        "games": {g: (access.my_player(g) if p else None)
-                  for g, p in session.get("games", {}).items()},
+        "games": {g: access.my_player(g) for g in session.get("games", {})},
         "pin_set": bool(web().settings["banker_pin"]), "pin_wait": pin_wait(),
         "hardware": hw is not None, "simulated": hasattr(hw, "virtual_tap"),
         "public_url": web().settings["public_url"]})

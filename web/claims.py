@@ -31,6 +31,10 @@ class Claims:
     def holder(self, game_id: str, player: str) -> str | None:
         return self._claims.get(game_id, {}).get(player)
 
+    def seat_of(self, game_id: str, sid: str) -> str | None:
+        """The player ``sid`` holds in the game, or None."""
+        return next((p for p, s in self._claims.get(game_id, {}).items() if s == sid), None)
+
     def seats(self, game_id: str) -> dict[str, str]:
         return dict(self._claims.get(game_id, {}))
 

@@ -4,9 +4,9 @@ uvicorn (httptools, or h11 where httptools has no wheel) parses HTTP/1.1, keeps 
 alive and times idle ones out. :class:`Front` is the ASGI app it serves: it reads a request's
 body on the loop (at most ``MAX_CONTENT_LENGTH``), then runs the Flask app on one of a few
 worker threads with the whole request, so every request passes Flask's one set of checks and
-no thread ever waits for a slow phone. :class:`Guard` adds what uvicorn does not do: a
-deadline for a request's head (a header line every few seconds never completes), a size
-limit for it, and a cap on connections per address (the Pi's own loopback is not limited).
+no thread ever waits for a slow phone. :class:`web.guard.Guard` adds what uvicorn does not
+do: deadlines for a request's head and body, a size limit for the head, and caps on
+connections that strangers cannot use to lock the table out.
 
 Live streams (``/api/games/<id>/events``) are checked by the Flask view like any request;
 the view then hands the stream to the loop (``environ["companion.stream"]``), where a
@@ -19,16 +19,13 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-import socket
 import threading
 import time
-from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from a2wsgi.wsgi import build_environ
-from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
 from web.streams import StreamSpec
 
@@ -37,9 +34,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("web.front")
 
-LOOPBACK = frozenset({"127.0.0.1", "::1", "::ffff:127.0.0.1"})
-MAX_HEAD = 16 * 1024
-"""Bytes a request's head may take."""
 TICK = 1.0
 """Seconds between a stream's checks whether it must end (hand-over, server closing)."""
 LOOP_GRACE = 0.005
@@ -49,6 +43,10 @@ FAILED = (500, [("Content-Type", "application/json")],
           b'{"error": "Something went wrong on the companion.", "code": "server_error"}')
 
 Answer = tuple[int, list[tuple[str, str]], bytes, Any]
+
+
+class HungUp(Exception):
+    """The phone went before its request's body was whole."""
 
 
 class Front:
@@ -123,7 +121,10 @@ class Front:
         if self.loop is None:
             self.loop = asyncio.get_running_loop()
             self._loop_thread = threading.get_ident()
-        body = await self._body(scope, receive)
+        try:
+            body = await self._body(scope, receive)
+        except HungUp:  # a body cut short is never executed: nobody would hear the answer
+            return
         if body is None:
             await _answer(send, 413, [("Content-Type", "application/json")],
                           b'{"error": "The request is too large.", "code": "too_large"}')
@@ -143,7 +144,8 @@ class Front:
             await _answer(send, status, headers, data)
 
     async def _body(self, scope: dict[str, Any], receive: Any) -> bytes | None:
-        """The request's whole body, or None when it is larger than ``max_body``."""
+        """The request's whole body, or None when it is larger than ``max_body``; raises
+        :class:`HungUp` when the phone went before it was whole."""
         for name, value in scope["headers"]:
             if name == b"content-length" and value.isdigit() and int(value) > self.max_body:
                 return None
@@ -151,7 +153,7 @@ class Front:
         while True:
             message = await receive()
             if message["type"] != "http.request":
-                return bytes(out)  # the phone hung up: answered to nobody
+                raise HungUp
             out += message.get("body", b"")
             if len(out) > self.max_body:
                 return None
@@ -235,110 +237,3 @@ async def _chunk(send: Any, data: bytes) -> None:
 def _raw(headers: list[tuple[str, str]]) -> list[tuple[bytes, bytes]]:
     return [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers
             if k.lower() not in ("content-length", "connection", "transfer-encoding")]
-
-
-class Guard:
-    """Mixed into uvicorn's HTTP protocol (httptools or h11) by :func:`guarded`: what it
-    leaves to the app. A request's head must arrive whole within ``head_timeout`` and
-    ``MAX_HEAD`` bytes, and one address may hold ``per_address`` connections
-    (``max_connections`` in all)."""
-
-    transport: Any
-
-    open: Counter[str]
-    head_timeout: float
-    per_address: int
-    max_connections: int
-
-    def connection_made(self, transport: Any) -> None:
-        _no_delay(transport)
-        super().connection_made(transport)  # type: ignore[misc]
-        self._pending, self._tail = 0, b""
-        self._deadline: asyncio.TimerHandle | None = None
-        client = getattr(self, "client", None)
-        self._addr = str(client[0]) if client else "?"
-        if (self._addr not in LOOPBACK and self.open[self._addr] >= self.per_address) or \
-                sum(self.open.values()) >= self.max_connections:
-            self._addr = ""
-            self._refuse(503, b"busy", b"Too many connections from this address.")
-            return
-        self.open[self._addr] += 1
-        self._arm()
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        if self._addr:
-            self.open[self._addr] -= 1
-            if self.open[self._addr] <= 0:
-                del self.open[self._addr]
-            self._addr = ""
-        self._disarm()
-        super().connection_lost(exc)  # type: ignore[misc]
-
-    def data_received(self, data: bytes) -> None:
-        if self._between():  # a head not yet whole: how long is it?
-            end = (self._tail + data).find(b"\r\n\r\n")
-            size = self._pending + (len(data) if end < 0 else end - len(self._tail))
-            if size > MAX_HEAD:
-                self._refuse(431, b"too_large", b"The request's headers are too large.")
-                return
-        super().data_received(data)  # type: ignore[misc]
-        if self.transport.is_closing():
-            return
-        if self._between():
-            self._pending += len(data)
-            self._tail = data[-3:]
-            self._arm()
-        else:
-            self._pending, self._tail = 0, b""
-            self._disarm()
-
-    def _between(self) -> bool:
-        cycle = getattr(self, "cycle", None)
-        return cycle is None or bool(cycle.response_complete)
-
-    def _arm(self) -> None:
-        if self._deadline is None:
-            loop = asyncio.get_running_loop()
-            self._deadline = loop.call_later(self.head_timeout, self._expire)
-
-    def _disarm(self) -> None:
-        if self._deadline is not None:
-            self._deadline.cancel()
-            self._deadline = None
-
-    def _expire(self) -> None:
-        self._deadline = None
-        if self._between() and not self.transport.is_closing():
-            self.transport.close()  # idle or too slow: closed without a word
-
-    def _refuse(self, status: int, code: bytes, text: bytes) -> None:
-        body = b'{"error": "%s", "code": "%s"}' % (text, code)
-        reason = {431: b"Request Header Fields Too Large", 503: b"Service Unavailable"}
-        self.transport.write(b"HTTP/1.1 %d %s\r\nContent-Type: application/json\r\n"
-                             b"Content-Length: %d\r\nRetry-After: 5\r\nConnection: close"
-                             b"\r\n\r\n%s" % (status, reason[status], len(body), body))
-        self.transport.close()
-
-
-def _no_delay(transport: Any) -> None:
-    """Send each write at once (TCP_NODELAY). asyncio sets it only on sockets made with
-    ``IPPROTO_TCP``, and ``socket.create_server`` makes ours with protocol 0; uvicorn writes
-    an answer's head and body apart, so Nagle's algorithm held the body until the phone
-    acknowledged the head: 40-200 ms on every answer after a connection's first."""
-    sock = transport.get_extra_info("socket")
-    if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-
-
-def guarded(head_timeout: float, per_address: int, max_connections: int,
-            http: str = "auto") -> type[Guard]:
-    """uvicorn's protocol ``http`` (``auto``: httptools if installed, else h11) guarded with
-    these limits, counting its own connections."""
-    base: Any = AutoHTTPProtocol
-    if http == "h11":
-        from uvicorn.protocols.http.h11_impl import H11Protocol as base
-    elif http == "httptools":
-        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol as base
-    return type("Guarded", (Guard, base), {
-        "open": Counter(), "head_timeout": head_timeout, "per_address": per_address,
-        "max_connections": max_connections})

@@ -28,17 +28,24 @@ from dataclasses import dataclass
 
 from flask import Blueprint, Response, jsonify, request, session
 
-from companion.i18n import Msg, wire
+from companion.i18n import Msg, Msgs, wire
 from web import access
 from web.bodies import body
-from web.context import web
+from web.context import LOOPBACK, web
 from web.errors import ApiError
-from web.security import guess, is_banker, require_banker
+from web.security import PHONE_LOCKED, attempt, is_banker, require_banker
 
 bp = Blueprint("seat_reclaim", __name__, url_prefix="/seat")
 KEY = "web.seat_keys"
 MAX_ASKING = 12
 """Requests one game may have waiting; past that a phone is told to wait for the banker."""
+PER_ADDRESS = 2
+"""Requests one machine (address) may have waiting in a game, whatever its sessions (the
+Pi's own loopback is not limited)."""
+EXPIRES = 600.0
+"""Seconds a request waits for the banker; then it is dropped (the phone may ask again)."""
+REFUSED_WAIT = 300.0
+"""Seconds a phone and its machine wait before asking again after the banker said no."""
 CODE_LETTERS = "ACDEFHJKMNPRTUVWXY34679"
 """A request's code: letters and digits no one misreads (no O/0, I/1, B/8, S/5)."""
 
@@ -52,12 +59,16 @@ class Ask:
     code: str
     device: str
     since: float
-    """When it asked (``time.monotonic``)."""
+    """When it asked (on :data:`clock`)."""
+    address: str
 
 
+clock = time.monotonic
+"""When requests were made and how old they are (tests move it)."""
 _lock = threading.Lock()
 _requests: dict[str, dict[str, Ask]] = {}        # game -> request id -> the phone asking
 _granted: dict[str, dict[str, tuple[str, str]]] = {}  # game -> session id -> (player, key)
+_held_back: dict[str, dict[str, float]] = {}  # game -> "sid:…"/"addr:…" -> until (inf: blocked)
 
 
 def _digest(secret: str) -> str:
@@ -139,10 +150,14 @@ def status(game_id: str) -> Response:
     given with its new key, and for the banker every request."""
     access.viewer(game_id)
     sid = session.get("sid", "")
-    now = time.monotonic()
+    now = clock()
     with _lock:
-        granted = _granted.get(game_id, {}).pop(sid, None)
+        _expire(game_id, now)
+        granted: tuple[str, str | None] | None = _granted.get(game_id, {}).pop(sid, None)
         asks = dict(_requests.get(game_id, {}))
+    if granted is None and session.get("games", {}).get(game_id) == access.SPECTATOR:
+        given = web().claims.seat_of(game_id, sid)  # approved, then a restart lost the news
+        granted = (given, None) if given else None
     if granted:
         access.remember(game_id, granted[0])
     names = {p["id"]: p["name"] for p in web().service.view(game_id, None)["players"]}
@@ -184,7 +199,10 @@ def reclaim(game_id: str) -> Response:
         return jsonify(_ask(game_id, player, sid))
     if not isinstance(key, str) or len(key) > 64:
         raise ApiError("bad_request", Msg("'key' must be the seat key shown on the old phone."))
-    tried = guess(w.join, w.flood, "join")
+    # a seat key (48 random bits) is limited per address only: guesses from everywhere
+    # together could not find one in years, and a flood of wrong join codes never keeps
+    # the seat's owner out
+    tried = attempt("key", (w.join, request.remote_addr or "?", PHONE_LOCKED))
     with _lock:  # checking and spending the key is one step: it works once
         stored = _keys().get(game_id, {}).get(player)
         if not stored or not hmac.compare_digest(stored, _digest(key)):
@@ -199,22 +217,60 @@ def reclaim(game_id: str) -> Response:
     return jsonify({"player": player, "pending": False, "key": secret})
 
 
+def _expire(game_id: str, now: float) -> None:
+    """Drop the game's requests older than :data:`EXPIRES` and holds that are over (call
+    with ``_lock`` held)."""
+    asks = _requests.get(game_id, {})
+    for rid in [r for r, a in asks.items() if now - a.since >= EXPIRES]:
+        del asks[rid]
+    held = _held_back.get(game_id, {})
+    for who in [w for w, until in held.items() if until <= now]:
+        del held[who]
+
+
+def _hold_back(game_id: str, ask: Ask, seconds: float) -> None:
+    """The phone and its machine may not ask again for ``seconds`` (inf: in this game)."""
+    held = _held_back.setdefault(game_id, {})
+    until = clock() + seconds
+    for who in (f"sid:{ask.sid}", *([f"addr:{ask.address}"] if ask.address not in LOOPBACK
+                                    else [])):
+        held[who] = max(until, held.get(who, 0.0))
+
+
 def _ask(game_id: str, player: str, sid: str) -> dict[str, object]:
-    """This phone's request for ``player`` (one per phone: asking again replaces it)."""
+    """This phone's request for ``player`` (one per phone: asking again replaces it; at most
+    :data:`PER_ADDRESS` per machine; none for a while after a refusal, none once blocked)."""
+    addr, now = request.remote_addr or "?", clock()
     with _lock:
+        _expire(game_id, now)
         asks = _requests.setdefault(game_id, {})
+        held = _held_back.get(game_id, {})
+        until = max(held.get(f"sid:{sid}", 0.0), held.get(f"addr:{addr}", 0.0))
+        if until == float("inf"):
+            raise ApiError("forbidden", Msg("The banker has blocked this phone from asking for "
+                           "seats in this game."))
+        if until > now:
+            wait = int(until - now) + 1
+            raise ApiError("locked", Msgs(
+                "The banker refused this phone's request; ask again in {n} second.",
+                "The banker refused this phone's request; ask again in {n} seconds.", wait),
+                headers={"Retry-After": str(wait)})
         mine = next((rid for rid, a in asks.items() if a.sid == sid), None)
         if mine is not None and asks[mine].player == player:
             return {"player": player, "pending": True, "code": asks[mine].code}
         if mine is not None:
             del asks[mine]
+        if addr not in LOOPBACK and sum(a.address == addr for a in asks.values()) >= PER_ADDRESS:
+            raise ApiError("locked", Msg("Phones on this machine are already asking for seats; "
+                           "wait until the banker has answered them."),
+                           headers={"Retry-After": "30"})
         if len(asks) >= MAX_ASKING:
             raise ApiError("busy", Msg("Many phones are asking for seats; wait until the banker "
                            "has answered them."), headers={"Retry-After": "30"})
         code = _code({a.code for a in asks.values()})
         asks[secrets.token_urlsafe(9)] = Ask(player, sid, code,
                                              device(request.headers.get("User-Agent", "")),
-                                             time.monotonic())
+                                             now, addr)
     return {"player": player, "pending": True, "code": code}
 
 
@@ -247,15 +303,33 @@ def approve(game_id: str) -> Response:
 
 @bp.post("/<game_id>/deny")
 def deny(game_id: str) -> Response:
-    """The banker turns one request down."""
+    """The banker turns one request down: that phone and its machine wait
+    :data:`REFUSED_WAIT` seconds before asking again."""
+    ask = _answer(game_id, REFUSED_WAIT)
+    return jsonify({"player": ask.player, "code": ask.code, "approved": False})
+
+
+@bp.post("/<game_id>/block")
+def block(game_id: str) -> Response:
+    """The banker turns one request down and blocks that phone and its machine from asking
+    for seats again in this game (until the companion restarts)."""
+    ask = _answer(game_id, float("inf"))
+    return jsonify({"player": ask.player, "code": ask.code, "approved": False,
+                    "blocked": True})
+
+
+def _answer(game_id: str, hold: float) -> Ask:
+    """The banker's no to the request the body names; its phone is held back ``hold`` s."""
     require_banker()
     access.record(game_id)
     rid = _request_id()
     with _lock:
         ask = _requests.get(game_id, {}).pop(rid, None)
+        if ask is not None:
+            _hold_back(game_id, ask, hold)
     if ask is None:
         raise ApiError("not_found", Msg("That phone is not asking any more."))
-    return jsonify({"player": ask.player, "code": ask.code, "approved": False})
+    return ask
 
 
 def register(app_bp: Blueprint) -> None:

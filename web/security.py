@@ -29,9 +29,30 @@ all addresses (the flood lock) take 3.2 years on average to guess (docs/reliabil
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
+MAX_PIN_DIGITS = 12
+
+
 def new_pin() -> str:
     """A random banker PIN of :data:`PIN_DIGITS` digits."""
     return f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}"
+
+
+def pin_refusal(pin: str) -> Msg | None:
+    """Why the owner's own PIN would not hold a year of evenings, or None. A guesser is
+    judged at most 30 times a minute (docs/reliability.md): 10**8 PINs take years, 10**4
+    an evening; and a guesser tries patterns (12345678, 11111111, 24682468) first."""
+    if not pin.isdigit() or not PIN_DIGITS <= len(pin) <= MAX_PIN_DIGITS:
+        return Msg("The banker PIN is 8 to 12 digits: a shorter one can be guessed in an "
+                   "evening. Choose a longer one, or leave it out and the companion makes one "
+                   "up (printed at every start).")
+    steps = {int(b) - int(a) for a, b in zip(pin, pin[1:], strict=False)}
+    repeats = any(len(pin) % n == 0 and pin == pin[:n] * (len(pin) // n)
+                  for n in range(1, len(pin) // 2 + 1))
+    if repeats or steps in ({1}, {-1}, {0}):
+        return Msg("The banker PIN {pin} is a pattern a guesser tries first (a repeat or a "
+                   "count). Choose digits at random, or leave it out and the companion makes "
+                   "one up (printed at every start).", pin=pin)
+    return None
 
 
 def lan_ip() -> str | None:
@@ -252,6 +273,11 @@ class Limiter:
             self._fails[key] = [*fails, now]
             return now, 0.0
 
+    def failures(self, key: str) -> int:
+        """Wrong tries of ``key`` that still count (within the window, since its last lock)."""
+        with self._mutex:
+            return len(self._recent(key, self._now())[0])
+
     def refund(self, key: str, stamp: float) -> None:
         """The try taken at ``stamp`` was right: it no longer counts (nor its lock)."""
         with self._mutex:
@@ -309,17 +335,27 @@ def PHONE_LOCKED(seconds: int) -> Msg:  # noqa: N802 - a message
                 "Too many wrong tries from this phone; wait {n} seconds.", seconds)
 
 
-def TABLE_LOCKED(seconds: int) -> Msg:  # noqa: N802 - a message
-    return Msgs("Too many wrong tries from phones at the table; everyone waits {n} second.",
-                "Too many wrong tries from phones at the table; everyone waits {n} seconds.",
-                seconds)
+def CODES_FLOOD(seconds: int) -> Msg:  # noqa: N802 - a message
+    return Msgs("Many wrong codes are being tried at the table, and this phone tried a wrong "
+                "one too; wait {n} second.",
+                "Many wrong codes are being tried at the table, and this phone tried a wrong "
+                "one too; wait {n} seconds.", seconds)
 
 
 def guess(limiter: Limiter, global_limiter: Limiter, what: str) -> Guess:
-    """One try of ``what`` from this address and from everywhere (a flood from many
-    addresses), see :func:`attempt`."""
-    return attempt(what, (limiter, request.remote_addr or "?", PHONE_LOCKED),
-                   (global_limiter, "*", TABLE_LOCKED))
+    """One try of ``what`` (a join code) from this address, see :func:`attempt`. Every wrong
+    try counts from everywhere too (a flood from many addresses), but that count holds back
+    only an address that guessed wrong itself lately (within ``limiter``'s window): a right
+    code from a phone that tried no wrong one is never refused because others guessed wrong
+    (issue 38). Rotating addresses then buys one judged try per address and window."""
+    addr = request.remote_addr or "?"
+    if limiter.failures(f"{what}:{addr}"):
+        return attempt(what, (limiter, addr, PHONE_LOCKED), (global_limiter, "*", CODES_FLOOD))
+    tried = attempt(what, (limiter, addr, PHONE_LOCKED))
+    stamp, left = global_limiter.take(f"{what}:*")
+    if not left:
+        tried.taken.append((global_limiter, f"{what}:*", stamp))
+    return tried
 
 
 def install(app: Flask) -> None:

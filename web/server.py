@@ -11,7 +11,8 @@ from typing import Any
 import uvicorn
 from flask import Flask
 
-from web.front import Front, guarded
+from web.front import Front
+from web.guard import guarded
 from web.process_tuning import raise_open_files, settle_garbage
 
 WORKERS = 16
@@ -27,8 +28,9 @@ class Server:
     """uvicorn on a socket bound at construction; ``run`` serves until ``close``."""
 
     def __init__(self, app: Flask, host: str, port: int, threads: int = WORKERS, *,
-                 head_timeout: float = 10.0, keepalive: int = 30, per_address: int = 48,
-                 max_connections: int = 2000, http: str | None = None) -> None:
+                 head_timeout: float = 10.0, body_timeout: float = 10.0, keepalive: int = 30,
+                 per_address: int = 32, max_connections: int = 2000,
+                 http: str | None = None) -> None:
         app.extensions["companion"].streams.capacity = STREAMS
         sys.setswitchinterval(SWITCH_INTERVAL)
         raise_open_files(max_connections + 100)
@@ -36,7 +38,7 @@ class Server:
         self.sock = socket.create_server((host, port), family=family, backlog=1024)
         self.effective_port = int(self.sock.getsockname()[1])
         self.front = Front(app, threads)
-        protocol: Any = guarded(head_timeout, per_address, max_connections,
+        protocol: Any = guarded(head_timeout, body_timeout, per_address, max_connections,
                            http or os.environ.get("COMPANION_HTTP") or "auto")
         config = uvicorn.Config(self.front, http=protocol, loop="asyncio", lifespan="off",
                                 interface="asgi3", timeout_keep_alive=keepalive,

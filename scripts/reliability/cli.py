@@ -14,9 +14,18 @@ from reliability.attacks import (
     run_request_hijack,
     run_seat_key_reuse,
 )
+from reliability.background import ATTACKS, run_attack
 from reliability.damaged_start import run_damaged
 from reliability.faults import run_faults
 from reliability.guard import run_bounds, run_lockout, run_slow
+from reliability.guests import (
+    run_approve_cut,
+    run_code_flood,
+    run_half_close,
+    run_seat_flood,
+    run_short_pin,
+    run_slow_bodies,
+)
 from reliability.harness import Result
 from reliability.memory import run_memory
 from reliability.past_reading import run_forged_width, run_replay_cycling
@@ -56,6 +65,12 @@ def scenarios(quick: bool, soak_seconds: float | None,
         "clock": run_clock_jumps,
         "replays": lambda w: run_replay_cycling(w, moves=30 if q else 60),
         "widths": run_forged_width,
+        "slowbody": lambda w: run_slow_bodies(w, seconds=15 if q else 40),
+        "halfclose": run_half_close,
+        "codeflood": lambda w: run_code_flood(w, seconds=20 if q else 60),
+        "seatflood": run_seat_flood,
+        "approvecut": lambda w: run_approve_cut(w, rounds=2 if q else 5),
+        "shortpin": run_short_pin,
     }
 
 
@@ -65,11 +80,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", default="", help="comma-separated: powercut, races, "
                         "retries, soak, restart, memory, faults, slow, bounds, lockout, "
                         "restore, damaged, slots, churn, deleted, shm, forged, "
-                        "pinflood, seatkey, hijack, clock, replays, widths")
+                        "pinflood, seatkey, hijack, clock, replays, widths, slowbody, "
+                        "halfclose, codeflood, seatflood, approvecut, shortpin")
     parser.add_argument("--soak-seconds", type=float, help="soak length (default 60, quick 15)")
     parser.add_argument("--kills", type=int, help="power cuts (default 200, quick 20)")
     parser.add_argument("--work", type=Path, help="keep state and journals here")
+    parser.add_argument("--attack", default="", help="no scenarios: run these background "
+                        f"attacks ({', '.join(ATTACKS)}) against --port on 127.0.0.1")
+    parser.add_argument("--port", type=int, help="the server --attack attacks")
+    parser.add_argument("--seconds", type=float, default=60.0, help="how long --attack runs")
     args = parser.parse_args(argv)
+    if args.attack:
+        names = [n.strip() for n in args.attack.split(",") if n.strip()]
+        if set(names) - set(ATTACKS) or not args.port:
+            parser.error(f"--attack takes {', '.join(ATTACKS)} and needs --port")
+        for k, v in run_attack(names, args.port, args.seconds).items():
+            print(f"    {k}: {v}")
+        return 0
     chosen = scenarios(args.quick, args.soak_seconds, args.kills)
     names = [n.strip() for n in args.only.split(",") if n.strip()] or list(chosen)
     unknown = set(names) - set(chosen)

@@ -76,7 +76,7 @@ def in_process_runner(on_serve: Callable[[Any], None]) -> Iterator[dict[str, Any
 
 def _runner_args(state_dir: Path) -> argparse.Namespace:
     return argparse.Namespace(host="127.0.0.1", port=0, state_dir=state_dir, simulate=True,
-                              pin="1234", no_mdns=True, config=None)
+                              pin="20461379", no_mdns=True, config=None)
 
 
 def missing_config(work: Path) -> dict[str, Any]:

@@ -19,7 +19,7 @@ import httpx
 
 from web.events import apply as apply_patch
 
-PIN = "1234"
+PIN = "20461379"
 HOST = "127.0.0.1"
 SKIP_TYPES = frozenset({"end_game", "transfer", "propose_trade", "undo"})
 """Actions the random players never pick (they end or stall a game, or need a trade form)."""

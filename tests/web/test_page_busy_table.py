@@ -71,6 +71,30 @@ def test_a_refused_seat_request_says_so_on_its_button(mario: Table, browser: Any
     assert errors == []
 
 
+def test_the_banker_blocks_a_phone_that_keeps_asking(mario: Table, browser: Any) -> None:  # noqa: F811
+    """Issue 38: a spectator asks for Luigi's seat; the banker taps "Block this phone" beside
+    its request: the phone hears no, and asking again it is told it is blocked."""
+    errors: list[str] = []
+    other = new_phone(browser, errors)
+    other.goto(f"{mario.base}/?code={join_code(mario.service, mario.game_id)}")
+    other.get_by_role("button", name="Join", exact=True).click()
+    other.locator("[data-reclaim=luigi] summary").click()
+    ask = other.locator("[data-ask=luigi]")
+    ask.click()
+    told(other, "Asked the banker; show them the code")
+    block = mario.bank.locator("[data-request=luigi]").get_by_role(
+        "button", name="Block this phone").first
+    expect()(block).to_be_visible()
+    block.click()
+    told(mario.bank, "That phone cannot ask for seats again in this game.")
+    told(other, "The banker did not let this phone play Luigi.")
+    expect()(ask).to_have_text("Ask the banker instead")
+    ask.click()
+    told(other, "The banker has blocked this phone from asking for seats in this game.")
+    other.context.close()
+    assert errors == []
+
+
 def test_the_log_reads_in_sentences_while_a_trade_is_typed(mario: Table) -> None:  # noqa: F811
     """Item 13: Luigi and Mario beat Bowser on their phones, Peach types a trade meanwhile;
     every phone's board says whom resting Bowser waits for in a sentence ("Bowser rests until

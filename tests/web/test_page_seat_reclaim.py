@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from web_helpers import Phone
+from web_helpers import PIN, Phone
+
+from web import create_app, seat_reclaim
 
 
 def joined(phone: Phone, code: str, player: str | None = None) -> Phone:
@@ -151,3 +153,61 @@ def test_key_needs_a_seat_and_refusals_are_clear(phone: Any, game: dict[str, Any
     assert stranger.post(f"/seat/{gid}/reclaim", {"player": "mario"}).status_code == 403
     assert stranger.get(f"/seat/{gid}").status_code == 403
     assert watcher.post(f"/seat/{gid}/reclaim", {"player": "mario", "key": 5}).status_code == 400
+
+
+def test_one_spectator_cannot_fill_the_seat_requests(
+        phone: Any, banker: Phone, game: dict[str, Any], monkeypatch: Any) -> None:
+    """Issue 38: one machine asking with a new session each time holds at most 2 requests,
+    so the phone of the player whose phone died still asks; a refused machine does not ask
+    again at once; a request the banker never answers expires; the banker blocks a phone."""
+    gid, now = game["id"], [1000.0]
+    monkeypatch.setattr(seat_reclaim, "clock", lambda: now[0])
+
+    def ask(addr: str, player: str = "mario") -> Any:
+        return joined(phone(), game["code"]).post(
+            f"/seat/{gid}/reclaim", {"player": player}, environ_base={"REMOTE_ADDR": addr})
+
+    spectator = [ask("10.0.0.66") for _ in range(12)]
+    assert [r.status_code for r in spectator].count(200) == 2
+    assert spectator[-1].status_code == 429 and "this machine" in spectator[-1].get_json()["error"]
+    real = ask("10.0.0.7")
+    assert real.status_code == 200, real.get_json()
+    for req in banker.get(f"/seat/{gid}").get_json()["requests"]:
+        if req["code"] != real.get_json()["code"]:
+            assert banker.post(f"/seat/{gid}/deny", {"request": req["id"]}).status_code == 200
+    again = ask("10.0.0.66")
+    assert again.status_code == 429 and "refused" in again.get_json()["error"]
+    rude = ask("10.0.0.88", "luigi")
+    [req] = [r for r in banker.get(f"/seat/{gid}").get_json()["requests"] if r["player"] == "luigi"]
+    blocked = banker.post(f"/seat/{gid}/block", {"request": req["id"]})
+    assert blocked.status_code == 200 and blocked.get_json()["blocked"] is True, rude.get_json()
+    now[0] += 3600
+    assert ask("10.0.0.88", "luigi").status_code == 403  # blocked for this game
+    assert ask("10.0.0.66").status_code == 200  # a refusal is not for ever
+    codes = [r["code"] for r in banker.get(f"/seat/{gid}").get_json()["requests"]]
+    assert real.get_json()["code"] not in codes  # unanswered for an hour: expired
+
+
+def test_a_seat_approved_just_before_a_power_cut_is_kept(
+        phone: Any, banker: Phone, game: dict[str, Any], service: Any, monkeypatch: Any) -> None:
+    """Issue 38: the banker approves a request and the power goes before the new phone asks
+    how it went: after the restart that phone plays the seat (it was a spectator)."""
+    gid = game["id"]
+    joined(phone(), game["code"], "mario")  # the dead phone
+    new = joined(phone(), game["code"])
+    new.post(f"/seat/{gid}/reclaim", {"player": "mario"})
+    [req] = banker.get(f"/seat/{gid}").get_json()["requests"]
+    assert banker.post(f"/seat/{gid}/approve", {"request": req["id"]}).status_code == 200
+    cookie = new.client.get_cookie("companion")
+    assert cookie is not None
+    for memory in ("_requests", "_granted", "_held_back"):  # the process is gone
+        monkeypatch.setattr(seat_reclaim, memory, {})
+    after = create_app(service, config={"banker_pin": PIN}).test_client()
+    after.set_cookie("companion", cookie.value)
+    again = Phone(after)
+    assert again.get("/api/session").get_json()["games"] == {gid: "mario"}
+    assert again.get(f"/seat/{gid}").get_json()["granted"] == "mario"  # the page says so
+    assert seats(again, gid)["mario"]["mine"]
+    view = again.get(f"/api/games/{gid}").get_json()
+    mine = next(a for a in view["actions"] if a["actor"] == "mario")
+    assert again.command(gid, mine).status_code == 200

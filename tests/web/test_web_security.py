@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from web_helpers import PIN, Phone, action
 
 
@@ -249,12 +250,30 @@ def test_the_pin_made_up_on_the_first_run_is_long(service: Any) -> None:
     service.store.set_setting("banker_pin", "1234")  # made up by an older version
     again = banker_pin(service, None)
     assert len(again) == 8 and again != "1234"
-    assert banker_pin(service, "2468") == "2468"  # the owner's own choice is kept
+    assert banker_pin(service, "20461379") == "20461379"  # the owner's own choice is kept
     try:
         banker_pin(service, "12")
         raise AssertionError("a 2-digit PIN was taken")
     except ConfigError:
         pass
+
+
+@pytest.mark.parametrize(("pin", "words"), [
+    ("2468", "8 to 12 digits"), ("1234567", "8 to 12 digits"), ("0000000000000", "8 to 12"),
+    ("12345678", "pattern"), ("87654321", "pattern"), ("00000000", "pattern"),
+    ("12121212", "pattern"), ("24682468", "pattern")])
+def test_a_pin_a_guest_could_guess_is_refused_with_a_clear_message(
+        service: Any, pin: str, words: str) -> None:
+    """Issue 38: a 4-digit PIN fell in 181 s. Whatever the owner sets (``--pin``, the config)
+    must take a guest more than a year of evenings: 8 digits at least, and no pattern a
+    guesser tries first."""
+    from companion.config import ConfigError
+    from companion.runner import banker_pin
+
+    with pytest.raises(ConfigError) as refused:
+        banker_pin(service, pin)
+    assert words in str(refused.value)
+    assert "leave it out" in str(refused.value).lower()
 
 
 def test_a_pin_typed_with_spaces_is_the_pin(phone: Any) -> None:
@@ -467,3 +486,32 @@ def test_origin_must_match_scheme_host_and_port(app: Any) -> None:
         r = p.http.post("/api/banker/logout", json={}, headers={
             "X-CSRF-Token": p.csrf, "Referer": f"http://127.0.0.1:{port}/?code=1"})
         assert r.status_code == 200, r.text
+
+
+def test_wrong_codes_from_a_few_addresses_never_keep_a_right_code_out(app: Any) -> None:
+    """Issue 38: 30 wrong join codes from 3 addresses (the count from everywhere is full). A
+    new phone with the right code gets in, and so does a player taking its seat back with
+    its key on a new phone; a phone that tried a wrong code itself waits, and is told why."""
+    with live(app) as base:
+        banker = Browser(base).login()
+        gid, code = new_game(banker)
+        owner = Browser(base, "127.0.0.40")
+        assert owner.post("/api/join", {"code": code, "player": "mario"}).status_code == 200
+        key = owner.post(f"/seat/{gid}/key").json()["key"]
+        wrong = [c for c in (f"{i:06d}" for i in range(60)) if c != code]
+        mistyped = Browser(base, "127.0.0.41")
+        assert mistyped.post("/api/join", {"code": wrong[-1]}).status_code == 404
+        for n in range(3):
+            guesser = Browser(base, f"127.0.0.{50 + n}")
+            for c in wrong[n * 10:(n + 1) * 10]:
+                assert guesser.post("/api/join", {"code": c}).status_code in (404, 429)
+            assert guesser.post("/api/join", {"code": code}).status_code == 429  # its own
+        newcomer = Browser(base, "127.0.0.60")
+        r = newcomer.post("/api/join", {"code": code})
+        assert r.status_code == 200, r.text
+        back = Browser(base, "127.0.0.61")
+        assert back.post("/api/join", {"code": code}).status_code == 200
+        r = back.post(f"/seat/{gid}/reclaim", {"player": "mario", "key": key})
+        assert r.status_code == 200 and r.json()["player"] == "mario", r.text
+        r = mistyped.post("/api/join", {"code": code})
+        assert r.status_code == 429 and "this phone" in r.json()["error"], r.text

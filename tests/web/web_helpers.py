@@ -7,7 +7,7 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-PIN = "2468"
+PIN = "20461379"
 
 
 class FakeHardware:

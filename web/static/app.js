@@ -1495,7 +1495,11 @@ function reclaimNotice() {
         })}, tr("Let it play {player}", {player: r.name})),
         h("button", {onclick: () => act(async () => {
           await api("POST", `/seat/${gid()}/deny`, {request: r.id}); await loadSeat(); render();
-        })}, tr("Refuse"))))));
+        })}, tr("Refuse")),
+        h("button", {onclick: () => act(async () => {
+          await api("POST", `/seat/${gid()}/block`, {request: r.id});
+          toast(tr("That phone cannot ask for seats again in this game."), true); await loadSeat(); render();
+        })}, tr("Block this phone"))))));
 }
 function seatsSection() {
   const sec = h("section", {"aria-label": tr("Players' phones")},
