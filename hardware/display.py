@@ -37,9 +37,10 @@ Opener = Callable[[], LumaDevice]
 OnStatus = Callable[[str, bool, str], None]
 NOP = 0xE3  # a no-op command on SSD1306 and SH1106: is anyone there?
 MAX_BACKOFF_S = 30.0
-REFRESH_S = 5.0
-"""How often the panel gets its set-up and the current frame again. A panel that lost power
-for a moment still acknowledges writes, so nothing else notices that it came back dark."""
+REFRESH_S = 4.0
+"""How often the panel gets its set-up and the current frame again, whatever it draws
+meanwhile. A panel that lost power for a moment still acknowledges writes, so nothing else
+notices that it came back dark."""
 
 
 ARGS = {0x20: 1, 0x21: 2, 0x22: 2, 0x81: 1, 0x8D: 1, 0xA8: 1, 0xAD: 1, 0xD3: 1, 0xD5: 1,
@@ -190,7 +191,7 @@ class Display:
         self._lock = threading.RLock()  # on_status may draw (reentrant), never deadlock
         self._frame = Image.new("1", (screens.WIDTH, screens.HEIGHT))
         self._retry_at = 0.0
-        self._sent_at = 0.0
+        self._setup_at = clock()  # when the panel last got its set-up
         self._backoff = 1.0
         self._status: tuple[bool, str] | None = None
         self.language = "en"
@@ -213,7 +214,7 @@ class Display:
             now = self._clock()
             if self.device is None and self._opener is not None:
                 self._open(now)
-            elif self.device is not None and now - self._sent_at >= REFRESH_S:
+            elif self.device is not None and now - self._setup_at >= REFRESH_S:
                 self._send(self._frame, now, setup=True)
 
     def _open(self, now: float) -> None:
@@ -225,15 +226,17 @@ class Display:
         except Exception as exc:  # noqa: BLE001 - any driver failure means "retry later"
             self._failed(now, Msg("cannot open: {reason}", reason=str(_describe(exc))))
             return
-        self.device, self._backoff = device, 1.0
+        self.device, self._backoff, self._setup_at = device, 1.0, now
         self._report(True, Msg("screen ready"))
         self._send(self._frame, now)
 
     def _send(self, image: Image.Image, now: float, setup: bool = False) -> None:
-        """Send a frame; with ``setup``, the controller's set-up before it and DISPLAYON after
-        (a panel that lost power is dark with a blank RAM, and no write tells)."""
+        """Send a frame; with ``setup`` (or when ``REFRESH_S`` has passed since the last), the
+        controller's set-up before it and DISPLAYON after (a panel that lost power is dark
+        with a blank RAM, and no write tells). A new frame never puts the set-up off."""
         if self.device is None:
             return
+        setup = setup or now - self._setup_at >= REFRESH_S
         try:
             commands = _SETUP.get(getattr(self.device, "_serial_interface", None), [])
             for command in commands if setup else []:
@@ -242,7 +245,8 @@ class Display:
                 draw.bitmap((0, 0), image, fill="white")
             if setup and commands:
                 self.device.show()
-            self._sent_at = now
+            if setup:
+                self._setup_at = now
         except Exception as exc:  # noqa: BLE001
             device, self.device = self.device, None
             _release(device)
