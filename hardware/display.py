@@ -3,8 +3,8 @@
 The panel may be missing at start, or unplugged and plugged back while the companion runs.
 :class:`Display` never lets that (nor a drawing fault) escape: it keeps drawing frames in
 memory for the page's mirror, reports the panel as not working (``status()``, the journal and
-``on_status``), tries to open it again with a growing pause (1 s, 2 s, ... 30 s), and shows the
-latest frame as soon as it answers again.
+``on_status``), tries to open it again with a growing pause (1 s, 2 s, then every 4 s),
+and shows the latest frame as soon as it answers again.
 
 :class:`FakeI2C` is a fake of luma's I2C interface that can be unplugged and plugged back:
 the real luma SSD1306 driver runs on it, so tests exercise the same failures as a Pi
@@ -36,7 +36,9 @@ log = logging.getLogger(__name__)
 Opener = Callable[[], LumaDevice]
 OnStatus = Callable[[str, bool, str], None]
 NOP = 0xE3  # a no-op command on SSD1306 and SH1106: is anyone there?
-MAX_BACKOFF_S = 30.0
+MAX_BACKOFF_S = 4.0
+"""The longest pause between two tries to reopen a device: one replugged is back within
+~4 s (a try costs a few bus transfers)."""
 REFRESH_S = 4.0
 """How often the panel gets its set-up and the current frame again, whatever it draws
 meanwhile. A panel that lost power for a moment still acknowledges writes, so nothing else
@@ -55,7 +57,8 @@ class FakeI2C:
     back. ``power_cycle()`` is a panel that lost power for a moment (a loose wire, a
     brown-out): it still acknowledges every write, but comes back as a controller does at
     power-up, display off, charge pump off, its RAM blank. ``shown()`` is what the glass
-    shows: the RAM, or None while the panel is dark. ``frames`` counts data transfers."""
+    shows: the RAM, or None while the panel is dark (or unplugged). ``frames`` counts data
+    transfers."""
 
     def __init__(self) -> None:
         self.plugged = True
@@ -66,7 +69,9 @@ class FakeI2C:
         self.plugged = False
 
     def replug(self) -> None:
+        """Plugged back: the panel had no power meanwhile (dark, blank, as at power-up)."""
         self.plugged = True
+        self.power_cycle()
 
     def power_cycle(self) -> None:
         self.on = self.pump = False
@@ -74,7 +79,7 @@ class FakeI2C:
         self._at = 0
 
     def shown(self) -> bytes | None:
-        return bytes(self.ram) if self.on and self.pump else None
+        return bytes(self.ram) if self.plugged and self.on and self.pump else None
 
     def _check(self) -> None:
         if not self.plugged:

@@ -4,8 +4,8 @@
 their fakes; ``start()`` begins polling the readers in a thread that never dies of a device.
 No device is needed to start: a reader, the screen, the buttons or the lights and buzzer that
 are missing, or stop answering, are reported through ``on_status`` (and the journal and
-``status()``, which the page shows) and reopened with a growing pause (1 s, 2 s, ... 30 s);
-the table runs without them meanwhile, and uses them again once they answer.
+``status()``, which the page shows) and reopened with a growing pause (1 s, 2 s, then every
+4 s); the table runs without them meanwhile, and uses them again once they answer.
 
 Callbacks and threads: ``on_tap(role, uid)`` runs on the polling thread, ``on_action(action,
 extra_input)`` on gpiozero's button thread (or the caller's, for :meth:`press`); both should
@@ -35,7 +35,9 @@ log = logging.getLogger(__name__)
 OnTap = Callable[[str, str], None]
 OnStatus = Callable[[str, bool, str], None]
 """``on_status(role, working, message)``: a reader came up, or went missing and why."""
-MAX_BACKOFF_S = 30.0
+MAX_BACKOFF_S = 4.0
+"""The longest pause between two tries to reopen a device: one replugged is back within
+~4 s (a try costs a few bus transfers)."""
 
 
 @dataclass
@@ -243,7 +245,9 @@ class TableHardware:
                     self._failed(role, slot, now, Msg("cannot open: {reason}", reason=str(exc)))
                     continue
                 slot.is_open, slot.backoff = True, 1.0
-                slot.detector.reset()
+                # The detector keeps the tags it believes on the reader: a chip reset by a
+                # brown-out (or a replug) must not tap a token that rests there again. A tag
+                # lifted meanwhile is missed by the polls that follow, as ever.
                 self._report(role, slot, True, Msg("reader ready"))
             try:
                 uid = slot.reader.read_uid()

@@ -259,6 +259,17 @@ class Mfrc522Chip:
         """The reader stops answering: MISO reads all zeros from now on."""
         self.connected = False
 
+    def replug(self) -> None:
+        """Plugged back: it powers up as from cold (registers reset, the crystal starting,
+        field off), so a driver must set it up again."""
+        self.connected = True
+        self.brown_out()
+
+    def brown_out(self) -> None:
+        """The supply dipped: the chip resets as at power-up (every setting lost, antenna
+        off) and the tags in its field lose power; SPI answers again once the crystal runs."""
+        self._reset(OSC_STARTUP_S)
+
     def set_nrstpd(self, level: bool | None) -> None:
         """Drive the NRSTPD pin: low is hard power-down, a rising edge a hard reset (the
         crystal then starts), None a floating pin (noise: random power-downs and resets)."""
