@@ -84,8 +84,9 @@ def run_companion(config: dict[str, Any], args: argparse.Namespace) -> int:
     problem = volatile_state_problem(state_dir)  # e.g. Raspberry Pi OS's overlay mode
     if problem:
         log.error("%s", problem)
-        hardware.show_error("Games would be lost at reboot: the state directory is in memory "
-                            "(overlay file system). See the journal.")
+        hardware.show_error(Msg("Games would be lost at reboot: state folder in memory. "
+                                "See the journal."))
+        hardware.stop(keep_screen=True)  # the reason stays on the OLED after the exit
         print(f"companion: {problem}", flush=True)
         return 1
     try:
@@ -93,6 +94,7 @@ def run_companion(config: dict[str, Any], args: argparse.Namespace) -> int:
     except StoreError as exc:
         log.error("%s", exc)
         hardware.show_error(exc.screen)  # damaged, read-only or in use: each says which
+        hardware.stop(keep_screen=True)
         print(f"companion: {exc}", flush=True)
         return 1
     pin = banker_pin(service, configured_pin)

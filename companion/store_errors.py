@@ -7,6 +7,8 @@ import getpass
 import os
 from pathlib import Path
 
+from companion.i18n import Msg
+
 
 class StoreError(RuntimeError):
     """The database cannot be used (corrupt, unreadable, full disk).
@@ -14,15 +16,15 @@ class StoreError(RuntimeError):
     ``kind`` is ``damaged`` (the file is not a sound database), ``read_only`` (the state
     directory or the file cannot be written: permissions or a read-only SD card; the games
     are fine) or ``busy`` (another process holds the state directory); ``screen`` is the
-    short text for the OLED."""
+    short message for the OLED (one page of it in every language)."""
 
     def __init__(self, message: str, kind: str = "damaged", screen: str = "") -> None:
         super().__init__(message)
         self.kind = kind
         self.screen = screen or {
-            "damaged": "Database damaged: restore a backup (see the journal).",
-            "read_only": "Cannot save: the state folder is read-only (see the journal).",
-            "busy": "Another companion program is using the games (see the journal).",
+            "damaged": Msg("Database damaged: restore a backup (see the journal)."),
+            "read_only": Msg("Cannot save: the state folder is read-only (see the journal)."),
+            "busy": Msg("Another companion program is using the games (see the journal)."),
         }.get(kind, message)
 
 
@@ -33,7 +35,7 @@ class StoreLost(StoreError):
 
     def __init__(self, message: str) -> None:
         super().__init__(message, "lost",
-                         "Database file deleted: games rescued, see the journal.")
+                         Msg("Database file deleted: games rescued, see the journal."))
 
 
 def writable_problem(path: Path) -> str | None:

@@ -328,17 +328,22 @@ class Display:
         image.save(out, format="PNG")
         return out.getvalue()
 
-    def close(self) -> None:
+    def close(self, keep_shown: bool = False) -> None:
+        """Blank and close the panel; with ``keep_shown``, leave it lit with the last frame
+        (luma's ``persist``: its exit hook does not switch it off either), so a reason not
+        to start stays readable after the process has exited."""
         with self._lock:
             device, self.device = self.device, None
         if device is not None:
-            _release(device)
+            _release(device, keep_shown)
 
 
-def _release(device: LumaDevice) -> None:
-    """Blank and close a real panel (and its bus, even when blanking fails)."""
+def _release(device: LumaDevice, keep_shown: bool = False) -> None:
+    """Blank (unless ``keep_shown``) and close a real panel (and its bus, even when blanking
+    fails)."""
     if isinstance(device, dummy):
         return
+    device.persist = keep_shown
     _quietly(device.cleanup)
     serial = getattr(device, "_serial_interface", None)
     if serial is not None:

@@ -212,8 +212,9 @@ class TableHardware:
             self._thread = threading.Thread(target=self._poll_forever, name="readers", daemon=True)
             self._thread.start()
 
-    def stop(self) -> None:
-        """Stop polling and release every device this object opened."""
+    def stop(self, keep_screen: bool = False) -> None:
+        """Stop polling and release every device this object opened; with ``keep_screen``
+        the OLED stays lit with what it shows (why the companion could not start)."""
         self._stop.set()
         if self._thread is not None:
             self._thread.join(5)
@@ -226,7 +227,7 @@ class TableHardware:
             if extra is not None:
                 _quietly(extra.close)
         self._buttons = self._feedback = None
-        self.display.close()
+        self.display.close(keep_shown=keep_screen)
 
     def reader_status(self) -> dict[str, tuple[bool, str] | None]:
         """Per role: (working, message) as last reported, or None before the first poll."""
