@@ -31,6 +31,8 @@ class FakeReader:
         self.is_open = False
         self.fail_opens = 0
         """Tests: this many calls to open() raise, as a missing reader would."""
+        self.crowded = False
+        """Tests: another tag shares the field, hidden by the one read (as Mfrc522Reader's)."""
 
     def open(self) -> None:
         if self.fail_opens > 0:

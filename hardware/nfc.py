@@ -117,6 +117,9 @@ class Mfrc522Reader:
         self._last_missed = 0  # polls in a row a collision hid it and its SELECT failed
         self._hidden = False  # this poll: tags collided and the one read last did not answer
         self._coll_level = 0  # the cascade level of the last collision
+        self.crowded = False
+        """The last read heard more than one tag answer: the tag read last is read while it
+        stays, and the others only once it is lifted (the table says so)."""
 
     def __repr__(self) -> str:
         return f"Mfrc522Reader(bus={self.bus}, device={self.device}, rst_pin={self.rst_pin})"
@@ -228,6 +231,7 @@ class Mfrc522Reader:
                 break
             self._halt()  # a tag answered but a later frame was damaged: retry once
         self._unsure = uid is None
+        self.crowded = self._collided
         self._last_missed = self._last_missed + 1 if uid is None and self._hidden else 0
         return uid
 

@@ -40,6 +40,13 @@ MAX_BACKOFF_S = 4.0
 ~4 s (a try costs a few bus transfers)."""
 
 
+HINT_S = 0.4
+"""A reader hears a hidden tag beside the one it reads (or stops hearing it) for this long
+before the table is told (or the hint goes): a hand passing by is no reason."""
+TAG_HIDDEN = "tag_hidden"
+"""The hint of a reader whose resting tag hides another one (``status()``'s ``hint``)."""
+
+
 @dataclass
 class _ReaderSlot:
     reader: TagReader
@@ -48,6 +55,8 @@ class _ReaderSlot:
     retry_at: float = 0.0
     backoff: float = 1.0
     status: tuple[bool, str] | None = None
+    hint: str | None = None  # TAG_HIDDEN while a tag left on the reader hides another
+    crowded_since: float | None = None  # since when it has (or has not) heard two tags
 
 
 class TableHardware:
@@ -190,6 +199,8 @@ class TableHardware:
         out: dict[str, dict[str, Any]] = {}
         for role, slot in self._slots.items():
             out[f"reader {role}"] = _status_json(slot.status)
+            if slot.hint is not None:
+                out[f"reader {role}"].update(hint=slot.hint, message=_hint_words(role))
         screen = self.display.status() if self.display is not None else None
         if screen is not None:
             out["screen"] = _status_json(screen)
@@ -257,12 +268,35 @@ class TableHardware:
                 self._failed(role, slot, now, Msg("stopped answering: {reason}",
                                                   reason=str(exc)))
                 continue
+            self._watch_crowding(role, slot, now, bool(getattr(slot.reader, "crowded", False)))
             tap = slot.detector.feed(now, uid)
             if tap is not None:
                 try:
                     self._on_tap(role, tap)
                 except Exception:
                     log.exception("on_tap(%r, %r) failed", role, tap)
+
+    def _watch_crowding(self, role: str, slot: _ReaderSlot, now: float, crowded: bool) -> None:
+        """Tell the table (the OLED, ``status()``) when a tag left on the reader hides another
+        one for ``HINT_S``, and take the hint back once it has gone for as long."""
+        if crowded == (slot.hint is not None):
+            slot.crowded_since = None
+            return
+        if slot.crowded_since is None:
+            slot.crowded_since = now
+        if now - slot.crowded_since < HINT_S:
+            return
+        slot.crowded_since = None
+        slot.hint = TAG_HIDDEN if crowded else None
+        words = _hint_words(role)
+        log.info("reader %r: %s", role, words if crowded else "the hidden tag is read again")
+        if crowded:
+            self.show_error(words)
+            return
+        with self._lock:
+            shown = self._error == words
+        if shown:
+            self._redraw()
 
     def _poll_forever(self) -> None:
         while not self._stop.is_set():
@@ -470,6 +504,11 @@ class _Part:
             log.warning("%s: %s (retrying; the game goes on from the phones)", self.name,
                         message)
         self._report(self.name, working, message)
+
+
+def _hint_words(role: str) -> Msg:
+    return Msg("Two tags on reader {role}: the one left on it hides the other. Lift it.",
+               role=role)
 
 
 def _status_json(status: tuple[bool, str] | None) -> dict[str, Any]:
