@@ -67,6 +67,8 @@ def run_companion(config: dict[str, Any], args: argparse.Namespace) -> int:
     def on_status(part: str, working: bool, message: str) -> None:
         """A device came up or went missing: the journal, the OLED (unless it is the one
         missing) and the page (GET /api/table) say so."""
+        if part == "power supply":
+            return  # the table logs and shows undervoltage itself (hardware/power.py)
         name = part if part in ("screen", "buttons", "lights and buzzer") else f"reader {part}"
         if working:
             log.info("%s: %s", name, message)

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.i18n import Msg, localized
-from hardware import screens
+from hardware import power, screens
 from hardware.config import HardwareConfig, load_hardware_config
 from hardware.display import Display, make_opener
 from hardware.fake_reader import FakeReader
@@ -32,6 +32,8 @@ from hardware.taps import TapDetector
 
 log = logging.getLogger(__name__)
 
+POWER = "power supply"
+"""The power supply's name in ``status()`` and ``on_status`` (undervoltage)."""
 OnTap = Callable[[str, str], None]
 OnStatus = Callable[[str, bool, str], None]
 """``on_status(role, working, message)``: a reader came up, or went missing and why."""
@@ -93,13 +95,16 @@ class TableHardware:
         self._page_at = 0.0  # when it was turned to
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._power: power.PowerWatch | None = None
+        self._power_status: tuple[bool, str] | None = None
 
     @classmethod
     def from_config(cls, cfg: HardwareConfig | Mapping[str, Any], on_tap: OnTap,
                     on_action: OnAction, simulate: bool = False,
                     on_status: OnStatus | None = None,
                     pin_factory: Any = None, display_serial: Any = None,
-                    clock: Callable[[], float] = time.monotonic) -> TableHardware:
+                    clock: Callable[[], float] = time.monotonic,
+                    throttled: Callable[[], int | None] | None = None) -> TableHardware:
         """Build from a HardwareConfig or the raw ``[hardware]`` dict. Raises only for a bad
         config: a device that cannot be opened now is reported and retried.
 
@@ -107,6 +112,8 @@ class TableHardware:
         :class:`FakePinFactory`) for buttons, LEDs and buzzer, and luma's dummy display,
         whatever the config says. ``pin_factory`` / ``display_serial``: use these fakes for
         "gpio" parts / the I2C panel instead of the real ones (tests unplug them).
+        ``throttled``: reads the Pi's throttled flags (default: :func:`power.read_throttled`
+        on real hardware, nothing when simulating).
         """
         if not isinstance(cfg, HardwareConfig):
             cfg = load_hardware_config(cfg)
@@ -128,6 +135,10 @@ class TableHardware:
                     on_action=on_action, clock=clock)
         holder.append(table)
         table.pins = mock
+        if throttled is None and not simulate:
+            throttled = power.read_throttled
+        if throttled is not None:
+            table._power = power.PowerWatch(throttled, table._power_changed)
         opener = make_opener(cfg.display, simulate, serial=display_serial)
         table.display = Display(opener=opener, on_status=table._status_changed, clock=clock)
         table.display.language = cfg.display.language
@@ -188,6 +199,8 @@ class TableHardware:
         self._turn_page(now)
         if self.display is not None:
             self.display.tick()
+        if self._power is not None:
+            self._power.tick(now)
         for part in self._parts.values():
             fault = getattr(part.device, "fault", None)
             if fault is not None:
@@ -206,7 +219,26 @@ class TableHardware:
             out["screen"] = _status_json(screen)
         for name, part in self._parts.items():
             out[name] = _status_json(part.status)
+        if self._power is not None and self._power.state is not None:
+            out[POWER] = {**_status_json(self._power_status),
+                          "undervoltage": self._power.state,
+                          "flags": f"0x{self._power.flags or 0:x}"}
         return out
+
+    def _power_changed(self, working: bool, message: str, state: str) -> None:
+        """The undervoltage state changed: the journal, ``on_status`` and, while it lasts,
+        the OLED say so once."""
+        self._power_status = (working, message)
+        flags = f"0x{self._power.flags or 0:x}" if self._power is not None else "?"
+        if state == "now":
+            log.warning("power supply: under-voltage now (throttled=%s): %s", flags, message)
+            self.show_error(message)
+        elif state == "earlier":
+            log.info("power supply: under-voltage over, it happened since boot (throttled=%s)",
+                     flags)
+        else:
+            log.info("power supply: fine (throttled=%s)", flags)
+        self._status_changed(POWER, working, message)
 
     def _status_changed(self, part: str, working: bool, message: str) -> None:
         if self._on_status is not None:

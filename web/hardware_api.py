@@ -98,7 +98,7 @@ def table_status() -> Response:
 
 
 DEVICES = {"screen": Msg("screen"), "buttons": Msg("buttons"),
-           "lights and buzzer": Msg("lights and buzzer")}
+           "lights and buzzer": Msg("lights and buzzer"), "power supply": Msg("power supply")}
 """The table's devices by their name in hardware.table's status, as the banker reads them."""
 
 
