@@ -18,7 +18,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from companion.i18n import Msg, localized
@@ -26,8 +26,10 @@ from hardware import power, screens
 from hardware.config import HardwareConfig, load_hardware_config
 from hardware.display import Display, make_opener
 from hardware.fake_reader import FakeReader
+from hardware.hidden_tag import HiddenTag, hint_words
 from hardware.navigator import OnAction, PromptNavigator
 from hardware.nfc import Mfrc522Reader, TagReader
+from hardware.parts import MAX_BACKOFF_S, Part, quietly, status_json
 from hardware.taps import TapDetector
 
 log = logging.getLogger(__name__)
@@ -37,16 +39,6 @@ POWER = "power supply"
 OnTap = Callable[[str, str], None]
 OnStatus = Callable[[str, bool, str], None]
 """``on_status(role, working, message)``: a reader came up, or went missing and why."""
-MAX_BACKOFF_S = 4.0
-"""The longest pause between two tries to reopen a device: one replugged is back within
-~4 s (a try costs a few bus transfers)."""
-
-
-HINT_S = 0.4
-"""A reader hears a hidden tag beside the one it reads (or stops hearing it) for this long
-before the table is told (or the hint goes): a hand passing by is no reason."""
-TAG_HIDDEN = "tag_hidden"
-"""The hint of a reader whose resting tag hides another one (``status()``'s ``hint``)."""
 
 
 @dataclass
@@ -57,8 +49,7 @@ class _ReaderSlot:
     retry_at: float = 0.0
     backoff: float = 1.0
     status: tuple[bool, str] | None = None
-    hint: str | None = None  # TAG_HIDDEN while a tag left on the reader hides another
-    crowded_since: float | None = None  # since when it has (or has not) heard two tags
+    hidden: HiddenTag = field(default_factory=HiddenTag)  # a tag left on it hides another
 
 
 class TableHardware:
@@ -76,7 +67,7 @@ class TableHardware:
         self.navigator = navigator
         if navigator is not None:
             navigator.language = cfg.display.language  # the dice's names
-        self._parts: dict[str, _Part] = {}
+        self._parts: dict[str, Part] = {}
         self.buttons = buttons
         self.feedback = feedback
         self.pins: Any = None
@@ -165,7 +156,7 @@ class TableHardware:
 
     # -- devices other than readers ------------------------------------------------------
     def _add_part(self, name: str, opener: Callable[[], Any]) -> None:
-        part = _Part(name, opener, self._status_changed)
+        part = Part(name, opener, self._status_changed)
         self._parts[name] = part
         part.tick(self._clock())
 
@@ -211,16 +202,16 @@ class TableHardware:
         """Every device: ``{"working": bool, "message": str}`` (None before the first try)."""
         out: dict[str, dict[str, Any]] = {}
         for role, slot in self._slots.items():
-            out[f"reader {role}"] = _status_json(slot.status)
-            if slot.hint is not None:
-                out[f"reader {role}"].update(hint=slot.hint, message=_hint_words(role))
+            out[f"reader {role}"] = status_json(slot.status)
+            if slot.hidden.hint is not None:
+                out[f"reader {role}"].update(hint=slot.hidden.hint, message=hint_words(role))
         screen = self.display.status() if self.display is not None else None
         if screen is not None:
-            out["screen"] = _status_json(screen)
+            out["screen"] = status_json(screen)
         for name, part in self._parts.items():
-            out[name] = _status_json(part.status)
+            out[name] = status_json(part.status)
         if self._power is not None and self._power.state is not None:
-            out[POWER] = {**_status_json(self._power_status),
+            out[POWER] = {**status_json(self._power_status),
                           "undervoltage": self._power.state,
                           "flags": f"0x{self._power.flags or 0:x}"}
         return out
@@ -268,7 +259,7 @@ class TableHardware:
             part.close()
         for extra in (self._buttons, self._feedback):
             if extra is not None:
-                _quietly(extra.close)
+                quietly(extra.close)
         self._buttons = self._feedback = None
         self.display.close(keep_shown=keep_screen)
 
@@ -310,17 +301,10 @@ class TableHardware:
 
     def _watch_crowding(self, role: str, slot: _ReaderSlot, now: float, crowded: bool) -> None:
         """Tell the table (the OLED, ``status()``) when a tag left on the reader hides another
-        one for ``HINT_S``, and take the hint back once it has gone for as long."""
-        if crowded == (slot.hint is not None):
-            slot.crowded_since = None
+        one, and take the hint back once it has gone."""
+        if not slot.hidden.feed(now, crowded):
             return
-        if slot.crowded_since is None:
-            slot.crowded_since = now
-        if now - slot.crowded_since < HINT_S:
-            return
-        slot.crowded_since = None
-        slot.hint = TAG_HIDDEN if crowded else None
-        words = _hint_words(role)
+        words = hint_words(role)
         log.info("reader %r: %s", role, words if crowded else "the hidden tag is read again")
         if crowded:
             self.show_error(words)
@@ -488,72 +472,6 @@ class TableHardware:
     def frame_png(self, scale: int = 1) -> bytes:
         """The OLED's current frame as PNG bytes, for the page's mirror."""
         return self.display.frame_png(scale)
-
-
-class _Part:
-    """A device that may be missing: opened by ``opener``, reopened after a failure with a
-    growing pause; ``device`` is None meanwhile."""
-
-    def __init__(self, name: str, opener: Callable[[], Any], report: OnStatus) -> None:
-        self.name, self._opener, self._report = name, opener, report
-        self.device: Any = None
-        self.status: tuple[bool, str] | None = None
-        self._retry_at, self._backoff = 0.0, 1.0
-
-    def tick(self, now: float) -> None:
-        if self.device is not None or now < self._retry_at:
-            return
-        try:
-            self.device = self._opener()
-        except Exception as exc:  # noqa: BLE001 - any driver failure means "retry later"
-            self._schedule(now, Msg("cannot open: {reason}",
-                                    reason=str(exc or type(exc).__name__)))
-            return
-        self._backoff = 1.0
-        self._set(True, Msg("ready"))
-
-    def failed(self, now: float, message: str) -> None:
-        self.close()
-        self._schedule(now, message)
-
-    def close(self) -> None:
-        device, self.device = self.device, None
-        if device is not None:
-            _quietly(device.close)
-
-    def _schedule(self, now: float, message: str) -> None:
-        self._retry_at = now + self._backoff
-        self._backoff = min(MAX_BACKOFF_S, self._backoff * 2)
-        self._set(False, message)
-
-    def _set(self, working: bool, message: str) -> None:
-        if self.status == (working, message):
-            return
-        self.status = (working, message)
-        if working:
-            log.info("%s: %s", self.name, message)
-        else:
-            log.warning("%s: %s (retrying; the game goes on from the phones)", self.name,
-                        message)
-        self._report(self.name, working, message)
-
-
-def _hint_words(role: str) -> Msg:
-    return Msg("Two tags on reader {role}: the one left on it hides the other. Lift it.",
-               role=role)
-
-
-def _status_json(status: tuple[bool, str] | None) -> dict[str, Any]:
-    if status is None:
-        return {"working": None, "message": Msg("not tried yet")}
-    return {"working": status[0], "message": status[1]}
-
-
-def _quietly(fn: Callable[[], Any]) -> None:
-    try:
-        fn()
-    except Exception:  # noqa: BLE001 - closing a device that is gone may fail too
-        log.debug("closing failed", exc_info=True)
 
 
 def _guarded(on_action: OnAction) -> OnAction:
