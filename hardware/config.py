@@ -10,9 +10,9 @@ Example (pins are BCM numbers)::
     [[hardware.readers]]
     role = "table"        # what on_tap(role, uid) receives
     kind = "mfrc522"      # or "fake"
-    bus = 0
-    device = 0            # chip select: 0 = CE0 (GPIO8), 1 = CE1 (GPIO7)
-    rst_pin = 25
+    bus = 0               # 1: SPI1 (dtoverlay=spi1-1cs), a second reader's own bus
+    device = 0            # chip select: 0 = CE0 (GPIO8; SPI1: GPIO18), 1 = CE1 (GPIO7)
+    rst_pin = 25          # a second reader: 24
     spi_hz = 1000000      # SPI clock, at most 10 MHz (the MFRC522's limit); lower for long wires
     gain_db = 33          # receiver gain: 18, 23, 33, 38, 43 or 48 (more reaches farther tags)
     timeout_ms = 10       # how long the chip waits for a tag's answer (1-100)
@@ -50,6 +50,10 @@ from hardware.taps import TapSettings
 
 RESERVED_PINS = {2: "I2C1 SDA (OLED)", 3: "I2C1 SCL (OLED)", 7: "SPI0 CE1", 8: "SPI0 CE0",
                  9: "SPI0 MISO", 10: "SPI0 MOSI", 11: "SPI0 SCLK"}
+SPI1_PINS = {19: "SPI1 MISO", 20: "SPI1 MOSI", 21: "SPI1 SCLK"}
+"""SPI1 (``dtoverlay=spi1-1cs``): a second reader's own bus, so no two RC522 boards share a
+MISO line (cheap boards do not release it; docs/raspberry-pi.md)."""
+SPI1_CE = {0: 18, 1: 17, 2: 16}
 
 
 class HardwareConfigError(ValueError):
@@ -236,9 +240,13 @@ def _check_pins(cfg: HardwareConfig) -> None:
         if pin in used:
             raise HardwareConfigError(f"{name} = {pin} is already used by {used[pin]}")
         used[pin] = name
+    reserved = dict(RESERVED_PINS)
+    for r in cfg.readers:
+        if r.kind == "mfrc522" and r.bus == 1:
+            reserved |= SPI1_PINS | {SPI1_CE[r.device]: f"SPI1 CE{r.device}"}
     for pin, name in used.items():
-        if pin in RESERVED_PINS and (cfg.display.kind in ("ssd1306", "sh1106") or pin > 3):
-            raise HardwareConfigError(f"{name} = GPIO{pin} collides with {RESERVED_PINS[pin]}")
+        if pin in reserved and (cfg.display.kind in ("ssd1306", "sh1106") or pin > 3):
+            raise HardwareConfigError(f"{name} = GPIO{pin} collides with {reserved[pin]}")
 
 
 def _table(raw: Mapping[str, Any], key: str) -> Mapping[str, Any]:

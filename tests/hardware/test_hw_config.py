@@ -60,3 +60,39 @@ def test_the_readers_spi_speed_gain_and_timeout_reach_the_chip() -> None:
             assert 38 <= ticks <= 40  # 20 ms at ~0.5 ms a tick
         finally:
             table.stop()
+
+
+def test_a_second_reader_on_spi1_has_its_own_miso_and_its_pins_are_guarded() -> None:
+    """Two RC522 boards sharing SPI0's MISO corrupt each other (cheap boards do not release
+    it; miguelbalboa/rfid #290, #377): the second goes on SPI1 (dtoverlay=spi1-1cs), whose
+    pins the config now refuses for anything else (a LED on SPI1's MISO was accepted)."""
+    from hardware.emulator import Mfrc522Chip, VirtualClock, pi_modules
+    from hardware.table import TableHardware
+
+    two = {"readers": [{"role": "bank"}, {"role": "catch", "bus": 1, "device": 0,
+                                          "rst_pin": 24}]}
+    for pins, words in (({"feedback": {"green": 19}}, "SPI1 MISO"),
+                        ({"buttons": {"ok": 18}}, "SPI1 CE0"),
+                        ({"feedback": {"buzzer": 21}}, "SPI1 SCLK")):
+        with pytest.raises(HardwareConfigError, match=words):
+            load_hardware_config({**two, **pins})
+    cfg = {**two, "display": {"kind": "none"}, "buttons": {"kind": "none"},
+           "feedback": {"kind": "none"}}
+    assert [(r.bus, r.device, r.rst_pin) for r in load_hardware_config(cfg).readers] == [
+        (0, 0, 25), (1, 0, 24)]
+    clock, taps = VirtualClock(), []
+    bank, catch = Mfrc522Chip(clock), Mfrc522Chip(clock, rst_pin=24)
+    with pi_modules({(0, 0): bank, (1, 0): catch}):
+        table = TableHardware.from_config(cfg, lambda r, u: taps.append((r, u)),
+                                          lambda a, x: None, clock=clock.time)
+        for slot in table._slots.values():
+            slot.reader._sleep = clock.sleep  # type: ignore[attr-defined]
+        try:
+            bank.place("04A1B2C3D4E5F6")
+            catch.place("DEADBEEF")
+            for _ in range(10):
+                table.poll_once()
+                clock.sleep(0.05)
+        finally:
+            table.stop()
+    assert sorted(taps) == [("bank", "04A1B2C3D4E5F6"), ("catch", "DEADBEEF")]
