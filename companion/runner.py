@@ -31,6 +31,8 @@ from companion.store import StoreError
 from companion.table import Table
 
 log = logging.getLogger("companion.run")
+DEVICES = {"buttons": Msg("Buttons"), "lights and buzzer": Msg("Lights and buzzer")}
+"""The table's devices other than readers, by their name in hardware's status."""
 
 
 def run_companion(config: dict[str, Any], args: argparse.Namespace) -> int:
@@ -74,8 +76,10 @@ def run_companion(config: dict[str, Any], args: argparse.Namespace) -> int:
             log.info("%s: %s", name, message)
             return
         log.warning("%s: %s (retrying; the game goes on from the phones)", name, message)
-        if part != "screen":
-            hardware.show_error(f"{name[0].upper()}{name[1:]}: {message}. Retrying.")
+        if part != "screen":  # in the table's language, as the page's device list says it
+            device = DEVICES.get(part) or Msg("Reader {role}", role=part)
+            hardware.show_error(Msg("{device}: {problem}. Retrying.", device=device,
+                                    problem=message))
 
     try:
         hardware = TableHardware.from_config(config.get("hardware", {}), on_tap=on_tap,

@@ -94,3 +94,28 @@ def test_every_reason_not_to_start_fits_one_page_in_every_language() -> None:
     for reason in reasons:
         assert isinstance(reason, Msg)
         assert [screens.error_pages(reason, lang) for lang in ("en", "it", "es")] == [1, 1, 1]
+
+
+def test_a_reader_that_stops_answering_is_said_in_the_tables_language(tmp_path: Path) -> None:
+    """"Reader table: stopped answering: …. Retrying." was English on an Italian table."""
+    import time
+
+    from reliability.faults import _runner_args, in_process_runner
+
+    from companion.i18n import render
+    from companion.runner import run_companion
+
+    def serve(hw: object) -> None:
+        slot = hw._slots["table"]  # type: ignore[attr-defined]
+        slot.reader.fail_opens = 10**6
+        slot.reader.close()  # unplugged: the next read fails
+        end = time.monotonic() + 60  # the polling thread's next pass, however loaded
+        while time.monotonic() < end and not seen["oled"]:
+            time.sleep(0.05)
+
+    with in_process_runner(serve) as seen:
+        run_companion({"hardware": {"display": {"language": "it"}}},
+                      _runner_args(tmp_path / "state"))
+    said = render(seen["oled"][0], "it")
+    assert said.startswith("Lettore table: non risponde più: "), said
+    assert said.endswith(". Nuovo tentativo in corso."), said
