@@ -33,6 +33,7 @@ from companion import i18n
 from companion.i18n import Msg, Msgs
 from companion.money import Currency
 from hardware.fonts import oled_font
+from hardware.glance import without_asides
 
 WIDTH, HEIGHT = 128, 64
 LINE_H = 13  # 12 px a glyph, one blank row between lines
@@ -132,7 +133,8 @@ def short_money(amount: int, currency: Currency, lang: str = i18n.SOURCE) -> str
 def balance_pages(view: Mapping[str, Any], cols: int = COLS,
                   lang: str = i18n.SOURCE) -> list[str]:
     """The players still in, current first, as "name amount" packed into lines of ``cols``
-    cells: one line a page. An amount is never cut; a name only if it alone is too long."""
+    cells (two spaces between, one where that makes another fit). An amount is never cut; a
+    name only if it alone is too long."""
     players = [p for p in view.get("players", []) if not p.get("bankrupt")]
     players.sort(key=lambda p: not p.get("is_current"))
     entries = []
@@ -140,17 +142,20 @@ def balance_pages(view: Mapping[str, Any], cols: int = COLS,
         amount = counted(view, p, lang)
         room = cols - (width(amount) + 1 if amount else 0)
         entries.append(" ".join(x for x in (fit(str(p.get("name", "")), room), amount) if x))
-    pages: list[str] = []
+    lines: list[str] = []
     for entry in entries:
-        if pages and width(pages[-1]) + 2 + width(entry) <= cols:
-            pages[-1] += "  " + entry
+        if lines and width(lines[-1]) + 2 + width(entry) <= cols:
+            lines[-1] += "  " + entry
+        elif lines and width(lines[-1]) + 1 + width(entry) <= cols:
+            lines[-1] += " " + entry
         else:
-            pages.append(entry)
-    return pages
+            lines.append(entry)
+    return lines
 
 
 def _choice_rows(nav: Mapping[str, Any] | None) -> list[Row]:
-    """The decision, whole, on as many inverted lines as it takes."""
+    """The decision, whole, on as many inverted lines as it takes: the highlighted choice
+    with "n/N", or the value being edited."""
     if not nav or not nav.get("items"):
         return []
     editing = nav.get("editing")
@@ -159,7 +164,7 @@ def _choice_rows(nav: Mapping[str, Any] | None) -> list[Row]:
         right = str(editing.get("position") or "")
     else:
         items, index = nav["items"], nav["index"]
-        words = f"> {items[index]}"
+        words = str(items[index])
         right = f"{index + 1}/{len(items)}" if len(items) > 1 else ""
     first = COLS - (width(right) + 1 if right else 0)
     lines = wrap(words, COLS, first=first) or [""]
@@ -172,11 +177,15 @@ def _choice_rows(nav: Mapping[str, Any] | None) -> list[Row]:
     return [Row(line, True, right if n == 0 else "") for n, line in enumerate(lines)]
 
 
-def _text_lines(view: Mapping[str, Any]) -> list[str]:
+def question(view: Mapping[str, Any]) -> str:
+    """What the screen says is asked: the prompt's glance (hardware/glance.py) or its text,
+    without asides in parentheses (the phones show them); else the newest log line."""
     prompt = view.get("prompt") or {}
+    words = prompt.get("glance") or prompt.get("text")
+    if words:
+        return without_asides(str(words))
     log: Sequence[str] = view.get("log") or []
-    words = prompt.get("text") or (log[-1] if log else "")
-    return wrap(str(words))
+    return str(log[-1]) if log else ""
 
 
 def _paged(lines: list[str], size: int) -> list[list[str]]:
@@ -185,20 +194,31 @@ def _paged(lines: list[str], size: int) -> list[list[str]]:
     return [lines[i:i + size] for i in range(0, len(lines), size)]
 
 
+@dataclass(frozen=True)
+class _Layout:
+    header: list[Row]
+    choice: list[Row]
+    texts: list[list[str]]  # the question's pages
+    balances: list[list[str]]  # the balances' pages ([] when the question needs the room)
+
+
 def _layout(view: Mapping[str, Any], nav: Mapping[str, Any] | None, lang: str = i18n.SOURCE
-            ) -> tuple[list[Row], list[str], list[Row], list[list[str]]]:
-    """(header, balance pages, decision, text pages). The decision takes what it needs;
-    what is left goes to the header, a line of text, the balances, then more text."""
+            ) -> _Layout:
+    """The decision takes what it needs, the header (whose turn, the roll) one line; the
+    question gets the rest. The balances take the lines the question leaves when it fits on
+    one page with one to spare; else they give the question their line (the phones show
+    them)."""
     roll = "+".join(str(d) for d in view.get("last_roll") or [])
     current = view.get("current")
     turn = i18n.render(Msg("{player}'s turn", player=_name(view, current, lang)), lang)
     header = Row(turn if current else str(view.get("title", "")), right=roll, cut_ok=True)
     choice = _choice_rows(nav)
-    room = ROWS - len(choice)
-    balances = balance_pages(view, lang=lang) if room >= 3 else []
-    lines = _text_lines(view)
-    text_rows = max(0, room - 1 - (1 if balances else 0))
-    return [header] if room else [], balances, choice, _paged(lines, text_rows)
+    room = max(0, ROWS - len(choice) - 1)
+    lines = wrap(question(view))
+    balances = balance_pages(view, lang=lang)
+    if balances and len(lines) < room:
+        return _Layout([header], choice, [lines], _paged(balances, room - len(lines)))
+    return _Layout([header] if len(choice) < ROWS else [], choice, _paged(lines, room), [])
 
 
 def game_pages(view: Mapping[str, Any], nav: Mapping[str, Any] | None = None,
@@ -206,8 +226,8 @@ def game_pages(view: Mapping[str, Any], nav: Mapping[str, Any] | None = None,
     """How many pages the game screen has (1: nothing to turn)."""
     if view.get("finished"):  # as draw_end
         return len(_paged(_end_lines(view, lang), ROWS - 1))
-    _, balances, _, texts = _layout(view, nav, lang)
-    return max(1, len(balances)) * len(texts)
+    layout = _layout(view, nav, lang)
+    return max(len(layout.texts), len(layout.balances))
 
 
 @dataclass(frozen=True)
@@ -219,26 +239,30 @@ class Screen:
     text_rows: int = 0  # rows the text may use
     page: int = 0  # which page of the text is shown ...
     pages: int = 1  # ... of how many
-    balance_at: int | None = None  # the row of the balances, if they are shown
+    balance_at: int | None = None  # the first row of the balances, if they are shown
+    balance_rows: int = 0  # ... and how many rows they have
 
 
 def game_rows(view: Mapping[str, Any], nav: Mapping[str, Any] | None = None,
               page: int = 0, lang: str = i18n.SOURCE) -> Screen:
-    """Game screen page ``page`` (any number: it wraps around). Balances turn every page,
-    the text once every balance page has been shown."""
-    header, balances, choice, texts = _layout(view, nav, lang)
-    rows = list(header)
-    balance_at = None
-    if balances:
-        balance_at = len(rows)
-        rows.append(Row(balances[page % len(balances)]))
-    text_page = (page // max(1, len(balances))) % len(texts)
+    """Game screen page ``page`` (any number: it wraps around): the question's page, or the
+    balances' page when the question fits on one."""
+    layout = _layout(view, nav, lang)
+    rows = list(layout.header)
+    text_page = page % len(layout.texts)
     text_at = len(rows)
-    rows += [Row(line) for line in texts[text_page]]
-    rows += [Row("")] * (ROWS - len(rows) - len(choice))
-    rows += choice[:ROWS]
-    return Screen(rows, text_at, max(0, ROWS - text_at - len(choice)), text_page, len(texts),
-                  balance_at)
+    rows += [Row(line) for line in layout.texts[text_page]]
+    balance_at, balance_rows = None, 0
+    if layout.balances:
+        balance_at = len(rows)
+        shown = layout.balances[page % len(layout.balances)]
+        balance_rows = ROWS - len(layout.choice) - balance_at
+        rows += [Row(line) for line in shown]
+    rows += [Row("")] * (ROWS - len(rows) - len(layout.choice))
+    rows += layout.choice[:ROWS]
+    text_rows = len(layout.texts[0]) if layout.balances else ROWS - text_at - len(layout.choice)
+    return Screen(rows, text_at, max(0, text_rows), text_page, len(layout.texts), balance_at,
+                  balance_rows)
 
 
 def _draw(draw: ImageDraw.ImageDraw, screen: Screen) -> None:

@@ -26,6 +26,7 @@ from hardware import power, screens
 from hardware.config import HardwareConfig, load_hardware_config
 from hardware.display import Display, make_opener
 from hardware.fake_reader import FakeReader
+from hardware.glance import with_glance
 from hardware.hidden_tag import HiddenTag, hint_words
 from hardware.navigator import OnAction, PromptNavigator
 from hardware.nfc import Mfrc522Reader, TagReader
@@ -363,7 +364,7 @@ class TableHardware:
         """Show the game from a view dict (its first page); the buttons now answer its
         prompt."""
         try:
-            view = localized(view, self.cfg.display.language)  # the table's language
+            view = localized(with_glance(view), self.cfg.display.language)  # the table's
             with self._lock:
                 self._view = view
                 self.navigator.update(view)

@@ -1,5 +1,6 @@
-"""The OLED's game screen for every prompt of every example: the decision is never cut, and
-every word of the prompt and every player's balance is shown on some page."""
+"""The OLED's game screen for every prompt of every example: the decision is never cut, every
+word of the question (the prompt's glance, hardware/glance.py) is shown on some page, and
+every player's balance whenever the question leaves room for the balances."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from example_views import EXAMPLES, all_views, example_views
 from oled_reference import assert_matches_reference
 from PIL import Image, ImageDraw
 
+from hardware.glance import with_glance
 from hardware.navigator import PromptNavigator
 from hardware.screens import (
     COLS,
@@ -20,6 +22,7 @@ from hardware.screens import (
     draw_game,
     game_pages,
     game_rows,
+    question,
     width,
 )
 
@@ -58,6 +61,7 @@ def problems(view: dict[str, Any], state: dict[str, Any]) -> list[str]:
     pages = game_pages(view, state)
     shown_text: list[list[str]] = []
     shown_balances: set[str] = set()
+    screen = None
     for page in range(pages):
         screen = game_rows(view, state, page)
         if len(screen.rows) != ROWS:
@@ -67,7 +71,6 @@ def problems(view: dict[str, Any], state: dict[str, Any]) -> list[str]:
             if width(row.text) > room and not row.cut_ok:
                 found.append(f"cut: {row.text!r}")
         choice = [r.text for r in screen.rows if r.inverted]
-        choice[:1] = [c.removeprefix("> ") for c in choice[:1]]
         if not any(r.right for r in screen.rows if r.inverted) and len(state["items"]) > 1 \
                 and not state.get("editing") and len(choice) < ROWS:
             found.append(f"no count by {choice!r}")
@@ -84,14 +87,16 @@ def problems(view: dict[str, Any], state: dict[str, Any]) -> list[str]:
         if screen.page == len(shown_text):
             shown_text.append(text)
         if screen.balance_at is not None:
-            shown_balances.add(screen.rows[screen.balance_at].text)
-    prompt = (view.get("prompt") or {}).get("text") or ((view.get("log") or [""])[-1])
-    if screen.text_rows and words(" ".join(" ".join(t) for t in shown_text)) != words(prompt):
-        found.append(f"text not shown whole: {prompt!r}")
+            shown_balances |= {r.text for r in screen.rows[
+                screen.balance_at:screen.balance_at + screen.balance_rows] if r.text}
+    assert screen is not None
+    asked = question(view)
+    if screen.text_rows and words(" ".join(" ".join(t) for t in shown_text)) != words(asked):
+        found.append(f"question not shown whole: {asked!r}")
     if screen.balance_at is None:
-        return found  # the decision needs the room (a card's whole text, say)
+        return found  # the question needs the room: the balances are on the phones
     if shown_balances != set(balance_pages(view)):
-        found.append("a balance page is never shown")
+        found.append("a balance line is never shown")
     for p in view.get("players", []):
         amount = counted(view, p)
         if not p.get("bankrupt") and not any(amount in b for b in shown_balances):
@@ -107,7 +112,8 @@ def test_every_prompt_of_every_example_shows_its_decision_whole(example: str) ->
     characters: "Pay 1 Poké Bal~", "Buy “Tatooine” for ₥~"."""
     path = next(p for p in EXAMPLES if p.name == example)
     bad: list[str] = []
-    for n, view in enumerate(example_views(path)):
+    for n, raw in enumerate(example_views(path)):
+        view = dict(with_glance(raw))  # as the table shows it
         for state in nav_states(view):
             bad += [f"view {n}: {p}" for p in problems(view, state)]
     assert bad == [], f"{len(bad)} problems, first: {bad[:5]}"
@@ -133,7 +139,8 @@ def test_master_trainer_shows_power_points_never_none() -> None:
 def first_of_each_prompt_kind() -> dict[str, tuple[dict[str, Any], dict[str, Any]]]:
     """(view, button state) of the first prompt of each kind in each edition's examples."""
     found: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {}
-    for _, view in all_views():
+    for _, raw in all_views():
+        view = dict(with_glance(raw))
         kind = (view.get("prompt") or {}).get("kind") or "none"
         key = f"{view['edition']}-{kind}"
         if key not in found:
@@ -146,7 +153,8 @@ KINDS = first_of_each_prompt_kind()
 
 @pytest.mark.parametrize("key", sorted(KINDS))
 def test_reference_image_of_each_prompt_kind(key: str) -> None:
-    """Page 1 of the first prompt of this kind, as reviewed (tests/hardware/reference/)."""
+    """Page 1 of the first prompt of this kind, its glance as the table shows it, as reviewed
+    (tests/hardware/reference/)."""
     view, state = KINDS[key]
     image = Image.new("1", (128, 64))
     draw_game(ImageDraw.Draw(image), view, state)
