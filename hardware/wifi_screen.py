@@ -35,10 +35,22 @@ def draw_wifi_join(draw: ImageDraw.ImageDraw, qr_text: str, ssid: str, password:
                 draw.rectangle((x0, y0, x0 + scale - 1, y0 + scale - 1), fill=screens.OFF)
     left = side + 2
     cols = (screens.WIDTH - left) // 6
-    lines = [render(Msg("Wi-Fi:"), lang), *screens.wrap(ssid, cols)[:2],
-             render(Msg("Password:"), lang), screens.fit(password, cols)]
-    for n, line in enumerate(lines):
+    for n, line in enumerate(wifi_lines(ssid, password, cols, lang)):
         screens.text(draw, (left, n * screens.LINE_H), screens.fit(line, cols))
+
+
+def wifi_lines(ssid: str, password: str, cols: int, lang: str = SOURCE) -> list[str]:
+    """The lines beside the QR code: the password always whole (10 characters a line), then
+    as much of the rest as fits in five lines: the labels give way first, then the name's
+    second line (the QR code and the phone's Wi-Fi list carry the name too)."""
+    secret = [password[i:i + cols] for i in range(0, len(password), cols)] or [""]
+    name = screens.wrap(ssid, cols) or [""]
+    wifi, word = render(Msg("Wi-Fi:"), lang), render(Msg("Password:"), lang)
+    for lines in ([wifi, *name[:2], word, *secret], [*name[:2], word, *secret],
+                  [screens.fit(ssid, cols), word, *secret], [screens.fit(ssid, cols), *secret]):
+        if len(lines) <= screens.ROWS:
+            return lines
+    return secret[:screens.ROWS]
 
 
 class JoinScreens:

@@ -121,3 +121,34 @@ def test_the_install_puts_the_own_wifi_in_place(tmp_path: Path) -> None:
     assert "nftables" in out
     conf = (REPO / "systemd" / "companion-captive.conf").read_text()
     assert "address=/#/10.42.0.1" in conf
+
+
+@pytest.mark.parametrize(("ssid", "password", "expected"), [
+    ("Companion 3F2A", "kq7mxr2pwz9tnh4e",
+     ["Companion", "3F2A", "Password:", "kq7mxr2pwz", "9tnh4e"]),
+    ("Tavolo", "k" * 29, ["Tavolo", "Password:", "k" * 10, "k" * 10, "k" * 9]),
+    ("T", "p" * 34, ["T", "p" * 10, "p" * 10, "p" * 10, "p" * 4]),
+])
+def test_a_long_password_is_written_whole(ssid: str, password: str,
+                                          expected: list[str]) -> None:
+    """A password of more than 10 characters was cut ("kq7mxr2pw~"): the phone's owner could
+    not type it. It takes the lines it needs; the labels give way first."""
+    from PIL import ImageDraw
+
+    from companion.hotspot import wifi_qr
+    from hardware.wifi_screen import draw_wifi_join
+
+    drawn: list[str] = []
+    real = screens.text
+
+    def spy(draw: Any, xy: tuple[int, int], words: str, fill: str = screens.ON) -> None:
+        assert xy[1] + 12 <= screens.HEIGHT, words
+        drawn.append(words)
+        real(draw, xy, words, fill)
+
+    image = Image.new("1", (screens.WIDTH, screens.HEIGHT))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(screens, "text", spy)
+        draw_wifi_join(ImageDraw.Draw(image), wifi_qr(ssid, password), ssid, password)
+    assert drawn == expected
+    assert "".join(line for line in drawn if set(line) <= set(password)) == password
