@@ -45,6 +45,10 @@ meanwhile. A panel that lost power for a moment still acknowledges writes, so no
 notices that it came back dark."""
 
 
+DIM_CONTRAST = 0x08
+"""The contrast of a dimmed panel (a screen left unchanged: see TableHardware.show_idle)."""
+
+
 ARGS = {0x20: 1, 0x21: 2, 0x22: 2, 0x81: 1, 0x8D: 1, 0xA8: 1, 0xAD: 1, 0xD3: 1, 0xD5: 1,
         0xD9: 1, 0xDA: 1, 0xDB: 1, 0xDC: 1}
 """SSD1306 / SH1106 commands and how many argument bytes follow each (the fake parses)."""
@@ -75,6 +79,7 @@ class FakeI2C:
 
     def power_cycle(self) -> None:
         self.on = self.pump = False
+        self.contrast = 0x7F  # the controller's reset value
         self.ram = bytearray(screens.WIDTH * screens.HEIGHT // 8)
         self._at = 0
 
@@ -93,6 +98,8 @@ class FakeI2C:
             i += 1 + len(args)
             if op in (0xAE, 0xAF):
                 self.on = op == 0xAF
+            elif op == 0x81 and args:
+                self.contrast = args[0]
             elif op == 0x8D:  # SSD1306 charge pump
                 self.pump = args[:1] == [0x14]
             elif op == 0x22 and args:  # SSD1306 page range (the column range starts at 0)
@@ -199,6 +206,7 @@ class Display:
         self._setup_at = clock()  # when the panel last got its set-up
         self._backoff = 1.0
         self._status: tuple[bool, str] | None = None
+        self._dim = False
         self.language = "en"
         """The table's language for the screen's own words (the table sets it)."""
         if device is not None:
@@ -248,6 +256,8 @@ class Display:
                 self.device.command(*command)
             with canvas(self.device) as draw:
                 draw.bitmap((0, 0), image, fill="white")
+            if setup and commands and self._dim:
+                self.device.contrast(DIM_CONTRAST)
             if setup and commands:
                 self.device.show()
             if setup:
@@ -276,13 +286,27 @@ class Display:
             except Exception:
                 log.exception("on_status failed")
 
+    def dim(self, on: bool) -> None:
+        """Lower the panel's contrast (``DIM_CONTRAST``), or give it back its set-up's."""
+        with self._lock:
+            if on == self._dim:
+                return
+            self._dim = on
+            self._send(self._frame, self._clock(), setup=True)
+
     # -- frames -------------------------------------------------------------------------
-    def render(self, draw_fn: Callable[[ImageDraw.ImageDraw], None]) -> None:
-        """Draw one frame with ``draw_fn`` and send it to the panel. Never raises: a drawing
-        fault is logged and shown as such, a missing panel is retried."""
+    def render(self, draw_fn: Callable[[ImageDraw.ImageDraw], None],
+               shift: tuple[int, int] = (0, 0)) -> None:
+        """Draw one frame with ``draw_fn`` (moved by ``shift`` pixels) and send it to the
+        panel. Never raises: a drawing fault is logged and shown as such, a missing panel is
+        retried."""
         image = Image.new("1", (screens.WIDTH, screens.HEIGHT))
         try:
             draw_fn(ImageDraw.Draw(image))
+            if shift != (0, 0):
+                moved = Image.new("1", image.size)
+                moved.paste(image, shift)
+                image = moved
         except Exception as exc:  # noqa: BLE001 - the screen must never stop the table
             log.exception("drawing a screen failed")
             image = Image.new("1", (screens.WIDTH, screens.HEIGHT))

@@ -35,6 +35,10 @@ from hardware.taps import TapDetector
 
 log = logging.getLogger(__name__)
 
+IDLE_SHIFTS = ((0, 0), (1, 0), (1, -1), (0, -1))
+"""Where a screen left unchanged (the join screen) is drawn in turn, a pixel apart ..."""
+SHIFT_S, DIM_S = 60.0, 300.0
+"""... moving every minute, dimmed after five: an OLED's lit pixels wear (burn-in)."""
 POWER = "power supply"
 """The power supply's name in ``status()`` and ``on_status`` (undervoltage)."""
 OnTap = Callable[[str, str], None]
@@ -88,6 +92,9 @@ class TableHardware:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._power: power.PowerWatch | None = None
+        self._idle: Callable[[Any], None] | None = None  # the screen left unchanged, if any
+        self._idle_since = self._shifted_at = 0.0
+        self._shifts = 0
         self._power_status: tuple[bool, str] | None = None
 
     @classmethod
@@ -189,6 +196,7 @@ class TableHardware:
         ``screens.PAGE_S`` (the polling thread calls it)."""
         now = self._clock()
         self._turn_page(now)
+        self._wear_less(now)
         if self.display is not None:
             self.display.tick()
         if self._power is not None:
@@ -363,6 +371,7 @@ class TableHardware:
     def show(self, view: Mapping[str, Any]) -> None:
         """Show the game from a view dict (its first page); the buttons now answer its
         prompt."""
+        self._awake()
         try:
             view = localized(with_glance(view), self.cfg.display.language)  # the table's
             with self._lock:
@@ -430,15 +439,52 @@ class TableHardware:
         self._redraw()
 
     def show_join(self, url: str, code: str) -> None:
+        lang = self.language
+        self.show_idle(lambda d: screens.draw_join(d, url, code, lang))
+
+    def show_idle(self, draw: Callable[[Any], None]) -> None:
+        """A screen that stays while nobody plays (the join screens): moved by a pixel every
+        ``SHIFT_S`` and dimmed after ``DIM_S``; the next other screen is bright again."""
         with self._lock:
             self._paged = False
+            now = self._clock()
+            if self._idle is None:
+                self._idle_since = self._shifted_at = now
+            self._idle = draw
+            shift = IDLE_SHIFTS[self._shifts % len(IDLE_SHIFTS)]
         try:
-            self.display.show_join(url, code)
+            self.display.render(draw, shift)
         except Exception:
             log.exception("showing the join screen failed")
 
+    def _wear_less(self, now: float) -> None:
+        """Move the idle screen when its minute is up; dim it once it has stayed ``DIM_S``."""
+        with self._lock:
+            draw = self._idle
+            if draw is None:
+                return
+            moved = now - self._shifted_at >= SHIFT_S
+            if moved:
+                self._shifts, self._shifted_at = self._shifts + 1, now
+            shift = IDLE_SHIFTS[self._shifts % len(IDLE_SHIFTS)]
+        try:
+            if moved:
+                self.display.render(draw, shift)
+            if now - self._idle_since >= DIM_S:
+                self.display.dim(True)
+        except Exception:
+            log.exception("moving the idle screen failed")
+
+    def _awake(self) -> None:
+        """Another screen than the idle one: full brightness again."""
+        with self._lock:
+            idle, self._idle = self._idle, None
+        if idle is not None:
+            self.display.dim(False)
+
     def show_enrollment(self, progress: Any) -> None:
         """``progress``: a companion.tags.EnrollmentProgress or a dict with done/total/prompt."""
+        self._awake()
         with self._lock:
             self._paged = False
         try:
@@ -451,6 +497,7 @@ class TableHardware:
 
     def show_error(self, text: str) -> None:
         """An error, paged when it is long; the next game screen or button press replaces it."""
+        self._awake()
         with self._lock:
             self._paged, self._error = True, text
             self._page, self._page_at = 0, self._clock()

@@ -73,11 +73,9 @@ class JoinScreens:
         self.turn += 1
         try:
             if shown == "wifi":
-                display = getattr(self.hardware, "display", None)
-                if display is not None:
-                    display.render(lambda d: draw_wifi_join(
-                        d, self.hotspot.qr_text, self.hotspot.ssid, self.hotspot.password,
-                        getattr(display, "language", SOURCE)))
+                lang = getattr(self.hardware, "language", SOURCE)
+                self.hardware.show_idle(lambda d: draw_wifi_join(
+                    d, self.hotspot.qr_text, self.hotspot.ssid, self.hotspot.password, lang))
             else:
                 self.hardware.show_join(self.page_url, "")
         except Exception:
