@@ -1,5 +1,6 @@
 """A table device other than a reader (the buttons, the lights and buzzer) that may be
-missing: opened, reported, and reopened after a failure with a growing pause."""
+missing: opened, reported, and reopened after a failure with a growing pause; and the guards
+that keep a device's or a callback's failure from stopping the table."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.i18n import Msg
+from hardware.navigator import OnAction
 
 log = logging.getLogger("hardware.table")
 
@@ -76,3 +78,13 @@ def quietly(fn: Callable[[], Any]) -> None:
         fn()
     except Exception:  # noqa: BLE001 - closing a device that is gone may fail too
         log.debug("closing failed", exc_info=True)
+
+
+def guarded(on_action: OnAction) -> OnAction:
+    def call(action: dict[str, Any], extra: Any) -> None:
+        try:
+            on_action(action, extra)
+        except Exception:
+            log.exception("on_action(%r) failed", action.get("type"))
+
+    return call

@@ -9,6 +9,7 @@ reports a change once: ``report(working, message, undervoltage)``.
 
 from __future__ import annotations
 
+import logging
 import shutil
 import subprocess
 from collections.abc import Callable
@@ -16,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.i18n import Msg
+
+log = logging.getLogger("hardware.power")
 
 SYSFS = Path("/sys/devices/platform/soc/soc:firmware/get_throttled")
 CHECK_S = 2.0
@@ -75,6 +78,20 @@ class PowerWatch:
             return
         self.flags = flags
         state = undervoltage(flags)
-        if state != self.state:
-            self.state = state
-            self._report(state != "now", WORDS[state], state)
+        if state == self.state:
+            return
+        self.state = state
+        if state == "now":
+            log.warning("power supply: under-voltage now (throttled=0x%x): %s", flags,
+                        WORDS[state])
+        elif state == "earlier":
+            log.info("power supply: under-voltage over, it happened since boot "
+                     "(throttled=0x%x)", flags)
+        else:
+            log.info("power supply: fine (throttled=0x%x)", flags)
+        self._report(state != "now", WORDS[state], state)
+
+    def status(self) -> dict[str, Any]:
+        """As the table's ``status()`` gives a device, with the state and the flags."""
+        return {"working": self.state != "now", "message": WORDS[self.state or ""],
+                "undervoltage": self.state, "flags": f"0x{self.flags or 0:x}"}

@@ -28,17 +28,14 @@ from hardware.display import Display, make_opener
 from hardware.fake_reader import FakeReader
 from hardware.glance import with_glance
 from hardware.hidden_tag import HiddenTag, hint_words
+from hardware.idle_screen import IdleScreen
 from hardware.navigator import OnAction, PromptNavigator
 from hardware.nfc import Mfrc522Reader, TagReader
-from hardware.parts import MAX_BACKOFF_S, Part, quietly, status_json
+from hardware.parts import MAX_BACKOFF_S, Part, guarded, quietly, status_json
 from hardware.taps import TapDetector
 
 log = logging.getLogger(__name__)
 
-IDLE_SHIFTS = ((0, 0), (1, 0), (1, -1), (0, -1))
-"""Where a screen left unchanged (the join screen) is drawn in turn, a pixel apart ..."""
-SHIFT_S, DIM_S = 60.0, 300.0
-"""... moving every minute, dimmed after five: an OLED's lit pixels wear (burn-in)."""
 POWER = "power supply"
 """The power supply's name in ``status()`` and ``on_status`` (undervoltage)."""
 OnTap = Callable[[str, str], None]
@@ -83,7 +80,7 @@ class TableHardware:
         self._slots = {role: _ReaderSlot(r, TapDetector(cfg.taps)) for role, r in readers.items()}
         self._lock = threading.Lock()
         self._outbox: list[tuple[dict[str, Any], Any]] = []
-        self._on_action = _guarded(on_action) if on_action is not None else None
+        self._on_action = guarded(on_action) if on_action is not None else None
         self._view: Mapping[str, Any] | None = None
         self._page = 0  # the page of the screen shown (screens.game_pages, error_pages)
         self._error: str | None = None  # the error on the screen, if that is what it shows
@@ -92,10 +89,7 @@ class TableHardware:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._power: power.PowerWatch | None = None
-        self._idle: Callable[[Any], None] | None = None  # the screen left unchanged, if any
-        self._idle_since = self._shifted_at = 0.0
-        self._shifts = 0
-        self._power_status: tuple[bool, str] | None = None
+        self._idle = IdleScreen()  # the join screens, moved and dimmed (burn-in)
 
     @classmethod
     def from_config(cls, cfg: HardwareConfig | Mapping[str, Any], on_tap: OnTap,
@@ -220,24 +214,14 @@ class TableHardware:
         for name, part in self._parts.items():
             out[name] = status_json(part.status)
         if self._power is not None and self._power.state is not None:
-            out[POWER] = {**status_json(self._power_status),
-                          "undervoltage": self._power.state,
-                          "flags": f"0x{self._power.flags or 0:x}"}
+            out[POWER] = self._power.status()
         return out
 
     def _power_changed(self, working: bool, message: str, state: str) -> None:
-        """The undervoltage state changed: the journal, ``on_status`` and, while it lasts,
-        the OLED say so once."""
-        self._power_status = (working, message)
-        flags = f"0x{self._power.flags or 0:x}" if self._power is not None else "?"
+        """The undervoltage state changed (PowerWatch logged it): ``on_status`` and, while it
+        lasts, the OLED say so once."""
         if state == "now":
-            log.warning("power supply: under-voltage now (throttled=%s): %s", flags, message)
             self.show_error(message)
-        elif state == "earlier":
-            log.info("power supply: under-voltage over, it happened since boot (throttled=%s)",
-                     flags)
-        else:
-            log.info("power supply: fine (throttled=%s)", flags)
         self._status_changed(POWER, working, message)
 
     def _status_changed(self, part: str, working: bool, message: str) -> None:
@@ -444,33 +428,24 @@ class TableHardware:
 
     def show_idle(self, draw: Callable[[Any], None]) -> None:
         """A screen that stays while nobody plays (the join screens): moved by a pixel every
-        ``SHIFT_S`` and dimmed after ``DIM_S``; the next other screen is bright again."""
+        minute and dimmed after five (hardware/idle_screen.py); the next other screen is
+        bright again."""
         with self._lock:
             self._paged = False
-            now = self._clock()
-            if self._idle is None:
-                self._idle_since = self._shifted_at = now
-            self._idle = draw
-            shift = IDLE_SHIFTS[self._shifts % len(IDLE_SHIFTS)]
+            self._idle.shown(draw, self._clock())
+            shift = self._idle.shift
         try:
             self.display.render(draw, shift)
         except Exception:
             log.exception("showing the join screen failed")
 
     def _wear_less(self, now: float) -> None:
-        """Move the idle screen when its minute is up; dim it once it has stayed ``DIM_S``."""
         with self._lock:
-            draw = self._idle
-            if draw is None:
-                return
-            moved = now - self._shifted_at >= SHIFT_S
-            if moved:
-                self._shifts, self._shifted_at = self._shifts + 1, now
-            shift = IDLE_SHIFTS[self._shifts % len(IDLE_SHIFTS)]
+            draw, (move, dim), shift = self._idle.draw, self._idle.due(now), self._idle.shift
         try:
-            if moved:
+            if move and draw is not None:
                 self.display.render(draw, shift)
-            if now - self._idle_since >= DIM_S:
+            if dim:
                 self.display.dim(True)
         except Exception:
             log.exception("moving the idle screen failed")
@@ -478,8 +453,8 @@ class TableHardware:
     def _awake(self) -> None:
         """Another screen than the idle one: full brightness again."""
         with self._lock:
-            idle, self._idle = self._idle, None
-        if idle is not None:
+            was_idle = self._idle.left()
+        if was_idle:
             self.display.dim(False)
 
     def show_enrollment(self, progress: Any) -> None:
@@ -520,13 +495,3 @@ class TableHardware:
     def frame_png(self, scale: int = 1) -> bytes:
         """The OLED's current frame as PNG bytes, for the page's mirror."""
         return self.display.frame_png(scale)
-
-
-def _guarded(on_action: OnAction) -> OnAction:
-    def call(action: dict[str, Any], extra: Any) -> None:
-        try:
-            on_action(action, extra)
-        except Exception:
-            log.exception("on_action(%r) failed", action.get("type"))
-
-    return call

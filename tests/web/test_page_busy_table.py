@@ -396,7 +396,7 @@ def test_a_server_on_loopback_shows_an_address_that_reaches_it(
     from PIL import Image, ImageDraw
 
     from hardware import screens
-    from hardware.table import IDLE_SHIFTS
+    from hardware.idle_screen import IDLE_SHIFTS
 
     with socket.socket() as s:  # a free port, for this test alone
         s.bind(("127.0.0.1", 0))
