@@ -165,6 +165,7 @@ def run_companion(config: dict[str, Any], args: argparse.Namespace) -> int:
             reason=exc.strerror or str(exc))
         log.error("%s", said)
         hardware.show_error(said)
+        hardware.stop(keep_screen=True)  # the reason stays on the OLED after the exit
         print(f"companion: {said}", flush=True)
         service.stop()
         return 1

@@ -40,6 +40,7 @@ def in_process_runner(on_serve: Callable[[Any], None]) -> Iterator[dict[str, Any
 
     seen: dict[str, Any] = {"oled": [], "journal": [], "hardware": None}
     original, original_serve = TableHardware.from_config, web.server.serve
+    original_bound = web.server.serve_bound
 
     def spy(cls: Any, *args: Any, **kw: Any) -> Any:
         hw = original.__func__(cls, *args, **kw)  # type: ignore[attr-defined]
@@ -64,18 +65,32 @@ def in_process_runner(on_serve: Callable[[Any], None]) -> Iterator[dict[str, Any
     logger.setLevel(logging.INFO)
     TableHardware.from_config = classmethod(spy)  # type: ignore[method-assign, assignment]
     web.server.serve = lambda app, host, port, **kw: on_serve(seen["hardware"])
+
+    def serve_bound(srv: Any) -> None:  # bound, never served
+        try:
+            on_serve(seen["hardware"])
+        finally:
+            srv.sock.close()
+
+    web.server.serve_bound = serve_bound
     try:
         yield seen
     finally:
         TableHardware.from_config = original  # type: ignore[method-assign]
         web.server.serve = original_serve
+        web.server.serve_bound = original_bound
         logger.removeHandler(handler)
         logger.setLevel(old_level)
         signal.signal(signal.SIGTERM, old_term)
 
 
 def _runner_args(state_dir: Path) -> argparse.Namespace:
-    return argparse.Namespace(host="127.0.0.1", port=0, state_dir=state_dir, simulate=True,
+    import socket
+
+    with socket.socket() as free:  # port 0 would mean the default 8080, maybe taken
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    return argparse.Namespace(host="127.0.0.1", port=port, state_dir=state_dir, simulate=True,
                               pin="20461379", no_mdns=True, config=None)
 
 
