@@ -11,6 +11,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from companion import __version__
 from companion.config import ConfigError, load_config, on_raspberry_pi, state_dir_of
 from companion.engine.types import RuleError
 from companion.i18n import Msg, environment_language, render, said
@@ -43,6 +44,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="companion", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"companion {__version__}")
     sub = parser.add_subparsers(metavar="COMMAND")
 
     run = sub.add_parser("run", help="run the companion: game service, page, table hardware")
