@@ -12,6 +12,7 @@ import os
 import signal
 import socket
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,15 @@ from companion.store import StoreError
 from companion.table import Table
 
 log = logging.getLogger("companion.run")
+
+
+def device_changed(show_error: Callable[[str], None], part: str, working: bool,
+                   message: str) -> None:
+    """A device came up or went missing: the OLED says so (unless it is the one missing),
+    as does the page (GET /api/table). The hardware layer logs each change, once."""
+    if not working and part != "screen":
+        name = part if part in ("buttons", "lights and buzzer") else f"reader {part}"
+        show_error(f"{name[0].upper()}{name[1:]}: {message}. Retrying.")
 
 
 def run_companion(config: dict[str, Any], args: argparse.Namespace) -> int:
@@ -65,15 +75,7 @@ def run_companion(config: dict[str, Any], args: argparse.Namespace) -> int:
             table_ref["t"].press_action(action, extra)
 
     def on_status(part: str, working: bool, message: str) -> None:
-        """A device came up or went missing: the journal, the OLED (unless it is the one
-        missing) and the page (GET /api/table) say so."""
-        name = part if part in ("screen", "buttons", "lights and buzzer") else f"reader {part}"
-        if working:
-            log.info("%s: %s", name, message)
-            return
-        log.warning("%s: %s (retrying; the game goes on from the phones)", name, message)
-        if part != "screen":
-            hardware.show_error(f"{name[0].upper()}{name[1:]}: {message}. Retrying.")
+        device_changed(hardware.show_error, part, working, message)
 
     try:
         hardware = TableHardware.from_config(config.get("hardware", {}), on_tap=on_tap,
