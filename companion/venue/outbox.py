@@ -93,6 +93,15 @@ class Outbox:
             (game_id,)).fetchone())
         return int(row[0])
 
+    def owed_by_game(self) -> dict[str, tuple[int, int]]:
+        """``{game: (last seq, delivered)}`` for each tracked game."""
+        rows = self._run(lambda st: st.conn.execute(
+            "SELECT o.game_id, e.n, o.delivered FROM venue_outbox o JOIN (SELECT game_id, "
+            "MAX(seq) AS n FROM events GROUP BY game_id) e ON e.game_id = o.game_id "
+            "WHERE o.venue = ? AND o.tbl = ? AND o.tracked = 1",
+            (self.venue, self.table)).fetchall())
+        return {g: (int(n), int(d)) for g, n, d in rows}
+
     def owed(self) -> int:
         """Events of tracked games not yet delivered."""
         row = self._run(lambda st: st.conn.execute(
