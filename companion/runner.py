@@ -126,6 +126,8 @@ def run_companion(config: dict[str, Any], args: argparse.Namespace) -> int:
             return
         shown["app"].extensions["companion"].settings["public_url"] = new
         table.public_url = new
+        if home is not None:
+            home.follow(new)
         notifier.status(f"Serving {new}")
         if service.active_game():
             table.show_active()
@@ -163,6 +165,8 @@ def run_companion(config: dict[str, Any], args: argparse.Namespace) -> int:
         service.stop()
         return 1
     table.public_url = url
+    if home is not None:  # the device's link in Home Assistant
+        home.follow(url)
     hardware.start()
     join_screens: Any = None
     try:  # the screen is never a reason not to start (TableHardware logs its own faults)

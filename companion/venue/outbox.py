@@ -33,6 +33,12 @@ CREATE TABLE IF NOT EXISTS venue_outbox (
     tracked INTEGER NOT NULL,
     PRIMARY KEY (venue, tbl, game_id)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS venue_marks (
+    venue TEXT NOT NULL,
+    tbl TEXT NOT NULL,
+    mark TEXT NOT NULL,
+    PRIMARY KEY (venue, tbl, mark)
+) WITHOUT ROWID;
 """
 
 
@@ -69,6 +75,19 @@ class Outbox:
                 conn.execute("INSERT OR IGNORE INTO venue_outbox (venue, tbl, game_id, "
                              "delivered, tracked) VALUES (?, ?, ?, 0, ?)",
                              (self.venue, self.table, game_id, int(tracked)))
+        self._run(write)
+
+    def marked(self, mark: str) -> bool:
+        """Whether something done once for this venue and table (``mark``) was done."""
+        return bool(self._run(lambda st: st.conn.execute(
+            "SELECT 1 FROM venue_marks WHERE venue = ? AND tbl = ? AND mark = ?",
+            (self.venue, self.table, mark)).fetchone()))
+
+    def mark(self, mark: str) -> None:
+        def write(st: Store) -> None:
+            with st.transaction() as conn:
+                conn.execute("INSERT OR IGNORE INTO venue_marks (venue, tbl, mark) "
+                             "VALUES (?, ?, ?)", (self.venue, self.table, mark))
         self._run(write)
 
     def save(self, delivered: Mapping[str, int]) -> None:
