@@ -11,9 +11,11 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from companion import __version__
 from companion.config import ConfigError, load_config, on_raspberry_pi, state_dir_of
 from companion.engine.types import RuleError
 from companion.i18n import Msg, environment_language, render, said
+from companion.log_lines import RUN_LEVEL, configure
 from companion.store import StoreError
 
 log = logging.getLogger("companion")
@@ -27,8 +29,10 @@ def say(msg: str, out: Any = None) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO if getattr(args, "verbose", False) else logging.WARNING,
-                        format="%(levelname)s %(name)s: %(message)s")
+    if getattr(args, "func", None) is cmd_run:  # the service: what it does, for the journal
+        configure(logging.DEBUG if args.verbose else RUN_LEVEL)
+    else:
+        configure(logging.WARNING)
     if not hasattr(args, "func"):
         parser.print_help()
         return 2
@@ -43,6 +47,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="companion", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"companion {__version__}")
     sub = parser.add_subparsers(metavar="COMMAND")
 
     run = sub.add_parser("run", help="run the companion: game service, page, table hardware")
@@ -55,7 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--pin", help="the banker's PIN, 8 to 12 random digits (default: from the "
                      "config, else the one made up on the first run and printed at every start)")
     run.add_argument("--no-mdns", action="store_true", help="do not announce companion.local")
-    run.add_argument("-v", "--verbose", action="store_true")
+    run.add_argument("-v", "--verbose", action="store_true", help="debug lines too")
     run.set_defaults(func=cmd_run)
 
     play = sub.add_parser("play", help="play a scripted game headless and print its final state")

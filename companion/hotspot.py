@@ -348,7 +348,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="companion-hotspot", description=__doc__)
     parser.add_argument("--config", default="/etc/companion/config.toml")
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    from companion.log_lines import configure
+
+    configure(logging.INFO, "%(message)s")
     try:
         settings = Settings.from_config(load_config(args.config)
                                         if Path(args.config).exists() else {})

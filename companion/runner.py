@@ -12,6 +12,7 @@ import os
 import signal
 import socket
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,17 @@ from companion.table import Table
 log = logging.getLogger("companion.run")
 DEVICES = {"buttons": Msg("Buttons"), "lights and buzzer": Msg("Lights and buzzer")}
 """The table's devices other than readers, by their name in hardware's status."""
+
+
+def device_changed(show_error: Callable[[str], None], part: str, working: bool,
+                   message: str) -> None:
+    """A device came up or went missing: the OLED says so in the table's language (unless it
+    is the one missing), as does the page (GET /api/table). The hardware layer logs each
+    change, once; undervoltage it shows itself (hardware/power.py)."""
+    if working or part in ("screen", "power supply"):
+        return
+    device = DEVICES.get(part) or Msg("Reader {role}", role=part)
+    show_error(Msg("{device}: {problem}. Retrying.", device=device, problem=message))
 
 
 def run_companion(config: dict[str, Any], args: argparse.Namespace) -> int:
@@ -67,19 +79,7 @@ def run_companion(config: dict[str, Any], args: argparse.Namespace) -> int:
             table_ref["t"].press_action(action, extra)
 
     def on_status(part: str, working: bool, message: str) -> None:
-        """A device came up or went missing: the journal, the OLED (unless it is the one
-        missing) and the page (GET /api/table) say so."""
-        if part == "power supply":
-            return  # the table logs and shows undervoltage itself (hardware/power.py)
-        name = part if part in ("screen", "buttons", "lights and buzzer") else f"reader {part}"
-        if working:
-            log.info("%s: %s", name, message)
-            return
-        log.warning("%s: %s (retrying; the game goes on from the phones)", name, message)
-        if part != "screen":  # in the table's language, as the page's device list says it
-            device = DEVICES.get(part) or Msg("Reader {role}", role=part)
-            hardware.show_error(Msg("{device}: {problem}. Retrying.", device=device,
-                                    problem=message))
+        device_changed(lambda text: hardware.show_error(text), part, working, message)
 
     try:
         hardware = TableHardware.from_config(config.get("hardware", {}), on_tap=on_tap,
@@ -132,6 +132,8 @@ def run_companion(config: dict[str, Any], args: argparse.Namespace) -> int:
             return
         shown["app"].extensions["companion"].settings["public_url"] = new
         table.public_url = new
+        if home is not None:
+            home.follow(new)
         notifier.status(f"Serving {new}")
         if service.active_game():
             table.show_active()
@@ -170,6 +172,8 @@ def run_companion(config: dict[str, Any], args: argparse.Namespace) -> int:
         service.stop()
         return 1
     table.public_url = url
+    if home is not None:  # the device's link in Home Assistant
+        home.follow(url)
     hardware.start()
     join_screens: Any = None
     try:  # the screen is never a reason not to start (TableHardware logs its own faults)

@@ -114,3 +114,25 @@ def test_run_help_does_not_promise_a_default_pin(capsys: pytest.CaptureFixture[s
     text = " ".join(capsys.readouterr().out.split())
     assert "1234" not in text
     assert "made up on the first run" in text
+
+
+def test_version_is_printed(capsys: pytest.CaptureFixture[str]) -> None:
+    """``companion --version`` names the installed release, as pyproject.toml declares it."""
+    import tomllib
+
+    declared = tomllib.loads((Path(__file__).resolve().parent.parent / "pyproject.toml")
+                             .read_text())["project"]
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0
+    from companion import __version__
+
+    assert capsys.readouterr().out.strip() == f"companion {__version__}"
+    assert declared.get("version", __version__) == __version__
+
+
+def test_license_file_is_mit() -> None:
+    """The licence pyproject.toml names is shipped as a file beside it."""
+    text = (Path(__file__).resolve().parent.parent / "LICENSE").read_text()
+    assert text.startswith("MIT License")
+    assert "Copyright (c)" in text and "Board Companion contributors" in text

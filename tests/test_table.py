@@ -142,6 +142,7 @@ def run_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, config: dict[str, 
     code and the hardware facade it built."""
     import argparse
     import signal
+    import socket
 
     import companion.runner
     import web.server
@@ -155,10 +156,13 @@ def run_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, config: dict[str, 
         return seen["hw"]
 
     monkeypatch.setattr(TableHardware, "from_config", classmethod(spy))
-    monkeypatch.setattr(web.server, "serve", lambda app, host, port, **kw: None)
+    monkeypatch.setattr(web.server, "serve_bound", lambda srv: srv.sock.close())  # never served
     monkeypatch.setattr(companion.runner, "on_raspberry_pi", lambda: on_pi)
     old_term = signal.getsignal(signal.SIGTERM)
-    args = argparse.Namespace(host="127.0.0.1", port=0, state_dir=tmp_path, simulate=False,
+    with socket.socket() as free:  # a port nobody holds (0 means the default 8080)
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    args = argparse.Namespace(host="127.0.0.1", port=port, state_dir=tmp_path, simulate=False,
                               pin="20461379", no_mdns=True)
     try:
         code = companion.runner.run_companion(config, args)

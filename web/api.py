@@ -105,8 +105,10 @@ def list_games() -> Response:
 def create_game() -> Response:
     require_banker()
     setup = body(("edition", "players", "seed", "dice", "settings", "profile"), MAX_SETUP_BODY)
-    answer: Response = outcome_response(
-        web().service.create_game(physical_decks_by_default(setup)), created=True)
+    out = web().service.create_game(physical_decks_by_default(setup))
+    answer: Response = outcome_response(out, created=True)
+    if out.ok:
+        answer.headers["Location"] = f"/api/games/{out.game_id}"
     return answer
 
 

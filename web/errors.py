@@ -1,4 +1,5 @@
-"""JSON errors: every refusal is ``{"error": words, "code": machine name}`` with a 4xx status.
+"""JSON errors (a small page for a wrong address outside ``/api``): every refusal is
+``{"error": words, "code": machine name}`` with a 4xx status.
 
 The words are in the asking phone's language: the page sends its language as
 ``Accept-Language`` with every call (a browser sends its own anyway), and a refusal that is a
@@ -7,12 +8,13 @@ message (:class:`companion.i18n.Msg`) is rendered in it, with the message as dat
 
 from __future__ import annotations
 
+import html
 import logging
 import sqlite3
 from typing import Any
 
 from flask import Flask, Response, has_request_context, jsonify, request
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from companion import i18n
 from companion.i18n import Msg
@@ -71,6 +73,28 @@ def outcome_response(out: Any, created: bool = False) -> Response:
     return resp
 
 
+def not_found_page() -> Response:
+    """A wrong address typed on a phone: a small page in its language, linking to the
+    table's page."""
+    lang = reader()
+
+    def say(msg: Msg) -> str:
+        return html.escape(i18n.render(msg, lang))
+
+    title = say(Msg("Page not found"))
+    nothing = say(Msg("There is nothing at this address."))
+    link = say(Msg("Open the table's page"))
+    body = (f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f"<title>{title}</title></head>"
+            '<body style="font-family:sans-serif;margin:2em;line-height:1.5">'
+            f"<h1>{title}</h1><p>{nothing}</p>"
+            f'<p><a href="/">{link}</a></p></body></html>')
+    resp = Response(body, 404, mimetype="text/html")
+    resp.headers["Content-Language"] = lang
+    return resp
+
+
 def install(app: Flask) -> None:
     """Turn every exception into JSON (HTML error pages only outside /api)."""
 
@@ -80,9 +104,14 @@ def install(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException) -> Response:
+        if exc.code == 404 and not request.path.startswith("/api/"):
+            return not_found_page()
         code = {404: "not_found", 405: "method", 413: "too_large"}.get(exc.code or 400,
                                                                         "bad_request")
-        return error_response(code, exc.description or exc.name, exc.code or 400)
+        headers = {}
+        if isinstance(exc, MethodNotAllowed) and exc.valid_methods:
+            headers["Allow"] = ", ".join(sorted(exc.valid_methods))
+        return error_response(code, exc.description or exc.name, exc.code or 400, headers)
 
     @app.errorhandler(sqlite3.Error)
     def _storage(exc: sqlite3.Error) -> Response:

@@ -236,4 +236,5 @@ async def _chunk(send: Any, data: bytes) -> None:
 
 def _raw(headers: list[tuple[str, str]]) -> list[tuple[bytes, bytes]]:
     return [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers
-            if k.lower() not in ("content-length", "connection", "transfer-encoding")]
+            if k.lower() not in ("content-length", "connection", "transfer-encoding", "date")]
+# (uvicorn adds its own Date: werkzeug's, on a file, would be a second one)

@@ -1,11 +1,13 @@
 """The house knows a game is on: the table's state for Home Assistant, by MQTT discovery.
 
 Optional and off by default (``[home_assistant]`` in the config, docs/homeassistant.md).
-It is the venue's publisher (:class:`VenuePublisher`: the event log is the outbox, the game
-thread never waits on the network, everything is sent again after a reconnection) pointed
-at the home's broker, plus two things: on every connection it publishes Home Assistant's
-discovery configs (retained), and after every pass a retained state for the entities: is a
-game running, which, whose turn, who leads, the last thing said.
+It is the venue's publisher (:class:`VenuePublisher`: the game thread never waits on the
+network, everything is sent again after a reconnection) pointed at the home's broker, with
+what Home Assistant reads only: on every connection Home Assistant's discovery configs
+(retained), and after every pass a retained state for the entities: is a game running,
+which, whose turn, who leads, the last thing said. No event, log page, digest or summary
+goes to the house (no entity reads them); those an earlier version left retained there are
+cleared once.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from companion import __version__
 from companion.venue import topics
 from companion.venue.publisher import VenuePublisher
 from companion.venue.settings import NAME, VenueConfigError, VenueSettings
@@ -25,6 +28,10 @@ VENUE = "home"
 """The venue level of the table's topics on the home broker (companion/home/<name>/...)."""
 MAX_STATE = 255
 """Home Assistant keeps at most 255 characters of a sensor's state."""
+ORIGIN = {"name": "Board Companion", "sw_version": __version__}
+"""Who sends the discovery configs (Home Assistant shows it in the device's MQTT info)."""
+CLEARED = "homeassistant-retained-log-cleared"
+"""The outbox's mark: the log pages and digests once retained on the house broker are gone."""
 
 
 @dataclass(frozen=True)
@@ -78,16 +85,22 @@ ENTITIES: tuple[tuple[str, str, str, dict[str, Any]], ...] = (
 """Each entity: Home Assistant component, object id, name, its own config keys."""
 
 
-def discovery(settings: HomeAssistantSettings, state_topic: str,
-              status_topic: str) -> dict[str, dict[str, Any]]:
-    """Topic -> retained discovery config, one per entity."""
+def discovery(settings: HomeAssistantSettings, state_topic: str, status_topic: str,
+              page_url: str | None = None) -> dict[str, dict[str, Any]]:
+    """Topic -> retained discovery config, one per entity; ``page_url`` (the table's page)
+    is the device's link in Home Assistant."""
     node = f"companion_{settings.name}"
-    device = {"identifiers": [node], "name": f"Board Companion {settings.name}",
-              "manufacturer": "Board Companion", "model": "Board Companion table"}
+    device: dict[str, Any] = {
+        "identifiers": [node], "name": f"Board Companion {settings.name}",
+        "manufacturer": "Board Companion", "model": "Board Companion table",
+        "sw_version": __version__}
+    if page_url:
+        device["configuration_url"] = page_url
     out = {}
     for component, object_id, name, extra in ENTITIES:
         out[f"{settings.discovery_prefix}/{component}/{node}/{object_id}/config"] = {
-            "name": name, "unique_id": f"{node}_{object_id}", "object_id": f"{node}_{object_id}",
+            "name": name, "unique_id": f"{node}_{object_id}",
+            "default_entity_id": f"{component}.{node}_{object_id}", "origin": ORIGIN,
             "state_topic": state_topic, "availability_topic": status_topic,
             "availability_template": "{{ 'online' if value_json.online else 'offline' }}",
             "device": device, **extra}
@@ -115,22 +128,54 @@ def house_state(view: Mapping[str, Any] | None) -> dict[str, Any]:
 
 
 class HomeAssistantPublisher(VenuePublisher):
-    """The venue publisher for the home's broker, with Home Assistant's entities."""
+    """The venue publisher for the home's broker, with Home Assistant's entities only."""
 
     def __init__(self, service: Any, settings: HomeAssistantSettings, **kw: Any) -> None:
         self.home = settings
         self._house: bytes = b""
+        self.page_url: str | None = None
+        """The table's page, the device's link in Home Assistant (:meth:`follow`)."""
+        self._configs: bytes = b""
         super().__init__(service, settings.mqtt, **kw)
 
+    def follow(self, page_url: str) -> None:
+        """The page moved (another network): the configs are sent again with the new link."""
+        self.page_url = page_url
+        self._wake.set()
+
     def _resend_retained(self, box: Any) -> None:
-        super()._resend_retained(box)
-        for topic, config in discovery(self.home, self.topic("homeassistant"),
-                                       self.topic("status")).items():
-            self.client.publish(topic, topics.encode(config), 1, True)
+        self.client.publish(self.topic("status"), self._status(True), 1, True)
+        if not box.marked(CLEARED):
+            self._clear_old_log(box)
+        self._configs = b""
         self._house = b""
 
+    def _clear_old_log(self, box: Any) -> None:
+        """Once: what an earlier version retained on the house broker and no entity reads
+        (each game's log pages and digest, the summary) is cleared."""
+        for gid, (delivered, _) in box.cursors().items():
+            self.client.publish(self.topic("game", gid), b"", 1, True)
+            for page in range(topics.page_of(delivered) + 1 if delivered else 0):
+                self.client.publish(self.topic("game", gid, "log", str(page)), b"", 1, True)
+        self.client.publish(self.topic("summary"), b"", 1, True)
+        box.mark(CLEARED)
+
+    def _send_new(self, box: Any, gid: str) -> None:
+        """Nothing of the log goes to the house: the cursor just follows it."""
+        last = box.last_seq(gid)
+        self._sent[gid] = self._acked[gid] = max(last, self._sent.get(gid, 0))
+
+    def _send_digest(self, box: Any, gid: str) -> None:
+        """No digest either: the entities read the served game's state only."""
+
     def _send_summary(self) -> None:
-        super()._send_summary()
+        configs = discovery(self.home, self.topic("homeassistant"), self.topic("status"),
+                            self.page_url)
+        raw_configs = topics.encode(configs)
+        if raw_configs != self._configs:
+            for topic, config in configs.items():
+                self.client.publish(topic, topics.encode(config), 1, True)
+            self._configs = raw_configs
         active = self.service.active_game()
         view = dict(self.service.view(active)) if active else None
         raw = json.dumps(house_state(view), ensure_ascii=False).encode()

@@ -33,6 +33,12 @@ CREATE TABLE IF NOT EXISTS venue_outbox (
     tracked INTEGER NOT NULL,
     PRIMARY KEY (venue, tbl, game_id)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS venue_marks (
+    venue TEXT NOT NULL,
+    tbl TEXT NOT NULL,
+    mark TEXT NOT NULL,
+    PRIMARY KEY (venue, tbl, mark)
+) WITHOUT ROWID;
 """
 
 
@@ -71,6 +77,19 @@ class Outbox:
                              (self.venue, self.table, game_id, int(tracked)))
         self._run(write)
 
+    def marked(self, mark: str) -> bool:
+        """Whether something done once for this venue and table (``mark``) was done."""
+        return bool(self._run(lambda st: st.conn.execute(
+            "SELECT 1 FROM venue_marks WHERE venue = ? AND tbl = ? AND mark = ?",
+            (self.venue, self.table, mark)).fetchone()))
+
+    def mark(self, mark: str) -> None:
+        def write(st: Store) -> None:
+            with st.transaction() as conn:
+                conn.execute("INSERT OR IGNORE INTO venue_marks (venue, tbl, mark) "
+                             "VALUES (?, ?, ?)", (self.venue, self.table, mark))
+        self._run(write)
+
     def save(self, delivered: Mapping[str, int]) -> None:
         """Move the cursors forward (never back)."""
         if not delivered:
@@ -92,6 +111,15 @@ class Outbox:
             "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?",
             (game_id,)).fetchone())
         return int(row[0])
+
+    def owed_by_game(self) -> dict[str, tuple[int, int]]:
+        """``{game: (last seq, delivered)}`` for each tracked game."""
+        rows = self._run(lambda st: st.conn.execute(
+            "SELECT o.game_id, e.n, o.delivered FROM venue_outbox o JOIN (SELECT game_id, "
+            "MAX(seq) AS n FROM events GROUP BY game_id) e ON e.game_id = o.game_id "
+            "WHERE o.venue = ? AND o.tbl = ? AND o.tracked = 1",
+            (self.venue, self.table)).fetchall())
+        return {g: (int(n), int(d)) for g, n, d in rows}
 
     def owed(self) -> int:
         """Events of tracked games not yet delivered."""

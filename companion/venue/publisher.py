@@ -36,6 +36,13 @@ WINDOW = 500
 """Events in flight (published, not yet acknowledged) before the thread waits for acks."""
 SCAN_EVERY = 10.0
 """Seconds between full looks at the log (new games are normally noticed on commit)."""
+GATHER = 0.2
+"""Seconds a pass waits after the one before, so that a burst of commits (an auction, a
+chain of cards) goes in one pass: one read of the log, one page and one digest sent."""
+SAVE_EVERY = 5.0
+"""Seconds between writes of the "delivered up to" cursors (a write per move would cost a
+table a transaction per command; after a crash the few events since are sent again, and the
+screen keys events by game and sequence number)."""
 
 
 class VenuePublisher:
@@ -64,8 +71,9 @@ class VenuePublisher:
         self._saved: dict[str, int] = {}
         self._tracked: dict[str, dict[str, Any]] = {}
         self._digests: dict[str, int] = {}
-        self._pages: dict[str, tuple[int, list[dict[str, Any]]]] = {}
-        """Per game: the page being filled and its events so far."""
+        self._pages: dict[str, tuple[int, int, list[bytes]]] = {}
+        """Per game: the page being filled, its last event's seq and its events so far, as
+        published (each encoded once)."""
         self._summary: bytes = b""
         self._at_start: frozenset[str] = frozenset()
         """The games in the log when :meth:`start` ran (one finished by then stays home)."""
@@ -151,8 +159,12 @@ class VenuePublisher:
             self._wake.set()
 
     def owed(self) -> int:
-        """Events not yet acknowledged by the broker (from the cursors on disk)."""
-        return Outbox(self.service, self.settings.venue, self.settings.table).owed()
+        """Events not yet acknowledged by the broker (the cursors on disk, or the ones
+        acknowledged since they were last written)."""
+        acked = dict(self._acked)
+        box = Outbox(self.service, self.settings.venue, self.settings.table)
+        return sum(max(0, last - max(delivered, acked.get(gid, 0)))
+                   for gid, (last, delivered) in box.owed_by_game().items())
 
     # -- the thread -------------------------------------------------------------------------------
     def _run(self) -> None:
@@ -163,8 +175,11 @@ class VenuePublisher:
                 self._acked[gid] = self._sent[gid] = self._saved[gid] = delivered
         self._scan(box)
         epoch, last_scan = 0, time.monotonic()
+        last_save = last_pass = last_scan
         while not self._stopping.is_set():
             self._wake.wait(1.0)
+            self._stopping.wait(GATHER - (time.monotonic() - last_pass))
+            last_pass = time.monotonic()
             self._wake.clear()
             try:
                 self._take_acks()
@@ -190,7 +205,9 @@ class VenuePublisher:
                     if self.refused is None:
                         self._send_new(box, gid)
                 self._send_summary()
-                self._save(box)
+                if time.monotonic() - last_save >= SAVE_EVERY:
+                    self._save(box)
+                    last_save = time.monotonic()
             except Exception:  # the table plays on; try again on the next wake
                 log.exception("venue publisher pass failed")
                 self._stopping.wait(1.0)
@@ -254,41 +271,44 @@ class VenuePublisher:
         sent = self._sent.get(gid, 0)
         rows = box.rows(gid, after=sent)
         new = rows[: WINDOW - len(self._mids)]
-        touched: set[int] = set()
+        filling: int | None = None
         for r in new:
-            event = topics.event_json(gid, r)
-            info = self.client.publish(self.topic("game", gid, "event"), topics.encode(event), 1)
-            self._mids[info.mid] = (gid, r.seq)
-            flying.add(r.seq)
-            self._sent[gid] = r.seq
+            event = topics.encode(topics.event_json(gid, r))
+            # the live feed, QoS 0: the retained page below carries the event with QoS 1,
+            # and its acknowledgement moves the cursor (one PUBACK a pass, not one an event)
+            self.client.publish(self.topic("game", gid, "event"), event, 0)
             page = topics.page_of(r.seq)
-            if page not in touched and touched:
-                self._send_page(gid, max(touched))  # a page just filled up: its last version
-            touched.add(page)
+            if filling is not None and page != filling:
+                self._send_page(gid, filling, flying)  # a page just filled up: its last version
+            filling = page
             self._page_events(box, gid, page, r.seq).append(event)
-        if touched:
-            self._send_page(gid, max(touched))
+            self._sent[gid] = r.seq
+        if filling is not None:
+            self._send_page(gid, filling, flying)
         if len(new) < len(rows):
             self._dirty.put(gid)
             self._wake.set()
         self._send_digest(box, gid)
 
-    def _page_events(self, box: Outbox, gid: str, page: int, seq: int) -> list[dict[str, Any]]:
-        """The events of ``page`` before ``seq``, kept in memory for the page being filled
-        (read from the log only after a restart or when a game comes back)."""
+    def _page_events(self, box: Outbox, gid: str, page: int, seq: int) -> list[bytes]:
+        """The events of ``page`` before ``seq`` as published, kept in memory for the page
+        being filled (read from the log only after a restart or when a game comes back)."""
         cached = self._pages.get(gid)
-        if cached is None or cached[0] != page or (
-                cached[1][-1]["seq"] if cached[1] else page * topics.PAGE) != seq - 1:
+        if cached is None or cached[0] != page or cached[1] != seq - 1:
             rows = box.rows(gid, after=page * topics.PAGE) if (seq - 1) % topics.PAGE else []
-            cached = self._pages[gid] = (page, [topics.event_json(gid, r) for r in rows
-                                                if r.seq < seq])
-        return cached[1]
+            cached = (page, seq - 1, [topics.encode(topics.event_json(gid, r)) for r in rows
+                                      if r.seq < seq])
+        self._pages[gid] = (page, seq, cached[2])
+        return cached[2]
 
-    def _send_page(self, gid: str, page: int) -> None:
-        cached = self._pages[gid]
-        payload = {"v": topics.VERSION, "game": gid, "page": page, "events": cached[1]}
-        self.client.publish(self.topic("game", gid, "log", str(page)), topics.encode(payload),
-                            1, True)
+    def _send_page(self, gid: str, page: int, flying: set[int]) -> None:
+        """The page's retained copy, its events joined as they were published (not encoded
+        again at every event); once acknowledged, its events are delivered."""
+        _, last, events = self._pages[gid]
+        payload = topics.page_bytes(gid, page, events)
+        info = self.client.publish(self.topic("game", gid, "log", str(page)), payload, 1, True)
+        self._mids[info.mid] = (gid, last)
+        flying.add(last)
 
     def _resend_retained(self, box: Outbox) -> None:
         """After any (re)connection: the broker may have restarted and lost what it kept."""

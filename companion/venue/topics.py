@@ -6,7 +6,8 @@ Under ``companion/<venue>/<table>/``:
   last will) when the table's connection drops.
 - ``summary`` (retained): the table: ``{"v", "venue", "table", "active", "games", "time"}``.
 - ``game/<game>`` (retained): the game's digest (:func:`digest`).
-- ``game/<game>/event``: one committed event (:func:`event_json`), QoS 1, as it happens.
+- ``game/<game>/event``: one committed event (:func:`event_json`), QoS 0, as it happens (its
+  page below carries it with QoS 1).
 - ``game/<game>/log/<page>`` (retained): events ``page*PAGE+1 .. (page+1)*PAGE`` of the game,
   so a screen that joins late, or a broker that restarted, still gets every event.
 """
@@ -55,6 +56,12 @@ def message(value: Any) -> dict[str, Any] | None:
 def page_json(game_id: str, page: int, rows: Iterable[Row]) -> dict[str, Any]:
     return {"v": VERSION, "game": game_id, "page": page,
             "events": [event_json(game_id, r) for r in rows if page_of(r.seq) == page]}
+
+
+def page_bytes(game_id: str, page: int, events: Iterable[bytes]) -> bytes:
+    """:func:`page_json` encoded, from its events already encoded (:func:`encode`)."""
+    head = encode({"v": VERSION, "game": game_id, "page": page, "events": []})[:-3]
+    return head + b"[" + b",".join(events) + b"]}"
 
 
 def digest(view: Mapping[str, Any], game_id: str, created: float | None = None) -> dict[str, Any]:

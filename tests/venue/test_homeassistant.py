@@ -121,8 +121,8 @@ def shoot_entities(hass: HomeAssistant) -> None:
     for component, object_id in ENTITY_IDS:
         topic = CONFIGS.format(component, object_id)
         config = hass.get(topic)
-        rows.append("<tr><td>{}</td><td><code>{}.{}</code></td><td>{}</td></tr>".format(
-            html.escape(config["name"]), component, html.escape(config["object_id"]),
+        rows.append("<tr><td>{}</td><td><code>{}</code></td><td>{}</td></tr>".format(
+            html.escape(config["name"]), html.escape(config["default_entity_id"]),
             html.escape(hass.state(topic))))
     device = hass.get(CONFIGS.format(*ENTITY_IDS[0]))["device"]["name"]
     page_html = (
@@ -202,3 +202,89 @@ def test_it_is_off_unless_configured_and_its_settings_are_checked() -> None:
         home_assistant_settings({"home_assistant": {**SETTINGS, "name": "a b"}})
     with pytest.raises(ConfigError, match="discovery_prefix"):
         home_assistant_settings({"home_assistant": {**SETTINGS, "discovery_prefix": "a/b"}})
+
+
+def retained(port: int) -> dict[str, Any]:
+    """What the broker keeps: a client that joins now gets every retained message before a
+    message published after it subscribed (the sentinel)."""
+    got: dict[str, Any] = {}
+    subscribed = threading.Event()
+    hass = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="late-hass")
+    hass.username_pw_set("hass", "pw-hass")
+    hass.on_connect = lambda c, *a: c.subscribe([("homeassistant/#", 1), ("companion/#", 1)])
+    hass.on_subscribe = lambda *a: subscribed.set()
+    hass.on_message = lambda c, u, m: got.__setitem__(m.topic, m.payload)
+    hass.connect("127.0.0.1", port)
+    hass.loop_start()
+    try:
+        wait_until(subscribed.is_set, what="the subscription")
+        sender = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="sentinel")
+        sender.username_pw_set("companion", "pw-companion")
+        sender.connect("127.0.0.1", port)
+        sender.loop_start()
+        sender.publish("companion/home/companion/sentinel", b"end", 1).wait_for_publish(10)
+        sender.loop_stop()
+        sender.disconnect()
+        wait_until(lambda: "companion/home/companion/sentinel" in got, what="the sentinel")
+    finally:
+        hass.loop_stop()
+        hass.disconnect()
+    got.pop("companion/home/companion/sentinel")
+    return got
+
+
+def test_the_house_keeps_only_what_its_entities_read(tmp_path: Path, home_broker: int) -> None:
+    """Discovery in Home Assistant's current form (``default_entity_id``, ``origin``, the
+    device's version and link to the table's page); on the house broker only the configs,
+    the state and the status are retained: a game's log pages, digest and the summary an
+    earlier version left there are cleared, once."""
+    from companion.venue.outbox import Outbox
+
+    settings = HomeAssistantSettings.from_toml({**SETTINGS, "port": home_broker})
+    data = json.loads((ROOT / "examples" / "mario-two-players.json").read_text("utf-8"))
+    with GameService(tmp_path / "state") as service:
+        old = service.create_game({k: v for k, v in data.items() if k != "steps"}).game_id
+        for step in data["steps"][:3]:
+            cmd = parse_step(service.state(old)[1], step)
+            assert service.submit(old, {"actor": cmd.actor, "type": cmd.type,
+                                        "args": cmd.args}).ok
+        # what an earlier version left: the game's pages and digest, the summary, retained
+        box = Outbox(service, "home", "companion")
+        box.track(old, tracked=True)
+        box.save({old: service.state(old)[0]})
+        stale = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="old-companion")
+        stale.username_pw_set("companion", "pw-companion")
+        stale.connect("127.0.0.1", home_broker)
+        stale.loop_start()
+        for topic in (f"game/{old}", f"game/{old}/log/0", "summary"):
+            stale.publish(f"companion/home/companion/{topic}", b'{"v": 1}', 1,
+                          True).wait_for_publish(10)
+        stale.loop_stop()
+        stale.disconnect()
+
+        publisher = HomeAssistantPublisher(service, settings).start()
+        publisher.follow("http://companion.local:8080/")
+        try:
+            gid = service.create_game({k: v for k, v in data.items() if k != "steps"}).game_id
+            for step in data["steps"][:5]:
+                cmd = parse_step(service.state(gid)[1], step)
+                assert service.submit(gid, {"actor": cmd.actor, "type": cmd.type,
+                                            "args": cmd.args}).ok
+            last = service.view(gid)["log"][-1]
+            wait_until(lambda: json.loads(retained(home_broker).get(
+                "companion/home/companion/homeassistant", b"{}")).get("last") == last,
+                what="the state after the moves")
+            kept = retained(home_broker)
+        finally:
+            publisher.stop()
+    configs = {t: json.loads(p) for t, p in kept.items() if t.startswith("homeassistant/")}
+    assert len(configs) == len(ENTITY_IDS)
+    for topic, config in configs.items():
+        component = topic.split("/")[1]
+        assert "object_id" not in config
+        assert config["default_entity_id"] == f"{component}.{config['unique_id']}"
+        assert config["origin"]["name"] == "Board Companion"
+        assert config["device"]["sw_version"] == config["origin"]["sw_version"]
+        assert config["device"]["configuration_url"] == "http://companion.local:8080/"
+    assert sorted(t for t in kept if t.startswith("companion/")) == [
+        "companion/home/companion/homeassistant", "companion/home/companion/status"]
