@@ -8,9 +8,10 @@ working; :func:`render` gives it in another language from the gettext catalogues
 catalogue's ``Plural-Forms``, numbers and money from CLDR). English is the source language:
 it has no catalogue.
 
-Arguments are text (names, space names, card texts: the box's own words, never translated),
-whole numbers, :class:`Money`, another message, or a list of these (joined "A, B and C" in
-the reader's language). A message is stored and sent as data
+Arguments are text (players' names), one of the box's own words (:class:`Word`: a space's
+name, a card's text, in each language the edition's data gives), whole numbers,
+:class:`Money`, another message, or a list of these (joined "A, B and C" in the reader's
+language). A message is stored and sent as data
 (:meth:`Msg.to_json`), never as finished text; old logs hold plain English, which stays as
 it was written.
 """
@@ -64,6 +65,41 @@ class Money:
         return {"money": self.amount, "cur": self.currency.to_json()}
 
 
+class Word(str):
+    """One of the box's own words (a space's name, a card's text, a deck's title, a colour, a
+    token, a type): ``str(word)`` is its English, ``key`` names it (``spaces.start.name``) and
+    ``words`` holds it in each language the edition's data or the owner's box profile gives
+    (docs/translating.md, "The box's words"). A reader whose language it lacks reads English;
+    a word the owner typed without a language is the same in every language."""
+
+    key: str
+    words: Mapping[str, str]
+
+    def __new__(cls, key: str, words: Mapping[str, str]) -> Word:
+        english = words.get(SOURCE) or next(iter(words.values()), "")
+        self = str.__new__(cls, english)
+        self.key, self.words = key, {SOURCE: english, **words}
+        return self
+
+    @classmethod
+    def same(cls, key: str, text: str) -> Word:
+        """A word that reads ``text`` in every language (the owner's, typed as printed)."""
+        return cls(key, {SOURCE: text})
+
+    def __reduce__(self) -> tuple[Any, ...]:  # copies and pickles keep every language
+        return Word.from_json, (self.to_json(),)
+
+    def to_json(self) -> dict[str, str]:
+        """The word as data: ``{"word": key, "en": ..., "it"?: ..., "es"?: ...}``."""
+        return {"word": self.key, **self.words}
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> Word:
+        return cls(str(raw["word"]), {str(k): str(v) for k, v in raw.items() if k != "word"})
+
+    def said(self, lang: str) -> str:
+        """The word in ``lang`` (English where the box's data has none)."""
+        return self.words.get(lang) or str.__str__(self)
 
 
 class Msg(str):
@@ -147,7 +183,7 @@ def Msgs(singular: str, plural: str, n: int, /, **args: Any) -> Msg:  # noqa: N8
 
 
 def _arg_json(value: Any) -> Any:
-    if isinstance(value, Msg | Money):
+    if isinstance(value, Msg | Money | Word):
         return value.to_json()
     if isinstance(value, list | tuple):
         return [_arg_json(v) for v in value]
@@ -160,6 +196,8 @@ def _arg_from(raw: Any) -> Any:
     if isinstance(raw, dict):
         if "msg" in raw:
             return Msg.from_json(raw)
+        if "word" in raw:
+            return Word.from_json(raw)
         return Money(int(raw["money"]), Currency.from_json(raw["cur"]))
     return raw
 
@@ -189,11 +227,11 @@ def stored_data(data: Mapping[str, Any]) -> str:
 def data_from_stored(text: str) -> dict[str, Any]:
     """Stored event data back, with its messages as :class:`Msg` again."""
     data: dict[str, Any] = json.loads(text)
-    return _data_from(data) if '"msg":' in text else data
+    return _data_from(data) if '"msg":' in text or '"word":' in text else data
 
 
 def _data_json(value: Any) -> Any:
-    if isinstance(value, Msg):
+    if isinstance(value, Msg | Word):
         return value.to_json()
     if isinstance(value, Mapping):
         return {k: _data_json(v) for k, v in value.items()}
@@ -206,6 +244,8 @@ def _data_from(value: Any) -> Any:
     if isinstance(value, dict):
         if "msg" in value and "args" in value and value.keys() <= {"msg", "plural", "args"}:
             return Msg.from_json(value)
+        if isinstance(value.get("word"), str) and SOURCE in value:
+            return Word.from_json(value)
         return {k: _data_from(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_data_from(v) for v in value]
@@ -217,7 +257,7 @@ def localized(value: Any, lang: str) -> Any:
     a reader of finished text (the OLED); English leaves it as it is."""
     if lang == SOURCE:
         return value
-    if isinstance(value, Msg):
+    if isinstance(value, Msg | Word):
         return render(value, lang)
     if isinstance(value, dict):
         return {k: localized(v, lang) for k, v in value.items()}
@@ -231,6 +271,8 @@ def wire(value: Any) -> Any:
     that knows no catalogue shows that), anything else unchanged."""
     if isinstance(value, Msg):
         return {"say": str.__str__(value), **value.to_json()}
+    if isinstance(value, Word):
+        return value.to_json()
     return value
 
 
@@ -272,7 +314,10 @@ def environment_language(env: Mapping[str, str]) -> str:
 
 
 def render(value: str, lang: str) -> str:
-    """``value`` in language ``lang``: a message rendered, plain text as it is."""
+    """``value`` in language ``lang``: a message or a box's word rendered, plain text as it
+    is (the pseudo-language decorates both: ⟦Toy Street⟧)."""
+    if isinstance(value, Word):
+        return f"⟦{str.__str__(value)}⟧" if lang == PSEUDO else value.said(lang)
     if not isinstance(value, Msg):
         return value
     if lang == PSEUDO:
@@ -344,7 +389,7 @@ def _join_articles(template: str, args: Mapping[str, Any], values: dict[str, str
 
 
 def _value(value: Any, lang: str) -> str:
-    if isinstance(value, Msg):
+    if isinstance(value, Msg | Word):
         return render(value, lang)
     if isinstance(value, Money):
         return money(value.amount, value.currency, lang)

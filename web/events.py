@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, Response, request, session
 
-from companion.i18n import Msg, wire
+from companion.i18n import Msg, Word, wire
 from web import access
 from web.context import StreamSlots, web
 from web.errors import ApiError
@@ -40,9 +40,10 @@ if TYPE_CHECKING:
     from companion.service import PhoneView, ServicePort
 
 def _plain(value: Any) -> Any:
-    """What orjson hands back (subclasses pass through): a message as its data for the page
-    to render in its language (companion/i18n.py), another subclass as its base type."""
-    if isinstance(value, Msg):
+    """What orjson hands back (subclasses pass through): a message or a box's word as its data
+    for the page to render in its language (companion/i18n.py), another subclass as its base
+    type."""
+    if isinstance(value, Msg | Word):
         return wire(value)
     if isinstance(value, str):
         return str.__str__(value)

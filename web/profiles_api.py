@@ -56,7 +56,9 @@ def editor_data(profile: dict[str, Any]) -> dict[str, Any]:
     from companion.monopoly.board import _raw, load_board
 
     board = load_board(profile["edition"], profile["settings"].get("board"))
-    out["board"] = _board_data(profile, board, facts, _raw(profile["edition"]))
+    # the box's words in its language: what its owner reads on it and corrects
+    out["board"] = i18n.localized(_board_data(profile, board, facts, _raw(profile["edition"])),
+                                  board.language) | {"language": board.language}
     return out
 
 
@@ -91,7 +93,7 @@ def defaults(edition: str) -> Response:
     if edition not in available():
         raise ApiError("not_found", Msg("edition: {name} is not an edition.",
                                         name=repr(edition)))
-    language = request.args.get("language", i18n.SOURCE)  # the box's words in that language
+    language = request.args.get("language")  # the box's words in that language (else its own)
     settings = {"board": {"language": language}} if language in i18n.LANGUAGES else {}
     profile = {"format": 1, "edition": edition, "name": "", "note": "", "settings": settings,
                "tags": {}}

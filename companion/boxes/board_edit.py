@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from companion.boxes import words
 from companion.engine.types import SetupError
 from companion.i18n import LANGUAGES, SOURCE, Msg, Msgs
 
@@ -231,10 +232,12 @@ def _set_fields(space: dict[str, Any], change: Mapping[str, Any], path: str,
                                        "one of {kinds}.", value=repr(value),
                                        kinds=_choices(kinds)))
             space["kind"] = value
-        elif key == "name":
-            if not isinstance(value, str) or not 0 < len(value.strip()) <= 40:
+        elif key == "name":  # as printed, or {lang: name} (companion/boxes/words.py)
+            name = words.check_correction(value, 40)
+            if name is None:
                 raise _fail(where, Msg("a space name is 1 to 40 characters."))
-            space["name"] = value.strip()
+            space["name"] = name if isinstance(name, str) else name.get(
+                SOURCE, space["name"] or next(iter(name.values())))
         elif key == "color":
             if value != "" and value not in colors:
                 raise _fail(where, Msg("{value} is not a colour group of this edition; "
@@ -359,11 +362,12 @@ def check_confirmed(corrections: Mapping[str, Any], known: Iterable[str]) -> Non
 
 
 def facts_by_space(facts: Iterable[str]) -> dict[str, list[str]]:
-    """``{"spaces.x.price", "cards.c.text"}`` -> ``{"x": ["price"], "c": ["text"]}``."""
+    """``{"spaces.x.price", "cards.c.text", "spaces.y.name.it"}`` -> ``{"x": ["price"],
+    "c": ["text"], "y": ["name"]}`` (a word in the box's language is its field's fact)."""
     out: dict[str, list[str]] = {}
     for fact in facts:
         parts = fact.split(".")
-        if len(parts) == 3:
+        if len(parts) == 3 or (len(parts) == 4 and parts[3] in LANGUAGES):
             out.setdefault(parts[1], []).append(parts[2])
     return out
 
@@ -398,25 +402,3 @@ def evolution_groups(value: Any, chips: Iterable[str],
                                       chip=repr(slug)))
         out.append(tuple(str(s) for s in group))
     return tuple(out)
-
-
-def box_words(raw: Mapping[str, Any], lang: str) -> dict[str, Any]:
-    """The edition's data file in the box's language ``lang`` (``board.language``, a box
-    profile's): a space's ``name_<lang>``, a deck's ``title_<lang>`` and a card's
-    ``text_<lang>`` replace the default words where the data file gives them (else the shipped
-    words stay); the other languages' words are dropped. These are the box's own words, shown
-    as printed to every reader whatever their language (docs/translating.md)."""
-    def pick(item: Mapping[str, Any], key: str) -> dict[str, Any]:
-        out = {k: v for k, v in item.items() if not _LANG_KEY.match(k)}
-        if f"{key}_{lang}" in item:
-            out[key] = item[f"{key}_{lang}"]
-        return out
-
-    out = dict(raw)
-    out["spaces"] = [pick(s, "name") for s in raw["spaces"]]
-    out["decks"] = [{**pick(d, "title"), "cards": [pick(c, "text") for c in d["cards"]]}
-                    for d in raw.get("decks", [])]
-    return out
-
-
-_LANG_KEY = re.compile(r"^(name|title|text)_[a-z]{2}$")

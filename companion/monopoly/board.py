@@ -14,10 +14,10 @@ from functools import cache, lru_cache
 from importlib import resources
 from typing import Any, TypeVar
 
-from companion.boxes import board_edit
+from companion.boxes import board_edit, words
 from companion.engine.seeds import SeedError, check_arguments, check_names, validate
 from companion.engine.types import SetupError
-from companion.i18n import Msg
+from companion.i18n import LANGUAGES, SOURCE, Msg, Word
 from companion.money import Currency
 
 T = TypeVar("T")
@@ -77,10 +77,20 @@ class Board:
     color_names: Mapping[str, str]
     unverified: tuple[str, ...] = ()
     tokens: tuple[str, ...] = ()
+    """The box's tokens, each the box's word; its English is its id (a player's ``token``)."""
     token_colours: Mapping[str, str] = field(default_factory=dict)
     """The colour of each token that has one ("Red token": "red"), as the phones draw it."""
     data: Mapping[str, Any] = field(default_factory=dict)
     """Edition-specific data tables from the file (types, tracker mats, ...)."""
+
+    @property
+    def language(self) -> str:
+        """The box's language (``board.language``): the words its owner reads on it."""
+        return str(self.data.get("language", SOURCE))
+
+    def token(self, token: str) -> str:
+        """A player's token as the box's word (a token the box does not list as it is)."""
+        return next((t for t in self.tokens if t == token), token)
 
     def rule(self, key: str, default: Any = None) -> Any:
         return self.rules.get(key, default)
@@ -147,12 +157,31 @@ def _raw(edition: str) -> Mapping[str, Any]:
     return tomllib.loads(text)
 
 
+@cache
+def _words(edition: str) -> Mapping[str, Mapping[str, Any]]:
+    """The edition's words files, ``{lang: file}``: ``seeds/<edition>.<lang>.toml`` beside its
+    data file (companion/boxes/words.py)."""
+    out: dict[str, Mapping[str, Any]] = {}
+    for lang in LANGUAGES:
+        name = f"{edition}.{lang}.toml"
+        try:
+            if edition in SEED_FILES:
+                path = SEED_FILES[edition].removesuffix(".toml") + f".{lang}.toml"
+                with open(path, encoding="utf-8") as fh:
+                    text = fh.read()
+            else:
+                text = resources.files("seeds").joinpath(name).read_text("utf-8")
+        except FileNotFoundError:
+            continue
+        out[lang] = tomllib.loads(text)
+    return out
+
+
 _MONEY = {"start": int, "one": str, "many": str, "symbol?": str, "decimals?": int, "*": True}
-_CARD = {"id": str, "text": str, "text_it?": str, "text_es?": str,
-         "effect": {"do": str, "*": True}}
+_CARD = {"id": str, "text": str, "effect": {"do": str, "*": True}}
 SEED_SCHEMA: dict[str, Any] = {
     "edition": {"title": str, "unverified?": [str], "tokens?": [str],
-                "token_colours?": {"*": True}, "*": True},
+                "token_colours?": {"*": True}, "language?": str, "*": True},
     "money": _MONEY,
     "spaces": [{"id": str, "name": str, "kind": str, "color?": str, "price?": int,
                 "rent?": int, "deck?": str, "amount?": int, "*": True}],
@@ -175,6 +204,31 @@ def check_seed(edition: str, rules: object, quiet_kinds: frozenset[str]) -> None
         raise SeedError(f"{source}: {exc}") from None
     validate(raw, SEED_SCHEMA, source)
     check_board_names(raw, source, rules, quiet_kinds)
+    check_words(edition, raw, source)
+
+
+WORDS_SCHEMA: dict[str, Any] = {"verified?": [str], **{f"{t}?": {"*": True} for t in words.TABLES}}
+"""The shape of a words file, ``seeds/<edition>.<lang>.toml`` (companion/boxes/words.py)."""
+
+
+def check_words(edition: str, raw: Mapping[str, Any], source: str) -> None:
+    """Each words file names only words the data file has (SeedError if not)."""
+    ids = {"spaces": [s["id"] for s in raw["spaces"]],
+           "decks": [d["id"] for d in raw.get("decks", [])],
+           "cards": [c["id"] for d in raw.get("decks", []) for c in d["cards"]],
+           "colors": list(raw.get("colors", {})), "tokens": raw["edition"].get("tokens", []),
+           "types": list(raw.get("types", {}))}
+    for lang, file in _words(edition).items():
+        where = source.removesuffix(".toml") + f".{lang}.toml"
+        validate(file, WORDS_SCHEMA, where)
+        known = {words.key(t, str(i)) for t, items in ids.items() for i in items}
+        for table in words.TABLES:
+            for item, text in dict(file.get(table, {})).items():
+                if words.key(table, item) not in known or not isinstance(text, str):
+                    raise SeedError(f"{where}: {table}.{item} is not a word of {source}.")
+        for name in file.get("verified", ()):
+            if name not in known:
+                raise SeedError(f"{where}: verified {name!r} is not a word of {source}.")
 
 
 def check_board_names(raw: Mapping[str, Any], source: str, rules: object,
@@ -219,15 +273,26 @@ def _remembered_board(edition: str, corrections_json: str) -> Board:
 def _build_board(edition: str, corrections: Mapping[str, Any] | None) -> Board:
     corrections = corrections or {}
     raw = _raw(edition)
-    language = corrections.get("language") if isinstance(corrections, Mapping) else None
-    raw = board_edit.box_words(raw, str(language or "en"))  # the box's words
+    known = words.translations(_words(edition))
     money = raw["money"]
     raw_spaces = board_edit.edit_spaces(edition, raw, corrections)
+    changes = corrections.get("spaces") or {}
+
+    added = {str(a["id"]): a for a in corrections.get("add") or ()}
+
+    def space_name(s: Mapping[str, Any]) -> Word:
+        """A space's name: the data file's words, or the owner's correction over them."""
+        sid = str(s["id"])
+        fix = changes.get(sid, {}).get("name", added.get(sid, {}).get("name"))
+        english = next((str(o["name"]) for o in raw["spaces"] if o["id"] == sid), "")
+        return words.word(words.key("spaces", sid), english or str(s["name"]), known,
+                          str(s["name"]) if isinstance(fix, str) else fix)
+
     spaces = tuple(
         Space(
             index=i,
             id=str(s["id"]),
-            name=str(s["name"]),
+            name=space_name(s),
             kind=str(s["kind"]),
             color=str(s.get("color", "")),
             price=int(s.get("price", 0)),
@@ -241,13 +306,26 @@ def _build_board(edition: str, corrections: Mapping[str, Any] | None) -> Board:
     decks: dict[str, tuple[Card, ...]] = {}
     titles: dict[str, str] = {}
     for d in raw.get("decks", []):
-        titles[d["id"]] = d["title"]
+        titles[d["id"]] = words.word(words.key("decks", d["id"]), str(d["title"]), known)
         decks[d["id"]] = tuple(
-            Card(str(c["id"]), d["id"], str(c["text"]), dict(c["effect"])) for c in d["cards"]
+            Card(str(c["id"]), d["id"], words.word(words.key("cards", c["id"]), str(c["text"]),
+                                                   known), dict(c["effect"]))
+            for c in d["cards"]
         )
     spaces, decks = _correct(spaces, decks, {"cards": corrections.get("cards") or {}})
-    board_edit.check_confirmed(corrections, board_edit.unverified_facts(raw, raw_spaces, {}))
-    facts = board_edit.unverified_facts(raw, raw_spaces, corrections)
+    language = str(corrections.get("language") or raw["edition"].get("language", SOURCE))
+    checked = words.verified(_words(edition))
+
+    def facts_of(fixes: Mapping[str, Any]) -> list[str]:
+        facts = board_edit.unverified_facts(raw, raw_spaces, {**fixes, "confirmed": []})
+        if language != SOURCE:
+            facts = words.language_facts(facts, language, known, checked)
+        return facts
+
+    board_edit.check_confirmed(corrections, facts_of({}) + board_edit.unverified_facts(
+        raw, raw_spaces, {}))
+    confirmed = set(corrections.get("confirmed") or ())
+    facts = [f for f in facts_of(corrections) if f not in confirmed]
     colors: dict[str, list[int]] = {}
     for s in spaces:
         if s.ownable and s.color:
@@ -261,13 +339,25 @@ def _build_board(edition: str, corrections: Mapping[str, Any] | None) -> Board:
         deck_titles=titles,
         rules=dict(raw.get("rules", {})) | {"start_money": int(money["start"])},
         colors={k: tuple(v) for k, v in colors.items()},
-        color_names=dict(raw.get("colors", {})),
+        color_names={k: words.word(words.key("colors", k), str(v), known)
+                     for k, v in raw.get("colors", {}).items()},
         unverified=tuple(raw["edition"].get("unverified", ())),
-        tokens=tuple(raw["edition"].get("tokens", ())),
+        tokens=tuple(words.word(words.key("tokens", t), t, known)
+                     for t in raw["edition"].get("tokens", ())),
         token_colours={str(k): str(v) for k, v in
                        raw["edition"].get("token_colours", {}).items()},
-        data={k: v for k, v in raw.items() if k not in _TOP_KEYS} | {"unverified_facts": facts},
+        data={k: v for k, v in raw.items() if k not in _TOP_KEYS} | {"unverified_facts": facts}
+        | _typed_words(raw, known) | ({"language": language} if language != SOURCE else {}),
     )
+
+
+def _typed_words(raw: Mapping[str, Any], known: Mapping[str, Mapping[str, str]]
+                 ) -> dict[str, Any]:
+    """An edition's ``types`` table (Pokémon's) with each type's name as the box's word."""
+    if "types" not in raw:
+        return {}
+    return {"types": {t: {**v, "name": words.word(words.key("types", t), str(v["name"]), known)}
+                      for t, v in raw["types"].items()}}
 
 
 def _card_change(cid: str, change: object, known: set[str]) -> dict[str, Any]:
@@ -280,16 +370,26 @@ def _card_change(cid: str, change: object, known: set[str]) -> dict[str, Any]:
                                              "effect."))
     out: dict[str, Any] = {}
     if "text" in change:
-        text = change["text"]
-        if not isinstance(text, str) or not 0 < len(text.strip()) <= 200:
+        text = words.check_correction(change["text"], 200)
+        if text is None:
             raise _card_fail(f"cards.{cid}.text", Msg("1 to 200 characters."))
-        out["text"] = text.strip()
+        out["text"] = text
     if "effect" in change:
         eff = change["effect"]
         if not isinstance(eff, Mapping) or not isinstance(eff.get("do"), str):
             raise _card_fail(f"cards.{cid}.effect", Msg("choose what the card does."))
         out["effect"] = dict(eff)
     return out
+
+
+def _card_words(card: Card, change: Mapping[str, Any]) -> dict[str, Any]:
+    """A card correction with its text as the box's word over the card's own."""
+    if "text" not in change:
+        return dict(change)
+    text = change["text"]
+    shipped = card.text.words if isinstance(card.text, Word) else {}
+    return {**change, "text": words.word(words.key("cards", card.id), str.__str__(card.text),
+                                         {words.key("cards", card.id): dict(shipped)}, text)}
 
 
 def _card_fail(path: str, reason: Msg) -> SetupError:
@@ -378,8 +478,8 @@ def _correct(
                     for cid, change in dict(corrections.get("cards", {})).items()}
     if card_changes:
         decks = {
-            name: tuple(replace(c, **card_changes[c.id]) if c.id in card_changes else c
-                        for c in cards)
+            name: tuple(replace(c, **_card_words(c, card_changes[c.id]))
+                        if c.id in card_changes else c for c in cards)
             for name, cards in decks.items()
         }
     return tuple(out), decks

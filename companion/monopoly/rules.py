@@ -192,6 +192,7 @@ class MonopolyRules(
         return {
             "settings": settings,
             "tokens": list(board.tokens),
+            "language": board.language,  # the box's language unless the banker chooses
             "unverified": list(board.unverified),
             "board": {
                 "fields": list(self.board_fields),

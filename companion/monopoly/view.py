@@ -64,7 +64,7 @@ def monopoly_view(rules: ViewedRules, state: MonopolyState) -> dict[str, Any]:
     marks = marks_of(b.data.get("unverified_facts", ()))
     players = [
         {
-            "id": p.id, "name": p.name, "token": p.token,
+            "id": p.id, "name": p.name, "token": b.token(p.token),
             "colour": b.token_colours.get(p.token), "money": p.money,
             "money_text": b.currency.format(p.money), "position": p.position,
             "space": b.spaces[p.position].name, "in_jail": p.in_jail, "jail_tries": p.jail_tries,

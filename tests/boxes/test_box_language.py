@@ -1,6 +1,7 @@
-"""A box profile carries its language (issue 30, item 4): the banker's setup chooses the box's
-language (``board.language``); where the data file gives a word in that language (Monopolino's
-START is VIA in the Italian box) the board uses it, else the shipped words; an owner's
+"""A box profile carries its language (issue 30, item 4; issue 41): the banker's setup chooses
+the box's language (``board.language``, Monopolino's is Italian unless set), the language its
+owner's words are in. Every reader reads the box's shipped words in their own language (issue
+41: START is VIA to an Italian phone, START to an English one, whatever the box); an owner's
 corrected card text is the box's own words and stays as written for every reader."""
 
 from __future__ import annotations
@@ -24,15 +25,13 @@ def _setup(language: str | None) -> dict[str, object]:
             "settings": {"board": board}}
 
 
-def test_an_italian_box_says_via_to_every_reader(tmp_path: Path) -> None:
+def test_each_reader_reads_the_boxs_words_in_their_language(tmp_path: Path) -> None:
     with GameService(tmp_path) as svc:
-        out = svc.create_game(_setup("it"))
-        assert out.ok, out.error
-        view = svc.view(out.game_id, None)
-        start = view["board"]["spaces"][0]
-        assert start["name"] == "VIA"  # the English phone reads the box's word too
-        english = svc.create_game(_setup(None))
-        assert svc.view(english.game_id, None)["board"]["spaces"][0]["name"] == "START"
+        for language in ("it", "en", None):
+            out = svc.create_game(_setup(language))
+            assert out.ok, out.error
+            start = svc.view(out.game_id, None)["board"]["spaces"][0]["name"]
+            assert (render(start, "it"), render(start, "en")) == ("VIA", "START")
 
 
 def test_a_box_profile_keeps_its_language_and_its_owners_words(tmp_path: Path) -> None:

@@ -41,19 +41,19 @@ def _read(lang: str) -> str:
 
 
 @pytest.mark.parametrize(("lang", "sentences"), [
-    ("it", ["Bowser avanza di 5 caselle (dado nero 5) fino a Lava Lake.",
-            "Bowser arriva su Rainbow Road: GAME OVER, niente affitto finché il proprietario "
+    ("it", ["Bowser avanza di 5 caselle (dado nero 5) fino a Lago di Lava.",
+            "Bowser arriva su Pista Arcobaleno: GAME OVER, niente affitto finché il proprietario "
             "non sceglie di continuare.",
-            "Luigi paga 1 moneta per rimettere in gioco Rainbow Road: riscuote di nuovo "
+            "Luigi paga 1 moneta per rimettere in gioco Pista Arcobaleno: riscuote di nuovo "
             "l'affitto.",
             "La squadra fa 8 (7 o più) e batte Bowser: Luigi incassa 2 monete.",
             "Luigi incontra Bowser! Scegli un compagno di squadra per la battaglia",
             "Fai squadra con Peach",
             "Mario: tira un dado contro Bowser (Luigi ha fatto 6)"]),
-    ("es", ["Bowser avanza 5 casillas (dado negro 5) hasta Lava Lake.",
-            "Bowser cae en Rainbow Road: GAME OVER, no cobra alquiler hasta que su dueño decida "
+    ("es", ["Bowser avanza 5 casillas (dado negro 5) hasta Lago de Lava.",
+            "Bowser cae en Senda Arcoíris: GAME OVER, no cobra alquiler hasta que su dueño decida "
             "continuar.",
-            "Luigi paga 1 moneda para continuar Rainbow Road: vuelve a cobrar alquiler.",
+            "Luigi paga 1 moneda para continuar Senda Arcoíris: vuelve a cobrar alquiler.",
             "El equipo saca 8 (7 o más) y vence a Bowser: Luigi cobra 2 monedas.",
             "¡Luigi se encuentra con Bowser! Elige compañero para la batalla",
             "Formar equipo con Peach",

@@ -34,7 +34,7 @@ def _read(lang: str) -> str:
 
 
 @pytest.mark.parametrize(("lang", "sentences"), [
-    ("it", ["Poké Ball! Ash cattura un Pokémon selvatico di tipo Rock (rock-1) e lo mette "
+    ("it", ["Poké Ball! Ash cattura un Pokémon selvatico di tipo Roccia (rock-1) e lo mette "
             "sulla plancia.",
             "Brock vince la lotta 6 a 6 (in caso di pareggio vince chi controlla il luogo): "
             "Dawn paga la tassa di lotta di 1 Poké Ball.",
@@ -42,7 +42,7 @@ def _read(lang: str) -> str:
             "Lapras! Brock: viaggia fino a una casella qualsiasi entro il prossimo Lapras, o "
             "resta qui",
             "ha completato la plancia con tutti e 8 i tipi e vince!"]),
-    ("es", ["¡Poké Ball! Ash captura un Pokémon salvaje de tipo Rock (rock-1) y lo pone en su "
+    ("es", ["¡Poké Ball! Ash captura un Pokémon salvaje de tipo Roca (rock-1) y lo pone en su "
             "tablero.",
             "Brock gana el combate 6 a 6 (el empate es para quien controla el lugar): Dawn paga "
             "la cuota de combate de 1 Poké Ball.",

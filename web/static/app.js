@@ -2100,12 +2100,13 @@ function setupForm() {
       if (info.board) {
         const [box, read] = boardEditor(info.board, info.unverified || [], name);
         /* the box's language: its space names and card texts as printed (board.language) */
+        const boxLanguage = info.language || "en";  /* the edition's own (Monopolino: Italian) */
         const lang = h("select", {id: "setup-box-language"},
           ...Object.entries(I18n.languages()).map(([code, own]) =>
-            h("option", {value: code, lang: code, selected: code === "en"}, own)));
+            h("option", {value: code, lang: code, selected: code === boxLanguage}, own)));
         boardRead = () => {
           const b = read();
-          return lang.value === "en" ? b : {...(b || {}), language: lang.value};
+          return lang.value === boxLanguage ? b : {...(b || {}), language: lang.value};
         };
         kids.push(h("div", {id: "setup-box-language-row"}, h("label", {for: "setup-box-language"},
           tr("Language of the box (space names and card texts)")), lang), box);

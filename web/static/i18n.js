@@ -49,6 +49,7 @@ const I18n = (() => {
   }
   function value(v) {
     if (Array.isArray(v)) return new Intl.ListFormat(intl(), {type: "conjunction"}).format(v.map(value));
+    if (isWord(v)) return word(v);
     if (v && typeof v === "object") return "msg" in v ? render(v) : money(v);
     if (typeof v === "number") return number(v, 0);
     return String(v);
@@ -85,11 +86,16 @@ const I18n = (() => {
   const t = (msg, args) => render({msg, args: args || {}});
   const tn = (one, many, n, args) => render({msg: one, plural: many, args: {...(args || {}), n}});
   const isMsg = (x) => x !== null && typeof x === "object" && typeof x.msg === "string" && "args" in x;
-  /* text for the reader: a message rendered, anything else as it is */
-  function text(x) { return isMsg(x) ? render(x) : x; }
+  /* one of the box's words, {word, en, it?, es?} (companion/i18n.py Word): a space's name, a
+     card's text... in this phone's language (English where the box's data has none) */
+  const isWord = (x) => x !== null && typeof x === "object" && typeof x.word === "string" && "en" in x;
+  const word = (w) => (cat.lang === "qps" ? `\u27e6${w.en}\u27e7` : (w[cat.lang] || w.en));
+  /* text for the reader: a message or a box's word rendered, anything else as it is */
+  function text(x) { return isMsg(x) ? render(x) : isWord(x) ? word(x) : x; }
   /* a copy of the view with every message rendered (the page reads strings, as before) */
   function localize(v) {
     if (isMsg(v)) return render(v);
+    if (isWord(v)) return word(v);
     if (Array.isArray(v)) return v.map(localize);
     if (v && typeof v === "object") {
       const out = {};

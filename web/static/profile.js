@@ -71,7 +71,7 @@ function corrections() {
   }
   if (Object.keys(cards).length) out.cards = cards;
   if (P.confirmed.length) out.confirmed = P.confirmed.slice();
-  if (P.language && P.language !== "en") out.language = P.language;
+  if (P.language && P.language !== P.boxLanguage) out.language = P.language;
   return out;
 }
 function draft() {
@@ -142,7 +142,7 @@ function adopt(r, replaceAll) {
     P.cardTags = r.card_tags || [];
     const settings = clone(r.profile.settings);
     P.confirmed = (settings.board && settings.board.confirmed) || [];
-    P.language = (settings.board && settings.board.language) || "en";
+    P.language = (settings.board && settings.board.language) || P.boxLanguage;
     delete settings.board;
     P.other = settings; P.note = r.profile.note || ""; P.name = r.profile.name;
   }
@@ -209,13 +209,14 @@ async function chooser() {
 }
 /* the edition's shipped board in the box's language (its space names and card texts) */
 function defaults(edition, language) {
-  return api("GET", `/api/profiles/defaults/${enc(edition)}?language=${enc(language || "en")}`);
+  const query = language ? `?language=${enc(language)}` : "";  /* none: the edition's own */
+  return api("GET", `/api/profiles/defaults/${enc(edition)}${query}`);
 }
 /* another box language: the shipped words become that language's, the owner's corrections stay */
 async function changeLanguage(language) {
   const d = draft();
   const board = {...(d.settings.board || {})};
-  if (language === "en") delete board.language; else board.language = language;
+  if (language === P.boxLanguage) delete board.language; else board.language = language;
   d.settings.board = board;
   const r = await api("POST", "/api/profiles/check", d);
   P.defaults = await defaults(P.edition, language);
@@ -223,6 +224,8 @@ async function changeLanguage(language) {
 }
 async function open(edition, name, newName) {
   P.edition = edition;
+  /* the edition's own box language (Monopolino's is Italian), what a profile need not say */
+  P.boxLanguage = ((await defaults(edition)).board || {}).language || "en";
   if (!P.titles) {
     P.titles = Object.fromEntries((await api("GET", "/api/editions")).map((e) => [e.name, e.title]));
   }
@@ -233,7 +236,7 @@ async function open(edition, name, newName) {
     adopt(r, true);
     P.saved = true;
   } else {
-    P.defaults = await defaults(edition, "en");
+    P.defaults = await defaults(edition);
     adopt(P.defaults, true); P.name = newName; P.saved = false;
   }
   history.replaceState(null, "", `/profile?edition=${enc(edition)}`);

@@ -228,7 +228,7 @@ class PokemonRules(TableSettings, PokemonSpaces, PokemonCatching, PokemonBattles
         tokens = state.b.tokens
         for p in out["players"]:
             pid = p["id"]
-            partner = p["token"] or tokens[seats.index(pid) % len(tokens)]
+            partner = p["token"] or state.b.token(tokens[seats.index(pid) % len(tokens)])
             p.update(partner=partner, pokemon=data.caught(state, pid),
                      types=sorted(data.mat_types(state, pid)),
                      mat_complete=data.mat_complete(state, pid),

@@ -40,7 +40,7 @@ def _type_names(board: Board) -> Mapping[str, str]:
 
 
 def _read_type_names(board: Board) -> Mapping[str, str]:
-    return {t: str(v["name"]) for t, v in board.data["types"].items()}
+    return {t: v["name"] for t, v in board.data["types"].items()}  # the box's words
 
 
 def all_chips(board: Board) -> dict[str, list[str]]:

@@ -1,0 +1,181 @@
+"""The box's own words in the reader's language (issue 41, items 1 and 2): space names, card
+texts, deck titles, colours, tokens and types travel as data (an id and each language's word,
+``companion.i18n.Word``) and every surface renders them in its reader's language, so one thing
+has one name on a phone: a Monopolino game read in Italian says LOTTERIA, RISCHIO, TIRO A
+SEGNO, Dolciumi, VIA and its BOTTEGHINO cards in Italian, as its rulebook prints them."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.engine import game
+from companion.engine.editions import find_edition
+from companion.engine.types import GameSetup
+from companion.i18n import PSEUDO, localized, render
+from companion.monopoly.board import load_board
+from companion.script import load_script, parse_step, script_setup
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def _states(name: str) -> Iterator[tuple[Any, list[str]]]:
+    """Each state of example ``name`` after each step, with the lines said so far."""
+    data = load_script(EXAMPLES / name)
+    events = game.new_game(GameSetup.from_json(script_setup(data)))
+    state = game.replay(events)
+    said = [e.say for e in events if e.say]
+    yield state, said
+    for step in data.get("steps", []):
+        new, state = game.step(state, parse_step(state, step))
+        said += [e.say for e in new if e.say]
+        yield state, said
+
+
+def _read(name: str, lang: str) -> str:
+    """Everything example ``name`` shows in ``lang``: its lines, prompts and the OLED's view
+    (``localized``, as hardware/display.py draws it) at every step."""
+    out: list[str] = []
+    for state, said in _states(name):
+        view = localized(game.view(state), lang)
+        if view.get("prompt"):
+            out.append(str(view["prompt"]["text"]))
+        out += [str(a["label"]) for a in view.get("actions", [])]
+        out += [str(p.get("space", "")) for p in view["players"]]
+        if state.finished:
+            out += [render(s, lang) for s in said]
+    return "\n".join(out)
+
+
+@pytest.fixture(scope="module")
+def italian() -> str:
+    return _read("monopolino-4-players.json", "it") + _read("monopolino-2-players.json", "it")
+
+
+def test_monopolino_in_italian_says_lotteria_not_lottery(italian: str) -> None:
+    assert "LOTTERIA" in italian
+    assert "LOTTERY" not in italian
+
+
+def test_monopolino_in_italian_says_rischio_for_its_cards_and_spaces(italian: str) -> None:
+    assert "pesca RISCHIO" in italian
+    assert not re.search(r"\bRISK\b", italian)
+
+
+def test_monopolino_in_italian_says_tiro_a_segno_dolciumi_and_palloncini(italian: str) -> None:
+    assert "TIRO A SEGNO" in italian and "SHOOTING GALLERY" not in italian
+    assert "Dolciumi" in italian and "Sweets" not in italian
+    assert "Palloncini" in italian and "Balloons" not in italian
+
+
+def test_monopolino_in_italian_names_its_colours_in_italian(italian: str) -> None:
+    assert "casella Viola" in italian
+    assert not re.search(r"\b(Purple|Light blue|Dark blue)\b", italian)
+
+
+def test_the_default_monopolino_box_says_via_to_an_italian_reader(italian: str) -> None:
+    board = load_board("monopolino")
+    assert render(board.spaces[0].name, "it") == "VIA"
+    assert render(board.spaces[0].name, "en") == "START"
+    assert "START" not in italian
+
+
+def test_the_booth_card_reads_botteghino_in_italian(italian: str) -> None:
+    board = load_board("monopolino")
+    text = render(board.card("risk-15").text, "it")
+    assert text.startswith("BOTTEGHINO:") and "VIOLA" in text
+    assert "BOTTEGHINO:" in italian and "BOOTH" not in italian
+
+
+def test_an_owners_correction_of_a_name_wins_for_its_language() -> None:
+    board = load_board("monopolino", {"spaces": {"toy-street": {"name": {"it": "Via Balocchi"}}},
+                                      "cards": {"risk-09": {"text": "VAI… in Via Balocchi."}}})
+    name = board.find("toy-street").name
+    assert render(name, "it") == "Via Balocchi"
+    assert render(name, "es") == render(load_board("monopolino").find("toy-street").name, "es")
+    text = board.card("risk-09").text  # typed without a language: the printed words, for all
+    assert render(text, "en") == render(text, "es") == "VAI… in Via Balocchi."
+
+
+def test_the_shipped_translations_are_marked_unverified_and_can_be_confirmed() -> None:
+    facts = load_board("monopolino").data["unverified_facts"]
+    assert "spaces.toy-street.name.it" in facts and "spaces.start.name.it" not in facts
+    board = load_board("monopolino", {"confirmed": ["spaces.toy-street.name.it"]})
+    assert "spaces.toy-street.name.it" not in board.data["unverified_facts"]
+
+
+# -- the pseudo-language: every box word on a phone's view goes through the box's words -------
+ONE_GAME = {"monopolino": "monopolino-4-players.json", "starwars": "starwars-digital.json",
+            "mario": "mario-three-players.json", "pokemon": "pokemon-four-trainers.json"}
+"""One example game of each edition whose box words are data (Master Trainer's are catalogue
+messages: tests/i18n/test_master_trainer_words.py)."""
+
+
+def _box_words(edition: str) -> set[str]:
+    """Every English word of the edition's box: space names, deck titles, card texts, colour
+    names, tokens and Pokémon types, as the data file ships them."""
+    board = load_board(edition)
+    words = {str.__str__(s.name) for s in board.spaces}
+    words |= {str.__str__(t) for t in board.deck_titles.values()}
+    words |= {str.__str__(c.text) for cards in board.decks.values() for c in cards}
+    words |= {str.__str__(n) for n in board.color_names.values()}
+    words |= {str.__str__(t) for t in board.tokens}
+    words |= {str(t["name"]) for t in dict(board.data.get("types", {})).values()}
+    return words
+
+
+def _undecorated(text: str) -> str:
+    """``text`` without its ⟦…⟧ parts (nested ones too)."""
+    while True:
+        inner = re.sub(r"⟦[^⟦⟧]*⟧", " ", text)
+        if inner == text:
+            return text
+        text = inner
+
+
+def _strings(value: Any) -> Iterator[str]:
+    """Every text in a view but the data file's notes on its unverified facts (``unverified``:
+    the edition's own English notes, not the box's words; pending, see the issue's report)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            if k != "unverified":
+                yield from _strings(v)
+    elif isinstance(value, list | tuple):
+        for v in value:
+            yield from _strings(v)
+
+
+@pytest.mark.parametrize("edition", sorted(ONE_GAME))
+def test_pseudo_language_game_shows_no_undecorated_box_word_on_the_phones_view(
+        edition: str) -> None:
+    """Every seat's view at every step of a game, rendered in the pseudo-language as the page
+    renders it: no space name, card text, deck title, colour, token or type is left
+    undecorated (each is one of the box's words, rendered in the reader's language)."""
+    words = sorted(_box_words(edition), key=len, reverse=True)
+    pattern = re.compile("|".join(rf"(?<!\w){re.escape(w)}(?!\w)" for w in words))
+    left: set[str] = set()
+    for state, _said in _states(ONE_GAME[edition]):
+        for seat in [None, *(p.id for p in state.setup.players)]:
+            view = game.view(state, seat)
+            view.pop("actions", None)
+            for text in _strings(localized(view, PSEUDO)):
+                left |= set(pattern.findall(_undecorated(text)))
+    assert sorted(left) == []
+
+
+def test_every_edition_with_a_board_has_its_words_in_italian_and_spanish() -> None:
+    for edition in ONE_GAME:
+        board = load_board(edition)
+        for lang in ("it", "es"):
+            for s in board.spaces:
+                assert render(s.name, lang), (edition, s.id, lang)
+            missing = [c.id for cards in board.decks.values() for c in cards
+                       if render(c.text, lang) == str.__str__(c.text)]
+            assert missing == [], (edition, lang)
+    assert find_edition("monopolino").setup_info()["language"] == "it"
