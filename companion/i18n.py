@@ -101,6 +101,10 @@ class Word(str):
         """The word in ``lang`` (English where the box's data has none)."""
         return self.words.get(lang) or str.__str__(self)
 
+    def each(self, change: Callable[[str], str]) -> Word:
+        """The word changed the same way in every language (a card's first sentence)."""
+        return Word(self.key, {lang: change(text) for lang, text in self.words.items()})
+
 
 class Msg(str):
     """A message: ``str(msg)`` is its English text; ``key`` and ``args`` render it anywhere."""

@@ -61,6 +61,14 @@ class Card:
     def keep(self) -> bool:
         return bool(self.effect.get("do") == "keep")
 
+    @property
+    def first_sentence(self) -> str:
+        """The card's first sentence (a trade or a battle names the card by it), in each
+        language of the box's word."""
+        if isinstance(self.text, Word):
+            return self.text.each(lambda t: t.split(".")[0])
+        return self.text.split(".")[0]
+
 
 @dataclass(frozen=True)
 class Board:

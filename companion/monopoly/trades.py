@@ -106,7 +106,7 @@ class MonopolyTrades(MonopolyHost):
         if a.money:
             parts.append(state.cash(a.money))
         parts += [state.b.spaces[i].name for i in a.spaces]
-        parts += [state.b.card(c).text.split(".")[0] for c in a.cards]
+        parts += [state.b.card(c).first_sentence for c in a.cards]
         for kind, items in a.extra.items():
             parts += [f"{kind} {i}" for i in items]
         if not parts:

@@ -39,6 +39,22 @@ def _plain_strings(value: Any, keys: set[str], path: tuple[str, ...] = ()) -> It
                 yield from _plain_strings(v, keys, path)
 
 
+def _box_language_words(edition: str) -> set[str]:
+    """The box's words in its own language (Monopolino's are Italian): the profile editor shows
+    a box as printed, marked with its language (``lang``), whatever the phone reads."""
+    from companion.i18n import render
+    from companion.monopoly.board import load_board
+
+    try:
+        board = load_board(edition)
+    except Exception:  # an edition without a board file (Master Trainer)
+        return set()
+    words = [s.name for s in board.spaces] + list(board.deck_titles.values())
+    words += list(board.color_names.values())
+    words += [c.text for cards in board.decks.values() for c in cards]
+    return {render(w, board.language) for w in words}
+
+
 BOX_KEYS = {"name", "token", "space", "title", "partner", "deck_title", "color_name"}
 """Where the box's own words are (never translated: the box profile's language)."""
 
@@ -58,6 +74,7 @@ class Table:
             info = rules.setup_info()
             self.words |= set(_plain_strings(info, BOX_KEYS)) | set(info.get("tokens", []))
             board = info.get("board") or {}
+            self.words |= _box_language_words(name)
             self.words |= {str(s["label"]) for s in board.get("effect_spaces", [])}
             self.words |= {str(c["label"]) for c in board.get("effect_colors", [])}
             for p in passages(name, {}):

@@ -16,7 +16,7 @@ import pytest
 from companion.engine import game
 from companion.engine.editions import find_edition
 from companion.engine.types import GameSetup
-from companion.i18n import PSEUDO, localized, render
+from companion.i18n import PSEUDO, catalogue, localized, render
 from companion.monopoly.board import load_board
 from companion.script import load_script, parse_step, script_setup
 
@@ -179,3 +179,23 @@ def test_every_edition_with_a_board_has_its_words_in_italian_and_spanish() -> No
                        if render(c.text, lang) == str.__str__(c.text)]
             assert missing == [], (edition, lang)
     assert find_edition("monopolino").setup_info()["language"] == "it"
+
+
+def test_the_pot_is_il_montepremi_in_italian_never_il_piatto() -> None:
+    """One name for the pot on an Italian phone (the LOTTERIA's and Free Parking's)."""
+    cat = catalogue("it")
+    assert cat is not None
+    said = {str(m.id): str(m.string) for m in cat if isinstance(m.id, str) and m.id
+            and re.search(r"\bpot\b", m.id)}
+    assert said and [k for k, v in said.items() if "piatto" in v] == []
+    assert all("montepremi" in v.lower() for v in said.values() if v)
+
+
+@pytest.mark.parametrize("lang", ["it", "es"])
+def test_a_reading_that_quotes_a_monopolino_card_quotes_it_in_the_readers_language(
+        lang: str) -> None:
+    cat = catalogue(lang)
+    assert cat is not None
+    quoting = {str(m.id): str(m.string) for m in cat if isinstance(m.id, str)
+               and re.search(r"Pay (EUR |€)0.50", m.id)}
+    assert quoting and {k: v for k, v in quoting.items() if "Pay" in v} == {}

@@ -1,8 +1,9 @@
-"""The banker chooses the box's language (docs/translating.md, "The box's language"): in the setup
+"""The banker chooses the box's language (docs/translating.md, "The box's words"): in the setup
 form and in the box profile editor, among the languages the catalogue has, each by its own name;
-the profile remembers it. An Italian box's space names and card texts are its own words, shown
-as printed to every phone: an English phone too reads VIA (Monopolino's START, as the Italian
-rulebook prints it) and the owner's Italian card text. In Debian's Chromium at a phone's size."""
+a Monopolino box is Italian unless chosen otherwise, and the profile remembers its language.
+Every phone reads the box's words in its own language (issue 41): an Italian phone reads VIA
+(Monopolino's START, as the Italian rulebook prints it), an English phone START; the owner's
+own card text is the same for every phone. In Debian's Chromium at a phone's size."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import pytest
 from web_helpers import PIN, FakeHardware
 
 from companion.boxes.profiles import Profiles
+from companion.i18n import render
 from companion.service import GameService
 from web import create_app
 from web.server import make_server
@@ -67,10 +69,6 @@ def log_in(page: Any, base: str) -> None:
     expect(page.locator("#pf-edition")).to_be_visible()
 
 
-def board_names(service: GameService, game_id: str) -> list[str]:
-    return [s["name"] for s in service.view(game_id)["board"]["spaces"]]
-
-
 def test_the_setup_form_starts_an_italian_box(server: tuple[str, GameService],
                                               browser: Any) -> None:
     base, service = server
@@ -81,18 +79,24 @@ def test_the_setup_form_starts_an_italian_box(server: tuple[str, GameService],
     page.select_option("#setup-edition", "monopolino")
     menu = page.locator("#setup-box-language")
     expect(menu.locator("option")).to_have_text(OWN_NAMES)
-    expect(menu).to_have_value("en")
-    menu.select_option("it")
+    expect(menu).to_have_value("it")  # Monopolino is an Italian game
     page.fill("#setup-players", "Anna\nBen")
     page.get_by_role("button", name="Start the game").click()
     expect(page.locator("#toast")).to_have_text("Game started.")
     game_id = service.games()[-1]["id"]
-    assert board_names(service, game_id)[0] == "VIA"
-    # every phone reads the box's words, this English one too
+    assert service.state(game_id)[1].board.language == "it"
+    # each phone reads the box's words in its own language
     page.goto(f"{base}/?game={game_id}")
     expect(page.locator("html")).to_have_attribute("lang", "en")
+    expect(page.get_by_text("START", exact=True).first).to_be_attached()
+    assert page.get_by_text("VIA", exact=True).count() == 0
+    page.evaluate("localStorage.setItem('companion.lang', 'it')")  # the phone picks Italiano
+    page.goto(f"{base}/?game={game_id}")
+    expect(page.locator("html")).to_have_attribute("lang", "it")
     expect(page.get_by_text("VIA", exact=True).first).to_be_attached()
+    expect(page.get_by_text("Via dei Giocattoli").first).to_be_attached()
     assert page.get_by_text("START", exact=True).count() == 0
+    assert page.get_by_text("Toy Street").count() == 0
     assert page.errors == []
 
 
@@ -106,8 +110,8 @@ def test_a_profile_remembers_its_box_language(server: tuple[str, GameService],
     page.get_by_role("button", name="Start from the edition's defaults").click()
     menu = page.locator("#pf-language")
     expect(menu.locator("option")).to_have_text(OWN_NAMES)
-    menu.select_option("it")
-    # the board list now shows the Italian box's words, not a correction of them
+    expect(menu).to_have_value("it")  # Monopolino's own
+    # the board list shows the Italian box's words, not a correction of them
     expect(page.locator("[data-field='spaces.start.name']")).to_have_value("VIA")
     card = page.locator("textarea[data-field$='.text']").first
     card.fill("Vai avanti fino al VIA e prendi €2.")
@@ -116,7 +120,7 @@ def test_a_profile_remembers_its_box_language(server: tuple[str, GameService],
     saved = service.call(lambda: Profiles(service.store.conn).get("La nostra scatola",
                                                                   "monopolino"))
     board = saved["settings"]["board"]
-    assert board["language"] == "it"
+    assert board.get("language", "it") == "it"  # the edition's own: the profile need not say
     assert "start" not in board.get("spaces", {})  # VIA is the box's word, not a correction
     texts = list(board["cards"].values())
     assert texts == [{"text": "Vai avanti fino al VIA e prendi €2."}]
@@ -125,10 +129,13 @@ def test_a_profile_remembers_its_box_language(server: tuple[str, GameService],
     page.select_option("#pf-edition", "monopolino")
     page.get_by_role("button", name="La nostra scatola").click()
     expect(page.locator("#pf-language")).to_have_value("it")
-    # a game on it: the English phone reads VIA and the owner's Italian card text
+    # a game on it: each reader reads START in their language, the owner's card text as typed
     game = service.create_game({"edition": "monopolino", "players": ["Anna", "Ben"],
                                 "profile": "La nostra scatola"})
     assert game.ok, game.error
-    view = service.view(game.game_id)
-    assert view["board"]["spaces"][0]["name"] == "VIA"
+    board = service.state(game.game_id)[1].board
+    assert (render(board.spaces[0].name, "it"), render(board.spaces[0].name, "en")) == (
+        "VIA", "START")
+    typed = [c.text for c in board.decks["risk"] if c.text.startswith("Vai avanti")]
+    assert [render(t, "en") for t in typed] == ["Vai avanti fino al VIA e prendi €2."]
     assert page.errors == []

@@ -297,10 +297,11 @@ function spaceView(s, i) {
     let el;
     if (f === "kind") el = h("select", {id}, ...b.kinds.map((k) => h("option", {value: k, selected: s.kind === k}, kindName(k))));
     else if (f === "color") el = h("select", {id}, h("option", {value: ""}, tr("none")),
-      ...Object.entries(b.colors).map(([k, v]) => h("option", {value: k, selected: s.color === k}, v)));
+      ...Object.entries(b.colors).map(([k, v]) => h("option", {value: k, selected: s.color === k, lang: P.language}, v)));
     else if (f === "deck") el = h("select", {id}, h("option", {value: ""}, tr("none")),
-      ...Object.entries(b.decks).map(([k, v]) => h("option", {value: k, selected: s.deck === k}, v)));
+      ...Object.entries(b.decks).map(([k, v]) => h("option", {value: k, selected: s.deck === k, lang: P.language}, v)));
     else el = h("input", {id, value: s[f], inputmode: NUMBERS.has(f) ? "numeric" : null,
+      lang: f === "name" ? P.language : null,  /* the box's words, in the box's language */
       type: NUMBERS.has(f) ? "number" : "text", maxlength: NUMBERS.has(f) ? null : 40});
     el.setAttribute("data-field", `spaces.${s.id}.${f}`);
     el.addEventListener("change", () => {
@@ -324,7 +325,7 @@ function spaceView(s, i) {
   }
   const marks = (P.marks[`s:${s.id}`] || []).length;
   const box = h("details", {class: "space", id: `space-${s.id}`, open: P.open.has(s.id)},
-    h("summary", {}, h("span", {class: "idx"}, String(i)), h("span", {class: "sname"}, s.name),
+    h("summary", {}, h("span", {class: "idx"}, String(i)), h("span", {class: "sname", lang: P.language}, s.name),
       h("span", {class: "muted skind"}, kindName(s.kind) + (s.price ? ` · ${s.price}` : "")),
       marks ? h("span", {class: "unverified", title: tr("facts not yet checked against your box")},
         trn("{n} to check", "{n} to check", marks)) : null),
@@ -353,7 +354,8 @@ function fxContext() {
 }
 function cardView(c) {
   const id = `card-${c.id}`;
-  const text = h("textarea", {id, rows: 2, maxlength: 200, "data-field": `cards.${c.id}.text`});
+  const text = h("textarea", {id, rows: 2, maxlength: 200, "data-field": `cards.${c.id}.text`,
+    lang: P.language});
   text.value = c.text;
   text.addEventListener("change", () => { c.text = text.value; recheck(); });
   const effectId = `effect-${c.id}`;

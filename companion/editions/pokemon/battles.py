@@ -144,7 +144,7 @@ class PokemonBattles(MonopolyRules):
             return
         total = self.total(ctx.state, player)
         options: list[tuple[str, str]] = [
-            (c, Msg("Play \u201c{card}\u201d (+{n})", card=ctx.state.b.card(c).text.split(".")[0],
+            (c, Msg("Play \u201c{card}\u201d (+{n})", card=ctx.state.b.card(c).first_sentence,
                     n=int(ctx.state.b.card(c).effect.get("bonus", 0)))) for c in cards]
         options.append(("done", Msg("Play no more cards")))
         rival = b["owner"] if player == b["challenger"] else b["challenger"]
@@ -164,7 +164,7 @@ class PokemonBattles(MonopolyRules):
         self.return_card(ctx, player, option)
         ctx.emit("challenge_card_played", Msg("{player} plays \u201c{card}\u201d: +{n}.",
                                               player=ctx.state.name(player),
-                                              card=card.text.split(".")[0], n=bonus),
+                                              card=card.first_sentence, n=bonus),
                  player=player, card=card.id, bonus=bonus)
         ctx.then(Task("battle_cards", {"player": player}))
 
