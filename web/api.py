@@ -13,7 +13,7 @@ from companion import join_codes
 from companion.engine import editions
 from companion.engine.types import SetupError
 from companion.game_record import move_words
-from companion.i18n import Msg, Msgs, wire
+from companion.i18n import SOURCE, Msg, Msgs, localized, wire
 from companion.past import Past
 from web import access
 from web.bodies import body
@@ -83,7 +83,18 @@ def edition_setup(name: str) -> Response:
         raise ApiError("not_found", Msg("Edition {name} is not available.",
                                         name=repr(name))) from exc
     return jsonify({"name": name, "title": str(rules.title), "family": str(rules.family),
-                    "setup": rules.setup_info()})
+                    "setup": setup_words(rules.setup_info())})
+
+
+def setup_words(info: dict[str, Any]) -> dict[str, Any]:
+    """The setup form's data with the box's words: the board the banker corrects in the box's
+    language (as the profile editor shows it), each token's name as data for the phone to
+    read in its language (``token_names``; the token's id stays its English name)."""
+    language = str(info.get("language") or SOURCE)
+    out = {**info, "token_names": {str.__str__(t): wire(t) for t in info.get("tokens", [])}}
+    if info.get("board"):
+        out["board"] = localized(info["board"], language)
+    return out
 
 
 @bp.get("/games")

@@ -2032,7 +2032,8 @@ function setupForm() {
       }
       const id = `setup-token-${i}`;
       const sel = h("select", {id, "data-player": p.name}, h("option", {value: ""}, tr("No token")),
-        ...tokens.map((t) => h("option", {value: t, selected: chosen[p.name] === t}, t)));
+        ...tokens.map((t) => h("option", {value: t, selected: chosen[p.name] === t},
+          I18n.text((info.token_names || {})[t]) || t)));  /* the box's word, in this phone's language */
       sel.addEventListener("change", () => { chosen[p.name] = sel.value; });
       return h("div", {class: "token-row"}, h("label", {for: id}, tr("Token for {player}", {player: p.name})), sel);
     }));
