@@ -109,15 +109,25 @@ def test_the_shipped_translations_are_marked_unverified_and_can_be_confirmed() -
 
 
 # -- the pseudo-language: every box word on a phone's view goes through the box's words -------
-ONE_GAME = {"monopolino": "monopolino-4-players.json", "starwars": "starwars-digital.json",
-            "mario": "mario-three-players.json", "pokemon": "pokemon-four-trainers.json"}
-"""One example game of each edition whose box words are data (Master Trainer's are catalogue
-messages: tests/i18n/test_master_trainer_words.py)."""
+BOARDS = {"monopolino": "monopolino-4-players.json", "starwars": "starwars-digital.json",
+          "mario": "mario-three-players.json", "pokemon": "pokemon-four-trainers.json"}
+"""One example game of each edition with a board file."""
+ONE_GAME = {**BOARDS, "master-trainer": "master-trainer-three-players.json"}
+"""One example game of each edition (Master Trainer's spaces, cards and attacks are catalogue
+messages, tests/i18n/test_master_trainer_words.py; its Pokémon and Rivals are box words)."""
 
 
 def _box_words(edition: str) -> set[str]:
     """Every English word of the edition's box: space names, deck titles, card texts, colour
-    names, tokens and Pokémon types, as the data file ships them."""
+    names, tokens and Pokémon types, as the data file ships them (Master Trainer: its chips'
+    Pokémon, its Rivals and their Pokémon)."""
+    if edition == "master-trainer":
+        from companion.editions.master_trainer.data import load
+
+        data = load()
+        return ({str.__str__(c.name) for c in data.chips.values()}
+                | {str.__str__(r.name) for r in data.rivals.values()}
+                | {str.__str__(r.pokemon) for r in data.rivals.values()})
     board = load_board(edition)
     words = {str.__str__(s.name) for s in board.spaces}
     words |= {str.__str__(t) for t in board.deck_titles.values()}
@@ -170,7 +180,7 @@ def test_pseudo_language_game_shows_no_undecorated_box_word_on_the_phones_view(
 
 
 def test_every_edition_with_a_board_has_its_words_in_italian_and_spanish() -> None:
-    for edition in ONE_GAME:
+    for edition in BOARDS:
         board = load_board(edition)
         for lang in ("it", "es"):
             for s in board.spaces:

@@ -14,7 +14,7 @@ from typing import Any
 from companion.boxes import board_edit
 from companion.editions import readings
 from companion.engine.types import SetupError
-from companion.i18n import Msg
+from companion.i18n import SOURCE, Msg, Word
 
 COLOURS = ("pink", "green", "blue", "red")
 """Chip colours found on the board's Catch'em spaces (yellow lives in the Unknown Dungeon)."""
@@ -199,11 +199,20 @@ def _rivals(table: Mapping[str, Any], override: Any) -> dict[str, Rival]:
         ):
             raise SetupError(f"Setting 'rivals': {key}'s bonus must list 6 numbers (rolls 1-6).")
         verified = bool(raw.get("verified", True)) or ("strength" in fix and "bonus" in fix)
-        out[key] = Rival(key, raw["name"], raw["pokemon"], strength, tuple(bonus), verified)
+        out[key] = Rival(key, box_word(f"rivals.{key}.name", raw["name"]),
+                         box_word(f"rivals.{key}.pokemon", raw["pokemon"]), strength,
+                         tuple(bonus), verified)
     unknown = set(override) - set(table)
     if unknown:
         raise SetupError(f"Setting 'rivals': unknown rival {sorted(unknown)[0]!r}.")
     return out
+
+
+def box_word(key: str, name: str) -> Word:
+    """A name printed on the box (a Pokémon's, a Rival's), the same in Italian and Spanish,
+    as the box's word: every reader reads it as printed, and the pseudo-language marks it
+    (docs/translating.md, "The box's words")."""
+    return Word(key, {SOURCE: str(name)})
 
 
 def extract_attacks(fileobj: Any, keywords: Any, comment_tags: Any, options: Any
@@ -236,8 +245,8 @@ def _build(settings: Mapping[str, Any] | None) -> EditionData:
     chips_raw, rules, evolution = _raw()
     chips = {
         c["slug"]: Chip(
-            c["number"], c["slug"], c["name"], c["colour"], c["power"], c["attack"],
-            c["strength"], tuple(c["catch"]),
+            c["number"], c["slug"], box_word(f"chips.{c['slug']}.name", c["name"]), c["colour"],
+            c["power"], c["attack"], c["strength"], tuple(c["catch"]),
         )
         for c in chips_raw["chip"]
     }
