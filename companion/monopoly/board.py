@@ -226,10 +226,12 @@ def check_words(edition: str, raw: Mapping[str, Any], source: str) -> None:
            "cards": [c["id"] for d in raw.get("decks", []) for c in d["cards"]],
            "colors": list(raw.get("colors", {})), "tokens": raw["edition"].get("tokens", []),
            "types": list(raw.get("types", {}))}
+    if raw["edition"].get("language", SOURCE) not in LANGUAGES:
+        raise SeedError(f"{source}: edition.language is one of {', '.join(LANGUAGES)}.")
+    known = {words.key(t, str(i)) for t, items in ids.items() for i in items}
     for lang, file in _words(edition).items():
         where = source.removesuffix(".toml") + f".{lang}.toml"
         validate(file, WORDS_SCHEMA, where)
-        known = {words.key(t, str(i)) for t, items in ids.items() for i in items}
         for table in words.TABLES:
             for item, text in dict(file.get(table, {})).items():
                 if words.key(table, item) not in known or not isinstance(text, str):
@@ -285,15 +287,14 @@ def _build_board(edition: str, corrections: Mapping[str, Any] | None) -> Board:
     money = raw["money"]
     raw_spaces = board_edit.edit_spaces(edition, raw, corrections)
     changes = corrections.get("spaces") or {}
-
     added = {str(a["id"]): a for a in corrections.get("add") or ()}
+    shipped = {str(o["id"]): str(o["name"]) for o in raw["spaces"]}
 
     def space_name(s: Mapping[str, Any]) -> Word:
         """A space's name: the data file's words, or the owner's correction over them."""
         sid = str(s["id"])
         fix = changes.get(sid, {}).get("name", added.get(sid, {}).get("name"))
-        english = next((str(o["name"]) for o in raw["spaces"] if o["id"] == sid), "")
-        return words.word(words.key("spaces", sid), english or str(s["name"]), known,
+        return words.word(words.key("spaces", sid), shipped.get(sid) or str(s["name"]), known,
                           str(s["name"]) if isinstance(fix, str) else fix)
 
     spaces = tuple(

@@ -209,3 +209,15 @@ def test_a_reading_that_quotes_a_monopolino_card_quotes_it_in_the_readers_langua
     quoting = {str(m.id): str(m.string) for m in cat if isinstance(m.id, str)
                and re.search(r"Pay (EUR |€)0.50", m.id)}
     assert quoting and {k: v for k, v in quoting.items() if "Pay" in v} == {}
+
+
+def test_a_words_file_naming_a_word_its_data_file_lacks_is_refused_at_start_up(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.engine.seeds import SeedError
+    from companion.monopoly import board
+
+    for edition in BOARDS:  # the shipped files name only their editions' words
+        board.check_words(edition, board._raw(edition), f"seeds/{edition}.toml")
+    monkeypatch.setattr(board, "_words", lambda edition: {"it": {"spaces": {"via-roma": "X"}}})
+    with pytest.raises(SeedError, match=r"monopolino.it.toml: spaces.via-roma is not a word"):
+        board.check_words("monopolino", board._raw("monopolino"), "seeds/monopolino.toml")
