@@ -228,7 +228,7 @@ def commands(game_id: str) -> Response:
     names = {p["id"]: p["name"] for p in web().service.view(game_id, None)["players"]}
     return jsonify([{"cmd": c["cmd"], "time": c["time"], "actor": c["actor"],
                      "type": c["body"].get("type", ""), "first_seq": c["first_seq"],
-                     "last_seq": c["last_seq"], "move": move_words(c["body"], names)}
+                     "last_seq": c["last_seq"], "move": wire(move_words(c["body"], names))}
                     for c in web().service.commands(game_id)])
 
 

@@ -1,0 +1,103 @@
+"""The shared core's own lines read in each reader's language (issue 41, item 3): the banker's
+undo, the refusals every edition shares, the framing of stories and history."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from companion.i18n import Msg, render
+from companion.service import GameService
+
+SETUP = {"edition": "mario", "players": ["Lucía", "Sofía"], "dice": "physical", "seed": 5,
+         "settings": {"order": "seated"}}
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> GameService:
+    svc = GameService(tmp_path).start()
+    yield svc
+    svc.stop()
+
+
+def _game(service: GameService) -> tuple[str, str]:
+    out = service.create_game(SETUP)
+    assert out.ok, out.error
+    first = service.view(out.game_id)["players"][0]["id"]
+    return out.game_id, first
+
+
+def _roll(service: GameService, gid: str, actor: str, dice: list[int]) -> None:
+    out = service.submit(gid, {"actor": actor, "type": "roll", "args": {"dice": dice}})
+    assert out.ok, out.error
+
+
+def test_the_banker_undo_is_announced_in_each_language(service: GameService) -> None:
+    gid, first = _game(service)
+    _roll(service, gid, first, [3, 1])
+    out = service.undo(gid)
+    assert out.ok, out.error
+    said = out.says[0]
+    assert said == "The banker undoes Lucía's roll."  # the English line, as before
+    assert isinstance(said, Msg)
+    assert render(said, "it") == "Il banchiere annulla il tiro di Lucía."
+    assert render(said, "es") == "La banca deshace la tirada de Lucía."
+
+
+def test_an_undo_of_several_moves_counts_them_in_each_language(service: GameService) -> None:
+    gid, first = _game(service)
+    _roll(service, gid, first, [3, 1])
+    cmd = service.commands(gid)[-1]["cmd"]
+    view = service.view(gid)
+    for action in view["actions"]:  # whatever the roll left to answer: one more move
+        if action["type"] in ("buy", "decline", "pass", "end_turn", "skip"):
+            assert service.submit(gid, {"actor": action["actor"], "type": action["type"],
+                                        "args": action.get("args") or {}}).ok
+            break
+    out = service.undo(gid, cmd)
+    assert out.ok, out.error
+    assert out.says[0] == "The banker undoes Lucía's roll and the move after it."
+    assert render(out.says[0], "es") == ("La banca deshace la tirada de Lucía y la jugada "
+                                         "siguiente.")
+
+
+def test_a_move_is_named_as_a_message() -> None:
+    from companion.game_record import move_words
+    names = {"a": "Lucía"}
+    assert render(move_words({"actor": "a", "type": "roll"}, names), "es") == "la tirada de Lucía"
+    assert render(move_words({"actor": "banker", "type": "transfer"}, names), "it") == (
+        "il trasferimento del banchiere")
+    assert render(move_words({"actor": "a", "type": "mystery"}, names), "it") == (
+        "la mossa di Lucía")
+
+
+POKEMON = {"edition": "pokemon", "players": ["Lucía", "Sofía"], "dice": "physical", "seed": 5,
+           "settings": {"order": "seated"}}
+
+
+def _trade(service: GameService, give: object, get: object, to: object = None) -> str:
+    gid = service.create_game(POKEMON).game_id
+    players = service.view(gid)["players"]
+    out = service.submit(gid, {"actor": players[0]["id"], "type": "propose_trade",
+                               "args": {"to": to or players[1]["id"], "give": give,
+                                        "take": get}})
+    assert not out.ok
+    return out.error
+
+
+def test_a_trade_refusal_reads_in_each_language(service: GameService) -> None:
+    said = _trade(service, {"money": 0}, {"money": 999})
+    assert said == "Sofía does not have 999 Poké Balls."
+    assert isinstance(said, Msg)
+    assert render(said, "es") == "Sofía no tiene 999 Poké Balls."
+    assert render(said, "it") == "Sofía non ha 999 Poké Ball."
+
+
+def test_an_argument_refusal_reads_in_each_language(service: GameService) -> None:
+    said = _trade(service, {"money": 0}, {"money": 1}, to=[1, 2])
+    assert said.startswith("Argument 'to' of 'propose_trade' must be")
+    assert isinstance(said, Msg)
+    assert render(said, "es").startswith("El argumento 'to' de 'propose_trade' debe ser")
+    assert render(said, "it").startswith("L'argomento 'to' di 'propose_trade' deve essere")
+    assert "must" not in render(said, "it") and " or " not in render(said, "it")
