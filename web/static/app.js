@@ -435,6 +435,26 @@ const YOU_SAY = {
   "{player} passes.": (a) => tr("You pass.", a),
   "{player} is bankrupt: everything goes to the Bank.": (a) => tr("You are bankrupt: everything goes to the Bank.", a),
   "{player} is bankrupt: everything goes to {other}.": (a) => tr("You are bankrupt: everything goes to {other}.", a),
+  "{player} rolled {n}.": (a) => tr("You rolled {n}.", a),
+  "Super Star: {player} rolled {n} and collects {amount}.": (a) => tr(
+    "Super Star: you rolled {n} and collect {amount}.", a),
+  "The Force: {player} rolled {n}, {power}.": (a) => tr("The Force: you rolled {n}, {power}.", a),
+  "{player} rolls {roll} and catches {pokemon}": (a) => tr("You roll {roll} and catch {pokemon}.", a),
+  "X: {player} catches nothing.": (a) => tr("X: you catch nothing.", a),
+  "{player} stops.": (a) => tr("You stop.", a),
+  "{why}: {player} draws an Item Card.": (a) => tr("{why}: you draw an Item Card.", a),
+  "{player} pays {amount} to re-roll.": (a) => tr("You pay {amount} to re-roll.", a),
+  "{player} pays {amount} to continue {space}: it collects rent again.": (a) => tr(
+    "You pay {amount} to continue {space}: it collects rent again.", a),
+  "Bowser passed {player}: {player} pays {amount}": (a) => tr("Bowser passed you: you pay {amount}.", a),
+  "Card: {player} pays {amount}": (a) => tr("You pay {amount}.", a),
+  "Card: {player} pays {amount} onto the LOTTERY": (a) => tr("You pay {amount} onto the LOTTERY.", a),
+  "Galactic Empire Tax: {player} pays {amount} to the Bank": (a) => tr(
+    "Galactic Empire Tax: you pay {amount} to the Bank.", a),
+  "{player} pays {other} the {amount} difference.": (a) => tr("You pay {other} the {amount} difference.", a),
+  "{player} pays {owner} {amount} to explore {space} (exploration cost)": (a) => tr(
+    "You pay {owner} {amount} to explore {space} (exploration cost).", a),
+  "{why}: {player} pays {amount}.": (a) => tr("{why}: you pay {amount}.", a),
 };
 /* ... and those that speak of the reader as the one paid */
 const YOU_HEAR = {
