@@ -101,3 +101,13 @@ def test_an_argument_refusal_reads_in_each_language(service: GameService) -> Non
     assert render(said, "es").startswith("El argumento 'to' de 'propose_trade' debe ser")
     assert render(said, "it").startswith("L'argomento 'to' di 'propose_trade' deve essere")
     assert "must" not in render(said, "it") and " or " not in render(said, "it")
+
+
+@pytest.mark.parametrize(("lang", "mark"), [("it", "(vince)"), ("es", "(gana)")])
+def test_the_winners_mark_has_no_gender(lang: str, mark: str) -> None:
+    """The story's and history's mark beside a winner's name reads right for Lucía and for
+    Mario alike ("Lucía (ganador)" was masculine): a verb, not a gendered noun."""
+    from companion.i18n import catalogue
+    cat = catalogue(lang)
+    assert cat is not None
+    assert cat.get("(winner)").string == mark
