@@ -159,8 +159,8 @@ def _cite_text(rules: Any, rule: str) -> str:
     text = cache.get(rule)
     if text is None:
         found = rules.citation(rule)
-        text = cache[rule] = "" if found is None else str(found["text"])
-    return str(text)
+        text = cache[rule] = "" if found is None else found["text"]
+    return text  # type: ignore[no-any-return]
 
 
 @dataclass

@@ -216,8 +216,9 @@ def history(game_id: str) -> Response:
                                         access.record(game_id).edition)
              if before is None or line["seq"] < before]  # off the move path: companion/past.py
     # each line's English ``say`` with its message beside it (``msg``, ``args``): a phone
-    # reads the line in its own language
-    return jsonify([{**row, **wire(row["say"])} if isinstance(row.get("say"), Msg) else row
+    # reads the line in its own language; its rule (``cite``) likewise
+    return jsonify([{**row, **(wire(row["say"]) if isinstance(row.get("say"), Msg) else {}),
+                     **({"cite": wire(row["cite"])} if isinstance(row.get("cite"), Msg) else {})}
                     for row in reversed(lines[-limit:] if limit else lines)])
 
 

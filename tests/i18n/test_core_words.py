@@ -111,3 +111,26 @@ def test_the_winners_mark_has_no_gender(lang: str, mark: str) -> None:
     cat = catalogue(lang)
     assert cat is not None
     assert cat.get("(winner)").string == mark
+
+
+def test_a_readings_citation_reads_in_each_language() -> None:
+    """A rule the companion reads (a reading) is framed in the reader's words: "lectura: …"
+    where it said "reading: The ranking…" on every phone; a rulebook's quote stays its
+    English quotation."""
+    from companion.engine.editions import EDITIONS, find_edition
+    from companion.i18n import catalogue
+    seen = 0
+    for name in EDITIONS:
+        rules = find_edition(name)
+        for rule, entry in rules.citations().items():
+            if "reading" not in entry:
+                continue
+            cited = rules.citation(rule)
+            assert cited is not None
+            topic = rules.reading_topic(entry["reading"])
+            es_cat = catalogue("es")
+            assert es_cat is not None and es_cat.get(topic) is not None, topic
+            es = render(cited["text"], "es")
+            assert "reading:" not in es and f"interpretación: {es_cat.get(topic).string}" in es
+            seen += 1
+    assert seen

@@ -615,8 +615,11 @@ function glance(v) {
   const cites = v.log_cites || [];
   /* a line the log stored as English (an old game's, before messages): marked lang="en" */
   const raw = S.raw && S.raw.version === v.version ? S.raw.log || [] : [];
+  /* each rule as the companion sent it (a message: its quote marked English, citeNodes) */
+  const rawCites = S.raw && S.raw.version === v.version ? S.raw.log_cites || cites : cites;
   const log = (v.log || []).map((e, i) => ({...(typeof e === "string" ? {say: e} : e),
-    cite: (e && e.cite) || cites[i], english: typeof raw[i] === "string"})).slice(-4).reverse();
+    cite: (e && e.cite) || rawCites[i] || cites[i], english: typeof raw[i] === "string"}))
+    .slice(-4).reverse();
   if (log.length || roll.length) {
     const list = h("ul", {class: "happened", "aria-label": tr("What just happened")});
     /* the dice go beside the newest line of a player who rolled or moved by them (not
@@ -639,7 +642,7 @@ function glance(v) {
       if (i === at) li.prepend(dice(roll));
       if (e && e.cite) {
         const why = window.RulesAtHand ? RulesAtHand.why(e.cite)  /* with the readings in force */
-          : h("span", {class: "cite", lang: "en", hidden: true}, String(e.cite));
+          : h("span", {class: "cite", hidden: true}, ...citeNodes(e.cite));
         li.append(" ", h("button", {class: "link", "aria-expanded": "false", onclick: (ev) => {
           why.hidden = !why.hidden; ev.target.setAttribute("aria-expanded", String(!why.hidden));
         }}, tr("rule")), why);
@@ -1426,6 +1429,14 @@ function chartTab() {
 }
 
 /* ---- history (newest first) ---- */
+/* a rule's citation (a message) in this phone's words around the rulebook's quote, which stays
+   the English it is and is marked so; an old game's citation, English text, marked whole */
+function citeNodes(c) {
+  if (!c || typeof c !== "object" || !c.msg) return [h("span", {lang: "en"}, String(c ?? ""))];
+  const a = c.args || {};
+  return typeof a.quote === "string" && !c.plural
+    ? trNodes(c.msg, {...a, quote: h("span", {lang: "en"}, a.quote)}) : [I18n.text(c)];
+}
 const HISTORY_PAGE = 100;  /* lines the History tab asks for at a time */
 /* a history row's line in this phone's language (its message beside its English say) */
 const rowText = (row) => I18n.text(row.msg ? {msg: row.msg, plural: row.plural, args: row.args || {}}
@@ -1442,11 +1453,10 @@ function historyTab() {
   let lastCmd = null;
   rows.forEach((row) => {
     const said = words(rowText(row));
-    /* a line stored as English (an old game's, before messages), and the rulebook's words:
-       marked lang="en" */
+    /* a line stored as English (an old game's, before messages): marked lang="en" */
     const li = h("li", {class: row.undone ? "undone" : "", "data-anchor": `h${row.n}`},
       row.msg ? said : h("span", {lang: "en"}, said));
-    if (row.cite) li.append(" (", h("span", {class: "cite", lang: "en"}, row.cite), ")");
+    if (row.cite) li.append(" (", h("span", {class: "cite"}, ...citeNodes(row.cite)), ")");
     /* the banker can take a move back from here, after saying yes */
     if (banker() && !row.undone && row.cmd > 0 && row.cmd !== lastCmd && row.type !== "undone") {
       const asking = S.confirm === `undo:${row.cmd}`;
