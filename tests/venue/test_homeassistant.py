@@ -312,3 +312,33 @@ def test_the_house_reads_the_table_in_its_own_language(tmp_path: Path) -> None:
     assert names["event"] == "Último suceso" and names["turn"] == "Turno de"
     with pytest.raises(ValueError, match="language"):
         HomeAssistantSettings.from_toml({"broker": "localhost", "language": "xx"})
+
+
+@pytest.mark.parametrize("name", ["mario-two-players", "pokemon-two-trainers",
+                                  "starwars-two-ships", "monopolino-2-players",
+                                  "master-trainer-two-players"])
+def test_the_houses_entities_show_no_word_outside_the_catalogue(tmp_path: Path,
+                                                                 name: str) -> None:
+    """Issue 41: a Home Assistant set to the pseudo-language reads every state of a whole game
+    of each edition (the last event after every move) and the entities' names decorated."""
+    from companion.venue.homeassistant import discovery, house_state
+    from tests.i18n import pseudo
+
+    settings = HomeAssistantSettings.from_toml({"broker": "localhost", "language": "qps"})
+    data = json.loads((ROOT / "examples" / f"{name}.json").read_text("utf-8"))
+    steps = data.pop("steps")
+    found: dict[str, int] = {}
+    with GameService(tmp_path) as service:
+        gid = str(service.create_game(data).game_id)
+        words = pseudo.Table(service, service.view(gid)["edition"])
+        for config in discovery(settings, "s", "t").values():
+            if words.left(config["name"]):
+                found.setdefault(config["name"], 0)
+        for n, step in enumerate(steps, 1):
+            assert service.submit(gid, parse_step(service.state(gid)[1], step)).ok
+            words.learn(gid)
+            state = house_state(dict(service.view(gid)), settings.language)
+            for key in ("last", "turn", "leader"):
+                if words.left(state[key]):
+                    found.setdefault(state[key], n)
+    assert found == {}

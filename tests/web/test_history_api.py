@@ -208,4 +208,7 @@ def test_the_wins_chart_speaks_the_readers_language(tmp_path: Path) -> None:
         assert 'aria-label="Victorias a lo largo del tiempo"' in text
         client.set_cookie("companion.lang", "it")
         assert "partite giocate →" in client.get("/api/history/chart.svg").get_data(as_text=True)
+        client.set_cookie("companion.lang", "qps")  # the pseudo-language: every word decorated
+        qps = client.get("/api/history/chart.svg").get_data(as_text=True)
+        assert "⟦games played →⟧" in qps and 'aria-label="⟦Wins over time⟧"' in qps
         assert "Vary" in svg.headers and "Accept-Language" in svg.headers["Vary"]
