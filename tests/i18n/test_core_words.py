@@ -134,3 +134,23 @@ def test_a_readings_citation_reads_in_each_language() -> None:
             assert "reading:" not in es and f"interpretación: {es_cat.get(topic).string}" in es
             seen += 1
     assert seen
+
+
+def test_the_bankers_undo_box_names_the_move_as_a_message(service: GameService) -> None:
+    """GET /commands names each move as a message, so the banker's confirmation reads
+    "¿Deshacer la tirada de Lucía?" on a Spanish phone (it read "¿Deshacer Lucía avanza 6
+    hasta Stadium.?", the move's log line), and its history rows carry their event type."""
+    import sys
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "web"))
+    from web_helpers import PIN, Phone
+
+    from web import create_app
+    gid, first = _game(service)
+    _roll(service, gid, first, [3, 1])
+    phone = Phone(create_app(service, config={"banker_pin": PIN}).test_client()).login()
+    move = phone.get(f"/api/games/{gid}/commands").get_json()[-1]["move"]
+    assert render(Msg.from_json(move), "es") == "la tirada de Lucía"
+    assert move["say"] == "Lucía's roll"
+    assert service.undo(gid).ok
+    rows = phone.get(f"/api/games/{gid}/history").get_json()
+    assert rows[0]["type"] == "undone" and rows[0]["msg"] == "The banker undoes {move}."
