@@ -109,9 +109,8 @@ def test_the_start_up_and_fault_screens_show_no_word_outside_the_catalogue(
     """Issue 41: the screens a table shows when it cannot start (a damaged, read-only, busy or
     deleted database, a state directory in memory), when a device goes missing, and when a
     screen cannot be drawn, in the pseudo-language."""
-    from companion.i18n import Msg
-    from companion.runner import VOLATILE_SCREEN, device_fault
     from companion.store_errors import StoreError, StoreLost
+    from tests.i18n.test_device_words import device_fault
 
     drawn: list[str] = []
     real_wrap = screens.wrap
@@ -125,9 +124,7 @@ def test_the_start_up_and_fault_screens_show_no_word_outside_the_catalogue(
         {"readers": [{"role": "bank"}], "display": {"kind": "dummy", "language": "qps"}},
         on_tap=lambda r, u: None, on_action=lambda a, e: None, simulate=True)
     texts = [StoreError("x", kind).screen for kind in ("damaged", "read_only", "busy")]
-    texts += [StoreLost("x").screen, VOLATILE_SCREEN,
-              device_fault("table", Msg("stopped answering: {reason}", reason="EIO")),
-              device_fault("buttons", Msg("ready"))]
+    texts += [StoreLost("x").screen, device_fault("table"), device_fault("buttons")]
     try:
         for text in texts:
             hw.show_error(text)
@@ -141,4 +138,4 @@ def test_the_start_up_and_fault_screens_show_no_word_outside_the_catalogue(
     with GameService(tmp_path) as service:
         words = pseudo.Table(service, "mario")
     assert len(drawn) >= len(texts) + 1
-    assert [line for line in drawn if words.left(line.replace("EIO", ""))] == []
+    assert [line for line in drawn if words.left(line.replace("I/O", ""))] == []

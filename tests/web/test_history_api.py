@@ -201,7 +201,8 @@ def test_the_wins_chart_speaks_the_readers_language(tmp_path: Path) -> None:
     clock = Clock()
     with GameService(tmp_path, clock=clock) as service:
         play(service, "mario-two-players.json", ["Zoë", "Ana"], clock)
-        client = app_for(service).test_client()
+        phone = Phone(app_for(service).test_client()).login()  # the household's banker
+        client = phone.client
         svg = client.get("/api/history/chart.svg", headers={"Accept-Language": "es-ES"})
         text = svg.get_data(as_text=True)
         assert "partidas jugadas →" in text and "games played" not in text, text
