@@ -105,13 +105,19 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from companion.script import ScriptError, load_script, parse_step, with_profile_file
+    from companion.script import (
+        ScriptError,
+        load_script,
+        parse_step,
+        step_refused,
+        with_profile_file,
+    )
     from companion.service import GameService
 
     data = load_script(args.script)
     steps = data.get("steps", [])
     if not isinstance(steps, list):
-        raise ScriptError("'steps' must be a list.")
+        raise ScriptError(Msg("'steps' must be a list."))
     setup = with_profile_file({k: v for k, v in data.items() if k != "steps"})
     with tempfile.TemporaryDirectory() as tmp:
         state_dir = args.state_dir or Path(tmp)
@@ -126,10 +132,10 @@ def cmd_play(args: argparse.Namespace) -> int:
                 try:
                     command = parse_step(state, step)
                 except RuleError as exc:
-                    raise ScriptError(f"Step {n} ({json.dumps(step)}): {exc}") from exc
+                    raise ScriptError(step_refused(n, step, said(exc))) from exc
                 out = service.submit(game_id, command)
                 if not out.ok:
-                    raise ScriptError(f"Step {n} ({json.dumps(step)}): {out.error}")
+                    raise ScriptError(step_refused(n, step, out.error))
             view = dict(service.view(game_id))
             view.pop("actions", None)
             view["steps_run"] = len(steps)

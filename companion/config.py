@@ -7,6 +7,8 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from companion.i18n import Msg
+
 
 class ConfigError(ValueError):
     """The config file is missing or wrong; the message says how to fix it."""
@@ -21,19 +23,19 @@ def load_config(path: str | Path | None) -> dict[str, Any]:
         with p.open("rb") as fh:
             data = tomllib.load(fh)
     except FileNotFoundError:
-        raise ConfigError(
-            f"Config file {p} does not exist. Copy systemd/config.example.toml "
-            "there, or start without --config to use the defaults."
-        ) from None
+        raise ConfigError(Msg(
+            "Config file {file} does not exist. Copy systemd/config.example.toml "
+            "there, or start without --config to use the defaults.", file=str(p))) from None
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"Config file {p} is not valid TOML: {exc}") from None
+        raise ConfigError(Msg("Config file {file} is not valid TOML: {reason}", file=str(p),
+                              reason=str(exc))) from None
     unknown = set(data) - {"server", "hardware", "banker", "state", "venue", "home_assistant",
                            "hotspot"}
     if unknown:
-        raise ConfigError(
-            f"Unknown section(s) in {p}: {', '.join(sorted(unknown))}. "
-            "Known: server, hardware, banker, state, venue, home_assistant, hotspot."
-        )
+        raise ConfigError(Msg(
+            "Unknown section(s) in {file}: {sections}. "
+            "Known: server, hardware, banker, state, venue, home_assistant, hotspot.",
+            file=str(p), sections=", ".join(sorted(unknown))))
     if isinstance(data.get("hardware"), dict) and "enabled" in data["hardware"]:
         data["hardware"] = _hardware_switch(dict(data["hardware"]), p)
     if isinstance(data.get("server"), dict):
@@ -52,11 +54,10 @@ def server_name(config: dict[str, Any]) -> str:
 
     name = config.get("server", {}).get("name", "companion")
     if not isinstance(name, str) or not NAME.match(name):
-        raise ConfigError(
-            f"[server] name = {name!r}: use lower-case letters, digits and hyphens (at most "
+        raise ConfigError(Msg(
+            "[server] name = {name}: use lower-case letters, digits and hyphens (at most "
             "63, not first or last), e.g. \"companion\" or \"table-2\"; phones open "
-            "http://<name>.local."
-        )
+            "http://<name>.local.", name=repr(name)))
     return name
 
 
@@ -100,7 +101,8 @@ def _hardware_switch(section: dict[str, Any], path: Path) -> dict[str, Any]:
     simulation (tap timing settings are kept)."""
     enabled = section.pop("enabled")
     if not isinstance(enabled, bool):
-        raise ConfigError(f"[hardware] enabled in {path} is true or false, not {enabled!r}.")
+        raise ConfigError(Msg("[hardware] enabled in {file} is true or false, not {value}.",
+                              file=str(path), value=repr(enabled)))
     if enabled:
         return section
     out = {k: v for k, v in section.items() if k == "taps"}

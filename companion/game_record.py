@@ -13,7 +13,7 @@ from typing import Any, TypedDict
 from companion.engine import game
 from companion.engine.state import BaseState
 from companion.engine.types import Event
-from companion.i18n import Msg, wire
+from companion.i18n import N_, Msg, Msgs, wire
 
 RECENT = 12
 """Log lines a view carries."""
@@ -31,6 +31,8 @@ class Outcome:
     """``ok``, ``illegal`` (a rule refused it), ``stale`` (the sender's view was out of date),
     ``not_found`` (no such game) or ``bad_request`` (malformed)."""
     game_id: str = ""
+    events: list[str] = field(default_factory=list)
+    """The types of the events it appended (the table's tunes: ``EventData.SIGNAL``)."""
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"ok": self.ok, "version": self.version, "says": self.says}
@@ -157,8 +159,8 @@ def _cite_text(rules: Any, rule: str) -> str:
     text = cache.get(rule)
     if text is None:
         found = rules.citation(rule)
-        text = cache[rule] = "" if found is None else str(found["text"])
-    return str(text)
+        text = cache[rule] = "" if found is None else found["text"]
+    return text  # type: ignore[no-any-return]
 
 
 @dataclass
@@ -270,39 +272,53 @@ def decide_undo(rows: list[Any], commands: list[dict[str, Any]], cmd: int | None
     names = {p.id: p.name for p in state.setup.players}
     later = sum(1 for c in live if c["cmd"] > target["cmd"])
     event = Event(game.UNDONE, {"to_seq": to_seq, "cmd": target["cmd"]},
-                  f"The banker undoes {move_words(target['body'], names)}"
-                  f"{_and_after(later)}.")
+                  undo_words(move_words(target["body"], names), later))
     return event, state, to_seq
 
 
 MOVES = {
-    "accept": "answer", "accept_trade": "yes to a trade", "ask_rent": "call for rent",
-    "auction": "auction", "battle": "challenge to a battle", "bid": "bid", "buy": "purchase",
-    "cancel_trade": "withdrawn trade", "catch": "catch", "challenge": "Dice Challenge",
-    "choose": "choice", "close_auction": "closing of the auction",
-    "continue_location": "continued location", "declare_bankruptcy": "bankruptcy",
-    "decline": "answer", "decline_trade": "no to a trade", "discard": "discard",
-    "draw": "card", "end_game": "end of the game", "explore": "exploring", "fight": "fight",
-    "keep": "keeping the dice", "land": "landing", "pass": "pass",
-    "pay_jail_fine": "Jail fine", "poke_doll": "Poké Doll", "propose_trade": "trade offer",
-    "reroll": "roll again", "reveal": "chip turned over", "revive": "revival", "roll": "roll",
-    "sell_to_bank": "sale to the Bank", "sell_to_creditor": "sale to a creditor",
-    "skip": "pass", "starter": "starter", "stop": "stop", "take": "chip taken",
-    "time_machine": "Time Machine", "trade": "trade", "transfer": "transfer",
-    "use": "card played", "use_jail_card": "Get Out of Jail Free card",
+    "accept": N_("{player}'s answer"), "accept_trade": N_("{player}'s yes to a trade"),
+    "ask_rent": N_("{player}'s call for rent"), "auction": N_("{player}'s auction"),
+    "battle": N_("{player}'s challenge to a battle"), "bid": N_("{player}'s bid"),
+    "buy": N_("{player}'s purchase"), "cancel_trade": N_("{player}'s withdrawn trade"),
+    "catch": N_("{player}'s catch"), "challenge": N_("{player}'s Dice Challenge"),
+    "choose": N_("{player}'s choice"), "close_auction": N_("{player}'s closing of the auction"),
+    "continue_location": N_("{player}'s continued location"),
+    "declare_bankruptcy": N_("{player}'s bankruptcy"), "decline": N_("{player}'s answer"),
+    "decline_trade": N_("{player}'s no to a trade"), "discard": N_("{player}'s discard"),
+    "draw": N_("{player}'s card"), "end_game": N_("{player}'s end of the game"),
+    "explore": N_("{player}'s exploring"), "fight": N_("{player}'s fight"),
+    "keep": N_("{player}'s keeping the dice"), "land": N_("{player}'s landing"),
+    "pass": N_("{player}'s pass"), "pay_jail_fine": N_("{player}'s Jail fine"),
+    "poke_doll": N_("{player}'s Poké Doll"), "propose_trade": N_("{player}'s trade offer"),
+    "reroll": N_("{player}'s roll again"), "reveal": N_("{player}'s chip turned over"),
+    "revive": N_("{player}'s revival"), "roll": N_("{player}'s roll"),
+    "sell_to_bank": N_("{player}'s sale to the Bank"),
+    "sell_to_creditor": N_("{player}'s sale to a creditor"), "skip": N_("{player}'s pass"),
+    "starter": N_("{player}'s starter"), "stop": N_("{player}'s stop"),
+    "take": N_("{player}'s chip taken"), "time_machine": N_("{player}'s Time Machine"),
+    "trade": N_("{player}'s trade"), "transfer": N_("{player}'s transfer"),
+    "use": N_("{player}'s card played"),
+    "use_jail_card": N_("{player}'s Get Out of Jail Free card"),
 }
-"""A command's type as a player names that move ("Anna's roll"); others read "move"."""
+"""A command's type as a player names that move ("Anna's roll"), each a message of its own
+(its translation places the name and the noun's article: "il tiro di Anna"); others read
+"{player}'s move"."""
+ANY_MOVE = N_("{player}'s move")
 
 
-def move_words(body: dict[str, Any], names: dict[str, str]) -> str:
+def move_words(body: dict[str, Any], names: dict[str, str]) -> Msg:
     """The move a command made, in a player's words: "Anna's roll", "the banker's transfer"."""
     actor = str(body.get("actor") or "banker")
-    who = names.get(actor, "the banker")
-    return f"{who}'s {MOVES.get(str(body.get('type', '')), 'move')}"
+    who: str = names.get(actor) or Msg("the banker")
+    return Msg(MOVES.get(str(body.get("type", "")), ANY_MOVE), player=who)
 
 
-def _and_after(later: int) -> str:
-    """ " and the move after it" / " and the 3 moves after it" / "" """
+def undo_words(move: Msg, later: int) -> Msg:
+    """The banker's undo of ``move`` and the ``later`` moves after it, as the log says it."""
     if later <= 0:
-        return ""
-    return " and the move after it" if later == 1 else f" and the {later} moves after it"
+        return Msg("The banker undoes {move}.", move=move)
+    if later == 1:
+        return Msg("The banker undoes {move} and the move after it.", move=move)
+    return Msgs("The banker undoes {move} and the {n} move after it.",  # never one
+                "The banker undoes {move} and the {n} moves after it.", later, move=move)

@@ -17,6 +17,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from companion.i18n import SOURCE, Msg, render
 from companion.story import Row, story
 
 SCHEMA = """
@@ -162,12 +163,15 @@ def household(games: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
             "chart": {"names": names, "points": points}}
 
 
+CHART_LABEL, CHART_AXIS = Msg("Wins over time"), Msg("games played →")
+"""The chart's own words (rendered in each reader's language)."""
 COLOURS = ("#d33", "#36c", "#2a2", "#c80", "#93c", "#0aa", "#a52", "#555")
 
 
-def chart_svg(chart: Mapping[str, Any], width: int = 480, height: int = 200) -> str:
+def chart_svg(chart: Mapping[str, Any], width: int = 480, height: int = 200,
+              lang: str = SOURCE) -> str:
     """Wins so far after each game, one line per player, as inline SVG (no chart library:
-    the table has no internet)."""
+    the table has no internet); its own words in ``lang``."""
     names: Mapping[str, str] = chart["names"]
     points: Sequence[Mapping[str, Any]] = chart["points"]
     pad = 28
@@ -180,12 +184,13 @@ def chart_svg(chart: Mapping[str, Any], width: int = 480, height: int = 200) -> 
         return f"{x:.1f},{y:.1f}"
 
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-             f'role="img" aria-label="Wins over time">',
+             f'role="img" aria-label="{_escape(render(CHART_LABEL, lang))}">',
              f'<line x1="{pad}" y1="{height - pad}" x2="{width - pad}" y2="{height - pad}" '
              'stroke="#888"/>',
              f'<line x1="{pad}" y1="{pad}" x2="{pad}" y2="{height - pad}" stroke="#888"/>',
              f'<text x="4" y="{pad + 4}" font-size="11">{top}</text>',
-             f'<text x="{pad}" y="{height - 8}" font-size="11">games played \u2192</text>']
+             f'<text x="{pad}" y="{height - 8}" font-size="11">'
+             f'{_escape(render(CHART_AXIS, lang))}</text>']
     for k, (key, name) in enumerate(names.items()):
         colour = COLOURS[k % len(COLOURS)]
         line = " ".join(xy(i, int(p["wins"].get(key, 0))) for i, p in enumerate(points))

@@ -209,8 +209,8 @@ class Past:
             self.pace()
             if not event.say:
                 continue
-            item = {"n": len(out) + 1, "seq": seq, "cmd": cmd, "time": when, "say": event.say,
-                    "undone": seq not in kept and event.type != game.UNDONE}
+            item = {"n": len(out) + 1, "seq": seq, "cmd": cmd, "time": when, "type": event.type,
+                    "say": event.say, "undone": seq not in kept and event.type != game.UNDONE}
             citation = rules.citation(event.cite)
             if citation is not None:
                 item.update(cite=citation["text"], citation=citation)

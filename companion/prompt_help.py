@@ -198,6 +198,6 @@ def quoted(cited: Mapping[str, str]) -> str:
     exact English quotation they are (another language says that it quotes the English
     rulebook); the words around them are a message."""
     if "quote" not in cited or "reading" in cited or "house" in cited:
-        return str(cited["text"])
+        return cited["text"]  # a message too (Rules.citation)
     return Msg("{game} rulebook, {section}: “{quote}”", game=cited["edition"],
                section=cited.get("section", ""), quote=cited["quote"])

@@ -28,6 +28,7 @@ from companion.boxes.profiles import ProfileError, Profiles, check, merged
 from companion.engine import game
 from companion.engine.state import BaseState
 from companion.engine.types import Action, Command, Event, GameSetup, IllegalCommand, RuleError
+from companion.i18n import Msg, said
 
 
 class ScriptError(RuleError):
@@ -49,18 +50,25 @@ class ScriptResult:
         return out
 
 
+def step_refused(n: int, step: Any, reason: str) -> Msg:
+    """Why step ``n`` of a script was refused (the step as written, then the reason)."""
+    return Msg("Step {n} ({step}): {reason}", n=n, step=json.dumps(step), reason=reason)
+
+
 def load_script(path: Path) -> dict[str, Any]:
     """A script file; a profile file it names is read relative to the script's folder."""
     try:
         data = json_text.loads(path.read_bytes())
     except FileNotFoundError as exc:
-        raise ScriptError(f"No script file {path}.") from exc
+        raise ScriptError(Msg("No script file {file}.", file=str(path))) from exc
     except OSError as exc:
-        raise ScriptError(f"{path} cannot be read ({exc.strerror}).") from exc
+        raise ScriptError(Msg("{file} cannot be read ({reason}).", file=str(path),
+                              reason=str(exc.strerror))) from exc
     except json_text.JsonTextError as exc:
-        raise ScriptError(f"{path} is not a script: {exc}.") from None
+        raise ScriptError(Msg("{file} is not a script: {reason}.", file=str(path),
+                              reason=said(exc))) from None
     if not isinstance(data, Mapping):
-        raise ScriptError("A script is a JSON object with a setup and 'steps'.")
+        raise ScriptError(Msg("A script is a JSON object with a setup and 'steps'."))
     out = dict(data)
     if _is_file(out.get("profile")):
         out["profile"] = str(path.parent / str(out["profile"]))
@@ -80,20 +88,21 @@ def with_profile_file(setup: Mapping[str, Any]) -> dict[str, Any]:
         out.pop("profile", None)
         return out
     if not isinstance(name, str):
-        raise ScriptError("profile: the name of a saved box profile, or a profile file "
-                          "(.json).")
+        raise ScriptError(Msg("profile: the name of a saved box profile, or a profile file "
+                              "(.json)."))
     if not _is_file(name):
         return out
     try:
         raw = json_text.loads(Path(name).read_bytes())
     except OSError:
-        raise ScriptError(f"profile: there is no profile file {name}.") from None
+        raise ScriptError(Msg("profile: there is no profile file {file}.", file=name)) from None
     except json_text.JsonTextError as exc:
-        raise ScriptError(f"profile: {name} is not a JSON profile file: {exc}.") from None
+        raise ScriptError(Msg("profile: {file} is not a JSON profile file: {reason}.",
+                              file=name, reason=said(exc))) from None
     try:
         return merged(out, check(raw))
     except ProfileError as exc:
-        raise ScriptError(f"{exc} ({name})") from None
+        raise ScriptError(Msg("{reason} ({file})", reason=said(exc), file=name)) from None
 
 
 def script_setup(data: Mapping[str, Any], profiles: Profiles | None = None) -> dict[str, Any]:
@@ -103,13 +112,13 @@ def script_setup(data: Mapping[str, Any], profiles: Profiles | None = None) -> d
     if name is None:
         return setup
     if profiles is None:
-        raise ScriptError(f"profile: there is no profile {name!r} here; play the script with "
-                          "`companion play --state-dir` on the companion's folder, or name "
-                          "an exported profile file (.json).")
+        raise ScriptError(Msg("profile: there is no profile {name} here; play the script "
+                              "with `companion play --state-dir` on the companion's folder, or "
+                              "name an exported profile file (.json).", name=repr(name)))
     try:
         return profiles.resolve(setup)
     except ProfileError as exc:
-        raise ScriptError(str(exc)) from None
+        raise ScriptError(said(exc)) from None
 
 
 def run_script(data: Mapping[str, Any], profiles: Profiles | None = None) -> ScriptResult:
@@ -117,7 +126,7 @@ def run_script(data: Mapping[str, Any], profiles: Profiles | None = None) -> Scr
     an unknown profile (``profiles``: the saved ones a profile name is looked up in)."""
     steps = data.get("steps", [])
     if not isinstance(steps, list):
-        raise ScriptError("'steps' must be a list.")
+        raise ScriptError(Msg("'steps' must be a list."))
     setup = GameSetup.from_json(script_setup(data, profiles))
     events = game.new_game(setup)
     state = game.replay(events)
@@ -126,7 +135,7 @@ def run_script(data: Mapping[str, Any], profiles: Profiles | None = None) -> Scr
             command = parse_step(state, step)
             new = game.decide(state, command)
         except RuleError as exc:
-            raise ScriptError(f"Step {n} ({json.dumps(step)}): {exc}") from exc
+            raise ScriptError(step_refused(n, step, said(exc))) from exc
         for e in new:
             state = game.apply(state, e)
         events += new

@@ -224,7 +224,8 @@ class GameService(GameImport, WriterThread):
                 if before is None or r.seq < before]
         out = []
         for n, r in said[-limit:] if limit else said:
-            item = {"n": n, "seq": r.seq, "cmd": r.cmd, "time": r.time, "say": r.event.say,
+            item = {"n": n, "seq": r.seq, "cmd": r.cmd, "time": r.time, "type": r.event.type,
+                    "say": r.event.say,
                     "undone": r.seq not in kept and r.event.type != game.UNDONE}
             citation = rules.citation(r.event.cite)
             if citation is not None:
@@ -402,7 +403,7 @@ class GameService(GameImport, WriterThread):
             self._after_answer(release_memory)
         if self.store.checkpoint_due():
             self._after_answer(self.store.checkpoint)
-        return Outcome(True, rec.version, says, game_id=rec.id)
+        return Outcome(True, rec.version, says, game_id=rec.id, events=[e.type for e in events])
 
     def _undo(self, game_id: str, cmd: int | None) -> Outcome:
         rec = self._games.get(game_id) or self._load_by_id(game_id)

@@ -18,6 +18,7 @@ from typing import Any
 from companion import i18n, story
 from companion.boxes import card_tags
 from companion.engine.editions import find_edition
+from companion.engine.event_format import signal
 from companion.engine.types import Command, RuleError
 from companion.i18n import Msg, said
 from companion.service import GameNotFound, GameRecord, Outcome, ServicePort
@@ -224,13 +225,8 @@ class Table:
         if not out.ok:
             self.hardware.signal("error")
             return
-        text = " ".join(out.says).lower()
-        if "wins" in text or "winner" in text:
-            self.hardware.signal("win")
-        elif "catch" in text or "caught" in text:
-            self.hardware.signal("catch")
-        else:
-            self.hardware.signal("ok")
+        tunes = {signal(kind) for kind in out.events}
+        self.hardware.signal(next((t for t in ("win", "catch") if t in tunes), "ok"))
 
     def _changed(self, game_id: str, version: int, notice: dict[str, Any] | None) -> None:
         if notice is not None:  # a refusal or a fault (from a tap, a phone or the disk)

@@ -195,3 +195,33 @@ def test_run_starts_without_its_screen(tmp_path: Path, monkeypatch: pytest.Monke
     code, hw = run_once(tmp_path, monkeypatch, config, on_pi=True)
     assert code == 0
     assert hw.status()["screen"]["working"] is False
+
+
+@pytest.mark.parametrize("name", ["pokemon-two-trainers.json", "master-trainer-two-players.json"])
+def test_the_buzzer_tells_a_catch_and_a_win_by_what_happened(tmp_path: Path, name: str) -> None:
+    """The catch tune plays for a Pokémon caught (never for "X: Ash catches nothing."), the
+    win tune for the game's end; decided by the events, not by the English of their lines
+    (issue 41)."""
+    import json
+
+    from companion import script
+
+    examples = Path(__file__).resolve().parents[1] / "examples"
+    data = json.loads((examples / name).read_text("utf-8"))
+    screen = Screen()
+    heard, wanted = [], []
+    with GameService(tmp_path) as service:
+        table = Table(service, screen)
+        gid = str(service.create_game(script.script_setup(data)).game_id)
+        for step in data["steps"]:
+            before = service.view(gid)["version"]
+            out = service.submit(gid, script.parse_step(service.state(gid)[1], step))
+            assert out.ok, out.error
+            table._feedback(out)
+            heard.append(screen.shown[-1][1] if screen.shown[-1][0] == "signal" else None)
+            kinds = [r.event.type for r in service.call(service.store.rows, gid)
+                     if r.seq > before]
+            wanted.append("win" if "finished" in kinds else "catch" if any(
+                k.endswith("_caught") for k in kinds) else "ok")
+    assert "catch" in wanted and wanted[-1] == "win"
+    assert heard == wanted

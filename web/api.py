@@ -227,8 +227,9 @@ def history(game_id: str) -> Response:
                                         access.record(game_id).edition)
              if before is None or line["seq"] < before]  # off the move path: companion/past.py
     # each line's English ``say`` with its message beside it (``msg``, ``args``): a phone
-    # reads the line in its own language
-    return jsonify([{**row, **wire(row["say"])} if isinstance(row.get("say"), Msg) else row
+    # reads the line in its own language; its rule (``cite``) likewise
+    return jsonify([{**row, **(wire(row["say"]) if isinstance(row.get("say"), Msg) else {}),
+                     **({"cite": wire(row["cite"])} if isinstance(row.get("cite"), Msg) else {})}
                     for row in reversed(lines[-limit:] if limit else lines)])
 
 
@@ -239,7 +240,7 @@ def commands(game_id: str) -> Response:
     names = {p["id"]: p["name"] for p in web().service.view(game_id, None)["players"]}
     return jsonify([{"cmd": c["cmd"], "time": c["time"], "actor": c["actor"],
                      "type": c["body"].get("type", ""), "first_seq": c["first_seq"],
-                     "last_seq": c["last_seq"], "move": move_words(c["body"], names)}
+                     "last_seq": c["last_seq"], "move": wire(move_words(c["body"], names))}
                     for c in web().service.commands(game_id)])
 
 

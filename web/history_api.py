@@ -14,6 +14,7 @@ from web import access
 from web.context import web
 from web.errors import ApiError, reader
 from web.events import dumps
+from web.pages import reader_lang
 from web.security import is_banker
 
 bp = Blueprint("history", __name__)
@@ -161,9 +162,12 @@ def history() -> Response:
 @bp.get("/api/history/chart.svg")
 def chart() -> Response:
     household_member()
-    resp = Response(chart_svg(household(_filter(read_past(Past.summaries)))["chart"]),
+    resp = Response(chart_svg(household(_filter(read_past(Past.summaries)))["chart"],
+                              lang=reader_lang()),
                     mimetype="image/svg+xml")
     resp.headers["Cache-Control"] = "no-store"
+    resp.vary.add("Accept-Language")
+    resp.vary.add("Cookie")
     return resp
 
 

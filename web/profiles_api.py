@@ -9,7 +9,7 @@ from flask import Blueprint, Response, jsonify, render_template, request
 
 from companion import i18n, json_text
 from companion.boxes import board_edit
-from companion.boxes.profiles import ProfileError, Profiles, check, export_text
+from companion.boxes.profiles import ProfileError, ProfileNotFound, Profiles, check, export_text
 from companion.boxes.profiles import unverified as unverified_facts
 from companion.engine.editions import find_edition
 from companion.engine.types import SetupError
@@ -31,7 +31,7 @@ def _call(fn: Callable[[Profiles], Any]) -> Any:
     try:
         return service.call(lambda: fn(Profiles(service.store.conn)))
     except ProfileError as exc:
-        code = "not_found" if "there is no profile" in str(exc) else "bad_request"
+        code = "not_found" if isinstance(exc, ProfileNotFound) else "bad_request"
         raise ApiError(code, said(exc)) from None
     except SetupError as exc:
         raise ApiError("bad_request", said(exc)) from None

@@ -42,6 +42,10 @@ class ProfileError(SetupError):
     """A profile that cannot be saved, found or used; the message names the field."""
 
 
+class ProfileNotFound(ProfileError):
+    """No profile by that name (for that edition)."""
+
+
 # -- checking ---------------------------------------------------------------------------------
 def check(raw: Any) -> dict[str, Any]:
     """The profile in its stored form, or ProfileError naming the first wrong field."""
@@ -206,9 +210,9 @@ class Profiles:
             sql, args = sql + " AND edition = ?", [name, edition]
         rows = self.conn.execute(sql, args).fetchall()
         if not rows:
-            raise ProfileError(Msg("profile: there is no profile {name} for {edition}.",
-                                   name=repr(name), edition=edition) if edition else
-                               Msg("profile: there is no profile {name}.", name=repr(name)))
+            raise ProfileNotFound(Msg("profile: there is no profile {name} for {edition}.",
+                                      name=repr(name), edition=edition) if edition else
+                                  Msg("profile: there is no profile {name}.", name=repr(name)))
         if len(rows) > 1:
             raise ProfileError(Msg("profile: several editions have a profile {name}; name "
                                    "the edition.", name=repr(name)))

@@ -3,7 +3,10 @@ own choice) behind each rule id that ``@cites`` names, resolved for the players.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
+
+from companion.i18n import Msg
 
 
 class CitationCatalogue:
@@ -46,19 +49,27 @@ class CitationCatalogue:
         entry = self.citations().get(self.cite_as.get(rule, rule)) if rule else None
         if entry is None:
             return None
-        out = {"id": rule, "edition": self.title}
-        parts = []
+        out: dict[str, str] = {"id": rule, "edition": self.title}
+        ours: list[Msg] = []  # the companion's own choices, in the reader's words
         if "section" in entry:
             out["section"] = entry["section"]
         if "quote" in entry:
             out["quote"] = entry["quote"]
-            parts.append(f"{entry.get('section', '')}: \u201c{entry['quote']}\u201d")
         if "reading" in entry:
-            out["reading"] = f"reading: {self.reading_topic(entry['reading'])}"
-            parts.append(out["reading"])
+            reading = Msg("reading: {topic}", topic=Msg(self.reading_topic(entry["reading"])))
+            out["reading"] = reading
+            ours.append(reading)
         if "house" in entry:
-            out["house"] = f"house default (unverified): {entry['house']}"
-            parts.append(out["house"])
-        out["text"] = f"{self.title} rulebook, " + "; ".join(parts) if "quote" in entry \
-            else f"{self.title}: " + "; ".join(parts)
+            house = Msg("house default (unverified): {house}", house=entry["house"])
+            out["house"] = house
+            ours.append(house)
+        chosen = functools.reduce(lambda a, b: Msg("{first}; {second}", first=a, second=b),
+                                  ours) if ours else None
+        if "quote" in entry:  # the rulebook's words stay its exact English quotation
+            quoted = Msg("{game} rulebook, {section}: \u201c{quote}\u201d", game=self.title,
+                         section=entry.get("section", ""), quote=entry["quote"])
+            out["text"] = quoted if chosen is None else Msg("{first}; {second}", first=quoted,
+                                                            second=chosen)
+        else:
+            out["text"] = Msg("{game}: {rule}", game=self.title, rule=chosen or "")
         return out

@@ -26,6 +26,7 @@ from dataclasses import dataclass, fields
 from typing import Annotated, Any, TypeVar
 
 from companion.engine.types import Command, IllegalCommand
+from companion.i18n import Msg
 
 MAX_AMOUNT = 10**9
 """The largest amount of money (in minor units) one command may name."""
@@ -104,7 +105,7 @@ def declared_args(handler: Callable[..., Any]) -> type:
     return found
 
 
-Check = Callable[[Any], str | None]
+Check = Callable[[Any], Msg | None]
 """A bound: None when the value fits, else what is wrong (completing "it must be ...")."""
 
 
@@ -118,32 +119,34 @@ def _check_of(tp: Any, bound: Between | Longest | None = None) -> Check:
     if origin in (typing.Union, types.UnionType):
         checks = [_check_of(t) for t in typing.get_args(tp)]
 
-        def either(v: Any) -> str | None:
-            whys = []
+        def either(v: Any) -> Msg | None:
+            whys: list[Msg] = []
             for c in checks:  # the first that fits ends the check (most commands: the first)
                 why = c(v)
                 if why is None:
                     return None
-                whys.append(why)
-            return " or ".join(dict.fromkeys(whys))
+                if why not in whys:
+                    whys.append(why)
+            return functools.reduce(lambda a, b: Msg("{first} or {second}", first=a, second=b),
+                                    whys)
         return either
     if tp is type(None):
-        return lambda v: None if v is None else "empty"
+        return lambda v: None if v is None else Msg("empty")
     if tp is bool:
-        return lambda v: None if isinstance(v, bool) else "true or false"
+        return lambda v: None if isinstance(v, bool) else Msg("true or false")
     if tp is int:
         lo, hi = (bound.lo, bound.hi) if isinstance(bound, Between) else (-MAX_AMOUNT,
                                                                           MAX_AMOUNT)
 
-        def integer(v: Any) -> str | None:
+        def integer(v: Any) -> Msg | None:
             ok = type(v) is int and lo <= v <= hi
-            return None if ok else f"a whole number from {lo} to {hi}"
+            return None if ok else Msg("a whole number from {lo} to {hi}", lo=str(lo), hi=str(hi))
         return integer
     longest = bound.n if isinstance(bound, Longest) else None
     if tp is str:
         n = longest or MAX_TEXT
         return lambda v: None if isinstance(v, str) and len(v) <= n else \
-            f"a text of at most {n} characters"
+            Msg("a text of at most {n} characters", n=str(n))
     if origin is list:
         most = longest or MAX_ITEMS
         inner = typing.get_args(tp)[0]
@@ -151,38 +154,39 @@ def _check_of(tp: Any, bound: Between | Longest | None = None) -> Check:
         if lo_hi is not None:  # a list of whole numbers (dice): one loop, no call per item
             lo, hi = lo_hi
 
-            def ints(v: Any) -> str | None:
+            def ints(v: Any) -> Msg | None:
                 if type(v) is not list or len(v) > most:
-                    return f"a list of at most {most} items"
+                    return Msg("a list of at most {n} items", n=str(most))
                 for x in v:
                     if type(x) is not int or not lo <= x <= hi:
-                        return f"a list of items each a whole number from {lo} to {hi}"
+                        return Msg("a list of items each a whole number from {lo} to {hi}",
+                                   lo=str(lo), hi=str(hi))
                 return None
             return ints
         item = _check_of(inner)
 
-        def list_of(v: Any) -> str | None:
+        def list_of(v: Any) -> Msg | None:
             if type(v) is not list or len(v) > most:
-                return f"a list of at most {most} items"
+                return Msg("a list of at most {n} items", n=str(most))
             for x in v:
                 why = item(x)
                 if why is not None:
-                    return f"a list of items each {why}"
+                    return Msg("a list of items each {why}", why=why)
             return None
         return list_of
     if origin is dict:
         value = _check_of(typing.get_args(tp)[1])
         most = longest or MAX_ITEMS
 
-        def mapping(v: Any) -> str | None:
+        def mapping(v: Any) -> Msg | None:
             if not isinstance(v, Mapping) or len(v) > most:
-                return f"an object of at most {most} entries"
+                return Msg("an object of at most {n} entries", n=str(most))
             for key, item in v.items():
                 if not isinstance(key, str) or len(key) > MAX_ID:
-                    return "an object with short names"
+                    return Msg("an object with short names")
                 why = value(item)
                 if why:
-                    return f"an object whose '{key}' is {why}"
+                    return Msg("an object whose '{key}' is {why}", key=key, why=why)
             return None
         return mapping
     raise TypeError(f"no check for the declared type {tp!r}")  # pragma: no cover
@@ -222,15 +226,16 @@ def check_args(args: type, command: Command) -> None:
         check = checks.get(name)
         if check is None:
             known = ", ".join(sorted(checks)) or "none"
-            raise ArgumentError(f"'{command.type}' takes no argument {name!r} "
-                                f"(it takes: {known}).")
+            raise ArgumentError(Msg("'{command}' takes no argument {name} (it takes: {known}).",
+                                    command=command.type, name=repr(name), known=known))
         why = check(value)
         if why:
-            raise ArgumentError(f"Argument '{name}' of '{command.type}' must be {why}.")
+            raise ArgumentError(Msg("Argument '{name}' of '{command}' must be {why}.", name=name,
+                                    command=command.type, why=why))
         nested = nested or type(value) is dict
     # every other value is bounded by its type; an object of lists (a trade) is measured
     if nested and len(json.dumps(dict(given), default=str)) > MAX_ARGS_BYTES:
-        raise ArgumentError("That command's arguments are too long.")
+        raise ArgumentError(Msg("That command's arguments are too long."))
 
 
 def _schema_of(tp: Any, bound: Between | Longest | None = None) -> dict[str, Any]:

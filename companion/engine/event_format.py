@@ -47,6 +47,8 @@ class EventData:
 
     NAME: ClassVar[str] = ""
     VERSION: ClassVar[int] = 1
+    SIGNAL: ClassVar[str] = ""
+    """The table's tune for it ("win", "catch"; hardware/feedback.py), if any."""
 
     @classmethod
     def tag(cls) -> str:
@@ -65,6 +67,12 @@ class EventData:
 
 
 EVENT_TYPES: dict[str, type[EventData]] = {}
+
+
+def signal(kind: str) -> str:
+    """The table's tune for an event of type ``kind`` ("" for none): ``EventData.SIGNAL``."""
+    cls = EVENT_TYPES.get(kind.split("@", 1)[0])
+    return cls.SIGNAL if cls is not None else ""
 """Current event types by name (legacy ones included: replay applies them)."""
 LEGACY: set[str] = set()
 """Names of the types kept only so old logs replay (never emitted)."""

@@ -48,6 +48,7 @@ class Noted(EventData):
 
 @fact("finished")
 class Finished(EventData):
+    SIGNAL = "win"
     winners: list[str]
     reason: str
 

@@ -48,33 +48,38 @@ class MonopolyTrades(MonopolyHost):
         if raw is None:
             return Assets()
         if not isinstance(raw, Mapping):
-            raise IllegalCommand("Each side of a trade is an object (money, spaces, cards).")
+            raise IllegalCommand(Msg("Each side of a trade is an object (money, spaces, cards)."))
         unknown = set(raw) - {"money", "spaces", "cards", *self.trade_extras}
         if unknown:
-            raise IllegalCommand(f"A trade cannot include {', '.join(sorted(unknown))}.")
+            raise IllegalCommand(Msg("A trade cannot include {keys}.",
+                                     keys=", ".join(sorted(unknown))))
         money = raw.get("money", 0)
         if isinstance(money, bool) or not isinstance(money, int) or money < 0:
-            raise IllegalCommand("Money in a trade is a whole amount, not negative.")
+            raise IllegalCommand(Msg("Money in a trade is a whole amount, not negative."))
         for key in ("spaces", "cards", *self.trade_extras):
             items = raw.get(key, [])
             if not isinstance(items, list) or len(set(map(str, items))) != len(items):
-                raise IllegalCommand(f"'{key}' in a trade is a list without repeats.")
+                raise IllegalCommand(Msg("'{key}' in a trade is a list without repeats.", key=key))
         if not all(isinstance(i, int) and not isinstance(i, bool) for i in raw.get("spaces", [])):
-            raise IllegalCommand("Spaces in a trade are given by their number on the board.")
+            raise IllegalCommand(Msg("Spaces in a trade are given by their number on the "
+                                     "board."))
         return assets_from_json(dict(raw))
 
     def check_holds(self, state: MonopolyState, pid: str, assets: Assets) -> None:
         p = state.player(pid)
         if assets.money > p.money:
-            raise IllegalCommand(f"{p.name} does not have {state.fmt(assets.money)}.")
+            raise IllegalCommand(Msg("{player} does not have {amount}.", player=p.name,
+                                     amount=state.cash(assets.money)))
         for index in assets.spaces:
             if state.owner(index) != pid:
-                raise IllegalCommand(f"{p.name} does not own space {index}.")
+                raise IllegalCommand(Msg("{player} does not own space {n}.", player=p.name,
+                                         n=str(index)))
             if state.auction is not None and state.auction.space == index:
-                raise IllegalCommand("A space being auctioned cannot be traded.")
+                raise IllegalCommand(Msg("A space being auctioned cannot be traded."))
         for card in assets.cards:
             if card not in p.cards:
-                raise IllegalCommand(f"{p.name} does not hold card {card}.")
+                raise IllegalCommand(Msg("{player} does not hold card {card}.", player=p.name,
+                                         card=card))
         self.check_holds_extra(state, pid, assets)
 
     def check_holds_extra(self, state: MonopolyState, pid: str, assets: Assets) -> None:

@@ -18,12 +18,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion import __version__
+from companion.i18n import LANGUAGES, N_, PSEUDO, SOURCE, Msg, render
 from companion.venue import topics
 from companion.venue.publisher import VenuePublisher
 from companion.venue.settings import NAME, VenueConfigError, VenueSettings
 
 KEYS = {"broker", "port", "username", "password", "tls", "ca_file", "name",
-        "discovery_prefix", "keepalive"}
+        "discovery_prefix", "keepalive", "language"}
 VENUE = "home"
 """The venue level of the table's topics on the home broker (companion/home/<name>/...)."""
 MAX_STATE = 255
@@ -38,6 +39,8 @@ CLEARED = "homeassistant-retained-log-cleared"
 class HomeAssistantSettings:
     mqtt: VenueSettings
     discovery_prefix: str = "homeassistant"
+    language: str = SOURCE
+    """The language of the entities' names and states (the house's, as the OLED's)."""
 
     @property
     def name(self) -> str:
@@ -59,30 +62,36 @@ class HomeAssistantSettings:
         if not isinstance(prefix, str) or not NAME.match(prefix):
             raise VenueConfigError(f"[home_assistant] discovery_prefix = {prefix!r}: one "
                                    "topic level of letters, digits, '-' or '_'.")
-        venue = {k: v for k, v in raw.items() if k not in ("name", "discovery_prefix")}
+        language = raw.get("language", SOURCE)
+        if language not in (*LANGUAGES, PSEUDO):
+            raise VenueConfigError(f"[home_assistant] language = {language!r}: one of "
+                                   f"{', '.join(LANGUAGES)}.")
+        venue = {k: v for k, v in raw.items()
+                 if k not in ("name", "discovery_prefix", "language")}
         venue.update(venue=VENUE, table=raw.get("name", "companion"))
         try:
             mqtt = VenueSettings.from_toml(venue)
         except VenueConfigError as exc:
             raise VenueConfigError(str(exc).replace("[venue] table", "[home_assistant] name")
                                    .replace("[venue]", "[home_assistant]")) from None
-        return cls(mqtt, prefix)
+        return cls(mqtt, prefix, language)
 
 
 ENTITIES: tuple[tuple[str, str, str, dict[str, Any]], ...] = (
-    ("binary_sensor", "game_running", "Game running",
+    ("binary_sensor", "game_running", N_("Game running"),
      {"value_template": "{{ 'ON' if value_json.running else 'OFF' }}",
       "device_class": "running"}),
-    ("sensor", "game", "Game", {"value_template": "{{ value_json.game }}",
+    ("sensor", "game", N_("Game"), {"value_template": "{{ value_json.game }}",
                                 "icon": "mdi:dice-multiple"}),
-    ("sensor", "turn", "Whose turn", {"value_template": "{{ value_json.turn }}",
+    ("sensor", "turn", N_("Whose turn"), {"value_template": "{{ value_json.turn }}",
                                       "icon": "mdi:account-arrow-right"}),
-    ("sensor", "leader", "Leader", {"value_template": "{{ value_json.leader }}",
+    ("sensor", "leader", N_("Leader"), {"value_template": "{{ value_json.leader }}",
                                     "icon": "mdi:trophy"}),
-    ("sensor", "last_event", "Last event", {"value_template": "{{ value_json.last }}",
+    ("sensor", "last_event", N_("Last event"), {"value_template": "{{ value_json.last }}",
                                             "icon": "mdi:message-text"}),
 )
-"""Each entity: Home Assistant component, object id, name, its own config keys."""
+"""Each entity: Home Assistant component, object id, name (in the house's language), its own
+config keys."""
 
 
 def discovery(settings: HomeAssistantSettings, state_topic: str, status_topic: str,
@@ -99,7 +108,7 @@ def discovery(settings: HomeAssistantSettings, state_topic: str, status_topic: s
     out = {}
     for component, object_id, name, extra in ENTITIES:
         out[f"{settings.discovery_prefix}/{component}/{node}/{object_id}/config"] = {
-            "name": name, "unique_id": f"{node}_{object_id}",
+            "name": render(Msg(name), settings.language), "unique_id": f"{node}_{object_id}",
             "default_entity_id": f"{component}.{node}_{object_id}", "origin": ORIGIN,
             "state_topic": state_topic, "availability_topic": status_topic,
             "availability_template": "{{ 'online' if value_json.online else 'offline' }}",
@@ -107,8 +116,9 @@ def discovery(settings: HomeAssistantSettings, state_topic: str, status_topic: s
     return out
 
 
-def house_state(view: Mapping[str, Any] | None) -> dict[str, Any]:
-    """What the entities show, from the served game's view (public fields only)."""
+def house_state(view: Mapping[str, Any] | None, lang: str = SOURCE) -> dict[str, Any]:
+    """What the entities show, from the served game's view (public fields only); the last
+    line in language ``lang``."""
     if view is None:
         return {"running": False, "game": "", "turn": "", "leader": "", "last": ""}
     public = topics.digest(view, str(view.get("game_id", "")))
@@ -124,7 +134,7 @@ def house_state(view: Mapping[str, Any] | None) -> dict[str, Any]:
     return {"running": not public["finished"], "game": str(public["title"] or "")[:MAX_STATE],
             "turn": "" if public["finished"] else names.get(public["current"] or "", ""),
             "leader": leader[:MAX_STATE],
-            "last": str(log[-1])[:MAX_STATE] if log else ""}
+            "last": str(render(log[-1], lang))[:MAX_STATE] if log else ""}
 
 
 class HomeAssistantPublisher(VenuePublisher):
@@ -178,7 +188,7 @@ class HomeAssistantPublisher(VenuePublisher):
             self._configs = raw_configs
         active = self.service.active_game()
         view = dict(self.service.view(active)) if active else None
-        raw = json.dumps(house_state(view), ensure_ascii=False).encode()
+        raw = json.dumps(house_state(view, self.home.language), ensure_ascii=False).encode()
         if raw != self._house:
             self.client.publish(self.topic("homeassistant"), raw, 1, True)
             self._house = raw

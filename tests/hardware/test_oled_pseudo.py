@@ -102,3 +102,40 @@ def test_a_whole_game_on_the_oled_shows_no_word_outside_the_catalogue(
         finally:
             hw.stop()
     assert found == {}, "\n".join(f"{where}: {line!r}" for line, where in found.items())
+
+
+def test_the_start_up_and_fault_screens_show_no_word_outside_the_catalogue(
+        tmp_path: Path, monkeypatch: Any) -> None:
+    """Issue 41: the screens a table shows when it cannot start (a damaged, read-only, busy or
+    deleted database, a state directory in memory), when a device goes missing, and when a
+    screen cannot be drawn, in the pseudo-language."""
+    from companion.store_errors import StoreError, StoreLost
+    from tests.i18n.test_device_words import device_fault
+
+    drawn: list[str] = []
+    real_wrap = screens.wrap
+
+    def wrap(words: str, cols: int = screens.COLS, first: int | None = None) -> list[str]:
+        drawn.append(" ".join(str(words).split()))
+        return real_wrap(words, cols, first)
+
+    monkeypatch.setattr(screens, "wrap", wrap)
+    hw = TableHardware.from_config(
+        {"readers": [{"role": "bank"}], "display": {"kind": "dummy", "language": "qps"}},
+        on_tap=lambda r, u: None, on_action=lambda a, e: None, simulate=True)
+    texts = [StoreError("x", kind).screen for kind in ("damaged", "read_only", "busy")]
+    texts += [StoreLost("x").screen, device_fault("table"), device_fault("buttons")]
+    try:
+        for text in texts:
+            hw.show_error(text)
+
+        def broken(draw: Any) -> None:
+            raise OSError("the panel")
+
+        hw.display.render(broken)  # a screen that cannot be drawn says so
+    finally:
+        hw.stop()
+    with GameService(tmp_path) as service:
+        words = pseudo.Table(service, "mario")
+    assert len(drawn) >= len(texts) + 1
+    assert [line for line in drawn if words.left(line.replace("I/O", ""))] == []

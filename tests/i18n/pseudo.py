@@ -56,7 +56,7 @@ def _box_language_words(edition: str) -> set[str]:
 
 
 BOX_KEYS = {"name", "token", "space", "title", "partner", "deck_title", "color_name"}
-"""Where the box's own words are (never translated: the box profile's language)."""
+"""Where the box's own words are in a view or a setup (with the players' names)."""
 
 
 class Table:
@@ -64,9 +64,7 @@ class Table:
 
     def __init__(self, service: GameService, edition: str) -> None:
         self.service, self.edition = service, edition
-        setup = find_edition(edition).setup_info()
-        self.words = set(ALLOWED) | set(_plain_strings(setup, BOX_KEYS))
-        self.words |= set(setup.get("tokens", []))
+        self.words = set(ALLOWED)
         from companion.rules_lookup import passages
         for name in EDITIONS:  # the setup form shows any edition's box
             rules = find_edition(name)
@@ -85,16 +83,11 @@ class Table:
             self.words.add(str(help_.get("rule") or ""))
 
     def learn(self, game_id: str) -> None:
-        """The game's own names (players, their tokens, its spaces and cards)."""
+        """The game's own names: its players'. Its box's words are not allowed: they are
+        decorated like every message when they come through the box's words (``Word``)."""
         for viewer in [None, *(p["id"] for p in self.service.view(game_id, None)["players"])]:
             view = self.service.view(game_id, viewer)
-            self.words |= set(_plain_strings(view, BOX_KEYS))
-            self.words |= {str(c) for c in view.get("log_cites") or [] if c}
-            for p in view["players"]:
-                self.words |= {str(p.get("token") or "")}
-        for row in self.service.history(game_id):
-            if row.get("cite"):
-                self.words.add(str(row["cite"]))
+            self.words |= {str(p["name"]) for p in view["players"]}
 
     def left(self, text: str) -> bool:
         """Whether ``text`` has a word that is neither decorated nor allowed."""

@@ -73,3 +73,26 @@ def test_a_command_line_error_in_spanish(tmp_path: Path) -> None:
                     tmp_path, {"LANG": "es_ES.UTF-8"})
     assert out.returncode != 0
     assert "no hay ningún perfil 'nuestra caja'" in out.stderr, out.stderr
+
+
+def test_the_commands_errors_speak_the_terminals_language(tmp_path: Path) -> None:
+    """A missing script, a script that is not one, a refused step and a missing or broken
+    config are told in the terminal's language (issue 41), naming the file as given."""
+    (tmp_path / "bad.json").write_text("[1, 2]", "utf-8")
+    (tmp_path / "bad.toml").write_text("[server\n", "utf-8")
+    (tmp_path / "step.json").write_text(
+        '{"edition": "mario", "players": ["A", "B"], "dice": "physical", '
+        '"settings": {"order": "seated"}, "steps": [{"actor": "b", "type": "roll", '
+        '"args": {"dice": [1, 2]}}]}', "utf-8")
+    it = {"LANG": "it_IT.UTF-8"}
+    missing = companion(["play", "--script", "nowhere.json"], tmp_path, it)
+    assert missing.returncode == 2 and "nowhere.json" in missing.stderr
+    assert "Nessun file di script" in missing.stderr, missing.stderr
+    assert "Uno script è un oggetto JSON" in companion(
+        ["play", "--script", "bad.json"], tmp_path, it).stderr
+    step = companion(["play", "--script", "step.json"], tmp_path, {"LANG": "es_ES.UTF-8"})
+    assert step.returncode == 2 and step.stderr.startswith("companion: Paso 1 ("), step.stderr
+    for args in (["--config", "none.toml"], ["--config", "bad.toml"]):
+        out = companion(["run", *args, "--state-dir", str(tmp_path)], tmp_path,
+                        {"LANG": "es_ES.UTF-8"})
+        assert out.returncode == 2 and "archivo de configuración" in out.stderr, out.stderr

@@ -53,3 +53,31 @@ def test_every_device_name_and_state_reads_in_italian(tmp_path: Path) -> None:
 def test_an_unknown_phone_kind_is_a_message() -> None:
     assert render(device("curl/8.0"), "es") == "navegador desconocido"
     assert device("Mozilla/5.0 (iPhone) Safari/605.1") == "iPhone Safari"
+
+
+def test_the_start_up_and_device_fault_screens_read_in_the_tables_language() -> None:
+    """The OLED's start-up failures and a device gone missing are messages (issue 41): a
+    damaged, read-only or busy database, a deleted one, a state directory in memory, a
+    reader unplugged."""
+    from companion.store_errors import StoreError, StoreLost
+
+    screens = [StoreError("x", kind).screen for kind in ("damaged", "read_only", "busy")]
+    screens += [StoreLost("x").screen, device_fault("table")]
+    assert str(screens[0]).startswith("Database damaged")
+    assert str(screens[-1]) == "Reader table: stopped answering: I/O. Retrying."
+    for text in screens:
+        assert isinstance(text, Msg), text
+        for lang in ("it", "es"):
+            assert render(text, lang) != str(text), (lang, text)
+
+
+def device_fault(part: str) -> Msg:
+    """What the OLED shows when ``part`` stops answering (companion/runner.py)."""
+    import companion.runner as runner
+    shown: list[Msg] = []
+    problem = Msg("stopped answering: {reason}", reason="I/O")
+    if hasattr(runner, "device_changed"):
+        runner.device_changed(shown.append, part, False, problem)
+        return shown[0]
+    device = Msg("Reader {role}", role=part)  # the same message, said by on_status
+    return Msg("{device}: {problem}. Retrying.", device=device, problem=problem)

@@ -288,3 +288,57 @@ def test_the_house_keeps_only_what_its_entities_read(tmp_path: Path, home_broker
         assert config["device"]["configuration_url"] == "http://companion.local:8080/"
     assert sorted(t for t in kept if t.startswith("companion/")) == [
         "companion/home/companion/homeassistant", "companion/home/companion/status"]
+
+
+def test_the_house_reads_the_table_in_its_own_language(tmp_path: Path) -> None:
+    """``language = "es"`` under [home_assistant]: the last event and the entities' names are
+    Spanish (issue 41); a language the companion does not speak is refused, naming the key."""
+    from companion.venue.homeassistant import discovery, house_state
+
+    settings = HomeAssistantSettings.from_toml({"broker": "localhost", "language": "es"})
+    with GameService(tmp_path) as service:
+        gid = str(service.create_game({"edition": "mario", "players": ["Lucía", "Sofía"],
+                                       "dice": "physical", "seed": 5,
+                                       "settings": {"order": "seated"}}).game_id)
+        first = service.view(gid)["current"]
+        assert service.submit(gid, {"actor": first, "type": "roll",
+                                    "args": {"dice": [3, 1]}}).ok
+        view = dict(service.view(gid))
+        last = house_state(view, settings.language)["last"]
+        assert last and last != str(view["log"][-1]), last
+        assert house_state(view)["last"] == str(view["log"][-1])[:255]
+    names = {c["unique_id"].rsplit("_", 2)[-1]: c["name"] for c in discovery(
+        settings, "s", "t").values()}
+    assert names["event"] == "Último suceso" and names["turn"] == "Turno de"
+    with pytest.raises(ValueError, match="language"):
+        HomeAssistantSettings.from_toml({"broker": "localhost", "language": "xx"})
+
+
+@pytest.mark.parametrize("name", ["mario-two-players", "pokemon-two-trainers",
+                                  "starwars-two-ships", "monopolino-2-players",
+                                  "master-trainer-two-players"])
+def test_the_houses_entities_show_no_word_outside_the_catalogue(tmp_path: Path,
+                                                                 name: str) -> None:
+    """Issue 41: a Home Assistant set to the pseudo-language reads every state of a whole game
+    of each edition (the last event after every move) and the entities' names decorated."""
+    from companion.venue.homeassistant import discovery, house_state
+    from tests.i18n import pseudo
+
+    settings = HomeAssistantSettings.from_toml({"broker": "localhost", "language": "qps"})
+    data = json.loads((ROOT / "examples" / f"{name}.json").read_text("utf-8"))
+    steps = data.pop("steps")
+    found: dict[str, int] = {}
+    with GameService(tmp_path) as service:
+        gid = str(service.create_game(data).game_id)
+        words = pseudo.Table(service, service.view(gid)["edition"])
+        for config in discovery(settings, "s", "t").values():
+            if words.left(config["name"]):
+                found.setdefault(config["name"], 0)
+        for n, step in enumerate(steps, 1):
+            assert service.submit(gid, parse_step(service.state(gid)[1], step)).ok
+            words.learn(gid)
+            state = house_state(dict(service.view(gid)), settings.language)
+            for key in ("last", "turn", "leader"):
+                if words.left(state[key]):
+                    found.setdefault(state[key], n)
+    assert found == {}

@@ -193,3 +193,23 @@ def test_rules_at_hand_for_a_phone_in_the_game(tmp_path: Path) -> None:
         assert "cárcel" in jail["summary"] and jail["text_lang"] == "en"
         assert jail["text"].startswith("When you land on this corner space")
         assert banker.get(f"/api/games/{gid}/rules?q=cárcel").get_json()["results"] == []
+
+
+def test_the_wins_chart_speaks_the_readers_language(tmp_path: Path) -> None:
+    """The chart's own words ("games played →", its label) follow the phone's language: its
+    choice (the cookie), else its browser's (issue 41)."""
+    clock = Clock()
+    with GameService(tmp_path, clock=clock) as service:
+        play(service, "mario-two-players.json", ["Zoë", "Ana"], clock)
+        phone = Phone(app_for(service).test_client()).login()  # the household's banker
+        client = phone.client
+        svg = client.get("/api/history/chart.svg", headers={"Accept-Language": "es-ES"})
+        text = svg.get_data(as_text=True)
+        assert "partidas jugadas →" in text and "games played" not in text, text
+        assert 'aria-label="Victorias a lo largo del tiempo"' in text
+        client.set_cookie("companion.lang", "it")
+        assert "partite giocate →" in client.get("/api/history/chart.svg").get_data(as_text=True)
+        client.set_cookie("companion.lang", "qps")  # the pseudo-language: every word decorated
+        qps = client.get("/api/history/chart.svg").get_data(as_text=True)
+        assert "⟦games played →⟧" in qps and 'aria-label="⟦Wins over time⟧"' in qps
+        assert "Vary" in svg.headers and "Accept-Language" in svg.headers["Vary"]

@@ -30,6 +30,7 @@ from page_driver import (
 from test_page_table_night import mario  # noqa: F401  (a fixture)
 
 from companion.game_record import MOVES
+from companion.i18n import Msg
 from companion.script import parse_step
 from companion.service import GameService
 
@@ -47,7 +48,7 @@ def test_undo_names_the_move_and_brings_back_no_old_news(mario: Table) -> None: 
             break
     name = next(p["name"] for p in mario.service.view(mario.game_id, None)["players"]
                 if p["id"] == last["actor"])
-    move = f"{name}'s {MOVES['roll']}"
+    move = str(Msg(MOVES['roll'], player=name))
     said = [r["say"] for r in mario.service.history(mario.game_id) if r["cmd"] == last["cmd"]]
     assert said[0].startswith("Bowser")  # what the old box named the move by
     hits = {pid: page.evaluate("(window.__hits || []).length")

@@ -325,14 +325,15 @@ function notify(before, v) {
   const fresh = count ? ((S.raw && S.raw.log) || v.log || []).slice(-count) : [];
   /* a move taken back: that is the news, not the older lines the log shows again */
   const undo = logText((v.log || []).slice(-1)[0]);
-  if (/^The banker undoes/.test(englishOf((S.raw && S.raw.log || []).slice(-1)[0]))) {
+  if (undoes((S.raw && S.raw.log || []).slice(-1)[0])) {
     toast(words(undo), true); return;
   }
   const declined = [];
   for (const t of before.trades || []) {  /* your offer turned down */
     const to = playerName(t.to);
     if (t.proposer === mine && !(v.trades || []).some((x) => x.id === t.id)
-        && fresh.some((x) => englishOf(x).startsWith(`${to} declines`))) {
+        && fresh.some((x) => { const m = message(x);
+          return !!m && m.msg === "{player} declines the trade." && m.args.player === to; })) {
       declined.push(tr("{player} declined your trade.", {player: to}));
     }
   }
@@ -347,48 +348,59 @@ function notify(before, v) {
   if (v.version >= S.ownVersion) S.own.length = 0;  /* every answered line is in the log now */
   if (text) { toast(text, true); if (navigator.vibrate) navigator.vibrate(120); }
 }
-/* a log line's English (a message's say, "Card: " dropped): what a line is recognised by */
-function englishOf(e) {
-  return String((e && typeof e === "object" ? e.say : e) ?? "").replace(/^Card: /, "");
+/* a log line as itself (its message and arguments, or an old line's text): how a line told
+   already is known again */
+function lineKey(e) {
+  const sorted = (x) => (Array.isArray(x) ? x.map(sorted) : x && typeof x === "object"
+    ? Object.keys(x).sort().filter((k) => k !== "say").map((k) => [k, sorted(x[k])]) : x);
+  return e && typeof e === "object" ? JSON.stringify(sorted(e)) : String(e ?? "");
 }
+/* the banker's undo (companion/game_record.py undo_words), by its message */
+const UNDOES = ["The banker undoes {move}.", "The banker undoes {move} and the move after it.",
+  "The banker undoes {move} and the {n} move after it."];
+const undoes = (e) => !!(e && typeof e === "object" && UNDOES.includes(e.msg));
 /* lines an answer to this phone's own move has told already (each once) */
 function unsaid(lines) {
   return lines.filter((e) => {
-    const i = S.own.indexOf(englishOf(e));
+    const i = S.own.indexOf(lineKey(e));
     if (i >= 0) S.own.splice(i, 1);
     return i < 0;
   });
 }
-/* the lines that hit this player, and ``extra`` news, in the second person ("" when none) */
+/* the lines that hit this player, and ``extra`` news, in the second person ("" when none):
+   a line hits the reader when its message names them (its arguments, never its English) */
 function news(lines, extra) {
   const mine = me();
   if (!mine) return "";
   const name = playerName(mine);
-  const esc = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const hits = lines.filter((e) => {
-    const t = englishOf(e);
-    return (t.startsWith(name) &&
-      /\b(pays|loses|draws|goes to|GAME OVER|must raise|is bankrupt|gives)\b/.test(t))
-      || (t.includes(name) && /\b(declines|refuses|accepts)\b/.test(t) && !t.startsWith(name))
-      || new RegExp(`\\bpays ${esc}\\b`).test(t);
-  });
+  const hits = lines.filter((e) => names(message(e), name));
   const text = [...hits.map((e) => yours(e, name)), ...extra].join(" ");
   if (text) (window.__hits = window.__hits || []).push(text);
   return text;
 }
+/* a log line's message (a payment's "{why}." its reason), or null for an old line's text */
+function message(e) {
+  const m = e && typeof e === "object" && e.msg ? e : null;
+  const why = m && m.msg === "{why}." && m.args && m.args.why;
+  return why && why.msg ? why : m;
+}
+/* whether message ``m`` names player ``name`` among the people it speaks of */
+const ROLES = ["player", "other", "owner", "to", "from", "winner", "loser", "partner"];
+function names(m, name) {
+  if (!m || !name) return false;
+  const a = m.args || {};
+  return ROLES.some((r) => a[r] === name || (Array.isArray(a[r]) && a[r].includes(name)))
+    || Object.values(a).some((v) => v && typeof v === "object" && v.msg && names(v, name));
+}
 /* a log line (a message as data, or text) in this phone's words; when it speaks of ``name``,
-   the reader, its second-person message (translated like any other), else in English the
-   sentence turned to "you" */
+   the reader, and has a second-person message of its own, that one (translated like any
+   other); else the line as the log says it */
 function yours(e, name) {
-  let m = e && typeof e === "object" && e.msg ? e : null;
-  const a0 = (m && m.args) || {};
-  if (m && m.msg === "{why}." && a0.why && a0.why.msg) m = a0.why;  /* a payment: "{why}." */
-  const a = (m && m.args) || {};
+  const m = message(e), a = (m && m.args) || {};
   const you = name && m ? (a.player === name && YOU_SAY[m.msg])
     || (a.player !== name && [a.other, a.owner, a.to].includes(name) && YOU_HEAR[m.msg]) : null;
   if (you) return words(you(a));
-  const t = words(I18n.text(e)).replace(/^Card: /, "");
-  return name && I18n.lang() === "en" ? secondPerson(t, name) : t;
+  return words(I18n.text(e));
 }
 /* the log's messages whose subject is the reader, said to them (whole sentences, translated;
    a payment's reason, "Card: {player} pays {other} {amount}", is a sentence once said) */
@@ -423,6 +435,26 @@ const YOU_SAY = {
   "{player} passes.": (a) => tr("You pass.", a),
   "{player} is bankrupt: everything goes to the Bank.": (a) => tr("You are bankrupt: everything goes to the Bank.", a),
   "{player} is bankrupt: everything goes to {other}.": (a) => tr("You are bankrupt: everything goes to {other}.", a),
+  "{player} rolled {n}.": (a) => tr("You rolled {n}.", a),
+  "Super Star: {player} rolled {n} and collects {amount}.": (a) => tr(
+    "Super Star: you rolled {n} and collect {amount}.", a),
+  "The Force: {player} rolled {n}, {power}.": (a) => tr("The Force: you rolled {n}, {power}.", a),
+  "{player} rolls {roll} and catches {pokemon}": (a) => tr("You roll {roll} and catch {pokemon}.", a),
+  "X: {player} catches nothing.": (a) => tr("X: you catch nothing.", a),
+  "{player} stops.": (a) => tr("You stop.", a),
+  "{why}: {player} draws an Item Card.": (a) => tr("{why}: you draw an Item Card.", a),
+  "{player} pays {amount} to re-roll.": (a) => tr("You pay {amount} to re-roll.", a),
+  "{player} pays {amount} to continue {space}: it collects rent again.": (a) => tr(
+    "You pay {amount} to continue {space}: it collects rent again.", a),
+  "Bowser passed {player}: {player} pays {amount}": (a) => tr("Bowser passed you: you pay {amount}.", a),
+  "Card: {player} pays {amount}": (a) => tr("You pay {amount}.", a),
+  "Card: {player} pays {amount} onto the LOTTERY": (a) => tr("You pay {amount} onto the LOTTERY.", a),
+  "Galactic Empire Tax: {player} pays {amount} to the Bank": (a) => tr(
+    "Galactic Empire Tax: you pay {amount} to the Bank.", a),
+  "{player} pays {other} the {amount} difference.": (a) => tr("You pay {other} the {amount} difference.", a),
+  "{player} pays {owner} {amount} to explore {space} (exploration cost)": (a) => tr(
+    "You pay {owner} {amount} to explore {space} (exploration cost).", a),
+  "{why}: {player} pays {amount}.": (a) => tr("{why}: you pay {amount}.", a),
 };
 /* ... and those that speak of the reader as the one paid */
 const YOU_HEAR = {
@@ -435,7 +467,7 @@ const YOU_HEAR = {
 function answered(outs, actor) {
   const lines = outs.flatMap((o) => (o ? o.said || o.says || [] : []));
   const mine = actor === me() ? playerName(me()) : null;  /* your own news: "you" */
-  S.own.push(...lines.map(englishOf));
+  S.own.push(...lines.map(lineKey));
   S.ownVersion = Math.max(S.ownVersion, ...outs.map((o) => (o && o.version) || 0));
   let text = lines.map((e) => yours(e, mine)).join(" ");
   if (!S.sending) {
@@ -446,39 +478,6 @@ function answered(outs, actor) {
   }
   if (text) toast(text, true);
 }
-const YOU = {pays: "pay", draws: "draw", loses: "lose", gives: "give", goes: "go", is: "are",
-  has: "have", must: "must", lands: "land", moves: "move", rolls: "roll", takes: "take",
-  buys: "buy", collects: "collect", keeps: "keep", stays: "stay", leaves: "leave",
-  passes: "pass", catches: "catch", wins: "win", misses: "miss", gets: "get", was: "were",
-  declines: "decline", accepts: "accept", bids: "bid", offers: "offer", plays: "play",
-  will: "will", can: "can", places: "place", asks: "ask", battles: "battle", beats: "beat",
-  cannot: "cannot", challenges: "challenge", continues: "continue", discards: "discard",
-  does: "do", had: "had", holds: "hold", jumps: "jump", leads: "lead", meets: "meet",
-  may: "may", owes: "owe", owns: "own", pulls: "pull", revives: "revive", rides: "ride",
-  sells: "sell", sends: "send", shows: "show", stops: "stop", swaps: "swap", uses: "use",
-  withdraws: "withdraw", won: "won"};
-/* the player's own news in the second person: "Luigi pays Mario 3 coins" -> "You pay Mario
-   3 coins", "Anna rolled 7." -> "You rolled 7.", "Anna's Jail fine" -> "Your Jail fine";
-   "Ben pays Anna 2 coins" -> "Ben pays you 2 coins" */
-function secondPerson(text, name) {
-  const esc = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  /* each sentence that starts with the player ("Doubles! Anna will roll again.") */
-  const out = String(text).split(/(?<=[.!?:] )/).map((part) => {
-    if (part.startsWith(`${name}'s `)) return `Your ${part.slice(name.length + 3)}`;
-    if (part.startsWith(`${name}: `)) return `You${part.slice(name.length)}`;  /* a score */
-    if (part.startsWith(`${name} and `)) return `You${part.slice(name.length)}`;  /* "… swap" */
-    if (!part.startsWith(`${name} `)) return part;
-    const rest = part.slice(name.length + 1), verb = rest.split(/[ .,!?:;]/)[0];
-    /* "… and is the new Master Trainer" goes with "you" too */
-    const tail = rest.slice(verb.length).replace(/ and (is|has) /, (m, v) => ` and ${YOU[v]} `);
-    if (verb in YOU) return `You ${YOU[verb]}${tail}`;
-    if (/^[a-z]+ed$/.test(verb)) return `You ${verb}${tail}`;
-    return part;
-  }).join("");
-  return out.replace(new RegExp(`(\\b(?:pays|gives|to|from|offers|with)) ${esc}\\b`, "g"), "$1 you")
-    .replace(new RegExp(`\\b${esc}'s\\b`, "g"), "your");
-}
-
 /* ---- commands ---- */
 /* an action's block is the same block while the action asks the same (its kind of input,
    dice count, label): a two-dice roll and a one-die roll are not */
@@ -616,16 +615,21 @@ function glance(v) {
   const cites = v.log_cites || [];
   /* a line the log stored as English (an old game's, before messages): marked lang="en" */
   const raw = S.raw && S.raw.version === v.version ? S.raw.log || [] : [];
+  /* each rule as the companion sent it (a message: its quote marked English, citeNodes) */
+  const rawCites = S.raw && S.raw.version === v.version ? S.raw.log_cites || cites : cites;
   const log = (v.log || []).map((e, i) => ({...(typeof e === "string" ? {say: e} : e),
-    cite: (e && e.cite) || cites[i], english: typeof raw[i] === "string"})).slice(-4).reverse();
+    cite: (e && e.cite) || rawCites[i] || cites[i], english: typeof raw[i] === "string"}))
+    .slice(-4).reverse();
   if (log.length || roll.length) {
     const list = h("ul", {class: "happened", "aria-label": tr("What just happened")});
-    /* the dice go beside the line of a player who rolled or moved by them (not Bowser's) */
-    const names = v.players.map((p) => p.name);
-    const byPlayer = (t) => names.some((n) => t.startsWith(`${n} `) || t.startsWith(`${n}'s `));
-    const texts = log.map(logText);
-    const at = roll.length ? [/\b(rolled|rolls)\b/, /\bmoves\b/].map((rx) => texts.findIndex(
-      (t) => rx.test(t) && byPlayer(t))).find((i) => i >= 0) : undefined;
+    /* the dice go beside the newest line of a player who rolled or moved by them (not
+       Bowser's): its message names a player and counts the dice's total (its arguments) */
+    const names = v.players.map((p) => p.name), total = roll.reduce((x, y) => x + y, 0);
+    const raw = ((S.raw && S.raw.log) || []).slice(-4).reverse();
+    const byDice = (m) => !!m && names.includes((m.args || {}).player)
+      && ["n", "roll", "total"].some((k) => (m.args || {})[k] === total);
+    const at = roll.length && raw.length === log.length
+      ? raw.findIndex((e) => byDice(message(e))) : -1;
     for (const [i, e] of log.entries()) {
       const text = logText(e);
       /* a very long line (over about six lines) shows its first two (a note for the banker
@@ -638,7 +642,7 @@ function glance(v) {
       if (i === at) li.prepend(dice(roll));
       if (e && e.cite) {
         const why = window.RulesAtHand ? RulesAtHand.why(e.cite)  /* with the readings in force */
-          : h("span", {class: "cite", lang: "en", hidden: true}, String(e.cite));
+          : h("span", {class: "cite", hidden: true}, ...citeNodes(e.cite));
         li.append(" ", h("button", {class: "link", "aria-expanded": "false", onclick: (ev) => {
           why.hidden = !why.hidden; ev.target.setAttribute("aria-expanded", String(!why.hidden));
         }}, tr("rule")), why);
@@ -1425,6 +1429,14 @@ function chartTab() {
 }
 
 /* ---- history (newest first) ---- */
+/* a rule's citation (a message) in this phone's words around the rulebook's quote, which stays
+   the English it is and is marked so; an old game's citation, English text, marked whole */
+function citeNodes(c) {
+  if (!c || typeof c !== "object" || !c.msg) return [h("span", {lang: "en"}, String(c ?? ""))];
+  const a = c.args || {};
+  return typeof a.quote === "string" && !c.plural
+    ? trNodes(c.msg, {...a, quote: h("span", {lang: "en"}, a.quote)}) : [I18n.text(c)];
+}
 const HISTORY_PAGE = 100;  /* lines the History tab asks for at a time */
 /* a history row's line in this phone's language (its message beside its English say) */
 const rowText = (row) => I18n.text(row.msg ? {msg: row.msg, plural: row.plural, args: row.args || {}}
@@ -1441,14 +1453,12 @@ function historyTab() {
   let lastCmd = null;
   rows.forEach((row) => {
     const said = words(rowText(row));
-    /* a line stored as English (an old game's, before messages), and the rulebook's words:
-       marked lang="en" */
+    /* a line stored as English (an old game's, before messages): marked lang="en" */
     const li = h("li", {class: row.undone ? "undone" : "", "data-anchor": `h${row.n}`},
       row.msg ? said : h("span", {lang: "en"}, said));
-    if (row.cite) li.append(" (", h("span", {class: "cite", lang: "en"}, row.cite), ")");
+    if (row.cite) li.append(" (", h("span", {class: "cite"}, ...citeNodes(row.cite)), ")");
     /* the banker can take a move back from here, after saying yes */
-    if (banker() && !row.undone && row.cmd > 0 && row.cmd !== lastCmd &&
-        !/^The banker undoes/.test(row.say)) {
+    if (banker() && !row.undone && row.cmd > 0 && row.cmd !== lastCmd && row.type !== "undone") {
       const asking = S.confirm === `undo:${row.cmd}`;
       li.append(asking ? h("span", {class: "row", role: "alert"}, h("button", {class: "danger solid",
         "data-undo": row.cmd, onclick: () => act(async () => {
@@ -1658,14 +1668,12 @@ function bankerLogin() {
 /* ---- banker: safe controls; destructive ones apart, confirmed, named ---- */
 async function lastCommand() {
   const hist = await api("GET", `/api/games/${gid()}/history?limit=${5 * HISTORY_PAGE}`);
-  const row = hist.find((r) => !r.undone && r.cmd > 0 && !/^The banker undoes/.test(r.say));
+  const row = hist.find((r) => !r.undone && r.cmd > 0 && r.type !== "undone");
   if (!row) return null;
-  /* the move is named as a player names it ("Anna's roll"), not by what followed it; in
-     another language, by its line */
-  if (I18n.lang() !== "en") return {cmd: row.cmd, text: rowText(row)};
+  /* the move is named as a player names it ("Anna's roll", a message), not by what followed it */
   const cmds = await api("GET", `/api/games/${gid()}/commands`);
   const c = cmds.find((x) => x.cmd === row.cmd);
-  return {cmd: row.cmd, text: c ? c.move : row.say};
+  return {cmd: row.cmd, text: c ? c.move : rowText(row)};
 }
 function undoBox() {
   const box = h("div", {class: "undo-box"});

@@ -92,7 +92,8 @@ const RulesAtHand = (() => {
   function why(cite) {
     const gid = gameId();
     return h("span", {class: "why", hidden: true, "data-why": gid},
-      h("span", {class: "cite", lang: "en"}, String(cite)), ...whyBody(gid));
+      h("span", {class: "cite"}, ...(typeof citeNodes === "function" ? citeNodes(cite)
+        : [h("span", {lang: "en"}, String(cite))])), ...whyBody(gid));
   }
   function fillWhys(gid) {
     for (const el of document.querySelectorAll(`[data-why="${CSS.escape(gid)}"]`)) {

@@ -49,6 +49,7 @@ class DieCounted(EventData):
 
 @fact("chip_caught")
 class ChipCaught(EventData):
+    SIGNAL = "catch"
     player: str
     chip: str
     face_down: bool

@@ -57,6 +57,8 @@ class CatchOddsChanged(EventData):
 class PokemonCaught(EventData):
     """Poké Ball: ``player`` caught the wild Pokémon ``chip``; the catch is over."""
 
+    SIGNAL = "catch"
+
     player: str
     chip: str
 
