@@ -203,3 +203,30 @@ def test_no_potion_for_the_defender_of_a_trainer_battle_outside_their_turn() -> 
     assert t.prompt_kind == "fight"
     assert not any(a.type == "use" for a in t.actions("misty"))
     assert any(a.type == "use" for a in t.actions("ash"))
+
+
+def test_the_banker_ends_the_game_the_most_power_points_win() -> None:
+    """A table that stops before the Elite Four: the banker ends the game as in every
+    edition; the Trainer with the most Power Points of revived Pokémon wins (reading
+    early-end), and the page says so before the banker confirms."""
+    t = started(("Ash", "Misty", "Brock"))
+    t.give("misty", team=("zapdos",))  # Squirtle 5 + Zapdos 8
+    t.give("ash", team=("mewtwo",), knocked_out=("mewtwo",))  # Mewtwo knocked out: 3
+    assert "the most Power Points" in t.view()["end_rule"]
+    assert any(a.type == "end_game" and a.actor == "banker" for a in t.actions())
+    with pytest.raises(IllegalCommand):
+        t.do("ash", "end_game")
+    [end] = [e for e in t.do("banker", "end_game") if e.type == "finished"]
+    assert t.state.finished and t.state.winners == ("misty",)
+    assert t.state.end_reason == "Misty leads with 13 Power Points."
+    assert end.say == "The banker ends the game. Misty leads with 13 Power Points."
+    assert end.cite == "early-end"
+    assert t.actions() == []
+
+
+def test_the_banker_ends_a_tied_game_the_tied_trainers_share_it() -> None:
+    t = started(("Ash", "Misty"))
+    t.give("ash", team=("rattata",))  # Pikachu 3 + Rattata 2 = 5, Misty's Squirtle 5
+    t.do("banker", "end_game")
+    assert t.state.winners == ("ash", "misty")
+    assert t.state.end_reason == "Ash and Misty lead with 5 Power Points."

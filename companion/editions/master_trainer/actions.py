@@ -63,10 +63,10 @@ class ActionRules(BattleRules):
 
     def actions(self, state: State) -> list[Action]:
         prompt = state.prompt
-        if state.finished or prompt is None:
+        if state.finished:
             return []
-        method = handler(self, "prompt", prompt.kind)
-        return method(state) if method else []
+        method = handler(self, "prompt", prompt.kind) if prompt is not None else None
+        return [*(method(state) if method else ()), self.end_game_action()]
 
     @prompt_kind(MOVE_ROLL)
     @prompt_kind(DICE_ROLL)

@@ -15,7 +15,7 @@ from companion.editions.master_trainer.state import MasterTrainerState
 from companion.editions.master_trainer.view import ViewRules
 from companion.engine import rng as rng_mod
 from companion.engine.types import Command, GameSetup, IllegalCommand, SetupError
-from companion.i18n import N_, Msg
+from companion.i18n import N_, Msg, Msgs
 
 COLOUR_NAMES = {"pink": N_("Pink"), "green": N_("Green"), "blue": N_("Blue"), "red": N_("Red")}
 """The board's chip colours as the setup form names them."""
@@ -69,6 +69,19 @@ class MasterTrainerRules(ViewRules):
             setup=setup, rng=rng_mod.seed_state(setup.seed),
             trainers=initial_trainers([p.id for p in setup.players]),
         )
+
+    def final_ranking(self, state: MasterTrainerState) -> tuple[list[str], str]:
+        """Ended by the banker: the most Power Points of revived Pokémon win (reading
+        early-end); Trainers tied at the top share the win."""
+        points = {t.id: self.power(state, t.id) for t in state.trainers}
+        best = max(points.values())
+        winners = [pid for pid, n in points.items() if n == best]
+        return winners, Msgs("{players} leads with {points} Power Points.",
+                             "{players} lead with {points} Power Points.", len(winners),
+                             players=[self.pname(state, w) for w in winners], points=best)
+
+    def end_rule(self, state: MasterTrainerState) -> str:
+        return readings.early_end_words(self.name, state.setup.settings)
 
     def setup_info(self) -> dict[str, Any]:
         """The setup form's data: movers to pick, the counts the rulebook does not print
