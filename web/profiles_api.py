@@ -48,6 +48,7 @@ def editor_data(profile: dict[str, Any]) -> dict[str, Any]:
 
         tags = {obj: uid for uid, obj in profile["tags"].items()}
         data = load(profile["settings"])
+        out["notes"] = [wire(n) for n in data.deck_notes]  # a lost card: said, not refused
         out["card_tags"] = [{"id": (card := obj.removeprefix("card:")), "label": wire(label),
                              "deck": "item" if card.rsplit("-", 1)[0] in data.item_deck
                              else "event", "tag": tags.get(obj)}  # wire: in each language

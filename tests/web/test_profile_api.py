@@ -69,3 +69,23 @@ def test_confirming_a_fact_clears_the_mark(banker: Phone) -> None:
     assert senate["unverified"] == ["name", "rent"]
     r = banker.post("/api/profiles/starwars/box/confirm", {"fact": "spaces.senate.price"})
     assert r.status_code == 400 and r.get_json()["error"].startswith("fact:")
+
+
+def test_a_box_with_a_lost_card_is_saved_and_the_difference_said(banker: Phone) -> None:
+    """A real box loses cards: a Master Trainer Item deck of 53 is a valid profile; the
+    editor says the difference; a game set up from it says it once and deals 53."""
+    from companion.editions.master_trainer.data import load
+
+    deck = dict(load().item_deck)
+    deck["potion"] -= 1
+    r = put(banker, "/api/profiles/master-trainer/lost-one", {"settings": {"item_deck": deck}})
+    assert r.status_code == 200, r.get_json()
+    notes = [n["say"] for n in r.get_json()["notes"]]
+    assert notes == ["Item Cards: 53 in this box, the rulebook has 54 (1 missing)."]
+    r = banker.post("/api/games", {"edition": "master-trainer", "players": ["Ash", "Misty"],
+                                   "profile": "lost-one"})
+    assert r.status_code == 201, r.get_json()
+    view = banker.get(f"/api/games/{r.get_json()['game_id']}").get_json()
+    said = [line for line in view["log"] if "missing" in str(line)]
+    assert len(said) == 1 and "53 in this box" in str(said[0])
+    assert view["extra"]["decks"]["items"] == 53

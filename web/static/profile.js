@@ -119,7 +119,9 @@ async function check() {
     const r = await api("POST", "/api/profiles/check", draft());
     if (asked !== saves) return true;
     clearErrors(); adopt(r, false);
-    status(trn("Valid. {n} fact still unverified.", "Valid. {n} facts still unverified.", r.unverified.length), true);
+    const notes = (r.notes || []).map(I18n.text).join(" ");  /* a lost card: said, not refused */
+    status(trn("Valid. {n} fact still unverified.", "Valid. {n} facts still unverified.", r.unverified.length)
+      + (notes ? ` ${notes}` : ""), true);
     renderMarks(); refreshSummaries();
     return true;
   } catch (e) { if (asked === saves) showError(e.message); return false; }
