@@ -230,3 +230,60 @@ def test_the_banker_ends_a_tied_game_the_tied_trainers_share_it() -> None:
     t.do("banker", "end_game")
     assert t.state.winners == ("ash", "misty")
     assert t.state.end_reason == "Ash and Misty lead with 5 Power Points."
+
+
+def at_the_final_with_real_piles():  # type: ignore[no-untyped-def]
+    """Ash (20 Power Points) lands on ENTER Final Battle in a game on the real piles; the
+    Item Cards drawn on the way are named as they come."""
+    t = started(settings={"decks": "physical"})
+    t.give("ash", team=TWENTY)
+
+    def name_draws() -> None:
+        while t.state.prompt is not None and t.state.prompt.kind == "draw_items":
+            a = next(a for a in t.actions() if a.type == "draw")
+            t.do(a.actor, "draw", card=a.args["card"])
+
+    t.do("ash", "roll", dice=[2])
+    t.do("ash", "land", space="town-no-draw")
+    name_draws()
+    t.turn_of("ash")
+    t.do("ash", "roll", dice=[3])
+    t.do("ash", "land", space="plateau")
+    t.turn_of("ash")
+    t.do("ash", "roll", dice=[4])
+    t.do("ash", "land", space="final")
+    return t
+
+
+def test_with_the_real_piles_the_master_names_the_rival_card_drawn() -> None:
+    """decks: physical: the Pokémon Master draws the Rival Card from the real pile and names
+    it (a pick on their phone, or its tag); only their phone lists the cards; the battle
+    uses the card named, not one the companion drew."""
+    t = at_the_final_with_real_piles()
+    assert t.state.prompt is not None and t.state.prompt.to == ("misty",)
+    assert t.state.battle is None  # no card drawn by the companion
+    picks = {a.args["card"] for a in t.actions() if a.type == "draw"}
+    assert picks == {"lorelei", "bruno", "agatha", "lance", "gary"}
+    assert not [a for a in t.view("ash")["actions"] if a["type"] == "draw"]
+    assert len([a for a in t.view("misty")["actions"] if a["type"] == "draw"]) == 5
+    with pytest.raises(IllegalCommand):
+        t.do("ash", "draw", card="lance")
+    with pytest.raises(IllegalCommand):
+        t.do("misty", "draw", card="potion")
+    t.do("misty", "draw", card="lance")
+    b = t.state.battle
+    assert b is not None and b.kind == "final" and b.rival == "lance"
+    assert "rival" not in t.view("ash")["extra"]["final_battle"]  # secret until shown
+    t.give("ash", items=("bonus_5", "bonus_4"))
+    t.do("ash", "fight", chip="mewtwo", bonus=[5, 4])
+    assert t.view("ash")["extra"]["final_battle"]["rival"]["name"] == "Lance"
+
+
+def test_a_rival_cards_tag_names_it() -> None:
+    from companion.editions.master_trainer.rules import MasterTrainerRules
+
+    rules = MasterTrainerRules()
+    assert ("card:lance-1", "Rival Card: Lance") in [(o, str(n)) for o, n in rules.tag_objects()]
+    t = at_the_final_with_real_piles()
+    command = rules.interpret_tap(t.state, "card:bruno-1")
+    assert (command.actor, command.type, command.args) == ("misty", "draw", {"card": "bruno"})

@@ -89,3 +89,15 @@ def test_a_box_with_a_lost_card_is_saved_and_the_difference_said(banker: Phone) 
     said = [line for line in view["log"] if "missing" in str(line)]
     assert len(said) == 1 and "53 in this box" in str(said[0])
     assert view["extra"]["decks"]["items"] == 53
+
+
+def test_the_rival_cards_have_tags_of_their_own(banker: Phone) -> None:
+    """Master Trainer on the real piles: the Rival Card is drawn from its pile and named like
+    the others, so each Rival Card gets a tag in the profile editor, under its own deck."""
+    r = put(banker, "/api/profiles/master-trainer/rivals",
+            {"settings": {}, "tags": {"04A1B2C3": "card:lance-1"}})
+    assert r.status_code == 200, r.get_json()
+    tags = {c["id"]: c for c in r.get_json()["card_tags"]}
+    assert tags["lance-1"]["deck"] == "rival" and tags["lance-1"]["tag"] == "04A1B2C3"
+    assert tags["lance-1"]["label"]["say"] == "Rival Card: Lance"
+    assert {c["deck"] for c in tags.values()} == {"item", "event", "rival"}

@@ -457,7 +457,8 @@ function editor() {
       ...P.cardTags.filter((c) => c.deck === deck).map(row));
     parts.push(h("section", {id: "card-tags", "aria-label": tr("Card tags")}, h("h2", {}, tr("Card tags")),
       h("p", {class: "muted"}, tr("Tap each card on the reader once: a player then taps the card "
-        + "they draw.")), group("item", tr("Item Cards")), group("event", tr("Event Cards"))));
+        + "they draw.")), group("item", tr("Item Cards")), group("event", tr("Event Cards")),
+      group("rival", tr("Rival Cards"))));
   }
   parts.push(h("section", {"aria-label": tr("Other settings")}, h("h2", {}, tr("Other settings")),
     h("p", {class: "muted"}, b ? tr("House rules and readings, as the setup form sends them (JSON).")

@@ -50,6 +50,9 @@ from companion.i18n import Msg, Msgs
 DRAW_ITEMS = CommandPrompt("draw_items")
 """Name each Item Card drawn from the real pile."""
 
+RIVAL_CARD = CommandPrompt("rival_card")
+"""The Pokémon Master names the Rival Card drawn from the real pile (kept secret)."""
+
 State = MasterTrainerState
 LOG_SIZE = 12
 GOAL = 20

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from companion.editions.master_trainer.base import State, data_of
+from companion.editions.master_trainer.base import RIVAL_CARD, State, data_of
 from companion.editions.master_trainer.cards import CardArgs
 from companion.editions.master_trainer.state import Battle
 from companion.editions.master_trainer.trades import TradeRules
@@ -421,8 +421,24 @@ class BattleRules(TradeRules):
             self.end_turn(ctx)
             return
         rivals = list(data_of(ctx.state).rivals)
+        if self.physical_decks(ctx.state):  # drawn from the real pile: the Master names it
+            ctx.ask(RIVAL_CARD, (master,), Msg(
+                "{player}: draw a Rival Card, keep it secret, and name it on your phone or tap "
+                "its tag.", player=self.pname(ctx.state, master)), cards=rivals, say=say)
+            return
         rival = rivals[ctx.draw(len(rivals))]
         ctx.emit("final_battle_begun", say, challenger=pid, master=master, rival=rival)
+        self.ask_fight(ctx)
+
+    def rival_named(self, ctx: Ctx[State], card: str) -> None:
+        """The Rival Card the Pokémon Master drew from the real pile: the Final Battle
+        begins with it (the card stays secret until it is shown)."""
+        prompt = ctx.state.prompt
+        pid = ctx.state.current
+        assert prompt is not None and pid is not None
+        ctx.clear_prompt()
+        ctx.emit("final_battle_begun", prompt.data["say"], challenger=pid, master=prompt.to[0],
+                 rival=card)
         self.ask_fight(ctx)
 
     def reveal_rival(self, ctx: Ctx[State]) -> None:
