@@ -430,17 +430,6 @@ class BattleRules(TradeRules):
         ctx.emit("final_battle_begun", say, challenger=pid, master=master, rival=rival)
         self.ask_fight(ctx)
 
-    def rival_named(self, ctx: Ctx[State], card: str) -> None:
-        """The Rival Card the Pokémon Master drew from the real pile: the Final Battle
-        begins with it (the card stays secret until it is shown)."""
-        prompt = ctx.state.prompt
-        pid = ctx.state.current
-        assert prompt is not None and pid is not None
-        ctx.clear_prompt()
-        ctx.emit("final_battle_begun", prompt.data["say"], challenger=pid, master=prompt.to[0],
-                 rival=card)
-        self.ask_fight(ctx)
-
     def reveal_rival(self, ctx: Ctx[State]) -> None:
         b = ctx.state.battle
         assert b is not None

@@ -40,7 +40,7 @@ class CardRules(LandingRules):
     """``draw`` and ``take``, and the Event Cards."""
 
     if TYPE_CHECKING:
-        def rival_named(self, ctx: Ctx[State], card: str) -> None: ...  # battles.py
+        def ask_fight(self, ctx: Ctx[State]) -> None: ...  # battles.py
 
     # -- Event Cards -----------------------------------------------------------------------
     def draw_event(self, ctx: Ctx[State]) -> None:
@@ -132,6 +132,17 @@ class CardRules(LandingRules):
                                          card=title),
                  player=pid, card=card, deck=above + under, top=len(above))
         need(self, "event_card", card)(ctx, pid)
+
+    def rival_named(self, ctx: Ctx[State], card: str) -> None:
+        """The Rival Card the Pokémon Master drew from the real pile: the Final Battle
+        begins with it (the card stays secret until it is shown)."""
+        prompt = ctx.state.prompt
+        pid = ctx.state.current
+        assert prompt is not None and pid is not None
+        ctx.clear_prompt()
+        ctx.emit("final_battle_begun", prompt.data["say"], challenger=pid, master=prompt.to[0],
+                 rival=card)
+        self.ask_fight(ctx)
 
     def draw_named_item(self, ctx: Ctx[State], card: str) -> None:
         """The Item Card named leaves the pile for the hand; the cards above it stay above,
