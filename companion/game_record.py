@@ -84,6 +84,14 @@ class _EditionPart(TypedDict):
     """The edition's own values (each edition types them)."""
 
 
+class _EndingPart(TypedDict, total=False):
+    """What an edition the banker can end gives (``companion.engine.ending``)."""
+
+    end_rule: str
+    """How the winner is picked if the banker ends the game now: the words ending "the
+    winner is …" (a label of the edition's data, translated like a setting's)."""
+
+
 class _MonopolyPart(TypedDict, total=False):
     """What the Monopoly family's views add (``companion.monopoly.view``)."""
 
@@ -96,7 +104,7 @@ class _MonopolyPart(TypedDict, total=False):
     trades: list[dict[str, Any]]
 
 
-class PhoneView(_EditionPart, _MonopolyPart):
+class PhoneView(_EditionPart, _EndingPart, _MonopolyPart):
     """The view a phone receives: ``GET /api/games/<id>``, a stream's ``view`` frame (its
     ``patch`` frames are differences between two of these), the OLED's and the venue's
     source. Declared once: :func:`phone_view` builds every one from an edition's

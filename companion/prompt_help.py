@@ -140,6 +140,8 @@ EDITIONS: dict[str, dict[str, Help]] = {
                           "stops the fight)."), "battle"),
         "fight": Help(N_("Choose the Pokémon you fight with and up to two Attack Bonus cards; "
                       "Attack Strength + die roll + Attack Bonus = Battle total."), "battle"),
+        "rival_card": Help(N_("You play the Pokémon Master: draw a Rival Card, keep it secret, "
+                           "and name it on your phone (or tap its tag)."), "final-battle"),
         "prize": Help(N_("The winner of the battle takes Item Cards at random from the loser's "
                       "hand."), "battle-prize"),
         "offer": Help(N_("A trade is offered: accept to swap the two Pokémon, or decline. Starter "

@@ -152,6 +152,19 @@ def seat_views(state: BaseState) -> dict[str, Any]:
     return out
 
 
+def action_changes(recorded: list[str], current: list[str]) -> list[str]:
+    """Where the legal ``current`` actions (fingerprint JSON strings) differ from those a
+    golden log ``recorded``: every recorded action must still be offered as it was; a later
+    version may only add the banker's (a new tool, such as ending any edition's game), never
+    change what a player may do."""
+    import json
+
+    out = [f"no longer offered: {a}" for a in recorded if a not in current]
+    out += [f"newly offered to a player: {a}" for a in current
+            if a not in recorded and json.loads(a).get("actor") != "banker"]
+    return out
+
+
 def view_changes(recorded: Any, current: Any, path: str = "") -> list[str]:
     """Where ``current`` no longer shows what ``recorded`` showed: a changed value, a missing
     key, a list of another length. Keys a later version adds are allowed (the page may learn
@@ -229,7 +242,9 @@ def check_golden(folder: str) -> list[str]:
             problems.append(f"{name}: replay failed: {exc!r}")
             continue
         for key, want in entry["fingerprint"].items():
-            if key != "views_sha256" and got.get(key) != want:
+            if key == "actions":
+                problems.extend(f"{name}: {c}" for c in action_changes(want, got[key]))
+            elif key != "views_sha256" and got.get(key) != want:
                 problems.append(f"{name}: {key} differs")
         problems.extend(f"{name}: view {c}"
                         for c in view_changes(views[name], seat_views(replayed))[:5])

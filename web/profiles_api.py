@@ -48,9 +48,14 @@ def editor_data(profile: dict[str, Any]) -> dict[str, Any]:
 
         tags = {obj: uid for uid, obj in profile["tags"].items()}
         data = load(profile["settings"])
+        out["notes"] = [wire(n) for n in data.deck_notes]  # a lost card: said, not refused
+        def deck(card: str) -> str:
+            kind = card.rsplit("-", 1)[0]
+            return "item" if kind in data.item_deck else "rival" if kind in data.rivals \
+                else "event"
+
         out["card_tags"] = [{"id": (card := obj.removeprefix("card:")), "label": wire(label),
-                             "deck": "item" if card.rsplit("-", 1)[0] in data.item_deck
-                             else "event", "tag": tags.get(obj)}  # wire: in each language
+                             "deck": deck(card), "tag": tags.get(obj)}  # wire: in each language
                             for obj, label in card_objects(data)]
         return out
     from companion.monopoly.board import _raw, load_board

@@ -61,6 +61,8 @@ when buying), not the board (docs/readings/starwars.md)."""
 
 MASTER_TRAINER_TOTALS = {"item_deck": 54, "event_deck": 54, "board_spaces": 37}
 """Pokémon Master Trainer: 54 Item Cards, 54 Event Cards, 37 chips on the board's spaces."""
+MASTER_TRAINER_DECKS = {"item_deck": Msg("Item Cards"), "event_deck": Msg("Event Cards")}
+"""The totals that are decks, in words: a box may have lost some of their cards."""
 
 
 def _fail(path: str, text: str) -> SetupError:
@@ -373,13 +375,24 @@ def facts_by_space(facts: Iterable[str]) -> dict[str, list[str]]:
 
 
 # -- Pokémon Master Trainer -------------------------------------------------------------------
-def check_master_trainer(counts: Mapping[str, Mapping[str, int]]) -> None:
-    """The Item deck, the Event deck and the board's chips add up to the printed totals."""
+def check_master_trainer(counts: Mapping[str, Mapping[str, int]]) -> tuple[str, ...]:
+    """The board's chip spaces add up to the printed total; a deck may be short of it (a
+    real box loses cards), never empty nor above it. Returns each short deck's difference
+    in words, to be said once (at setup, in the profile editor)."""
+    notes = []
     for name, total in MASTER_TRAINER_TOTALS.items():
         have = sum(counts[name].values())
-        if have != total:
+        if name in MASTER_TRAINER_DECKS and have == 0:
+            raise _fail(name, Msg("no cards: a deck needs at least one."))
+        if name in MASTER_TRAINER_DECKS and have < total:
+            notes.append(Msgs("{deck}: {have} in this box, the rulebook has {total} ({n} "
+                              "missing).", "{deck}: {have} in this box, the rulebook has "
+                              "{total} ({n} missing).", total - have,
+                              deck=MASTER_TRAINER_DECKS[name], have=have, total=total))
+        elif have != total:
             raise _fail(name, Msg("adds up to {have}; the rulebook has {total}.", have=have,
                                   total=total))
+    return tuple(notes)
 
 
 def evolution_groups(value: Any, chips: Iterable[str],

@@ -44,7 +44,7 @@ def extract_texts(fileobj: Any, keywords: Any, comment_tags: Any, options: Any
     them in its language (``I18n.t``)."""
     for r in tomllib.loads(fileobj.read().decode("utf-8")).get("readings", ()):
         choices = [o.get("label") for o in r.get("options", ())]
-        for text in (r.get("topic"), r.get("label"), *choices):
+        for text in (r.get("topic"), r.get("label"), r.get("winner"), *choices):
             if text:
                 yield 0, "N_", str(text), []
 
@@ -100,6 +100,19 @@ def chosen(edition: str, settings: Mapping[str, object], name: str) -> str:
     return str(value)
 
 
+def early_end_words(edition: str, settings: Mapping[str, object]) -> str:
+    """How the winner is picked when the banker ends the game early, as the words ending
+    "the winner is …": the chosen option of the ``early-end`` reading's setting, or the
+    reading's ``winner`` ("" for an edition without that reading)."""
+    for r in readings(edition):
+        if r["id"] == "early-end":
+            if "setting" in r:
+                value = chosen(edition, settings, r["setting"])
+                return str(next(o["label"] for o in r["options"] if o["value"] == value))
+            return str(r.get("winner", ""))
+    return ""
+
+
 def check(edition: str, settings: Mapping[str, object]) -> None:
     """Refuse a game whose reading settings have a value that is not an option."""
     for name in setting_names(edition):
@@ -116,6 +129,8 @@ def catalogue_problems(edition: str, doc: str, rulebook: str | None = None) -> l
     for r in readings(edition):
         if f"## {r['id']}:" not in doc:
             problems.append(f"reading {r['id']} has no section in the document")
+        if r["id"] == "early-end" and "setting" not in r and not r.get("winner"):
+            problems.append("reading early-end names neither a setting nor its winner")
         if "setting" in r:
             if r["default"] not in [o["value"] for o in r["options"]]:
                 problems.append(f"setting {r['setting']}: default is not an option")

@@ -18,6 +18,7 @@ from typing import Any
 from companion.editions import readings
 from companion.engine.commands import Amount, Id, Text, takes
 from companion.engine.context import Ctx, cites
+from companion.engine.ending import BankerEnding
 from companion.engine.registry import handler, prompt_kind
 from companion.engine.seeds import SeedError
 from companion.engine.state import Task
@@ -58,6 +59,7 @@ class TransferArgs:
 
 class MonopolyRules(
     MonopolyEvents, MonopolyTurns, MonopolyMarket, MonopolyDebts, MonopolyCards, MonopolyTrades,
+    BankerEnding,
 ):
     """A Monopoly-family edition driven by its data file."""
 
@@ -321,7 +323,7 @@ class MonopolyRules(
                               {"trade": t.id}))
         out.append(Action(BANKER, "transfer", Msg("Move money (with a reason)"), {},
                           {"kind": "transfer"}))
-        out.append(Action(BANKER, "end_game", Msg("End the game now")))
+        out.append(self.end_game_action())
         return out
 
     def standing_actions(self, state: MonopolyState) -> list[Action]:
@@ -357,12 +359,8 @@ class MonopolyRules(
                  source=src, to=to, amount=amount)
         self.settle_debt(ctx)
 
-    @cites("early-end")
-    def cmd_end_game(self, ctx: C, command: Command) -> None:
-        """The banker ends the game now; the edition's scoring names the winner."""
-        winners, why = self.final_ranking(ctx.state)
-        ctx.emit("finished", Msg("The banker ends the game. {why}", why=why), winners=winners,
-                 reason=why)
+    def end_rule(self, state: MonopolyState) -> str:
+        return readings.early_end_words(self.name, state.setup.settings)
 
     def final_ranking(self, state: MonopolyState) -> tuple[list[str], str]:
         """Winner when the game is stopped early: the most money plus the prices of spaces."""

@@ -9,6 +9,7 @@ from companion.engine.types import Action
 from companion.i18n import Msg
 from companion.monopoly.board import Board
 from companion.monopoly.state import Assets, MonopolyState
+from companion.monopoly.turns import ORDER
 
 
 class ViewedRules(Protocol):
@@ -23,6 +24,8 @@ class ViewedRules(Protocol):
     def game_over_at(self, state: MonopolyState, index: int) -> bool: ...
 
     def describe(self, state: MonopolyState, a: Assets) -> str: ...
+
+    def end_rule(self, state: MonopolyState) -> str: ...
 
 
 _MARKS: dict[int, tuple[Any, dict[str, list[str]]]] = {}
@@ -61,6 +64,8 @@ def space_entries(board: Board) -> tuple[tuple[int | None, dict[str, Any]], ...]
 def monopoly_view(rules: ViewedRules, state: MonopolyState) -> dict[str, Any]:
     b = state.b
     current = state.turn_player.id if state.players and not state.finished else None
+    if state.prompt is not None and state.prompt.kind == ORDER.kind:
+        current = state.prompt.to[0]  # the starting roll: whoever it waits for, not seat one
     marks = marks_of(b.data.get("unverified_facts", ()))
     players = [
         {
@@ -93,7 +98,7 @@ def monopoly_view(rules: ViewedRules, state: MonopolyState) -> dict[str, Any]:
         "actions": [a.to_json() for a in rules.legal_actions(state)] if not state.finished else [],
         "last_roll": list(state.last_roll),
         "finished": state.finished, "winners": list(state.winners),
-        "end_reason": state.end_reason,
+        "end_reason": state.end_reason, "end_rule": rules.end_rule(state),
         "pot": state.pot, "pot_text": b.currency.format(state.pot),
         "board": {"spaces": spaces, "colors": dict(b.color_names),
                   "unverified": list(b.unverified)},

@@ -12,6 +12,7 @@ import pytest
 from companion import script
 from companion.service import GameService
 from companion.testing import (
+    action_changes,
     check_golden,
     fingerprint,
     recorded_views,
@@ -48,12 +49,26 @@ def test_golden_log_replays_to_the_same_game(name: str) -> None:
 
 def assert_same_game(state: Any, name: str) -> None:
     """``state`` is the game golden log ``name`` recorded: prompt, to-do list, generator,
-    legal actions, and views that still show everything they showed (the page may learn
-    more about a game, never forget or change what it showed)."""
+    legal actions (a later version may add the banker's), and views that still show
+    everything they showed (the page may learn more about a game, never forget or change
+    what it showed)."""
     got = fingerprint(state)
-    want = {k: v for k, v in LOGS[name]["fingerprint"].items() if k != "views_sha256"}
+    want = {k: v for k, v in LOGS[name]["fingerprint"].items()
+            if k not in ("views_sha256", "actions")}
     assert {k: got[k] for k in want} == want
+    assert action_changes(LOGS[name]["fingerprint"]["actions"], got["actions"]) == []
     assert view_changes(VIEWS[name], seat_views(state)) == []
+
+
+def test_action_changes_allows_a_new_banker_tool_and_nothing_else() -> None:
+    """A later version may offer the banker a new tool (ending a Master Trainer game); what
+    a player may do in a saved game never changes."""
+    roll = '{"actor": "ash", "label": "Roll", "type": "roll"}'
+    end = '{"actor": "banker", "label": "End the game now", "type": "end_game"}'
+    assert action_changes([roll], [roll, end]) == []
+    assert action_changes([roll], []) == [f"no longer offered: {roll}"]
+    other = '{"actor": "ash", "label": "Roll again", "type": "roll"}'
+    assert action_changes([roll], [roll, other]) == [f"newly offered to a player: {other}"]
 
 
 def test_view_changes_allows_new_keys_and_nothing_else() -> None:

@@ -31,14 +31,16 @@ def test_example_plays_to_a_win(path) -> None:  # type: ignore[no-untyped-def]
 
 def test_the_physical_items_example_names_every_card_drawn() -> None:
     """Real piles: each ``draw card=`` step names one card (Event Card, Item Card from the
-    pile, or a battle prize from the loser's hand), the companion deals none itself, and
-    naming the cards its own deck would have dealt gives the virtual game's hands and pile."""
+    pile, a battle prize from the loser's hand, or the Pokémon Master's Rival Card), the
+    companion deals none itself, and naming the cards its own deck would have dealt gives the
+    virtual game's hands and pile."""
     t = run_example(PHYSICAL_ITEMS)
     steps = json.loads(PHYSICAL_ITEMS.read_text("utf-8"))["steps"]
     named = [e for e in t.events
-             if e.type in ("item_card_named", "event_card_named", "items_taken")]
+             if e.type in ("item_card_named", "event_card_named", "items_taken",
+                           "final_battle_begun")]
     assert len(named) == sum(" draw card=" in s for s in steps) > 20
-    assert {e.type for e in named} == {"item_card_named", "items_taken"}
+    assert {e.type for e in named} == {"item_card_named", "items_taken", "final_battle_begun"}
     assert not any(e.type in ("items_drawn", "event_drawn") for e in t.events)
     virtual = json.loads(PHYSICAL_ITEMS.read_text("utf-8"))
     virtual["settings"] = {"decks": "virtual"}

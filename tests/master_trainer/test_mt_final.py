@@ -203,3 +203,87 @@ def test_no_potion_for_the_defender_of_a_trainer_battle_outside_their_turn() -> 
     assert t.prompt_kind == "fight"
     assert not any(a.type == "use" for a in t.actions("misty"))
     assert any(a.type == "use" for a in t.actions("ash"))
+
+
+def test_the_banker_ends_the_game_the_most_power_points_win() -> None:
+    """A table that stops before the Elite Four: the banker ends the game as in every
+    edition; the Trainer with the most Power Points of revived Pokémon wins (reading
+    early-end), and the page says so before the banker confirms."""
+    t = started(("Ash", "Misty", "Brock"))
+    t.give("misty", team=("zapdos",))  # Squirtle 5 + Zapdos 8
+    t.give("ash", team=("mewtwo",), knocked_out=("mewtwo",))  # Mewtwo knocked out: 3
+    assert "the most Power Points" in t.view()["end_rule"]
+    assert any(a.type == "end_game" and a.actor == "banker" for a in t.actions())
+    with pytest.raises(IllegalCommand):
+        t.do("ash", "end_game")
+    [end] = [e for e in t.do("banker", "end_game") if e.type == "finished"]
+    assert t.state.finished and t.state.winners == ("misty",)
+    assert t.state.end_reason == "Misty leads with 13 Power Points."
+    assert end.say == "The banker ends the game. Misty leads with 13 Power Points."
+    assert end.cite == "early-end"
+    assert t.actions() == []
+
+
+def test_the_banker_ends_a_tied_game_the_tied_trainers_share_it() -> None:
+    t = started(("Ash", "Misty"))
+    t.give("ash", team=("rattata",))  # Pikachu 3 + Rattata 2 = 5, Misty's Squirtle 5
+    t.do("banker", "end_game")
+    assert t.state.winners == ("ash", "misty")
+    assert t.state.end_reason == "Ash and Misty lead with 5 Power Points."
+
+
+def at_the_final_with_real_piles():  # type: ignore[no-untyped-def]
+    """Ash (20 Power Points) lands on ENTER Final Battle in a game on the real piles; the
+    Item Cards drawn on the way are named as they come."""
+    t = started(settings={"decks": "physical"})
+    t.give("ash", team=TWENTY)
+
+    def name_draws() -> None:
+        while t.state.prompt is not None and t.state.prompt.kind == "draw_items":
+            a = next(a for a in t.actions() if a.type == "draw")
+            t.do(a.actor, "draw", card=a.args["card"])
+
+    t.do("ash", "roll", dice=[2])
+    t.do("ash", "land", space="town-no-draw")
+    name_draws()
+    t.turn_of("ash")
+    t.do("ash", "roll", dice=[3])
+    t.do("ash", "land", space="plateau")
+    t.turn_of("ash")
+    t.do("ash", "roll", dice=[4])
+    t.do("ash", "land", space="final")
+    return t
+
+
+def test_with_the_real_piles_the_master_names_the_rival_card_drawn() -> None:
+    """decks: physical: the Pokémon Master draws the Rival Card from the real pile and names
+    it (a pick on their phone, or its tag); only their phone lists the cards; the battle
+    uses the card named, not one the companion drew."""
+    t = at_the_final_with_real_piles()
+    assert t.state.prompt is not None and t.state.prompt.to == ("misty",)
+    assert t.state.battle is None  # no card drawn by the companion
+    picks = {a.args["card"] for a in t.actions() if a.type == "draw"}
+    assert picks == {"lorelei", "bruno", "agatha", "lance", "gary"}
+    assert not [a for a in t.view("ash")["actions"] if a["type"] == "draw"]
+    assert len([a for a in t.view("misty")["actions"] if a["type"] == "draw"]) == 5
+    with pytest.raises(IllegalCommand):
+        t.do("ash", "draw", card="lance")
+    with pytest.raises(IllegalCommand):
+        t.do("misty", "draw", card="potion")
+    t.do("misty", "draw", card="lance")
+    b = t.state.battle
+    assert b is not None and b.kind == "final" and b.rival == "lance"
+    assert "rival" not in t.view("ash")["extra"]["final_battle"]  # secret until shown
+    t.give("ash", items=("bonus_5", "bonus_4"))
+    t.do("ash", "fight", chip="mewtwo", bonus=[5, 4])
+    assert t.view("ash")["extra"]["final_battle"]["rival"]["name"] == "Lance"
+
+
+def test_a_rival_cards_tag_names_it() -> None:
+    from companion.editions.master_trainer.rules import MasterTrainerRules
+
+    rules = MasterTrainerRules()
+    assert ("card:lance-1", "Rival Card: Lance") in [(o, str(n)) for o, n in rules.tag_objects()]
+    t = at_the_final_with_real_piles()
+    command = rules.interpret_tap(t.state, "card:bruno-1")
+    assert (command.actor, command.type, command.args) == ("misty", "draw", {"card": "bruno"})

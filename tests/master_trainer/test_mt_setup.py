@@ -109,3 +109,24 @@ def test_evolution_groups_and_deck_totals_are_checked_alike_wherever_settings_co
         run_script({**base, "settings": {"item_deck": doubled}, "steps": []})
     with pytest.raises(RuleError, match="Unknown setting 'evolution_group'"):
         run_script({**base, "settings": {"evolution_group": groups}, "steps": []})
+
+
+def test_a_lost_card_is_played_what_cannot_be_played_is_refused() -> None:
+    """A deck short of the printed 54 is played (a real box loses cards); an empty deck, a
+    deck above the printed total and a board with another number of chip spaces are not."""
+    from companion.editions.master_trainer.data import load
+
+    deck = dict(load().item_deck)
+    deck["potion"] -= 1
+    data = load({"item_deck": deck})
+    assert sum(data.item_deck.values()) == 53
+    assert data.deck_notes == ("Item Cards: 53 in this box, the rulebook has 54 (1 missing).",)
+    assert load().deck_notes == ()
+    with pytest.raises(RuleError, match="item_deck: adds up to 55; the rulebook has 54"):
+        load({"item_deck": {**deck, "potion": deck["potion"] + 2}})
+    with pytest.raises(RuleError, match="event_deck: no cards"):
+        load({"event_deck": {k: 0 for k in load().event_deck}})
+    board = dict(load().board_spaces)
+    board[next(iter(board))] -= 1
+    with pytest.raises(RuleError, match="board_spaces: adds up to 36; the rulebook has 37"):
+        load({"board_spaces": board})

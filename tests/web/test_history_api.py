@@ -163,6 +163,31 @@ def test_the_households_history_keeps_players_by_name_and_goes_into_the_backup(
         assert [g["turns"] for g in history["games"]] == [-1, -1]
 
 
+def test_a_master_trainer_game_the_banker_ends_gets_its_story_and_history_entry(
+        tmp_path: Path) -> None:
+    """A Master Trainer table that stops before the Elite Four: the banker ends it as in
+    every edition, and it has an ending, a story and a place in the household's history."""
+    data = json.loads((ROOT / "examples" / "master-trainer-two-players.json").read_text("utf-8"))
+    with GameService(tmp_path) as service:
+        gid = service.create_game({k: v for k, v in data.items() if k != "steps"}).game_id
+        for step in data["steps"][:12]:
+            cmd = parse_step(service.state(gid)[1], step)
+            assert service.submit(gid, cmd.to_json()).ok
+        app = app_for(service)
+        banker = Phone(app.test_client()).login()
+        ends = [a for a in banker.get(f"/api/games/{gid}").get_json()["actions"]
+                if a["type"] == "end_game"]
+        assert ends and ends[0]["actor"] == "banker"
+        out = service.submit(gid, {"actor": "banker", "type": "end_game"})
+        assert out.ok, out.error
+        view = banker.get(f"/api/games/{gid}").get_json()
+        assert view["finished"] and view["end_reason"]["say"].endswith("Power Points.")
+        told = banker.get(f"/api/games/{gid}/story").get_json()
+        assert told["finished"] and "Power Points" in told["headline"]["say"]
+        history = banker.get("/api/history").get_json()
+        assert [g["edition"] for g in history["games"]] == ["master-trainer"]
+
+
 def test_the_history_page_is_served_with_no_external_assets(tmp_path: Path) -> None:
     with GameService(tmp_path) as service:
         page = Phone(app_for(service).test_client()).get("/history")

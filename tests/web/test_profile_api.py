@@ -69,3 +69,35 @@ def test_confirming_a_fact_clears_the_mark(banker: Phone) -> None:
     assert senate["unverified"] == ["name", "rent"]
     r = banker.post("/api/profiles/starwars/box/confirm", {"fact": "spaces.senate.price"})
     assert r.status_code == 400 and r.get_json()["error"].startswith("fact:")
+
+
+def test_a_box_with_a_lost_card_is_saved_and_the_difference_said(banker: Phone) -> None:
+    """A real box loses cards: a Master Trainer Item deck of 53 is a valid profile; the
+    editor says the difference; a game set up from it says it once and deals 53."""
+    from companion.editions.master_trainer.data import load
+
+    deck = dict(load().item_deck)
+    deck["potion"] -= 1
+    r = put(banker, "/api/profiles/master-trainer/lost-one", {"settings": {"item_deck": deck}})
+    assert r.status_code == 200, r.get_json()
+    notes = [n["say"] for n in r.get_json()["notes"]]
+    assert notes == ["Item Cards: 53 in this box, the rulebook has 54 (1 missing)."]
+    r = banker.post("/api/games", {"edition": "master-trainer", "players": ["Ash", "Misty"],
+                                   "profile": "lost-one"})
+    assert r.status_code == 201, r.get_json()
+    view = banker.get(f"/api/games/{r.get_json()['game_id']}").get_json()
+    said = [line for line in view["log"] if "missing" in str(line)]
+    assert len(said) == 1 and "53 in this box" in str(said[0])
+    assert view["extra"]["decks"]["items"] == 53
+
+
+def test_the_rival_cards_have_tags_of_their_own(banker: Phone) -> None:
+    """Master Trainer on the real piles: the Rival Card is drawn from its pile and named like
+    the others, so each Rival Card gets a tag in the profile editor, under its own deck."""
+    r = put(banker, "/api/profiles/master-trainer/rivals",
+            {"settings": {}, "tags": {"04A1B2C3": "card:lance-1"}})
+    assert r.status_code == 200, r.get_json()
+    tags = {c["id"]: c for c in r.get_json()["card_tags"]}
+    assert tags["lance-1"]["deck"] == "rival" and tags["lance-1"]["tag"] == "04A1B2C3"
+    assert tags["lance-1"]["label"]["say"] == "Rival Card: Lance"
+    assert {c["deck"] for c in tags.values()} == {"item", "event", "rival"}

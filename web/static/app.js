@@ -833,9 +833,11 @@ function dangerView(a, showActor) {
   const label = (showActor && a.actor !== "banker" ? `${playerName(a.actor)}: ` : "") + a.label;
   const box = h("div", {class: "action", "data-type": a.type, "data-actor": a.actor});
   if (S.confirm === key) {
-    box.append(h("p", {role: "alert"}, a.type === "end_game"
-      ? tr("End the game for everyone now? The richest player wins.")
-      : tr("{action}? This cannot be taken back by the player.", {action: label})),
+    const rule = S.view.end_rule;  /* the edition's ranking, in its own words */
+    box.append(h("p", {role: "alert"}, a.type !== "end_game"
+      ? tr("{action}? This cannot be taken back by the player.", {action: label})
+      : rule ? tr("End the game for everyone now? The winner is {rule}.", {rule: I18n.t(rule)})
+        : tr("End the game for everyone now?")),
     h("div", {class: "row"}, h("button", {class: "danger solid", "data-confirm": "yes",
       onclick: () => { S.confirm = null; send(a); }}, tr("Yes: {action}", {action: label})),
     h("button", {onclick: () => { S.confirm = null; render(); }}, tr("Cancel"))));

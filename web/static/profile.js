@@ -119,7 +119,9 @@ async function check() {
     const r = await api("POST", "/api/profiles/check", draft());
     if (asked !== saves) return true;
     clearErrors(); adopt(r, false);
-    status(trn("Valid. {n} fact still unverified.", "Valid. {n} facts still unverified.", r.unverified.length), true);
+    const notes = (r.notes || []).map(I18n.text).join(" ");  /* a lost card: said, not refused */
+    status(trn("Valid. {n} fact still unverified.", "Valid. {n} facts still unverified.", r.unverified.length)
+      + (notes ? ` ${notes}` : ""), true);
     renderMarks(); refreshSummaries();
     return true;
   } catch (e) { if (asked === saves) showError(e.message); return false; }
@@ -460,7 +462,8 @@ function editor() {
       ...P.cardTags.filter((c) => c.deck === deck).map(row));
     parts.push(h("section", {id: "card-tags", "aria-label": tr("Card tags")}, h("h2", {}, tr("Card tags")),
       h("p", {class: "muted"}, tr("Tap each card on the reader once: a player then taps the card "
-        + "they draw.")), group("item", tr("Item Cards")), group("event", tr("Event Cards"))));
+        + "they draw.")), group("item", tr("Item Cards")), group("event", tr("Event Cards")),
+      group("rival", tr("Rival Cards"))));
   }
   parts.push(h("section", {"aria-label": tr("Other settings")}, h("h2", {}, tr("Other settings")),
     h("p", {class: "muted"}, b ? tr("House rules and readings, as the setup form sends them (JSON).")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from companion.editions.master_trainer.base import DRAW_ITEMS, State, data_of
+from companion.editions.master_trainer.base import DRAW_ITEMS, RIVAL_CARD, State, data_of
 from companion.editions.master_trainer.battles import (
     CHALLENGE,
     FIGHT,
@@ -63,10 +63,10 @@ class ActionRules(BattleRules):
 
     def actions(self, state: State) -> list[Action]:
         prompt = state.prompt
-        if state.finished or prompt is None:
+        if state.finished:
             return []
-        method = handler(self, "prompt", prompt.kind)
-        return method(state) if method else []
+        method = handler(self, "prompt", prompt.kind) if prompt is not None else None
+        return [*(method(state) if method else ()), self.end_game_action()]
 
     @prompt_kind(MOVE_ROLL)
     @prompt_kind(DICE_ROLL)
@@ -96,6 +96,12 @@ class ActionRules(BattleRules):
     def actions_draw_event(self, state: State) -> list[Action]:
         return self.pick_card_actions(state, lambda card: Msg("Event Card: {card}", card=card),
                                       data_of(state).event_names)
+
+    @prompt_kind(RIVAL_CARD)
+    def actions_rival_card(self, state: State) -> list[Action]:
+        """The Rival Cards, one pick each, for the Pokémon Master's phone only."""
+        return self.pick_card_actions(state, lambda card: Msg("Rival Card: {card}", card=card),
+                                      {k: r.name for k, r in data_of(state).rivals.items()})
 
     @prompt_kind(DRAW_ITEMS)
     def actions_draw_items(self, state: State) -> list[Action]:

@@ -41,6 +41,7 @@ from companion.editions.master_trainer.state import (
     MasterTrainerState,
     Trainer,
 )
+from companion.engine.ending import BankerEnding
 from companion.engine.prompts import CommandPrompt
 from companion.engine.rules import Ctx, Rules
 from companion.engine.state import evolve
@@ -48,6 +49,9 @@ from companion.i18n import Msg, Msgs
 
 DRAW_ITEMS = CommandPrompt("draw_items")
 """Name each Item Card drawn from the real pile."""
+
+RIVAL_CARD = CommandPrompt("rival_card")
+"""The Pokémon Master names the Rival Card drawn from the real pile (kept secret)."""
 
 State = MasterTrainerState
 LOG_SIZE = 12
@@ -78,7 +82,7 @@ def without(items: tuple[str, ...], remove: list[str] | tuple[str, ...]) -> tupl
     return tuple(out)
 
 
-class MasterTrainerBase(Rules[MasterTrainerState]):
+class MasterTrainerBase(BankerEnding, Rules[MasterTrainerState]):
     """Look-ups every part of the rules uses, and the pure event handlers."""
 
     name = "master-trainer"

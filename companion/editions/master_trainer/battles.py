@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from companion.editions.master_trainer.base import State, data_of
+from companion.editions.master_trainer.base import RIVAL_CARD, State, data_of
 from companion.editions.master_trainer.cards import CardArgs
 from companion.editions.master_trainer.state import Battle
 from companion.editions.master_trainer.trades import TradeRules
@@ -421,6 +421,11 @@ class BattleRules(TradeRules):
             self.end_turn(ctx)
             return
         rivals = list(data_of(ctx.state).rivals)
+        if self.physical_decks(ctx.state):  # drawn from the real pile: the Master names it
+            ctx.ask(RIVAL_CARD, (master,), Msg(
+                "{player}: draw a Rival Card, keep it secret, and name it on your phone or tap "
+                "its tag.", player=self.pname(ctx.state, master)), cards=rivals, say=say)
+            return
         rival = rivals[ctx.draw(len(rivals))]
         ctx.emit("final_battle_begun", say, challenger=pid, master=master, rival=rival)
         self.ask_fight(ctx)

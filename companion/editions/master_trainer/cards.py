@@ -4,9 +4,10 @@ what each Event Card does (Trade Pokémon and Let's Fight!: :mod:`trades`, :mod:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from companion.editions import readings
-from companion.editions.master_trainer.base import DRAW_ITEMS, State, data_of
+from companion.editions.master_trainer.base import DRAW_ITEMS, RIVAL_CARD, State, data_of
 from companion.editions.master_trainer.data import CHIP_WORDS, COLOURS
 from companion.editions.master_trainer.landing import LandingRules
 from companion.editions.master_trainer.turns import ChipArgs, chip_arg
@@ -37,6 +38,9 @@ class CardArgs:
 
 class CardRules(LandingRules):
     """``draw`` and ``take``, and the Event Cards."""
+
+    if TYPE_CHECKING:
+        def ask_fight(self, ctx: Ctx[State]) -> None: ...  # battles.py
 
     # -- Event Cards -----------------------------------------------------------------------
     def draw_event(self, ctx: Ctx[State]) -> None:
@@ -72,6 +76,8 @@ class CardRules(LandingRules):
         data = data_of(state)
         if prompt.kind == DRAW_ITEMS.kind:
             return self.why_not_item(state, card)
+        if prompt.kind == RIVAL_CARD.kind:
+            return Msg("There is no Rival Card {card} in this game.", card=repr(card))
         if prompt.kind != DRAW_EVENT.kind:
             return None
         names = data.event_names
@@ -109,6 +115,9 @@ class CardRules(LandingRules):
         if ctx.state.prompt.kind == DRAW_ITEMS.kind:
             self.draw_named_item(ctx, str(command.args["card"]))
             return
+        if ctx.state.prompt.kind == RIVAL_CARD.kind:
+            self.rival_named(ctx, str(command.args["card"]))
+            return
         state = ctx.state
         pid = state.current
         assert pid is not None and state.prompt is not None
@@ -123,6 +132,17 @@ class CardRules(LandingRules):
                                          card=title),
                  player=pid, card=card, deck=above + under, top=len(above))
         need(self, "event_card", card)(ctx, pid)
+
+    def rival_named(self, ctx: Ctx[State], card: str) -> None:
+        """The Rival Card the Pokémon Master drew from the real pile: the Final Battle
+        begins with it (the card stays secret until it is shown)."""
+        prompt = ctx.state.prompt
+        pid = ctx.state.current
+        assert prompt is not None and pid is not None
+        ctx.clear_prompt()
+        ctx.emit("final_battle_begun", prompt.data["say"], challenger=pid, master=prompt.to[0],
+                 rival=card)
+        self.ask_fight(ctx)
 
     def draw_named_item(self, ctx: Ctx[State], card: str) -> None:
         """The Item Card named leaves the pile for the hand; the cards above it stay above,

@@ -87,6 +87,8 @@ class EditionData:
     movers: Mapping[str, str]
     unverified: tuple[str, ...]
     """Names of data tables whose values are not printed in the rulebook."""
+    deck_notes: tuple[str, ...] = ()
+    """A deck short of the rulebook's total (a lost card), each in words, said once."""
     _by_colour: Mapping[str, tuple[Chip, ...]] = field(init=False, repr=False, compare=False)
     _names: Mapping[str, str] = field(init=False, repr=False, compare=False)
     _groups: tuple[tuple[frozenset[str], str, int], ...] = field(init=False, repr=False,
@@ -269,7 +271,7 @@ def _build(settings: Mapping[str, Any] | None) -> EditionData:
         raise SetupError("Setting 'city_items' must be a whole number from 0 to 3.")
     counts = {name: _counts(rules[name], settings.get(name), name)
               for name in ("item_deck", "event_deck", "board_spaces")}
-    board_edit.check_master_trainer(counts)  # the rulebook's totals, for every game and profile
+    notes = board_edit.check_master_trainer(counts)  # the rulebook's totals, for every game
     groups = board_edit.evolution_groups(settings.get("evolution_groups"), chips,
                                          tuple(tuple(g) for g in evolution["groups"]))
     if "evolution_groups" not in settings:
@@ -288,6 +290,7 @@ def _build(settings: Mapping[str, Any] | None) -> EditionData:
         limits=dict(rules["limits"]),
         movers=dict(rules["movers"]),
         unverified=tuple(unverified),
+        deck_notes=notes,
     )
 
 

@@ -6,7 +6,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.editions import readings
-from companion.editions.master_trainer.base import DRAW_ITEMS, data_of, initial_trainers
+from companion.editions.master_trainer.base import (
+    DRAW_ITEMS,
+    RIVAL_CARD,
+    data_of,
+    initial_trainers,
+)
 from companion.editions.master_trainer.battles import PRIZE
 from companion.editions.master_trainer.cards import DRAW_EVENT
 from companion.editions.master_trainer.data import EditionData, check_seed, load, unverified_words
@@ -15,7 +20,7 @@ from companion.editions.master_trainer.state import MasterTrainerState
 from companion.editions.master_trainer.view import ViewRules
 from companion.engine import rng as rng_mod
 from companion.engine.types import Command, GameSetup, IllegalCommand, SetupError
-from companion.i18n import N_, Msg
+from companion.i18n import N_, Msg, Msgs
 
 COLOUR_NAMES = {"pink": N_("Pink"), "green": N_("Green"), "blue": N_("Blue"), "red": N_("Red")}
 """The board's chip colours as the setup form names them."""
@@ -25,7 +30,8 @@ MOVERS = {"green": Msg("Green mover"), "orange": Msg("Orange mover"), "blue": Ms
 
 
 def card_objects(data: EditionData) -> list[tuple[str, str]]:
-    """One tag object per card of the Item and Event decks: ``card:<kind>-<n>``."""
+    """One tag object per card of the Item and Event decks (``card:<kind>-<n>``) and per
+    Rival Card (``card:<rival>-1``)."""
     out: list[tuple[str, str]] = []
     for kind, deck, names in (("item", data.item_deck, data.item_names),
                               ("event", data.event_deck, data.event_names)):
@@ -33,6 +39,7 @@ def card_objects(data: EditionData) -> list[tuple[str, str]]:
                  if kind == "item" else
                  Msg("Event Card: {card} ({i} of {n})", card=names[k], i=i, n=n))
                 for k, n in deck.items() for i in range(1, n + 1)]
+    out += [(f"card:{k}-1", Msg("Rival Card: {card}", card=r.name)) for k, r in data.rivals.items()]
     return out
 
 
@@ -69,6 +76,19 @@ class MasterTrainerRules(ViewRules):
             setup=setup, rng=rng_mod.seed_state(setup.seed),
             trainers=initial_trainers([p.id for p in setup.players]),
         )
+
+    def final_ranking(self, state: MasterTrainerState) -> tuple[list[str], str]:
+        """Ended by the banker: the most Power Points of revived Pokémon win (reading
+        early-end); Trainers tied at the top share the win."""
+        points = {t.id: self.power(state, t.id) for t in state.trainers}
+        best = max(points.values())
+        winners = [pid for pid, n in points.items() if n == best]
+        return winners, Msgs("{players} leads with {points} Power Points.",
+                             "{players} lead with {points} Power Points.", len(winners),
+                             players=[self.pname(state, w) for w in winners], points=best)
+
+    def end_rule(self, state: MasterTrainerState) -> str:
+        return readings.early_end_words(self.name, state.setup.settings)
 
     def setup_info(self) -> dict[str, Any]:
         """The setup form's data: movers to pick, the counts the rulebook does not print
@@ -157,7 +177,8 @@ class MasterTrainerRules(ViewRules):
     def card_tapped(self, state: MasterTrainerState, card: str) -> Command:
         """A deck card's tag names the card drawn from the real pile (or taken as a prize)."""
         prompt = state.prompt
-        if prompt is None or prompt.kind not in (DRAW_ITEMS.kind, DRAW_EVENT.kind, PRIZE.kind):
+        if prompt is None or prompt.kind not in (DRAW_ITEMS.kind, DRAW_EVENT.kind, PRIZE.kind,
+                                                 RIVAL_CARD.kind):
             raise IllegalCommand(Msg("No card is to be drawn now; tap a card when the game "
                                      "asks."))
         command = Command(prompt.to[0], "draw", {"card": card})

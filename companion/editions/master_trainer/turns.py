@@ -158,6 +158,8 @@ class TurnRules(DiceRules):
                 listed = Msg("{first}; {rest}", first=word, rest=listed)
             ctx.say(Msg("Not printed in the rulebook, so guessed until the banker sets them: "
                         "{guesses}.", guesses=listed))
+        for note in data.deck_notes:
+            ctx.say(note)
         ctx.then(Task("deal_starters"))
 
     def free_starters(self, state: State) -> list[str]:

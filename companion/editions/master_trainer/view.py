@@ -113,7 +113,7 @@ class ViewRules(ActionRules):
             "actions": [a for actor, a in public["actions"] if sees_all or actor == viewer],
             "log": public["log"], "last_roll": public["last_roll"],
             "finished": state.finished, "winners": public["winners"],
-            "end_reason": state.end_reason, "board": None,
+            "end_reason": state.end_reason, "end_rule": self.end_rule(state), "board": None,
             "extra": {
                 **public["extra"],
                 "item_hands": hands,

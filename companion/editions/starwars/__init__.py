@@ -14,6 +14,7 @@ Decisions the rulebook leaves to the table:
 - Owing a player: "Sell them your properties": each sale goes to the creditor at half the
   purchase value, counted against the debt (the creditor pays any change); selling to the
   Bank is for debts to the Bank. Trades stay open ("to the satisfaction of both players").
+- "If you still cannot pay": bankruptcy is refused while the sales still possible could pay.
 - Owing the Bank: the properties are auctioned one after another at once, among the others;
   a Get Out of Jail Free card goes back under the Chance pile.
 """

@@ -162,15 +162,46 @@ class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
         d = state.debt
         assert d is not None
         if d.creditor in ("bank", "pot"):
-            return super().actions_debt(state)
-        out = []
-        if self.markers_left(state, d.creditor) > 0:
-            out = [Action(d.player, "sell_to_creditor",
-                          Msg("Sell {space} to {player} for {amount}",
-                              space=state.b.spaces[i].name, player=state.name(d.creditor),
-                              amount=state.cash(self.bank_price(state, i))), {"space": i})
-                   for i in state.owned_by(d.player)]
-        return [*out, Action(d.player, "declare_bankruptcy", Msg("Declare bankruptcy"))]
+            out = super().actions_debt(state)
+        else:
+            out = []
+            if self.markers_left(state, d.creditor) > 0:
+                out = [Action(d.player, "sell_to_creditor",
+                              Msg("Sell {space} to {player} for {amount}",
+                                  space=state.b.spaces[i].name, player=state.name(d.creditor),
+                                  amount=state.cash(self.bank_price(state, i))), {"space": i})
+                       for i in state.owned_by(d.player)]
+            out.append(Action(d.player, "declare_bankruptcy", Msg("Declare bankruptcy")))
+        if self.sale_would_pay(state):
+            out = [a for a in out if a.type != "declare_bankruptcy"]
+        return out
+
+    def sale_would_pay(self, state: MonopolyState) -> str | None:
+        """"If you still cannot pay": while selling properties (to the player owed, or to the
+        Bank) could pay the debt, the reason bankruptcy is refused; else None. Counted: the
+        properties that can be sold now (the creditor's free markers, the change it can pay)."""
+        d = state.debt
+        if d is None:
+            return None
+        values = sorted(((self.bank_price(state, i), i) for i in state.owned_by(d.player)),
+                        reverse=True)
+        if d.creditor not in ("bank", "pot"):
+            change = state.player(d.creditor).money
+            values = [(v, i) for v, i in values if v - d.amount <= change]
+            values = values[:max(self.markers_left(state, d.creditor), 0)]
+        if not values or state.player(d.player).money + sum(v for v, _ in values) < d.amount:
+            return None
+        spaces = [state.b.spaces[i].name for _, i in values]
+        if d.creditor in ("bank", "pot"):
+            return Msg("{player} must sell first: selling {spaces} to the Bank can pay the "
+                       "{amount} owed.", player=state.name(d.player), spaces=spaces,
+                       amount=state.cash(d.amount))
+        return Msg("{player} must sell first: selling {spaces} to {creditor} can pay the "
+                   "{amount} owed.", player=state.name(d.player), spaces=spaces,
+                   creditor=state.name(d.creditor), amount=state.cash(d.amount))
+
+    def refuse_declare_bankruptcy(self, state: MonopolyState, command: Command) -> str | None:
+        return self.sale_would_pay(state)
 
     def refuse_sell_to_bank(self, state: MonopolyState, command: Command) -> str | None:
         d = state.debt
