@@ -325,7 +325,8 @@ class TableHardware:
         if slot.status == (working, message):
             return
         slot.status = (working, message)
-        (log.info if working else log.warning)("reader %r: %s", role, message)
+        aside = "" if working else " (retrying; the game goes on from the phones)"
+        (log.info if working else log.warning)("reader %s: %s%s", role, message, aside)
         if self._on_status is not None:
             try:
                 self._on_status(role, working, message)

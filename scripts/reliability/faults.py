@@ -59,10 +59,11 @@ def in_process_runner(on_serve: Callable[[Any], None]) -> Iterator[dict[str, Any
             seen["journal"].append(record.getMessage())
 
     handler = Journal(logging.INFO)
-    logger = logging.getLogger("companion")
-    old_level, old_term = logger.level, signal.getsignal(signal.SIGTERM)
-    logger.addHandler(handler)
-    logger.setLevel(logging.INFO)
+    loggers = [logging.getLogger(name) for name in ("companion", "hardware")]
+    old_levels, old_term = [lg.level for lg in loggers], signal.getsignal(signal.SIGTERM)
+    for lg in loggers:
+        lg.addHandler(handler)
+        lg.setLevel(logging.INFO)
     TableHardware.from_config = classmethod(spy)  # type: ignore[method-assign, assignment]
     web.server.serve = lambda app, host, port, **kw: on_serve(seen["hardware"])
 
@@ -79,8 +80,9 @@ def in_process_runner(on_serve: Callable[[Any], None]) -> Iterator[dict[str, Any
         TableHardware.from_config = original  # type: ignore[method-assign]
         web.server.serve = original_serve
         web.server.serve_bound = original_bound
-        logger.removeHandler(handler)
-        logger.setLevel(old_level)
+        for lg, level in zip(loggers, old_levels, strict=True):
+            lg.removeHandler(handler)
+            lg.setLevel(level)
         signal.signal(signal.SIGTERM, old_term)
 
 

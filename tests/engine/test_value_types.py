@@ -15,7 +15,7 @@ from companion.engine.types import Action, Command, Event, Prompt
 @pytest.mark.parametrize("cls, values", [
     (Command, ("ann", "roll", {"dice": [1, 2]})),
     (Event, ("money_paid", {"amount": 1}, "Ann pays.", "rent")),
-    (Action, ("ann", "roll", "Roll", {"x": 1}, {"kind": "dice"})),
+    (Action, ("ann", "roll", "Roll", {"x": 1}, {"kind": "dice"}, "Ann is out.")),
     (Prompt, ("turn", ("ann",), "Ann's turn", {"roll": {}})),
     (Task, ("move", {"steps": 3})),
 ])

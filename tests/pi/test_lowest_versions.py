@@ -96,7 +96,7 @@ def test_the_lowest_declared_versions_play_and_serve(tmp_path: Path) -> None:
     server = subprocess.Popen(
         [str(py), "-m", "companion.cli", "run", "--simulate", "--no-mdns", "--host",
          "127.0.0.1", "--port", str(free_port()), "--state-dir", str(tmp_path / "state"),
-         "--pin", "2468"],
+         "--pin", "73915286"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=tmp_path)
     try:
         assert server.stdout is not None
