@@ -7,7 +7,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from companion.i18n import Msg
+from companion.i18n import Msg, said
 
 
 class ConfigError(ValueError):
@@ -71,7 +71,7 @@ def home_assistant_settings(config: dict[str, Any]) -> Any:
     try:
         return HomeAssistantSettings.from_toml(config["home_assistant"])
     except VenueConfigError as exc:
-        raise ConfigError(str(exc)) from None
+        raise ConfigError(said(exc)) from None
 
 
 def venue_settings(config: dict[str, Any]) -> Any:
@@ -83,7 +83,7 @@ def venue_settings(config: dict[str, Any]) -> Any:
     try:
         return VenueSettings.from_toml(config["venue"])
     except VenueConfigError as exc:
-        raise ConfigError(str(exc)) from None
+        raise ConfigError(said(exc)) from None
 
 
 SIMULATED_HARDWARE: dict[str, Any] = {

@@ -26,6 +26,7 @@ from companion.config import (
     volatile_state_problem,
 )
 from companion.i18n import Msg
+from companion.i18n import said as reason_of  # "said" is a local name below
 from companion.memory import limit_malloc_arenas
 from companion.service import GameService
 from companion.store import StoreError
@@ -86,7 +87,8 @@ def run_companion(config: dict[str, Any], args: argparse.Namespace) -> int:
                                              on_action=on_action, simulate=simulate,
                                              on_status=on_status)
     except (ValueError, TypeError) as exc:
-        raise ConfigError(f"[hardware] in the config: {exc}") from exc
+        raise ConfigError(Msg("[hardware] in the config: {reason}",
+                              reason=reason_of(exc))) from exc
     problem = volatile_state_problem(state_dir)  # e.g. Raspberry Pi OS's overlay mode
     if problem:
         log.error("%s", problem)

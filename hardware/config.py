@@ -45,7 +45,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.i18n import LANGUAGES, PSEUDO, SOURCE
+from companion.i18n import LANGUAGES, PSEUDO, SOURCE, Msg, said
 from hardware.taps import TapSettings
 
 RESERVED_PINS = {2: "I2C1 SDA (OLED)", 3: "I2C1 SCL (OLED)", 7: "SPI0 CE1", 8: "SPI0 CE0",
@@ -137,14 +137,15 @@ def load_hardware_config(raw: Mapping[str, Any] | None) -> HardwareConfig:
     _known(raw, "hardware", {"readers", "display", "buttons", "feedback", "taps"})
     readers_raw = raw.get("readers", [{"role": "table"}])
     if not isinstance(readers_raw, list) or not readers_raw:
-        raise HardwareConfigError("hardware.readers must be a non-empty list of tables")
+        raise HardwareConfigError(Msg("hardware.readers must be a non-empty list of tables"))
     readers = tuple(_reader(r, i) for i, r in enumerate(readers_raw))
     roles = [r.role for r in readers]
     if len(set(roles)) != len(roles):
-        raise HardwareConfigError(f"hardware.readers: roles must differ, got {roles}")
+        raise HardwareConfigError(Msg("hardware.readers: roles must differ, got {roles}",
+                                       roles=str(roles)))
     selects = [(r.bus, r.device) for r in readers if r.kind == "mfrc522"]
     if len(set(selects)) != len(selects):
-        raise HardwareConfigError("hardware.readers: two readers on the same bus and device")
+        raise HardwareConfigError(Msg("hardware.readers: two readers on the same bus and device"))
     taps_raw = _table(raw, "taps")
     _known(taps_raw, "hardware.taps", {"removal_ms", "poll_ms", "removal_polls"})
     w = "hardware.taps"
@@ -153,7 +154,7 @@ def load_hardware_config(raw: Mapping[str, Any] | None) -> HardwareConfig:
                            poll_s=_num(taps_raw, w, "poll_ms", 50) / 1000,
                            removal_polls=_int(taps_raw, w, "removal_polls", 6, 1, 100))
     except ValueError as exc:
-        raise HardwareConfigError(f"hardware.taps: {exc}") from exc
+        raise HardwareConfigError(Msg("hardware.taps: {reason}", reason=said(exc))) from exc
     cfg = HardwareConfig(readers, _display(_table(raw, "display")),
                          _buttons(_table(raw, "buttons")), _feedback(_table(raw, "feedback")), taps)
     _check_pins(cfg)
@@ -163,12 +164,13 @@ def load_hardware_config(raw: Mapping[str, Any] | None) -> HardwareConfig:
 def _reader(raw: object, i: int) -> ReaderConfig:
     where = f"hardware.readers[{i}]"
     if not isinstance(raw, Mapping):
-        raise HardwareConfigError(f"{where} must be a table")
+        raise HardwareConfigError(Msg("{where} must be a table", where=where))
     _known(raw, where, {"role", "kind", "bus", "device", "rst_pin", "spi_hz", "gain_db",
                         "timeout_ms"})
     role = raw.get("role")
     if not isinstance(role, str) or not role:
-        raise HardwareConfigError(f"{where}.role must be a non-empty string such as \"table\"")
+        raise HardwareConfigError(Msg("{where}.role must be a non-empty string such as \"table\"",
+                                       where=where))
     return ReaderConfig(role, _choice(raw, where, "kind", ("mfrc522", "fake")),
                         _int(raw, where, "bus", 0, 0, 6), _int(raw, where, "device", 0, 0, 2),
                         _pin(raw, where, "rst_pin", 25),
@@ -181,8 +183,9 @@ def _gain(raw: Mapping[str, Any], where: str) -> int:
 
     gain = _int(raw, where, "gain_db", 33, 18, 48)
     if gain not in GAINS_DB:
-        raise HardwareConfigError(f"{where}.gain_db must be one of "
-                                  f"{', '.join(map(str, sorted(GAINS_DB)))}, not {gain}")
+        raise HardwareConfigError(Msg("{where}.gain_db must be one of {gains}, not {value}",
+                                      where=where, gains=", ".join(map(str, sorted(GAINS_DB))),
+                                      value=str(gain)))
     return gain
 
 
@@ -203,13 +206,13 @@ def _buttons(raw: Mapping[str, Any]) -> ButtonsConfig:
                    "press_ms"})
     hold = _num(raw, w, "hold_ms", 800) / 1000
     if not 0.1 <= hold <= 5:
-        raise HardwareConfigError(f"{w}.hold_ms must be between 100 and 5000")
+        raise HardwareConfigError(_between(w, "hold_ms", 100, 5000))
     debounce = _num(raw, w, "debounce_ms", 40) / 1000
     if not 0.001 <= debounce <= 0.5:
-        raise HardwareConfigError(f"{w}.debounce_ms must be between 1 and 500")
+        raise HardwareConfigError(_between(w, "debounce_ms", 1, 500))
     press = _num(raw, w, "press_ms", 20) / 1000
     if not 0.005 <= press <= 0.2:
-        raise HardwareConfigError(f"{w}.press_ms must be between 5 and 200")
+        raise HardwareConfigError(_between(w, "press_ms", 5, 200))
     return ButtonsConfig(_choice(raw, w, "kind", ("gpio", "mock", "none")), _pin(raw, w, "prev", 5),
                          _pin(raw, w, "next", 6), _pin(raw, w, "ok", 13), hold, debounce,
                          press)
@@ -238,7 +241,8 @@ def _check_pins(cfg: HardwareConfig) -> None:
                   for k in ("green", "red", "buzzer")]
     for name, pin in named:
         if pin in used:
-            raise HardwareConfigError(f"{name} = {pin} is already used by {used[pin]}")
+            raise HardwareConfigError(Msg("{key} = {pin} is already used by {other}", key=name,
+                                           pin=str(pin), other=used[pin]))
         used[pin] = name
     reserved = dict(RESERVED_PINS)
     for r in cfg.readers:
@@ -246,40 +250,53 @@ def _check_pins(cfg: HardwareConfig) -> None:
             reserved |= SPI1_PINS | {SPI1_CE[r.device]: f"SPI1 CE{r.device}"}
     for pin, name in used.items():
         if pin in reserved and (cfg.display.kind in ("ssd1306", "sh1106") or pin > 3):
-            raise HardwareConfigError(f"{name} = GPIO{pin} collides with {reserved[pin]}")
+            raise HardwareConfigError(Msg("{key} = GPIO{pin} collides with {reserved}", key=name,
+                                           pin=str(pin), reserved=reserved[pin]))
+
+
+def _between(where: str, key: str, lo: int, hi: int) -> Msg:
+    return Msg("{where}.{key} must be between {lo} and {hi}", where=where, key=key, lo=str(lo),
+               hi=str(hi))
 
 
 def _table(raw: Mapping[str, Any], key: str) -> Mapping[str, Any]:
     value = raw.get(key, {})
     if not isinstance(value, Mapping):
-        raise HardwareConfigError(f"hardware.{key} must be a table")
+        raise HardwareConfigError(Msg("{where} must be a table", where=f"hardware.{key}"))
     return value
 
 
 def _known(raw: Mapping[str, Any], where: str, keys: set[str]) -> None:
     unknown = sorted(set(raw) - keys)
     if unknown:
-        raise HardwareConfigError(f"{where}: unknown key(s) {unknown}; known: {sorted(keys)}")
+        raise HardwareConfigError(Msg("{where}: unknown key(s) {unknown}; known: {known}",
+                                       where=where, unknown=str(unknown),
+                                       known=str(sorted(keys))))
 
 
 def _choice(raw: Mapping[str, Any], where: str, key: str, options: tuple[str, ...]) -> str:
     value = raw.get(key, options[0])
     if value not in options:
-        raise HardwareConfigError(f"{where}.{key} must be one of {list(options)}, got {value!r}")
+        raise HardwareConfigError(Msg("{where}.{key} must be one of {options}, got {value}",
+                                       where=where, key=key, options=str(list(options)),
+                                       value=repr(value)))
     return str(value)
 
 
 def _int(raw: Mapping[str, Any], where: str, key: str, default: int, lo: int, hi: int) -> int:
     value = raw.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise HardwareConfigError(f"{where}.{key} must be an integer {lo}..{hi}, got {value!r}")
+        raise HardwareConfigError(Msg("{where}.{key} must be an integer {lo}..{hi}, got {value}",
+                                       where=where, key=key, lo=str(lo), hi=str(hi),
+                                       value=repr(value)))
     return value
 
 
 def _num(raw: Mapping[str, Any], where: str, key: str, default: float) -> float:
     value = raw.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
-        raise HardwareConfigError(f"{where}.{key} must be a positive number, got {value!r}")
+        raise HardwareConfigError(Msg("{where}.{key} must be a positive number, got {value}",
+                                       where=where, key=key, value=repr(value)))
     return float(value)
 
 

@@ -34,6 +34,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from companion.i18n import Msg
+
 
 @dataclass(frozen=True, slots=True)
 class TapSettings:
@@ -48,17 +50,18 @@ class TapSettings:
 
     def __post_init__(self) -> None:
         if not 0 < self.poll_s < self.removal_s:
-            raise ValueError(
-                f"need 0 < poll_s < removal_s, got poll_s={self.poll_s}, removal_s={self.removal_s}"
-            )
+            raise ValueError(Msg(
+                "need 0 < poll_s < removal_s, got poll_s={poll}, removal_s={removal}",
+                poll=str(self.poll_s), removal=str(self.removal_s)))
         n = self.removal_polls
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            raise ValueError(f"removal_polls must be a whole number >= 1, got {n!r}")
+            raise ValueError(Msg("removal_polls must be a whole number >= 1, got {value}",
+                                 value=repr(n)))
         if self.removal_polls * self.poll_s > self.removal_s + 1e-9:
-            raise ValueError(
-                f"removal_polls x poll_s must not exceed removal_s (else a lift of removal_s is "
-                f"missed), got {self.removal_polls} x {self.poll_s} > {self.removal_s}"
-            )
+            raise ValueError(Msg(
+                "removal_polls x poll_s must not exceed removal_s (else a lift of removal_s is "
+                "missed), got {polls} x {poll} > {removal}", polls=str(self.removal_polls),
+                poll=str(self.poll_s), removal=str(self.removal_s)))
 
 
 FALSE_LIFT_ODDS = 1e-8

@@ -25,6 +25,8 @@ from companion.venue.settings import NAME, VenueConfigError, VenueSettings
 
 KEYS = {"broker", "port", "username", "password", "tls", "ca_file", "name",
         "discovery_prefix", "keepalive", "language"}
+SECTION = "[home_assistant]"
+"""The config's section, as its refusals name it."""
 VENUE = "home"
 """The venue level of the table's topics on the home broker (companion/home/<name>/...)."""
 MAX_STATE = 255
@@ -52,28 +54,27 @@ class HomeAssistantSettings:
         venue.md), ``name`` (this companion on the broker, default ``companion``) and
         ``discovery_prefix`` (Home Assistant's, default ``homeassistant``)."""
         if not isinstance(raw, Mapping):
-            raise VenueConfigError("[home_assistant] must be a table of settings.")
+            raise VenueConfigError(Msg("{section} must be a table of settings.",
+                                       section=SECTION))
         unknown = set(raw) - KEYS
         if unknown:
-            raise VenueConfigError(f"Unknown key(s) in [home_assistant]: "
-                                   f"{', '.join(sorted(unknown))}. Known: "
-                                   f"{', '.join(sorted(KEYS))}.")
+            raise VenueConfigError(Msg("Unknown key(s) in {section}: {keys}. Known: {known}.",
+                                       section=SECTION, keys=", ".join(sorted(unknown)),
+                                       known=", ".join(sorted(KEYS))))
         prefix = raw.get("discovery_prefix", "homeassistant")
         if not isinstance(prefix, str) or not NAME.match(prefix):
-            raise VenueConfigError(f"[home_assistant] discovery_prefix = {prefix!r}: one "
-                                   "topic level of letters, digits, '-' or '_'.")
+            raise VenueConfigError(Msg(
+                "{section} discovery_prefix = {value}: one topic level of letters, digits, "
+                "'-' or '_'.", section=SECTION, value=repr(prefix)))
         language = raw.get("language", SOURCE)
         if language not in (*LANGUAGES, PSEUDO):
-            raise VenueConfigError(f"[home_assistant] language = {language!r}: one of "
-                                   f"{', '.join(LANGUAGES)}.")
+            raise VenueConfigError(Msg("{section} language = {value}: one of {languages}.",
+                                       section=SECTION, value=repr(language),
+                                       languages=", ".join(LANGUAGES)))
         venue = {k: v for k, v in raw.items()
                  if k not in ("name", "discovery_prefix", "language")}
         venue.update(venue=VENUE, table=raw.get("name", "companion"))
-        try:
-            mqtt = VenueSettings.from_toml(venue)
-        except VenueConfigError as exc:
-            raise VenueConfigError(str(exc).replace("[venue] table", "[home_assistant] name")
-                                   .replace("[venue]", "[home_assistant]")) from None
+        mqtt = VenueSettings.from_toml(venue, SECTION, table_key="name")
         return cls(mqtt, prefix, language)
 
 
