@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import subprocess
 import sys
 from pathlib import Path
@@ -32,12 +31,14 @@ def export_file(tmp_path: Path) -> list[str]:
 def import_child(path: Path, state: Path, *extra: str) -> tuple[int, str, int]:
     """``companion import`` in a child limited to :data:`MEMORY_CAP`: its exit code, stderr
     and peak resident memory in kB."""
-    def cap() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
-
-    child = subprocess.Popen([sys.executable, "-m", "companion.cli", "import", str(path),
+    # the cap is set by the child itself: a preexec_fn would fork this test's process, and
+    # the child's peak would then count the pytest worker's memory too
+    capped = ("import resource, runpy, sys; resource.setrlimit(resource.RLIMIT_AS, "
+              f"({MEMORY_CAP}, {MEMORY_CAP})); sys.argv[0] = 'companion'; "
+              "runpy.run_module('companion.cli', run_name='__main__')")
+    child = subprocess.Popen([sys.executable, "-c", capped, "import", str(path),
                               "--state-dir", str(state), *extra],
-                             stderr=subprocess.PIPE, text=True, preexec_fn=cap)
+                             stderr=subprocess.PIPE, text=True)
     assert child.stderr is not None
     with child.stderr:
         err = child.stderr.read()

@@ -4,14 +4,13 @@ move (newest lines first, a page at a time, compressed), and the API pages on re
 from __future__ import annotations
 
 import gzip
-import json
 import random
 from pathlib import Path
 from typing import Any
 
 from bench_engine import game_setup, random_command, random_game
 from flask import Flask
-from page_driver import ARGS, CHROMIUM, new_phone, running_server
+from page_driver import ARGS, CHROMIUM, expect, new_phone, running_server
 from web_helpers import PIN, FakeHardware, Phone
 
 from companion.engine import game
@@ -89,21 +88,19 @@ def test_the_history_tab_of_a_long_game_moves_little_per_update(tmp_path: Path,
             page.goto(f"{base}/?code={code}")
             page.get_by_role("button", name="Join", exact=True).click()
             page.locator("#tab-history").click()
-            page.wait_for_selector("ol.hist li")
+            lines = page.locator("ol.hist > li")
+            newest = f"h{len(service.history(gid))}"
+            expect()(lines.first).to_have_attribute("data-anchor", newest)
             got.clear()
             _, state = service.state(gid)
-            rnd = random.Random(1)
-            out = service.submit(gid, random_command(rnd, game.legal_actions(state)))
-            assert out.ok, out.error
-            version = service.view(gid, None)["version"]
-            newest = json.dumps(service.history(gid)[-1]["say"])
-            page.wait_for_function(f"() => window.__version >= {version}")
-            page.wait_for_function("(said) => document.querySelector('ol.hist li')"
-                                   ".textContent.includes(said)", arg=json.loads(newest))
-            assert got, "the tab asked for the new lines"
+            with page.expect_request_finished(lambda r: "/history?" in r.url):
+                out = service.submit(gid, random_command(random.Random(1),
+                                                         game.legal_actions(state)))
+                assert out.ok, out.error
+                newest = f"h{len(service.history(gid))}"  # the move's last line, on top
+                expect()(lines.first).to_have_attribute("data-anchor", newest)
             moved = sum(size for _, size in got)
             assert moved < 100_000, f"{moved} bytes of history for one move: {got}"
-            lines = page.locator("ol.hist > li")
             shown = lines.count()
             assert shown < len(service.history(gid)), "the newest lines, not the whole game"
             page.get_by_role("button", name="Show earlier moves").click()

@@ -69,11 +69,11 @@ def test_a_phone_reads_the_table_aloud_in_its_language(browser: Any, tmp_path: P
         switch = page.get_by_label("Leggi ad alta voce quello che succede al tavolo")
         expect()(switch).not_to_be_checked()
         switch.check()
-        page.wait_for_function("window.__spoken.length === 1")
+        page.wait_for_function("() => window.__spoken.length === 1")
         assert spoken(page) == [{"text": "Lettura ad alta voce attiva.", "lang": "it-IT"}]
         lines = play(service, game_id, steps[1])
         assert lines
-        page.wait_for_function(f"window.__spoken.length >= {1 + len(lines)}")
+        page.wait_for_function(f"() => window.__spoken.length >= {1 + len(lines)}")
         said = spoken(page)[1:]
         assert [s["text"] for s in said][:len(lines)] == lines
         assert {s["lang"] for s in said} == {"it-IT"}
@@ -83,7 +83,7 @@ def test_a_phone_reads_the_table_aloud_in_its_language(browser: Any, tmp_path: P
         expect()(page.get_by_label("Leggi ad alta voce quello che succede al tavolo")
                  ).to_be_checked()
         lines = play(service, game_id, steps[2])
-        page.wait_for_function(f"window.__spoken.length >= {len(lines)}")
+        page.wait_for_function(f"() => window.__spoken.length >= {len(lines)}")
         assert [s["text"] for s in spoken(page)][:len(lines)] == lines
         page.context.close()
     assert errors == []

@@ -129,9 +129,9 @@ def test_mario_auction_offer_undo_reclaim(server: tuple[str, GameService], brows
     mario.get_by_label(f"Place: {won['name']}").check()
     shot(mario, "trade-offer")
     mario.get_by_role("button", name="Offer the trade").click()
-    for page in (mario, luigi):
+    for page, said in ((mario, "Mario offers Luigi"), (luigi, "Mario offers you a trade")):
         offer = page.locator(".offer")
-        expect(offer).to_contain_text("Mario offers Luigi")
+        expect(offer).to_contain_text(said)
         expect(offer).to_contain_text("1 coin")
         expect(offer).to_contain_text(won["name"])
     expect(mario.locator('.offer .action[data-type="cancel_trade"]')).to_have_count(1)

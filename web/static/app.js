@@ -1435,9 +1435,14 @@ function chartTab() {
    the English it is and is marked so; an old game's citation, English text, marked whole */
 function citeNodes(c) {
   if (!c || typeof c !== "object" || !c.msg) return [h("span", {lang: "en"}, String(c ?? ""))];
-  const a = c.args || {};
-  return typeof a.quote === "string" && !c.plural
-    ? trNodes(c.msg, {...a, quote: h("span", {lang: "en"}, a.quote)}) : [I18n.text(c)];
+  if (c.plural) return [I18n.text(c)];
+  /* the rulebook's section and quote stay its English, marked, at any depth ("{first}; {second}") */
+  const a = c.args || {}, parts = {};
+  for (const [k, v] of Object.entries(a)) {
+    if ((k === "quote" || k === "section") && typeof v === "string" && v) parts[k] = h("span", {lang: "en"}, v);
+    else if (v && typeof v === "object" && v.msg) parts[k] = h("span", {}, ...citeNodes(v));
+  }
+  return Object.keys(parts).length ? trNodes(c.msg, {...a, ...parts}) : [I18n.text(c)];
 }
 const HISTORY_PAGE = 100;  /* lines the History tab asks for at a time */
 /* a history row's line in this phone's language (its message beside its English say) */
