@@ -89,9 +89,11 @@ def edition_setup(name: str) -> Response:
 def setup_words(info: dict[str, Any]) -> dict[str, Any]:
     """The setup form's data with the box's words: the board the banker corrects in the box's
     language (as the profile editor shows it), each token's name as data for the phone to
-    read in its language (``token_names``; the token's id stays its English name)."""
+    read in its language (``token_names``; the token's id stays its English name), the notes on
+    its unverified facts as data for the phone to read in its language."""
     language = str(info.get("language") or SOURCE)
-    out = {**info, "token_names": {str.__str__(t): wire(t) for t in info.get("tokens", [])}}
+    out = {**info, "token_names": {str.__str__(t): wire(t) for t in info.get("tokens", [])},
+           "unverified": [wire(n) for n in info.get("unverified", [])]}
     if info.get("board"):
         out["board"] = localized(info["board"], language)
     return out

@@ -140,7 +140,9 @@ EDITION = {"type": "object", "properties": {
         "settings": {"type": "array", "items": OBJ},
         "tokens": {"type": "array", "items": {"type": "string"}},
         "board": {"type": "object", "nullable": True},
-        "unverified": {"type": "array", "items": {"type": "string"}}}}}}
+        "unverified": {"type": "array", "items": OBJ,  # the box's words or messages
+                       "description": "notes on the facts not printed in the rulebook, each "
+                                      "read in the phone's language"}}}}}
 
 
 def document() -> dict[str, Any]:

@@ -11,6 +11,8 @@ A words file holds each word by the id the data file gives it::
     [decks]  risk = "RISCHIO"          [cards]  risk-01 = "Paga €0,50 e ..."
     [colors] purple = "Viola"          [tokens] "Red token" = "Segnalino rosso"
     [types]  fire = "Fuoco"            (Pokémon's types: ``types.<id>.name``)
+    [edition] unverified = ["ordine delle caselle", ...]  # the data file's notes on its
+                                       # unverified facts, in its order (``edition.unverified.1``)
 """
 
 from __future__ import annotations
@@ -32,6 +34,17 @@ def key(table: str, item: str) -> str:
     return f"{table}.{item}.{FIELDS[table]}" if table in FIELDS else f"{table}.{item}"
 
 
+def note_key(n: int) -> str:
+    """The name of the data file's ``n``-th note on its unverified facts (from 1):
+    ``edition.unverified.1``."""
+    return f"edition.unverified.{n}"
+
+
+def notes(raw: Mapping[str, Any]) -> list[str]:
+    """A data or words file's notes on its unverified facts (``[edition] unverified``)."""
+    return [str(n) for n in dict(raw.get("edition", {})).get("unverified", ())]
+
+
 def translations(files: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, str]]:
     """``{lang: words file}`` -> ``{word key: {lang: text}}``."""
     out: dict[str, dict[str, str]] = {}
@@ -39,6 +52,8 @@ def translations(files: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, 
         for table in TABLES:
             for item, text in dict(raw.get(table, {})).items():
                 out.setdefault(key(table, str(item)), {})[lang] = str(text)
+        for n, text in enumerate(notes(raw), 1):
+            out.setdefault(note_key(n), {})[lang] = text
     return out
 
 

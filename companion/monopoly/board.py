@@ -84,6 +84,8 @@ class Board:
     colors: Mapping[str, tuple[int, ...]]
     color_names: Mapping[str, str]
     unverified: tuple[str, ...] = ()
+    """The data file's notes on its unverified facts, each the box's word
+    (``edition.unverified.1``)."""
     tokens: tuple[str, ...] = ()
     """The box's tokens, each the box's word; its English is its id (a player's ``token``)."""
     token_colours: Mapping[str, str] = field(default_factory=dict)
@@ -215,7 +217,8 @@ def check_seed(edition: str, rules: object, quiet_kinds: frozenset[str]) -> None
     check_words(edition, raw, source)
 
 
-WORDS_SCHEMA: dict[str, Any] = {"verified?": [str], **{f"{t}?": {"*": True} for t in words.TABLES}}
+WORDS_SCHEMA: dict[str, Any] = {"verified?": [str], "edition?": {"unverified?": [str]},
+                                **{f"{t}?": {"*": True} for t in words.TABLES}}
 """The shape of a words file, ``seeds/<edition>.<lang>.toml`` (companion/boxes/words.py)."""
 
 
@@ -236,6 +239,8 @@ def check_words(edition: str, raw: Mapping[str, Any], source: str) -> None:
             for item, text in dict(file.get(table, {})).items():
                 if words.key(table, item) not in known or not isinstance(text, str):
                     raise SeedError(f"{where}: {table}.{item} is not a word of {source}.")
+        if len(words.notes(file)) > len(words.notes(raw)):
+            raise SeedError(f"{where}: edition.unverified has more notes than {source}'s.")
         for name in file.get("verified", ()):
             if name not in known:
                 raise SeedError(f"{where}: verified {name!r} is not a word of {source}.")
@@ -350,7 +355,8 @@ def _build_board(edition: str, corrections: Mapping[str, Any] | None) -> Board:
         colors={k: tuple(v) for k, v in colors.items()},
         color_names={k: words.word(words.key("colors", k), str(v), known)
                      for k, v in raw.get("colors", {}).items()},
-        unverified=tuple(raw["edition"].get("unverified", ())),
+        unverified=tuple(words.word(words.note_key(n), note, known)
+                         for n, note in enumerate(words.notes(raw), 1)),
         tokens=tuple(words.word(words.key("tokens", t), t, known)
                      for t in raw["edition"].get("tokens", ())),
         token_colours={str(k): str(v) for k, v in

@@ -33,7 +33,7 @@ def _plain_strings(value: Any, keys: set[str], path: tuple[str, ...] = ()) -> It
     elif isinstance(value, list):
         for v in value:
             if isinstance(v, str) and not isinstance(v, Msg) and path and path[-1] in (
-                    "winners", "pokemon", "bank_auctions", "waiting_for", "unverified"):
+                    "winners", "pokemon", "bank_auctions", "waiting_for"):
                 yield v
             else:
                 yield from _plain_strings(v, keys, path)

@@ -148,14 +148,12 @@ def _undecorated(text: str) -> str:
 
 
 def _strings(value: Any) -> Iterator[str]:
-    """Every text in a view but the data file's notes on its unverified facts (``unverified``:
-    the edition's own English notes, not the box's words; pending, see the issue's report)."""
+    """Every text in a view (the data file's notes on its unverified facts too)."""
     if isinstance(value, str):
         yield value
     elif isinstance(value, dict):
-        for k, v in value.items():
-            if k != "unverified":
-                yield from _strings(v)
+        for v in value.values():
+            yield from _strings(v)
     elif isinstance(value, list | tuple):
         for v in value:
             yield from _strings(v)
@@ -221,3 +219,21 @@ def test_a_words_file_naming_a_word_its_data_file_lacks_is_refused_at_start_up(
     monkeypatch.setattr(board, "_words", lambda edition: {"it": {"spaces": {"via-roma": "X"}}})
     with pytest.raises(SeedError, match=r"monopolino.it.toml: spaces.via-roma is not a word"):
         board.check_words("monopolino", board._raw("monopolino"), "seeds/monopolino.toml")
+
+
+# -- the edition's notes on its unverified facts are box words too ----------------------------
+@pytest.mark.parametrize("edition", sorted(BOARDS))
+def test_the_setup_forms_and_the_views_notes_on_unverified_facts_read_in_italian(
+        edition: str) -> None:
+    """An Italian phone's setup form and game view say which facts are guessed in Italian."""
+    english = [str.__str__(n) for n in load_board(edition).unverified]
+    notes = localized(find_edition(edition).setup_info(), "it")["unverified"]
+    assert len(notes) == len(english) and not set(notes) & set(english), notes
+    state = next(_states(BOARDS[edition]))[0]
+    assert localized(game.view(state), "it")["board"]["unverified"] == notes
+    assert localized(find_edition(edition).setup_info(), "es")["unverified"] != notes
+
+
+def test_monopolinos_notes_name_the_board_order_in_italian() -> None:
+    notes = localized(find_edition("monopolino").setup_info(), "it")["unverified"]
+    assert notes[0] == "ordine delle caselle"

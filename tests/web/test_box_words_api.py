@@ -29,3 +29,15 @@ def test_the_setup_form_names_tokens_in_each_language_and_the_board_in_the_boxs(
     assert setup["token_names"]["Red token"]["it"] == "Segnalino rosso"
     names = {s["id"]: s["name"] for s in setup["board"]["spaces"]}
     assert names["toy-street"] == "Via dei Giocattoli"
+
+
+def test_the_setup_form_and_the_view_send_the_notes_on_unverified_facts_in_every_language(
+        banker: Phone) -> None:
+    note = {"word": "edition.unverified.3", "en": "prices", "it": "prezzi", "es": "precios"}
+    assert banker.get("/api/editions/mario").get_json()["setup"]["unverified"][2] == note
+    r = banker.post("/api/games", {"edition": "mario", "seed": 1,
+                                   "players": [{"name": "Anna", "token": "Super Mushroom"},
+                                               {"name": "Ben", "token": "Fire Flower"}]})
+    assert r.status_code == 201, r.get_json()
+    view = banker.get(f"/api/games/{r.get_json()['game_id']}").get_json()
+    assert view["board"]["unverified"][2] == note

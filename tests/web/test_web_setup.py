@@ -37,7 +37,7 @@ def test_every_edition_describes_its_setup(phone: Any) -> None:
 def test_mario_setup_lists_tokens_spaces_and_cards(phone: Any) -> None:
     setup = phone().get("/api/editions/mario").get_json()["setup"]
     assert "Super Mushroom" in setup["tokens"]
-    assert "prices" in setup["unverified"]
+    assert "prices" in [u["en"] for u in setup["unverified"]]
     board = setup["board"]
     assert {"price", "rent"} <= set(board["unverified"])
     toad = next(s for s in board["spaces"] if s["id"] == "toad-town")
@@ -63,9 +63,10 @@ def test_edition_specific_settings(phone: Any) -> None:
                      "board_spaces": "counts", "rivals": "json", "ball_adjust": "choice",
                      "center_card": "choice", "decks": "choice", "evolution_groups": "json"}
     # guessed values in words a player reads, never their setting names (issue #29 item 6)
-    assert "how many of each Item Card the deck holds" in mt["unverified"]
-    assert "Lorelei's Pokémon Master card" in mt["unverified"]
-    assert not [u for u in mt["unverified"] if "_" in u or "." in u]
+    said = [u["say"] for u in mt["unverified"]]  # messages, each read in the phone's language
+    assert "how many of each Item Card the deck holds" in said
+    assert "Lorelei's Pokémon Master card" in said
+    assert not [u for u in said if "_" in u or "." in u]
 
 
 def test_unknown_edition_is_404_json(phone: Any) -> None:
