@@ -237,3 +237,14 @@ def test_the_setup_forms_and_the_views_notes_on_unverified_facts_read_in_italian
 def test_monopolinos_notes_name_the_board_order_in_italian() -> None:
     notes = localized(find_edition("monopolino").setup_info(), "it")["unverified"]
     assert notes[0] == "ordine delle caselle"
+
+
+def test_a_words_file_with_more_notes_than_its_data_file_is_refused_at_start_up(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.engine.seeds import SeedError
+    from companion.monopoly import board
+
+    monkeypatch.setattr(board, "_words",
+                        lambda edition: {"it": {"edition": {"unverified": ["x"] * 9}}})
+    with pytest.raises(SeedError, match=r"mario.it.toml: edition.unverified has more notes"):
+        board.check_words("mario", board._raw("mario"), "seeds/mario.toml")
