@@ -5,7 +5,6 @@ format width (``{title:>1000000000}``) took 1.9 GB for 21 s before it was refuse
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -31,20 +30,18 @@ def export_file(tmp_path: Path) -> list[str]:
 def import_child(path: Path, state: Path, *extra: str) -> tuple[int, str, int]:
     """``companion import`` in a child limited to :data:`MEMORY_CAP`: its exit code, stderr
     and peak resident memory in kB."""
-    # the cap is set by the child itself: a preexec_fn would fork this test's process, and
-    # the child's peak would then count the pytest worker's memory too
-    capped = ("import resource, runpy, sys; resource.setrlimit(resource.RLIMIT_AS, "
-              f"({MEMORY_CAP}, {MEMORY_CAP})); sys.argv[0] = 'companion'; "
+    # The child sets its cap and reports its own peak (VmHWM) as it exits: the kernel's
+    # ru_maxrss of a child counts the image it was forked from, this test's pytest worker.
+    peak = state.with_name(state.name + ".peak")
+    capped = ("import atexit, resource, runpy, sys; resource.setrlimit(resource.RLIMIT_AS, "
+              f"({MEMORY_CAP}, {MEMORY_CAP})); atexit.register(lambda: open({str(peak)!r}, "
+              "'w').write(next(line.split()[1] for line in open('/proc/self/status') "
+              "if line.startswith('VmHWM')))); sys.argv[0] = 'companion'; "
               "runpy.run_module('companion.cli', run_name='__main__')")
-    child = subprocess.Popen([sys.executable, "-c", capped, "import", str(path),
-                              "--state-dir", str(state), *extra],
-                             stderr=subprocess.PIPE, text=True)
-    assert child.stderr is not None
-    with child.stderr:
-        err = child.stderr.read()
-    _, status, usage = os.wait4(child.pid, 0)
-    child.returncode = os.waitstatus_to_exitcode(status)
-    return child.returncode, err, usage.ru_maxrss
+    child = subprocess.run([sys.executable, "-c", capped, "import", str(path),
+                            "--state-dir", str(state), *extra],
+                           stderr=subprocess.PIPE, text=True, check=False)
+    return child.returncode, child.stderr, int(peak.read_text())
 
 
 @pytest.mark.parametrize("unchecked", [False, True])
