@@ -1,4 +1,4 @@
-"""The fixture every edition's tests play with (one harness: companion.testing.TableGame)."""
+"""The fixture every edition's tests play with (one harness: tests.playing.TableGame)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from companion.testing import TableGame
+from tests.playing import TableGame
 
 
 @pytest.fixture

@@ -45,7 +45,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.i18n import LANGUAGES, PSEUDO, SOURCE, Msg, said
+from companion.engine.i18n import LANGUAGES, PSEUDO, SOURCE, Msg, said
 from hardware.taps import TapSettings
 
 RESERVED_PINS = {2: "I2C1 SDA (OLED)", 3: "I2C1 SCL (OLED)", 7: "SPI0 CE1", 8: "SPI0 CE0",

@@ -27,7 +27,7 @@ from luma.core.device import dummy
 from luma.core.render import canvas
 from PIL import Image, ImageDraw
 
-from companion.i18n import Msg
+from companion.engine.i18n import Msg
 from hardware import screens
 from hardware.config import DisplayConfig
 

@@ -18,7 +18,7 @@ import string
 from collections.abc import Mapping
 from typing import Any
 
-from companion.i18n import N_, Msg
+from companion.engine.i18n import N_, Msg
 
 FORMS: dict[str, tuple[str, ...]] = {
     "time_machine": (N_("Dice: {rolls}. A Time Machine?"),),

@@ -5,7 +5,7 @@ put down gives no tap."""
 
 from __future__ import annotations
 
-from companion.i18n import Msg
+from companion.engine.i18n import Msg
 
 HINT_S = 0.4
 """A reader hears a hidden tag beside the one it reads (or stops hearing it) for this long

@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from companion import i18n
-from companion.i18n import N_, Msg
+from companion.engine import i18n
+from companion.engine.i18n import N_, Msg
 
 OnAction = Callable[[dict[str, Any], Any], None]
 BUTTON_KINDS = (None, "dice", "amount", "choice")

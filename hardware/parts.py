@@ -8,7 +8,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from companion.i18n import Msg
+from companion.engine.i18n import Msg
 from hardware.navigator import OnAction
 
 log = logging.getLogger("hardware.table")

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from companion.i18n import Msg
+from companion.engine.i18n import Msg
 
 log = logging.getLogger("hardware.power")
 

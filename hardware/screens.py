@@ -29,9 +29,9 @@ import segno
 from babel.numbers import format_decimal
 from PIL import ImageDraw
 
-from companion import i18n
-from companion.i18n import Msg, Msgs
-from companion.money import Currency
+from companion.engine import i18n
+from companion.engine.i18n import Msg, Msgs
+from companion.engine.money import Currency
 from hardware.fonts import oled_font
 from hardware.glance import without_asides
 
@@ -296,7 +296,7 @@ def draw_game(draw: ImageDraw.ImageDraw, view: Mapping[str, Any],
 
 def _end_lines(view: Mapping[str, Any], lang: str = i18n.SOURCE) -> list[str]:
     """Who won, why, then each player's figures when the view carries the game's story
-    (``view["story"]``, companion/story.py ``screen_lines``: the winner first)."""
+    (``view["story"]``, companion/engine/story.py ``screen_lines``: the winner first)."""
     winners = [_name(view, w, lang) for w in view.get("winners", [])]
     won = i18n.render(Msgs("{players} wins!", "{players} win!", len(winners),
                            players=winners), lang) if winners else ""

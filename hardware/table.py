@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.i18n import Msg, localized
+from companion.engine.i18n import Msg, localized
 from hardware import power, screens
 from hardware.config import HardwareConfig, load_hardware_config
 from hardware.display import Display, make_opener
@@ -459,7 +459,7 @@ class TableHardware:
             self.display.dim(False)
 
     def show_enrollment(self, progress: Any) -> None:
-        """``progress``: a companion.tags.EnrollmentProgress or a dict with done/total/prompt."""
+        """``progress``: a service.tags.EnrollmentProgress or a dict with done/total/prompt."""
         self._awake()
         with self._lock:
             self._paged = False

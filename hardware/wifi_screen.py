@@ -1,4 +1,4 @@
-"""The OLED while the Pi is its own access point (companion.hotspot): the Wi-Fi's join QR
+"""The OLED while the Pi is its own access point (companion.platform.hotspot): the Wi-Fi's join QR
 code, then the page's, in turn, until a game is on the screen."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any
 
 from PIL import ImageDraw
 
-from companion.i18n import SOURCE, Msg, render
+from companion.engine.i18n import SOURCE, Msg, render
 from hardware import screens
 
 log = logging.getLogger("hardware.wifi")

@@ -57,7 +57,7 @@ from companion.editions.master_trainer import data as mt_data
 from companion.engine import game
 from companion.engine.editions import EDITIONS, find_edition
 from companion.engine.types import BANKER, Command, Event, GameSetup, RuleError
-from companion.service import GameService
+from companion.service.game_service import GameService
 from web.process_tuning import settle_garbage
 
 

@@ -22,9 +22,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from companion.engine import game  # noqa: E402
+from companion.engine.i18n import localized  # noqa: E402
 from companion.engine.types import GameSetup  # noqa: E402
-from companion.i18n import localized  # noqa: E402
-from companion.script import parse_step, script_setup  # noqa: E402
+from companion.service.script import parse_step, script_setup  # noqa: E402
 from hardware.glance import with_glance  # noqa: E402
 from hardware.navigator import PromptNavigator  # noqa: E402
 from hardware.screens import game_pages  # noqa: E402

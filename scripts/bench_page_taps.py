@@ -42,8 +42,8 @@ from page_driver import (  # type: ignore[import-not-found]  # noqa: E402
     tap_command,
 )
 
-from companion.script import parse_step  # noqa: E402
-from companion.service import GameService  # noqa: E402
+from companion.service.game_service import GameService  # noqa: E402
+from companion.service.script import parse_step  # noqa: E402
 
 COUNT = """() => {
   window.__taps = 0; window.__typed = new Set();

@@ -123,7 +123,7 @@ def rss_kb() -> int:
 
 def child(mode: str, port: int, rounds: int, work: Path) -> None:
     """One table playing every four-player script ``rounds`` times (in a child process)."""
-    from companion.service import GameService
+    from companion.service.game_service import GameService
     from companion.venue.publisher import VenuePublisher
     from companion.venue.settings import VenueSettings
 
@@ -135,7 +135,7 @@ def child(mode: str, port: int, rounds: int, work: Path) -> None:
             broker="127.0.0.1", port=port, venue="cafe", table="t01", username="t01",
             password="pw-t01")).start()
         wait_until(publisher.connected.is_set)
-    from companion.script import parse_step
+    from companion.service.script import parse_step
 
     before = resource.getrusage(resource.RUSAGE_SELF)
     commands = 0

@@ -75,7 +75,7 @@ def serve_child(threads: int, sync: str, past_games: int = 0, past_events: int =
 
 
 def serve_on(state_dir: Path, threads: int, sync: str) -> None:
-    from companion.service import GameService
+    from companion.service.game_service import GameService
     from web import create_app
     from web.process_tuning import settle_garbage
     from web.server import make_server

@@ -31,7 +31,7 @@ from typing import IO
 
 from companion.engine import game
 from companion.engine.state import BaseState
-from companion.service import GameService
+from companion.service.game_service import GameService
 
 
 def digest(state: BaseState) -> str:

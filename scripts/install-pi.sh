@@ -217,7 +217,7 @@ create_user() {
 backup_before_update() {
     if [[ -x "$VENV/bin/companion" && -f "$STATE_DIR/companion.db" ]]; then
         say "Backing up the games before updating"
-        # the running service holds the database alone (companion/store.py): stop it first;
+        # the running service holds the database alone (companion/store/database.py): stop it first;
         # install_service starts it again
         if systemctl is-active --quiet companion.service 2>/dev/null; then
             run systemctl stop companion.service

@@ -24,7 +24,7 @@ EVENTS = 2_010
 def finished_games(state_dir: Path, games: int = GAMES, events: int = EVENTS) -> list[str]:
     """``games`` finished Mario games of about ``events`` events each (the banker's transfers,
     then the banker ends the game), written into ``state_dir``'s database."""
-    from companion.service import GameService
+    from companion.service.game_service import GameService
 
     made = []
     with GameService(state_dir) as service:

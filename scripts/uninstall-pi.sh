@@ -17,7 +17,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/install-pi.sh"
 UNIT_DIR=/etc/systemd/system
 UNITS=(companion.service companion-hotspot.service)
 DOC_DIR=/usr/share/doc/companion
-# The access point's pieces (companion/hotspot.py): NetworkManager's profile, the DNS answer
+# The access point's pieces (companion/platform/hotspot.py): NetworkManager's profile, the DNS answer
 # that sends every name to the Pi, and the redirect of port 80 to the page.
 HOTSPOT_PROFILE=companion-hotspot
 NFT_FAMILY=inet

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.cli import main
-from companion.script import run_script
+from companion.app.cli import main
+from companion.service.script import run_script
 
 EXAMPLES = sorted(Path(__file__).resolve().parent.parent.joinpath("examples").glob("*.json"))
 
@@ -69,10 +69,10 @@ def test_export_then_import_from_the_shell(tmp_path: Path) -> None:
     """A game played into a state dir exports as JSON lines and imports again."""
     state = tmp_path / "state"
     example = str(EXAMPLES[0].parent / "mario-two-players.json")
-    run = [sys.executable, "-m", "companion.cli"]
+    run = [sys.executable, "-m", "companion.app.cli"]
     subprocess.run([*run, "play", "--script", example, "--state-dir", str(state)],
                    check=True, capture_output=True)
-    from companion.service import GameService
+    from companion.service.game_service import GameService
 
     svc = GameService(state)
     gid = svc.store.games()[0]["id"]

@@ -20,7 +20,7 @@ BAD = {
 
 
 def companion(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "companion.cli", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "companion.app.cli", *args], capture_output=True,
                           text=True, timeout=120)
 
 

@@ -14,7 +14,7 @@ LIMIT = 500
 EXCEPTIONS: dict[str, int] = {
     # module: its lines today (it may shrink, never grow); split it, then drop it from here
 }
-READ_WHOLE = {"companion/store.py": 400, "companion/engine/rules.py": 400}
+READ_WHOLE = {"companion/store/database.py": 400, "companion/engine/rules.py": 400}
 """Modules held below the limit: the store and the rules interpreter."""
 
 

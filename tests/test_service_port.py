@@ -1,5 +1,5 @@
 """The front door of the game service: the phones' web app and the table use only what
-:class:`companion.service.ServicePort` declares, never a ``_private`` member, and are typed
+:class:`companion.service.port.ServicePort` declares, never a ``_private`` member, and are typed
 with it (so mypy holds every new use to the Protocol)."""
 
 from __future__ import annotations
@@ -9,14 +9,14 @@ import inspect
 from pathlib import Path
 from typing import get_type_hints
 
-from companion.service import GameService, ServicePort
-from companion.table import Table
+from companion.service.game_service import GameService, ServicePort
+from companion.service.table import Table
 from web.context import Web
 
 ROOT = Path(__file__).resolve().parents[1]
-FRONT = [*sorted((ROOT / "web").glob("*.py")), ROOT / "companion" / "table.py"]
+FRONT = [*sorted((ROOT / "web").glob("*.py")), ROOT / "companion" / "service" / "table.py"]
 OUTSIDE = [*FRONT, *sorted((ROOT / "companion" / "venue").glob("*.py")),
-           ROOT / "companion" / "cli.py", ROOT / "companion" / "runner.py"]
+           *sorted((ROOT / "companion" / "app").glob("*.py"))]
 
 
 def _is_service(node: ast.expr) -> bool:

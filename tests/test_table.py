@@ -1,4 +1,4 @@
-"""companion/table.py: what the table's screen shows as a game starts and goes on."""
+"""companion/service/table.py: what the table's screen shows as a game starts and goes on."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from companion.service import GameService
-from companion.table import Table
+from companion.service.game_service import GameService
+from companion.service.table import Table
 
 
 class Screen:
@@ -107,7 +107,7 @@ def test_the_banker_chooses_which_game_the_table_serves(tmp_path: Path) -> None:
     other (taps and the screen follow, and the choice survives a restart); a new game is
     served as soon as it is created; an unknown or ended game cannot be chosen."""
     from companion.engine.types import RuleError
-    from companion.service import GameNotFound
+    from companion.service.game_service import GameNotFound
 
     with GameService(tmp_path) as service:
         table = Table(service, Screen())
@@ -144,7 +144,7 @@ def run_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, config: dict[str, 
     import signal
     import socket
 
-    import companion.runner
+    import companion.app.runner
     import web.server
     from hardware.table import TableHardware
 
@@ -157,7 +157,7 @@ def run_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, config: dict[str, 
 
     monkeypatch.setattr(TableHardware, "from_config", classmethod(spy))
     monkeypatch.setattr(web.server, "serve_bound", lambda srv: srv.sock.close())  # never served
-    monkeypatch.setattr(companion.runner, "on_raspberry_pi", lambda: on_pi)
+    monkeypatch.setattr(companion.app.runner, "on_raspberry_pi", lambda: on_pi)
     old_term = signal.getsignal(signal.SIGTERM)
     with socket.socket() as free:  # a port nobody holds (0 means the default 8080)
         free.bind(("127.0.0.1", 0))
@@ -165,7 +165,7 @@ def run_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, config: dict[str, 
     args = argparse.Namespace(host="127.0.0.1", port=port, state_dir=tmp_path, simulate=False,
                               pin="20461379", no_mdns=True)
     try:
-        code = companion.runner.run_companion(config, args)
+        code = companion.app.runner.run_companion(config, args)
     finally:
         signal.signal(signal.SIGTERM, old_term)
     return code, seen["hw"]
@@ -204,7 +204,7 @@ def test_the_buzzer_tells_a_catch_and_a_win_by_what_happened(tmp_path: Path, nam
     (issue 41)."""
     import json
 
-    from companion import script
+    from companion.service import script
 
     examples = Path(__file__).resolve().parents[1] / "examples"
     data = json.loads((examples / name).read_text("utf-8"))

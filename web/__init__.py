@@ -1,4 +1,4 @@
-"""The phone page: a Flask app over the game service (:class:`companion.service.ServicePort`).
+"""The phone page: a Flask app over the game service (:class:`service.port.ServicePort`).
 
 ``create_app(service, hardware=None, config=None)`` builds it; :func:`web.server.serve` runs it.
 """
@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 from flask import Flask
 
-from companion.join_codes import LastMoves
-from companion.steady_clock import SteadyClock
+from companion.platform.steady_clock import SteadyClock
+from companion.service.join_codes import LastMoves
 from web import compression, errors, security
 from web.claims import Claims
 from web.context import StreamSlots, Web
@@ -20,7 +20,7 @@ from web.security import BankerSessions, Limiter
 from web.sessions import RememberingSessions
 
 if TYPE_CHECKING:
-    from companion.service import ServicePort
+    from companion.service.game_service import ServicePort
 
 SECRET_SETTING = "web.secret_key"
 
@@ -90,5 +90,5 @@ def create_app(service: ServicePort, hardware: Any = None,
     app.register_blueprint(hardware_api.bp)
     app.register_blueprint(profiles_api.bp)
     app.register_blueprint(history_api.bp)
-    captive.install(app, cfg.get("hotspot"))  # the Pi's own Wi-Fi: companion/hotspot.py
+    captive.install(app, cfg.get("hotspot"))  # the Pi's own Wi-Fi: companion/platform/hotspot.py
     return app

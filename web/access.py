@@ -7,8 +7,8 @@ from typing import Any
 
 from flask import session
 
-from companion.i18n import Msg, said
-from companion.service import GameDamaged, GameNotFound
+from companion.engine.i18n import Msg, said
+from companion.service.game_service import GameDamaged, GameNotFound
 from web.context import web
 from web.errors import ApiError
 from web.security import is_banker

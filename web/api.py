@@ -9,12 +9,12 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request, session
 
-from companion import join_codes
 from companion.engine import editions
+from companion.engine.i18n import SOURCE, Msg, Msgs, localized, wire
 from companion.engine.types import SetupError
-from companion.game_record import move_words
-from companion.i18n import SOURCE, Msg, Msgs, localized, wire
-from companion.past import Past
+from companion.service import join_codes
+from companion.service.game_record import move_words
+from companion.service.past import Past
 from web import access
 from web.bodies import body
 from web.context import web
@@ -227,7 +227,7 @@ def history(game_id: str) -> Response:
     before = _query_number("before", 2**62)
     lines = [line for line in read_past(Past.log_lines, game_id,
                                         access.record(game_id).edition)
-             if before is None or line["seq"] < before]  # off the move path: companion/past.py
+             if before is None or line["seq"] < before]  # off the move path: service/past.py
     # each line's English ``say`` with its message beside it (``msg``, ``args``): a phone
     # reads the line in its own language; its rule (``cite``) likewise
     return jsonify([{**row, **(wire(row["say"]) if isinstance(row.get("say"), Msg) else {}),

@@ -7,8 +7,8 @@ from typing import Any
 
 from flask import request
 
-from companion import json_text
-from companion.i18n import Msg
+from companion.engine import json_text
+from companion.engine.i18n import Msg
 from web.errors import ApiError
 
 SMALL_BODY = 16 * 1024
@@ -25,7 +25,7 @@ def parse_body(raw: bytes, is_json: bool, limit: int = SMALL_BODY,
                keys: tuple[str, ...] | None = None) -> dict[str, Any]:
     """The JSON object in ``raw`` (empty: ``{}``), or a 4xx saying what is wrong: larger than
     ``limit`` bytes, not sent as JSON (``is_json``), not acceptable JSON
-    (:func:`companion.json_text.loads`: too deep, a lone surrogate, a huge number...), or
+    (:func:`companion.engine.json_text.loads`: too deep, a lone surrogate, a huge number...), or
     with a field outside ``keys``."""
     if not raw:
         return {}

@@ -1,4 +1,4 @@
-"""The captive portal of the Pi's own Wi-Fi (companion.hotspot), and its join QR codes.
+"""The captive portal of the Pi's own Wi-Fi (companion.platform.hotspot), and its join QR codes.
 
 While the Pi is its own access point, every name a phone looks up leads to the Pi and port 80
 to the page's port, so the operating system's connectivity check (Android's
@@ -20,7 +20,7 @@ from typing import Any
 
 from flask import Blueprint, Flask, Response, abort, current_app, render_template
 
-from companion.hotspot import Hotspot
+from companion.platform.hotspot import Hotspot
 from web.security import host_name
 
 bp = Blueprint("captive", __name__)

@@ -7,7 +7,7 @@ import threading
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from companion.service import ServicePort
+    from companion.service.game_service import ServicePort
 
 KEY = "web.claims"
 

@@ -10,8 +10,8 @@ from typing import Any
 
 from flask import current_app
 
-from companion.join_codes import LastMoves
-from companion.service import ServicePort
+from companion.service.game_service import ServicePort
+from companion.service.join_codes import LastMoves
 from web.claims import Claims
 from web.security import BankerSessions, Limiter
 
@@ -114,7 +114,7 @@ class Web:
     streams: StreamSlots
     bankers: BankerSessions
     clock: Callable[[], float]
-    """The steady clock (``companion.steady_clock``) logins, cookies and join codes use."""
+    """The steady clock (``companion.platform.steady_clock``) logins, cookies and join codes use."""
     last_moves: LastMoves
     settings: dict[str, Any] = field(default_factory=dict)
     closing: threading.Event = field(default_factory=threading.Event)

@@ -3,7 +3,7 @@
 
 The words are in the asking phone's language: the page sends its language as
 ``Accept-Language`` with every call (a browser sends its own anyway), and a refusal that is a
-message (:class:`companion.i18n.Msg`) is rendered in it, with the message as data beside it
+message (:class:`companion.engine.i18n.Msg`) is rendered in it, with the message as data beside it
 (``"message"``) for a reader that renders it itself (docs/translating.md)."""
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from typing import Any
 from flask import Flask, Response, has_request_context, jsonify, request
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
-from companion import i18n
-from companion.i18n import Msg
+from companion.engine import i18n
+from companion.engine.i18n import Msg
 
 log = logging.getLogger("web")
 
@@ -64,7 +64,7 @@ def error_response(code: str, error: str, status: int | None = None,
 
 
 def outcome_response(out: Any, created: bool = False) -> Response:
-    """An :class:`companion.service.Outcome` as JSON: 200/201 when accepted, 4xx when not."""
+    """An Outcome (service.game_record) as JSON: 200/201 when accepted, 4xx when not."""
     body = out.to_json()
     if not out.ok:
         body.update(refusal(out.error))

@@ -30,18 +30,18 @@ from typing import TYPE_CHECKING, Any
 
 from flask import Blueprint, Response, request, session
 
-from companion.i18n import Msg, Word, wire
+from companion.engine.i18n import Msg, Word, wire
 from web import access
 from web.context import StreamSlots, web
 from web.errors import ApiError
 from web.streams import StreamSpec
 
 if TYPE_CHECKING:
-    from companion.service import PhoneView, ServicePort
+    from companion.service.game_service import PhoneView, ServicePort
 
 def _plain(value: Any) -> Any:
     """What orjson hands back (subclasses pass through): a message or a box's word as its data
-    for the page to render in its language (companion/i18n.py), another subclass as its base
+    for the page to render in its language (companion/engine/i18n.py), another subclass as its base
     type."""
     if isinstance(value, Msg | Word):
         return wire(value)

@@ -30,7 +30,7 @@ from a2wsgi.wsgi import build_environ
 from web.streams import StreamSpec
 
 if TYPE_CHECKING:
-    from companion.service import ServicePort
+    from companion.service.game_service import ServicePort
 
 log = logging.getLogger("web.front")
 

@@ -7,9 +7,9 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, render_template, request, session
 
-from companion.history import by_profile, chart_svg, household, matching
-from companion.i18n import Msg
-from companion.past import Past, PastBusy
+from companion.engine.i18n import Msg
+from companion.service.history import by_profile, chart_svg, household, matching
+from companion.service.past import Past, PastBusy
 from web import access
 from web.context import web
 from web.errors import ApiError, reader
@@ -22,7 +22,7 @@ bp = Blueprint("history", __name__)
 
 @bp.record_once
 def _start(state: Any) -> None:
-    """One reader of the past per app (companion/past.py): its worker starts when first asked."""
+    """One reader of the past per app (service/past.py): its worker starts when first asked."""
     state.app.extensions["past"] = Past(state.app.extensions["companion"].service)
 
 
@@ -218,7 +218,7 @@ def rules(game_id: str) -> Response:
     game's edition in English and the reader's language (``Accept-Language``); ``readings``
     are the readings in force for this game; ``prompts``, what each question the edition asks
     means, with its rule (first-game mode)."""
-    from companion import prompt_help, rules_lookup
+    from companion.service import prompt_help, rules_lookup
 
     _viewer(game_id)
     query = request.args.get("q", "")

@@ -10,7 +10,7 @@ from typing import Any
 from babel.messages.pofile import read_po
 from flask import Blueprint, Response, abort, jsonify, render_template, request
 
-from companion import i18n
+from companion.engine import i18n
 from web import errors, seat_reclaim
 
 bp = Blueprint("pages", __name__)

@@ -7,13 +7,13 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, render_template, request
 
-from companion import i18n, json_text
 from companion.boxes import board_edit
 from companion.boxes.profiles import ProfileError, ProfileNotFound, Profiles, check, export_text
 from companion.boxes.profiles import unverified as unverified_facts
+from companion.engine import i18n, json_text
 from companion.engine.editions import find_edition
+from companion.engine.i18n import Msg, said, wire
 from companion.engine.types import SetupError
-from companion.i18n import Msg, said, wire
 from companion.monopoly.effect_words import effect_choices
 from web.bodies import body
 from web.context import web

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from flask import Blueprint, Response, jsonify, request, session
 
-from companion.i18n import Msg, Msgs, wire
+from companion.engine.i18n import Msg, Msgs, wire
 from web import access
 from web.bodies import body
 from web.context import LOOPBACK, web

@@ -16,11 +16,11 @@ from urllib.parse import urlsplit
 
 from flask import Flask, current_app, request, session
 
-from companion.i18n import Msg, Msgs
+from companion.engine.i18n import Msg, Msgs
 from web.errors import ApiError
 
 if TYPE_CHECKING:
-    from companion.service import ServicePort
+    from companion.service.game_service import ServicePort
 
 CSRF_HEADER = "X-CSRF-Token"
 PIN_DIGITS = 8

@@ -9,7 +9,7 @@ seconds old rather than on every answer: a phone in use keeps a cookie that last
 ``PERMANENT_SESSION_LIFETIME`` after its last hour of play. A bad signature is refused as
 Flask refuses it. The memory is bounded and starts over when full.
 
-Cookies are stamped and aged on the app's steady clock (``companion.steady_clock``), not the
+Cookies are stamped and aged on the app's steady clock (``platform.steady_clock``), not the
 wall clock: a Pi's clock jumping back (a cookie "from the future", which itsdangerous refuses)
 or forward by days (every cookie "expired") leaves every phone its session. The cookie also
 carries ``Max-Age``, so a phone keeps it by its own clock even when the Pi's is months off.

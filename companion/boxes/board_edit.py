@@ -21,8 +21,8 @@ from functools import cache
 from typing import Any
 
 from companion.boxes import words
+from companion.engine.i18n import LANGUAGES, SOURCE, Msg, Msgs
 from companion.engine.types import SetupError
-from companion.i18n import LANGUAGES, SOURCE, Msg, Msgs
 
 SPACE_FIELDS = ("kind", "name", "color", "price", "rent", "amount", "deck")
 NUMBER_FIELDS = ("price", "rent", "amount")

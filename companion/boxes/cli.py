@@ -9,9 +9,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from companion import json_text
 from companion.boxes.profiles import ProfileError, Profiles, check, export_text, unverified
-from companion.i18n import Msg, environment_language, render
+from companion.engine import json_text
+from companion.engine.i18n import Msg, environment_language, render
 
 
 def register_cli(sub: Any) -> None:
@@ -39,7 +39,7 @@ def register_cli(sub: Any) -> None:
 
 _opened: list[Any] = []
 """Stores opened by the running command: closed when it ends (the database is held alone
-while open, see companion.store)."""
+while open, see companion.store.database)."""
 
 
 def _closing(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
@@ -53,9 +53,9 @@ def _closing(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Na
 
 
 def _open(args: argparse.Namespace) -> Profiles:
-    from companion.config import state_dir_of
-    from companion.service import DB_NAME
-    from companion.store import Store
+    from companion.platform.config import state_dir_of
+    from companion.service.game_service import DB_NAME
+    from companion.store.database import Store
 
     store = Store(state_dir_of(args) / DB_NAME)
     _opened.append(store)

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from companion.i18n import LANGUAGES, SOURCE, Word
+from companion.engine.i18n import LANGUAGES, SOURCE, Word
 
 FIELDS = {"spaces": "name", "decks": "title", "cards": "text", "types": "name"}
 """The field each table's word is (a colour's or a token's word is the table entry itself)."""

@@ -1,4 +1,4 @@
-"""What Mario's story counts beyond the family's (see companion/story.py): the GAME OVER
+"""What Mario's story counts beyond the family's (see companion/engine/story.py): the GAME OVER
 cards Bowser put on each player's locations, and the team battles against him."""
 
 from __future__ import annotations
@@ -7,10 +7,10 @@ from typing import Any, cast
 
 from companion.editions.mario import GameOverMarked
 from companion.engine.events import Rolled
-from companion.i18n import N_
+from companion.engine.i18n import N_
+from companion.engine.story import Count, Counter, Step
 from companion.monopoly.state import MonopolyState
 from companion.monopoly.story import STORY_COUNTERS as FAMILY
-from companion.story import Count, Counter, Step
 
 
 def game_overs(step: Step) -> Count:

@@ -32,11 +32,11 @@ from companion.editions import readings
 from companion.engine import rng
 from companion.engine.context import Ctx, cites
 from companion.engine.event_format import EventData, fact
+from companion.engine.i18n import Msg
 from companion.engine.prompts import ChoicePrompt, RollPrompt
 from companion.engine.registry import effect, space_kind, task
 from companion.engine.state import Task, evolve
 from companion.engine.types import SetupError
-from companion.i18n import Msg
 from companion.monopoly.board import Card, Space, load_board
 from companion.monopoly.cards import DeckPolicy, MonopolyCards, physical_decks
 from companion.monopoly.rules import MonopolyRules

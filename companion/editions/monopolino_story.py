@@ -1,5 +1,5 @@
 """Monopolino's story: the family's lines (no auctions, trades or Jail: left out with the
-features the edition leaves out, see companion/story.py)."""
+features the edition leaves out, see companion/engine/story.py)."""
 
 from __future__ import annotations
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from companion.editions import readings
+from companion.engine.i18n import Msg, Msgs
 from companion.engine.registry import space_kind
 from companion.engine.rules import Ctx, cites
-from companion.i18n import Msg, Msgs
 from companion.monopoly.board import Space
 from companion.monopoly.host import MonopolyHost
 from companion.monopoly.state import MonopolyState

@@ -10,10 +10,10 @@ from typing import Any, Generic, TypeVar
 
 from companion.engine.commands import Dice, Small, takes
 from companion.engine.context import ChoiceAsk, Ctx, RollAsk, ask_of
+from companion.engine.i18n import Msg
 from companion.engine.prompts import ChoicePrompt, RollPrompt
 from companion.engine.state import BaseState, Task
 from companion.engine.types import Action, Command, IllegalCommand
-from companion.i18n import Msg
 
 S = TypeVar("S", bound=BaseState)
 

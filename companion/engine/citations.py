@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 
-from companion.i18n import Msg
+from companion.engine.i18n import Msg
 
 
 class CitationCatalogue:

@@ -25,8 +25,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import Annotated, Any, TypeVar
 
+from companion.engine.i18n import Msg
 from companion.engine.types import Command, IllegalCommand
-from companion.i18n import Msg
 
 MAX_AMOUNT = 10**9
 """The largest amount of money (in minor units) one command may name."""

@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 from companion.engine.context import Ctx, cites
+from companion.engine.i18n import Msg
 from companion.engine.types import BANKER, Action, Command
-from companion.i18n import Msg
 
 
 class BankerEnding:

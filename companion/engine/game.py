@@ -10,9 +10,9 @@ from typing import Any
 
 from companion.engine.context import Ctx
 from companion.engine.editions import find_edition
+from companion.engine.i18n import Msg
 from companion.engine.state import BaseState, draft, seal
 from companion.engine.types import Action, Command, Event, GameSetup
-from companion.i18n import Msg
 
 GAME_STARTED = "game_started"
 UNDONE = "undone"
@@ -20,7 +20,7 @@ UNDONE = "undone"
 
 def new_game(setup: GameSetup) -> list[Event]:
     """The opening events of a game (validates the setup; raises SetupError)."""
-    from companion.limits import check_setup  # late: the limits import the engine
+    from companion.engine.limits import check_setup  # late: the limits import the engine
 
     rules = find_edition(setup.edition)
     check_setup(setup, rules.setup_info())  # one check, wherever the settings come from

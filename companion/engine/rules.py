@@ -31,10 +31,10 @@ from companion.engine.commands import ArgumentError, check_args, declared_args
 from companion.engine.context import Ctx as Ctx  # editions and tests import these from here
 from companion.engine.context import cites as cites
 from companion.engine.event_format import EVENT_TYPES, is_current, renamed_to, upcast
+from companion.engine.i18n import Msg
 from companion.engine.registry import handler, unanswered
 from companion.engine.state import DRAFT, BaseState, SharedEvents, Task, draft, seal
 from companion.engine.types import BANKER, Action, Command, Event, GameSetup, IllegalCommand
-from companion.i18n import Msg
 
 S = TypeVar("S", bound=BaseState)
 

@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.i18n import Msg, from_stored, stored
+from companion.engine.i18n import Msg, from_stored, stored
 
 BANKER = "banker"
 """The actor id of the banker: the person holding the PIN, who may act for anyone."""

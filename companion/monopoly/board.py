@@ -15,10 +15,10 @@ from importlib import resources
 from typing import Any, TypeVar
 
 from companion.boxes import board_edit, words
+from companion.engine.i18n import LANGUAGES, SOURCE, Msg, Word
+from companion.engine.money import Currency
 from companion.engine.seeds import SeedError, check_arguments, check_names, validate
 from companion.engine.types import SetupError
-from companion.i18n import LANGUAGES, SOURCE, Msg, Word
-from companion.money import Currency
 
 T = TypeVar("T")
 

@@ -27,11 +27,11 @@ from typing import Any, Protocol
 from companion.engine.commands import Small, takes
 from companion.engine.context import Ctx
 from companion.engine.events import CardDrawn
+from companion.engine.i18n import Msg
 from companion.engine.prompts import CommandPrompt
 from companion.engine.registry import effect, need, prompt_kind, space_kind
 from companion.engine.state import Task, evolve
 from companion.engine.types import Action, Command, IllegalCommand
-from companion.i18n import Msg
 from companion.monopoly.board import Card, Space
 from companion.monopoly.host import MonopolyHost
 from companion.monopoly.state import MonopolyState

@@ -7,11 +7,11 @@ from typing import Literal
 
 from companion.engine.commands import Small, takes
 from companion.engine.context import Ctx, cites
+from companion.engine.i18n import Msg
 from companion.engine.prompts import CommandPrompt
 from companion.engine.registry import task
 from companion.engine.state import Task
 from companion.engine.types import Command, IllegalCommand
-from companion.i18n import Msg
 from companion.monopoly.host import MonopolyHost
 from companion.monopoly.state import MonopolyState
 

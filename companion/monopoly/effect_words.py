@@ -12,8 +12,8 @@ import inspect
 import typing
 from typing import Any
 
+from companion.engine.i18n import N_
 from companion.engine.registry import declared
-from companion.i18n import N_
 
 # word: (what a person picks, the sentence it reads back as; {arg} is filled in by the page)
 WORDS: dict[str, tuple[str, str]] = {

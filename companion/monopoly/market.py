@@ -7,10 +7,10 @@ from dataclasses import dataclass
 
 from companion.engine.commands import Amount, takes
 from companion.engine.context import Ctx, cites
+from companion.engine.i18n import Msg
 from companion.engine.prompts import CommandPrompt
 from companion.engine.registry import space_kind
 from companion.engine.types import BANKER, Action, Command, IllegalCommand
-from companion.i18n import Msg
 from companion.monopoly.board import Space
 from companion.monopoly.host import MonopolyHost
 from companion.monopoly.state import Auction, MonopolyState

@@ -19,11 +19,11 @@ from companion.editions import readings
 from companion.engine.commands import Amount, Id, Text, takes
 from companion.engine.context import Ctx, cites
 from companion.engine.ending import BankerEnding
+from companion.engine.i18n import N_, Msg, Msgs
 from companion.engine.registry import handler, prompt_kind
 from companion.engine.seeds import SeedError
 from companion.engine.state import Task
 from companion.engine.types import BANKER, Action, Command, GameSetup, IllegalCommand, SetupError
-from companion.i18n import N_, Msg, Msgs
 from companion.monopoly import rng_setup
 from companion.monopoly.board import (
     SEED_FILES,

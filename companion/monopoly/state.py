@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from companion.engine.i18n import Money, Msg
 from companion.engine.state import BaseState, evolve
-from companion.i18n import Money, Msg
 from companion.monopoly.board import Board
 
 V = TypeVar("V", bound="EditionValues")

@@ -1,4 +1,4 @@
-"""What a Monopoly-family game's story counts for each player (see companion/story.py).
+"""What a Monopoly-family game's story counts for each player (see companion/engine/story.py).
 
 Every counter reads the log as any version wrote it: no counter needs a citation id (logs
 from before issue 11 have none), only the events and the states around them.
@@ -14,10 +14,10 @@ from companion.engine.events import (
     TradeClosed,
     TurnPassed,
 )
-from companion.i18n import N_
+from companion.engine.i18n import N_
+from companion.engine.story import Count, Counter, Step
 from companion.monopoly.events import WentToJail
 from companion.monopoly.state import MonopolyState
-from companion.story import Count, Counter, Step
 
 
 def _m(state: object) -> MonopolyState:

@@ -8,8 +8,8 @@ from typing import Any
 
 from companion.engine.commands import Id, Small, TradeSide, takes
 from companion.engine.context import Ctx, cites
+from companion.engine.i18n import Money, Msg
 from companion.engine.types import Command, IllegalCommand
-from companion.i18n import Money, Msg
 from companion.monopoly.events import assets_from_json
 from companion.monopoly.host import MonopolyHost
 from companion.monopoly.state import Assets, MonopolyState, Trade

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from companion.engine.context import Ctx, cites
+from companion.engine.i18n import Msg
 from companion.engine.prompts import RollPrompt
 from companion.engine.registry import handler, space_kind, task
 from companion.engine.state import Task
 from companion.engine.types import Command, IllegalCommand
-from companion.i18n import Msg
 from companion.monopoly.host import MonopolyHost
 from companion.monopoly.state import MonopolyState, Player
 

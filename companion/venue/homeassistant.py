@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion import __version__
-from companion.i18n import LANGUAGES, N_, PSEUDO, SOURCE, Msg, render
+from companion.engine.i18n import LANGUAGES, N_, PSEUDO, SOURCE, Msg, render
 from companion.venue import topics
 from companion.venue.publisher import VenuePublisher
 from companion.venue.settings import NAME, VenueConfigError, VenueSettings

@@ -1,10 +1,10 @@
 """The outbox: the event log itself, plus a "delivered up to" cursor per game for a venue.
 
 The cursor lives in the same SQLite file, in its own table. The service holds that file
-alone (exclusive locking, see companion.store), so every read and write here runs as a job on
+alone (exclusive locking, see store.database), so every read and write here runs as a job on
 the service's thread, through its connection (a few small writes a second at most; the
 screen keys events by game and sequence number, so an event sent twice is ignored). The game
-service's tables are only read, through :class:`companion.store.Store`'s read API.
+service's tables are only read, through :class:`companion.store.database.Store`'s read API.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol, TypeVar
 
-from companion.store import Row, Store
+from companion.store.database import Row, Store
 
 T = TypeVar("T")
 

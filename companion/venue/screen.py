@@ -7,13 +7,13 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from companion.i18n import LANGUAGES, SOURCE
+from companion.engine.i18n import LANGUAGES, SOURCE
 
 log = logging.getLogger("companion.venue.screen")
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
-    """The ``companion venue`` command line (run by ``companion.runner.run_venue_screen``)."""
+    """The ``companion venue`` command line (run by ``companion.app.runner.run_venue_screen``)."""
     p = sub.add_parser("venue", help="the venue screen: every table on the MQTT broker, live")
     p.add_argument("--broker", required=True, help="the venue's MQTT broker (host or address)")
     p.add_argument("--port", type=int, default=None, help="broker port (1883, or 8883 with TLS)")

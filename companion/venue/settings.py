@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.i18n import Msg
+from companion.engine.i18n import Msg
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$")
 """Venue and table names: one MQTT topic level, no wildcards, short enough for a screen."""

@@ -19,8 +19,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from companion.engine.game import UNDONE
-from companion.i18n import Msg
-from companion.store import Row
+from companion.engine.i18n import Msg
+from companion.store.database import Row
 
 VERSION = 1
 ROOT = "companion"

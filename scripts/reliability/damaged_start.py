@@ -12,7 +12,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from companion.service import GameService
+from companion.service.game_service import GameService
 from reliability.damage import damage_pages_of, play
 from reliability.harness import Phone, Result, Server
 
@@ -34,7 +34,7 @@ def _prepare(state: Path, healthy_games: int) -> tuple[list[str], str]:
 
 def _run_once(state: Path, as_nobody: bool = False) -> subprocess.CompletedProcess[str]:
     """``companion run`` on a state dir that should not start: its exit and its words."""
-    cmd = [sys.executable, "-m", "companion.cli", "run", "--simulate", "--no-mdns", "--host",
+    cmd = [sys.executable, "-m", "companion.app.cli", "run", "--simulate", "--no-mdns", "--host",
            "127.0.0.1", "--port", "0", "--state-dir", str(state), "--pin", "20461379"]
     if as_nobody:
         cmd = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *cmd]

@@ -25,14 +25,14 @@ PNG = b"\x89PNG\r\n\x1a\n"
 
 def _run_cli(args: list[str], timeout: float = 30) -> tuple[int, str]:
     """``companion ARGS`` in a child: (exit code, stdout + stderr)."""
-    proc = subprocess.run([sys.executable, "-m", "companion.cli", *args], capture_output=True,
+    proc = subprocess.run([sys.executable, "-m", "companion.app.cli", *args], capture_output=True,
                           text=True, timeout=timeout, check=False)
     return proc.returncode, proc.stdout + proc.stderr
 
 
 @contextmanager
 def in_process_runner(on_serve: Callable[[Any], None]) -> Iterator[dict[str, Any]]:
-    """Run ``companion.runner.run_companion`` in this process with simulated hardware whose
+    """Run ``companion.app.runner.run_companion`` in this process with simulated hardware whose
     ``show_error`` texts are recorded (the OLED facade), ``on_serve(hardware)`` in place of
     the web server, and the ``companion`` log captured (the journal)."""
     import web.server
@@ -112,7 +112,7 @@ def corrupt_database(work: Path) -> dict[str, Any]:
     (state / "companion.db").write_bytes(junk)
     code, out = _run_cli(["run", "--simulate", "--no-mdns", "--port", "1", "--state-dir",
                           str(state)])
-    from companion.runner import run_companion
+    from companion.app.runner import run_companion
 
     with in_process_runner(lambda hw: None) as seen:
         in_code = run_companion({}, _runner_args(state))
@@ -127,7 +127,7 @@ def corrupt_database(work: Path) -> dict[str, Any]:
 def unplugged_reader(work: Path) -> dict[str, Any]:
     """A reader stops answering while the companion runs (in-process, simulated hardware):
     the journal warns and the OLED says which reader."""
-    from companion.runner import run_companion
+    from companion.app.runner import run_companion
 
     def serve(hw: Any) -> None:
         role, slot = next(iter(hw._slots.items()))

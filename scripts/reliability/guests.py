@@ -242,7 +242,7 @@ def run_short_pin(work: Path) -> Result:
     for pin in ("2468", "12345678"):
         state = work / f"pin-{pin}"
         proc = subprocess.run(
-            [sys.executable, "-m", "companion.cli", "run", "--simulate", "--no-mdns", "--host",
+            [sys.executable, "-m", "companion.app.cli", "run", "--simulate", "--no-mdns", "--host",
              HOST, "--port", "0", "--state-dir", str(state), "--pin", pin],
             capture_output=True, text=True, timeout=120)
         said = (proc.stderr + proc.stdout).strip().splitlines()

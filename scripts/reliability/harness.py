@@ -81,7 +81,7 @@ class Server:
         return f"http://{HOST}:{self.port}"
 
     def argv(self) -> list[str]:
-        return [sys.executable, "-m", "companion.cli", "run", "--simulate", "--no-mdns",
+        return [sys.executable, "-m", "companion.app.cli", "run", "--simulate", "--no-mdns",
                 "--host", HOST, "--port", str(self.port), "--state-dir", str(self.state_dir),
                 *(["--pin", self.pin] if self.pin else []), *self.extra]
 

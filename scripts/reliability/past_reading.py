@@ -108,7 +108,7 @@ def _forge(head: dict[str, Any], rows: list[dict[str, Any]]) -> str:
 def _import_child(path: Path, state: Path, *extra: str) -> tuple[int, str, int, float]:
     """``companion import`` in a child: exit code, stderr, peak RSS (kB), seconds."""
     t0 = time.monotonic()
-    child = subprocess.Popen([sys.executable, "-m", "companion.cli", "import", str(path),
+    child = subprocess.Popen([sys.executable, "-m", "companion.app.cli", "import", str(path),
                               "--state-dir", str(state), *extra],
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     assert child.stderr is not None
@@ -123,12 +123,12 @@ def run_forged_width(work: Path) -> Result:
     """A real export with its first line's message given a format width of 10**9 (and
     recomputed hash), imported checked and ``--unchecked``; an ``--unchecked`` export with a
     NaN amount; then the clean export, for its memory."""
-    from companion.service import GameService
+    from companion.service.game_service import GameService
 
     root = Path(__file__).resolve().parents[2]
     with GameService(work / "home") as service:
         script = json.loads((root / "examples" / "mario-two-players.json").read_text())
-        from companion.script import parse_step
+        from companion.service.script import parse_step
 
         gid = service.create_game({k: v for k, v in script.items() if k != "steps"}).game_id
         for step in script["steps"]:

@@ -15,7 +15,7 @@ from reliability.harness import Phone, Result, Server, drive, new_game
 
 
 def _companion(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "companion.cli", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "companion.app.cli", *args], capture_output=True,
                           text=True, timeout=300)
 
 
@@ -27,7 +27,7 @@ def run_restore_running(work: Path, attempts: int = 5, commands: int = 40,
     export = work / "game.jsonl"
     refused_restore = refused_import = acked = 0
     refusal_ms: list[float] = []
-    from companion.service import GameService
+    from companion.service.game_service import GameService
 
     GameService(state).stop()  # an empty database to back up: the running service holds
     made = _companion("backup", "--state-dir", str(state))  # its file alone, so before

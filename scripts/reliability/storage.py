@@ -124,7 +124,7 @@ def _forge(head: dict[str, Any], rows: list[dict[str, Any]]) -> str:
 
 def _import(path: Path, state: Path) -> tuple[subprocess.CompletedProcess[str], float]:
     t0 = time.monotonic()
-    done = subprocess.run([sys.executable, "-m", "companion.cli", "import", str(path),
+    done = subprocess.run([sys.executable, "-m", "companion.app.cli", "import", str(path),
                            "--state-dir", str(state)], capture_output=True, text=True,
                           timeout=600)
     return done, time.monotonic() - t0

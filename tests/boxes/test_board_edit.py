@@ -10,7 +10,7 @@ from companion.engine import game
 from companion.engine.types import GameSetup, SetupError
 from companion.monopoly.board import load_board
 from companion.monopoly.state import MonopolyState
-from companion.script import load_script, run_script
+from companion.service.script import load_script, run_script
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "starwars-box-profile.json"
 SIXTEEN = {"imperial-palace": {"kind": "free_parking"},

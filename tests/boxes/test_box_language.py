@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from companion.engine.i18n import render
 from companion.engine.types import SetupError
-from companion.i18n import render
-from companion.service import GameService
+from companion.service.game_service import GameService
 
 TEXT = "VAI… al VIA. Prendi €0,50."
 

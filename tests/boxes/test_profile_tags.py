@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from companion.boxes.profiles import ProfileError, Profiles, export_text, import_text
-from companion.service import GameService
-from companion.table import Table
-from companion.tags import TagRegistry
+from companion.service.game_service import GameService
+from companion.service.table import Table
+from companion.service.tags import TagRegistry
 
 BOX_A = {"edition": "mario", "name": "box A", "tags": {"04A1A1A1A1A101": "card:qb-01"}}
 BOX_B = {"edition": "mario", "name": "box B", "tags": {"04B2B2B2B2B201": "card:qb-01"}}
@@ -72,7 +72,7 @@ def test_an_imported_profile_never_moves_an_enrolled_token_tag(tmp_path: Path) -
 
 def test_the_cli_import_of_such_a_profile_is_one_clear_line(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from companion.cli import main
+    from companion.app.cli import main
 
     with GameService(tmp_path / "state") as service:
         registry = TagRegistry(service.store.conn)

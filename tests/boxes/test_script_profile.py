@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from companion.app.cli import main
 from companion.boxes.profiles import Profiles, export_text
-from companion.cli import main
-from companion.script import ScriptError, load_script, run_script
+from companion.service.script import ScriptError, load_script, run_script
 
 ROOT = Path(__file__).resolve().parents[2]
 BOX = json.loads((ROOT / "examples" / "starwars-box-profile.json").read_text("utf-8"))

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from companion.engine.types import SetupError
-from companion.testing import TableGame
+from tests.playing import TableGame
 
 
 def corrected(edition: str, players: list[str], card: str, change: dict[str, Any],

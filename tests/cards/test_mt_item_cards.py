@@ -13,7 +13,7 @@ import pytest
 
 from companion.engine import game
 from companion.engine.types import Command, IllegalCommand
-from companion.service import GameService
+from companion.service.game_service import GameService
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "master_trainer"))
 from mt_table import RULES, started  # noqa: E402

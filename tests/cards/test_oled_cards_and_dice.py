@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from companion.engine import game
-from companion.testing import TableGame
 from hardware.navigator import PromptNavigator
+from tests.playing import TableGame
 
 
 def navigator(g: TableGame) -> tuple[PromptNavigator, list[Any]]:

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from companion import script
 from companion.engine import game
 from companion.engine.editions import find_edition
 from companion.engine.types import IllegalCommand, SetupError
-from companion.testing import TableGame
+from companion.service import script
+from tests.playing import TableGame
 
 FURY = "bowsers-fury"
 

@@ -18,8 +18,8 @@ from bench_engine import random_game
 from companion.editions import readings
 from companion.engine.editions import available, find_edition
 from companion.engine.types import Event
-from companion.script import run_script
-from companion.testing import TableGame
+from companion.service.script import run_script
+from tests.playing import TableGame
 
 ROOT = Path(__file__).resolve().parents[2]
 BOOKS = {"pokemon": "000_02dc582a4f256c9e.txt", "master-trainer": "001_5bc591c5d493f0c3.txt",

@@ -11,7 +11,7 @@ import pytest
 
 from companion.editions import readings
 from companion.engine.editions import find_edition
-from companion.script import run_script
+from companion.service.script import run_script
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted(p.name for p in (ROOT / "examples").glob("*.json"))

@@ -13,8 +13,7 @@ from typing import Any
 
 import pytest
 
-from companion import limits
-from companion.engine import game
+from companion.engine import game, limits
 from companion.engine.editions import available, find_edition
 from companion.engine.state import BaseState
 from companion.engine.types import Action, Command, GameSetup, RuleError
@@ -187,7 +186,7 @@ def test_the_openapi_command_body_is_derived_from_each_handlers_declaration() ->
 
 def test_an_undeclared_or_out_of_bounds_argument_is_refused_wherever_it_comes_from() -> None:
     """A script (no service in between) meets the same check as a phone."""
-    from companion.script import ScriptError, run_script
+    from companion.service.script import ScriptError, run_script
 
     base = {"edition": "mario", "players": ["Ann", "Bob"], "dice": "physical", "seed": 1}
     with pytest.raises(ScriptError, match="'roll' takes no argument 'colour'"):
@@ -203,8 +202,8 @@ def test_a_roll_sent_at_the_wrong_moment_is_told_it_is_not_the_time_to_roll(
     """Through the service, as `companion play` sends a script: a roll with named dice while
     the game asks something else says it is not the time to roll (it said "'roll' takes no
     argument 'red'")."""
-    from companion.script import parse_step
-    from companion.service import GameService
+    from companion.service.game_service import GameService
+    from companion.service.script import parse_step
 
     with GameService(tmp_path) as service:
         made = service.create_game({"edition": "mario", "players": ["Ann", "Bob"],

@@ -13,7 +13,7 @@ from companion.engine.context import Ctx
 from companion.engine.editions import find_edition
 from companion.engine.state import evolve
 from companion.engine.types import Command, Prompt, RuleError
-from companion.testing import TableGame
+from tests.playing import TableGame
 
 
 def test_an_event_missing_a_field_or_with_an_extra_one_is_refused_where_it_is_emitted() -> None:

@@ -9,7 +9,7 @@ import pytest
 from companion.editions.mario import MarioValues
 from companion.editions.monopolino import MonopolinoValues
 from companion.monopoly.state import values_of
-from companion.testing import TableGame
+from tests.playing import TableGame
 
 
 def test_each_monopoly_edition_declares_its_own_values(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from companion.engine.context import Ctx
 from companion.engine.editions import find_edition
-from companion.testing import TableGame
+from tests.playing import TableGame
 
 
 def test_an_event_emitted_by_an_earlier_name_is_applied_as_its_current_form() -> None:

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from companion.engine import game
 from companion.engine.editions import available, find_edition
 from companion.engine.types import Action, Command
-from companion.testing import TableGame
+from tests.playing import TableGame
 
 MONOPOLY_EDITIONS = [e for e in available() if find_edition(e).family == "monopoly"]
 

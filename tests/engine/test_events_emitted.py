@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from companion import script
 from companion.engine import event_format, game
 from companion.engine.editions import EDITIONS, find_edition
 from companion.engine.types import GameSetup
+from companion.service import script
 
 ROOT = Path(__file__).resolve().parents[2]
 GENERIC = {"edition_values_set", "player_value_set", "auction_changed", "debt_changed",

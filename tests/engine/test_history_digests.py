@@ -17,10 +17,10 @@ from typing import Any
 
 import pytest
 
-from companion import script
 from companion.engine import game
 from companion.engine.types import GameSetup
-from companion.testing import replay_export
+from companion.service import script
+from tests.playing import replay_export
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "golden" / "logs"

@@ -20,7 +20,7 @@ from companion.engine.registry import prompt_kind, prompts, task, unanswered
 from companion.engine.rules import Rules
 from companion.engine.state import BaseState
 from companion.engine.types import Action, GameSetup, PlayerSeat, Prompt
-from companion.testing import replay_export
+from tests.playing import replay_export
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "logs"
 

@@ -17,6 +17,8 @@ DECLARED = re.compile(r"^\s*@(?:task|effect|space_kind|prompt_kind|declare)\(.*\
 def copy_package(to: Path) -> list[Path]:
     for package in ("companion", "seeds"):
         shutil.copytree(ROOT / package, to / package, ignore=shutil.ignore_patterns("__pycache__"))
+    (to / "tests").mkdir()
+    shutil.copy(ROOT / "tests" / "playing.py", to / "tests" / "playing.py")  # the golden replayer
     return list((to / "companion").rglob("*.py"))
 
 
@@ -24,7 +26,7 @@ def replays_golden(copy: Path) -> None:
     """Resume and replay the golden logs with the copied package, in a fresh interpreter."""
     run = subprocess.run(
         [sys.executable, "-c",
-         "import companion, sys; from companion.testing import main;"
+         "import companion, sys; from tests.playing import main;"
          f"assert companion.__file__.startswith({str(copy)!r}), companion.__file__;"
          f"sys.exit(main([{str(ROOT / 'tests' / 'golden')!r}]))"],
         cwd=copy, env={"PYTHONPATH": str(copy), "PATH": "/usr/bin:/bin"},

@@ -4,8 +4,8 @@ log and a story read a row at a time."""
 from __future__ import annotations
 
 from companion.engine import game
+from companion.engine.story import in_force
 from companion.engine.types import Event
-from companion.story import in_force
 
 
 def ev(seq: int, to_seq: int | None = None) -> tuple[int, Event]:

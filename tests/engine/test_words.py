@@ -12,7 +12,7 @@ import pytest
 
 from companion.engine import game
 from companion.engine.types import IllegalCommand
-from companion.testing import TableGame
+from tests.playing import TableGame
 
 ROOT = Path(__file__).resolve().parents[2]
 

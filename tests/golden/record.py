@@ -17,11 +17,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from companion import script
 from companion.engine import game
 from companion.engine.state import BaseState
 from companion.engine.types import Event
-from companion.testing import fingerprint, recorded_views, seat_views
+from companion.service import script
+from tests.playing import fingerprint, recorded_views, seat_views
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = Path(__file__).resolve().parent

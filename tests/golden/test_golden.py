@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from companion import script
-from companion.service import GameService
-from companion.testing import (
+from companion.service import script
+from companion.service.game_service import GameService
+from tests.playing import (
     action_changes,
     check_golden,
     fingerprint,

@@ -10,7 +10,7 @@ from typing import Any
 
 from companion.engine import game
 from companion.engine.types import GameSetup
-from companion.script import parse_step, script_setup
+from companion.service.script import parse_step, script_setup
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.json"))
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.i18n import Msg
+from companion.engine.i18n import Msg
 from hardware import screens
 from hardware.config import DisplayConfig
 from hardware.display import Display, FakeI2C, make_opener
@@ -19,7 +19,7 @@ from hardware.display import Display, FakeI2C, make_opener
 CHILD = textwrap.dedent("""
     import atexit, sys
     from pathlib import Path
-    import companion.runner
+    import companion.app.runner
     from hardware.display import FakeI2C
     from hardware.table import TableHardware
 
@@ -32,8 +32,8 @@ CHILD = textwrap.dedent("""
         return real(cls, cfg, *args, **{**kw, "display_serial": bus})
 
     TableHardware.from_config = classmethod(on_the_pi)
-    companion.runner.on_raspberry_pi = lambda: True
-    from companion.cli import main
+    companion.app.runner.on_raspberry_pi = lambda: True
+    from companion.app.cli import main
     sys.exit(main(sys.argv[2:]))
 """)
 
@@ -86,7 +86,7 @@ def test_a_damaged_database_stays_on_the_oled_after_exit_in_the_tables_language(
 
 def test_every_reason_not_to_start_fits_one_page_in_every_language() -> None:
     """Only the first page stays on a panel once the process has exited."""
-    from companion.store_errors import StoreError, StoreLost
+    from companion.store.errors import StoreError, StoreLost
 
     reasons = [StoreError("x", kind).screen for kind in ("damaged", "read_only", "busy")]
     reasons += [StoreLost("x").screen, Msg("Games would be lost at reboot: state folder in "
@@ -102,8 +102,8 @@ def test_a_reader_that_stops_answering_is_said_in_the_tables_language(tmp_path: 
 
     from reliability.faults import _runner_args, in_process_runner
 
-    from companion.i18n import render
-    from companion.runner import run_companion
+    from companion.app.runner import run_companion
+    from companion.engine.i18n import render
 
     def serve(hw: object) -> None:
         slot = hw._slots["table"]  # type: ignore[attr-defined]

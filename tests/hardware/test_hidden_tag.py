@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from companion.i18n import Msg
+from companion.engine.i18n import Msg
 from hardware import screens
 from hardware.emulator import Mfrc522Chip, VirtualClock, pi_modules
 from hardware.table import TableHardware

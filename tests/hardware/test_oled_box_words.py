@@ -10,11 +10,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-from companion.i18n import render
+from companion.engine.i18n import render
 from companion.monopoly.board import load_board
-from companion.script import parse_step
-from companion.service import GameService
-from companion.table import Table
+from companion.service.game_service import GameService
+from companion.service.script import parse_step
+from companion.service.table import Table
 from hardware import screens
 from hardware.table import TableHardware
 

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from companion.i18n import Money, Msg, localized
-from companion.money import Currency
+from companion.engine.i18n import Money, Msg, localized
+from companion.engine.money import Currency
 from hardware.config import HardwareConfigError, load_hardware_config
 from hardware.table import TableHardware
 

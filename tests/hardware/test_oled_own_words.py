@@ -8,7 +8,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from companion.i18n import Msg
+from companion.engine.i18n import Msg
 from hardware import screens, wifi_screen
 from hardware.table import TableHardware
 

@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from companion.script import parse_step
-from companion.service import GameService
-from companion.table import Table
+from companion.service.game_service import GameService
+from companion.service.script import parse_step
+from companion.service.table import Table
 from hardware import screens
 from hardware.table import TableHardware
 from tests.i18n import pseudo
@@ -109,7 +109,7 @@ def test_the_start_up_and_fault_screens_show_no_word_outside_the_catalogue(
     """Issue 41: the screens a table shows when it cannot start (a damaged, read-only, busy or
     deleted database, a state directory in memory), when a device goes missing, and when a
     screen cannot be drawn, in the pseudo-language."""
-    from companion.store_errors import StoreError, StoreLost
+    from companion.store.errors import StoreError, StoreLost
     from tests.i18n.test_device_words import device_fault
 
     drawn: list[str] = []

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from PIL import Image, ImageDraw
 
-from companion.i18n import Msg
+from companion.engine.i18n import Msg
 from hardware import power, screens
 from hardware.table import TableHardware
 

@@ -9,8 +9,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from companion.engine.editions import EDITIONS, find_edition
-from companion.i18n import Msg
-from companion.service import GameService
+from companion.engine.i18n import Msg
+from companion.service.game_service import GameService
 
 ALLOWED = ["Board Companion", "Language", "Lingua", "Idioma", "English", "Italiano", "Español"]
 """Words that are never translated: the product's name and the language picker's own words
@@ -42,7 +42,7 @@ def _plain_strings(value: Any, keys: set[str], path: tuple[str, ...] = ()) -> It
 def _box_language_words(edition: str) -> set[str]:
     """The box's words in its own language (Monopolino's are Italian): the profile editor shows
     a box as printed, marked with its language (``lang``), whatever the phone reads."""
-    from companion.i18n import render
+    from companion.engine.i18n import render
     from companion.monopoly.board import load_board
 
     try:
@@ -65,7 +65,7 @@ class Table:
     def __init__(self, service: GameService, edition: str) -> None:
         self.service, self.edition = service, edition
         self.words = set(ALLOWED)
-        from companion.rules_lookup import passages
+        from companion.service.rules_lookup import passages
         for name in EDITIONS:  # the setup form shows any edition's box
             rules = find_edition(name)
             self.words.add(str(getattr(rules, "title", name)))
@@ -78,7 +78,7 @@ class Table:
             for p in passages(name, {}):
                 if p["kind"] == "rule":  # the rulebook's own words, quoted (readings are ours)
                     self.words |= {p["title"], p["text"]}
-        from companion import prompt_help
+        from companion.service import prompt_help
         for help_ in prompt_help.explanations(edition).values():  # its rule, quoted
             self.words.add(str(help_.get("rule") or ""))
 

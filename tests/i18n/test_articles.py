@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.i18n import PLACEHOLDER, Msg, catalogue, page_catalogue, render
+from companion.engine.i18n import PLACEHOLDER, Msg, catalogue, page_catalogue, render
 
 ROOT = Path(__file__).resolve().parents[2]
 SLIPS = {

@@ -1,6 +1,6 @@
 """The box's own words in the reader's language (issue 41, items 1 and 2): space names, card
 texts, deck titles, colours, tokens and types travel as data (an id and each language's word,
-``companion.i18n.Word``) and every surface renders them in its reader's language, so one thing
+``engine.i18n.Word``) and every surface renders them in its reader's language, so one thing
 has one name on a phone: a Monopolino game read in Italian says LOTTERIA, RISCHIO, TIRO A
 SEGNO, Dolciumi, VIA and its BOTTEGHINO cards in Italian, as its rulebook prints them."""
 
@@ -15,10 +15,10 @@ import pytest
 
 from companion.engine import game
 from companion.engine.editions import find_edition
+from companion.engine.i18n import PSEUDO, catalogue, localized, render
 from companion.engine.types import GameSetup
-from companion.i18n import PSEUDO, catalogue, localized, render
 from companion.monopoly.board import load_board
-from companion.script import load_script, parse_step, script_setup
+from companion.service.script import load_script, parse_step, script_setup
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 

@@ -12,7 +12,14 @@ from babel import Locale
 from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 
-from companion.i18n import LANGUAGES, PLACEHOLDER, SOURCE, _plural_index, catalogue, plural_forms
+from companion.engine.i18n import (
+    LANGUAGES,
+    PLACEHOLDER,
+    SOURCE,
+    _plural_index,
+    catalogue,
+    plural_forms,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 KEYWORDS = {"Msg": None, "Msgs": (1, 2),  # as scripts/messages

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from companion.editions.mario import MarioRules
-from companion.i18n import Msg, environment_language, render
-from companion.tags import TagRegistry
+from companion.engine.i18n import Msg, environment_language, render
+from companion.service.tags import TagRegistry
 
 ENV = {k: v for k, v in os.environ.items()
        if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")}
@@ -22,7 +22,7 @@ ENV = {k: v for k, v in os.environ.items()
 
 def companion(args: list[str], tmp_path: Path, lang: dict[str, str],
               stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "companion.cli", *args],
+    return subprocess.run([sys.executable, "-m", "companion.app.cli", *args],
                           input=stdin, capture_output=True, text=True, timeout=120,
                           env={**ENV, **lang, "PYTHONUTF8": "1"}, cwd=tmp_path)
 

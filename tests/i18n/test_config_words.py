@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from companion import cli
+from companion.app import cli
 
 BROKER = 'broker = "mqtt.local"\n'
 REFUSALS = [

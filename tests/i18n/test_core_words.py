@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.i18n import Msg, render
-from companion.service import GameService
+from companion.engine.i18n import Msg, render
+from companion.service.game_service import GameService
 
 SETUP = {"edition": "mario", "players": ["Lucía", "Sofía"], "dice": "physical", "seed": 5,
          "settings": {"order": "seated"}}
@@ -63,7 +63,7 @@ def test_an_undo_of_several_moves_counts_them_in_each_language(service: GameServ
 
 
 def test_a_move_is_named_as_a_message() -> None:
-    from companion.game_record import move_words
+    from companion.service.game_record import move_words
     names = {"a": "Lucía"}
     assert render(move_words({"actor": "a", "type": "roll"}, names), "es") == "la tirada de Lucía"
     assert render(move_words({"actor": "banker", "type": "transfer"}, names), "it") == (
@@ -107,7 +107,7 @@ def test_an_argument_refusal_reads_in_each_language(service: GameService) -> Non
 def test_the_winners_mark_has_no_gender(lang: str, mark: str) -> None:
     """The story's and history's mark beside a winner's name reads right for Lucía and for
     Mario alike ("Lucía (ganador)" was masculine): a verb, not a gendered noun."""
-    from companion.i18n import catalogue
+    from companion.engine.i18n import catalogue
     cat = catalogue(lang)
     assert cat is not None
     assert cat.get("(winner)").string == mark
@@ -118,7 +118,7 @@ def test_a_readings_citation_reads_in_each_language() -> None:
     where it said "reading: The ranking…" on every phone; a rulebook's quote stays its
     English quotation."""
     from companion.engine.editions import EDITIONS, find_edition
-    from companion.i18n import catalogue
+    from companion.engine.i18n import catalogue
     seen = 0
     for name in EDITIONS:
         rules = find_edition(name)

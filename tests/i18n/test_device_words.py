@@ -11,9 +11,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "web"))
 
 from web_helpers import PIN, Phone  # noqa: E402
 
-from companion.i18n import Msg, render  # noqa: E402
-from companion.service import GameService  # noqa: E402
-from companion.table import Table  # noqa: E402
+from companion.engine.i18n import Msg, render  # noqa: E402
+from companion.service.game_service import GameService  # noqa: E402
+from companion.service.table import Table  # noqa: E402
 from hardware.display import FakeI2C  # noqa: E402
 from hardware.table import TableHardware  # noqa: E402
 from web import create_app  # noqa: E402
@@ -59,7 +59,7 @@ def test_the_start_up_and_device_fault_screens_read_in_the_tables_language() -> 
     """The OLED's start-up failures and a device gone missing are messages (issue 41): a
     damaged, read-only or busy database, a deleted one, a state directory in memory, a
     reader unplugged."""
-    from companion.store_errors import StoreError, StoreLost
+    from companion.store.errors import StoreError, StoreLost
 
     screens = [StoreError("x", kind).screen for kind in ("damaged", "read_only", "busy")]
     screens += [StoreLost("x").screen, device_fault("table")]
@@ -72,8 +72,8 @@ def test_the_start_up_and_device_fault_screens_read_in_the_tables_language() -> 
 
 
 def device_fault(part: str) -> Msg:
-    """What the OLED shows when ``part`` stops answering (companion/runner.py)."""
-    import companion.runner as runner
+    """What the OLED shows when ``part`` stops answering (companion/app/runner.py)."""
+    import companion.app.runner as runner
     shown: list[Msg] = []
     problem = Msg("stopped answering: {reason}", reason="I/O")
     if hasattr(runner, "device_changed"):

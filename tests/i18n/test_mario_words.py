@@ -14,12 +14,12 @@ import pytest
 from companion.editions.mario import MarioRules, MarioValues
 from companion.engine import game
 from companion.engine.editions import find_edition
+from companion.engine.i18n import render
 from companion.engine.types import GameSetup
-from companion.i18n import render
 from companion.monopoly.state import values_of
-from companion.script import load_script, parse_step, script_setup
-from companion.testing import replay_export
+from companion.service.script import load_script, parse_step, script_setup
 from tests.i18n.untranslated import EXAMPLES, english_arguments, english_left, shown
+from tests.playing import replay_export
 
 GAMES = sorted(EXAMPLES.glob("mario-*.json"))
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "logs"

@@ -1,4 +1,4 @@
-"""Messages as keys and arguments (companion/i18n.py): money and numbers in each reader's
+"""Messages as keys and arguments (companion/engine/i18n.py): money and numbers in each reader's
 conventions, plurals by each catalogue's own rule, a message kept as data in the real log,
 and an old log's plain English shown as it was written."""
 
@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 
 from companion.engine import game
-from companion.engine.types import Event, GameSetup
-from companion.i18n import (
+from companion.engine.i18n import (
     LANGUAGES,
     Money,
     Msg,
@@ -21,8 +20,9 @@ from companion.i18n import (
     render,
     stored,
 )
-from companion.money import Currency
-from companion.store import Store
+from companion.engine.money import Currency
+from companion.engine.types import Event, GameSetup
+from companion.store.database import Store
 
 EURO = Currency("euro", "euros", "€", 2)
 CREDITS = Currency("credit", "credits", "₥", 0)

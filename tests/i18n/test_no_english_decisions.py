@@ -29,8 +29,9 @@ ENGLISH = " ".join(re.findall(r'^msgid(?:_plural)? "(.*)"$', (
 ENGLISH = " ".join(re.findall(r'^msgid(?:_plural)? "(.*)"$', (
     ROOT / "companion/locales/messages.pot").read_text("utf-8"), re.M)).lower()
 """Every message's English (the catalogue's template): what a decision would look for."""
-SYSTEM_TEXT = {("companion/store.py", "locked"), ("companion/store.py", "readonly"),
-               ("companion/store.py", "unable to open")}
+SYSTEM_TEXT = {("companion/store/database.py", "locked"),
+               ("companion/store/database.py", "readonly"),
+               ("companion/store/database.py", "unable to open")}
 """SQLite's own error text (Python's sqlite3 exceptions), not a message of ours."""
 
 

@@ -8,7 +8,7 @@ import json
 import re
 from pathlib import Path
 
-from companion.i18n import catalogue
+from companion.engine.i18n import catalogue
 
 ROOT = Path(__file__).resolve().parents[2]
 CALL = re.compile(r"\b(?:tr|trn|trNodes)\(\s*\"((?:[^\"\\]|\\.)*)\"")

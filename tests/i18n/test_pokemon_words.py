@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from companion.editions.pokemon import data
-from companion.i18n import render
+from companion.engine.i18n import render
 from tests.i18n.untranslated import EXAMPLES, english_arguments, english_left, shown
 
 GAMES = sorted(EXAMPLES.glob("pokemon-*.json"))

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from companion.boxes.profiles import ProfileError, check
-from companion.i18n import Msg, render, said
+from companion.engine.i18n import Msg, render, said
 
 ENGLISH = re.compile(r"\b(the|is|not|of|has|an|choose|one|space|board|rulebook|needs|there|"
                      r"list|must|group|properties|whole|amount|object)\b", re.IGNORECASE)

@@ -8,7 +8,7 @@ import pytest
 
 from companion.editions import readings
 from companion.engine.editions import EDITIONS
-from companion.i18n import LANGUAGES, SOURCE
+from companion.engine.i18n import LANGUAGES, SOURCE
 
 TRANSLATED = [lang for lang in LANGUAGES if lang != SOURCE]
 

@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from companion.engine import game
+from companion.engine.i18n import Msg, catalogue
 from companion.engine.types import GameSetup
-from companion.i18n import Msg, catalogue
-from companion.script import load_script, parse_step, script_setup
+from companion.service.script import load_script, parse_step, script_setup
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 

@@ -6,7 +6,7 @@ Rolls are [red, black]: Bowser moves on the black die.
 
 from __future__ import annotations
 
-from companion.testing import TableGame
+from tests.playing import TableGame
 
 GO, JAIL, GO_TO_JAIL = 0, 7, 21
 

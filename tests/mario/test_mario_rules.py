@@ -14,7 +14,7 @@ import pytest
 
 from companion.editions.mario import MarioValues
 from companion.engine.types import IllegalCommand
-from companion.testing import TableGame
+from tests.playing import TableGame
 
 GO, BROOKLYN, PIZZERIA, TOAD_TOWN, JAIL, SUPER_STAR, PEACH = 0, 1, 3, 4, 7, 9, 10
 FREE_PARKING, RAINBOW, SNOW, GO_TO_JAIL, PIRANHA = 14, 15, 17, 21, 26

@@ -12,8 +12,8 @@ from companion.editions.master_trainer.state import DiceRound
 from companion.engine import game
 from companion.engine.rules import Ctx
 from companion.engine.types import Event
-from companion.script import run_script
-from companion.testing import TableGame
+from companion.service.script import run_script
+from tests.playing import TableGame
 
 RULES = MasterTrainerRules()
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -98,7 +98,7 @@ def started(players: tuple[str, ...] = ("Ash", "Misty"), **kw: Any) -> Table:
 
 
 def run_example(path: Path) -> Table:
-    """Replay an example script with the project's runner (companion.script), as a Table."""
+    """Replay an example script with the project's runner (companion.service.script), as a Table."""
     script = json.loads(path.read_text("utf-8"))
     result = run_script(script)
     t = Table(tuple(script["players"]), script.get("dice", "digital"), script.get("seed", 0),

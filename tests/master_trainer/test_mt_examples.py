@@ -8,7 +8,7 @@ import pytest
 from mt_table import EXAMPLES, run_example
 
 from companion.engine import game
-from companion.script import run_script
+from companion.service.script import run_script
 
 PHYSICAL_ITEMS = EXAMPLES / "master-trainer-physical-items.json"
 SCRIPTS = sorted(EXAMPLES.glob("master-trainer-*.json"))

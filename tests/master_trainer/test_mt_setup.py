@@ -92,8 +92,8 @@ def test_evolution_groups_and_deck_totals_are_checked_alike_wherever_settings_co
     """docs/profiles.md's `evolution_groups` is a setting of a game from the service (as
     `companion play` and a profile file send it) and of a script; an Item deck of 98 cards
     is refused by both, as a saved profile refuses it."""
-    from companion.script import run_script
-    from companion.service import GameService
+    from companion.service.game_service import GameService
+    from companion.service.script import run_script
 
     groups = [["pidgey", "rattata"]]
     doubled = {"potion": load().item_deck["potion"] + 44}  # 98 cards

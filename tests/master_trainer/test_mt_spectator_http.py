@@ -14,8 +14,8 @@ import pytest
 
 from companion.engine import game
 from companion.engine.types import GameSetup
-from companion.script import parse_step
-from companion.service import GameService
+from companion.service.game_service import GameService
+from companion.service.script import parse_step
 from web import create_app
 from web.server import make_server
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from companion.engine.types import Event
 from companion.monopoly.state import MonopolyState
-from companion.testing import TableGame
+from tests.playing import TableGame
 
 
 class Table(TableGame):

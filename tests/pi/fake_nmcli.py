@@ -18,7 +18,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 
-from companion.hotspot import NmcliError
+from companion.platform.hotspot import NmcliError
 
 ALIASES = {
     "type": "connection.type", "con-name": "connection.id", "ifname":

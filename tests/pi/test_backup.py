@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from companion import backup
-from companion.backup import BackupError, export_db, list_backups, restore_db
+from companion.platform import backup
+from companion.platform.backup import BackupError, export_db, list_backups, restore_db
 
 
 def _make_db(path: Path, rows: int = 3) -> None:

@@ -13,8 +13,8 @@ import httpx
 import pytest
 import segno
 
-from companion.hotspot import Hotspot
-from companion.service import GameService
+from companion.platform.hotspot import Hotspot
+from companion.service.game_service import GameService
 from web import create_app
 from web.server import make_server
 

@@ -30,7 +30,7 @@ def test_hardware_section_is_accepted_by_the_hardware_loader() -> None:
 def test_hardware_disabled_as_the_docs_say_runs_without_any_part(tmp_path: Path) -> None:
     """docs/raspberry-pi.md: "Set [hardware] enabled = false to try the page before wiring
     anything": the service starts with virtual taps and the OLED mirror, touching no pin."""
-    from companion.config import load_config
+    from companion.platform.config import load_config
     from hardware.table import TableHardware
 
     text = TEMPLATE.read_text().replace("# enabled = false", "enabled = false")
@@ -49,7 +49,7 @@ def test_hardware_disabled_as_the_docs_say_runs_without_any_part(tmp_path: Path)
 
 
 def test_hardware_enabled_must_be_true_or_false(tmp_path: Path) -> None:
-    from companion.config import ConfigError, load_config
+    from companion.platform.config import ConfigError, load_config
 
     path = tmp_path / "config.toml"
     path.write_text("[hardware]\nenabled = \"no\"\n")

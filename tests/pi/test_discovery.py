@@ -10,8 +10,8 @@ from collections.abc import Iterator
 import pytest
 from zeroconf import AddressResolver, IPVersion, Zeroconf
 
-from companion import discovery
-from companion.discovery import Announcer, best_url, lan_ipv4
+from companion.platform import discovery
+from companion.platform.discovery import Announcer, best_url, lan_ipv4
 
 LOOPBACK = ["127.0.0.1"]
 
@@ -88,7 +88,7 @@ def test_a_server_bound_to_loopback_shows_an_address_that_reaches_it(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Bound to 127.0.0.1 it showed the LAN address (http://192.0.2.2:...), which phones
     could not reach."""
-    from companion.discovery import reachable_url
+    from companion.platform.discovery import reachable_url
 
     monkeypatch.setattr(discovery, "lan_ipv4", lambda: "192.0.2.2")
     assert reachable_url("127.0.0.1", 8080) == "http://127.0.0.1:8080"
@@ -101,7 +101,7 @@ def test_wifi_up_late_is_followed_and_announced(
         monkeypatch: pytest.MonkeyPatch, phone: Zeroconf, name: str) -> None:
     """The address was read once at start: with Wi-Fi up late the QR pointed at 127.0.0.1
     and mDNS never started. Now both follow the network as it comes and goes."""
-    from companion.discovery import NetworkFollower
+    from companion.platform.discovery import NetworkFollower
 
     network: list[str | None] = [None]
     monkeypatch.setattr(discovery, "lan_ipv4", lambda: network[0])
@@ -128,7 +128,7 @@ def test_the_mdns_name_is_set_in_the_config(tmp_path: object) -> None:
     """docs/raspberry-pi.md said the config sets it; there was no such key."""
     from pathlib import Path
 
-    from companion.config import ConfigError, load_config, server_name
+    from companion.platform.config import ConfigError, load_config, server_name
 
     folder = Path(str(tmp_path))
     good = folder / "good.toml"

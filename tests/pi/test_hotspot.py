@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 import segno
 
-from companion import hotspot
-from companion.hotspot import (
+from companion.platform import hotspot
+from companion.platform.hotspot import (
     PROFILE,
     Hotspot,
     Network,

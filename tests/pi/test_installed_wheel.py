@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.i18n import LANGUAGES, PSEUDO
+from companion.engine.i18n import LANGUAGES, PSEUDO
 
 pytestmark = pytest.mark.long(2)
 

@@ -11,9 +11,9 @@ import pytest
 
 SNIPPET = """
 import logging
-from companion.cli import main
+from companion.app.cli import main
 main(["editions"])  # sets up logging as every companion command does
-log = logging.getLogger("companion.table")
+log = logging.getLogger("companion.service.table")
 log.warning("reader 'bank': not found")
 try:
     1 / 0
@@ -40,8 +40,8 @@ def run(journal: bool) -> list[str]:
 
 def test_under_systemd_each_line_starts_with_its_syslog_priority() -> None:
     lines = run(journal=True)
-    assert lines[0] == "<4>WARNING companion.table: reader 'bank': not found"
-    assert lines[1] == "<3>ERROR companion.table: showing the game failed"
+    assert lines[0] == "<4>WARNING companion.service.table: reader 'bank': not found"
+    assert lines[1] == "<3>ERROR companion.service.table: showing the game failed"
     # the traceback's lines are errors too, not "info" entries in the journal
     assert len(lines) > 2 and all(line.startswith("<3>") for line in lines[1:])
     assert lines[-1] == "<3>ZeroDivisionError: division by zero"
@@ -49,7 +49,7 @@ def test_under_systemd_each_line_starts_with_its_syslog_priority() -> None:
 
 def test_at_a_terminal_the_lines_are_plain() -> None:
     lines = run(journal=False)
-    assert lines[0] == "WARNING companion.table: reader 'bank': not found"
+    assert lines[0] == "WARNING companion.service.table: reader 'bank': not found"
     assert not any(line.startswith("<") for line in lines)
 
 
@@ -57,8 +57,8 @@ def test_a_device_lost_and_back_is_logged_once_each_way(
         caplog: pytest.LogCaptureFixture) -> None:
     """A reader missing at start, found, unplugged, replugged: the journal of ``companion
     run`` has one line per change, a warning when it goes, a line when it is back."""
-    from companion.log_lines import RUN_LEVEL
-    from companion.runner import device_changed
+    from companion.app.runner import device_changed
+    from companion.platform.log_lines import RUN_LEVEL
     from hardware.config import load_hardware_config
     from hardware.fake_reader import FakeReader
     from hardware.table import TableHardware

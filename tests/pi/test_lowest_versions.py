@@ -89,12 +89,12 @@ def test_the_lowest_declared_versions_play_and_serve(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     env.pop("JOURNAL_STREAM", None)
     play = subprocess.run(
-        [str(py), "-m", "companion.cli", "play", "--script",
+        [str(py), "-m", "companion.app.cli", "play", "--script",
          str(ROOT / "examples" / "mario-two-players.json")],
         capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
     assert play.returncode == 0, play.stderr
     server = subprocess.Popen(
-        [str(py), "-m", "companion.cli", "run", "--simulate", "--no-mdns", "--host",
+        [str(py), "-m", "companion.app.cli", "run", "--simulate", "--no-mdns", "--host",
          "127.0.0.1", "--port", str(free_port()), "--state-dir", str(tmp_path / "state"),
          "--pin", "73915286"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=tmp_path)

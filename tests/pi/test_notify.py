@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.notify import Notifier, WatchdogPinger, watchdog_interval
+from companion.platform.notify import Notifier, WatchdogPinger, watchdog_interval
 
 
 def _receiver(address: str | bytes) -> socket.socket:
@@ -117,8 +117,8 @@ def test_pinger_does_nothing_without_a_watchdog() -> None:
 def test_a_stuck_writer_stops_the_watchdog_pings() -> None:
     """A writer thread that is alive but stuck (a deadlock, a write that never returns) used
     to keep the watchdog fed: only the thread's liveness was checked."""
-    from companion.notify import WriterTurns
-    from companion.writer_thread import WriterThread
+    from companion.platform.notify import WriterTurns
+    from companion.service.writer_thread import WriterThread
 
     now = [0.0]
     writer = WriterThread().start()

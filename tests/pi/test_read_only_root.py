@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from companion import config
-from companion.cli import main
+from companion.app.cli import main
+from companion.platform import config
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -105,7 +105,7 @@ def test_a_real_overlay_in_memory_is_refused(tmp_path: Path) -> None:
         mkdir {base}/rw/upper {base}/rw/work
         mount -t overlay overlayroot -o lowerdir={base}/lower,upperdir={base}/rw/upper,\
 workdir={base}/rw/work {base}/merged
-        exec {sys.executable} -m companion.cli run --simulate --no-mdns --port 0 \
+        exec {sys.executable} -m companion.app.cli run --simulate --no-mdns --port 0 \
 --state-dir {base}/merged/state
         """)
     done = subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-c",

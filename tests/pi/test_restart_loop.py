@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from companion import start_backoff
+from companion.platform import start_backoff
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPANION = Path(sys.executable).with_name("companion")

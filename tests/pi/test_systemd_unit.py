@@ -114,7 +114,7 @@ def test_restarts_and_has_a_watchdog() -> None:
 
 def test_an_unattended_box_never_stops_retrying_and_backs_off() -> None:
     """StartLimitBurst=5 in 300 s left the box down until someone typed reset-failed. The
-    back-off is the companion's own (companion/start_backoff.py: systemd 252 ignores
+    back-off is the companion's own (companion/platform/start_backoff.py: systemd 252 ignores
     RestartSteps): it counts failed starts in the runtime directory, kept across restarts."""
     unit = _directives()
     assert unit["StartLimitIntervalSec"] == ["0"] and "StartLimitBurst" not in unit

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from companion.config import SIMULATED_HARDWARE, load_config
-from companion.hotspot import Hotspot
+from companion.platform.config import SIMULATED_HARDWARE, load_config
+from companion.platform.hotspot import Hotspot
 from hardware import screens
 from hardware.table import TableHardware
 from hardware.wifi_screen import JoinScreens
@@ -135,7 +135,7 @@ def test_a_long_password_is_written_whole(ssid: str, password: str,
     not type it. It takes the lines it needs; the labels give way first."""
     from PIL import ImageDraw
 
-    from companion.hotspot import wifi_qr
+    from companion.platform.hotspot import wifi_qr
     from hardware.wifi_screen import draw_wifi_join
 
     drawn: list[str] = []

@@ -10,7 +10,7 @@ from companion.engine import game
 from companion.engine.state import BaseState
 from companion.engine.types import Command, Event, GameSetup, IllegalCommand
 from companion.monopoly.state import MonopolyState
-from companion.testing import TableGame
+from tests.playing import TableGame
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -9,7 +9,7 @@ import pytest
 from pokemon_play import ROOT
 
 from companion.engine import game
-from companion.script import run_script
+from companion.service.script import run_script
 
 EXAMPLES = sorted((ROOT / "examples").glob("pokemon-*.json"))
 ENDINGS = {

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from companion import store as store_mod
 from companion.engine import game
-from companion.service import GameService
-from companion.store import Store
+from companion.service.game_service import GameService
+from companion.store import database as store_mod
+from companion.store.database import Store
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 from bench_engine import random_command  # noqa: E402

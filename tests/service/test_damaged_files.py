@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from companion.service import GameDamaged, GameService
-from companion.store import StoreError
-from companion.table import Table
+from companion.service.game_service import GameDamaged, GameService
+from companion.service.table import Table
+from companion.store.database import StoreError
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 
@@ -111,7 +111,7 @@ def test_a_read_only_state_dir_is_not_called_damaged(shared_dir: Path) -> None:
     for item in state.iterdir():
         item.chmod(0o644)
     state.chmod(0o555)
-    cmd = [sys.executable, "-c", "import sys; from companion.cli import main; "
+    cmd = [sys.executable, "-c", "import sys; from companion.app.cli import main; "
            f"sys.exit(main(['play', '--script', {str(EXAMPLE)!r}, '--state-dir', {str(state)!r}]))"]
     if os.geteuid() == 0:
         if shutil.which("setpriv") is None:

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.cli import main
-from companion.service import GameService
+from companion.app.cli import main
+from companion.service.game_service import GameService
 
 SETUP = {"edition": "mario", "players": ["Mario", "Luigi"], "dice": "physical", "seed": 5,
          "settings": {"order": "seated"}}
@@ -141,7 +141,7 @@ def test_an_imported_game_starts_from_a_snapshot_not_a_replay(tmp_path: Path,
 
 def test_a_file_over_the_size_bound_is_refused_before_reading(
         tmp_path: Path, exported: list[str], capsys: pytest.CaptureFixture[str]) -> None:
-    from companion.exports import MAX_IMPORT_BYTES
+    from companion.service.exports import MAX_IMPORT_BYTES
 
     big = tmp_path / "big.jsonl"
     with big.open("w") as f:

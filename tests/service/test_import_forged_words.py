@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.service import GameService
+from companion.service.game_service import GameService
 from tests.service.test_import_checked import SETUP, forged, legal
 
 MEMORY_CAP = 1 << 30
@@ -37,7 +37,7 @@ def import_child(path: Path, state: Path, *extra: str) -> tuple[int, str, int]:
               f"({MEMORY_CAP}, {MEMORY_CAP})); atexit.register(lambda: open({str(peak)!r}, "
               "'w').write(next(line.split()[1] for line in open('/proc/self/status') "
               "if line.startswith('VmHWM')))); sys.argv[0] = 'companion'; "
-              "runpy.run_module('companion.cli', run_name='__main__')")
+              "runpy.run_module('companion.app.cli', run_name='__main__')")
     child = subprocess.run([sys.executable, "-c", capped, "import", str(path),
                             "--state-dir", str(state), *extra],
                            stderr=subprocess.PIPE, text=True, check=False)
@@ -86,7 +86,7 @@ def test_an_unchecked_export_with_a_nan_amount_is_refused_and_leaves_no_game(
 def test_an_unchecked_export_that_cannot_be_loaded_leaves_no_game(
         tmp_path: Path, export_file: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
     """Whatever stops the game loading after it is written: nothing stays in the list."""
-    import companion.game_import as game_import
+    import companion.service.game_import as game_import
 
     def broken(*_: object) -> None:
         raise ValueError("cannot convert float NaN to integer")

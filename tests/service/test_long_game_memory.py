@@ -11,8 +11,8 @@ from typing import Any
 
 from companion.engine.editions import find_edition
 from companion.engine.types import Command
-from companion.game_record import RECENT
-from companion.service import GameService
+from companion.service.game_record import RECENT
+from companion.service.game_service import GameService
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "mario-three-players.json"
 

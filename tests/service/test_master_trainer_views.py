@@ -14,8 +14,8 @@ from bench_engine import next_move
 from companion.engine import game
 from companion.engine.editions import find_edition
 from companion.engine.types import GameSetup
-from companion.game_record import _render
-from companion.service import GameService
+from companion.service.game_record import _render
+from companion.service.game_service import GameService
 from web.events import apply, dumps, frames
 
 SETUP = {"edition": "master-trainer", "players": ["Ash", "Дмитрий", "“Misty”"],

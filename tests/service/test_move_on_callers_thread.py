@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
-from companion import store as store_mod
-from companion import writer_thread
 from companion.engine import game
-from companion.service import GameService
+from companion.service import writer_thread
+from companion.service.game_service import GameService
+from companion.store import database as store_mod
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 from bench_engine import random_command  # noqa: E402

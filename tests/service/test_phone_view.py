@@ -1,4 +1,4 @@
-"""The view a phone receives is one declared structure (companion.game_record.PhoneView):
+"""The view a phone receives is one declared structure (companion.service.game_record.PhoneView):
 every edition's view fits it, and a key an edition adds without declaring it is refused."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from typing import Any, get_type_hints
 
 import pytest
 
-from companion.game_record import PhoneView, PromptView, phone_view
-from companion.service import GameService
+from companion.service.game_record import PhoneView, PromptView, phone_view
+from companion.service.game_service import GameService
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.json"))
 SETUPS = {p.stem: json.loads(p.read_text(encoding="utf-8")) for p in EXAMPLES}

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.service import GameService
+from companion.service.game_service import GameService
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 
@@ -20,7 +20,7 @@ SETUP = {"edition": "mario", "players": ["Mario", "Luigi"], "dice": "physical", 
 
 
 def companion(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "companion.cli", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "companion.app.cli", *args], capture_output=True,
                           text=True, timeout=120)
 
 

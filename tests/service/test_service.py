@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.service import GameNotFound, GameService
+from companion.service.game_service import GameNotFound, GameService
 
 SETUP = {"edition": "mario", "players": ["Mario", "Luigi"], "dice": "physical", "seed": 5,
          "settings": {"order": "seated"}}
@@ -205,7 +205,7 @@ def test_a_full_disk_refuses_the_command_and_loses_nothing(service: GameService)
 
 def test_a_corrupt_database_file_is_reported_clearly(tmp_path: Path) -> None:
     """A damaged database file is refused with a message saying how to recover."""
-    from companion.store import StoreError
+    from companion.store.database import StoreError
 
     (tmp_path / "companion.db").write_bytes(b"this is not a database" * 100)
     with pytest.raises(StoreError, match="companion restore"):
@@ -214,7 +214,7 @@ def test_a_corrupt_database_file_is_reported_clearly(tmp_path: Path) -> None:
 
 def test_a_finished_game_is_backed_up(tmp_path: Path) -> None:
     """When a game ends the database is exported to the backups folder, ready to restore."""
-    from companion.backup import list_backups
+    from companion.platform.backup import list_backups
 
     svc = GameService(tmp_path).start()
     try:

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from companion.service import GameService
+from companion.service.game_service import GameService
 
 SETUP = {"edition": "mario", "players": ["Mario", "Luigi"], "dice": "physical", "seed": 5,
          "settings": {"order": "seated"}}

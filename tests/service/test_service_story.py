@@ -1,4 +1,4 @@
-"""The story a finished game tells on the OLED and every phone (companion/story.py), as the
+"""The story a finished game tells on the OLED and every phone (companion/engine/story.py), as the
 service tells it: once per move, from the log read one row at a time."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from companion.script import parse_step
-from companion.service import GameService
-from companion.story import rows_of, story
+from companion.engine.story import rows_of, story
+from companion.service.game_service import GameService
+from companion.service.script import parse_step
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "golden" / "logs"

@@ -12,12 +12,12 @@ import sys
 import textwrap
 from pathlib import Path
 
-from companion.service import GameService
+from companion.service.game_service import GameService
 
 CHILD = textwrap.dedent("""
     import json, os, sys
     from pathlib import Path
-    from companion.service import GameService
+    from companion.service.game_service import GameService
 
     state = Path(sys.argv[1])
     service = GameService(state).start()

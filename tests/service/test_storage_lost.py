@@ -7,7 +7,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from companion.service import GameService
+from companion.service.game_service import GameService
 
 SETUP = {"edition": "mario", "players": ["Mario", "Luigi"], "dice": "physical", "seed": 5,
          "settings": {"order": "seated"}}

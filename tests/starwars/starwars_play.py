@@ -8,7 +8,7 @@ from typing import Any
 from companion.engine import game
 from companion.engine.types import Command, Event, GameSetup, IllegalCommand
 from companion.monopoly.state import MonopolyState
-from companion.testing import TableGame
+from tests.playing import TableGame
 
 
 class Table(TableGame):

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from companion.engine import game
-from companion.script import load_script, run_script
+from companion.service.script import load_script, run_script
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("starwars-*.json"))
 

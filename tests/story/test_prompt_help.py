@@ -1,5 +1,5 @@
 """First-game mode explains every question each edition asks, in the rulebook's terms, with
-its rule (companion/prompt_help.py).
+its rule (companion/service/prompt_help.py).
 
 The kinds are the editions' own declarations: every prompt an edition may ask is a declared
 constant (``companion.engine.prompts``: ``RollPrompt``, ``ChoicePrompt``, ``CommandPrompt``),
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from companion import prompt_help
 from companion.engine.editions import EDITIONS, find_edition
 from companion.engine.registry import prompts
+from companion.service import prompt_help
 
 
 def prompt_kinds(edition: str) -> set[str]:

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from companion import script
 from companion.engine import game
+from companion.engine.story import Row, rows_of
 from companion.engine.types import Event, GameSetup
-from companion.replay import EVERY, Replay
-from companion.service import GameService
-from companion.story import Row, rows_of
-from companion.testing import fingerprint
+from companion.service import script
+from companion.service.game_service import GameService
+from companion.service.replay import EVERY, Replay
+from tests.playing import fingerprint
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 ONE_PER_EDITION = ["mario-three-players.json", "pokemon-three-trainers.json",

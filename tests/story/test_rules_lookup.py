@@ -3,7 +3,7 @@ and the readings in force for that game."""
 
 from __future__ import annotations
 
-from companion.rules_lookup import in_force, search
+from companion.service.rules_lookup import in_force, search
 
 
 def test_a_search_finds_the_rulebooks_words_in_any_case_or_accents() -> None:

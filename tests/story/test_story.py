@@ -8,9 +8,9 @@ import re
 from pathlib import Path
 from typing import Any
 
+from companion.engine.i18n import render
+from companion.engine.story import Row, screen_lines, story
 from companion.engine.types import Event
-from companion.i18n import render
-from companion.story import Row, screen_lines, story
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "logs"
 
@@ -161,8 +161,8 @@ def played(edition: str, seed: int, commands: int) -> list[Row]:
     from bench_engine import random_command
 
     from companion.engine import game
-    from companion.service import GameService
-    from companion.story import rows_of
+    from companion.engine.story import rows_of
+    from companion.service.game_service import GameService
 
     with tempfile.TemporaryDirectory() as tmp, GameService(Path(tmp)) as svc:
         gid = svc.create_game({"edition": edition, "players": ["Mario", "Luigi"],

@@ -10,9 +10,9 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from companion.script import parse_step
-from companion.service import GameService
-from companion.table import Table
+from companion.service.game_service import GameService
+from companion.service.script import parse_step
+from companion.service.table import Table
 from hardware.screens import HEIGHT, WIDTH, draw_end
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "hardware"))

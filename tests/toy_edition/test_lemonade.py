@@ -11,7 +11,7 @@ from lemonade import LemonadeRules
 from companion.engine import game
 from companion.engine.editions import register_edition, unregister_edition
 from companion.engine.seeds import SeedError
-from companion.testing import TableGame
+from tests.playing import TableGame
 
 Play = Callable[..., TableGame]
 

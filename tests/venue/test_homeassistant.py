@@ -17,9 +17,9 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 from venue_helpers import MOSQUITTO, PASSWD, ROOT, free_port, wait_until
 
-from companion.config import ConfigError, home_assistant_settings
-from companion.script import parse_step
-from companion.service import GameService
+from companion.platform.config import ConfigError, home_assistant_settings
+from companion.service.game_service import GameService
+from companion.service.script import parse_step
 from companion.venue.homeassistant import HomeAssistantPublisher, HomeAssistantSettings
 
 ACL = """user companion

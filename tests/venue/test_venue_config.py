@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.config import ConfigError, load_config, venue_settings
+from companion.platform.config import ConfigError, load_config, venue_settings
 
 GOOD = """
 [venue]
@@ -67,7 +67,7 @@ def test_bad_values_are_refused_with_the_fix(tmp_path: Path, extra: str, message
 ])
 def test_the_venue_command_explains_bad_options(args: list[str], message: str,
                                                 capsys: pytest.CaptureFixture[str]) -> None:
-    from companion.cli import main
+    from companion.app.cli import main
 
     assert main(["venue", "--broker", "127.0.0.1", *args]) == 2
     assert message in capsys.readouterr().err

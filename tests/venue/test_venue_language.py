@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from venue_helpers import ROOT, Broker, ScreenServer, SimTable, caught_up, run_all, wait_until
 
-from companion.i18n import Msg, render
+from companion.engine.i18n import Msg, render
 from companion.venue.board import Board
 from companion.venue.subscriber import ScreenSubscriber
 

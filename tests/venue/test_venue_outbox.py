@@ -12,7 +12,7 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 from venue_helpers import ROOT, SCREEN_PASSWORD, Broker, SimTable, caught_up, wait_until
 
-from companion.service import GameService
+from companion.service.game_service import GameService
 from companion.venue.board import Board
 from companion.venue.outbox import Outbox
 from companion.venue.publisher import VenuePublisher

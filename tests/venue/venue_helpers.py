@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.engine import game
-from companion.script import parse_step
-from companion.service import GameService
+from companion.service.game_service import GameService
+from companion.service.script import parse_step
 from companion.venue import topics
 from companion.venue.board import Board
 from companion.venue.publisher import VenuePublisher

@@ -13,7 +13,7 @@ from flask import Flask
 from page_driver import ARGS, CHROMIUM
 from web_helpers import PIN, FakeHardware, Phone
 
-from companion.service import GameService
+from companion.service.game_service import GameService
 from web import create_app
 
 

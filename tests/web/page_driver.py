@@ -15,8 +15,8 @@ from typing import Any
 from web_helpers import PIN, FakeHardware, open_banker_form
 
 from companion.editions.master_trainer.battles import bonus_cards
-from companion.script import parse_step
-from companion.service import GameService
+from companion.service.game_service import GameService
+from companion.service.script import parse_step
 from web import create_app
 from web.server import make_server
 

@@ -17,8 +17,8 @@ import pytest
 from web_helpers import PIN, FakeHardware
 
 from companion.boxes.profiles import Profiles
-from companion.i18n import render
-from companion.service import GameService
+from companion.engine.i18n import render
+from companion.service.game_service import GameService
 from web import create_app
 from web.server import make_server
 

@@ -11,9 +11,9 @@ from typing import Any
 from flask import Flask
 from web_helpers import PIN, FakeHardware, Phone
 
-from companion.backup import export_db
-from companion.script import parse_step
-from companion.service import GameService
+from companion.platform.backup import export_db
+from companion.service.game_service import GameService
+from companion.service.script import parse_step
 from web import create_app
 
 ROOT = Path(__file__).resolve().parents[2]

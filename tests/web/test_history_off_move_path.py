@@ -17,8 +17,8 @@ from test_history_api import app_for, play
 from web_helpers import Phone
 
 from companion.engine import game
-from companion.past import WAITING
-from companion.service import GameService
+from companion.service.game_service import GameService
+from companion.service.past import WAITING
 from tests.service.test_import_checked import legal
 
 SETUP = {"edition": "mario", "players": ["Ann", "Bo"], "dice": "physical", "seed": 5,
@@ -147,8 +147,8 @@ def test_a_move_is_answered_while_a_phone_reads_the_games_log(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The History tab's log of tonight's game (``/api/games/{id}/history``) is read and
     decoded off the writer too."""
-    import companion.past
-    import companion.store
+    import companion.service.past
+    import companion.store.database
 
     with GameService(tmp_path) as service:
         app = app_for(service)
@@ -156,7 +156,8 @@ def test_a_move_is_answered_while_a_phone_reads_the_games_log(
         for _ in range(10):
             assert service.submit(tonight, legal(service, tonight)).ok
         banker = Phone(app.test_client()).login()
-        decoders = [(m, "data_from_stored") for m in (companion.store, companion.past)
+        decoders = [(m, "data_from_stored") for m in (companion.store.database,
+                                                                   companion.service.past)
                     if hasattr(m, "data_from_stored")]
         with Gate().installed(monkeypatch, *decoders) as gate:
             reader, answer = in_thread(

@@ -15,7 +15,7 @@ import pytest
 from test_history_api import JOIN_IN_PAGE, Clock, household_code, play
 from web_helpers import PIN, FakeHardware
 
-from companion.service import GameService
+from companion.service.game_service import GameService
 from web import create_app
 from web.server import make_server
 

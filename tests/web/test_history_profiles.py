@@ -11,10 +11,10 @@ from typing import Any
 from test_history_api import JOIN_IN_PAGE, ROOT, Clock, app_for, household_code
 from web_helpers import Phone
 
-from companion.backup import export_db, restore_db
 from companion.boxes.profiles import Profiles
-from companion.script import parse_step
-from companion.service import GameService
+from companion.platform.backup import export_db, restore_db
+from companion.service.game_service import GameService
+from companion.service.script import parse_step
 
 MARIO = "Monopoly: The Super Mario Bros. Movie Edition"
 

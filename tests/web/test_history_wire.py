@@ -15,7 +15,7 @@ from web_helpers import PIN, FakeHardware, Phone
 
 from companion.engine import game
 from companion.engine.types import Command
-from companion.service import GameService
+from companion.service.game_service import GameService
 from web import create_app
 
 LONG = 600

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from page_driver import ARGS, CHROMIUM, banker_login, expect, new_phone, running_server
 
-from companion.service import GameService
+from companion.service.game_service import GameService
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 pytestmark = pytest.mark.skipif(not shutil.which(CHROMIUM), reason="needs Debian's chromium")

@@ -30,7 +30,7 @@ from page_driver import (
 from test_page_table_night import mario  # noqa: F401  (a fixture)
 from web_helpers import PIN, open_banker_form
 
-from companion.script import parse_step
+from companion.service.script import parse_step
 
 
 def submit(table: Table, steps: list[Any]) -> None:
@@ -402,7 +402,7 @@ def test_a_server_on_loopback_shows_an_address_that_reaches_it(
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "companion.cli", "run", "--host", "127.0.0.1", "--port",
+        [sys.executable, "-m", "companion.app.cli", "run", "--host", "127.0.0.1", "--port",
          str(port), "--state-dir", str(tmp_path), "--simulate", "--no-mdns", "--pin", PIN],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     errors: list[str] = []

@@ -12,7 +12,7 @@ from typing import Any
 
 from page_driver import ROOT, expect, join, join_code, new_phone, running_server, setup_game
 
-from companion.service import GameService
+from companion.service.game_service import GameService
 
 
 def test_an_italian_phone_marks_the_rulebooks_english(browser: Any, tmp_path: Path) -> None:

@@ -29,10 +29,10 @@ from page_driver import (
 )
 from test_page_table_night import mario  # noqa: F401  (a fixture)
 
-from companion.game_record import MOVES
-from companion.i18n import Msg
-from companion.script import parse_step
-from companion.service import GameService
+from companion.engine.i18n import Msg
+from companion.service.game_record import MOVES
+from companion.service.game_service import GameService
+from companion.service.script import parse_step
 
 
 def test_undo_names_the_move_and_brings_back_no_old_news(mario: Table) -> None:  # noqa: F811

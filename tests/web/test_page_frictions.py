@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from page_driver import CHROMIUM, expect, join, join_code, new_phone, running_server, told
 
-from companion.service import GameService
+from companion.service.game_service import GameService
 
 pytestmark = pytest.mark.skipif(not __import__("shutil").which(CHROMIUM),
                                 reason="needs Debian's chromium")

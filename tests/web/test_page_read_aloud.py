@@ -12,9 +12,9 @@ from typing import Any
 
 from page_driver import expect, join, join_code, new_phone, running_server, script
 
-from companion import i18n
-from companion.script import parse_step
-from companion.service import GameService
+from companion.engine import i18n
+from companion.service.game_service import GameService
+from companion.service.script import parse_step
 
 HAPPENED = "Appena successo"
 

@@ -18,8 +18,8 @@ from page_driver import (
     script,
 )
 
-from companion.script import parse_step
-from companion.service import GameService
+from companion.service.game_service import GameService
+from companion.service.script import parse_step
 
 SHOTS = ROOT / ("docs/screens" if os.environ.get("UPDATE_SCREENS") else "artifacts/screenshots")
 MARIO = "Monopoly: The Super Mario Bros. Movie Edition rulebook"

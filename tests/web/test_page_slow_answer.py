@@ -8,7 +8,7 @@ from typing import Any
 
 from page_driver import held_back, join, join_code, new_phone, running_server, script, toasts
 
-from companion.script import parse_step
+from companion.service.script import parse_step
 
 
 def test_dice_typed_for_the_next_roll_survive_a_late_answer(browser: Any, tmp_path: Path) -> None:

@@ -23,7 +23,7 @@ from page_driver import (
     tap_command,
 )
 
-from companion.script import parse_step
+from companion.service.script import parse_step
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ import pytest
 from page_driver import CHROMIUM, Table, compose_a_trade, expect
 from test_page_table_night import mario  # noqa: F401  (a fixture)
 
-from companion.script import parse_step
+from companion.service.script import parse_step
 
 pytestmark = pytest.mark.skipif(not shutil.which(CHROMIUM), reason="needs Debian's chromium")
 

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from page_driver import join, join_code, new_phone, running_server
 
-from companion.i18n import Money, Msg, wire
-from companion.money import Currency
+from companion.engine.i18n import Money, Msg, wire
+from companion.engine.money import Currency
 
 
 @pytest.mark.parametrize(("locale", "star", "bowser"), [

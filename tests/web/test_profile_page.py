@@ -15,7 +15,7 @@ import pytest
 from web_helpers import PIN, FakeHardware
 
 from companion.boxes.profiles import Profiles
-from companion.service import GameService
+from companion.service.game_service import GameService
 from web import create_app
 from web.server import make_server
 

@@ -13,7 +13,7 @@ from test_profile_page import PIN, SHOTS, FakeTable, expect, page, server  # noq
 from web_helpers import open_banker_form
 
 from companion.boxes.profiles import Profiles
-from companion.service import GameService
+from companion.service.game_service import GameService
 
 
 def open_setup(page: Any, base: str, edition: str) -> None:  # noqa: F811

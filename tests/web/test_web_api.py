@@ -157,16 +157,15 @@ def test_openapi_document_lists_every_route(app: Any, phone: Any) -> None:
 
 
 def test_every_command_the_examples_send_or_offer_is_within_bounds() -> None:
-    """The declared argument table (companion/limits.py) refuses junk, never a real move:
+    """The declared argument table (companion/engine/limits.py) refuses junk, never a real move:
     every step of every example game and every action offered on the way passes it."""
     import json
     from pathlib import Path
 
-    from companion import limits
-    from companion.engine import game
+    from companion.engine import game, limits
     from companion.engine.editions import find_edition
     from companion.engine.types import Command, GameSetup
-    from companion.script import parse_step
+    from companion.service.script import parse_step
 
     for path in sorted(Path(__file__).resolve().parents[2].glob("examples/*.json")):
         data = json.loads(path.read_text("utf-8"))
@@ -182,8 +181,7 @@ def test_every_command_the_examples_send_or_offer_is_within_bounds() -> None:
 
 
 def test_every_editions_default_settings_are_within_bounds() -> None:
-    from companion import limits
-    from companion.engine import editions
+    from companion.engine import editions, limits
     from companion.engine.types import GameSetup
 
     for name in editions.EDITIONS:

@@ -15,7 +15,7 @@ import pytest
 from page_driver import ARGS, CHROMIUM, new_phone, running_server
 from web_helpers import PIN, open_banker_form
 
-from companion.service import GameService
+from companion.service.game_service import GameService
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 expect = playwright_api.expect

@@ -12,7 +12,7 @@ import schemathesis
 from hypothesis import HealthCheck, settings
 from web_helpers import PIN, FakeHardware
 
-from companion.service import GameService
+from companion.service.game_service import GameService
 from web import create_app
 
 _tmp = tempfile.TemporaryDirectory()

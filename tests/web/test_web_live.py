@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from web_helpers import PIN
 
-from companion.service import GameService
+from companion.service.game_service import GameService
 from web import create_app, events
 from web.server import make_server
 

@@ -13,7 +13,7 @@ import httpx
 import pytest
 from web_helpers import PIN
 
-from companion.service import GameService
+from companion.service.game_service import GameService
 from web import create_app
 from web.server import make_server
 

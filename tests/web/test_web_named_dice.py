@@ -11,7 +11,7 @@ from test_web_browser import pytestmark as pytestmark  # noqa: F401 - needs chro
 from test_web_browser import server as server  # noqa: F401
 
 from companion.engine.types import GameSetup
-from companion.service import GameService
+from companion.service.game_service import GameService
 
 
 def test_mario_dice_fields_are_named_red_and_black(server: tuple[str, GameService],  # noqa: F811

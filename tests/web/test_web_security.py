@@ -241,8 +241,8 @@ def test_tries_sent_at_once_do_not_slip_past_the_limit(app: Any) -> None:
 
 
 def test_the_pin_made_up_on_the_first_run_is_long(service: Any) -> None:
-    from companion.config import ConfigError
-    from companion.runner import banker_pin
+    from companion.app.runner import banker_pin
+    from companion.platform.config import ConfigError
 
     pin = banker_pin(service, None)
     assert len(pin) == 8 and pin.isdigit()
@@ -267,8 +267,8 @@ def test_a_pin_a_guest_could_guess_is_refused_with_a_clear_message(
     """Issue 38: a 4-digit PIN fell in 181 s. Whatever the owner sets (``--pin``, the config)
     must take a guest more than a year of evenings: 8 digits at least, and no pattern a
     guesser tries first."""
-    from companion.config import ConfigError
-    from companion.runner import banker_pin
+    from companion.app.runner import banker_pin
+    from companion.platform.config import ConfigError
 
     with pytest.raises(ConfigError) as refused:
         banker_pin(service, pin)
@@ -311,7 +311,7 @@ def test_join_codes_are_long_unique_and_end_with_the_game(app: Any) -> None:
 
 
 def test_join_code_expires_when_the_game_lies_idle(tmp_path: Any) -> None:
-    from companion.service import GameService
+    from companion.service.game_service import GameService
 
     now = [1_000_000.0]  # the companion's steady clock: 25 hours pass on it
     with GameService(tmp_path) as service:
@@ -453,7 +453,7 @@ def test_the_page_answers_to_its_configured_name_the_pis_host_name_and_any_addre
     served; they were refused 400. Another name still is."""
     import socket
 
-    from companion.discovery import own_names
+    from companion.platform.discovery import own_names
     from web import create_app
 
     app = create_app(service, hardware=hardware, config={

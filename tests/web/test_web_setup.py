@@ -14,7 +14,7 @@ from test_web_browser import server as server  # noqa: F401
 from web_helpers import Phone, open_banker_form
 
 from companion.engine import editions
-from companion.service import GameService
+from companion.service.game_service import GameService
 
 
 def test_every_edition_describes_its_setup(phone: Any) -> None:

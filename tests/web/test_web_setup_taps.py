@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from web_helpers import PIN, open_banker_form
 
-from companion.service import GameService
-from companion.table import Table
+from companion.service.game_service import GameService
+from companion.service.table import Table
 from hardware.table import TableHardware
 from web import create_app
 from web.server import make_server

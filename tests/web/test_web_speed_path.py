@@ -12,13 +12,13 @@ import httpx
 import pytest
 from web_helpers import PIN, SlowScreen
 
-from companion.service import GameService
+from companion.service.game_service import GameService
 from web import create_app
 from web.server import make_server
 
 
 def test_the_mover_is_answered_while_the_oled_still_draws(service: GameService) -> None:
-    from companion.table import Table
+    from companion.service.table import Table
 
     screen = SlowScreen()
     Table(service, screen)  # subscribes before the front, as `companion run` wires them
@@ -69,7 +69,7 @@ def test_a_listener_that_reads_through_the_service_after_a_move_does_not_hang_it
     ``Table._show`` does at a game's end): that must not wait for itself. Before, on the
     service thread (a slow card, or a busy service), it waited 30 s, and every request
     behind it (a new game) timed out."""
-    from companion import writer_thread
+    from companion.service import writer_thread
 
     monkeypatch.setattr(writer_thread, "QUICK_WRITE", 0.0)  # every move on the service thread
     heard: list[int] = []

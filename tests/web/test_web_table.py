@@ -12,8 +12,8 @@ import pytest
 from flask import Flask
 from web_helpers import PIN, Phone, open_banker_form
 
-from companion.service import GameService
-from companion.table import Table
+from companion.service.game_service import GameService
+from companion.service.table import Table
 from hardware.table import TableHardware
 from web import create_app
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from flask import Blueprint, Flask, Response, jsonify, render_template, request, send_file
 
-from companion import i18n
+from companion.engine import i18n
 
 bp = Blueprint("venue", __name__, template_folder="templates", static_folder="static",
                static_url_path="/venue-static")

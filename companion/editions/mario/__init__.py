@@ -19,9 +19,9 @@ from companion.editions.mario.rent_asked import MarioRentAsked
 from companion.editions.mario.values import Bowser, MarioValues
 from companion.engine.context import Ctx, cites
 from companion.engine.events import WentBankrupt
+from companion.engine.i18n import Msg, Msgs
 from companion.engine.prompts import RollPrompt
 from companion.engine.registry import effect, space_kind, task
-from companion.i18n import Msg, Msgs
 from companion.monopoly.board import Card, Space
 from companion.monopoly.rules import MonopolyRules
 from companion.monopoly.state import MonopolyState, values_of

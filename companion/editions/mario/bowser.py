@@ -10,10 +10,10 @@ from companion.editions.mario.values import Bowser, MarioValues
 from companion.editions.table_settings import TableSettings
 from companion.engine.context import Ctx, cites
 from companion.engine.event_format import EventData, fact
+from companion.engine.i18n import Msg, Msgs
 from companion.engine.prompts import ChoicePrompt, RollPrompt
 from companion.engine.registry import effect, task
 from companion.engine.state import Task, evolve
-from companion.i18n import Msg, Msgs
 from companion.monopoly.board import Card
 from companion.monopoly.state import MonopolyState, values_of
 

@@ -6,9 +6,9 @@ from companion.editions.mario.values import MarioValues
 from companion.engine.commands import takes
 from companion.engine.context import Ctx, cites
 from companion.engine.event_format import EventData, fact
+from companion.engine.i18n import Msg
 from companion.engine.state import evolve
 from companion.engine.types import Action, Command
-from companion.i18n import Msg
 from companion.monopoly.board import Space
 from companion.monopoly.debts import SpaceArgs
 from companion.monopoly.rules import MonopolyRules

@@ -11,10 +11,10 @@ from companion.editions.table_settings import TableSettings
 from companion.engine.commands import Index, takes
 from companion.engine.context import Ctx, cites
 from companion.engine.event_format import EventData, fact
+from companion.engine.i18n import Msg
 from companion.engine.registry import prompts, task
 from companion.engine.state import Task, evolve
 from companion.engine.types import Action, Command, IllegalCommand
-from companion.i18n import Msg
 from companion.monopoly.board import Space
 from companion.monopoly.rules import MonopolyRules
 from companion.monopoly.state import MonopolyState, values_of

@@ -20,9 +20,9 @@ from companion.editions.master_trainer.landing import CATCH, REVEAL, REVIVE
 from companion.editions.master_trainer.spaces import Space
 from companion.editions.master_trainer.trades import FORCED_TRADE, OFFER, TRADE_EVENT
 from companion.editions.master_trainer.turns import DISCARD, LAND, STARTER
+from companion.engine.i18n import Msg
 from companion.engine.registry import handler, prompt_kind
 from companion.engine.types import Action
-from companion.i18n import Msg
 
 
 def choice(arg: str, options: list[tuple[str, str]], optional: bool = False) -> dict[str, Any]:

@@ -42,10 +42,10 @@ from companion.editions.master_trainer.state import (
     Trainer,
 )
 from companion.engine.ending import BankerEnding
+from companion.engine.i18n import Msg, Msgs
 from companion.engine.prompts import CommandPrompt
 from companion.engine.rules import Ctx, Rules
 from companion.engine.state import evolve
-from companion.i18n import Msg, Msgs
 
 DRAW_ITEMS = CommandPrompt("draw_items")
 """Name each Item Card drawn from the real pile."""

@@ -12,12 +12,12 @@ from companion.editions.master_trainer.trades import TradeRules
 from companion.editions.master_trainer.turns import LAND, chip_arg
 from companion.engine.commands import Id, Small, Smalls, takes
 from companion.engine.event_format import EventData, fact
+from companion.engine.i18n import Msg, Msgs
 from companion.engine.prompts import CommandPrompt
 from companion.engine.registry import declare, task
 from companion.engine.rules import Ctx, cites
 from companion.engine.state import evolve
 from companion.engine.types import Command, IllegalCommand
-from companion.i18n import Msg, Msgs
 
 CHALLENGE = CommandPrompt("challenge")
 """A Trainer Battle challenge: accept, or stop it with a Poké Doll."""

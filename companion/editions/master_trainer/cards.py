@@ -12,11 +12,11 @@ from companion.editions.master_trainer.data import CHIP_WORDS, COLOURS
 from companion.editions.master_trainer.landing import LandingRules
 from companion.editions.master_trainer.turns import ChipArgs, chip_arg
 from companion.engine.commands import Small, takes
+from companion.engine.i18n import Msg
 from companion.engine.prompts import CommandPrompt
 from companion.engine.registry import declare, need
 from companion.engine.rules import Ctx, cites
 from companion.engine.types import Command, IllegalCommand
-from companion.i18n import Msg
 
 DRAW_EVENT = CommandPrompt("draw_event")
 """Name the Event Card drawn from the real pile."""

@@ -6,7 +6,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from companion.editions.master_trainer.data import Ball, Chip
-from companion.i18n import Msg
+from companion.engine.i18n import Msg
 
 
 def catching_adjustment(roll: int, chip: Chip, ball: Ball | None) -> int | None:

@@ -13,8 +13,8 @@ from typing import Any
 
 from companion.boxes import board_edit
 from companion.editions import readings
+from companion.engine.i18n import SOURCE, Msg, Word
 from companion.engine.types import SetupError
-from companion.i18n import SOURCE, Msg, Word
 
 COLOURS = ("pink", "green", "blue", "red")
 """Chip colours found on the board's Catch'em spaces (yellow lives in the Unknown Dungeon)."""

@@ -9,11 +9,11 @@ from companion.editions.master_trainer.base import MasterTrainerBase, State
 from companion.editions.master_trainer.state import DiceRound
 from companion.engine.commands import Dice, Id, takes
 from companion.engine.event_format import EventData, fact
+from companion.engine.i18n import Msg
 from companion.engine.prompts import CommandPrompt
 from companion.engine.rules import Ctx
 from companion.engine.state import Task, evolve
 from companion.engine.types import Action, Command, IllegalCommand
-from companion.i18n import Msg
 
 MOVE_ROLL = CommandPrompt("turn")
 """Roll the die to move (before it: Potion, Fly)."""

@@ -14,11 +14,11 @@ from companion.editions.master_trainer.data import CHIP_WORDS, COLOURS, Ball
 from companion.editions.master_trainer.spaces import SPACES
 from companion.editions.master_trainer.turns import ChipArgs, TurnRules, chip_arg
 from companion.engine.commands import Small, takes
+from companion.engine.i18n import Msg
 from companion.engine.prompts import CommandPrompt
 from companion.engine.registry import task
 from companion.engine.rules import Ctx, cites
 from companion.engine.types import Command, IllegalCommand
-from companion.i18n import Msg
 
 REVEAL = CommandPrompt("reveal")
 """Turn over the chip on the space and name it."""

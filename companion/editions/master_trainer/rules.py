@@ -19,8 +19,8 @@ from companion.editions.master_trainer.spaces import SPACES
 from companion.editions.master_trainer.state import MasterTrainerState
 from companion.editions.master_trainer.view import ViewRules
 from companion.engine import rng as rng_mod
+from companion.engine.i18n import N_, Msg, Msgs
 from companion.engine.types import Command, GameSetup, IllegalCommand, SetupError
-from companion.i18n import N_, Msg, Msgs
 
 COLOUR_NAMES = {"pink": N_("Pink"), "green": N_("Green"), "blue": N_("Blue"), "red": N_("Red")}
 """The board's chip colours as the setup form names them."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.i18n import Msg
+from companion.engine.i18n import Msg
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,4 @@
-"""What a Master Trainer game's story counts (see companion/story.py): Pokémon caught,
+"""What a Master Trainer game's story counts (see companion/engine/story.py): Pokémon caught,
 battles fought and Pokémon knocked out, per trainer."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any, cast
 
 from companion.editions.master_trainer.facts import ChipCaught, KnockedOut
-from companion.i18n import N_
-from companion.story import Count, Counter, Step
+from companion.engine.i18n import N_
+from companion.engine.story import Count, Counter, Step
 
 
 def catches(step: Step) -> Count:

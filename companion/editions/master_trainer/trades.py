@@ -13,12 +13,12 @@ from companion.editions.master_trainer.state import Offer
 from companion.editions.master_trainer.turns import chip_arg
 from companion.engine.commands import Id, Small, Smalls, takes
 from companion.engine.event_format import EventData, fact
+from companion.engine.i18n import Msg
 from companion.engine.prompts import CommandPrompt
 from companion.engine.registry import declare
 from companion.engine.rules import Ctx
 from companion.engine.state import evolve
 from companion.engine.types import Command, IllegalCommand
-from companion.i18n import Msg
 
 FORCED_TRADE = CommandPrompt("forced_trade")
 """A Trade Pokémon card's trade: accept, or stop it with a Poké Doll."""

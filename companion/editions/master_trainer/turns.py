@@ -12,12 +12,12 @@ from companion.editions.master_trainer.spaces import SPACES, Space, land_options
 from companion.engine import rng as rng_mod
 from companion.engine.commands import Small, takes
 from companion.engine.event_format import EventData, fact
+from companion.engine.i18n import Msg
 from companion.engine.prompts import CommandPrompt
 from companion.engine.registry import task
 from companion.engine.rules import Ctx
 from companion.engine.state import Task, evolve
 from companion.engine.types import Command, IllegalCommand
-from companion.i18n import Msg
 
 STARTER = CommandPrompt("starter")
 """Each player turns over a starter chip."""

@@ -11,9 +11,9 @@ from companion.editions.master_trainer.catching import catch_odds, odds_text
 from companion.editions.master_trainer.data import COLOURS, evolution_bonuses
 from companion.editions.master_trainer.landing import CATCH
 from companion.editions.master_trainer.spaces import PALLET_TOWN, SPACES
+from companion.engine.i18n import Msg
 from companion.engine.state import DRAFT
 from companion.engine.types import BANKER
-from companion.i18n import Msg
 
 
 class ViewRules(ActionRules):

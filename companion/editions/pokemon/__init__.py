@@ -29,9 +29,9 @@ from companion.editions.table_settings import TableSettings
 from companion.engine.context import Ctx
 from companion.engine.event_format import EventData, fact
 from companion.engine.events import WentBankrupt
+from companion.engine.i18n import N_, Msg, Msgs
 from companion.engine.registry import prompt_kind
 from companion.engine.types import Action, Command, IllegalCommand
-from companion.i18n import N_, Msg, Msgs
 from companion.monopoly.board import load_board
 from companion.monopoly.debts import DEBT
 from companion.monopoly.rules import MonopolyRules

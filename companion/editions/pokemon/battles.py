@@ -13,11 +13,11 @@ from companion.editions.pokemon import data
 from companion.editions.pokemon.catching import EXPLORE, with_values
 from companion.engine.context import Ctx, cites
 from companion.engine.event_format import EventData, fact
+from companion.engine.i18n import Msg
 from companion.engine.prompts import ChoicePrompt, RollPrompt
 from companion.engine.registry import task
 from companion.engine.state import Task
 from companion.engine.types import Command
-from companion.i18n import Msg
 from companion.monopoly.rules import MonopolyRules
 from companion.monopoly.state import MonopolyState
 

@@ -13,11 +13,11 @@ from typing import Any
 from companion.editions.pokemon import data
 from companion.engine.context import Ctx, RollAsk, cites
 from companion.engine.event_format import EventData, fact
+from companion.engine.i18n import Msg
 from companion.engine.prompts import CommandPrompt, RollPrompt
 from companion.engine.registry import prompt_kind, task
 from companion.engine.state import Task, evolve
 from companion.engine.types import Action, Command
-from companion.i18n import Msg
 from companion.monopoly.board import Space
 from companion.monopoly.rules import MonopolyRules
 from companion.monopoly.state import MonopolyState

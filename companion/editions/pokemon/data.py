@@ -14,8 +14,8 @@ from functools import lru_cache
 from typing import NotRequired, TypedDict
 
 from companion.editions import readings
+from companion.engine.i18n import Msg, Msgs
 from companion.engine.types import SetupError
-from companion.i18n import Msg, Msgs
 from companion.monopoly.board import Board
 from companion.monopoly.state import EditionValues, MonopolyState, values_of
 

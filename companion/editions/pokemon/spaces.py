@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from companion.engine.context import Ctx, cites
+from companion.engine.i18n import Msg
 from companion.engine.prompts import ChoicePrompt
 from companion.engine.registry import effect, prompt_kind, space_kind, task
 from companion.engine.state import Task
 from companion.engine.types import Action
-from companion.i18n import Msg
 from companion.monopoly.board import Card, Space
 from companion.monopoly.market import BUY
 from companion.monopoly.rules import MonopolyRules

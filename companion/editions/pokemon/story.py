@@ -1,4 +1,4 @@
-"""What Pokémon's story counts beyond the family's (see companion/story.py): the wild
+"""What Pokémon's story counts beyond the family's (see companion/engine/story.py): the wild
 Pokémon each Trainer caught, by type, and the battles for locations."""
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ from typing import Any, cast
 
 from companion.editions.pokemon import data
 from companion.engine.editions import find_edition
+from companion.engine.i18n import N_
 from companion.engine.state import BaseState
-from companion.i18n import N_
+from companion.engine.story import Count, Counter, Step
 from companion.monopoly.state import MonopolyState
 from companion.monopoly.story import STORY_COUNTERS as FAMILY
-from companion.story import Count, Counter, Step
 
 
 def _values(state: BaseState) -> Any:

@@ -12,10 +12,10 @@ from companion.editions.table_settings import TableSettings
 from companion.engine.commands import takes
 from companion.engine.context import Ctx, cites
 from companion.engine.event_format import EventData, fact
+from companion.engine.i18n import Msg, Msgs
 from companion.engine.registry import effect, prompt_kind, space_kind
 from companion.engine.state import Task, evolve
 from companion.engine.types import Action, Command, IllegalCommand
-from companion.i18n import Msg, Msgs
 from companion.monopoly.board import Card, Space
 from companion.monopoly.debts import DEBT, SpaceArgs
 from companion.monopoly.market import BUY

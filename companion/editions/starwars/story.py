@@ -1,4 +1,4 @@
-"""Star Wars' story: the family's lines (see companion/story.py)."""
+"""Star Wars' story: the family's lines (see companion/engine/story.py)."""
 
 from __future__ import annotations
 
