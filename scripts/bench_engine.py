@@ -38,6 +38,7 @@ CPU time, which other processes on a shared machine change less than the clock.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import random
@@ -372,7 +373,17 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--python-gc", action="store_true",
                         help="Python's default garbage collection, not the server's settings")
+    parser.add_argument("--budgets", action="store_true",
+                        help="only the replay and the committed command, as one JSON line "
+                             "(bench_web.py --compare)")
     args = parser.parse_args()
+    if args.budgets:
+        settle(args.editions.split(",")[:1], args.python_gc)
+        ms, count = bench_replay()
+        _, p50, p99, _ = bench_service(args.commands)
+        print(json.dumps({"replay_ms": round(ms, 1), "replay_events": count,
+                          "command_p50_ms": round(p50, 2), "command_p99_ms": round(p99, 2)}))
+        return
     if args.baseline:
         alternate(args)
         return
