@@ -189,11 +189,11 @@ def compare_row(peer: Path | None, clients: int, pin: list[str], moves: int, run
             row[f"{db}_{k}"] = [r.get(k) for r in theirs[db]]
             b = [x for x in row[f"{db}_{k}"] if x is not None]
             if a and b:
-                row[f"ratio_{db}_{k}"] = round(median(a) / median(b), 2)
+                row[f"ratio_{db}_{k}"] = round(median(a) / median(b), 3)
             pairs = sorted(x / y for x, y in zip(row[f"ours_{k}"], row[f"{db}_{k}"],
                                                  strict=True) if x is not None and y)
             if pairs:
-                row[f"pairs_{db}_{k}"] = [round(pairs[0], 2), round(pairs[-1], 2)]
+                row[f"pairs_{db}_{k}"] = [round(pairs[0], 3), round(pairs[-1], 3)]
     where = "one core" if pin else "all cores"
     print(f"{clients} clients, {where}, {runs} alternating run(s) of {moves} moves "
           f"(boardgame.io FlatFile: {min(moves, FLATFILE_MOVES)}):")
