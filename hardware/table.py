@@ -459,7 +459,7 @@ class TableHardware:
             self.display.dim(False)
 
     def show_enrollment(self, progress: Any) -> None:
-        """``progress``: a service.tags.EnrollmentProgress or a dict with done/total/prompt."""
+        """``progress``: a boxes.tags.EnrollmentProgress or a dict with done/total/prompt."""
         self._awake()
         with self._lock:
             self._paged = False

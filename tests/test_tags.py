@@ -3,7 +3,7 @@ import sqlite3
 
 import pytest
 
-from companion.service.tags import TagAlreadyEnrolled, TagError, TagRegistry, enroll_interactive
+from companion.boxes.tags import TagAlreadyEnrolled, TagError, TagRegistry, enroll_interactive
 
 OBJECTS = [("location:cave", "Cave's location card"), ("token:pikachu", "the Pikachu token"),
            ("chip:bulbasaur", "the Bulbasaur chip")]

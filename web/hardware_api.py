@@ -8,10 +8,10 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
+from companion.boxes.tags import TagError, normalise_uid
 from companion.engine.i18n import Msg, said, wire
 from companion.engine.types import RuleError
 from companion.service.game_service import GameNotFound
-from companion.service.tags import TagError, normalise_uid
 from web.bodies import body
 from web.context import web
 from web.errors import ApiError

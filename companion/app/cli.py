@@ -12,9 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from companion import __version__
+from companion.app.config import load_config
 from companion.engine.i18n import Msg, environment_language, render, said
 from companion.engine.types import RuleError
-from companion.platform.config import ConfigError, load_config, on_raspberry_pi, state_dir_of
+from companion.platform.config import ConfigError, on_raspberry_pi, state_dir_of
 from companion.platform.log_lines import RUN_LEVEL, configure
 from companion.store.database import StoreError
 
@@ -94,7 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="type UIDs on standard input instead of tapping")
     enroll.set_defaults(func=cmd_enroll)
 
-    from companion.boxes import cli as profile_cli
+    from companion.app import profile_cli
     from companion.platform import backup
     from companion.venue import screen
 
@@ -214,9 +215,9 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_enroll(args: argparse.Namespace) -> int:
+    from companion.boxes.tags import TagRegistry, enroll_interactive
     from companion.engine.editions import find_edition
     from companion.service.game_service import GameService
-    from companion.service.tags import TagRegistry, enroll_interactive
 
     rules: Any = find_edition(args.edition)
     service = GameService(state_dir_of(args), purpose="companion enroll")

@@ -16,15 +16,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from companion.app.config import home_assistant_settings, venue_settings
 from companion.engine.i18n import Msg
 from companion.engine.i18n import said as reason_of  # "said" is a local name below
 from companion.platform import start_backoff
 from companion.platform.config import (
     ConfigError,
     default_state_dir,
-    home_assistant_settings,
     on_raspberry_pi,
-    venue_settings,
     volatile_state_problem,
 )
 from companion.platform.memory import limit_malloc_arenas

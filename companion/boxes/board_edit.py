@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from companion.boxes import words
 from companion.engine.i18n import LANGUAGES, SOURCE, Msg, Msgs
 from companion.engine.types import SetupError
+from companion.monopoly import words
 
 SPACE_FIELDS = ("kind", "name", "color", "price", "rent", "amount", "deck")
 NUMBER_FIELDS = ("price", "rent", "amount")
@@ -234,7 +234,7 @@ def _set_fields(space: dict[str, Any], change: Mapping[str, Any], path: str,
                                        "one of {kinds}.", value=repr(value),
                                        kinds=_choices(kinds)))
             space["kind"] = value
-        elif key == "name":  # as printed, or {lang: name} (companion/boxes/words.py)
+        elif key == "name":  # as printed, or {lang: name} (companion/monopoly/words.py)
             name = words.check_correction(value, 40)
             if name is None:
                 raise _fail(where, Msg("a space name is 1 to 40 characters."))

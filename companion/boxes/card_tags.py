@@ -15,8 +15,8 @@ import sqlite3
 from collections.abc import Mapping
 from typing import Any
 
+from companion.boxes.tags import TagRegistry, normalise_uid
 from companion.engine.i18n import Msg, from_stored
-from companion.service.tags import TagRegistry, normalise_uid
 
 
 def profile_of_game(conn: sqlite3.Connection, game_id: str) -> str:

@@ -19,10 +19,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.boxes import board_edit, card_tags
+from companion.boxes.tags import TagError, normalise_uid
 from companion.engine.editions import available, find_edition
 from companion.engine.i18n import Msg, said
 from companion.engine.types import GameSetup, PlayerSeat, SetupError
-from companion.service.tags import TagError, normalise_uid
 
 FORMAT = 1
 SCHEMA = """

@@ -28,8 +28,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, TypedDict
 
-from companion.editions import readings
-from companion.engine import rng
+from companion.engine import readings, rng
 from companion.engine.context import Ctx, cites
 from companion.engine.event_format import EventData, fact
 from companion.engine.i18n import Msg

@@ -1,7 +1,7 @@
 """The readings a Monopoly-family edition offers as settings, and the house rules tables play.
 
 Mixed in before ``MonopolyRules``. The settings themselves are listed in the edition's data file
-(``[[readings]]``, see ``companion/editions/readings.py``); the banker picks them at setup.
+(``[[readings]]``, see ``companion/engine/readings.py``); the banker picks them at setup.
 House rules are off by default:
 
 - ``free_parking_pot``: payments to the Bank that are not purchases (taxes, fines, Bowser's
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from companion.editions import readings
+from companion.engine import readings
 from companion.engine.i18n import Msg, Msgs
 from companion.engine.registry import space_kind
 from companion.engine.rules import Ctx, cites

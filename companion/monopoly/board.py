@@ -14,11 +14,12 @@ from functools import cache, lru_cache
 from importlib import resources
 from typing import Any, TypeVar
 
-from companion.boxes import board_edit, words
+from companion.boxes import board_edit
 from companion.engine.i18n import LANGUAGES, SOURCE, Msg, Word
 from companion.engine.money import Currency
 from companion.engine.seeds import SeedError, check_arguments, check_names, validate
 from companion.engine.types import SetupError
+from companion.monopoly import words
 
 T = TypeVar("T")
 
@@ -170,7 +171,7 @@ def _raw(edition: str) -> Mapping[str, Any]:
 @cache
 def _words(edition: str) -> Mapping[str, Mapping[str, Any]]:
     """The edition's words files, ``{lang: file}``: ``seeds/<edition>.<lang>.toml`` beside its
-    data file (companion/boxes/words.py)."""
+    data file (companion/monopoly/words.py)."""
     out: dict[str, Mapping[str, Any]] = {}
     for lang in LANGUAGES:
         name = f"{edition}.{lang}.toml"
@@ -219,7 +220,7 @@ def check_seed(edition: str, rules: object, quiet_kinds: frozenset[str]) -> None
 
 WORDS_SCHEMA: dict[str, Any] = {"verified?": [str], "edition?": {"unverified?": [str]},
                                 **{f"{t}?": {"*": True} for t in words.TABLES}}
-"""The shape of a words file, ``seeds/<edition>.<lang>.toml`` (companion/boxes/words.py)."""
+"""The shape of a words file, ``seeds/<edition>.<lang>.toml`` (companion/monopoly/words.py)."""
 
 
 def check_words(edition: str, raw: Mapping[str, Any], source: str) -> None:

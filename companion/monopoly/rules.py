@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.editions import readings
+from companion.engine import readings
 from companion.engine.commands import Amount, Id, Text, takes
 from companion.engine.context import Ctx, cites
 from companion.engine.ending import BankerEnding

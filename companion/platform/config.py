@@ -7,7 +7,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from companion.engine.i18n import Msg, said
+from companion.engine.i18n import Msg
 
 
 class ConfigError(ValueError):
@@ -15,7 +15,8 @@ class ConfigError(ValueError):
 
 
 def load_config(path: str | Path | None) -> dict[str, Any]:
-    """The parsed config, or defaults when no path is given."""
+    """The parsed config, or defaults when no path is given; the sections of the venue
+    adapters are checked by the composition root (``companion.app.config``)."""
     if path is None:
         return {}
     p = Path(path)
@@ -40,10 +41,6 @@ def load_config(path: str | Path | None) -> dict[str, Any]:
         data["hardware"] = _hardware_switch(dict(data["hardware"]), p)
     if isinstance(data.get("server"), dict):
         server_name(data)
-    if "venue" in data:
-        venue_settings(data)
-    if "home_assistant" in data:
-        home_assistant_settings(data)
     return data
 
 
@@ -59,31 +56,6 @@ def server_name(config: dict[str, Any]) -> str:
             "63, not first or last), e.g. \"companion\" or \"table-2\"; phones open "
             "http://<name>.local.", name=repr(name)))
     return name
-
-
-def home_assistant_settings(config: dict[str, Any]) -> Any:
-    """``[home_assistant]`` checked, or None (off by default; docs/homeassistant.md)."""
-    if "home_assistant" not in config:
-        return None
-    from companion.venue.homeassistant import HomeAssistantSettings
-    from companion.venue.settings import VenueConfigError
-
-    try:
-        return HomeAssistantSettings.from_toml(config["home_assistant"])
-    except VenueConfigError as exc:
-        raise ConfigError(said(exc)) from None
-
-
-def venue_settings(config: dict[str, Any]) -> Any:
-    """``[venue]`` checked (a VenueSettings), or None when the table is not in a venue."""
-    if "venue" not in config:
-        return None
-    from companion.venue.settings import VenueConfigError, VenueSettings
-
-    try:
-        return VenueSettings.from_toml(config["venue"])
-    except VenueConfigError as exc:
-        raise ConfigError(said(exc)) from None
 
 
 SIMULATED_HARDWARE: dict[str, Any] = {

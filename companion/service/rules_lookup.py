@@ -15,8 +15,8 @@ import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
-from companion.editions import readings as data
 from companion.engine import i18n
+from companion.engine import readings as data
 from companion.engine.i18n import N_, Msg
 from companion.service import prompt_help
 

@@ -16,13 +16,13 @@ import logging
 from typing import Any
 
 from companion.boxes import card_tags
+from companion.boxes.tags import TagAlreadyEnrolled, TagError, TagRegistry
 from companion.engine import i18n, story
 from companion.engine.editions import find_edition
 from companion.engine.event_format import signal
 from companion.engine.i18n import Msg, said
 from companion.engine.types import Command, RuleError
 from companion.service.game_service import GameNotFound, GameRecord, Outcome, ServicePort
-from companion.service.tags import TagAlreadyEnrolled, TagError, TagRegistry
 
 log = logging.getLogger("companion.service.table")
 

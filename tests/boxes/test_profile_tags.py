@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from companion.boxes.profiles import ProfileError, Profiles, export_text, import_text
+from companion.boxes.tags import TagRegistry
 from companion.service.game_service import GameService
 from companion.service.table import Table
-from companion.service.tags import TagRegistry
 
 BOX_A = {"edition": "mario", "name": "box A", "tags": {"04A1A1A1A1A101": "card:qb-01"}}
 BOX_B = {"edition": "mario", "name": "box B", "tags": {"04B2B2B2B2B201": "card:qb-01"}}

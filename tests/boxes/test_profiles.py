@@ -13,9 +13,9 @@ import pytest
 from companion.app.cli import main
 from companion.boxes import card_tags
 from companion.boxes.profiles import ProfileError, Profiles, export_text, import_text
+from companion.boxes.tags import TagRegistry
 from companion.platform import backup
 from companion.service.game_service import DB_NAME, GameService
-from companion.service.tags import TagRegistry
 
 BOARD = {"spaces": {"imperial-palace": {"kind": "free_parking", "name": "Landing"},
                     "tibanna-mines": {"kind": "card", "deck": "chance"},

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from bench_engine import random_game
 
-from companion.editions import readings
+from companion.engine import readings
 from companion.engine.editions import available, find_edition
 from companion.engine.types import Event
 from companion.service.script import run_script

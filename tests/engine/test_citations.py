@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.editions import readings
+from companion.engine import readings
 from companion.engine.editions import find_edition
 from companion.service.script import run_script
 

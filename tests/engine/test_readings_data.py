@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.editions import readings
+from companion.engine import readings
 
 ROOT = Path(__file__).resolve().parents[2]
 RULEBOOKS = Path(os.environ.get("COMPANION_RULEBOOKS", ROOT.parent / "shared" / "seeds"))

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from companion.boxes.tags import TagRegistry
 from companion.editions.mario import MarioRules
 from companion.engine.i18n import Msg, environment_language, render
-from companion.service.tags import TagRegistry
 
 ENV = {k: v for k, v in os.environ.items()
        if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")}

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.editions import readings
+from companion.engine import readings
 from companion.engine.editions import EDITIONS
 from companion.engine.i18n import LANGUAGES, SOURCE
 

@@ -17,7 +17,8 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 from venue_helpers import MOSQUITTO, PASSWD, ROOT, free_port, wait_until
 
-from companion.platform.config import ConfigError, home_assistant_settings
+from companion.app.config import home_assistant_settings
+from companion.platform.config import ConfigError
 from companion.service.game_service import GameService
 from companion.service.script import parse_step
 from companion.venue.homeassistant import HomeAssistantPublisher, HomeAssistantSettings

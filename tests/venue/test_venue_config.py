@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.platform.config import ConfigError, load_config, venue_settings
+from companion.app.config import load_config, venue_settings
+from companion.platform.config import ConfigError
 
 GOOD = """
 [venue]

@@ -12,11 +12,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TypedDict
 
-from companion.editions import readings
 from companion.editions.mario.bowser import MarioBowser
 from companion.editions.mario.game_over import GameOverMarked
 from companion.editions.mario.rent_asked import MarioRentAsked
 from companion.editions.mario.values import Bowser, MarioValues
+from companion.engine import readings
 from companion.engine.context import Ctx, cites
 from companion.engine.events import WentBankrupt
 from companion.engine.i18n import Msg, Msgs

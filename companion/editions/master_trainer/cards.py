@@ -6,11 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from companion.editions import readings
 from companion.editions.master_trainer.base import DRAW_ITEMS, RIVAL_CARD, State, data_of
 from companion.editions.master_trainer.data import CHIP_WORDS, COLOURS
 from companion.editions.master_trainer.landing import LandingRules
 from companion.editions.master_trainer.turns import ChipArgs, chip_arg
+from companion.engine import readings
 from companion.engine.commands import Small, takes
 from companion.engine.i18n import Msg
 from companion.engine.prompts import CommandPrompt

@@ -12,7 +12,7 @@ from importlib import resources
 from typing import Any
 
 from companion.boxes import board_edit
-from companion.editions import readings
+from companion.engine import readings
 from companion.engine.i18n import SOURCE, Msg, Word
 from companion.engine.types import SetupError
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.editions import readings
 from companion.editions.master_trainer.base import (
     DRAW_ITEMS,
     RIVAL_CARD,
@@ -18,6 +17,7 @@ from companion.editions.master_trainer.data import EditionData, check_seed, load
 from companion.editions.master_trainer.spaces import SPACES
 from companion.editions.master_trainer.state import MasterTrainerState
 from companion.editions.master_trainer.view import ViewRules
+from companion.engine import readings
 from companion.engine import rng as rng_mod
 from companion.engine.i18n import N_, Msg, Msgs
 from companion.engine.types import Command, GameSetup, IllegalCommand, SetupError

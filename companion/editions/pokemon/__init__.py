@@ -20,12 +20,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from companion.editions import readings
 from companion.editions.pokemon import data
 from companion.editions.pokemon.battles import PokemonBattles
 from companion.editions.pokemon.catching import PokemonCatching, PokemonCaught, with_values
 from companion.editions.pokemon.spaces import PokemonSpaces
 from companion.editions.table_settings import TableSettings
+from companion.engine import readings
 from companion.engine.context import Ctx
 from companion.engine.event_format import EventData, fact
 from companion.engine.events import WentBankrupt

@@ -13,7 +13,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import NotRequired, TypedDict
 
-from companion.editions import readings
+from companion.engine import readings
 from companion.engine.i18n import Msg, Msgs
 from companion.engine.types import SetupError
 from companion.monopoly.board import Board

@@ -6,9 +6,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import TypedDict
 
-from companion.editions import readings
 from companion.editions.starwars.force import POWERS, StarWarsForce
 from companion.editions.table_settings import TableSettings
+from companion.engine import readings
 from companion.engine.commands import takes
 from companion.engine.context import Ctx, cites
 from companion.engine.event_format import EventData, fact
