@@ -17,6 +17,7 @@ from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
 
 import grimp
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("companion", "web", "hardware")
@@ -168,9 +169,16 @@ def test_no_module_imports_itself_through_others() -> None:
     assert _first_cycle(_without_known()) == []
 
 
-def test_no_floor_package_imports_itself_through_others() -> None:
+@pytest.mark.parametrize("depth", range(2, 6))
+def test_no_package_imports_itself_through_others(depth: int) -> None:
+    """Folders too, at every depth (``companion.engine``, ``companion.editions.mario``, ...);
+    the top (``companion``) holds both the core and the composition root, so it is exempt."""
+
+    def folder(module: str) -> str:
+        return ".".join(module.split(".")[:depth])
+
     folders: dict[str, set[str]] = {}
     for a, bs in _without_known().items():
-        folders.setdefault(_package(a), set()).update(
-            _package(b) for b in bs if _package(b) != _package(a))
+        folders.setdefault(folder(a), set()).update(
+            folder(b) for b in bs if folder(b) != folder(a))
     assert _first_cycle(folders) == []
