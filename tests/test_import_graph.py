@@ -143,6 +143,14 @@ def test_no_arrow_points_up_or_sideways() -> None:
     assert sorted(set(wrong) - KNOWN_UPWARD) == [], "an arrow points up (docs/architecture.md)"
 
 
+def test_the_page_and_the_table_reach_the_database_only_through_the_service() -> None:
+    """Floors may be skipped, but not to the store: the page and the table hold the service's
+    front door (``ServicePort``), the one place that reads and writes the database."""
+    direct = sorted(f"{a} -> {b}" for a, bs in edges().items() if _package(a) in ("web", "hardware")
+                    for b in bs if _package(b) == "companion.store")
+    assert direct == []
+
+
 def test_every_known_upward_arrow_still_exists() -> None:
     stale = sorted(KNOWN_UPWARD - _arrows())
     assert stale == [], "these arrows are gone: drop them from KNOWN_UPWARD"
