@@ -10,6 +10,7 @@ arrow to every target declared in that group."""
 from __future__ import annotations
 
 import ast
+import sys
 import tomllib
 from collections.abc import Iterable, Mapping
 from functools import cache
@@ -149,6 +150,23 @@ def test_the_page_and_the_table_reach_the_database_only_through_the_service() ->
     direct = sorted(f"{a} -> {b}" for a, bs in edges().items() if _package(a) in ("web", "hardware")
                     for b in bs if _package(b) == "companion.store")
     assert direct == []
+
+
+CORE_MAY_IMPORT = frozenset({"babel"})
+"""Beyond the standard library, what the rules (engine, Monopoly family, editions) import:
+babel, for plural rules and numbers in the reader's language (``companion.engine.i18n``)."""
+
+
+def test_the_rules_import_only_the_standard_library_and_babel() -> None:
+    graph = grimp.build_graph("companion", cache_dir=None, include_external_packages=True)
+    core = ("companion.engine", "companion.monopoly", "companion.editions")
+    outside = sorted(
+        f"{a} -> {b}"
+        for a in graph.modules if _package(a) in core
+        for b in graph.find_modules_directly_imported_by(a)
+        if b.split(".")[0] not in {"companion", "__future__", *sys.stdlib_module_names,
+                                   *CORE_MAY_IMPORT})
+    assert outside == []
 
 
 def test_every_known_upward_arrow_still_exists() -> None:
