@@ -14,7 +14,14 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 from companion.engine import rng as rng_mod
 from companion.engine.event_format import checked
 from companion.engine.prompts import ChoicePrompt, CommandPrompt, PromptKind, RollPrompt
-from companion.engine.state import BaseState, PromptAsked, PromptCleared, Task, evolve
+from companion.engine.state import (
+    BaseState,
+    PromptAsked,
+    PromptCleared,
+    Task,
+    evolve,
+    todo_change,
+)
 from companion.engine.types import Event, IllegalCommand, Prompt
 
 S = TypeVar("S", bound=BaseState)
@@ -172,14 +179,19 @@ class Ctx(Generic[S]):
         Bookkeeping changes the working state directly while a command is decided; only its
         end result is stored, so replay does the same with far fewer events."""
         state = self.state
+        before = state.todo  # what a replay has when it applies the fact
         todo = () if state.finished else tuple(self.todo)
-        if todo != state.todo:
+        if todo != before:
             state = self.state = evolve(state, todo=todo)
         prompt = state.prompt
         if (prompt is not start.prompt and prompt != start.prompt) or state.todo != start.todo:
-            tasks = [t.to_json() for t in state.todo]
-            tag, data = (_CLEARED, {"todo": tasks}) if prompt is None else \
-                (_ASKED, {"prompt": prompt.to_json(), "todo": tasks})
+            data = todo_change(before, todo)
+            tag = _CLEARED
+            if prompt is not None:
+                tag = _ASKED
+                asked = {"data": dict(prompt.data)} if prompt.data else {}
+                data = {"kind": prompt.kind, "to": list(prompt.to), "text": prompt.text,
+                        **asked, **data}
             if self.rules.flow_is_bookkeeping:
                 # applying it would rebuild the prompt and to-do list the state already has
                 self.events.append(Event(tag, data))

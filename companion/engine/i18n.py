@@ -19,6 +19,7 @@ it was written.
 from __future__ import annotations
 
 import gettext
+import hashlib
 import json
 import re
 import string
@@ -202,6 +203,9 @@ def _arg_from(raw: Any) -> Any:
             return Msg.from_json(raw)
         if "word" in raw:
             return Word.from_json(raw)
+        if "id" in raw:  # a message event data stored by id (message_id)
+            key, plural = message_by_id(str(raw["id"]))
+            return Msg.from_json({"msg": key, "plural": plural, "args": raw.get("args")})
         return Money(int(raw["money"]), Currency.from_json(raw["cur"]))
     return raw
 
@@ -231,11 +235,75 @@ def stored_data(data: Mapping[str, Any]) -> str:
 def data_from_stored(text: str) -> dict[str, Any]:
     """Stored event data back, with its messages as :class:`Msg` again."""
     data: dict[str, Any] = json.loads(text)
-    return _data_from(data) if '"msg":' in text or '"word":' in text else data
+    return _data_from(data) if '"msg":' in text or '"word":' in text or '"id":' in text \
+        else data
+
+
+# -- message ids: how event data stores a message ------------------------------------------------
+RETIRED = LOCALES / "retired.json"
+"""Every msgid (and plural) the catalogue template dropped (``./scripts/messages`` adds them),
+so a message a log stored by id reads back after its words changed."""
+
+
+def message_id(key: str, plural: str = "") -> str:
+    """The stable id event data stores for message ``key`` (with ``plural``): a hash of its
+    words, so it never needs assigning and never changes while the words stay."""
+    return hashlib.blake2b(f"{key}\0{plural}".encode(), digest_size=5).hexdigest()
+
+
+@cache
+def known_messages() -> dict[str, tuple[str, str]]:
+    """Every message an id can name: the catalogue template's (``messages.pot``) and the
+    retired ones, by :func:`message_id`."""
+    with (LOCALES / "messages.pot").open("rb") as f:
+        template = read_po(f)
+    out = {}
+    for m in template:
+        if m.id:
+            key, plural = (str(m.id[0]), str(m.id[1])) if isinstance(m.id, tuple | list) \
+                else (str(m.id), "")
+            out[message_id(key, plural)] = (key, plural)
+    for key, plural in retired_messages():
+        out.setdefault(message_id(key, plural), (key, plural))
+    return out
+
+
+def retired_messages() -> list[tuple[str, str]]:
+    """The ``(msgid, plural)`` pairs in :data:`RETIRED`."""
+    if not RETIRED.is_file():
+        return []
+    return [(str(k), str(p)) for k, p in json.loads(RETIRED.read_text("utf-8"))]
+
+
+def message_by_id(mid: str) -> tuple[str, str]:
+    """The words (msgid, plural) of message id ``mid``; ValueError for an unknown id."""
+    try:
+        return known_messages()[mid]
+    except KeyError:
+        raise ValueError(f"no message has the id {mid!r}") from None
+
+
+def _by_id(msg: Msg) -> dict[str, Any]:
+    """``msg`` as event data stores it: ``{"id", "args"}`` when the catalogue knows its words
+    (a sentence is not stored again in every event), else whole (:meth:`Msg.to_json`)."""
+    mid = message_id(msg.key, msg.plural)
+    if known_messages().get(mid) != (msg.key, msg.plural):
+        return msg.to_json()
+    return {"id": mid, "args": {k: _arg_by_id(v) for k, v in msg.args.items()}}
+
+
+def _arg_by_id(value: Any) -> Any:
+    if isinstance(value, Msg):
+        return _by_id(value)
+    if isinstance(value, list | tuple):
+        return [_arg_by_id(v) for v in value]
+    return _arg_json(value)
 
 
 def _data_json(value: Any) -> Any:
-    if isinstance(value, Msg | Word):
+    if isinstance(value, Msg):
+        return _by_id(value)
+    if isinstance(value, Word):
         return value.to_json()
     if isinstance(value, Mapping):
         return {k: _data_json(v) for k, v in value.items()}
@@ -248,6 +316,9 @@ def _data_from(value: Any) -> Any:
     if isinstance(value, dict):
         if "msg" in value and "args" in value and value.keys() <= {"msg", "plural", "args"}:
             return Msg.from_json(value)
+        if isinstance(value.get("id"), str) and value.keys() == {"id", "args"}:
+            key, plural = message_by_id(value["id"])
+            return Msg.from_json({"msg": key, "plural": plural, "args": value["args"]})
         if isinstance(value.get("word"), str) and SOURCE in value:
             return Word.from_json(value)
         return {k: _data_from(v) for k, v in value.items()}

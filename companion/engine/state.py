@@ -10,6 +10,7 @@ from typing import Any, Generic, TypeVar
 
 from companion.engine.event_format import UPCASTERS, EventData, fact
 from companion.engine.events import Finished, Noted, RngAdvanced, Rolled
+from companion.engine.i18n import Msg
 from companion.engine.types import GameSetup, Prompt, slot_setters
 
 
@@ -64,21 +65,29 @@ S = TypeVar("S", bound=BaseState)
 
 
 # -- the question a command leaves (one fact per command, see Ctx.finish) ----------------------
-@fact("prompt_asked")
+@fact("prompt_asked", 2)
 class PromptAsked(EventData):
-    """The rules asked ``prompt`` (its kind, who answers, its words, and what answers it) and
-    wait for the answer; ``todo`` are the steps left for after it (tasks by declared id)."""
+    """The rules asked a prompt of kind ``kind`` (its id) of the players ``to``, saying
+    ``text`` (a message: the log stores its id and arguments), with ``data`` (what answers
+    it), and wait for the answer. The to-do list after it is the steps ``todo`` followed by
+    the last ``kept`` steps of the list before it (only what changed is stored)."""
 
-    prompt: Mapping[str, Any]
+    kind: str
+    to: list[str]
+    text: str
     todo: list[Mapping[str, Any]]
+    data: Mapping[str, Any] | None = None
+    kept: int = 0
 
 
-@fact("prompt_cleared")
+@fact("prompt_cleared", 2)
 class PromptCleared(EventData):
-    """The command left no question standing (it was answered, or the game ended); ``todo``
-    are the steps left (none once the rules have settled)."""
+    """The command left no question standing (it was answered, or the game ended); the
+    to-do list is ``todo`` then the last ``kept`` steps of the list before (none once the
+    rules have settled)."""
 
     todo: list[Mapping[str, Any]]
+    kept: int = 0
 
 
 def flow_upcast(data: Mapping[str, Any]) -> tuple[str, Mapping[str, Any]]:
@@ -89,7 +98,38 @@ def flow_upcast(data: Mapping[str, Any]) -> tuple[str, Mapping[str, Any]]:
     return "prompt_asked", {"prompt": data["prompt"], "todo": data["todo"]}
 
 
-UPCASTERS["flow_changed"] = flow_upcast
+def asked_upcast(data: Mapping[str, Any]) -> tuple[str, Mapping[str, Any]]:
+    """Version 1 of ``prompt_asked`` (the whole prompt and the whole to-do list) as version 2."""
+    prompt = data["prompt"]
+    extra = {"data": prompt["data"]} if prompt.get("data") else {}
+    return PromptAsked.tag(), {"kind": prompt["kind"], "to": prompt["to"],
+                               "text": prompt["text"], **extra, "todo": data["todo"]}
+
+
+UPCASTERS.update({
+    "flow_changed": flow_upcast,
+    "prompt_asked": asked_upcast,
+    "prompt_cleared": lambda data: (PromptCleared.tag(), data),
+})
+
+
+def todo_change(before: tuple[Task, ...], after: tuple[Task, ...]) -> dict[str, Any]:
+    """How ``prompt_asked``/``prompt_cleared`` store the to-do list ``after`` that follows
+    ``before``: the new steps first (``todo``), then how many of the last steps before stay."""
+    kept = 0
+    for old, new in zip(reversed(before), reversed(after), strict=False):
+        if old != new:
+            break
+        kept += 1
+    out: dict[str, Any] = {"todo": [t.to_json() for t in after[:len(after) - kept]]}
+    if kept:
+        out["kept"] = kept
+    return out
+
+
+def _todo(before: tuple[Task, ...], todo: list[Mapping[str, Any]], kept: int) -> tuple[Task, ...]:
+    """The to-do list :func:`todo_change` stored."""
+    return (*(Task.from_json(t) for t in todo), *(before[len(before) - kept:] if kept else ()))
 
 
 class SharedEvents(Generic[S]):
@@ -97,11 +137,12 @@ class SharedEvents(Generic[S]):
     every edition's :class:`~companion.engine.rules.Rules` inherits)."""
 
     def on_prompt_asked(self, state: S, e: PromptAsked) -> S:
-        return evolve(state, prompt=Prompt.from_json(e.prompt),
-                      todo=tuple(Task.from_json(t) for t in e.todo))
+        text = e.text if isinstance(e.text, Msg) else str(e.text)
+        return evolve(state, prompt=Prompt(e.kind, tuple(e.to), text, dict(e.data or {})),
+                      todo=_todo(state.todo, e.todo, e.kept))
 
     def on_prompt_cleared(self, state: S, e: PromptCleared) -> S:
-        return evolve(state, prompt=None, todo=tuple(Task.from_json(t) for t in e.todo))
+        return evolve(state, prompt=None, todo=_todo(state.todo, e.todo, e.kept))
 
     def on_rolled(self, state: S, e: Rolled) -> S:
         return evolve(state, rng=e.rng, last_roll=tuple(e.dice))

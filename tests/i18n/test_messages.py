@@ -126,7 +126,7 @@ def test_a_question_asked_before_a_restart_still_speaks_each_language(tmp_path: 
     setup = GameSetup.from_json({"edition": "monopolino", "players": ["Zoë", "Дмитрий"],
                                  "dice": "digital", "seed": 3, "settings": {}})
     events = game.new_game(setup)
-    assert "prompt_asked" in [e.type for e in events]
+    assert "prompt_asked@2" in [e.type for e in events]
     store = Store(tmp_path / "games.db")
     with store.transaction() as conn:
         store.add_game(conn, "g1", "monopolino", "t", 0.0, "1234")
