@@ -255,16 +255,34 @@ def message_id(key: str, plural: str = "") -> str:
 def known_messages() -> dict[str, tuple[str, str]]:
     """Every message an id can name: the catalogue template's (``messages.pot``) and the
     retired ones, by :func:`message_id`."""
-    with (LOCALES / "messages.pot").open("rb") as f:
-        template = read_po(f)
-    out = {}
-    for m in template:
-        if m.id:
-            key, plural = (str(m.id[0]), str(m.id[1])) if isinstance(m.id, tuple | list) \
-                else (str(m.id), "")
-            out[message_id(key, plural)] = (key, plural)
+    out = {message_id(key, plural): (key, plural)
+           for key, plural in template_messages(LOCALES / "messages.pot") if key}
     for key, plural in retired_messages():
         out.setdefault(message_id(key, plural), (key, plural))
+    return out
+
+
+def template_messages(path: Path) -> list[tuple[str, str]]:
+    """The ``(msgid, plural)`` pairs of the template at ``path``: only its ``msgid`` and
+    ``msgid_plural`` lines are read (much less work than Babel's full parse)."""
+    out: list[tuple[str, str]] = []
+    entry: dict[str, str] = {}
+    field = ""  # the part being read: "msgid", "msgid_plural" or "" (a msgstr, a comment)
+    for line in path.read_text("utf-8").splitlines():
+        if line.startswith('"'):  # a continued string
+            if field:
+                entry[field] += json.loads(line)
+            continue
+        head, _, rest = line.partition(" ")
+        if head == "msgid":
+            if entry:
+                out.append((entry["msgid"], entry["msgid_plural"]))
+            entry = {"msgid": "", "msgid_plural": ""}
+        field = head if head in ("msgid", "msgid_plural") else ""
+        if field:
+            entry[field] += json.loads(rest)
+    if entry:
+        out.append((entry["msgid"], entry["msgid_plural"]))
     return out
 
 
