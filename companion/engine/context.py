@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 
+from companion.engine import prompt_log
 from companion.engine import rng as rng_mod
 from companion.engine.event_format import checked
 from companion.engine.prompts import ChoicePrompt, CommandPrompt, PromptKind, RollPrompt
@@ -189,7 +190,8 @@ class Ctx(Generic[S]):
             tag = _CLEARED
             if prompt is not None:
                 tag = _ASKED
-                asked = {"data": dict(prompt.data)} if prompt.data else {}
+                kept = prompt_log.stored(self.rules, prompt.kind, prompt.to, prompt.data)
+                asked = {"data": kept} if kept else {}
                 data = {"kind": prompt.kind, "to": list(prompt.to), "text": prompt.text,
                         **asked, **data}
             if self.rules.flow_is_bookkeeping:

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, Generic, TypeVar
 
+from companion.engine import prompt_log
 from companion.engine.event_format import UPCASTERS, EventData, fact
 from companion.engine.events import Finished, Noted, RngAdvanced, Rolled
 from companion.engine.i18n import Msg
@@ -138,7 +139,8 @@ class SharedEvents(Generic[S]):
 
     def on_prompt_asked(self, state: S, e: PromptAsked) -> S:
         text = e.text if isinstance(e.text, Msg) else str(e.text)
-        return evolve(state, prompt=Prompt(e.kind, tuple(e.to), text, dict(e.data or {})),
+        data = prompt_log.read(self, e.kind, e.to, e.data or {})
+        return evolve(state, prompt=Prompt(e.kind, tuple(e.to), text, data),
                       todo=_todo(state.todo, e.todo, e.kept))
 
     def on_prompt_cleared(self, state: S, e: PromptCleared) -> S:

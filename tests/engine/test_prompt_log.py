@@ -109,3 +109,23 @@ def test_a_game_stored_with_the_version_1_prompts_replays_to_the_same_state() ->
         v1.append(Event(e.type, data_from_stored(stored_data(e.data)), e.say, e.cite))
     assert any(e.type == "prompt_asked" for e in v1)
     assert game.replay(v1) == game.replay(events)
+
+
+def test_a_roll_or_choice_stores_only_what_its_declared_kind_cannot_give_back() -> None:
+    """Mario's turn: the dice to roll, not the step the kind declares, the player it asks or
+    the default button; Pokémon's Lapras choice: its options, not its declared step. A replay
+    gives the whole prompt back."""
+    for example, kind, want in (("mario-two-players.json", "turn", {"roll": {"count": 2}}),
+                                ("pokemon-two-trainers.json", "lapras", None)):
+        events = _played(example)
+        at = next(i for i, e in enumerate(events) if e.type.startswith("prompt_asked")
+                  and e.data["kind"] == kind)
+        data = events[at].data["data"]
+        if want is not None:
+            assert data == want
+        else:
+            assert "task" not in data and data["options"]
+        state = game.replay(events[:at + 1])
+        assert state.prompt is not None and state.prompt.data != data
+        full = state.prompt.data
+        assert full.get("task", full.get("roll", {}).get("task"))
