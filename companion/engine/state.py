@@ -4,7 +4,7 @@ copies the interpreter makes."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, Generic, TypeVar
 
@@ -76,7 +76,7 @@ class PromptAsked(EventData):
     kind: str
     to: list[str]
     text: str
-    todo: list[Mapping[str, Any]]
+    todo: Sequence[Mapping[str, Any]] = ()
     data: Mapping[str, Any] | None = None
     kept: int = 0
 
@@ -87,7 +87,7 @@ class PromptCleared(EventData):
     to-do list is ``todo`` then the last ``kept`` steps of the list before (none once the
     rules have settled)."""
 
-    todo: list[Mapping[str, Any]]
+    todo: Sequence[Mapping[str, Any]] = ()
     kept: int = 0
 
 
@@ -122,13 +122,16 @@ def todo_change(before: tuple[Task, ...], after: tuple[Task, ...]) -> dict[str, 
         if old != new:
             break
         kept += 1
-    out: dict[str, Any] = {"todo": [t.to_json() for t in after[:len(after) - kept]]}
+    out: dict[str, Any] = {}
+    if len(after) > kept:
+        out["todo"] = [t.to_json() for t in after[:len(after) - kept]]
     if kept:
         out["kept"] = kept
     return out
 
 
-def _todo(before: tuple[Task, ...], todo: list[Mapping[str, Any]], kept: int) -> tuple[Task, ...]:
+def _todo(before: tuple[Task, ...], todo: Sequence[Mapping[str, Any]], kept: int
+          ) -> tuple[Task, ...]:
     """The to-do list :func:`todo_change` stored."""
     return (*(Task.from_json(t) for t in todo), *(before[len(before) - kept:] if kept else ()))
 
