@@ -19,13 +19,12 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import sys
 import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
-
-from a2wsgi.wsgi import build_environ
 
 from web.streams import StreamSpec
 
@@ -129,10 +128,7 @@ class Front:
             await _answer(send, 413, [("Content-Type", "application/json")],
                           b'{"error": "The request is too large.", "code": "too_large"}')
             return
-        environ: dict[str, Any] = dict(build_environ(scope, io.BytesIO(body)))  # type: ignore[arg-type]
-        environ.pop("HTTP_TRANSFER_ENCODING", None)  # the body is whole now
-        if body or "CONTENT_LENGTH" in environ:
-            environ["CONTENT_LENGTH"] = str(len(body))
+        environ = _environ(scope, body)
         environ["companion.front"] = self
         status, headers, data, spec = await self.loop.run_in_executor(
             self.pool, self._call_app, environ)
@@ -220,6 +216,35 @@ class Front:
             self.streams -= 1
             hung_up.cancel()
             spec.release()
+
+
+def _environ(scope: dict[str, Any], body: bytes) -> dict[str, Any]:
+    """The WSGI environ (PEP 3333) of an ASGI request whose body is whole."""
+    path = scope["path"].encode("utf-8").decode("latin-1")
+    root = scope.get("root_path", "").encode("utf-8").decode("latin-1")
+    server, port = scope.get("server") or ("localhost", 80)
+    environ: dict[str, Any] = {
+        "REQUEST_METHOD": scope["method"], "SCRIPT_NAME": root,
+        "PATH_INFO": path[len(root):] if path.startswith(root) else path,
+        "QUERY_STRING": scope["query_string"].decode("ascii"),
+        "SERVER_NAME": server, "SERVER_PORT": str(port or 0),
+        "SERVER_PROTOCOL": f"HTTP/{scope['http_version']}",
+        "wsgi.version": (1, 0), "wsgi.url_scheme": scope.get("scheme", "http"),
+        "wsgi.input": io.BytesIO(body), "wsgi.errors": sys.stderr,
+        "wsgi.multithread": True, "wsgi.multiprocess": False, "wsgi.run_once": False}
+    if scope.get("client"):
+        environ["REMOTE_ADDR"], environ["REMOTE_PORT"] = scope["client"][0], str(scope["client"][1])
+    for raw, value in scope["headers"]:
+        name = raw.decode("latin-1").upper().replace("-", "_")
+        if name == "TRANSFER_ENCODING":
+            continue  # the body is whole: its length is known
+        if name not in ("CONTENT_TYPE", "CONTENT_LENGTH"):
+            name = f"HTTP_{name}"
+        text = value.decode("latin-1")
+        environ[name] = f"{environ[name]},{text}" if name in environ else text
+    if body or "CONTENT_LENGTH" in environ:
+        environ["CONTENT_LENGTH"] = str(len(body))
+    return environ
 
 
 async def _answer(send: Any, status: int, headers: list[tuple[str, str]], body: bytes) -> None:

@@ -12,7 +12,7 @@ import uvicorn
 from flask import Flask
 
 from web.front import Front
-from web.guard import guarded
+from web.guard import Guard
 from web.process_tuning import raise_open_files, settle_garbage
 
 WORKERS = 16
@@ -38,9 +38,10 @@ class Server:
         self.sock = socket.create_server((host, port), family=family, backlog=1024)
         self.effective_port = int(self.sock.getsockname()[1])
         self.front = Front(app, threads)
-        protocol: Any = guarded(head_timeout, body_timeout, per_address, max_connections,
+        self.guard = Guard(head_timeout, body_timeout, per_address, max_connections,
                            http or os.environ.get("COMPANION_HTTP") or "auto")
-        config = uvicorn.Config(self.front, http=protocol, loop="asyncio", lifespan="off",
+        config = uvicorn.Config(self.guard.app(self.front), http=self.guard.protocol,
+                                loop="asyncio", lifespan="off", proxy_headers=False,
                                 interface="asgi3", timeout_keep_alive=keepalive,
                                 timeout_graceful_shutdown=3, log_config=None,
                                 access_log=False, server_header=False, ws="none")

@@ -176,3 +176,25 @@ def test_a_phone_that_hangs_up_its_stream_is_noticed_at_once(service: Any) -> No
         assert statuses == [200] * 20, statuses
     finally:
         srv.close()
+
+
+def test_uvicorn_is_bounded_to_the_versions_the_guard_was_proven_on() -> None:
+    """The guard builds on what uvicorn does not document (``Config(http=<class>)`` and its
+    protocols' module paths): an upgrade past the tested versions could silently drop a
+    deadline or a cap. pyproject.toml bounds uvicorn, the installed one is inside the bound,
+    and the page's server imports nothing private of a2wsgi or uvicorn but those paths."""
+    import tomllib
+    from importlib.metadata import version
+    from pathlib import Path
+
+    from packaging.requirements import Requirement
+
+    root = Path(__file__).resolve().parents[2]
+    deps = tomllib.loads((root / "pyproject.toml").read_text())["project"]["dependencies"]
+    uvicorn = next(Requirement(d) for d in deps if Requirement(d).name == "uvicorn")
+    assert any(s.operator == "<" for s in uvicorn.specifier), uvicorn
+    assert version("uvicorn") in uvicorn.specifier
+    for path in (root / "web").rglob("*.py"):
+        text = path.read_text()
+        assert "a2wsgi." not in text and ".cycle" not in text, path
+        assert "uvicorn.protocols" not in text or path.name == "guard.py", path

@@ -301,8 +301,7 @@ def test_an_answer_is_sent_whole_without_waiting_for_the_phones_ack(service: Any
             for _ in range(2):  # the second answer on a kept connection is the one Nagle held
                 s.sendall(b"GET /api/session HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
                 assert _whole_answer(s).split()[1] == b"200"
-            held = [c for c in srv.uvicorn.server_state.connections
-                    if getattr(c, "client", None) and c.client[0] == "127.0.0.7"]
+            held = list(srv.guard.held["127.0.0.7"])
             assert len(held) == 1
             sock = held[0].transport.get_extra_info("socket")
             assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
