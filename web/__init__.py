@@ -17,7 +17,7 @@ from web import compression, errors, security
 from web.claims import Claims
 from web.context import StreamSlots, Web
 from web.security import BankerSessions, Limiter
-from web.sessions import RememberingSessions
+from web.sessions import SteadySessions
 
 if TYPE_CHECKING:
     from companion.service.game_service import ServicePort
@@ -78,7 +78,7 @@ def create_app(service: ServicePort, hardware: Any = None,
                   "heartbeat": float(cfg.get("heartbeat", 15)),
                   "table": cfg.get("table")},
     )
-    app.session_interface = RememberingSessions()
+    app.session_interface = SteadySessions()
     security.install(app)
     errors.install(app)
     compression.install(app)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import socket
-import sys
 from typing import Any
 
 import uvicorn
@@ -19,9 +18,6 @@ WORKERS = 16
 """Threads that run Flask: requests are whole and short when they reach one."""
 STREAMS = 600
 """Open live streams (each costs a socket and a few KB on the loop, not a thread)."""
-SWITCH_INTERVAL = float(os.environ.get("COMPANION_SWITCH_INTERVAL", "0.001"))
-"""Seconds Python lets one thread run before switching (default 5 ms): a woken loop waits
-less for a worker that holds the GIL."""
 
 
 class Server:
@@ -32,7 +28,6 @@ class Server:
                  per_address: int = 32, max_connections: int = 2000,
                  http: str | None = None) -> None:
         app.extensions["companion"].streams.capacity = STREAMS
-        sys.setswitchinterval(SWITCH_INTERVAL)
         raise_open_files(max_connections + 100)
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         self.sock = socket.create_server((host, port), family=family, backlog=1024)
