@@ -1,5 +1,6 @@
-"""The production server for the page: uvicorn serving :class:`web.front.Front` (docs/web.md
-says why)."""
+"""The production server for the page, uvicorn serving :class:`web.front.Front` (docs/web.md
+says why), and for the venue screen, the same server serving
+:class:`web.venue.live.VenueFront` (docs/venue.md)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from flask import Flask
 from web.front import Front
 from web.guard import Guard
 from web.process_tuning import raise_open_files, settle_garbage
+from web.venue.live import VenueFront
 
 WORKERS = 16
 """Threads that run Flask: requests are whole and short when they reach one."""
@@ -26,13 +28,19 @@ class Server:
     def __init__(self, app: Flask, host: str, port: int, threads: int = WORKERS, *,
                  head_timeout: float = 10.0, body_timeout: float = 10.0, keepalive: int = 30,
                  per_address: int = 32, max_connections: int = 2000,
-                 http: str | None = None) -> None:
-        app.extensions["companion"].streams.capacity = STREAMS
+                 http: str | None = None, venue: bool = False) -> None:
+        """The page's app, or with ``venue`` the venue screen's (``create_venue_app``)."""
+        if venue:
+            self.front: Front | VenueFront = VenueFront(app, threads)
+            self._closing: Any = app.extensions["venue"]["closing"].set
+        else:
+            app.extensions["companion"].streams.capacity = STREAMS
+            self.front = Front(app, threads)
+            self._closing = app.extensions["companion"].close_streams
         raise_open_files(max_connections + 100)
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         self.sock = socket.create_server((host, port), family=family, backlog=1024)
         self.effective_port = int(self.sock.getsockname()[1])
-        self.front = Front(app, threads)
         self.guard = Guard(head_timeout, body_timeout, per_address, max_connections,
                            http or os.environ.get("COMPANION_HTTP") or "auto")
         config = uvicorn.Config(self.guard.app(self.front), http=self.guard.protocol,
@@ -41,14 +49,13 @@ class Server:
                                 timeout_graceful_shutdown=3, log_config=None,
                                 access_log=False, server_header=False, ws="none")
         self.uvicorn = uvicorn.Server(config)
-        self._app = app
 
     def run(self) -> None:
         self.uvicorn.run(sockets=[self.sock])
 
     def close(self) -> None:
         """Stop serving: open streams end, connections close, ``run`` returns."""
-        self._app.extensions["companion"].close_streams()
+        self._closing()
         loop = self.front.loop
         if loop is not None and not loop.is_closed():
             try:
@@ -62,6 +69,12 @@ def make_server(app: Flask, host: str, port: int, threads: int = WORKERS,
                 **limits: Any) -> Server:
     """A server bound to ``host:port`` (``port`` 0: a free one); call ``.run()`` to serve."""
     return Server(app, host, port, min(threads, WORKERS), **limits)
+
+
+def make_venue_server(app: Flask, host: str, port: int) -> Server:
+    """The venue screen's server (``app`` from ``web.venue.create_venue_app``), bound to
+    ``host:port``; call ``.run()`` to serve."""
+    return Server(app, host, port, 8, venue=True)
 
 
 def serve(app: Flask, host: str = "0.0.0.0", port: int = 8000, threads: int = WORKERS) -> None:

@@ -276,13 +276,12 @@ def reader_uids(config: dict[str, Any], role: str | None) -> Any:
 
 def run_venue_screen(args: argparse.Namespace) -> int:
     """``companion venue``: the venue screen's page served, fed by the broker."""
-    from cheroot import wsgi
-
     from companion.platform.config import ConfigError
     from companion.venue.board import Board
     from companion.venue.screen import parse_listen
     from companion.venue.settings import NAME
     from companion.venue.subscriber import ScreenSubscriber
+    from web.server import make_venue_server
     from web.venue import create_venue_app
 
     try:
@@ -299,23 +298,20 @@ def run_venue_screen(args: argparse.Namespace) -> int:
                            client_id=f"companion-venue-screen-{socket.gethostname()}")
     title = args.title or ("Venue" if args.venue == "+" else args.venue)
     app = create_venue_app(board, title=title, language=args.language)
-    server = wsgi.Server((host, port), app, numthreads=40, max=40, request_queue_size=64,
-                         timeout=30, server_name="companion-venue")
-    server.prepare()
+    server = make_venue_server(app, host, port)
     sub.start()
 
     def on_signal(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
+        server.close()
 
     signal.signal(signal.SIGTERM, on_signal)
-    print(f"Venue screen on http://{host}:{server.bind_addr[1]}/  (broker {args.broker})",
+    print(f"Venue screen on http://{host}:{server.effective_port}/  (broker {args.broker})",
           flush=True)
     try:
-        server.serve()
+        server.run()
     except KeyboardInterrupt:
         pass
     finally:
-        app.extensions["venue"]["closing"].set()
-        server.stop()
+        server.close()
         sub.stop()
     return 0

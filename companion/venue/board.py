@@ -78,6 +78,11 @@ class Board:
         self.journal: deque[tuple[int, str, dict[str, Any]]] = deque(maxlen=JOURNAL)
         self.changed = threading.Condition()
         self.ignored = 0
+        self._listeners: list[Callable[[], None]] = []
+
+    def listen(self, listener: Callable[[], None]) -> None:
+        """Call ``listener()`` (on the receiving thread) after every message taken in."""
+        self._listeners.append(listener)
 
     # -- input ----------------------------------------------------------------------------
     def receive(self, topic: str, payload: bytes) -> None:
@@ -95,6 +100,9 @@ class Board:
         except (ValueError, KeyError, TypeError) as exc:
             self.ignored += 1
             log.warning("ignored a message on %s: %s", topic, exc)
+            return
+        for listener in self._listeners:
+            listener()
 
     def _route(self, venue: str, table: str, rest: list[str], body: Any) -> None:
         key = f"{venue}/{table}"

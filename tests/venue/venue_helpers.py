@@ -208,23 +208,20 @@ def run_all(tables: list[SimTable], fn: Callable[[SimTable], None]) -> None:
 
 
 class ScreenServer:
-    """The venue screen's page served for real (cheroot on a free loopback port)."""
+    """The venue screen's page served for real (the page's server, on a free loopback port)."""
 
     def __init__(self, board: Board, language: str = "en") -> None:
-        from cheroot import wsgi
-
+        from web.server import make_venue_server
         from web.venue import create_venue_app
 
         self.app = create_venue_app(board, title="Café", heartbeat=1, language=language)
-        self.server = wsgi.Server(("127.0.0.1", 0), self.app, numthreads=8, max=8)
-        self.server.prepare()
-        self.url = f"http://127.0.0.1:{self.server.bind_addr[1]}"
-        self.thread = threading.Thread(target=self.server.serve, daemon=True)
+        self.server = make_venue_server(self.app, "127.0.0.1", 0)
+        self.url = f"http://127.0.0.1:{self.server.effective_port}"
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
 
     def close(self) -> None:
-        self.app.extensions["venue"]["closing"].set()
-        self.server.stop()
+        self.server.close()
         self.thread.join(timeout=10)
 
 
