@@ -22,7 +22,7 @@ from __future__ import annotations
 import functools
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar, cast
 
 from companion.engine.asks import GenericAsks
@@ -93,6 +93,17 @@ class Rules(SharedEvents[S], CitationCatalogue, GenericAsks[S], ABC):
     def interpret_tap(self, state: S, obj: str, role: str) -> Command:
         """What a tag tap means now (``obj`` like ``"token:..."``); RuleError says why not."""
         raise IllegalCommand(Msg("That tag means nothing in this game."))
+
+    def story_counters(self) -> Sequence[Any]:
+        """What the game's story counts for each player (``Counter``s, see
+        :mod:`companion.engine.story`), declared beside the edition; none: the story says
+        only who won."""
+        return ()
+
+    def end_cite(self, state: S) -> str:
+        """The rule that ended a finished game, for a log from before citations (which
+        stored none with the end); "" when the edition cannot say."""
+        return ""
 
     # -- the interpreter ------------------------------------------------------------------
     def apply(self, state: S, event: Event) -> S:

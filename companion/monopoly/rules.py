@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import tomllib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,6 +23,7 @@ from companion.engine.i18n import N_, Msg, Msgs
 from companion.engine.registry import handler, prompt_kind
 from companion.engine.seeds import SeedError
 from companion.engine.state import Task
+from companion.engine.story import Counter
 from companion.engine.types import BANKER, Action, Command, GameSetup, IllegalCommand, SetupError
 from companion.monopoly import rng_setup
 from companion.monopoly.board import (
@@ -38,6 +39,7 @@ from companion.monopoly.effect_words import effect_choices
 from companion.monopoly.events import MonopolyEvents, fresh_deeds, new_player
 from companion.monopoly.market import AUCTION, BUY, MonopolyMarket
 from companion.monopoly.state import MonopolyState, Player
+from companion.monopoly.story import STORY_COUNTERS
 from companion.monopoly.trades import MonopolyTrades
 from companion.monopoly.turns import TURN, MonopolyTurns
 from companion.monopoly.view import monopoly_view
@@ -386,6 +388,11 @@ class MonopolyRules(
     def end_cite(self, state: MonopolyState) -> str:
         """The citation id of the rule that just ended the game."""
         return "end-last-standing"
+
+    def story_counters(self) -> Sequence[Counter]:
+        """The family's story lines (companion/monopoly/story.py); an edition with lines of
+        its own declares them in its package."""
+        return STORY_COUNTERS
 
     def ended(self, state: MonopolyState) -> tuple[list[str], str] | None:
         """The winners and why, once the game is over; None while it goes on."""

@@ -9,6 +9,7 @@ puts locations he lands on in GAME OVER, and fights the players he meets (never 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import TypedDict
 
@@ -22,6 +23,7 @@ from companion.engine.events import WentBankrupt
 from companion.engine.i18n import Msg, Msgs
 from companion.engine.prompts import RollPrompt
 from companion.engine.registry import effect, space_kind, task
+from companion.engine.story import Counter
 from companion.monopoly.board import Card, Space
 from companion.monopoly.rules import MonopolyRules
 from companion.monopoly.state import MonopolyState, values_of
@@ -64,6 +66,11 @@ class MarioRules(MarioRentAsked, MarioBowser, MonopolyRules):
     dice_names = ("red", "black")
     """The two dice as the rulebook names them (two-dice inputs name them); Bowser moves on
     the black."""
+
+    def story_counters(self) -> Sequence[Counter]:
+        from companion.editions.mario_story import STORY_COUNTERS  # late: it reads our facts
+
+        return STORY_COUNTERS
 
     def edition_setup(self, state: MonopolyState) -> MonopolyState:
         state = super().edition_setup(state)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.editions.master_trainer.base import (
@@ -16,10 +16,12 @@ from companion.editions.master_trainer.cards import DRAW_EVENT
 from companion.editions.master_trainer.data import EditionData, check_seed, load, unverified_words
 from companion.editions.master_trainer.spaces import SPACES
 from companion.editions.master_trainer.state import MasterTrainerState
+from companion.editions.master_trainer.story import STORY_COUNTERS
 from companion.editions.master_trainer.view import ViewRules
 from companion.engine import readings
 from companion.engine import rng as rng_mod
 from companion.engine.i18n import N_, Msg, Msgs
+from companion.engine.story import Counter
 from companion.engine.types import Command, GameSetup, IllegalCommand, SetupError
 
 COLOUR_NAMES = {"pink": N_("Pink"), "green": N_("Green"), "blue": N_("Blue"), "red": N_("Red")}
@@ -48,6 +50,14 @@ class MasterTrainerRules(ViewRules):
     a Pokémon Master. Players move their own movers; the companion keeps the rest."""
 
     citation_file = "seeds/master-trainer/rules.toml"
+
+    def story_counters(self) -> Sequence[Counter]:
+        return STORY_COUNTERS
+
+    def end_cite(self, state: MasterTrainerState) -> str:
+        """A game ends only when a trainer wins the Final Battle (for a log from before
+        citations)."""
+        return "final-win"
 
     def check(self) -> None:
         check_seed(self)

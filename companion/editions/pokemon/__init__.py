@@ -17,6 +17,7 @@ creditor as in the family rules.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -24,6 +25,7 @@ from companion.editions.pokemon import data
 from companion.editions.pokemon.battles import PokemonBattles
 from companion.editions.pokemon.catching import PokemonCatching, PokemonCaught, with_values
 from companion.editions.pokemon.spaces import PokemonSpaces
+from companion.editions.pokemon.story import STORY_COUNTERS
 from companion.editions.table_settings import TableSettings
 from companion.engine import readings
 from companion.engine.context import Ctx
@@ -31,6 +33,7 @@ from companion.engine.event_format import EventData, fact
 from companion.engine.events import WentBankrupt
 from companion.engine.i18n import N_, Msg, Msgs
 from companion.engine.registry import prompt_kind
+from companion.engine.story import Counter
 from companion.engine.types import Action, Command, IllegalCommand
 from companion.monopoly.board import load_board
 from companion.monopoly.debts import DEBT
@@ -184,6 +187,9 @@ class PokemonRules(TableSettings, PokemonSpaces, PokemonCatching, PokemonBattles
         return said
 
     # -- the end --------------------------------------------------------------------------
+    def story_counters(self) -> Sequence[Counter]:
+        return STORY_COUNTERS
+
     def end_cite(self, state: MonopolyState) -> str:
         return "end-mat"
 
