@@ -32,7 +32,6 @@ PENDING: dict[str, str] = {
     "companion/boxes/board_edit.py": "rulebook totals",
     "companion/boxes/profiles.py": "the Master Trainer profile branches",
     "web/profiles_api.py": "the Master Trainer profile editor branch",
-    "companion/service/prompt_help.py": "prompt help",
     "companion/editions/readings.py": "the Master Trainer readings file",
     "hardware/glance.py": "glance forms by prompt kind",
     "web/static/app.css": "a Pokémon-only style",

@@ -31,13 +31,15 @@ from typing import Any, TypedDict
 from companion.engine import readings, rng
 from companion.engine.context import Ctx, cites
 from companion.engine.event_format import EventData, fact
-from companion.engine.i18n import Msg
+from companion.engine.help import Help
+from companion.engine.i18n import N_, Msg
 from companion.engine.prompts import ChoicePrompt, RollPrompt
 from companion.engine.registry import effect, space_kind, task
 from companion.engine.state import Task, evolve
 from companion.engine.types import SetupError
 from companion.monopoly.board import Card, Space, load_board
 from companion.monopoly.cards import DeckPolicy, MonopolyCards, physical_decks
+from companion.monopoly.help import FAMILY_HELP
 from companion.monopoly.rules import MonopolyRules
 from companion.monopoly.state import EditionValues, MonopolyState, values_of
 
@@ -171,6 +173,17 @@ class MonopolinoRules(MonopolyRules):
     name = "monopolino"
     title = "Monopolino"
     max_players = 4
+    prompt_help = {
+        **FAMILY_HELP,
+        "turn": Help(N_("Your turn: roll the die and move your token clockwise that many "
+                     "spaces."), "move"),
+        "draw": Help(N_("A RISK space: draw the top RISK card, then tap it on the reader or pick "
+                     "it here: the companion follows its instructions."), "risk"),
+        "station": Help(N_("A station: roll the die again and move on that many spaces."),
+                        "station"),
+        "booth_card": Help(N_("A BOOTH card: without moving, you may place one of your booths on "
+                           "a space of the colour shown on the card."), "booth-card"),
+    }
     dice_count = 1
     quiet_kinds = frozenset({"go", "shooting_gallery"})
     without = WITHOUT

@@ -31,6 +31,7 @@ from companion.engine.commands import ArgumentError, check_args, declared_args
 from companion.engine.context import Ctx as Ctx  # editions and tests import these from here
 from companion.engine.context import cites as cites
 from companion.engine.event_format import EVENT_TYPES, is_current, renamed_to, upcast
+from companion.engine.help import Help
 from companion.engine.i18n import Msg
 from companion.engine.registry import handler, unanswered
 from companion.engine.state import DRAFT, BaseState, SharedEvents, Task, draft, seal
@@ -49,6 +50,9 @@ class Rules(SharedEvents[S], CitationCatalogue, GenericAsks[S], ABC):
     name: str = ""
     title: str = ""
     family: str = ""
+    prompt_help: Mapping[str, Help] = {}
+    """First-game help for each prompt kind the edition asks (companion/service/prompt_help.py;
+    tests/story/test_prompt_help.py fails on a kind with none)."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """An edition (a class that sets ``name`` and leaves nothing abstract) must answer

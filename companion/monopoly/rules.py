@@ -37,6 +37,7 @@ from companion.monopoly.cards import DRAW, MonopolyCards
 from companion.monopoly.debts import DEBT, MonopolyDebts
 from companion.monopoly.effect_words import effect_choices
 from companion.monopoly.events import MonopolyEvents, fresh_deeds, new_player
+from companion.monopoly.help import FAMILY_HELP
 from companion.monopoly.market import AUCTION, BUY, MonopolyMarket
 from companion.monopoly.state import MonopolyState, Player
 from companion.monopoly.story import STORY_COUNTERS
@@ -66,6 +67,7 @@ class MonopolyRules(
     """A Monopoly-family edition driven by its data file."""
 
     family = "monopoly"
+    prompt_help = FAMILY_HELP
     min_players = 2
     max_players = 4
     after_end_commands = frozenset()

@@ -15,6 +15,7 @@ from typing import TypedDict
 
 from companion.editions.mario.bowser import MarioBowser
 from companion.editions.mario.game_over import GameOverMarked
+from companion.editions.mario.help import PROMPT_HELP
 from companion.editions.mario.rent_asked import MarioRentAsked
 from companion.editions.mario.values import Bowser, MarioValues
 from companion.engine import readings
@@ -25,6 +26,7 @@ from companion.engine.prompts import RollPrompt
 from companion.engine.registry import effect, space_kind, task
 from companion.engine.story import Counter
 from companion.monopoly.board import Card, Space
+from companion.monopoly.help import FAMILY_HELP
 from companion.monopoly.rules import MonopolyRules
 from companion.monopoly.state import MonopolyState, values_of
 
@@ -59,6 +61,7 @@ class MarioRules(MarioRentAsked, MarioBowser, MonopolyRules):
     name = "mario"
     title = "Monopoly: The Super Mario Bros. Movie Edition"
     max_players = 6
+    prompt_help = {**FAMILY_HELP, **PROMPT_HELP}
     setting_names = readings.setting_names("mario")
     settings_info = readings.settings_info("mario")
     """Readings offered to the banker (seeds/mario.toml [[readings]], docs/readings/mario.md)."""

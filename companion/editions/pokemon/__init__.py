@@ -24,6 +24,7 @@ from typing import Any
 from companion.editions.pokemon import data
 from companion.editions.pokemon.battles import PokemonBattles
 from companion.editions.pokemon.catching import PokemonCatching, PokemonCaught, with_values
+from companion.editions.pokemon.help import PROMPT_HELP
 from companion.editions.pokemon.spaces import PokemonSpaces
 from companion.editions.pokemon.story import STORY_COUNTERS
 from companion.editions.table_settings import TableSettings
@@ -37,6 +38,7 @@ from companion.engine.story import Counter
 from companion.engine.types import Action, Command, IllegalCommand
 from companion.monopoly.board import load_board
 from companion.monopoly.debts import DEBT
+from companion.monopoly.help import FAMILY_HELP
 from companion.monopoly.rules import MonopolyRules
 from companion.monopoly.state import Assets, MonopolyState
 
@@ -75,6 +77,7 @@ class PokemonRules(TableSettings, PokemonSpaces, PokemonCatching, PokemonBattles
     title = "Monopoly: Pokémon Edition"
     max_players = 4
     dice_count = 1
+    prompt_help = {**FAMILY_HELP, **PROMPT_HELP}
     setting_names = ("ball_faces", *readings.setting_names("pokemon"))
     settings_info = ({"name": "ball_faces", "label": N_("Poké Ball faces on the catching die"),
                       "type": "int", "min": 1, "max": 6}, *readings.settings_info("pokemon"))

@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from typing import TypedDict
 
 from companion.editions.starwars.force import POWERS, StarWarsForce
+from companion.editions.starwars.help import PROMPT_HELP
 from companion.editions.table_settings import TableSettings
 from companion.engine import readings
 from companion.engine.commands import takes
@@ -18,6 +19,7 @@ from companion.engine.state import Task, evolve
 from companion.engine.types import Action, Command, IllegalCommand
 from companion.monopoly.board import Card, Space
 from companion.monopoly.debts import DEBT, SpaceArgs
+from companion.monopoly.help import FAMILY_HELP
 from companion.monopoly.market import BUY
 from companion.monopoly.rules import MonopolyRules
 from companion.monopoly.state import EditionValues, MonopolyState, values_of
@@ -65,6 +67,7 @@ class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
     name = "starwars"
     title = "Monopoly: Star Wars"
     max_players = 4
+    prompt_help = {**FAMILY_HELP, **PROMPT_HELP}
     order_dice = 1
     """Each player rolls one die; the highest roller starts."""
     setting_names = readings.setting_names("starwars")
