@@ -173,6 +173,18 @@ class MonopolinoRules(MonopolyRules):
     name = "monopolino"
     title = "Monopolino"
     max_players = 4
+    effect_words = {
+        **MonopolyRules.effect_words,
+        "pay_and_go": (N_("Pay, then go to a space"),
+                       N_("Pay {amount} to {to}, then go to {space}{salary}")),
+        "booth": (N_("Place a booth"), N_("Place a booth on a {color} space")),
+    }
+    kind_words = {
+        **MonopolyRules.kind_words, "train": N_("Train"), "lottery": N_("Lottery"),
+        "shooting_gallery": N_("Shooting Gallery"),
+        "go_to_shooting_gallery": N_("Go to Shooting Gallery"), "balloons": N_("Balloons"),
+        "sweets": N_("Sweets"),
+    }
     prompt_help = {
         **FAMILY_HELP,
         "turn": Help(N_("Your turn: roll the die and move your token clockwise that many "

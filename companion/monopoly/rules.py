@@ -35,7 +35,7 @@ from companion.monopoly.board import (
 )
 from companion.monopoly.cards import DRAW, MonopolyCards
 from companion.monopoly.debts import DEBT, MonopolyDebts
-from companion.monopoly.effect_words import effect_choices
+from companion.monopoly.effect_words import KIND_WORDS, WORDS, effect_choices
 from companion.monopoly.events import MonopolyEvents, fresh_deeds, new_player
 from companion.monopoly.help import FAMILY_HELP
 from companion.monopoly.market import AUCTION, BUY, MonopolyMarket
@@ -68,6 +68,10 @@ class MonopolyRules(
 
     family = "monopoly"
     prompt_help = FAMILY_HELP
+    effect_words: Mapping[str, tuple[str, str]] = WORDS
+    """Each card effect in words for the editors (companion/monopoly/effect_words.py)."""
+    kind_words: Mapping[str, str] = KIND_WORDS
+    """Each kind of space on the board in words."""
     min_players = 2
     max_players = 4
     after_end_commands = frozenset()

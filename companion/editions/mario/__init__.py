@@ -21,7 +21,7 @@ from companion.editions.mario.values import Bowser, MarioValues
 from companion.engine import readings
 from companion.engine.context import Ctx, cites
 from companion.engine.events import WentBankrupt
-from companion.engine.i18n import Msg, Msgs
+from companion.engine.i18n import N_, Msg, Msgs
 from companion.engine.prompts import RollPrompt
 from companion.engine.registry import effect, space_kind, task
 from companion.engine.story import Counter
@@ -62,6 +62,15 @@ class MarioRules(MarioRentAsked, MarioBowser, MonopolyRules):
     title = "Monopoly: The Super Mario Bros. Movie Edition"
     max_players = 6
     prompt_help = {**FAMILY_HELP, **PROMPT_HELP}
+    effect_words = {
+        **MonopolyRules.effect_words,
+        "move_bowser": (N_("Move Bowser"), N_("Bowser moves {steps}")),
+        "move_bowser_to": (N_("Move Bowser to a space"), N_("Bowser moves to {space}")),
+        "continue_all": (N_("Your GAME OVER spaces continue"),
+                         N_("Every GAME OVER space you own continues for free")),
+    }
+    kind_words = {**MonopolyRules.kind_words, "piranha_plant": N_("Piranha Plant"),
+                  "super_star": N_("Super Star")}
     setting_names = readings.setting_names("mario")
     settings_info = readings.settings_info("mario")
     """Readings offered to the banker (seeds/mario.toml [[readings]], docs/readings/mario.md)."""

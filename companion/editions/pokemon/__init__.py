@@ -78,6 +78,7 @@ class PokemonRules(TableSettings, PokemonSpaces, PokemonCatching, PokemonBattles
     max_players = 4
     dice_count = 1
     prompt_help = {**FAMILY_HELP, **PROMPT_HELP}
+    kind_words = {**MonopolyRules.kind_words, "lapras": N_("Lapras")}
     setting_names = ("ball_faces", *readings.setting_names("pokemon"))
     settings_info = ({"name": "ball_faces", "label": N_("Poké Ball faces on the catching die"),
                       "type": "int", "min": 1, "max": 6}, *readings.settings_info("pokemon"))

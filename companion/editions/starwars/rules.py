@@ -13,7 +13,7 @@ from companion.engine import readings
 from companion.engine.commands import takes
 from companion.engine.context import Ctx, cites
 from companion.engine.event_format import EventData, fact
-from companion.engine.i18n import Msg, Msgs
+from companion.engine.i18n import N_, Msg, Msgs
 from companion.engine.registry import effect, prompt_kind, space_kind
 from companion.engine.state import Task, evolve
 from companion.engine.types import Action, Command, IllegalCommand
@@ -68,6 +68,13 @@ class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
     title = "Monopoly: Star Wars"
     max_players = 4
     prompt_help = {**FAMILY_HELP, **PROMPT_HELP}
+    effect_words = {
+        **MonopolyRules.effect_words,
+        "hyperspace": (N_("Jump through hyperspace"), N_("Jump through hyperspace")),
+        "use_the_force": (N_("Use the Force"), N_("Use the Force")),
+    }
+    kind_words = {**MonopolyRules.kind_words, "force": N_("Force"),
+                  "hyperspace": N_("Hyperspace")}
     order_dice = 1
     """Each player rolls one die; the highest roller starts."""
     setting_names = readings.setting_names("starwars")
