@@ -28,6 +28,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, TypedDict
 
+from companion.boxes.board_edit import Totals
 from companion.engine import readings, rng
 from companion.engine.context import Ctx, cites
 from companion.engine.event_format import EventData, fact
@@ -185,6 +186,7 @@ class MonopolinoRules(MonopolyRules):
         "go_to_shooting_gallery": N_("Go to Shooting Gallery"), "balloons": N_("Balloons"),
         "sweets": N_("Sweets"),
     }
+    board_totals = Totals(spaces=32, locations=16, group_size=(2, 2), fixed=("go",))
     prompt_help = {
         **FAMILY_HELP,
         "turn": Help(N_("Your turn: roll the die and move your token clockwise that many "

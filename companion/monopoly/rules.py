@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion.boxes.board_edit import Totals
 from companion.engine import readings
 from companion.engine.commands import Amount, Id, Text, takes
 from companion.engine.context import Ctx, cites
@@ -72,6 +73,9 @@ class MonopolyRules(
     """Each card effect in words for the editors (companion/monopoly/effect_words.py)."""
     kind_words: Mapping[str, str] = KIND_WORDS
     """Each kind of space on the board in words."""
+    board_totals = Totals()
+    """What the edition's rulebook prints about its board (a board correction and a box
+    profile's board are checked against it: companion/boxes/board_edit.py)."""
     min_players = 2
     max_players = 4
     after_end_commands = frozenset()

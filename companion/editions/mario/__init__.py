@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TypedDict
 
+from companion.boxes.board_edit import Totals
 from companion.editions.mario.bowser import MarioBowser
 from companion.editions.mario.game_over import GameOverMarked
 from companion.editions.mario.help import PROMPT_HELP
@@ -71,6 +72,10 @@ class MarioRules(MarioRentAsked, MarioBowser, MonopolyRules):
     }
     kind_words = {**MonopolyRules.kind_words, "piranha_plant": N_("Piranha Plant"),
                   "super_star": N_("Super Star")}
+    board_totals = Totals(spaces=28, locations=16, group_size=(2, 2),
+                          kind_counts={"card": 6, "super_star": 1, "piranha_plant": 1},
+                          fixed=("go", "jail", "free-parking", "go-to-jail"))
+    """What the rulebook prints about the board (a box profile's board is checked against it)."""
     setting_names = readings.setting_names("mario")
     settings_info = readings.settings_info("mario")
     """Readings offered to the banker (seeds/mario.toml [[readings]], docs/readings/mario.md)."""

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+from companion.boxes.board_edit import Totals
 from companion.editions.pokemon import data
 from companion.editions.pokemon.battles import PokemonBattles
 from companion.editions.pokemon.catching import PokemonCatching, PokemonCaught, with_values
@@ -79,6 +80,8 @@ class PokemonRules(TableSettings, PokemonSpaces, PokemonCatching, PokemonBattles
     dice_count = 1
     prompt_help = {**FAMILY_HELP, **PROMPT_HELP}
     kind_words = {**MonopolyRules.kind_words, "lapras": N_("Lapras")}
+    board_totals = Totals(locations=16, group_size=(2, 2), fixed=("go",))
+    """What the rulebook prints about the board (a box profile's board is checked against it)."""
     setting_names = ("ball_faces", *readings.setting_names("pokemon"))
     settings_info = ({"name": "ball_faces", "label": N_("Poké Ball faces on the catching die"),
                       "type": "int", "min": 1, "max": 6}, *readings.settings_info("pokemon"))

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import TypedDict
 
+from companion.boxes.board_edit import Totals
 from companion.editions.starwars.force import POWERS, StarWarsForce
 from companion.editions.starwars.help import PROMPT_HELP
 from companion.editions.table_settings import TableSettings
@@ -75,6 +76,10 @@ class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
     }
     kind_words = {**MonopolyRules.kind_words, "force": N_("Force"),
                   "hyperspace": N_("Hyperspace")}
+    board_totals = Totals(group_size=(2, 4), group_exact={"endor": 3}, fixed=("go",))
+    """What the rulebook prints about the board. It gives no count of properties: "16 for
+    each ship" limits what one ship may own (the ``markers`` rule, checked when buying), not
+    the board (docs/readings/starwars.md)."""
     order_dice = 1
     """Each player rolls one die; the highest roller starts."""
     setting_names = readings.setting_names("starwars")
