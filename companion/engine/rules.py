@@ -51,6 +51,9 @@ class Rules(SharedEvents[S], CitationCatalogue, GenericAsks[S], ABC):
     title: str = ""
     family: str = ""
     prompt_help: Mapping[str, Help] = {}
+    move_words: Mapping[str, str] = {}
+    """Each of the edition's commands as a player names that move (``"{player}'s catch"``,
+    a message marked ``N_``), for the banker's undo and the history."""
     """First-game help for each prompt kind the edition asks (companion/service/prompt_help.py;
     tests/story/test_prompt_help.py fails on a kind with none)."""
 

@@ -63,6 +63,10 @@ class MarioRules(MarioRentAsked, MarioBowser, MonopolyRules):
     title = "Monopoly: The Super Mario Bros. Movie Edition"
     max_players = 6
     prompt_help = {**FAMILY_HELP, **PROMPT_HELP}
+    move_words = {**MonopolyRules.move_words,
+                  "ask_rent": N_("{player}'s call for rent"),
+                  "continue_location": N_("{player}'s continued location"),
+                  }
     effect_words = {
         **MonopolyRules.effect_words,
         "move_bowser": (N_("Move Bowser"), N_("Bowser moves {steps}")),

@@ -1,4 +1,5 @@
-"""Master Trainer's first-game help for the questions it asks (``Rules.prompt_help``)."""
+"""Master Trainer's first-game help for the questions it asks (``Rules.prompt_help``), and
+its moves in a player's words (``Rules.move_words``)."""
 
 from __future__ import annotations
 
@@ -49,3 +50,26 @@ PROMPT_HELP: dict[str, Help] = {
     "time_machine": Help(N_("A Time Machine card lets its holder make someone re-roll their "
                          "die; otherwise keep the dice as rolled."), "time-machine"),
 }
+
+MOVES: dict[str, str] = {
+    "accept": N_("{player}'s answer"),
+    "battle": N_("{player}'s challenge to a battle"),
+    "catch": N_("{player}'s catch"),
+    "challenge": N_("{player}'s Dice Challenge"),
+    "decline": N_("{player}'s answer"),
+    "discard": N_("{player}'s discard"),
+    "draw": N_("{player}'s card"),
+    "fight": N_("{player}'s fight"),
+    "keep": N_("{player}'s keeping the dice"),
+    "land": N_("{player}'s landing"),
+    "poke_doll": N_("{player}'s Poké Doll"),
+    "reveal": N_("{player}'s chip turned over"),
+    "revive": N_("{player}'s revival"),
+    "skip": N_("{player}'s pass"),
+    "starter": N_("{player}'s starter"),
+    "take": N_("{player}'s chip taken"),
+    "time_machine": N_("{player}'s Time Machine"),
+    "trade": N_("{player}'s trade"),
+    "use": N_("{player}'s card played"),
+}
+"""Each command as a player names that move (``Rules.move_words``)."""

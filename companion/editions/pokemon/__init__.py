@@ -79,6 +79,12 @@ class PokemonRules(TableSettings, PokemonSpaces, PokemonCatching, PokemonBattles
     max_players = 4
     dice_count = 1
     prompt_help = {**FAMILY_HELP, **PROMPT_HELP}
+    move_words = {**MonopolyRules.move_words,
+                  "battle": N_("{player}'s challenge to a battle"),
+                  "explore": N_("{player}'s exploring"),
+                  "reroll": N_("{player}'s roll again"),
+                  "stop": N_("{player}'s stop"),
+                  }
     kind_words = {**MonopolyRules.kind_words, "lapras": N_("Lapras")}
     board_totals = Totals(locations=16, group_size=(2, 2), fixed=("go",))
     """What the rulebook prints about the board (a box profile's board is checked against it)."""

@@ -69,6 +69,9 @@ class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
     title = "Monopoly: Star Wars"
     max_players = 4
     prompt_help = {**FAMILY_HELP, **PROMPT_HELP}
+    move_words = {**MonopolyRules.move_words,
+                  "sell_to_creditor": N_("{player}'s sale to a creditor"),
+                  }
     effect_words = {
         **MonopolyRules.effect_words,
         "hyperspace": (N_("Jump through hyperspace"), N_("Jump through hyperspace")),
