@@ -32,7 +32,6 @@ PENDING: dict[str, str] = {
     "companion/boxes/profiles.py": "the Master Trainer profile branches",
     "web/profiles_api.py": "the Master Trainer profile editor branch",
     "companion/editions/readings.py": "the Master Trainer readings file",
-    "hardware/glance.py": "glance forms by prompt kind",
     "web/static/app.css": "a Pokémon-only style",
 }
 """Files still naming an edition, with what is left to move; may only shrink."""

@@ -186,6 +186,8 @@ class MonopolinoRules(MonopolyRules):
         "go_to_shooting_gallery": N_("Go to Shooting Gallery"), "balloons": N_("Balloons"),
         "sweets": N_("Sweets"),
     }
+    glance_forms = {**MonopolyRules.glance_forms,
+                    "booth_card": (N_("{player}: a booth on {colour}?"),)}
     board_totals = Totals(spaces=32, locations=16, group_size=(2, 2), fixed=("go",))
     prompt_help = {
         **FAMILY_HELP,

@@ -52,6 +52,9 @@ class Rules(SharedEvents[S], CitationCatalogue, GenericAsks[S], ABC):
     family: str = ""
     prompt_help: Mapping[str, Help] = {}
     move_words: Mapping[str, str] = {}
+    glance_forms: Mapping[str, tuple[str, ...]] = {}
+    """Each prompt kind's short forms for the 128x64 OLED (``N_`` messages naming the
+    prompt's arguments: hardware/glance.py uses the first its message fills)."""
     """Each of the edition's commands as a player names that move (``"{player}'s catch"``,
     a message marked ``N_``), for the banker's undo and the history."""
     """First-game help for each prompt kind the edition asks (companion/service/prompt_help.py;

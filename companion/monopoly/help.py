@@ -1,5 +1,6 @@
-"""The Monopoly family's first-game help for the prompt kinds every Monopoly edition asks (an
-edition's own ``prompt_help`` adds its kinds and may word a shared one its way)."""
+"""The Monopoly family's words for the prompt kinds every Monopoly edition asks: first-game
+help, and the OLED's glance (an edition's own ``prompt_help`` and ``glance_forms`` add its
+kinds and may word a shared one its way)."""
 
 from __future__ import annotations
 
@@ -24,3 +25,8 @@ FAMILY_HELP: dict[str, Help] = {
                  "pick it here): the companion does what it says."), "chance"),
 }
 """Prompt kind -> its help (``Rules.prompt_help``)."""
+
+FAMILY_GLANCES: dict[str, tuple[str, ...]] = {
+    "draw": (N_("{player}: draw a {deck} card."),),
+}
+"""Prompt kind -> its forms on the OLED (``Rules.glance_forms``)."""

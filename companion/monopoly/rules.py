@@ -38,7 +38,7 @@ from companion.monopoly.cards import DRAW, MonopolyCards
 from companion.monopoly.debts import DEBT, MonopolyDebts
 from companion.monopoly.effect_words import KIND_WORDS, WORDS, effect_choices
 from companion.monopoly.events import MonopolyEvents, fresh_deeds, new_player
-from companion.monopoly.help import FAMILY_HELP
+from companion.monopoly.help import FAMILY_GLANCES, FAMILY_HELP
 from companion.monopoly.market import AUCTION, BUY, MonopolyMarket
 from companion.monopoly.moves import FAMILY_MOVES
 from companion.monopoly.state import MonopolyState, Player
@@ -71,6 +71,7 @@ class MonopolyRules(
     family = "monopoly"
     prompt_help = FAMILY_HELP
     move_words = FAMILY_MOVES
+    glance_forms = FAMILY_GLANCES
     effect_words: Mapping[str, tuple[str, str]] = WORDS
     """Each card effect in words for the editors (companion/monopoly/effect_words.py)."""
     kind_words: Mapping[str, str] = KIND_WORDS

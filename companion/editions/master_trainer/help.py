@@ -1,5 +1,6 @@
 """Master Trainer's first-game help for the questions it asks (``Rules.prompt_help``), and
-its moves in a player's words (``Rules.move_words``)."""
+its moves in a player's words (``Rules.move_words``) and its questions at a glance on the
+OLED (``Rules.glance_forms``)."""
 
 from __future__ import annotations
 
@@ -73,3 +74,15 @@ MOVES: dict[str, str] = {
     "use": N_("{player}'s card played"),
 }
 """Each command as a player names that move (``Rules.move_words``)."""
+
+GLANCES: dict[str, tuple[str, ...]] = {
+    "time_machine": (N_("Dice: {rolls}. A Time Machine?"),),
+    "catch": (N_("Catch {pokemon}? {odds}"),),
+    "draw_items": (N_("{player}: draw an Item Card."),),
+    "prize": (N_("{player}: take Item Cards from {other}."),),
+    "roll": (N_("{players}: roll one die."),),
+    "fight": (N_("{players}: choose a Pokémon."),),
+    "starter": (N_("Turn over a starter chip."),),
+    "land": (N_("{player} rolled {n}: where did the mover land?"),),
+}
+"""Each prompt kind's forms on the OLED (``Rules.glance_forms``)."""

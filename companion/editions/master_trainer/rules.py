@@ -14,7 +14,7 @@ from companion.editions.master_trainer.base import (
 from companion.editions.master_trainer.battles import PRIZE
 from companion.editions.master_trainer.cards import DRAW_EVENT
 from companion.editions.master_trainer.data import EditionData, check_seed, load, unverified_words
-from companion.editions.master_trainer.help import MOVES, PROMPT_HELP
+from companion.editions.master_trainer.help import GLANCES, MOVES, PROMPT_HELP
 from companion.editions.master_trainer.spaces import SPACES
 from companion.editions.master_trainer.state import MasterTrainerState
 from companion.editions.master_trainer.story import STORY_COUNTERS
@@ -53,6 +53,7 @@ class MasterTrainerRules(ViewRules):
     citation_file = "seeds/master-trainer/rules.toml"
     prompt_help = PROMPT_HELP
     move_words = MOVES
+    glance_forms = GLANCES
 
     def story_counters(self) -> Sequence[Counter]:
         return STORY_COUNTERS

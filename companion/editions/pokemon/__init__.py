@@ -86,6 +86,11 @@ class PokemonRules(TableSettings, PokemonSpaces, PokemonCatching, PokemonBattles
                   "stop": N_("{player}'s stop"),
                   }
     kind_words = {**MonopolyRules.kind_words, "lapras": N_("Lapras")}
+    glance_forms = {
+        **MonopolyRules.glance_forms,
+        "battle_card": (N_("{player}: {total} against {theirs}. A Challenge card?"),),
+        "explore": (N_("{player}: explore {space}?"),),
+    }
     board_totals = Totals(locations=16, group_size=(2, 2), fixed=("go",))
     """What the rulebook prints about the board (a box profile's board is checked against it)."""
     setting_names = ("ball_faces", *readings.setting_names("pokemon"))
