@@ -34,6 +34,7 @@ from companion.monopoly.board import (
     check_seed,
     load_board,
 )
+from companion.monopoly.box_profile import MonopolyBox
 from companion.monopoly.cards import DRAW, MonopolyCards
 from companion.monopoly.debts import DEBT, MonopolyDebts
 from companion.monopoly.effect_words import KIND_WORDS, WORDS, effect_choices
@@ -77,6 +78,8 @@ class MonopolyRules(
     kind_words: Mapping[str, str] = KIND_WORDS
     """Each kind of space on the board in words."""
     board_totals = Totals()
+    box = MonopolyBox()
+    """What a box profile holds for the edition: its board and cards (box_profile.py)."""
     """What the edition's rulebook prints about its board (a board correction and a box
     profile's board are checked against it: companion/boxes/board_edit.py)."""
     min_players = 2

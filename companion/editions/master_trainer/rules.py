@@ -12,6 +12,7 @@ from companion.editions.master_trainer.base import (
     initial_trainers,
 )
 from companion.editions.master_trainer.battles import PRIZE
+from companion.editions.master_trainer.box_profile import MasterTrainerBox
 from companion.editions.master_trainer.cards import DRAW_EVENT
 from companion.editions.master_trainer.data import EditionData, check_seed, load, unverified_words
 from companion.editions.master_trainer.help import GLANCES, MOVES, PROMPT_HELP
@@ -54,6 +55,8 @@ class MasterTrainerRules(ViewRules):
     prompt_help = PROMPT_HELP
     move_words = MOVES
     glance_forms = GLANCES
+    box = MasterTrainerBox()
+    """What a box profile holds: deck and chip counts, groups, Rival Cards (box_profile.py)."""
 
     def story_counters(self) -> Sequence[Counter]:
         return STORY_COUNTERS
