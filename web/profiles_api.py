@@ -45,7 +45,7 @@ def _call(fn: Callable[[Profiles], Any]) -> Any:
 def editor_data(profile: dict[str, Any]) -> dict[str, Any]:
     """The profile with what the editor shows: every space and card with its facts and
     still-unverified marks, the kinds, colours and decks to choose from (what the edition's
-    box declares: companion/boxes/box.py)."""
+    box declares: companion/engine/box.py)."""
     facts = unverified_facts(profile)
     rules = find_edition(profile["edition"])
     return {"profile": profile, "unverified": facts, "board": None,

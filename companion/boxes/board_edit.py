@@ -16,13 +16,13 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
 from companion.engine.i18n import LANGUAGES, SOURCE, Msg, Msgs
 from companion.engine.types import SetupError
 from companion.monopoly import words
+from companion.monopoly.totals import Totals
 
 SPACE_FIELDS = ("kind", "name", "color", "price", "rent", "amount", "deck")
 NUMBER_FIELDS = ("price", "rent", "amount")
@@ -32,20 +32,6 @@ STRUCTURAL = ("add", "remove", "order")
 UNUSED = frozenset({"station"})
 """Kinds the shared rules know but no shipped edition's board has (offered only where used)."""
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
-
-
-@dataclass(frozen=True)
-class Totals:
-    """What an edition's rulebook prints about its board (None: not printed), declared by its
-    rules (``board_totals``, from the rulebook; seeds/<edition>.toml's header)."""
-
-    spaces: int | None = None
-    locations: int | None = None
-    group_size: tuple[int, int] = (2, 4)
-    group_exact: Mapping[str, int] = field(default_factory=dict)
-    kind_counts: Mapping[str, int] = field(default_factory=dict)
-    fixed: tuple[str, ...] = ()
-    """Space ids the rulebook places (never removed or moved)."""
 
 
 def field_error(path: str, text: str) -> SetupError:

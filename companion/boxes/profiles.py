@@ -19,8 +19,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.boxes import card_tags
-from companion.boxes.box import BoxProfile
+from companion.boxes.monopoly_box import MonopolyBox
 from companion.boxes.tags import TagError, normalise_uid
+from companion.engine.box import BoxProfile
 from companion.engine.editions import available, find_edition
 from companion.engine.i18n import Msg, said
 from companion.engine.types import GameSetup, PlayerSeat, SetupError
@@ -98,8 +99,11 @@ def check(raw: Any) -> dict[str, Any]:
 
 
 def box_of(rules: Any) -> BoxProfile:
-    """What a profile holds for the edition of ``rules`` (its declared ``box``)."""
-    box: BoxProfile = getattr(rules, "box", None) or BoxProfile()
+    """What a profile holds for the edition of ``rules``: its declared ``box``, else the
+    Monopoly family's board and cards, else nothing to correct."""
+    box: BoxProfile | None = getattr(rules, "box", None)
+    if box is None:
+        box = MonopolyBox() if getattr(rules, "family", "") == "monopoly" else BoxProfile()
     return box
 
 

@@ -28,7 +28,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, TypedDict
 
-from companion.boxes.board_edit import Totals
 from companion.engine import readings, rng
 from companion.engine.context import Ctx, cites
 from companion.engine.event_format import EventData, fact
@@ -43,6 +42,7 @@ from companion.monopoly.cards import DeckPolicy, MonopolyCards, physical_decks
 from companion.monopoly.help import FAMILY_HELP
 from companion.monopoly.rules import MonopolyRules
 from companion.monopoly.state import EditionValues, MonopolyState, values_of
+from companion.monopoly.totals import Totals
 
 C = Ctx[MonopolyState]
 

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.boxes.board_edit import Totals
 from companion.engine import readings
 from companion.engine.commands import Amount, Id, Text, takes
 from companion.engine.context import Ctx, cites
@@ -34,7 +33,6 @@ from companion.monopoly.board import (
     check_seed,
     load_board,
 )
-from companion.monopoly.box_profile import MonopolyBox
 from companion.monopoly.cards import DRAW, MonopolyCards
 from companion.monopoly.debts import DEBT, MonopolyDebts
 from companion.monopoly.effect_words import KIND_WORDS, WORDS, effect_choices
@@ -44,6 +42,7 @@ from companion.monopoly.market import AUCTION, BUY, MonopolyMarket
 from companion.monopoly.moves import FAMILY_MOVES
 from companion.monopoly.state import MonopolyState, Player
 from companion.monopoly.story import STORY_COUNTERS
+from companion.monopoly.totals import Totals
 from companion.monopoly.trades import MonopolyTrades
 from companion.monopoly.turns import TURN, MonopolyTurns
 from companion.monopoly.view import monopoly_view
@@ -78,8 +77,6 @@ class MonopolyRules(
     kind_words: Mapping[str, str] = KIND_WORDS
     """Each kind of space on the board in words."""
     board_totals = Totals()
-    box = MonopolyBox()
-    """What a box profile holds for the edition: its board and cards (box_profile.py)."""
     """What the edition's rulebook prints about its board (a board correction and a box
     profile's board are checked against it: companion/boxes/board_edit.py)."""
     min_players = 2

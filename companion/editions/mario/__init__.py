@@ -13,11 +13,11 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TypedDict
 
-from companion.boxes.board_edit import Totals
 from companion.editions.mario.bowser import MarioBowser
 from companion.editions.mario.game_over import GameOverMarked
 from companion.editions.mario.help import PROMPT_HELP
 from companion.editions.mario.rent_asked import MarioRentAsked
+from companion.editions.mario.story import STORY_COUNTERS
 from companion.editions.mario.values import Bowser, MarioValues
 from companion.engine import readings
 from companion.engine.context import Ctx, cites
@@ -30,6 +30,7 @@ from companion.monopoly.board import Card, Space
 from companion.monopoly.help import FAMILY_HELP
 from companion.monopoly.rules import MonopolyRules
 from companion.monopoly.state import MonopolyState, values_of
+from companion.monopoly.totals import Totals
 
 __all__ = ["GameOverMarked", "MarioRules", "MarioValues"]
 
@@ -89,8 +90,6 @@ class MarioRules(MarioRentAsked, MarioBowser, MonopolyRules):
     the black."""
 
     def story_counters(self) -> Sequence[Counter]:
-        from companion.editions.mario_story import STORY_COUNTERS  # late: it reads our facts
-
         return STORY_COUNTERS
 
     def edition_setup(self, state: MonopolyState) -> MonopolyState:

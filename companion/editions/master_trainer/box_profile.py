@@ -1,13 +1,13 @@
 """A Pokémon Master Trainer box's profile: its deck and chip counts, Evolution Groups and
-Rival Cards (companion/boxes/box.py); no card texts, a tag per card of each deck."""
+Rival Cards (companion/engine/box.py); no card texts, a tag per card of each deck."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from companion.boxes.box import BoxProfile
-from companion.editions.master_trainer.data import load
+from companion.editions.master_trainer.data import EditionData, load
+from companion.engine.box import BoxProfile
 from companion.engine.i18n import Msg, said, wire
 from companion.engine.types import SetupError
 
@@ -17,8 +17,6 @@ TABLES = ("item_deck", "event_deck", "board_spaces", "city_items")
 
 class MasterTrainerBox(BoxProfile):
     def card_objects(self, rules: Any, settings: Mapping[str, Any]) -> set[str]:
-        from companion.editions.master_trainer.rules import card_objects  # the rules import us
-
         return {o for o, _ in card_objects(load(settings))}
 
     def check(self, rules: Any, settings: Mapping[str, Any]) -> None:
@@ -45,8 +43,6 @@ class MasterTrainerBox(BoxProfile):
 
     def editor(self, rules: Any, profile: Mapping[str, Any], facts: list[str]
                ) -> dict[str, Any]:
-        from companion.editions.master_trainer.rules import card_objects  # the rules import us
-
         tags = {obj: uid for uid, obj in profile["tags"].items()}
         data = load(profile["settings"])
 
@@ -59,3 +55,17 @@ class MasterTrainerBox(BoxProfile):
                 "card_tags": [{"id": (card := obj.removeprefix("card:")), "label": wire(label),
                                "deck": deck(card), "tag": tags.get(obj)}  # wire: each language
                               for obj, label in card_objects(data)]}
+
+
+def card_objects(data: EditionData) -> list[tuple[str, str]]:
+    """One tag object per card of the Item and Event decks (``card:<kind>-<n>``) and per
+    Rival Card (``card:<rival>-1``)."""
+    out: list[tuple[str, str]] = []
+    for kind, deck, names in (("item", data.item_deck, data.item_names),
+                              ("event", data.event_deck, data.event_names)):
+        out += [(f"card:{k}-{i}", Msg("Item Card: {card} ({i} of {n})", card=names[k], i=i, n=n)
+                 if kind == "item" else
+                 Msg("Event Card: {card} ({i} of {n})", card=names[k], i=i, n=n))
+                for k, n in deck.items() for i in range(1, n + 1)]
+    out += [(f"card:{k}-1", Msg("Rival Card: {card}", card=r.name)) for k, r in data.rivals.items()]
+    return out

@@ -12,9 +12,9 @@ from companion.editions.master_trainer.base import (
     initial_trainers,
 )
 from companion.editions.master_trainer.battles import PRIZE
-from companion.editions.master_trainer.box_profile import MasterTrainerBox
+from companion.editions.master_trainer.box_profile import MasterTrainerBox, card_objects
 from companion.editions.master_trainer.cards import DRAW_EVENT
-from companion.editions.master_trainer.data import EditionData, check_seed, load, unverified_words
+from companion.editions.master_trainer.data import check_seed, load, unverified_words
 from companion.editions.master_trainer.help import GLANCES, MOVES, PROMPT_HELP
 from companion.editions.master_trainer.spaces import SPACES
 from companion.editions.master_trainer.state import MasterTrainerState
@@ -31,20 +31,6 @@ COLOUR_NAMES = {"pink": N_("Pink"), "green": N_("Green"), "blue": N_("Blue"), "r
 MOVERS = {"green": Msg("Green mover"), "orange": Msg("Orange mover"), "blue": Msg("Blue mover"),
           "yellow": Msg("Yellow mover"), "pink": Msg("Pink mover"), "beige": Msg("Beige mover")}
 """Each mover as a tag's name."""
-
-
-def card_objects(data: EditionData) -> list[tuple[str, str]]:
-    """One tag object per card of the Item and Event decks (``card:<kind>-<n>``) and per
-    Rival Card (``card:<rival>-1``)."""
-    out: list[tuple[str, str]] = []
-    for kind, deck, names in (("item", data.item_deck, data.item_names),
-                              ("event", data.event_deck, data.event_names)):
-        out += [(f"card:{k}-{i}", Msg("Item Card: {card} ({i} of {n})", card=names[k], i=i, n=n)
-                 if kind == "item" else
-                 Msg("Event Card: {card} ({i} of {n})", card=names[k], i=i, n=n))
-                for k, n in deck.items() for i in range(1, n + 1)]
-    out += [(f"card:{k}-1", Msg("Rival Card: {card}", card=r.name)) for k, r in data.rivals.items()]
-    return out
 
 
 class MasterTrainerRules(ViewRules):

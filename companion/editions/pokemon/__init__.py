@@ -21,7 +21,6 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from companion.boxes.board_edit import Totals
 from companion.editions.pokemon import data
 from companion.editions.pokemon.battles import PokemonBattles
 from companion.editions.pokemon.catching import PokemonCatching, PokemonCaught, with_values
@@ -42,6 +41,7 @@ from companion.monopoly.debts import DEBT
 from companion.monopoly.help import FAMILY_HELP
 from companion.monopoly.rules import MonopolyRules
 from companion.monopoly.state import Assets, MonopolyState
+from companion.monopoly.totals import Totals
 
 C = Ctx[MonopolyState]
 

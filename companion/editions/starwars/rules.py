@@ -6,7 +6,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import TypedDict
 
-from companion.boxes.board_edit import Totals
 from companion.editions.starwars.force import POWERS, StarWarsForce
 from companion.editions.starwars.help import PROMPT_HELP
 from companion.editions.table_settings import TableSettings
@@ -24,6 +23,7 @@ from companion.monopoly.help import FAMILY_HELP
 from companion.monopoly.market import BUY
 from companion.monopoly.rules import MonopolyRules
 from companion.monopoly.state import EditionValues, MonopolyState, values_of
+from companion.monopoly.totals import Totals
 
 C = Ctx[MonopolyState]
 

@@ -1,4 +1,5 @@
-"""A Monopoly box's profile: the board and cards the owner corrects (companion/boxes/box.py)."""
+"""A Monopoly box's profile: the board and cards the owner corrects (companion/engine/box.py),
+for every edition of the family that declares no ``box`` of its own."""
 
 from __future__ import annotations
 
@@ -6,8 +7,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.boxes import board_edit
-from companion.boxes.box import BoxProfile
 from companion.engine import i18n
+from companion.engine.box import BoxProfile
 from companion.engine.i18n import Msg, said
 from companion.engine.types import SetupError
 from companion.monopoly.board import _raw, load_board

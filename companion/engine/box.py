@@ -1,7 +1,7 @@
 """What a box profile (companion/boxes/profiles.py) holds for an edition, declared by the
 edition's rules (``box``): the card objects a tag may stand for, the check of its settings,
 the facts still taken from the shipped defaults, how one is confirmed, and what the profile
-editor shows. The Monopoly family's is in companion/monopoly/box_profile.py."""
+editor shows. The Monopoly family's is companion/boxes/monopoly_box.py."""
 
 from __future__ import annotations
 
