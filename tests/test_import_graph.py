@@ -43,12 +43,8 @@ KNOWN_UPWARD: frozenset[str] = frozenset({
     "companion.engine.editions -> companion.editions.starwars",
     "companion.engine.editions -> companion.editions.monopolino",
     "companion.engine.editions -> companion.editions.master_trainer",
-    "companion.engine.story -> companion.editions.mario_story",
-    "companion.engine.story -> companion.editions.pokemon.story",
-    "companion.engine.story -> companion.editions.starwars.story",
-    "companion.engine.story -> companion.editions.monopolino_story",
-    "companion.engine.story -> companion.editions.master_trainer.story",
-    # being fixed in h40-owns (each edition owns its rulebook totals and board words)
+    # left by h40-owns: the board corrections (json_key, edit_spaces, facts_by_space) the
+    # family and Master Trainer's data read sit in companion/boxes
     "companion.monopoly.board -> companion.boxes.board_edit",
     "companion.monopoly.view -> companion.boxes.board_edit",
     "companion.editions.master_trainer.data -> companion.boxes.board_edit",

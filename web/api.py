@@ -239,10 +239,13 @@ def history(game_id: str) -> Response:
 def commands(game_id: str) -> Response:
     require_banker()
     access.record(game_id)
-    names = {p["id"]: p["name"] for p in web().service.view(game_id, None)["players"]}
+    view = web().service.view(game_id, None)
+    names = {p["id"]: p["name"] for p in view["players"]}
+    rules = editions.find_edition(str(view["edition"]))
     return jsonify([{"cmd": c["cmd"], "time": c["time"], "actor": c["actor"],
                      "type": c["body"].get("type", ""), "first_seq": c["first_seq"],
-                     "last_seq": c["last_seq"], "move": wire(move_words(c["body"], names))}
+                     "last_seq": c["last_seq"],
+                     "move": wire(move_words(c["body"], names, rules))}
                     for c in web().service.commands(game_id)])
 
 

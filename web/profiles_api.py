@@ -7,14 +7,19 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, render_template, request
 
-from companion.boxes import board_edit
-from companion.boxes.profiles import ProfileError, ProfileNotFound, Profiles, check, export_text
+from companion.boxes.profiles import (
+    ProfileError,
+    ProfileNotFound,
+    Profiles,
+    box_of,
+    check,
+    export_text,
+)
 from companion.boxes.profiles import unverified as unverified_facts
 from companion.engine import i18n, json_text
 from companion.engine.editions import find_edition
-from companion.engine.i18n import Msg, said, wire
+from companion.engine.i18n import Msg, said
 from companion.engine.types import SetupError
-from companion.monopoly.effect_words import effect_choices
 from web.bodies import body
 from web.context import web
 from web.errors import ApiError
@@ -39,53 +44,12 @@ def _call(fn: Callable[[Profiles], Any]) -> Any:
 
 def editor_data(profile: dict[str, Any]) -> dict[str, Any]:
     """The profile with what the editor shows: every space and card with its facts and
-    still-unverified marks, the kinds, colours and decks to choose from."""
+    still-unverified marks, the kinds, colours and decks to choose from (what the edition's
+    box declares: companion/engine/box.py)."""
     facts = unverified_facts(profile)
-    out: dict[str, Any] = {"profile": profile, "unverified": facts, "board": None}
-    if profile["edition"] == "master-trainer":  # no card texts: a tag per card of each deck
-        from companion.editions.master_trainer.data import load
-        from companion.editions.master_trainer.rules import card_objects
-
-        tags = {obj: uid for uid, obj in profile["tags"].items()}
-        data = load(profile["settings"])
-        out["notes"] = [wire(n) for n in data.deck_notes]  # a lost card: said, not refused
-        def deck(card: str) -> str:
-            kind = card.rsplit("-", 1)[0]
-            return "item" if kind in data.item_deck else "rival" if kind in data.rivals \
-                else "event"
-
-        out["card_tags"] = [{"id": (card := obj.removeprefix("card:")), "label": wire(label),
-                             "deck": deck(card), "tag": tags.get(obj)}  # wire: in each language
-                            for obj, label in card_objects(data)]
-        return out
-    from companion.monopoly.board import _raw, load_board
-
-    board = load_board(profile["edition"], profile["settings"].get("board"))
-    # the box's words in its language: what its owner reads on it and corrects
-    out["board"] = i18n.localized(_board_data(profile, board, facts, _raw(profile["edition"])),
-                                  board.language) | {"language": board.language}
-    return out
-
-
-def _board_data(profile: dict[str, Any], board: Any, facts: list[str],
-                raw: Any) -> dict[str, Any]:
-    marks = board_edit.facts_by_space(facts)
-    tags = {obj: uid for uid, obj in profile["tags"].items()}
-    return {
-        "spaces": [{"id": s.id, "name": s.name, "kind": s.kind, "color": s.color,
-                    "price": s.price, "rent": s.rent, "amount": s.amount, "deck": s.deck,
-                    "unverified": marks.get(s.id, [])} for s in board.spaces],
-        "kinds": sorted(board_edit.handled_kinds(profile["edition"], raw["spaces"])),
-        "colors": dict(board.color_names),
-        "decks": dict(board.deck_titles),
-        "cards": [{"id": c.id, "deck": deck, "text": c.text, "effect": dict(c.effect),
-                   "tag": tags.get(f"card:{c.id}"), "unverified": marks.get(c.id, [])}
-                  for deck, cards in board.decks.items() for c in cards],
-        "layout_unverified": "board.layout" in facts,
-        "currency": board.currency.to_json(),
-        # what a card may do, in words, for the effect editor (web/static/effects.js)
-        **effect_choices(type(find_edition(profile["edition"])), board),
-    }
+    rules = find_edition(profile["edition"])
+    return {"profile": profile, "unverified": facts, "board": None,
+            **box_of(rules).editor(rules, profile, facts)}
 
 
 @bp.get("/api/profiles/defaults/<edition>")

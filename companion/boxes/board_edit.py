@@ -16,13 +16,13 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
 from companion.engine.i18n import LANGUAGES, SOURCE, Msg, Msgs
 from companion.engine.types import SetupError
 from companion.monopoly import words
+from companion.monopoly.totals import Totals
 
 SPACE_FIELDS = ("kind", "name", "color", "price", "rent", "amount", "deck")
 NUMBER_FIELDS = ("price", "rent", "amount")
@@ -34,44 +34,29 @@ UNUSED = frozenset({"station"})
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 
 
-@dataclass(frozen=True)
-class Totals:
-    """What an edition's rulebook prints about its board (None: not printed)."""
-
-    spaces: int | None = None
-    locations: int | None = None
-    group_size: tuple[int, int] = (2, 4)
-    group_exact: Mapping[str, int] = field(default_factory=dict)
-    kind_counts: Mapping[str, int] = field(default_factory=dict)
-    fixed: tuple[str, ...] = ()
-    """Space ids the rulebook places (never removed or moved)."""
-
-
-RULEBOOK: Mapping[str, Totals] = {
-    "mario": Totals(spaces=28, locations=16, group_size=(2, 2),
-                    kind_counts={"card": 6, "super_star": 1, "piranha_plant": 1},
-                    fixed=("go", "jail", "free-parking", "go-to-jail")),
-    "pokemon": Totals(locations=16, group_size=(2, 2), fixed=("go",)),
-    "monopolino": Totals(spaces=32, locations=16, group_size=(2, 2), fixed=("go",)),
-    "starwars": Totals(group_size=(2, 4), group_exact={"endor": 3}, fixed=("go",)),
-}
-"""Monopoly-family totals from the rulebooks (seeds/*.toml headers). Star Wars prints no count
-of properties: "16 for each ship" limits what one ship may own (the ``markers`` rule, checked
-when buying), not the board (docs/readings/starwars.md)."""
-
-MASTER_TRAINER_TOTALS = {"item_deck": 54, "event_deck": 54, "board_spaces": 37}
-"""Pokémon Master Trainer: 54 Item Cards, 54 Event Cards, 37 chips on the board's spaces."""
-MASTER_TRAINER_DECKS = {"item_deck": Msg("Item Cards"), "event_deck": Msg("Event Cards")}
-"""The totals that are decks, in words: a box may have lost some of their cards."""
-
-
-def _fail(path: str, text: str) -> SetupError:
+def field_error(path: str, text: str) -> SetupError:
     """A refusal naming the field first (the editor shows it next to that field)."""
     return SetupError(Msg("{field}: {reason}", field=path, reason=text))
 
 
+_fail = field_error
+
+
 def _choices(values: Iterable[str]) -> str:
     return ", ".join(sorted(values))
+
+
+def rulebook_totals(edition: str) -> Totals:
+    """The totals the edition's rulebook prints about its board (``board_totals`` of its
+    rules; none for an unknown edition)."""
+    from companion.engine.editions import find_edition  # late: the rules import the board
+
+    try:
+        rules = find_edition(edition)
+    except Exception:  # an unknown edition's board is checked without totals
+        return Totals()
+    totals: Totals = getattr(rules, "board_totals", Totals())
+    return totals
 
 
 def handled_kinds(edition: str, raw_spaces: Iterable[Mapping[str, Any]]) -> frozenset[str]:
@@ -136,7 +121,7 @@ def edit_spaces(edition: str, raw: Mapping[str, Any], corrections: Mapping[str, 
     colors = set(raw.get("colors", {}))
     decks = {str(d["id"]) for d in raw.get("decks", [])}
     rules = dict(raw.get("rules", {}))
-    totals = RULEBOOK.get(edition, Totals())
+    totals = rulebook_totals(edition)
     fixed = set(totals.fixed) | {v for v in rules.values() if isinstance(v, str)}
     spaces = {str(s["id"]): s for s in default}
     order = list(spaces)
@@ -372,27 +357,6 @@ def facts_by_space(facts: Iterable[str]) -> dict[str, list[str]]:
         if len(parts) == 3 or (len(parts) == 4 and parts[3] in LANGUAGES):
             out.setdefault(parts[1], []).append(parts[2])
     return out
-
-
-# -- Pokémon Master Trainer -------------------------------------------------------------------
-def check_master_trainer(counts: Mapping[str, Mapping[str, int]]) -> tuple[str, ...]:
-    """The board's chip spaces add up to the printed total; a deck may be short of it (a
-    real box loses cards), never empty nor above it. Returns each short deck's difference
-    in words, to be said once (at setup, in the profile editor)."""
-    notes = []
-    for name, total in MASTER_TRAINER_TOTALS.items():
-        have = sum(counts[name].values())
-        if name in MASTER_TRAINER_DECKS and have == 0:
-            raise _fail(name, Msg("no cards: a deck needs at least one."))
-        if name in MASTER_TRAINER_DECKS and have < total:
-            notes.append(Msgs("{deck}: {have} in this box, the rulebook has {total} ({n} "
-                              "missing).", "{deck}: {have} in this box, the rulebook has "
-                              "{total} ({n} missing).", total - have,
-                              deck=MASTER_TRAINER_DECKS[name], have=have, total=total))
-        elif have != total:
-            raise _fail(name, Msg("adds up to {have}; the rulebook has {total}.", have=have,
-                                  total=total))
-    return tuple(notes)
 
 
 def evolution_groups(value: Any, chips: Iterable[str],

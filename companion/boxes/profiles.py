@@ -18,8 +18,10 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from companion.boxes import board_edit, card_tags
+from companion.boxes import card_tags
+from companion.boxes.monopoly_box import MonopolyBox
 from companion.boxes.tags import TagError, normalise_uid
+from companion.engine.box import BoxProfile
 from companion.engine.editions import available, find_edition
 from companion.engine.i18n import Msg, said
 from companion.engine.types import GameSetup, PlayerSeat, SetupError
@@ -35,7 +37,6 @@ CREATE TABLE IF NOT EXISTS box_profiles (
 )
 """
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.'-]{0,39}$")
-_MT_TABLES = ("item_deck", "event_deck", "board_spaces", "city_items")
 
 
 class ProfileError(SetupError):
@@ -97,17 +98,19 @@ def check(raw: Any) -> dict[str, Any]:
     return out
 
 
+def box_of(rules: Any) -> BoxProfile:
+    """What a profile holds for the edition of ``rules``: its declared ``box``, else the
+    Monopoly family's board and cards, else nothing to correct."""
+    box: BoxProfile | None = getattr(rules, "box", None)
+    if box is None:
+        box = MonopolyBox() if getattr(rules, "family", "") == "monopoly" else BoxProfile()
+    return box
+
+
 def _check_card_tags(profile: Mapping[str, Any]) -> None:
     """Each card tag stands for a card of this box (Master Trainer: of its deck counts)."""
-    edition = profile["edition"]
-    if edition == "master-trainer":
-        from companion.editions.master_trainer.data import load
-        from companion.editions.master_trainer.rules import card_objects
-
-        known = {o for o, _ in card_objects(load(profile["settings"]))}
-    else:
-        objects = getattr(find_edition(edition), "tag_objects", list)
-        known = {o for o, _ in objects()}
+    rules = find_edition(profile["edition"])
+    known = box_of(rules).card_objects(rules, profile["settings"])
     for uid, obj in profile["tags"].items():
         if obj.startswith("card:") and obj not in known:
             raise ProfileError(Msg("tags.{uid}: {object} is not a card of this box "
@@ -119,21 +122,10 @@ def _check_settings(profile: Mapping[str, Any]) -> None:
     """A trial game with the profile's settings; for a board, the rulebook's totals hold."""
     edition, settings = profile["edition"], profile["settings"]
     rules = find_edition(edition)
-    if getattr(rules, "family", "") == "monopoly":
-        from companion.monopoly.board import _raw
-
-        try:
-            board_edit.edit_spaces(edition, _raw(edition), settings.get("board") or {},
-                                   strict=True)
-        except SetupError as exc:
-            raise ProfileError(Msg("settings.board.{error}", error=said(exc))) from None
-    if edition == "master-trainer":
-        from companion.editions.master_trainer.data import load
-
-        try:
-            load(settings)  # the rulebook's totals are checked there, as for every game
-        except SetupError as exc:
-            raise ProfileError(Msg("settings.{error}", error=said(exc))) from None
+    try:
+        box_of(rules).check(rules, settings)
+    except SetupError as exc:
+        raise ProfileError(said(exc)) from None
     lo = int(getattr(rules, "min_players", 2))
     seats = tuple(PlayerSeat(f"p{i}", f"P{i}") for i in range(1, lo + 1))
     try:
@@ -150,14 +142,8 @@ def _check_settings(profile: Mapping[str, Any]) -> None:
 def unverified(profile: Mapping[str, Any]) -> list[str]:
     """Facts the profile still takes from the shipped defaults (neither corrected nor
     confirmed)."""
-    edition, settings = profile["edition"], profile["settings"]
-    if edition == "master-trainer":
-        from companion.editions.master_trainer.data import load
-
-        return list(load(settings).unverified)
-    from companion.monopoly.board import load_board
-
-    return list(load_board(edition, settings.get("board")).data["unverified_facts"])
+    rules = find_edition(profile["edition"])
+    return box_of(rules).unverified(rules, profile["settings"])
 
 
 def confirm(profile: Mapping[str, Any], fact: str) -> dict[str, Any]:
@@ -166,24 +152,8 @@ def confirm(profile: Mapping[str, Any], fact: str) -> dict[str, Any]:
     if fact not in unverified(out):
         raise ProfileError(Msg("fact: {fact} is not an unverified fact of this profile.",
                                fact=repr(fact)))
-    settings = out["settings"]
-    if out["edition"] == "master-trainer":
-        from companion.editions.master_trainer.data import load
-
-        data = load(settings)
-        if fact in _MT_TABLES:
-            value = getattr(data, fact)
-            settings[fact] = dict(value) if isinstance(value, Mapping) else value
-        elif fact == "evolution_groups":
-            settings[fact] = [list(g) for g in data.groups]
-        elif fact.startswith("rivals."):
-            key = fact.split(".", 1)[1]
-            rival = data.rivals[key]
-            settings.setdefault("rivals", {})[key] = {"strength": rival.strength,
-                                                      "bonus": list(rival.bonus)}
-    else:
-        board = settings.setdefault("board", {})
-        board.setdefault("confirmed", []).append(fact)
+    rules = find_edition(out["edition"])
+    box_of(rules).confirm(rules, out["settings"], fact)
     return check(out)
 
 

@@ -31,15 +31,18 @@ from typing import Any, TypedDict
 from companion.engine import readings, rng
 from companion.engine.context import Ctx, cites
 from companion.engine.event_format import EventData, fact
-from companion.engine.i18n import Msg
+from companion.engine.help import Help
+from companion.engine.i18n import N_, Msg
 from companion.engine.prompts import ChoicePrompt, RollPrompt
 from companion.engine.registry import effect, space_kind, task
 from companion.engine.state import Task, evolve
 from companion.engine.types import SetupError
 from companion.monopoly.board import Card, Space, load_board
 from companion.monopoly.cards import DeckPolicy, MonopolyCards, physical_decks
+from companion.monopoly.help import FAMILY_HELP
 from companion.monopoly.rules import MonopolyRules
 from companion.monopoly.state import EditionValues, MonopolyState, values_of
+from companion.monopoly.totals import Totals
 
 C = Ctx[MonopolyState]
 
@@ -171,6 +174,32 @@ class MonopolinoRules(MonopolyRules):
     name = "monopolino"
     title = "Monopolino"
     max_players = 4
+    effect_words = {
+        **MonopolyRules.effect_words,
+        "pay_and_go": (N_("Pay, then go to a space"),
+                       N_("Pay {amount} to {to}, then go to {space}{salary}")),
+        "booth": (N_("Place a booth"), N_("Place a booth on a {color} space")),
+    }
+    kind_words = {
+        **MonopolyRules.kind_words, "train": N_("Train"), "lottery": N_("Lottery"),
+        "shooting_gallery": N_("Shooting Gallery"),
+        "go_to_shooting_gallery": N_("Go to Shooting Gallery"), "balloons": N_("Balloons"),
+        "sweets": N_("Sweets"),
+    }
+    glance_forms = {**MonopolyRules.glance_forms,
+                    "booth_card": (N_("{player}: a booth on {colour}?"),)}
+    board_totals = Totals(spaces=32, locations=16, group_size=(2, 2), fixed=("go",))
+    prompt_help = {
+        **FAMILY_HELP,
+        "turn": Help(N_("Your turn: roll the die and move your token clockwise that many "
+                     "spaces."), "move"),
+        "draw": Help(N_("A RISK space: draw the top RISK card, then tap it on the reader or pick "
+                     "it here: the companion follows its instructions."), "risk"),
+        "station": Help(N_("A station: roll the die again and move on that many spaces."),
+                        "station"),
+        "booth_card": Help(N_("A BOOTH card: without moving, you may place one of your booths on "
+                           "a space of the colour shown on the card."), "booth-card"),
+    }
     dice_count = 1
     quiet_kinds = frozenset({"go", "shooting_gallery"})
     without = WITHOUT

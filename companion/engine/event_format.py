@@ -196,11 +196,15 @@ def renamed_to(tag: str) -> str | None:
     return None
 
 
-def _split(key: str, with_key: str, without: str) -> Upcaster:
+def split(key: str, with_key: str, without: str) -> Upcaster:
+    """An upcaster that renames to ``with_key`` when the data has ``key``, else ``without``."""
     return lambda data: (with_key if key in data else without, data)
 
 
-# Version 0: the names the first format stored (before events were typed).
+# Version 0: the names the first format stored (before events were typed). An edition's own
+# facts are upcast in that edition's modules (``UPCASTERS.update``, beside its ``@fact``s),
+# as is an old name one of its facts shares with the family's (``deed``, ``note``, ``moved``):
+# a name met before its edition is imported makes :func:`upcast` import every edition.
 UPCASTERS.update({
     "money": renamed("money_paid"),
     "jail": renamed("jail_changed"),
@@ -208,24 +212,14 @@ UPCASTERS.update({
     "player_ext": renamed("player_value_set"),
     "debt": renamed("debt_changed"),
     "auction": renamed("auction_changed"),
-    "battle": renamed("battle_changed"),
     "deck": renamed("deck_changed"),
     "order": renamed("order_decided"),
-    "order_set": renamed("turn_order_set"),
     "turn": renamed("turn_passed"),
-    "offer": renamed("offer_changed"),
     "flow": renamed("flow_changed"),
     "rng": renamed("rng_advanced"),
     "doubles": renamed("doubles_counted"),
-    "dice_round": renamed("dice_round_changed"),
-    "turn_flags": renamed("turn_flags_set"),
     "bankrupt": renamed("went_bankrupt"),
-    "items_given": lambda d: ("items_handed_over",
-                              {"giver": d["from"], "to": d["to"], "cards": d["cards"]}),
-    "deed": _split("game_over", "game_over_marked", "deed_owned"),
-    "note": _split("face", "force_die_rolled", "noted"),
-    "moved": _split("place", "mover_placed", "moved_to"),
-    "order_roll": _split("reset", "order_rolls_cleared", "order_rolled"),
+    "order_roll": split("reset", "order_rolls_cleared", "order_rolled"),
 })
 
 
@@ -239,20 +233,9 @@ def _debt_changed(data: Data) -> tuple[str, Data]:
                          **({"rule": debt["cite"]} if debt.get("cite") else {})}
 
 
-def _offer_changed(data: Data) -> tuple[str, Data]:
-    """Master Trainer's ``offer_changed`` (a whole offer, or None) is ``trade_offered`` or
-    ``trade_offer_closed``."""
-    offer = data["offer"]
-    if offer is None:
-        return "trade_offer_closed", {}
-    return "trade_offered", {k: offer[k] for k in ("by", "to", "give", "take", "forced", "items")
-                             if k in offer}
-
-
 # Version 1's generic patches that name one fact by their data (#28 item 3).
 UPCASTERS.update({
     "debt_changed": _debt_changed,
-    "offer_changed": _offer_changed,
 })
 
 

@@ -17,16 +17,16 @@ from typing import Any
 
 from companion.engine.types import SetupError
 
-_FILES = {"master-trainer": ("master-trainer", "rules.toml")}
-
 
 @cache
 def _tables(edition: str, suffix: str = ".toml") -> Mapping[str, Any]:
-    """The edition's data file, or (``suffix=".search.toml"``) the file beside it."""
-    *folder, name = _FILES.get(edition, (f"{edition}.toml",))
-    path = resources.files("seeds")
-    for part in (*folder, name.removesuffix(".toml") + suffix):
-        path = path.joinpath(part)
+    """The edition's data file (``seeds/<edition>.toml``, or ``seeds/<edition>/rules.toml``
+    for an edition whose data is a folder of files), or (``suffix=".search.toml"``) the file
+    beside it."""
+    seeds = resources.files("seeds")
+    folder = seeds.joinpath(edition)
+    path = folder.joinpath("rules" + suffix) if folder.is_dir() else \
+        seeds.joinpath(edition + suffix)
     if suffix != ".toml" and not path.is_file():
         return {}  # an edition with no search words yet
     return tomllib.loads(path.read_text("utf-8"))

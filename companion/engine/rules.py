@@ -22,7 +22,7 @@ from __future__ import annotations
 import functools
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, TypeVar, cast
 
 from companion.engine.asks import GenericAsks
@@ -31,6 +31,7 @@ from companion.engine.commands import ArgumentError, check_args, declared_args
 from companion.engine.context import Ctx as Ctx  # editions and tests import these from here
 from companion.engine.context import cites as cites
 from companion.engine.event_format import EVENT_TYPES, is_current, renamed_to, upcast
+from companion.engine.help import Help
 from companion.engine.i18n import Msg
 from companion.engine.registry import handler, unanswered
 from companion.engine.state import DRAFT, BaseState, SharedEvents, Task, draft, seal
@@ -49,6 +50,15 @@ class Rules(SharedEvents[S], CitationCatalogue, GenericAsks[S], ABC):
     name: str = ""
     title: str = ""
     family: str = ""
+    prompt_help: Mapping[str, Help] = {}
+    move_words: Mapping[str, str] = {}
+    glance_forms: Mapping[str, tuple[str, ...]] = {}
+    """Each prompt kind's short forms for the 128x64 OLED (``N_`` messages naming the
+    prompt's arguments: hardware/glance.py uses the first its message fills)."""
+    """Each of the edition's commands as a player names that move (``"{player}'s catch"``,
+    a message marked ``N_``), for the banker's undo and the history."""
+    """First-game help for each prompt kind the edition asks (companion/service/prompt_help.py;
+    tests/story/test_prompt_help.py fails on a kind with none)."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """An edition (a class that sets ``name`` and leaves nothing abstract) must answer
@@ -93,6 +103,17 @@ class Rules(SharedEvents[S], CitationCatalogue, GenericAsks[S], ABC):
     def interpret_tap(self, state: S, obj: str, role: str) -> Command:
         """What a tag tap means now (``obj`` like ``"token:..."``); RuleError says why not."""
         raise IllegalCommand(Msg("That tag means nothing in this game."))
+
+    def story_counters(self) -> Sequence[Any]:
+        """What the game's story counts for each player (``Counter``s, see
+        :mod:`companion.engine.story`), declared beside the edition; none: the story says
+        only who won."""
+        return ()
+
+    def end_cite(self, state: S) -> str:
+        """The rule that ended a finished game, for a log from before citations (which
+        stored none with the end); "" when the edition cannot say."""
+        return ""
 
     # -- the interpreter ------------------------------------------------------------------
     def apply(self, state: S, event: Event) -> S:

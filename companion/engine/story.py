@@ -2,15 +2,13 @@
 
 A pure function of the event log (``story(rows)``), so it works for every saved game, old
 formats included (the events are upcast as a replay does). What is counted is declared per
-edition next to the edition (``STORY_COUNTERS`` in ``companion/monopoly/story.py`` for the
-family, ``companion/editions/<edition>_story.py`` or ``<edition>/story.py`` for an edition's
-own): a :class:`Counter` looks at one :class:`Step` (an event with the states before and
-after it) and says which player it adds to.
+edition by its rules (``Rules.story_counters``: the family's in ``companion/monopoly/story.py``,
+an edition's own in its package): a :class:`Counter` looks at one :class:`Step` (an event
+with the states before and after it) and says which player it adds to.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, pairwise
@@ -68,32 +66,13 @@ class Counter:
     shown there)."""
 
 
-STORY_MODULES: Mapping[str, str] = {
-    "mario": "companion.editions.mario_story",
-    "pokemon": "companion.editions.pokemon.story",
-    "starwars": "companion.editions.starwars.story",
-    "monopolino": "companion.editions.monopolino_story",
-    "master-trainer": "companion.editions.master_trainer.story",
-}
-"""Where each edition declares its story (``STORY_COUNTERS``); an edition not named here
-(a test edition) has only the winner."""
-
-
 def counters(edition: str) -> list[Counter]:
-    """The edition's declared counters, without those for features it leaves out."""
-    module = STORY_MODULES.get(edition)
-    if module is None:
-        return []
-    declared: Sequence[Counter] = importlib.import_module(module).STORY_COUNTERS
-    without = getattr(find_edition(edition), "without", {})
+    """The edition's declared counters (``Rules.story_counters``), without those for
+    features it leaves out."""
+    rules = find_edition(edition)
+    declared: Sequence[Counter] = rules.story_counters()
+    without = getattr(rules, "without", {})
     return [c for c in declared if not c.feature or c.feature not in without]
-
-
-def end_rule(edition: str) -> str:
-    """The rule that ends an edition's game when the edition has only one (``END_RULE``
-    beside its counters), for logs from before citations; "" otherwise."""
-    module = STORY_MODULES.get(edition)
-    return str(getattr(importlib.import_module(module), "END_RULE", "")) if module else ""
 
 
 Row = tuple[int, int, float, Event]
@@ -217,7 +196,7 @@ def _told(rules: Any, state: BaseState, declared: list[Counter],
     rule = ""
     cite = finish.cite if finish is not None else ""
     if not cite and state.finished:  # a log from before citations: the rule that applies
-        cite = rules.end_cite(state) if hasattr(rules, "end_cite") else end_rule(rules.name)
+        cite = rules.end_cite(state)
     citation = rules.citation(cite) if cite else None
     if citation is not None:
         rule = citation["text"]

@@ -3,20 +3,22 @@ words and fills labelled fields; the page reads the effect back as a sentence).
 
 Each word is what a rules class declares with ``@effect`` (companion/monopoly/cards.py and
 the editions); its arguments, their types and defaults are read from the method, so a new
-word appears in the editors with no change here (it is then named from its id until it gets
-words below)."""
+word appears in the editors with no change here (it is then named from its id until its
+rules give it words: ``effect_words``, the family's below and an edition's own beside its
+rules, as ``kind_words`` names its kinds of space)."""
 
 from __future__ import annotations
 
 import inspect
 import typing
+from collections.abc import Mapping
 from typing import Any
 
 from companion.engine.i18n import N_
 from companion.engine.registry import declared
 
 # word: (what a person picks, the sentence it reads back as; {arg} is filled in by the page)
-WORDS: dict[str, tuple[str, str]] = {
+WORDS: dict[str, tuple[str, str]] = {  # the family's (an edition adds its own: effect_words)
     "collect": (N_("Collect money from the Bank"), N_("Collect {amount} from the Bank")),
     "pay": (N_("Pay money"), N_("Pay {amount} to {to}")),
     "collect_from_each": (N_("Collect money from each player"),
@@ -30,15 +32,6 @@ WORDS: dict[str, tuple[str, str]] = {
     "keep": (N_("Keep the card for later (Get Out of Jail Free)"),
              N_("Keep this card for later")),
     "banker": (N_("The banker applies it by hand"), N_("The banker applies this card by hand")),
-    "move_bowser": (N_("Move Bowser"), N_("Bowser moves {steps}")),
-    "move_bowser_to": (N_("Move Bowser to a space"), N_("Bowser moves to {space}")),
-    "continue_all": (N_("Your GAME OVER spaces continue"),
-                     N_("Every GAME OVER space you own continues for free")),
-    "hyperspace": (N_("Jump through hyperspace"), N_("Jump through hyperspace")),
-    "use_the_force": (N_("Use the Force"), N_("Use the Force")),
-    "pay_and_go": (N_("Pay, then go to a space"),
-                   N_("Pay {amount} to {to}, then go to {space}{salary}")),
-    "booth": (N_("Place a booth"), N_("Place a booth on a {color} space")),
 }
 ARGS: dict[str, tuple[str, str]] = {  # argument: (field kind, its label)
     "amount": ("money", N_("Amount")),
@@ -56,9 +49,10 @@ _FIXED = 4  # self, ctx, pid, card
 
 def vocabulary(rules_cls: type) -> list[dict[str, Any]]:
     """Every effect word of ``rules_cls``: ``{do, label, say, args: [{name, kind, label,
-    default?}]}``, in the order of WORDS, then any others by name."""
+    default?}]}``, in the order of its ``effect_words``, then any others by name."""
     table = declared(rules_cls).get("effect", {})
-    order = {w: i for i, w in enumerate(WORDS)}
+    words: Mapping[str, tuple[str, str]] = getattr(rules_cls, "effect_words", WORDS)
+    order = {w: i for i, w in enumerate(words)}
     out = []
     for word in sorted(table, key=lambda w: (order.get(w, len(order)), w)):
         fn = getattr(rules_cls, table[word])
@@ -73,26 +67,24 @@ def vocabulary(rules_cls: type) -> list[dict[str, Any]]:
             if p.default is not p.empty:
                 arg["default"] = p.default
             args.append(arg)
-        label, say = WORDS.get(word, (word.replace("_", " ").capitalize(),
+        label, say = words.get(word, (word.replace("_", " ").capitalize(),
                                       word.replace("_", " ").capitalize()))
         out.append({"do": word, "label": label, "say": say, "args": args})
     return out
 
 
-KIND_WORDS = {  # each kind of space the boards have, marked for the catalogue
+KIND_WORDS: dict[str, str] = {  # each kind of space the family's boards have, for the catalogue
     "go": N_("GO"), "go_to_jail": N_("Go to Jail"), "free_parking": N_("Free Parking"),
     "jail": N_("Jail"), "tax": N_("Tax"), "card": N_("Card"), "location": N_("Location"),
-    "train": N_("Train"), "lottery": N_("Lottery"), "shooting_gallery": N_("Shooting Gallery"),
-    "go_to_shooting_gallery": N_("Go to Shooting Gallery"), "balloons": N_("Balloons"),
-    "sweets": N_("Sweets"), "force": N_("Force"), "hyperspace": N_("Hyperspace"),
-    "lapras": N_("Lapras"), "piranha_plant": N_("Piranha Plant"), "super_star": N_("Super Star"),
 }
+"""The family's kinds of space in words; an edition adds its own (``Rules.kind_words``)."""
 
 
-def kind_name(kind: str) -> str:
-    """A kind of space in words: ``go_to_jail`` is "Go to Jail", ``station`` "Station"."""
-    if kind in KIND_WORDS:
-        return KIND_WORDS[kind]
+def kind_name(kind: str, words: Mapping[str, str] = KIND_WORDS) -> str:
+    """A kind of space in words (``words``: the rules' ``kind_words``): ``go_to_jail`` is
+    "Go to Jail", ``station`` "Station"."""
+    if kind in words:
+        return words[kind]
     small = {"to", "of", "the", "a"}
     return " ".join(w if i and w in small else w.capitalize()
                     for i, w in enumerate(kind.split("_")))
@@ -104,7 +96,8 @@ def effect_choices(rules_cls: type, board: Any) -> dict[str, Any]:
     return {
         "effects": vocabulary(rules_cls),
         "effect_spaces": [{"value": s.id, "label": s.name} for s in board.spaces],
-        "effect_kinds": [{"value": k, "label": kind_name(k)}
+        "effect_kinds": [{"value": k, "label": kind_name(k, getattr(rules_cls, "kind_words",
+                                                                   KIND_WORDS))}
                          for k in sorted({s.kind for s in board.spaces})],
         "effect_colors": [{"value": k, "label": v} for k, v in board.color_names.items()],
     }

@@ -34,6 +34,8 @@ ENGINE_INTERFACE: Mapping[str, str] = {
     "note_said": "keep an event's words in the edition's state (Master Trainer's last lines)",
     "roll_in_round": "a roll for the edition's own dice round (Master Trainer: a die each)",
     "refresh_prompt": "ask a standing prompt of ``live_prompts`` again (Pokémon's odds)",
+    "story_counters": "what the game's story counts for each player",
+    "end_cite": "the rule that ended a game whose log stored none",
 }
 """The engine's edition interface (``companion.engine.rules.Rules``)."""
 

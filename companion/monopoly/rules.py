@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import tomllib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,6 +23,7 @@ from companion.engine.i18n import N_, Msg, Msgs
 from companion.engine.registry import handler, prompt_kind
 from companion.engine.seeds import SeedError
 from companion.engine.state import Task
+from companion.engine.story import Counter
 from companion.engine.types import BANKER, Action, Command, GameSetup, IllegalCommand, SetupError
 from companion.monopoly import rng_setup
 from companion.monopoly.board import (
@@ -34,10 +35,14 @@ from companion.monopoly.board import (
 )
 from companion.monopoly.cards import DRAW, MonopolyCards
 from companion.monopoly.debts import DEBT, MonopolyDebts
-from companion.monopoly.effect_words import effect_choices
+from companion.monopoly.effect_words import KIND_WORDS, WORDS, effect_choices
 from companion.monopoly.events import MonopolyEvents, fresh_deeds, new_player
+from companion.monopoly.help import FAMILY_GLANCES, FAMILY_HELP
 from companion.monopoly.market import AUCTION, BUY, MonopolyMarket
+from companion.monopoly.moves import FAMILY_MOVES
 from companion.monopoly.state import MonopolyState, Player
+from companion.monopoly.story import STORY_COUNTERS
+from companion.monopoly.totals import Totals
 from companion.monopoly.trades import MonopolyTrades
 from companion.monopoly.turns import TURN, MonopolyTurns
 from companion.monopoly.view import monopoly_view
@@ -64,6 +69,16 @@ class MonopolyRules(
     """A Monopoly-family edition driven by its data file."""
 
     family = "monopoly"
+    prompt_help = FAMILY_HELP
+    move_words = FAMILY_MOVES
+    glance_forms = FAMILY_GLANCES
+    effect_words: Mapping[str, tuple[str, str]] = WORDS
+    """Each card effect in words for the editors (companion/monopoly/effect_words.py)."""
+    kind_words: Mapping[str, str] = KIND_WORDS
+    """Each kind of space on the board in words."""
+    board_totals = Totals()
+    """What the edition's rulebook prints about its board (a board correction and a box
+    profile's board are checked against it: companion/boxes/board_edit.py)."""
     min_players = 2
     max_players = 4
     after_end_commands = frozenset()
@@ -386,6 +401,11 @@ class MonopolyRules(
     def end_cite(self, state: MonopolyState) -> str:
         """The citation id of the rule that just ended the game."""
         return "end-last-standing"
+
+    def story_counters(self) -> Sequence[Counter]:
+        """The family's story lines (companion/monopoly/story.py); an edition with lines of
+        its own declares them in its package."""
+        return STORY_COUNTERS
 
     def ended(self, state: MonopolyState) -> tuple[list[str], str] | None:
         """The winners and why, once the game is over; None while it goes on."""

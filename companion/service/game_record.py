@@ -11,7 +11,9 @@ from pathlib import Path
 from typing import Any, TypedDict
 
 from companion.engine import game
+from companion.engine.editions import find_edition
 from companion.engine.i18n import N_, Msg, Msgs, wire
+from companion.engine.rules import Rules
 from companion.engine.state import BaseState
 from companion.engine.types import Event
 
@@ -280,46 +282,29 @@ def decide_undo(rows: list[Any], commands: list[dict[str, Any]], cmd: int | None
     names = {p.id: p.name for p in state.setup.players}
     later = sum(1 for c in live if c["cmd"] > target["cmd"])
     event = Event(game.UNDONE, {"to_seq": to_seq, "cmd": target["cmd"]},
-                  undo_words(move_words(target["body"], names), later))
+                  undo_words(move_words(target["body"], names,
+                                        find_edition(state.setup.edition)), later))
     return event, state, to_seq
 
 
 MOVES = {
-    "accept": N_("{player}'s answer"), "accept_trade": N_("{player}'s yes to a trade"),
-    "ask_rent": N_("{player}'s call for rent"), "auction": N_("{player}'s auction"),
-    "battle": N_("{player}'s challenge to a battle"), "bid": N_("{player}'s bid"),
-    "buy": N_("{player}'s purchase"), "cancel_trade": N_("{player}'s withdrawn trade"),
-    "catch": N_("{player}'s catch"), "challenge": N_("{player}'s Dice Challenge"),
-    "choose": N_("{player}'s choice"), "close_auction": N_("{player}'s closing of the auction"),
-    "continue_location": N_("{player}'s continued location"),
-    "declare_bankruptcy": N_("{player}'s bankruptcy"), "decline": N_("{player}'s answer"),
-    "decline_trade": N_("{player}'s no to a trade"), "discard": N_("{player}'s discard"),
-    "draw": N_("{player}'s card"), "end_game": N_("{player}'s end of the game"),
-    "explore": N_("{player}'s exploring"), "fight": N_("{player}'s fight"),
-    "keep": N_("{player}'s keeping the dice"), "land": N_("{player}'s landing"),
-    "pass": N_("{player}'s pass"), "pay_jail_fine": N_("{player}'s Jail fine"),
-    "poke_doll": N_("{player}'s Poké Doll"), "propose_trade": N_("{player}'s trade offer"),
-    "reroll": N_("{player}'s roll again"), "reveal": N_("{player}'s chip turned over"),
-    "revive": N_("{player}'s revival"), "roll": N_("{player}'s roll"),
-    "sell_to_bank": N_("{player}'s sale to the Bank"),
-    "sell_to_creditor": N_("{player}'s sale to a creditor"), "skip": N_("{player}'s pass"),
-    "starter": N_("{player}'s starter"), "stop": N_("{player}'s stop"),
-    "take": N_("{player}'s chip taken"), "time_machine": N_("{player}'s Time Machine"),
-    "trade": N_("{player}'s trade"), "transfer": N_("{player}'s transfer"),
-    "use": N_("{player}'s card played"),
-    "use_jail_card": N_("{player}'s Get Out of Jail Free card"),
+    "choose": N_("{player}'s choice"),
+    "end_game": N_("{player}'s end of the game"),
+    "roll": N_("{player}'s roll"),
 }
-"""A command's type as a player names that move ("Anna's roll"), each a message of its own
-(its translation places the name and the noun's article: "il tiro di Anna"); others read
-"{player}'s move"."""
+"""The engine's commands as a player names that move ("Anna's roll"), each a message of its
+own (its translation places the name and the noun's article: "il tiro di Anna"); an
+edition's rules name theirs (``Rules.move_words``); others read "{player}'s move"."""
 ANY_MOVE = N_("{player}'s move")
 
 
-def move_words(body: dict[str, Any], names: dict[str, str]) -> Msg:
-    """The move a command made, in a player's words: "Anna's roll", "the banker's transfer"."""
+def move_words(body: dict[str, Any], names: dict[str, str], rules: Rules[Any]) -> Msg:
+    """The move a command made in a game of ``rules``, in a player's words: "Anna's roll",
+    "the banker's transfer"."""
     actor = str(body.get("actor") or "banker")
     who: str = names.get(actor) or Msg("the banker")
-    return Msg(MOVES.get(str(body.get("type", "")), ANY_MOVE), player=who)
+    kind = str(body.get("type", ""))
+    return Msg(rules.move_words.get(kind) or MOVES.get(kind, ANY_MOVE), player=who)
 
 
 def undo_words(move: Msg, later: int) -> Msg:

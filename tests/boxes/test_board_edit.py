@@ -61,7 +61,7 @@ def test_the_shipped_board_passes_every_check_the_editor_applies(edition: str) -
     raw = _raw(edition)
     board_edit.edit_spaces(edition, raw, {}, strict=True)
     ids = [str(s["id"]) for s in raw["spaces"]]
-    fixed = set(board_edit.RULEBOOK[edition].fixed) | {
+    fixed = set(board_edit.rulebook_totals(edition).fixed) | {
         v for v in raw.get("rules", {}).values() if isinstance(v, str)}
     movable = [i for i, sid in enumerate(ids) if i and sid not in fixed]
     a, b = movable[0], movable[-1]
@@ -71,12 +71,11 @@ def test_the_shipped_board_passes_every_check_the_editor_applies(edition: str) -
 
 
 def test_the_master_trainer_defaults_pass_the_box_check() -> None:
-    from companion.boxes import board_edit
-    from companion.editions.master_trainer.data import load
+    from companion.editions.master_trainer.data import check_totals, load
 
     data = load()
-    board_edit.check_master_trainer({"item_deck": data.item_deck, "event_deck": data.event_deck,
-                                     "board_spaces": data.board_spaces})
+    check_totals({"item_deck": data.item_deck, "event_deck": data.event_deck,
+                  "board_spaces": data.board_spaces})
 
 
 def test_the_first_example_of_the_profiles_doc_is_a_board_the_editor_accepts() -> None:

@@ -63,12 +63,14 @@ def test_an_undo_of_several_moves_counts_them_in_each_language(service: GameServ
 
 
 def test_a_move_is_named_as_a_message() -> None:
+    from companion.engine.editions import find_edition
     from companion.service.game_record import move_words
-    names = {"a": "Lucía"}
-    assert render(move_words({"actor": "a", "type": "roll"}, names), "es") == "la tirada de Lucía"
-    assert render(move_words({"actor": "banker", "type": "transfer"}, names), "it") == (
+    names, rules = {"a": "Lucía"}, find_edition("pokemon")
+    assert render(move_words({"actor": "a", "type": "roll"}, names, rules), "es") == \
+        "la tirada de Lucía"
+    assert render(move_words({"actor": "banker", "type": "transfer"}, names, rules), "it") == (
         "il trasferimento del banchiere")
-    assert render(move_words({"actor": "a", "type": "mystery"}, names), "it") == (
+    assert render(move_words({"actor": "a", "type": "mystery"}, names, rules), "it") == (
         "la mossa di Lucía")
 
 

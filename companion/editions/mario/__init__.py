@@ -9,22 +9,28 @@ puts locations he lands on in GAME OVER, and fights the players he meets (never 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import TypedDict
 
 from companion.editions.mario.bowser import MarioBowser
 from companion.editions.mario.game_over import GameOverMarked
+from companion.editions.mario.help import PROMPT_HELP
 from companion.editions.mario.rent_asked import MarioRentAsked
+from companion.editions.mario.story import STORY_COUNTERS
 from companion.editions.mario.values import Bowser, MarioValues
 from companion.engine import readings
 from companion.engine.context import Ctx, cites
 from companion.engine.events import WentBankrupt
-from companion.engine.i18n import Msg, Msgs
+from companion.engine.i18n import N_, Msg, Msgs
 from companion.engine.prompts import RollPrompt
 from companion.engine.registry import effect, space_kind, task
+from companion.engine.story import Counter
 from companion.monopoly.board import Card, Space
+from companion.monopoly.help import FAMILY_HELP
 from companion.monopoly.rules import MonopolyRules
 from companion.monopoly.state import MonopolyState, values_of
+from companion.monopoly.totals import Totals
 
 __all__ = ["GameOverMarked", "MarioRules", "MarioValues"]
 
@@ -57,6 +63,24 @@ class MarioRules(MarioRentAsked, MarioBowser, MonopolyRules):
     name = "mario"
     title = "Monopoly: The Super Mario Bros. Movie Edition"
     max_players = 6
+    prompt_help = {**FAMILY_HELP, **PROMPT_HELP}
+    move_words = {**MonopolyRules.move_words,
+                  "ask_rent": N_("{player}'s call for rent"),
+                  "continue_location": N_("{player}'s continued location"),
+                  }
+    effect_words = {
+        **MonopolyRules.effect_words,
+        "move_bowser": (N_("Move Bowser"), N_("Bowser moves {steps}")),
+        "move_bowser_to": (N_("Move Bowser to a space"), N_("Bowser moves to {space}")),
+        "continue_all": (N_("Your GAME OVER spaces continue"),
+                         N_("Every GAME OVER space you own continues for free")),
+    }
+    kind_words = {**MonopolyRules.kind_words, "piranha_plant": N_("Piranha Plant"),
+                  "super_star": N_("Super Star")}
+    board_totals = Totals(spaces=28, locations=16, group_size=(2, 2),
+                          kind_counts={"card": 6, "super_star": 1, "piranha_plant": 1},
+                          fixed=("go", "jail", "free-parking", "go-to-jail"))
+    """What the rulebook prints about the board (a box profile's board is checked against it)."""
     setting_names = readings.setting_names("mario")
     settings_info = readings.settings_info("mario")
     """Readings offered to the banker (seeds/mario.toml [[readings]], docs/readings/mario.md)."""
@@ -64,6 +88,9 @@ class MarioRules(MarioRentAsked, MarioBowser, MonopolyRules):
     dice_names = ("red", "black")
     """The two dice as the rulebook names them (two-dice inputs name them); Bowser moves on
     the black."""
+
+    def story_counters(self) -> Sequence[Counter]:
+        return STORY_COUNTERS
 
     def edition_setup(self, state: MonopolyState) -> MonopolyState:
         state = super().edition_setup(state)

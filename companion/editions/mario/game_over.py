@@ -5,7 +5,7 @@ from __future__ import annotations
 from companion.editions.mario.values import MarioValues
 from companion.engine.commands import takes
 from companion.engine.context import Ctx, cites
-from companion.engine.event_format import EventData, fact
+from companion.engine.event_format import UPCASTERS, EventData, fact, split
 from companion.engine.i18n import Msg
 from companion.engine.state import evolve
 from companion.engine.types import Action, Command
@@ -23,6 +23,10 @@ class GameOverMarked(EventData):
 
     space: int
     game_over: bool
+
+
+# The first format's ``deed``: a GAME OVER mark, or the family's owner of a deed.
+UPCASTERS["deed"] = split("game_over", "game_over_marked", "deed_owned")
 
 
 

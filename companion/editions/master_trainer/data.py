@@ -13,11 +13,37 @@ from typing import Any
 
 from companion.boxes import board_edit
 from companion.engine import readings
-from companion.engine.i18n import SOURCE, Msg, Word
+from companion.engine.i18n import SOURCE, Msg, Msgs, Word
 from companion.engine.types import SetupError
 
 COLOURS = ("pink", "green", "blue", "red")
 """Chip colours found on the board's Catch'em spaces (yellow lives in the Unknown Dungeon)."""
+
+
+RULEBOOK_TOTALS = {"item_deck": 54, "event_deck": 54, "board_spaces": 37}
+"""The rulebook's totals: 54 Item Cards, 54 Event Cards, 37 chips on the board's spaces."""
+RULEBOOK_DECKS = {"item_deck": Msg("Item Cards"), "event_deck": Msg("Event Cards")}
+"""The totals that are decks, in words: a box may have lost some of their cards."""
+
+
+def check_totals(counts: Mapping[str, Mapping[str, int]]) -> tuple[str, ...]:
+    """The board's chip spaces add up to the printed total; a deck may be short of it (a
+    real box loses cards), never empty nor above it. Returns each short deck's difference
+    in words, to be said once (at setup, in the profile editor)."""
+    notes = []
+    for name, total in RULEBOOK_TOTALS.items():
+        have = sum(counts[name].values())
+        if name in RULEBOOK_DECKS and have == 0:
+            raise board_edit.field_error(name, Msg("no cards: a deck needs at least one."))
+        if name in RULEBOOK_DECKS and have < total:
+            notes.append(Msgs("{deck}: {have} in this box, the rulebook has {total} ({n} "
+                              "missing).", "{deck}: {have} in this box, the rulebook has "
+                              "{total} ({n} missing).", total - have,
+                              deck=RULEBOOK_DECKS[name], have=have, total=total))
+        elif have != total:
+            raise board_edit.field_error(name, Msg("adds up to {have}; the rulebook has "
+                                                   "{total}.", have=have, total=total))
+    return tuple(notes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,7 +297,7 @@ def _build(settings: Mapping[str, Any] | None) -> EditionData:
         raise SetupError("Setting 'city_items' must be a whole number from 0 to 3.")
     counts = {name: _counts(rules[name], settings.get(name), name)
               for name in ("item_deck", "event_deck", "board_spaces")}
-    notes = board_edit.check_master_trainer(counts)  # the rulebook's totals, for every game
+    notes = check_totals(counts)  # the rulebook's totals, for every game
     groups = board_edit.evolution_groups(settings.get("evolution_groups"), chips,
                                          tuple(tuple(g) for g in evolution["groups"]))
     if "evolution_groups" not in settings:

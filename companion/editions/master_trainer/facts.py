@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from companion.engine.event_format import Blob, EventData, fact
+from companion.engine.event_format import UPCASTERS, Blob, EventData, fact, renamed, split
 
 
 @fact("starter_dealt")
@@ -160,3 +160,15 @@ class DiceRoundChanged(EventData):
 @fact("battle_changed", legacy=True)
 class BattleChanged(EventData):
     battle: Blob
+
+
+# The first format's names of these facts (before events were typed).
+UPCASTERS.update({
+    "battle": renamed("battle_changed"),
+    "order_set": renamed("turn_order_set"),
+    "dice_round": renamed("dice_round_changed"),
+    "turn_flags": renamed("turn_flags_set"),
+    "items_given": lambda d: ("items_handed_over",
+                              {"giver": d["from"], "to": d["to"], "cards": d["cards"]}),
+    "moved": split("place", "mover_placed", "moved_to"),  # a placed mover, or a family move
+})

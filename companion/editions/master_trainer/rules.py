@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.editions.master_trainer.base import (
@@ -12,14 +12,18 @@ from companion.editions.master_trainer.base import (
     initial_trainers,
 )
 from companion.editions.master_trainer.battles import PRIZE
+from companion.editions.master_trainer.box_profile import MasterTrainerBox, card_objects
 from companion.editions.master_trainer.cards import DRAW_EVENT
-from companion.editions.master_trainer.data import EditionData, check_seed, load, unverified_words
+from companion.editions.master_trainer.data import check_seed, load, unverified_words
+from companion.editions.master_trainer.help import GLANCES, MOVES, PROMPT_HELP
 from companion.editions.master_trainer.spaces import SPACES
 from companion.editions.master_trainer.state import MasterTrainerState
+from companion.editions.master_trainer.story import STORY_COUNTERS
 from companion.editions.master_trainer.view import ViewRules
 from companion.engine import readings
 from companion.engine import rng as rng_mod
 from companion.engine.i18n import N_, Msg, Msgs
+from companion.engine.story import Counter
 from companion.engine.types import Command, GameSetup, IllegalCommand, SetupError
 
 COLOUR_NAMES = {"pink": N_("Pink"), "green": N_("Green"), "blue": N_("Blue"), "red": N_("Red")}
@@ -29,25 +33,24 @@ MOVERS = {"green": Msg("Green mover"), "orange": Msg("Orange mover"), "blue": Ms
 """Each mover as a tag's name."""
 
 
-def card_objects(data: EditionData) -> list[tuple[str, str]]:
-    """One tag object per card of the Item and Event decks (``card:<kind>-<n>``) and per
-    Rival Card (``card:<rival>-1``)."""
-    out: list[tuple[str, str]] = []
-    for kind, deck, names in (("item", data.item_deck, data.item_names),
-                              ("event", data.event_deck, data.event_names)):
-        out += [(f"card:{k}-{i}", Msg("Item Card: {card} ({i} of {n})", card=names[k], i=i, n=n)
-                 if kind == "item" else
-                 Msg("Event Card: {card} ({i} of {n})", card=names[k], i=i, n=n))
-                for k, n in deck.items() for i in range(1, n + 1)]
-    out += [(f"card:{k}-1", Msg("Rival Card: {card}", card=r.name)) for k, r in data.rivals.items()]
-    return out
-
-
 class MasterTrainerRules(ViewRules):
     """Pokémon Master Trainer (1999): no money, a race to 20 Power Points and a win against
     a Pokémon Master. Players move their own movers; the companion keeps the rest."""
 
     citation_file = "seeds/master-trainer/rules.toml"
+    prompt_help = PROMPT_HELP
+    move_words = MOVES
+    glance_forms = GLANCES
+    box = MasterTrainerBox()
+    """What a box profile holds: deck and chip counts, groups, Rival Cards (box_profile.py)."""
+
+    def story_counters(self) -> Sequence[Counter]:
+        return STORY_COUNTERS
+
+    def end_cite(self, state: MasterTrainerState) -> str:
+        """A game ends only when a trainer wins the Final Battle (for a log from before
+        citations)."""
+        return "final-win"
 
     def check(self) -> None:
         check_seed(self)

@@ -39,7 +39,3 @@ STORY_COUNTERS = [
     Counter("battles", N_("Battles fought"), battles, short=N_("fights")),
     Counter("knocked_out", N_("Pokémon knocked out"), knocked_out, short=N_("KO")),
 ]
-
-END_RULE = "final-win"
-"""A Master Trainer game ends only when a trainer wins the Final Battle (for logs from
-before citations, which stored no rule with the end)."""

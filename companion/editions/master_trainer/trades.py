@@ -12,7 +12,7 @@ from companion.editions.master_trainer.cards import CardRules
 from companion.editions.master_trainer.state import Offer
 from companion.editions.master_trainer.turns import chip_arg
 from companion.engine.commands import Id, Small, Smalls, takes
-from companion.engine.event_format import EventData, fact
+from companion.engine.event_format import UPCASTERS, Data, EventData, fact, renamed
 from companion.engine.i18n import Msg
 from companion.engine.prompts import CommandPrompt
 from companion.engine.registry import declare
@@ -60,6 +60,19 @@ class TradeOffered(EventData):
 @fact("trade_offer_closed")
 class TradeOfferClosed(EventData):
     """The trade offer was accepted, declined or stopped."""
+
+
+def _offer_changed(data: Data) -> tuple[str, Data]:
+    """An earlier version's ``offer_changed`` (a whole offer, or None) is ``trade_offered``
+    or ``trade_offer_closed``."""
+    offer = data["offer"]
+    if offer is None:
+        return "trade_offer_closed", {}
+    return "trade_offered", {k: offer[k] for k in ("by", "to", "give", "take", "forced", "items")
+                             if k in offer}
+
+
+UPCASTERS.update({"offer": renamed("offer_changed"), "offer_changed": _offer_changed})
 
 
 class TradeRules(CardRules):

@@ -17,13 +17,16 @@ creditor as in the family rules.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
 from companion.editions.pokemon import data
 from companion.editions.pokemon.battles import PokemonBattles
 from companion.editions.pokemon.catching import PokemonCatching, PokemonCaught, with_values
+from companion.editions.pokemon.help import PROMPT_HELP
 from companion.editions.pokemon.spaces import PokemonSpaces
+from companion.editions.pokemon.story import STORY_COUNTERS
 from companion.editions.table_settings import TableSettings
 from companion.engine import readings
 from companion.engine.context import Ctx
@@ -31,11 +34,14 @@ from companion.engine.event_format import EventData, fact
 from companion.engine.events import WentBankrupt
 from companion.engine.i18n import N_, Msg, Msgs
 from companion.engine.registry import prompt_kind
+from companion.engine.story import Counter
 from companion.engine.types import Action, Command, IllegalCommand
 from companion.monopoly.board import load_board
 from companion.monopoly.debts import DEBT
+from companion.monopoly.help import FAMILY_HELP
 from companion.monopoly.rules import MonopolyRules
 from companion.monopoly.state import Assets, MonopolyState
+from companion.monopoly.totals import Totals
 
 C = Ctx[MonopolyState]
 
@@ -72,6 +78,21 @@ class PokemonRules(TableSettings, PokemonSpaces, PokemonCatching, PokemonBattles
     title = "Monopoly: Pokémon Edition"
     max_players = 4
     dice_count = 1
+    prompt_help = {**FAMILY_HELP, **PROMPT_HELP}
+    move_words = {**MonopolyRules.move_words,
+                  "battle": N_("{player}'s challenge to a battle"),
+                  "explore": N_("{player}'s exploring"),
+                  "reroll": N_("{player}'s roll again"),
+                  "stop": N_("{player}'s stop"),
+                  }
+    kind_words = {**MonopolyRules.kind_words, "lapras": N_("Lapras")}
+    glance_forms = {
+        **MonopolyRules.glance_forms,
+        "battle_card": (N_("{player}: {total} against {theirs}. A Challenge card?"),),
+        "explore": (N_("{player}: explore {space}?"),),
+    }
+    board_totals = Totals(locations=16, group_size=(2, 2), fixed=("go",))
+    """What the rulebook prints about the board (a box profile's board is checked against it)."""
     setting_names = ("ball_faces", *readings.setting_names("pokemon"))
     settings_info = ({"name": "ball_faces", "label": N_("Poké Ball faces on the catching die"),
                       "type": "int", "min": 1, "max": 6}, *readings.settings_info("pokemon"))
@@ -184,6 +205,9 @@ class PokemonRules(TableSettings, PokemonSpaces, PokemonCatching, PokemonBattles
         return said
 
     # -- the end --------------------------------------------------------------------------
+    def story_counters(self) -> Sequence[Counter]:
+        return STORY_COUNTERS
+
     def end_cite(self, state: MonopolyState) -> str:
         return "end-mat"
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from companion.engine.context import Ctx, cites
-from companion.engine.event_format import EventData, fact
+from companion.engine.event_format import UPCASTERS, EventData, fact, split
 from companion.engine.i18n import Msg
 from companion.engine.prompts import ChoicePrompt, RollPrompt
 from companion.engine.registry import declare, effect, need, space_kind, task
@@ -57,6 +57,10 @@ class ForceDieRolled(EventData):
 
     face: int
     player: str
+
+
+# The first format's ``note``: a Force die's face, or the family's note.
+UPCASTERS["note"] = split("face", "force_die_rolled", "noted")
 
 
 POWERS = {

@@ -7,20 +7,23 @@ from dataclasses import dataclass, replace
 from typing import TypedDict
 
 from companion.editions.starwars.force import POWERS, StarWarsForce
+from companion.editions.starwars.help import PROMPT_HELP
 from companion.editions.table_settings import TableSettings
 from companion.engine import readings
 from companion.engine.commands import takes
 from companion.engine.context import Ctx, cites
 from companion.engine.event_format import EventData, fact
-from companion.engine.i18n import Msg, Msgs
+from companion.engine.i18n import N_, Msg, Msgs
 from companion.engine.registry import effect, prompt_kind, space_kind
 from companion.engine.state import Task, evolve
 from companion.engine.types import Action, Command, IllegalCommand
 from companion.monopoly.board import Card, Space
 from companion.monopoly.debts import DEBT, SpaceArgs
+from companion.monopoly.help import FAMILY_HELP
 from companion.monopoly.market import BUY
 from companion.monopoly.rules import MonopolyRules
 from companion.monopoly.state import EditionValues, MonopolyState, values_of
+from companion.monopoly.totals import Totals
 
 C = Ctx[MonopolyState]
 
@@ -65,6 +68,21 @@ class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
     name = "starwars"
     title = "Monopoly: Star Wars"
     max_players = 4
+    prompt_help = {**FAMILY_HELP, **PROMPT_HELP}
+    move_words = {**MonopolyRules.move_words,
+                  "sell_to_creditor": N_("{player}'s sale to a creditor"),
+                  }
+    effect_words = {
+        **MonopolyRules.effect_words,
+        "hyperspace": (N_("Jump through hyperspace"), N_("Jump through hyperspace")),
+        "use_the_force": (N_("Use the Force"), N_("Use the Force")),
+    }
+    kind_words = {**MonopolyRules.kind_words, "force": N_("Force"),
+                  "hyperspace": N_("Hyperspace")}
+    board_totals = Totals(group_size=(2, 4), group_exact={"endor": 3}, fixed=("go",))
+    """What the rulebook prints about the board. It gives no count of properties: "16 for
+    each ship" limits what one ship may own (the ``markers`` rule, checked when buying), not
+    the board (docs/readings/starwars.md)."""
     order_dice = 1
     """Each player rolls one die; the highest roller starts."""
     setting_names = readings.setting_names("starwars")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from companion.editions.mario import GameOverMarked
+from companion.editions.mario.game_over import GameOverMarked
 from companion.engine.events import Rolled
 from companion.engine.i18n import N_
 from companion.engine.story import Count, Counter, Step
