@@ -42,6 +42,7 @@ from companion.service.game_record import (
     code_tag,
     decide_undo,
 )
+from companion.service.household import Household
 from companion.service.port import ServicePort
 from companion.service.writer_thread import Listener, WriterThread
 from companion.store.database import Store, StoreError, StoreLost
@@ -54,7 +55,7 @@ __all__ = ["DB_NAME", "GameDamaged", "GameNotFound", "GameRecord", "GameService"
            "Outcome", "PhoneView", "ServicePort", "check_export", "log_digest"]
 
 
-class GameService(GameImport, WriterThread):
+class GameService(GameImport, Household, WriterThread):
     """The single writer. Start it, submit commands, read states and views."""
 
     def __init__(self, state_dir: Path, *, clock: Callable[[], float] = time.time,
@@ -72,7 +73,6 @@ class GameService(GameImport, WriterThread):
         self._open_store()
         self.code = code_tag()
         self._games: dict[str, GameRecord] = {}
-        self.tap_handler: Callable[[str, str], Outcome] | None = None
         self.damaged: dict[str, str] = {}
         """Games set aside at start-up: id -> what is wrong, in a player's words."""
         try:
@@ -316,8 +316,7 @@ class GameService(GameImport, WriterThread):
                                        # the box profile it was set up from (the history)
                                        **({"profile": profile} if profile else {})}, None, 1,
                                       last, response)
-            self.store.conn.execute("INSERT OR REPLACE INTO settings (key, value) VALUES "
-                                    "('active_game', ?)", (game_id,))
+            self.store.put_setting(conn, "active_game", game_id)
         self._active = game_id
         state = game.replay(events)
         rec = GameRecord(game_id, setup.edition, title, join_code, (last, state), 1,
