@@ -14,7 +14,6 @@ import sqlite3
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -148,16 +147,6 @@ class GameService(GameImport, Household, WriterThread):
         """Decide and commit one command. ``version`` is the log version the sender saw
         (None: do not check); ``key`` an idempotency key (a retry gets the first answer)."""
         return self.call(self._guarded, self._submit, game_id, command, version, key)
-
-    def submit_later(self, game_id: str, command: Any, version: int | None = None,
-                     key: str | None = None,
-                     then: Callable[[Future[Outcome]], None] | None = None,
-                     ) -> Future[Outcome] | None:
-        """:meth:`submit` without waiting: the future of its outcome (decided, committed and
-        published in the same order as every other input), or None when the service thread
-        is not running. ``then``: as :meth:`enqueue`'s."""
-        return self.enqueue(self._guarded, self._submit, game_id, command, version, key,
-                            then=then, now=True)
 
     def undo(self, game_id: str, cmd: int | None = None) -> Outcome:
         """Take back command ``cmd`` and everything after it (None: the last command)."""
@@ -391,9 +380,9 @@ class GameService(GameImport, Household, WriterThread):
         rec.commands += 1
         rec.history.add(rec.version, state)
         rec.keep_recent_cites()
+        self._publish(rec.id, rec.version)
         if state.finished and not finished_before:  # a copy of the whole file: after the answer
             self._after_answer(lambda: self._backup(f"finished-{rec.edition}"))
-        self._publish(rec.id, rec.version)
         # housekeeping after the phones have the move (and the mover its answer)
         rec.since_snapshot += len(events)
         if rec.since_snapshot >= self.snapshot_every:
