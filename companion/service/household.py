@@ -13,7 +13,7 @@ from companion.boxes import card_tags
 from companion.boxes.profiles import Profiles
 from companion.boxes.tags import TagRegistry
 from companion.service.writer_thread import WriterThread
-from companion.store import household, past_reads
+from companion.store import household, log_reads, past_reads, tag_table
 from companion.store.database import Store
 from companion.store.past_reads import RawRow
 
@@ -43,7 +43,7 @@ class Household(WriterThread):
         def read() -> tuple[str, str] | None:
             conn = self.store.conn
             served = None if game is None else (
-                game[1], card_tags.profile_of_game(conn, game[0]))
+                game[1], tag_table.setup_profile(conn, game[0]))
             return card_tags.read_tag(conn, uid, served)
         return self.call(read)
 
@@ -54,6 +54,10 @@ class Household(WriterThread):
     def box_profiles(self, fn: Callable[[Profiles], T]) -> T:
         """``fn`` with the box profiles' table, on the writer's turn (its errors raised)."""
         return self.call(lambda: fn(Profiles(self.store.conn)))
+
+    def last_command_times(self) -> dict[str, float]:
+        """Per game, the wall-clock time of its last command (how long it has been idle)."""
+        return self.call(lambda: log_reads.last_command_times(self.store.conn))
 
     # the past (companion/service/past.py reads it in short turns of the writer)
     def past_rows(self, game_id: str, after: int, limit: int) -> list[RawRow]:
