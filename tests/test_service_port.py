@@ -52,6 +52,15 @@ def test_the_web_app_and_the_table_use_only_what_the_port_declares() -> None:
     assert outside == [], "not in ServicePort: " + ", ".join(outside)
 
 
+def test_the_port_has_no_side_door() -> None:
+    """No database, no hook set from outside; the page runs nothing on the writer's turn of
+    its own (``call``: the table's taps and buttons alone still do)."""
+    assert not {"store", "tap_handler"} & _declared()
+    web = [f"{p.relative_to(ROOT)}:{line} {name}" for p in FRONT if p.parent.name == "web"
+           for line, name in _uses(p) if name == "call"]
+    assert web == []
+
+
 def test_nothing_outside_the_service_touches_its_private_members() -> None:
     private = [f"{p.relative_to(ROOT)}:{line} {name}" for p in OUTSIDE
                for line, name in _uses(p) if name.startswith("_")]

@@ -55,6 +55,7 @@ def test_a_fault_from_any_source_reaches_the_screen(tmp_path: Path) -> None:
     with GameService(tmp_path) as service:
         table = Table(service, screen)
         service._publish("", 0, {"text": "could not save", "level": "error"})
+        service.call(lambda: None)  # told on the service thread, in order
         assert ("error", "could not save") in screen.shown
         assert ("signal", "error") in screen.shown
         assert table.last_notice == {"text": "could not save", "level": "error"}

@@ -29,10 +29,10 @@ def _secret(service: ServicePort, given: str | None) -> str:
     """The configured key, else the one kept in the settings table, else a new persisted one."""
     if given:
         return given
-    key = service.call(service.store.setting, SECRET_SETTING)
+    key = service.setting(SECRET_SETTING)
     if not key:
         key = secrets.token_hex(32)
-        service.call(service.store.set_setting, SECRET_SETTING, key)
+        service.set_setting(SECRET_SETTING, key)
     return str(key)
 
 

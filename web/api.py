@@ -185,11 +185,7 @@ def checked_command(game_id: str, data: dict[str, Any], sess: Mapping[str, Any] 
 def command(game_id: str) -> Response:
     cmd, version, key = command_request(game_id)
     service = web().service
-    # decided on this thread when the service is idle (no hand-over to its thread and
-    # back), and answered before the table's screen is redrawn (web/front.py)
-    later = service.submit_later(game_id, cmd, version, key)
-    outcome = service.submit(game_id, cmd, version, key) if later is None else later.result(30)
-    answer: Response = outcome_response(outcome)
+    answer: Response = outcome_response(service.submit(game_id, cmd, version, key))
     return answer
 
 

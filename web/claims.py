@@ -18,7 +18,7 @@ class Claims:
     def __init__(self, service: ServicePort) -> None:
         self.service = service
         self._lock = threading.Lock()
-        raw = service.call(service.store.setting, KEY)
+        raw = service.setting(KEY)
         try:
             data = json.loads(raw) if raw else {}
         except ValueError:
@@ -26,7 +26,7 @@ class Claims:
         self._claims: dict[str, dict[str, str]] = data if isinstance(data, dict) else {}
 
     def _save(self) -> None:
-        self.service.call(self.service.store.set_setting, KEY, json.dumps(self._claims))
+        self.service.set_setting(KEY, json.dumps(self._claims))
 
     def holder(self, game_id: str, player: str) -> str | None:
         return self._claims.get(game_id, {}).get(player)

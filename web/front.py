@@ -20,7 +20,6 @@ import asyncio
 import io
 import logging
 import sys
-import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -35,9 +34,6 @@ log = logging.getLogger("web.front")
 
 TICK = 1.0
 """Seconds between a stream's checks whether it must end (hand-over, server closing)."""
-LOOP_GRACE = 0.005
-"""Seconds a thread that committed a move waits for the loop to write its frames, before it
-answers the mover or redraws the table's screen (either holds the GIL the loop needs)."""
 FAILED = (500, [("Content-Type", "application/json")],
           b'{"error": "Something went wrong on the companion.", "code": "server_error"}')
 
@@ -56,42 +52,30 @@ class Front:
         self.max_body = int(app.config.get("MAX_CONTENT_LENGTH") or 1024 * 1024)
         self.pool = ThreadPoolExecutor(max(1, threads), thread_name_prefix="web")
         self.loop: asyncio.AbstractEventLoop | None = None
-        self._loop_thread: int | None = None
         self._news: set[asyncio.Event] = set()
         self._memo: dict[tuple[Any, int], tuple[int, bytes | None]] = {}
         self._ticking: asyncio.TimerHandle | None = None
         """One event per open stream, set when it has something to write."""
-        self._written = threading.Event()
-        self._written.set()
         self.streams = 0
         service: ServicePort = app.extensions["companion"].service
         service.subscribe(self._published, first=True)  # before the OLED's redraw
 
     # -- the service's side ---------------------------------------------------------------------
     def _published(self, game_id: str, version: int, notice: Any) -> None:
-        """After a commit (any thread): every open stream writes its next frame, and the
-        committing thread waits (at most ``LOOP_GRACE``) until they have. Else it would hold
-        the GIL the loop needs while it finishes the mover's answer or redraws the OLED, and
-        every other phone would hear of the move that much later."""
+        """After a commit (any thread): every open stream writes its next frame."""
         loop = self.loop
         if loop is None or loop.is_closed():
             return
-        self._written.clear()
         try:
             loop.call_soon_threadsafe(self.wake)
         except RuntimeError:  # the loop ended meanwhile
-            self._written.set()
             return
-        if threading.get_ident() != self._loop_thread:
-            self._written.wait(LOOP_GRACE)
 
     def wake(self) -> None:
-        """On the loop: wake every stream (a new version, or the server closing); once they
-        have written, whoever waits in :meth:`_published` goes on."""
+        """On the loop: wake every stream (a new version, or the server closing)."""
         self._memo.clear()
         for news in self._news:
             news.set()
-        asyncio.get_running_loop().call_soon(self._written.set)  # after the streams' turns
 
     def _tick(self) -> None:
         """Every ``TICK`` seconds while streams are open: each checks its heartbeat and end
@@ -119,7 +103,6 @@ class Front:
             return
         if self.loop is None:
             self.loop = asyncio.get_running_loop()
-            self._loop_thread = threading.get_ident()
         try:
             body = await self._body(scope, receive)
         except HungUp:  # a body cut short is never executed: nobody would hear the answer

@@ -3,7 +3,6 @@ table: which game it serves and how each device is doing."""
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
@@ -142,17 +141,9 @@ def tags() -> Response:
         except RuleError as exc:
             raise ApiError("bad_request", said(exc)) from None
 
-    def count() -> dict[str, int]:
-        try:
-            rows = service.store.conn.execute(
-                "SELECT edition, COUNT(*) FROM tags GROUP BY edition").fetchall()
-        except sqlite3.OperationalError:  # no tag was ever enrolled
-            return {}
-        return {str(e): int(n) for e, n in rows}
-
     if isinstance(progress, dict):  # its words as messages: each phone reads its language
         progress = {k: wire(v) for k, v in progress.items()}
-    return jsonify({"enrolled": service.call(count), "progress": progress,
+    return jsonify({"enrolled": service.tag_counts(), "progress": progress,
                     "enroll_hook": callable(hook)})
 
 

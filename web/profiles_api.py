@@ -34,7 +34,7 @@ def _call(fn: Callable[[Profiles], Any]) -> Any:
     """Run ``fn`` on the service thread with the profiles table; a refusal becomes a 400."""
     service = web().service
     try:
-        return service.call(lambda: fn(Profiles(service.store.conn)))
+        return service.box_profiles(fn)
     except ProfileError as exc:
         code = "not_found" if isinstance(exc, ProfileNotFound) else "bad_request"
         raise ApiError(code, said(exc)) from None

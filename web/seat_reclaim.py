@@ -77,7 +77,7 @@ def _digest(secret: str) -> str:
 
 def _keys() -> dict[str, dict[str, str]]:
     svc = web().service
-    raw = svc.call(svc.store.setting, KEY)
+    raw = svc.setting(KEY)
     try:
         data = json.loads(raw) if raw else {}
     except ValueError:
@@ -87,7 +87,7 @@ def _keys() -> dict[str, dict[str, str]]:
 
 def _save(keys: dict[str, dict[str, str]]) -> None:
     svc = web().service
-    svc.call(svc.store.set_setting, KEY, json.dumps(keys))
+    svc.set_setting(KEY, json.dumps(keys))
 
 
 def _new_key(game_id: str, player: str) -> str:

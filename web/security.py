@@ -176,7 +176,7 @@ class BankerSessions:
         """The mark a phone's session keeps once it logged in with this PIN (see
         :meth:`known_device`); signed with the session, it cannot be made up."""
         self._lock = threading.Lock()
-        raw = service.call(service.store.setting, self.KEY)
+        raw = service.setting(self.KEY)
         try:
             data = json.loads(raw) if raw else {}
         except ValueError:
@@ -190,7 +190,7 @@ class BankerSessions:
     def _save(self) -> None:
         now = self.clock()
         self._tokens = {t: v for t, v in self._tokens.items() if v[0] > now}
-        self.service.call(self.service.store.set_setting, self.KEY, json.dumps(self._tokens))
+        self.service.set_setting(self.KEY, json.dumps(self._tokens))
 
     def start(self, hours: float | None = None) -> str:
         token = secrets.token_urlsafe(24)

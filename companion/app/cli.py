@@ -215,13 +215,13 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_enroll(args: argparse.Namespace) -> int:
-    from companion.boxes.tags import TagRegistry, enroll_interactive
+    from companion.boxes.tags import enroll_interactive
     from companion.engine.editions import find_edition
     from companion.service.game_service import GameService
 
     rules: Any = find_edition(args.edition)
     service = GameService(state_dir_of(args), purpose="companion enroll")
-    registry = TagRegistry(service.store.conn)
+    registry = service.tag_registry()
     try:
         if args.simulate or not on_raspberry_pi():
             def read_uid() -> str | None:

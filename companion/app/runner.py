@@ -248,11 +248,11 @@ def banker_pin(service: GameService, configured: Any) -> str:
             raise ConfigError(why)
         return pin
 
-    stored = service.store.setting("banker_pin")
+    stored = service.setting("banker_pin")
     if stored and len(stored) >= PIN_DIGITS:
         return stored
     pin = new_pin()  # a short PIN made up by an older version is replaced: it was guessable
-    service.store.set_setting("banker_pin", pin)
+    service.set_setting("banker_pin", pin)
     return pin
 
 

@@ -10,31 +10,13 @@ another object: saving (or importing) it is refused, naming the tag and what it 
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Mapping
 from typing import Any
 
 from companion.boxes.tags import TagRegistry, normalise_uid
 from companion.engine.i18n import Msg, from_stored
-
-
-def profile_of_game(conn: sqlite3.Connection, game_id: str) -> str:
-    """The name of the box profile the game was set up with ("" for none)."""
-    row = conn.execute("SELECT json_extract(body, '$.profile') FROM commands WHERE "
-                       "game_id = ? AND cmd = 0", (game_id,)).fetchone()
-    return str(row[0]) if row and isinstance(row[0], str) else ""
-
-
-def _listings(conn: sqlite3.Connection, uid: str) -> set[tuple[str, str, str]]:
-    """``(edition, profile, object)`` for every saved profile listing ``uid``."""
-    out = set()
-    for edition, name, body in conn.execute(
-            "SELECT edition, name, body FROM box_profiles WHERE instr(body, ?) > 0", (uid,)):
-        obj = dict(json.loads(body)).get("tags", {}).get(uid)
-        if isinstance(obj, str):
-            out.add((str(edition), str(name), obj))
-    return out
+from companion.store import tag_table
 
 
 def read_tag(conn: sqlite3.Connection, uid: str, game: tuple[str, str] | None
@@ -45,10 +27,7 @@ def read_tag(conn: sqlite3.Connection, uid: str, game: tuple[str, str] | None
         key = normalise_uid(uid)
     except ValueError:
         return None
-    try:
-        listed = _listings(conn, key)
-    except sqlite3.OperationalError:  # no profile was ever saved
-        listed = set()
+    listed = tag_table.profile_listings(conn, key)
     if game is not None:
         mine = {obj for edition, name, obj in listed if (edition, name) == game}
         if mine:
@@ -66,12 +45,11 @@ def moved_tag(conn: sqlite3.Connection, profile: Mapping[str, Any]) -> Msg | Non
     None."""
     registry = TagRegistry(conn)
     for uid, obj in profile["tags"].items():
-        row = registry.conn.execute("SELECT edition, object, label FROM tags WHERE uid = ?",
-                                    (uid,)).fetchone()
+        row = tag_table.enrolled(registry.conn, uid)
         if row is None or (row[0], row[1]) == (profile["edition"], obj):
             continue
         if any((edition, listed) == (row[0], row[1])
-               for edition, _, listed in _listings(conn, uid)):
+               for edition, _, listed in tag_table.profile_listings(conn, uid)):
             continue
         label = from_stored(row[2]) or row[1]
         return Msg("tags.{uid}: this tag is enrolled as {thing}; a profile never moves "

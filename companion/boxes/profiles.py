@@ -25,17 +25,9 @@ from companion.engine.box import BoxProfile
 from companion.engine.editions import available, find_edition
 from companion.engine.i18n import Msg, said
 from companion.engine.types import GameSetup, PlayerSeat, SetupError
+from companion.store import profile_table
 
 FORMAT = 1
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS box_profiles (
-    edition TEXT NOT NULL,
-    name TEXT NOT NULL,
-    body TEXT NOT NULL,
-    updated REAL NOT NULL,
-    PRIMARY KEY (edition, name)
-)
-"""
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.'-]{0,39}$")
 
 
@@ -163,22 +155,15 @@ class Profiles:
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
-        conn.execute(SCHEMA)
+        profile_table.ensure(conn)
 
     def list(self, edition: str | None = None) -> list[dict[str, Any]]:
-        sql = "SELECT edition, name, updated FROM box_profiles"
-        args: tuple[str, ...] = ()
-        if edition:
-            sql, args = sql + " WHERE edition = ?", (edition,)
-        rows = self.conn.execute(sql + " ORDER BY edition, name", args).fetchall()
-        return [{"edition": e, "name": n, "updated": u} for e, n, u in rows]
+        return [{"edition": e, "name": n, "updated": u}
+                for e, n, u in profile_table.listed(self.conn, edition)]
 
     def get(self, name: str, edition: str | None = None) -> dict[str, Any]:
         """The profile called ``name`` (``edition`` needed only when two editions share it)."""
-        sql, args = "SELECT body FROM box_profiles WHERE name = ?", [name]
-        if edition:
-            sql, args = sql + " AND edition = ?", [name, edition]
-        rows = self.conn.execute(sql, args).fetchall()
+        rows = profile_table.bodies(self.conn, name, edition)
         if not rows:
             raise ProfileNotFound(Msg("profile: there is no profile {name} for {edition}.",
                                       name=repr(name), edition=edition) if edition else
@@ -186,39 +171,29 @@ class Profiles:
         if len(rows) > 1:
             raise ProfileError(Msg("profile: several editions have a profile {name}; name "
                                    "the edition.", name=repr(name)))
-        return dict(json.loads(rows[0][0]))
+        return dict(json.loads(rows[0]))
 
     def save(self, raw: Any, *, replace: bool = True, now: float | None = None
              ) -> dict[str, Any]:
         """Check and save a profile (its card tags are kept in it: companion/boxes/card_tags.py);
         refused if one of them is enrolled as another object."""
         profile = check(raw)
-        self.conn.execute("BEGIN IMMEDIATE")
-        try:
-            exists = self.conn.execute(
-                "SELECT 1 FROM box_profiles WHERE edition = ? AND name = ?",
-                (profile["edition"], profile["name"])).fetchone()
+        with profile_table.transaction(self.conn):
+            exists = profile_table.exists(self.conn, profile["edition"], profile["name"])
             if exists and not replace:
                 raise ProfileError(f"name: {profile['edition']} already has a profile "
                                    f"{profile['name']!r}; delete it or choose another name.")
             moved = card_tags.moved_tag(self.conn, profile)  # its tags stay in it
             if moved is not None:
                 raise ProfileError(moved)
-            self.conn.execute(
-                "INSERT OR REPLACE INTO box_profiles (edition, name, body, updated) "
-                "VALUES (?, ?, ?, ?)",
-                (profile["edition"], profile["name"], json.dumps(profile, ensure_ascii=False),
-                 time.time() if now is None else now))
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
-        self.conn.execute("COMMIT")
+            profile_table.put(self.conn, profile["edition"], profile["name"],
+                              json.dumps(profile, ensure_ascii=False),
+                              time.time() if now is None else now)
         return profile
 
     def delete(self, name: str, edition: str | None = None) -> dict[str, Any]:
         profile = self.get(name, edition)
-        self.conn.execute("DELETE FROM box_profiles WHERE edition = ? AND name = ?",
-                          (profile["edition"], profile["name"]))
+        profile_table.delete(self.conn, profile["edition"], profile["name"])
         return profile
 
     def confirm(self, name: str, edition: str | None, fact: str) -> dict[str, Any]:

@@ -17,23 +17,12 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from companion.engine.i18n import Msg, Msgs, from_stored, render, said, stored
+from companion.store import tag_table
 
 ObjectList = Sequence[tuple[str, str]]
 """(object id, label) pairs, e.g. ("location:cave", "Cave's location card")."""
 
 _UID = re.compile(r"^(?:[0-9A-F]{8}|[0-9A-F]{14}|[0-9A-F]{20})$")
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS tags (
-    uid TEXT PRIMARY KEY,
-    edition TEXT NOT NULL,
-    object TEXT NOT NULL,
-    label TEXT NOT NULL DEFAULT '',
-    enrolled_at REAL NOT NULL,
-    UNIQUE (edition, object)
-)
-"""
-
 
 class TagError(ValueError):
     """A UID that is not a 4-, 7- or 10-byte hex string."""
@@ -101,7 +90,7 @@ class TagRegistry:
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
-        conn.execute(SCHEMA)
+        tag_table.ensure(conn)
 
     def lookup(self, uid: str) -> tuple[str, str] | None:
         """(edition, object) of the tag, or None for an unknown or malformed UID."""
@@ -109,7 +98,7 @@ class TagRegistry:
             key = normalise_uid(uid)
         except TagError:
             return None
-        row = self.conn.execute("SELECT edition, object FROM tags WHERE uid = ?", (key,)).fetchone()
+        row = tag_table.enrolled(self.conn, key)
         return (row[0], row[1]) if row else None
 
     def enroll(self, uid: str, edition: str, obj: str, label: str = "", *,
@@ -121,31 +110,24 @@ class TagRegistry:
         instead (the old sticker is forgotten). Does not commit.
         """
         key = normalise_uid(uid)
-        row = self.conn.execute(
-            "SELECT edition, object, label FROM tags WHERE uid = ?", (key,)).fetchone()
+        row = tag_table.enrolled(self.conn, key)
         if row and (row[0], row[1]) == (edition, obj):
             return Enrolled(key)
         if row and not move:  # its label as a message (an older registry's English as it is)
             raise TagAlreadyEnrolled(key, row[0], row[1], from_stored(row[2]), label or obj)
         moved_from = f"{row[0]} {row[1]}" if row else None
-        old = self.conn.execute("SELECT uid FROM tags WHERE edition = ? AND object = ?",
-                                (edition, obj)).fetchone()
-        self.conn.execute("DELETE FROM tags WHERE uid = ? OR (edition = ? AND object = ?)",
-                          (key, edition, obj))
-        self.conn.execute(
-            "INSERT INTO tags (uid, edition, object, label, enrolled_at) VALUES (?, ?, ?, ?, ?)",
-            (key, edition, obj, stored(label), time.time() if now is None else now))
-        return Enrolled(key, moved_from, old[0] if old and old[0] != key else None)
+        old = tag_table.tag_of(self.conn, edition, obj)
+        tag_table.put(self.conn, key, edition, obj, stored(label),
+                      time.time() if now is None else now)
+        return Enrolled(key, moved_from, old if old and old != key else None)
 
     def forget(self, uid: str) -> bool:
         """Remove a tag; True if it was enrolled. Does not commit."""
-        cur = self.conn.execute("DELETE FROM tags WHERE uid = ?", (normalise_uid(uid),))
-        return cur.rowcount > 0
+        return tag_table.forget(self.conn, normalise_uid(uid))
 
     def progress(self, edition: str, objects: ObjectList) -> EnrollmentProgress:
         """Done/total over ``objects`` (in order) and the first one still to tap."""
-        have = {r[0] for r in self.conn.execute(
-            "SELECT object FROM tags WHERE edition = ?", (edition,))}
+        have = tag_table.objects_with_tags(self.conn, edition)
         missing = [(o, label) for o, label in objects if o not in have]
         done = len(objects) - len(missing)
         first = missing[0] if missing else (None, None)

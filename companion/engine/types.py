@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from companion.engine.i18n import Msg, from_stored, stored
 
@@ -13,6 +13,44 @@ BANKER = "banker"
 
 BANK = "bank"
 """The account id of the Bank (money not held by a player)."""
+
+
+class PlayerView(TypedDict):
+    """A player as every phone receives them (``players`` of a view): what every edition
+    gives. An edition may add its own keys (declared in its package, on a TypedDict that
+    extends this one); the page draws those it knows."""
+
+    id: str
+    name: str
+    token: str
+    colour: str | None
+    """The token's colour when the box has one, else None."""
+    money: int | None
+    """Whole units, or None in an edition without money."""
+    money_text: str
+    position: int | str
+    """The index of a space on a numbered track, or the id of a place on a map."""
+    space: str
+    """The name of where the player stands (a message, rendered in the reader's language)."""
+    in_jail: bool
+    bankrupt: bool
+    is_current: bool
+
+
+class _ActionCore(TypedDict):
+    actor: str
+    type: str
+    label: str
+    args: dict[str, Any]
+
+
+class ActionView(_ActionCore, total=False):
+    """One legal command as a phone receives it (:meth:`Action.to_json`)."""
+
+    input: dict[str, Any]
+    """What the actor must add before sending (see :class:`Action`)."""
+    ends: str
+    """What the move ends for the actor (a front end asks before sending it)."""
 
 
 class RuleError(ValueError):
@@ -127,8 +165,8 @@ class Action:
         i(self, input)
         e(self, ends)
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
+    def to_json(self) -> ActionView:
+        out: ActionView = {
             "actor": self.actor,
             "type": self.type,
             "label": self.label,

@@ -39,7 +39,7 @@ class SteadyClock:
         boot = boot_id()
         kept: dict[str, Any] = {}
         if service is not None and boot:
-            raw = service.call(service.store.setting, SETTING)
+            raw = service.setting(SETTING)
             try:
                 kept = json.loads(raw) if raw else {}
             except ValueError:
@@ -51,8 +51,8 @@ class SteadyClock:
             self.offset = time.time() - time.monotonic()
             if service is not None and boot:
                 try:
-                    service.call(service.store.set_setting, SETTING,
-                                 json.dumps({"boot": boot, "offset": self.offset}))
+                    service.set_setting(SETTING, json.dumps({"boot": boot,
+                                                             "offset": self.offset}))
                 except sqlite3.Error:  # a full disk: this process keeps its own line
                     pass
 

@@ -22,6 +22,7 @@ from companion.service.exports import (
 )
 from companion.service.game_loading import load_record
 from companion.service.game_record import GameRecord, Outcome
+from companion.store import log_reads, past_reads
 from companion.store.database import Store
 
 
@@ -66,11 +67,9 @@ class GameImport:
                     if step.state.edition != edition:
                         raise ImportRefused("The first line names another edition than the "
                                             "game's. Nothing was imported.")
-                    twin = conn.execute(
-                        "SELECT game_id FROM commands WHERE cmd = 0 AND body = ? AND time = ?",
-                        (json.dumps(step.body), step.time)).fetchone()
+                    twin = log_reads.game_started_as(conn, json.dumps(step.body), step.time)
                     if twin is not None:
-                        raise ImportRefused(_already(known[twin[0]], self._version_of(twin[0])))
+                        raise ImportRefused(_already(known[twin], self._version_of(twin)))
                     self.store.add_game(conn, game_id, edition, find_edition(edition).title,
                                         now, join_codes.new_code(
                                             {g["join_code"] for g in known.values()}))
@@ -91,9 +90,7 @@ class GameImport:
         rec = self._games.get(game_id)
         if rec is not None:
             return rec.version
-        row = self.store.conn.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE "
-                                      "game_id = ?", (game_id,)).fetchone()
-        return int(row[0])
+        return past_reads.last_seq(self.store.conn, game_id)
 
     def _import_unchecked(self, head: dict[str, Any], lines: list[str]) -> Outcome:
         """An export from before commands were recorded: whole and in order (count and

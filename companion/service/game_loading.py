@@ -10,6 +10,7 @@ from companion.engine import game
 from companion.engine.state import BaseState
 from companion.engine.types import Event
 from companion.service.game_record import RECENT, GameRecord
+from companion.store import log_reads, past_reads
 from companion.store.database import Row, Store
 
 
@@ -39,19 +40,11 @@ def load_record(store: Store, code: str, row: dict[str, Any]) -> GameRecord:
         state = game.replay(e for _, e in kept)
         recent_rows = rows
     kept_recent = game.effective(((r.seq, r.event) for r in recent_rows), keep_markers=True)
-    version = last_seq(store, game_id)
-    commands = store.conn.execute(
-        "SELECT COALESCE(MAX(cmd), -1) + 1 FROM commands WHERE game_id = ?",
-        (game_id,)).fetchone()[0]
+    version = past_reads.last_seq(store.conn, game_id)
+    commands = log_reads.next_command(store.conn, game_id)
     rec = GameRecord(game_id, row["edition"], row["title"], row["join_code"],
                      (version, state), max(commands, 1),
                      deque(((s, e.say) for s, e in kept_recent if e.say), maxlen=RECENT))
     rec.history.add(version, state)
     rec.cites = {s: e.cite for s, e in kept_recent if e.cite}
     return rec
-
-def last_seq(store: Store, game_id: str) -> int:
-    """The sequence number of the game's last logged event (0 when none)."""
-    row = store.conn.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?",
-                             (game_id,)).fetchone()
-    return int(row[0])

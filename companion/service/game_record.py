@@ -15,7 +15,7 @@ from companion.engine.editions import find_edition
 from companion.engine.i18n import N_, Msg, Msgs, wire
 from companion.engine.rules import Rules
 from companion.engine.state import BaseState
-from companion.engine.types import Event
+from companion.engine.types import ActionView, Event, PlayerView
 
 RECENT = 12
 """Log lines a view carries."""
@@ -72,10 +72,10 @@ class _EditionPart(TypedDict):
     edition: str
     title: str
     currency: dict[str, Any] | None
-    players: list[dict[str, Any]]
+    players: list[PlayerView]
     current: str | None
     prompt: PromptView | None
-    actions: list[dict[str, Any]]
+    actions: list[ActionView]
     """What the viewer may do now (:meth:`companion.engine.types.Action.to_json`)."""
     last_roll: list[int]
     finished: bool
@@ -124,6 +124,8 @@ class PhoneView(_EditionPart, _EndingPart, _MonopolyPart):
 _SERVICE_KEYS = frozenset({"game_id", "version", "join_code", "log", "log_cites"})
 _EDITION_KEYS = frozenset(PhoneView.__annotations__) - _SERVICE_KEYS
 _REQUIRED = PhoneView.__required_keys__ - _SERVICE_KEYS
+_PLAYER_KEYS = PlayerView.__required_keys__
+_ACTION_KEYS = ActionView.__required_keys__, frozenset(ActionView.__annotations__)
 
 
 def phone_view(edition_view: dict[str, Any], game_id: str, version: int, join_code: str,
@@ -136,6 +138,15 @@ def phone_view(edition_view: dict[str, Any], game_id: str, version: int, join_co
         unknown = sorted(keys - _EDITION_KEYS - {"log"})
         raise ValueError(f"{edition_view.get('edition')}'s view: missing {missing}, "
                          f"not declared in PhoneView {unknown}")
+    for player in edition_view["players"]:
+        if not _PLAYER_KEYS <= player.keys():
+            raise ValueError(f"{edition_view.get('edition')}'s view: a player lacks "
+                             f"{sorted(_PLAYER_KEYS - player.keys())} (PlayerView)")
+    required, declared = _ACTION_KEYS
+    for action in edition_view["actions"]:
+        if not required <= action.keys() <= declared:
+            raise ValueError(f"{edition_view.get('edition')}'s view: an action with keys "
+                             f"{sorted(action)}, not those of ActionView")
     out: dict[str, Any] = {k: v for k, v in edition_view.items() if k != "log"}
     out.update(game_id=game_id, version=version, join_code=join_code, log=log,
                log_cites=log_cites)

@@ -14,7 +14,6 @@ import sqlite3
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +41,7 @@ from companion.service.game_record import (
     code_tag,
     decide_undo,
 )
+from companion.service.household import Household
 from companion.service.port import ServicePort
 from companion.service.writer_thread import Listener, WriterThread
 from companion.store.database import Store, StoreError, StoreLost
@@ -54,7 +54,7 @@ __all__ = ["DB_NAME", "GameDamaged", "GameNotFound", "GameRecord", "GameService"
            "Outcome", "PhoneView", "ServicePort", "check_export", "log_digest"]
 
 
-class GameService(GameImport, WriterThread):
+class GameService(GameImport, Household, WriterThread):
     """The single writer. Start it, submit commands, read states and views."""
 
     def __init__(self, state_dir: Path, *, clock: Callable[[], float] = time.time,
@@ -72,7 +72,6 @@ class GameService(GameImport, WriterThread):
         self._open_store()
         self.code = code_tag()
         self._games: dict[str, GameRecord] = {}
-        self.tap_handler: Callable[[str, str], Outcome] | None = None
         self.damaged: dict[str, str] = {}
         """Games set aside at start-up: id -> what is wrong, in a player's words."""
         try:
@@ -148,16 +147,6 @@ class GameService(GameImport, WriterThread):
         """Decide and commit one command. ``version`` is the log version the sender saw
         (None: do not check); ``key`` an idempotency key (a retry gets the first answer)."""
         return self.call(self._guarded, self._submit, game_id, command, version, key)
-
-    def submit_later(self, game_id: str, command: Any, version: int | None = None,
-                     key: str | None = None,
-                     then: Callable[[Future[Outcome]], None] | None = None,
-                     ) -> Future[Outcome] | None:
-        """:meth:`submit` without waiting: the future of its outcome (decided, committed and
-        published in the same order as every other input), or None when the service thread
-        is not running. ``then``: as :meth:`enqueue`'s."""
-        return self.enqueue(self._guarded, self._submit, game_id, command, version, key,
-                            then=then, now=True)
 
     def undo(self, game_id: str, cmd: int | None = None) -> Outcome:
         """Take back command ``cmd`` and everything after it (None: the last command)."""
@@ -316,8 +305,7 @@ class GameService(GameImport, WriterThread):
                                        # the box profile it was set up from (the history)
                                        **({"profile": profile} if profile else {})}, None, 1,
                                       last, response)
-            self.store.conn.execute("INSERT OR REPLACE INTO settings (key, value) VALUES "
-                                    "('active_game', ?)", (game_id,))
+            self.store.put_setting(conn, "active_game", game_id)
         self._active = game_id
         state = game.replay(events)
         rec = GameRecord(game_id, setup.edition, title, join_code, (last, state), 1,
@@ -392,9 +380,9 @@ class GameService(GameImport, WriterThread):
         rec.commands += 1
         rec.history.add(rec.version, state)
         rec.keep_recent_cites()
+        self._publish(rec.id, rec.version)
         if state.finished and not finished_before:  # a copy of the whole file: after the answer
             self._after_answer(lambda: self._backup(f"finished-{rec.edition}"))
-        self._publish(rec.id, rec.version)
         # housekeeping after the phones have the move (and the mover its answer)
         rec.since_snapshot += len(events)
         if rec.since_snapshot >= self.snapshot_every:

@@ -2,31 +2,21 @@
 played, overall and per box profile, from the games' logs.
 
 A finished game's summary (its story's headline and players, its time played) is computed
-once from its log and kept in the companion's database (table ``game_summaries``, created
-here: the log stays the truth, the table is a cache a backup carries along and any version
-can rebuild). A player is the same player across games by name (``Zoë`` and ``zoë `` are
-one person), whatever seat id a game gave them. A game's box profile is the one its setup
+once from its log and kept in the companion's database (companion/store/past_reads.py: the
+log stays the truth, the table is a cache a backup carries along and any version can
+rebuild). A player is the same player across games by name (``Zoë`` and ``zoë `` are one
+person), whatever seat id a game gave them. A game's box profile is the one its setup
 named (kept with its ``new_game`` command; "" for a game set up without one).
 """
 
 from __future__ import annotations
 
-import json
-import sqlite3
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from companion.engine.i18n import SOURCE, Msg, render
 from companion.engine.story import Row, story
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS game_summaries (
-    game_id TEXT PRIMARY KEY REFERENCES games(id),
-    version INTEGER NOT NULL,
-    summary TEXT NOT NULL
-) WITHOUT ROWID;
-"""
 
 PAUSE = 15 * 60.0
 """A gap between two moves longer than this (seconds) is a pause, not play: a game left on
@@ -64,29 +54,6 @@ def summary(game: Mapping[str, Any], rows: Sequence[Row], profile: str = "") -> 
             "finished": told["finished"], "headline": told["headline"],
             "winners": told["winner_names"], "turns": told["turns"],
             "players": [{"name": p["name"], "winner": p["winner"]} for p in told["players"]]}
-
-
-class SummaryTable:
-    """The ``game_summaries`` table on the companion's SQLite connection (use it from the
-    service's thread: ``service.call``)."""
-
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        self.conn = conn
-        conn.executescript(SCHEMA)
-
-    def all(self) -> dict[str, tuple[int, dict[str, Any]]]:
-        rows = self.conn.execute("SELECT game_id, version, summary FROM game_summaries")
-        return {g: (int(v), json.loads(s)) for g, v, s in rows.fetchall()}
-
-    def save(self, game_id: str, version: int, kept: Mapping[str, Any]) -> None:
-        self.conn.execute("BEGIN IMMEDIATE")
-        try:
-            self.conn.execute("INSERT OR REPLACE INTO game_summaries VALUES (?, ?, ?)",
-                              (game_id, version, json.dumps(kept)))
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
-        self.conn.execute("COMMIT")
 
 
 def _tally(games: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:

@@ -13,9 +13,12 @@ from __future__ import annotations
 import secrets
 import threading
 from collections.abc import Callable, Collection
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.engine.i18n import Msg, Msgs
+
+if TYPE_CHECKING:
+    from companion.service.port import ServicePort
 
 DIGITS = 6
 IDLE_HOURS = 24.0
@@ -46,13 +49,11 @@ class LastMoves:
     of every commit; a game that has not moved since the companion started counts from its
     last command's wall-clock time as read at start (a time in the future counts as now)."""
 
-    def __init__(self, service: Any, clock: Callable[[], float]) -> None:
+    def __init__(self, service: ServicePort, clock: Callable[[], float]) -> None:
         self.clock = clock
         self._lock = threading.Lock()
         now, wall = clock(), float(service.clock())
-        rows = service.call(lambda: service.store.conn.execute(
-            "SELECT game_id, MAX(time) FROM commands GROUP BY game_id").fetchall())
-        self._at = {str(g): now - max(0.0, wall - float(t)) for g, t in rows if t is not None}
+        self._at = {g: now - max(0.0, wall - t) for g, t in service.last_command_times().items()}
         service.subscribe(self._moved, first=True)
 
     def _moved(self, game_id: str, version: int, notice: Any) -> None:

@@ -29,7 +29,7 @@ from companion.engine.editions import find_edition
 from companion.engine.i18n import data_from_stored, from_stored
 from companion.engine.story import Reread, Row, story
 from companion.engine.types import Event
-from companion.service.history import FORMAT, SummaryTable, summary
+from companion.service.history import FORMAT, summary
 from companion.service.port import ServicePort
 from companion.service.replay import Replay
 
@@ -56,8 +56,6 @@ KEPT_LOGS = 4
 ANSWER_SECONDS = 60.0
 """How long a request waits for its job before it is told the companion is busy."""
 
-_EVENTS = ("SELECT seq, cmd, time, type, data, say, cite FROM events WHERE game_id = ? "
-           "AND seq > ? ORDER BY seq LIMIT ?")
 
 
 class PastBusy(RuntimeError):
@@ -147,11 +145,9 @@ class Past:
     # -- reading the log ----------------------------------------------------------------------
     def rows(self, game_id: str) -> Iterator[Row]:
         """The game's log, oldest first, read in short turns of the writer, decoded here."""
-        store = self.service.store
         after = 0
         while True:
-            raw = self.service.call(
-                lambda a=after: store.conn.execute(_EVENTS, (game_id, a, ROWS_PER_TURN)).fetchall())
+            raw = self.service.past_rows(game_id, after, ROWS_PER_TURN)
             for seq, cmd, when, kind, data, say, cite in raw:
                 self.pace()
                 yield seq, cmd, when, Event(kind, data_from_stored(data), from_stored(say), cite)
@@ -161,10 +157,7 @@ class Past:
 
     def version(self, game_id: str) -> int:
         """The game's last event's sequence number (0: no such game, or no event)."""
-        store = self.service.store
-        found = self.service.call(lambda: store.conn.execute(
-            "SELECT MAX(seq) FROM events WHERE game_id = ?", (game_id,)).fetchone())
-        return int(found[0] or 0)
+        return self.service.last_seq(game_id)
 
     # -- what is read -------------------------------------------------------------------------
     def replay(self, game_id: str) -> Replay:
@@ -224,34 +217,22 @@ class Past:
         """Every finished game's summary (companion/service/history.py), computed from its log the
         first time it is asked for and kept in the database (again if the game changed
         since, e.g. an undo). On the worker; each game's log read a turn of rows at a time."""
-        service, conn = self.service, self.service.store.conn
-
-        def kept() -> tuple[SummaryTable, dict[str, Any], list[dict[str, Any]], dict[str, int]]:
-            table = SummaryTable(conn)
-            games = service.store.games("finished")
-            versions = {g["id"]: int(conn.execute("SELECT COALESCE(MAX(seq), 0) FROM events "
-                                                  "WHERE game_id = ?", (g["id"],)).fetchone()[0])
-                        for g in games}
-            return table, table.all(), games, versions
-
-        table, have, games, versions = service.call(kept)
+        service = self.service
+        have = service.kept_summaries()
         out = []
         profiles: dict[str, str] | None = None
-        for g in games:
-            version = versions.get(g["id"], 0)
+        for g, version in service.finished_games():
             known = have.get(g["id"])
             if known is not None and known[0] == version and known[1].get("format") == FORMAT:
                 out.append(known[1])
                 continue
             if profiles is None:  # the box profile each game was set up from, read once
-                profiles = dict(service.call(lambda: conn.execute(
-                    "SELECT game_id, json_extract(body, '$.profile') FROM commands WHERE "
-                    "cmd = 0 AND json_extract(body, '$.profile') IS NOT NULL").fetchall()))
+                profiles = service.setup_profiles()
             try:
                 made = summary(g, list(self.rows(g["id"])), str(profiles.get(g["id"]) or ""))
             except Exception:  # noqa: BLE001 - a damaged game is left out, never the history
                 log.warning("game %s left out of the history", g["id"], exc_info=True)
                 continue
-            service.call(table.save, g["id"], version, made)
+            service.keep_summary(g["id"], version, made)
             out.append(made)
         return out

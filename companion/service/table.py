@@ -15,8 +15,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from companion.boxes import card_tags
-from companion.boxes.tags import TagAlreadyEnrolled, TagError, TagRegistry
+from companion.boxes.tags import TagAlreadyEnrolled, TagError
 from companion.engine import i18n, story
 from companion.engine.editions import find_edition
 from companion.engine.event_format import signal
@@ -33,7 +32,8 @@ class Table:
     def __init__(self, service: ServicePort, hardware: Any = None) -> None:
         self.service = service
         self.hardware = hardware
-        self.registry = TagRegistry(service.store.conn)
+        self.registry = service.tag_registry()
+        """The enrolled tags: used on the service thread (inside ``service.call``)."""
         self.enrolling: str | None = None
         """The edition being enrolled, or None during play."""
         self.move_tags = False
@@ -46,7 +46,6 @@ class Table:
         self.last_tap: dict[str, Any] | None = None
         """The latest tag seen during play: ``{n, uid, edition, object}`` (object None when
         the tag is unknown). The setup form uses it to give players their tapped tokens."""
-        service.tap_handler = self.tap
         service.subscribe(self._changed)
 
     # -- inputs ---------------------------------------------------------------------------
@@ -180,12 +179,11 @@ class Table:
     def _read(self, uid: str) -> tuple[str, str] | None:
         """What the tag stands for at this table: the served game's box profile first
         (companion/boxes/card_tags.py)."""
-        conn = self.service.store.conn
         game_id = self.served_game()
         game = None
         if game_id is not None and self.service.loaded(game_id):
-            game = (self.service.record(game_id).edition, card_tags.profile_of_game(conn, game_id))
-        return card_tags.read_tag(conn, uid, game)
+            game = (game_id, self.service.record(game_id).edition)
+        return self.service.read_tag(uid, game)
 
     def _enroll(self, uid: str) -> Outcome:
         assert self.enrolling is not None

@@ -354,4 +354,9 @@ class Store:
 
     def set_setting(self, key: str, value: str) -> None:
         with self.transaction() as conn:
-            conn.execute("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", (key, value))
+            self.put_setting(conn, key, value)
+
+    @staticmethod
+    def put_setting(conn: sqlite3.Connection, key: str, value: str) -> None:
+        """Store a setting within a transaction (:meth:`transaction`)."""
+        conn.execute("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", (key, value))

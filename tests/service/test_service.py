@@ -221,6 +221,7 @@ def test_a_finished_game_is_backed_up(tmp_path: Path) -> None:
         gid = new_game(svc)
         assert list_backups(tmp_path / "backups") == []
         assert svc.submit(gid, {"actor": "banker", "type": "end_game"}).ok
+        svc.call(lambda: None)  # the backup is queued behind the answer
         backups = list_backups(tmp_path / "backups")
         assert len(backups) == 1 and "finished" in backups[0].name
         db = sqlite3.connect(backups[0])

@@ -69,9 +69,6 @@ def test_a_listener_that_reads_through_the_service_after_a_move_does_not_hang_it
     ``Table._show`` does at a game's end): that must not wait for itself. Before, on the
     service thread (a slow card, or a busy service), it waited 30 s, and every request
     behind it (a new game) timed out."""
-    from companion.service import writer_thread
-
-    monkeypatch.setattr(writer_thread, "QUICK_WRITE", 0.0)  # every move on the service thread
     heard: list[int] = []
     service.subscribe(lambda game_id, version, notice: heard.append(
         service.call(lambda: version)))
