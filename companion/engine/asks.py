@@ -38,10 +38,6 @@ class GenericAsks(Generic[S]):
     """Mixed into :class:`companion.engine.rules.Rules`: asking for a roll or a choice, the
     actions such a prompt offers, and the ``roll`` and ``choose`` commands that answer it."""
 
-    def run_next(self, ctx: Ctx[S], name: str, **args: Any) -> None:
-        """Run step ``name`` next (the interpreter's: :meth:`Rules.run_next`)."""
-        raise NotImplementedError
-
     dice_names: tuple[str, ...] = ()
     """Names of the dice when a roll asks for that many (``input.names``: Mario's red and
     black); a roll of another count shows no names."""
@@ -121,7 +117,7 @@ class GenericAsks(Generic[S]):
             return
         dice = ctx.roll(ask.count, command.args.get("dice"), ask.who, prompt.kind)
         ctx.clear_prompt()
-        self.run_next(ctx, ask.task, **{**ask.args, "dice": list(dice)})
+        ctx.then(Task(ask.task, {**ask.args, "dice": list(dice)}))
 
     def roll_in_round(self, ctx: Ctx[S], command: Command) -> None:
         """Edition hook: a roll for a dice round of the edition's own (Master Trainer: one

@@ -89,9 +89,6 @@ class Applies(Protocol[S]):
     """What a command being decided needs of its edition's rules (every
     :class:`~companion.engine.rules.Rules` has it)."""
 
-    @property
-    def flow_is_bookkeeping(self) -> bool: ...
-
     def apply(self, state: S, event: Event) -> S: ...
 
     def can_end(self, tag: str) -> bool: ...
@@ -112,10 +109,6 @@ class Ctx(Generic[S]):
         self.may_end = False
         """Whether an event that can end the game (``Rules.ends_after``) was emitted since the
         last end check."""
-        self.in_command = False
-        """Whether the command's own handler is running (not yet the to-do list)."""
-        self.command_checked = False
-        """Whether the end check after the command's handler was made (by ``run_next``)."""
 
     def emit(self, type: str, say: str = "", *, cite: str | None = None, **data: Any) -> None:
         """Record event ``type`` (a name declared in :mod:`companion.engine.events`; its
@@ -194,11 +187,7 @@ class Ctx(Generic[S]):
                 asked = {"data": kept} if kept else {}
                 data = {"kind": prompt.kind, "to": list(prompt.to), "text": prompt.text,
                         **asked, **data}
-            if self.rules.flow_is_bookkeeping:
-                # applying it would rebuild the prompt and to-do list the state already has
-                self.events.append(Event(tag, data))
-            else:
-                self.emit(tag, **data)
+            self.emit(tag, **data)
 
     def then(self, *tasks: Task) -> None:
         """Run ``tasks`` next, before anything that was already on the to-do list.

@@ -38,9 +38,6 @@ Blob = Mapping[str, Any] | None
 """A nested JSON object kept as stored (an auction, a debt, a battle...)."""
 
 
-D = TypeVar("D", bound="EventData")
-
-
 @dataclass(frozen=True)
 class EventData:
     """Base of every event type: ``NAME`` and ``VERSION`` identify it in the log."""
@@ -53,14 +50,6 @@ class EventData:
     @classmethod
     def tag(cls) -> str:
         return cls.NAME if cls.VERSION == 1 else f"{cls.NAME}@{cls.VERSION}"
-
-    @classmethod
-    def from_stored(cls: type[D], data: Data) -> D:
-        """The event from stored data already checked when it was emitted (replay's hot
-        path: no ``__init__``; missing optional fields read their class defaults)."""
-        obj = object.__new__(cls)
-        obj.__dict__.update(data)
-        return obj
 
     def to_data(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
@@ -124,9 +113,6 @@ def load_editions() -> None:
 
 def checked(name: str, data: Mapping[str, Any], say: str = "", cite: str = "") -> Event:
     """The stored form of event ``name`` with ``data``; TypeError when the fields are wrong."""
-    shape = SHAPES.get(name)
-    if shape is not None and (data.keys() == shape[1] or shape[0] <= data.keys() <= shape[1]):
-        return Event(shape[2], data, say, cite)
     if name in LEGACY:
         raise TypeError(f"event type {name!r} is legacy: old logs replay it, no rule emits it")
     cls = EVENT_TYPES.get(name)
@@ -136,30 +122,8 @@ def checked(name: str, data: Mapping[str, Any], say: str = "", cite: str = "") -
     if cls is None:
         raise TypeError(f"unknown event type {name!r}: declare it with @fact in the module "
                         "of the edition that emits it")
-    shape = _SHAPES.get(cls)
-    if shape is None:
-        shape = _SHAPES[cls] = _shape(cls)
-        if EVENT_TYPES.get(name) is cls:
-            SHAPES[name] = shape
-    keys = data.keys()
-    if not (shape[0] <= keys <= shape[1]):  # no dataclass is built per emit
-        cls(**data)  # raises the TypeError naming the missing or unknown field
-    return Event(shape[2], data, say, cite)
-
-
-_SHAPES: dict[type[EventData], tuple[frozenset[str], frozenset[str], str]] = {}
-SHAPES: dict[str, tuple[frozenset[str], frozenset[str], str]] = {}
-"""The shapes of current event names, for the check of every emitted event."""
-
-
-def _shape(cls: type[EventData]) -> tuple[frozenset[str], frozenset[str], str]:
-    """The required field names, all field names and the tag of event type ``cls``."""
-    every = dataclasses.fields(cls)
-    required = frozenset(
-        f.name for f in every
-        if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
-    )
-    return required, frozenset(f.name for f in every), cls.tag()
+    cls(**data)  # raises the TypeError naming the missing or unknown field
+    return Event(cls.tag(), data, say, cite)
 
 
 def typed(event_: Event) -> EventData:

@@ -34,7 +34,7 @@ from companion.engine.event_format import EVENT_TYPES, is_current, renamed_to, u
 from companion.engine.help import Help
 from companion.engine.i18n import Msg
 from companion.engine.registry import handler, unanswered
-from companion.engine.state import DRAFT, BaseState, SharedEvents, Task, draft, seal
+from companion.engine.state import BaseState, SharedEvents, draft, seal
 from companion.engine.types import BANKER, Action, Command, Event, GameSetup, IllegalCommand
 
 S = TypeVar("S", bound=BaseState)
@@ -138,15 +138,6 @@ class Rules(SharedEvents[S], CitationCatalogue, GenericAsks[S], ABC):
         """Apply handlers by stored tag, filled as tags are first met."""
         return {}
 
-    @functools.cached_property
-    def flow_is_bookkeeping(self) -> bool:
-        """Whether the question a command leaves (``prompt_asked``, ``prompt_cleared``) needs
-        no applying while the command is decided (the base handlers: the working state
-        already has that prompt and to-do list)."""
-        cls = type(self)
-        return cls.apply is Rules.apply and cls.on_prompt_asked is Rules.on_prompt_asked \
-            and cls.on_prompt_cleared is Rules.on_prompt_cleared
-
     def _add_handler(self, tag: str) -> Callable[[S, Mapping[str, Any]], S]:
         on = self._apply_handlers[tag] = self._handler(tag)
         return on
@@ -163,7 +154,7 @@ class Rules(SharedEvents[S], CitationCatalogue, GenericAsks[S], ABC):
             cls = EVENT_TYPES[name]
 
             def apply_current(state: S, data: Mapping[str, Any]) -> S:
-                return on(state, cls.from_stored(data))
+                return on(state, cls(**data))
 
             return apply_current
 
@@ -202,10 +193,8 @@ class Rules(SharedEvents[S], CitationCatalogue, GenericAsks[S], ABC):
                 self.refuse_arguments(state, command, exc)
         self.check_legal(state, command)
         ctx = Ctx(self, draft(state))  # changed in place by each event; ``state`` never is
-        ctx.in_command = True
         handler(ctx, command)  # a ``@cites`` handler sets the citation of what it emits
-        ctx.in_command = False
-        if ctx.may_end or (self.ends_after is None and not ctx.command_checked):
+        if ctx.may_end or self.ends_after is None:
             ctx.may_end = False
             self.after_step(ctx)
         self.run(ctx)
@@ -283,34 +272,6 @@ class Rules(SharedEvents[S], CitationCatalogue, GenericAsks[S], ABC):
         """Task name -> its handler, looked up once (:meth:`_add_task`)."""
         return {}
 
-    def run_next(self, ctx: Ctx[S], name: str, **args: Any) -> None:
-        """Run task ``name`` now, as ``ctx.then(Task(name, args))`` as the last thing a task
-        does would: the interpreter runs it next unless a prompt or the game's end stands
-        between (then it waits on the to-do list, as it would have). Steps that always follow
-        each other skip the to-do list this way; only at the end of a task or a command."""
-        if ctx._cursor:  # this step queued tasks first: they run before it
-            ctx.then(Task(name, args))
-            return
-        if ctx.may_end or (ctx.in_command and self.ends_after is None):
-            ctx.may_end = False  # the interpreter's check after a command or between two tasks
-            self.after_step(ctx)
-            ctx.may_end = False  # what the check itself emitted is not checked again
-        if ctx.in_command:  # ``step`` then checks as after a task (only if it emitted)
-            ctx.command_checked = True
-            ctx.in_command = False
-        state = ctx.state
-        if state.prompt is not None or state.finished or ctx._cursor:
-            ctx.todo.insert(0, Task(name, args))  # waits first, before what the check queued
-            ctx._cursor += 1
-            return
-        tasks = self._tasks
-        run_task = tasks.get(name) or self._add_task(tasks, name)
-        outer, ctx.cite = ctx.cite, ""  # as from the interpreter: no rule applied yet but its own
-        try:
-            run_task(ctx, **args)
-        finally:
-            ctx.cite = outer
-
     def _add_task(self, tasks: dict[str, Callable[..., Any]], name: str) -> Callable[..., Any]:
         """Task ``name``'s handler, kept in ``tasks``."""
         found = handler(self, "task", name)
@@ -337,18 +298,8 @@ class Rules(SharedEvents[S], CitationCatalogue, GenericAsks[S], ABC):
         yield self.actions(state)
 
     def legal_actions(self, state: S) -> list[Action]:
-        """``actions(state)``, remembered for the last state asked about: a table lists the
-        legal actions and then sends one of them, so the check reuses the list (states are
-        immutable, so the same object always has the same actions)."""
-        last = self._last_actions
-        if last is not None and last[0] is state:
-            return list(last[1])
-        found = self.actions(state)
-        if DRAFT not in state.__dict__:  # a draft still changes: never remembered
-            self._last_actions = (state, tuple(found))
-        return found
-
-    _last_actions: tuple[BaseState, tuple[Action, ...]] | None = None
+        """Every legal command now, for every actor (``actions(state)``)."""
+        return self.actions(state)
 
     def check_legal(self, state: S, command: Command) -> None:
         """Refuse a command no legal action matches, saying who may act and on what.
@@ -364,8 +315,7 @@ class Rules(SharedEvents[S], CitationCatalogue, GenericAsks[S], ABC):
             why = refuse(state, command)
             if why:
                 raise IllegalCommand(why)
-        last = self._last_actions
-        groups = (last[1],) if last is not None and last[0] is state else self.action_groups(state)
+        groups = self.action_groups(state)
         kind, actor, given = command.type, command.actor, command.args
         for group in groups:
             for a in group:

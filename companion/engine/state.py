@@ -4,18 +4,19 @@ copies the interpreter makes."""
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
 from companion.engine import prompt_log
 from companion.engine.event_format import UPCASTERS, EventData, fact
 from companion.engine.events import Finished, Noted, RngAdvanced, Rolled
 from companion.engine.i18n import Msg
-from companion.engine.types import GameSetup, Prompt, slot_setters
+from companion.engine.types import GameSetup, Prompt
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class Task:
     """A step the rules still have to run once the current prompt is answered.
 
@@ -26,20 +27,12 @@ class Task:
     name: str
     args: Mapping[str, Any] = field(default_factory=dict)
 
-    def __init__(self, name: str, args: Mapping[str, Any] | None = None) -> None:
-        n, a = _TASK  # see companion.engine.types.slot_setters
-        n(self, name)
-        a(self, {} if args is None else args)
-
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "args": dict(self.args)}
 
     @classmethod
     def from_json(cls, raw: Mapping[str, Any]) -> Task:
         return cls(str(raw["name"]), dict(raw.get("args", {})))
-
-
-_TASK = slot_setters(Task, "name", "args")
 
 
 @dataclass(frozen=True)
@@ -173,31 +166,16 @@ T = TypeVar("T")
 
 
 def evolve(obj: T, **changes: Any) -> T:
-    """A copy of the frozen dataclass ``obj`` with ``changes``: ``dataclasses.replace`` without
-    re-running ``__init__`` (states are replaced for every event, so this is the hot path).
-    A :func:`draft` is changed in place instead and returned. Only for dataclasses with a
-    ``__dict__`` (no slots); unknown field names are refused."""
-    old = obj.__dict__
-    if DRAFT in old:  # a working copy only its holder sees: no copy per event
-        size = len(old)
-        old.update(changes)
-        if len(old) != size:
-            for name in changes.keys() - {f.name for f in fields(obj)}:  # type: ignore[arg-type]
-                del old[name]
-            _refuse(obj, changes)
-        return obj
-    new = _new(type(obj))
-    fresh = old.copy()
-    fresh.update(changes)
-    if len(fresh) != len(old):  # a name that is not a field added a key
-        _refuse(obj, changes)
-    _set(new, "__dict__", fresh)
-    return new
-
-
-def _refuse(obj: Any, changes: Mapping[str, Any]) -> None:
-    names = {f.name for f in fields(obj)}
-    raise TypeError(f"{type(obj).__name__} has no field(s) {sorted(changes.keys() - names)}")
+    """A copy of the frozen dataclass ``obj`` with ``changes`` (``dataclasses.replace``); a
+    :func:`draft` is changed in place instead and returned. Unknown field names are refused."""
+    values = vars(obj)
+    if DRAFT not in values:
+        return replace(obj, **changes)  # type: ignore[type-var]
+    unknown = changes.keys() - values.keys()
+    if unknown:
+        raise TypeError(f"{type(obj).__name__} has no field(s) {sorted(unknown)}")
+    values.update(changes)
+    return obj
 
 
 DRAFT = "_draft"
@@ -206,21 +184,17 @@ DRAFT = "_draft"
 
 def draft(obj: T) -> T:
     """A working copy of the frozen dataclass ``obj`` that :func:`evolve` changes in place:
-    one copy per command (or replay) instead of one per event. Whoever makes a draft holds
-    the only reference to it and must :func:`seal` it before anyone else sees it; ``obj``
-    itself never changes."""
-    new = _new(type(obj))
-    fresh = obj.__dict__.copy()
-    fresh[DRAFT] = True
-    _set(new, "__dict__", fresh)
+    one copy per command (or replay) instead of one per event, the one mechanism kept for
+    cheap state changes (docs/decisions.md, 2026-12-07: a replay copying the state per event
+    takes about four times as long, beyond the 50 ms budget). Whoever makes a draft holds the
+    only reference to it and must :func:`seal` it before anyone else sees it; ``obj`` itself
+    never changes."""
+    new = copy.copy(obj)
+    vars(new)[DRAFT] = True
     return new
 
 
 def seal(obj: T) -> T:
     """``obj`` made an ordinary immutable value again (a no-op on one that is not a draft)."""
-    obj.__dict__.pop(DRAFT, None)
+    vars(obj).pop(DRAFT, None)
     return obj
-
-
-_new = object.__new__
-_set = object.__setattr__

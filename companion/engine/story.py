@@ -88,7 +88,7 @@ def current(event: Event) -> tuple[str, EventData]:
     """An event's current name and typed fields, whatever version stored it."""
     tag, data = upcast(event.type, event.data)
     name = tag.split("@", 1)[0]
-    return name, EVENT_TYPES[name].from_stored(data)
+    return name, EVENT_TYPES[name](**data)
 
 
 def in_force(rows: Iterable[Row]) -> Iterator[Row]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
@@ -65,7 +65,7 @@ class SetupError(RuleError):
     """A new game's setup (edition, players, settings) is not valid."""
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class Command:
     """Something a player, the banker or a tag asks the game to do.
 
@@ -76,12 +76,6 @@ class Command:
     actor: str
     type: str
     args: Mapping[str, Any] = field(default_factory=dict)
-
-    def __init__(self, actor: str, type: str, args: Mapping[str, Any] | None = None) -> None:
-        a, t, g = _COMMAND
-        a(self, actor)
-        t(self, type)
-        g(self, {} if args is None else args)
 
     @classmethod
     def from_json(cls, data: Any) -> Command:
@@ -101,7 +95,7 @@ class Command:
         return {"actor": self.actor, "type": self.type, "args": dict(self.args)}
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class Event:
     """A fact that happened. ``say`` explains it with the rule that caused it, or is empty
     for bookkeeping events (prompts, the to-do list) that players need not read; ``cite``
@@ -112,13 +106,6 @@ class Event:
     say: str = ""
     cite: str = ""
     """The id of the rule that caused it in the edition's ``[citations]`` catalogue, or ""."""
-
-    def __init__(self, type: str, data: Mapping[str, Any], say: str = "", cite: str = "") -> None:
-        t, d, s, c = _EVENT  # see slot_setters: several events are built for every command
-        t(self, type)
-        d(self, data)
-        s(self, say)
-        c(self, cite)
 
     def to_json(self) -> dict[str, Any]:
         out = {"type": self.type, "data": dict(self.data), "say": stored(self.say)}
@@ -134,7 +121,7 @@ class Event:
                    str(raw.get("cite", "")))
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class Action:
     """One legal command for one actor, as every front end renders it.
 
@@ -155,16 +142,6 @@ class Action:
     input: Mapping[str, Any] | None = None
     ends: str = ""
 
-    def __init__(self, actor: str, type: str, label: str, args: Mapping[str, Any] | None = None,
-                 input: Mapping[str, Any] | None = None, ends: str = "") -> None:
-        a, t, la, g, i, e = _ACTION
-        a(self, actor)
-        t(self, type)
-        la(self, label)
-        g(self, {} if args is None else args)
-        i(self, input)
-        e(self, ends)
-
     def to_json(self) -> ActionView:
         out: ActionView = {
             "actor": self.actor,
@@ -179,7 +156,7 @@ class Action:
         return out
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class Prompt:
     """The decision the game is waiting for: who must answer, what to show, which kind.
 
@@ -193,14 +170,6 @@ class Prompt:
     text: str
     data: Mapping[str, Any] = field(default_factory=dict)
 
-    def __init__(self, kind: str, to: tuple[str, ...], text: str,
-                 data: Mapping[str, Any] | None = None) -> None:
-        k, t, x, d = _PROMPT
-        k(self, kind)
-        t(self, to)
-        x(self, text)
-        d(self, {} if data is None else data)
-
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "to": list(self.to), "text": self.text, "data": dict(self.data)}
 
@@ -209,24 +178,6 @@ class Prompt:
         text = raw["text"]  # a message made in this process stays one (docs/translating.md)
         return cls(str(raw["kind"]), tuple(raw["to"]), text if isinstance(text, Msg) else str(text),
                    dict(raw.get("data", {})))
-
-
-Setter = Callable[[Any, Any], None]
-
-
-def slot_setters(cls: type, *names: str) -> tuple[Setter, ...]:
-    """Setters of the slots ``names`` of frozen dataclass ``cls``, for a hand-written
-    ``__init__``: the generated one calls ``object.__setattr__`` per field (the frozen check
-    and a name lookup each time), about twice the cost, and events, tasks, prompts and actions
-    are built for every command. Such an ``__init__`` takes the fields in order, like the
-    generated one, with None for a field whose default is a new empty dict."""
-    return tuple(vars(cls)[name].__set__ for name in names)
-
-
-_COMMAND = slot_setters(Command, "actor", "type", "args")
-_EVENT = slot_setters(Event, "type", "data", "say", "cite")
-_ACTION = slot_setters(Action, "actor", "type", "label", "args", "input", "ends")
-_PROMPT = slot_setters(Prompt, "kind", "to", "text", "data")
 
 
 @dataclass(frozen=True, slots=True)

@@ -173,9 +173,9 @@ class MonopolyTurns(MonopolyHost):
     def task_after_move(self, ctx: C) -> None:
         p = ctx.state.turn_player
         if p.bankrupt or p.in_jail or not ctx.state.again:
-            self.run_next(ctx, "end_turn")
+            ctx.then(Task("end_turn"))
         else:
-            self.run_next(ctx, "begin_turn")
+            ctx.then(Task("begin_turn"))
 
     @task("end_turn")
     def task_end_turn(self, ctx: C) -> None:
@@ -190,7 +190,7 @@ class MonopolyTurns(MonopolyHost):
             if not ctx.state.players[nxt].bankrupt:
                 break
         ctx.emit("turn_passed", current=nxt)
-        self.run_next(ctx, "begin_turn")
+        ctx.then(Task("begin_turn"))
 
     def on_turn_end(self, ctx: C, pid: str) -> None:
         """Edition hook: something that happens when a player's turn ends."""

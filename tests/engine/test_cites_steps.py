@@ -1,5 +1,5 @@
 """Every line names the rule of the ``@cites("id")`` step that said it, whether the step ran
-from the to-do list, through ``run_next`` or as the command; a step without a citation names
+from the to-do list, or as the command; a step without a citation names
 none."""
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ class Cited(Rules[Tiny]):
     def cmd_go(self, ctx: Ctx[Tiny], command: Command) -> None:
         ctx.say("go")
         ctx.later(Task("queued"), Task("plain"))
-        self.run_next(ctx, "chained")
+        ctx.then(Task("chained"))
 
     @task("chained")
     @cites("chained-rule")
@@ -71,7 +71,7 @@ def test_each_line_names_the_rule_of_the_step_that_said_it() -> None:
         events, _ = rules.step(start, Command("ann", "go"))
         said = [(e.say, e.cite) for e in events if e.say]
         assert said == [
-            ("go", "go-rule"),  # the command; then run_next runs "chained" at once
+            ("go", "go-rule"),  # the command; then the step it queued first
             ("chained", "chained-rule"),
             ("helper", "picked-rule"),
             ("chained again", "chained-rule"),

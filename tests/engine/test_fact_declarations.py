@@ -45,4 +45,3 @@ def test_a_fact_is_declared_once_and_cannot_be_changed() -> None:
             fact("zz_lemonade_sold")(type("Again", (EventData,), {}))
     finally:
         del event_format.EVENT_TYPES["zz_lemonade_sold"]
-        event_format.SHAPES.pop("zz_lemonade_sold", None)

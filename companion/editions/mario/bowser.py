@@ -124,7 +124,7 @@ class MarioBowser(TableSettings, MarioGameOver):
                          Msg("Bowser passed {player}: {player} pays {amount}",
                              player=state.name(pid), amount=state.cash(toll)),
                          cite="bowser-toll")
-        self.run_next(ctx, "bowser_lands")
+        ctx.then(Task("bowser_lands"))
 
     @task("bowser_lands")
     @cites("game-over")

@@ -1,5 +1,5 @@
-"""The decide path's shortcuts change nothing a player sees: an emitted event's fields are
-still checked, and a command is still judged against the state it is sent to."""
+"""Deciding a command: an emitted event's fields are checked where it is emitted, and a
+command is judged against the state it is sent to."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def test_legal_actions_of_an_earlier_state_never_let_a_command_through_later() -
     assert any(a.type == "roll" for a in game.legal_actions(g.state))
     before = g.state
     g.roll(3, 4)
-    game.legal_actions(before)  # the remembered list is the earlier state's
+    game.legal_actions(before)  # an earlier state's actions asked for last
     with pytest.raises(RuleError):
         game.step(g.state, Command(roll.actor, "roll", {"dice": [3, 4]}))
     assert game.legal_actions(g.state) != game.legal_actions(before)
@@ -62,7 +62,7 @@ def test_an_event_emitted_with_a_misspelt_field_is_refused_and_changes_nothing()
 def test_a_name_already_emitted_is_still_checked_each_time() -> None:
     g = TableGame.start("mario", ["Ann", "Bob"], seed=3)
     ctx = Ctx(find_edition("mario"), g.state)
-    ctx.emit("money_paid", source="ann", to="bank", amount=3)  # the name's one lookup from now
+    ctx.emit("money_paid", source="ann", to="bank", amount=3)
     state, events = ctx.state, list(ctx.events)
     with pytest.raises(TypeError, match="amont"):
         ctx.emit("money_paid", source="ann", to="bank", amont=3)
