@@ -46,6 +46,23 @@ from companion.monopoly.totals import Totals
 
 C = Ctx[MonopolyState]
 
+
+@dataclass(frozen=True)
+class PayAndGoArgs:
+    """A RISK card: pay ``amount`` to ``to``, then go to ``space``."""
+
+    amount: int
+    space: str
+    to: str = "pot"
+    salary: bool = False
+
+
+@dataclass(frozen=True)
+class BoothArgs:
+    """A booth card: a booth on a free space of colour group ``color``."""
+
+    color: str
+
 STATION = RollPrompt("station", then="station_roll")
 """On a station: roll again and move."""
 
@@ -358,10 +375,10 @@ class MonopolinoRules(MonopolyRules):
     def task_draw_card(self, ctx: C, player: str, deck: str) -> None:
         self.draw_card(ctx, player, deck)
 
-    @effect("pay_and_go")
+    @effect("pay_and_go", PayAndGoArgs)
     @cites("risk-pay")
-    def effect_pay_and_go(self, ctx: C, pid: str, card: Card, amount: int, space: str,
-                          to: str = "pot", salary: bool = False) -> None:
+    def effect_pay_and_go(self, ctx: C, pid: str, card: Card, args: PayAndGoArgs) -> None:
+        amount, space, to, salary = args.amount, args.space, args.to, args.salary
         if to == "pot" and readings.chosen(self.name, ctx.state.setup.settings,
                                            "pay_card_to") == "bank":
             to = "bank"
@@ -375,11 +392,12 @@ class MonopolinoRules(MonopolyRules):
         self.move_to(ctx, pid, ctx.state.b.find(space).index, salary)
         ctx.then(Task("land", {"player": pid}))
 
-    @effect("booth")
+    @effect("booth", BoothArgs)
     @cites("booth-card")
-    def effect_booth(self, ctx: C, pid: str, card: Card, color: str) -> None:
+    def effect_booth(self, ctx: C, pid: str, card: Card, args: BoothArgs) -> None:
         """Place a booth on a free space of ``color``; both taken by different players:
         replace an opponent's; both by one player: discard and draw again."""
+        color = args.color
         state = ctx.state
         name = state.name(pid)
         cname = state.b.color_names.get(color, color)

@@ -13,7 +13,7 @@ from companion.engine.context import ChoiceAsk, Ctx, RollAsk, ask_of
 from companion.engine.i18n import Msg
 from companion.engine.prompts import ChoicePrompt, RollPrompt
 from companion.engine.state import BaseState, Task
-from companion.engine.types import Action, Command, IllegalCommand
+from companion.engine.types import Action, IllegalCommand
 
 S = TypeVar("S", bound=BaseState)
 
@@ -107,28 +107,28 @@ class GenericAsks(Generic[S]):
         ctx.ask(prompt, (who,), text, ChoiceAsk(tuple(options), prompt.then, args))
 
     @takes(RollArgs)
-    def cmd_roll(self, ctx: Ctx[S], command: Command) -> None:
+    def cmd_roll(self, ctx: Ctx[S], actor: str, args: RollArgs) -> None:
         """Roll (or enter) the dice the current prompt asks for; a roll no prompt spec asks
         for answers the edition's own dice round (:meth:`roll_in_round`)."""
         prompt = ctx.state.prompt
         ask = ask_of(prompt)
         if prompt is None or not isinstance(ask, RollAsk):
-            self.roll_in_round(ctx, command)
+            self.roll_in_round(ctx, actor, args)
             return
-        dice = ctx.roll(ask.count, command.args.get("dice"), ask.who, prompt.kind)
+        dice = ctx.roll(ask.count, args.dice, ask.who, prompt.kind)
         ctx.clear_prompt()
         ctx.then(Task(ask.task, {**ask.args, "dice": list(dice)}))
 
-    def roll_in_round(self, ctx: Ctx[S], command: Command) -> None:
+    def roll_in_round(self, ctx: Ctx[S], actor: str, args: RollArgs) -> None:
         """Edition hook: a roll for a dice round of the edition's own (Master Trainer: one
         die from each of several players), not a prompt's roll spec."""
         raise IllegalCommand(Msg("Nothing asks for a roll now."))
 
     @takes(ChooseArgs)
-    def cmd_choose(self, ctx: Ctx[S], command: Command) -> None:
+    def cmd_choose(self, ctx: Ctx[S], actor: str, args: ChooseArgs) -> None:
         """Pick one of the options the current prompt offers."""
         ask = ask_of(ctx.state.prompt)
         if not isinstance(ask, ChoiceAsk):
             raise IllegalCommand(Msg("Nothing asks for a choice now."))
         ctx.clear_prompt()
-        ctx.then(Task(ask.task, {**ask.args, "option": command.args["option"]}))
+        ctx.then(Task(ask.task, {**ask.args, "option": args.option}))

@@ -2,7 +2,9 @@
 
 A ``cmd_<type>`` handler names its arguments with ``@takes(SomeArgs)``: a frozen dataclass whose
 fields are the argument names, typed with the bounded types below (``Amount``, ``Index``,
-``Id``, ...). A handler without ``@takes`` takes no argument. From that one declaration come
+``Id``, ...). The handler receives them as that dataclass, built once from the checked command
+(``def cmd_buy(self, ctx, actor: str, args: BuyArgs)``; ``actor`` is who sent it); a handler
+without ``@takes`` takes no argument (:class:`NoArgs`). From that one declaration come
 
 - the check every command passes before the rules see it (:func:`check_args`: an argument the
   structure does not name, a value of the wrong type or out of bounds is refused in words a
@@ -212,6 +214,16 @@ def _checks(args: type) -> dict[str, Check]:
 def arg_name(field: str) -> str:
     """The argument a field stands for: a Python keyword's field ends in ``_`` (``with_``)."""
     return field.removesuffix("_")
+
+
+A = TypeVar("A")
+
+
+def typed_args(args: type[A], given: Mapping[str, Any]) -> A:
+    """The declared structure ``args`` holding a command's arguments ``given`` (already
+    :func:`check_args`-checked); an argument left out is its field's default."""
+    return args(**{f.name: given[arg_name(f.name)] for f in fields(args)  # type: ignore[arg-type]
+                   if arg_name(f.name) in given})
 
 
 def check_args(args: type, command: Command) -> None:

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.engine.commands import NoArgs
 from companion.engine.context import Ctx, cites
 from companion.engine.i18n import Msg
-from companion.engine.types import BANKER, Action, Command
+from companion.engine.types import BANKER, Action
 
 
 class BankerEnding:
@@ -20,7 +21,7 @@ class BankerEnding:
         return Action(BANKER, "end_game", Msg("End the game now"))
 
     @cites("early-end")
-    def cmd_end_game(self, ctx: Ctx[Any], command: Command) -> None:
+    def cmd_end_game(self, ctx: Ctx[Any], actor: str, args: NoArgs) -> None:
         """The banker ends the game now; the edition's ranking names the winners."""
         winners, why = self.final_ranking(ctx.state)
         ctx.emit("finished", Msg("The banker ends the game. {why}", why=why), winners=winners,

@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from companion.engine.commands import NoArgs
 from companion.engine.prompts import ChoicePrompt, CommandPrompt, PromptKind, RollPrompt
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -37,9 +38,29 @@ def task(id: str) -> Callable[[F], F]:
     return declare("task", id)
 
 
-def effect(id: str) -> Callable[[F], F]:
-    """A card effect word (``effect = {<id> = ...}`` in a seed file)."""
-    return declare("effect", id)
+def effect(id: str, args: type | None = None) -> Callable[[F], F]:
+    """A card effect word (``effect = {do = "<id>", ...}`` in a seed file): the method
+    ``(ctx, pid, card, args)`` receives the card's other keys as the frozen dataclass ``args``
+    (none: the word takes no argument), checked against the seed data when the edition loads
+    (:func:`companion.engine.seeds.effect_args`)."""
+    declared_args = args or NoArgs
+    if not hasattr(declared_args, "__dataclass_fields__"):
+        raise TypeError(f"@effect needs a dataclass of arguments, not {args!r}")
+
+    def mark(fn: F) -> F:
+        setattr(fn, EFFECT_ARGS, declared_args)
+        return declare("effect", id)(fn)
+
+    return mark
+
+
+EFFECT_ARGS = "__effect_args__"
+
+
+def effect_args_type(method: Callable[..., Any]) -> type:
+    """The arguments dataclass an ``@effect`` method declares."""
+    found: type = getattr(method, EFFECT_ARGS, NoArgs)
+    return found
 
 
 def space_kind(id: str) -> Callable[[F], F]:

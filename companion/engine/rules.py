@@ -2,7 +2,10 @@
 
 An edition is a :class:`Rules` subclass. It names its handlers by prefix:
 
-- ``cmd_<type>(ctx, command)`` decides what a command does (raise :class:`RuleError` to refuse);
+- ``cmd_<type>(ctx, actor, args)`` decides what a command does (raise :class:`RuleError` to
+  refuse): ``actor`` sent it, ``args`` is the dataclass its ``@takes`` declares, built from
+  the checked command (:mod:`companion.engine.commands`); ``refuse_<type>(state, actor, args)``
+  may explain a refusal better;
 - a method declared ``@task("<id>")`` runs one step of the to-do list (the log stores the
   id, so renaming the method changes no saved game; see :mod:`companion.engine.registry`);
 - ``on_<event name>(state, e) -> state`` applies one event (pure; ``e`` is the event's
@@ -27,7 +30,7 @@ from typing import Any, TypeVar, cast
 
 from companion.engine.asks import GenericAsks
 from companion.engine.citations import CitationCatalogue
-from companion.engine.commands import ArgumentError, check_args, declared_args
+from companion.engine.commands import ArgumentError, check_args, declared_args, typed_args
 from companion.engine.context import Ctx as Ctx  # editions and tests import these from here
 from companion.engine.context import cites as cites
 from companion.engine.event_format import EVENT_TYPES, is_current, renamed_to, upcast
@@ -191,9 +194,10 @@ class Rules(SharedEvents[S], CitationCatalogue, GenericAsks[S], ABC):
                 check_args(found[2], command)
             except ArgumentError as exc:
                 self.refuse_arguments(state, command, exc)
-        self.check_legal(state, command)
+        args: object = typed_args(found[2], command.args)
+        self.check_legal(state, command, args)
         ctx = Ctx(self, draft(state))  # changed in place by each event; ``state`` never is
-        handler(ctx, command)  # a ``@cites`` handler sets the citation of what it emits
+        handler(ctx, command.actor, args)  # a ``@cites`` handler sets the citation it emits
         if ctx.may_end or self.ends_after is None:
             ctx.may_end = False
             self.after_step(ctx)
@@ -301,10 +305,11 @@ class Rules(SharedEvents[S], CitationCatalogue, GenericAsks[S], ABC):
         """Every legal command now, for every actor (``actions(state)``)."""
         return self.actions(state)
 
-    def check_legal(self, state: S, command: Command) -> None:
-        """Refuse a command no legal action matches, saying who may act and on what.
+    def check_legal(self, state: S, command: Command, args: Any) -> None:
+        """Refuse a command no legal action matches, saying who may act and on what (``args``:
+        its arguments as its handler declares them).
 
-        An edition may explain a refusal better with ``refuse_<type>(state, command)``, or
+        An edition may explain a refusal better with ``refuse_<type>(state, actor, args)``, or
         refuse a command it does not have at all with ``absent(command)``."""
         why_absent = self.absent(command)
         if why_absent:
@@ -312,7 +317,7 @@ class Rules(SharedEvents[S], CitationCatalogue, GenericAsks[S], ABC):
         found = self._commands.get(command.type)
         refuse = getattr(self, "refuse_" + command.type, None) if found is None else found[1]
         if refuse is not None:
-            why = refuse(state, command)
+            why = refuse(state, command.actor, args)
             if why:
                 raise IllegalCommand(why)
         groups = self.action_groups(state)

@@ -8,13 +8,15 @@ file is a bug in the build, not a player's wrong choice.
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import re
+import typing
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from companion.engine.registry import declared
+from companion.engine.registry import declared, effect_args_type
 
 
 class SeedError(RuntimeError):
@@ -77,13 +79,27 @@ def check_names(
     raise SeedError(f"{where} = {name!r}: no rule handles this {kind} (known: {known})")
 
 
-def check_arguments(method: Callable[..., Any], fixed: int, args: Mapping[str, object],
-                    where: str) -> None:
-    """SeedError unless ``method`` accepts ``fixed`` positional values and ``args``."""
-    try:
-        inspect.signature(method).bind(*([None] * fixed), **args)
-    except TypeError as exc:
-        raise SeedError(f"{where}: {exc}") from None
+def effect_args(method: Callable[..., Any], args: Mapping[str, object], where: str) -> Any:
+    """The ``@effect`` method's declared arguments dataclass built from a seed's ``args``;
+    SeedError naming ``where`` when one is missing, unknown or of the wrong type (a whole
+    number, a word, yes or no)."""
+    cls = effect_args_type(method)
+    hints = typing.get_type_hints(cls)
+    every = dataclasses.fields(cls)
+    unknown = sorted(set(args) - {f.name for f in every})
+    if unknown:
+        known = ", ".join(f.name for f in every) or "none"
+        raise SeedError(f"{where}: unknown argument {unknown[0]!r} (it takes: {known})")
+    for f in every:
+        if f.name not in args:
+            if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+                raise SeedError(f"{where}: missing a required argument: {f.name!r}")
+            continue
+        want, value = hints[f.name], args[f.name]
+        if want in (int, str, bool) and (not isinstance(value, want) or (
+                isinstance(value, bool) and want is not bool)):
+            raise SeedError(f"{where}.{f.name}: expected {want.__name__}, got {value!r}")
+    return cls(**args)
 
 
 _LITERAL = re.compile(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import tomllib
+import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
@@ -17,7 +18,8 @@ from typing import Any, TypeVar
 from companion.boxes import board_edit
 from companion.engine.i18n import LANGUAGES, SOURCE, Msg, Word
 from companion.engine.money import Currency
-from companion.engine.seeds import SeedError, check_arguments, check_names, validate
+from companion.engine.registry import effect_args_type
+from companion.engine.seeds import SeedError, check_names, effect_args, validate
 from companion.engine.types import SetupError
 from companion.monopoly import words
 
@@ -259,7 +261,7 @@ def check_board_names(raw: Mapping[str, Any], source: str, rules: object,
             args = {k: v for k, v in card["effect"].items() if k != "do"}
             method = check_names(rules, "effect", card["effect"]["do"], where + ".do")
             assert method is not None
-            check_arguments(method, 3, args, where)
+            effect_args(method, args, where)
 
 
 def load_board(edition: str, corrections: Mapping[str, Any] | None = None) -> Board:
@@ -413,16 +415,14 @@ def _card_fail(path: str, reason: Msg) -> SetupError:
     return SetupError(Msg("{field}: {reason}", field=path, reason=reason))
 
 
-_ARG_TYPES: dict[str, tuple[type, ...]] = {"int": (int,), "str": (str,), "bool": (bool,)}
-_ARG_WORDS = {"int": Msg("a whole number."), "str": Msg("a word."), "bool": Msg("yes or no.")}
+_ARG_WORDS: dict[type, Msg] = {int: Msg("a whole number."), str: Msg("a word."),
+                               bool: Msg("yes or no.")}
 """What an effect's argument of each type must be, in the banker's words."""
 
 
 def check_card_effects(board: Board, corrections: Mapping[str, Any] | None, rules: object) -> None:
     """SetupError unless every corrected card ``effect`` names a declared ``@effect`` with
     arguments it accepts, of the right type (a ``space`` must be on the board)."""
-    import inspect
-
     for cid, change in dict((corrections or {}).get("cards", {})).items():
         if not isinstance(change, Mapping) or "effect" not in change:
             continue
@@ -432,17 +432,17 @@ def check_card_effects(board: Board, corrections: Mapping[str, Any] | None, rule
         try:
             method = check_names(rules, "effect", word, where + ".do")
             assert method is not None
-            check_arguments(method, 3, eff, where)
+            hints = typing.get_type_hints(effect_args_type(method))
+            for key, value in eff.items():  # the banker's words for a value of a wrong type
+                want = hints.get(key)
+                wrong = isinstance(want, type) and (
+                    not isinstance(value, want) or (isinstance(value, bool) and want is not bool))
+                if wrong and want in _ARG_WORDS:
+                    raise _card_fail(f"{where}.{key}", _ARG_WORDS[want])
+            effect_args(method, eff, where)
         except SeedError as exc:
             raise SetupError(str(exc)) from None
-        params = inspect.signature(method).parameters
         for key, value in eff.items():
-            if key not in params:
-                continue
-            want = _ARG_TYPES.get(str(params[key].annotation))
-            if want and (not isinstance(value, want) or (
-                    isinstance(value, bool) and bool not in want)):
-                raise _card_fail(f"{where}.{key}", _ARG_WORDS[str(params[key].annotation)])
             if isinstance(value, int) and not isinstance(value, bool) and key in (
                     "amount", "fee") and not 0 <= value <= 10**6:
                 raise _card_fail(f"{where}.{key}", Msg("a whole amount from 0."))

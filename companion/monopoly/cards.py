@@ -22,16 +22,16 @@ out of the pile; used cards go under it and come round only after the cards abov
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
-from companion.engine.commands import Small, takes
+from companion.engine.commands import NoArgs, Small, takes
 from companion.engine.context import Ctx
 from companion.engine.events import CardDrawn
 from companion.engine.i18n import Msg
 from companion.engine.prompts import CommandPrompt
-from companion.engine.registry import effect, need, prompt_kind, space_kind
+from companion.engine.registry import effect, effect_args_type, need, prompt_kind, space_kind
 from companion.engine.state import Task, evolve
-from companion.engine.types import Action, Command, IllegalCommand
+from companion.engine.types import Action, IllegalCommand
 from companion.monopoly.board import Card, Space
 from companion.monopoly.host import MonopolyHost
 from companion.monopoly.state import MonopolyState
@@ -62,6 +62,40 @@ class DeckPolicy(Protocol):
 
     used_where: str
     """Where a used card lies, completing "“…” is ..." (a card asked for that cannot come up)."""
+
+
+# -- the arguments of the card effects below (a card's ``effect`` keys besides ``do``) -------
+@dataclass(frozen=True)
+class AmountArgs:
+    amount: int
+
+
+@dataclass(frozen=True)
+class PayArgs:
+    amount: int
+    to: str = "bank"
+
+
+@dataclass(frozen=True)
+class MoveToArgs:
+    space: str
+    salary: bool = True
+
+
+@dataclass(frozen=True)
+class NearestArgs:
+    kind: str
+    salary: bool = True
+
+
+@dataclass(frozen=True)
+class StepsArgs:
+    steps: int
+
+
+@dataclass(frozen=True)
+class KeepArgs:
+    use: str = "jail"
 
 
 class MonopolyCards(MonopolyHost):
@@ -119,10 +153,10 @@ class MonopolyCards(MonopolyHost):
                        {"card": c})
                 for c in state.prompt.data["cards"]]
 
-    def refuse_draw(self, state: MonopolyState, command: Command) -> str | None:
+    def refuse_draw(self, state: MonopolyState, actor: str, args: DrawArgs) -> str | None:
         if state.prompt is None or state.prompt.kind != DRAW.kind:
             return None
-        card = command.args.get("card")
+        card = args.card
         if card in state.prompt.data["cards"]:
             return None
         try:
@@ -141,13 +175,13 @@ class MonopolyCards(MonopolyHost):
         return f"\u201c{known.text}\u201d is {where}."
 
     @takes(DrawArgs)
-    def cmd_draw(self, ctx: C, command: Command) -> None:
+    def cmd_draw(self, ctx: C, actor: str, args: DrawArgs) -> None:
         """The player names the card they drew from the real deck."""
         prompt = ctx.state.prompt
         if prompt is None or prompt.kind != DRAW.kind:
             raise IllegalCommand("No card is to be drawn now.")
         ctx.clear_prompt()
-        self.drew_card(ctx, prompt.to[0], prompt.data["deck"], str(command.args["card"]))
+        self.drew_card(ctx, prompt.to[0], prompt.data["deck"], str(args.card))
 
     def drew_card(self, ctx: C, pid: str, deck: str, card_id: str) -> None:
         """Follow the physical card ``card_id``; it goes under the pile unless it is kept."""
@@ -173,46 +207,51 @@ class MonopolyCards(MonopolyHost):
     def apply_card(self, ctx: C, pid: str, card: Card) -> None:
         effect = dict(card.effect)
         word = effect.pop("do")
-        need(self, "effect", word)(ctx, pid, card, **effect)
+        rule = need(self, "effect", word)
+        rule(ctx, pid, card, effect_args_type(rule)(**effect))
 
-    @effect("collect")
-    def effect_collect(self, ctx: C, pid: str, card: Card, amount: int) -> None:
+    @effect("collect", AmountArgs)
+    def effect_collect(self, ctx: C, pid: str, card: Card, args: AmountArgs) -> None:
+        amount = args.amount
         self.receive(ctx, pid, amount, Msg("Card: {player} collects {amount}.",
                                                  player=ctx.state.name(pid),
                                                  amount=ctx.state.cash(amount)))
 
-    @effect("pay")
-    def effect_pay(self, ctx: C, pid: str, card: Card, amount: int, to: str = "bank") -> None:
-        self.pay(ctx, pid, to, amount, Msg("Card: {player} pays {amount}",
+    @effect("pay", PayArgs)
+    def effect_pay(self, ctx: C, pid: str, card: Card, args: PayArgs) -> None:
+        amount = args.amount
+        self.pay(ctx, pid, args.to, amount, Msg("Card: {player} pays {amount}",
                                                  player=ctx.state.name(pid),
                                                  amount=ctx.state.cash(amount)))
 
-    @effect("collect_from_each")
-    def effect_collect_from_each(self, ctx: C, pid: str, card: Card, amount: int) -> None:
+    @effect("collect_from_each", AmountArgs)
+    def effect_collect_from_each(self, ctx: C, pid: str, card: Card, args: AmountArgs) -> None:
+        amount = args.amount
         for p in ctx.state.active:
             if p.id != pid:
                 self.pay(ctx, p.id, pid, amount, Msg("Card: {player} pays {other} {amount}",
                                                        player=p.name, other=ctx.state.name(pid),
                                                        amount=ctx.state.cash(amount)))
 
-    @effect("pay_each")
-    def effect_pay_each(self, ctx: C, pid: str, card: Card, amount: int) -> None:
+    @effect("pay_each", AmountArgs)
+    def effect_pay_each(self, ctx: C, pid: str, card: Card, args: AmountArgs) -> None:
+        amount = args.amount
         for p in ctx.state.active:
             if p.id != pid:
                 self.pay(ctx, pid, p.id, amount, Msg("Card: {player} pays {other} {amount}",
                                                        player=ctx.state.name(pid), other=p.name,
                                                        amount=ctx.state.cash(amount)))
 
-    @effect("move_to")
-    def effect_move_to(self, ctx: C, pid: str, card: Card, space: str, salary: bool = True) -> None:
-        target = ctx.state.b.find(space).index
-        self.move_to(ctx, pid, target, salary)
+    @effect("move_to", MoveToArgs)
+    def effect_move_to(self, ctx: C, pid: str, card: Card, args: MoveToArgs) -> None:
+        target = ctx.state.b.find(args.space).index
+        self.move_to(ctx, pid, target, args.salary)
         ctx.then(Task("land", {"player": pid}))
 
-    @effect("move_to_nearest")
-    def effect_move_to_nearest(self, ctx: C, pid: str, card: Card, kind: str,
-                               salary: bool = True) -> None:
+    @effect("move_to_nearest", NearestArgs)
+    def effect_move_to_nearest(self, ctx: C, pid: str, card: Card, args: NearestArgs) -> None:
         """Advance to the nearest space ahead of ``kind`` (``station``, ``card``, ...)."""
+        kind, salary = args.kind, args.salary
         spaces = ctx.state.b.spaces
         here = ctx.state.player(pid).position
         ahead = [spaces[(here + k) % len(spaces)] for k in range(1, len(spaces) + 1)]
@@ -223,8 +262,9 @@ class MonopolyCards(MonopolyHost):
         self.move_to(ctx, pid, target.index, salary)
         ctx.then(Task("land", {"player": pid}))
 
-    @effect("move_by")
-    def effect_move_by(self, ctx: C, pid: str, card: Card, steps: int) -> None:
+    @effect("move_by", StepsArgs)
+    def effect_move_by(self, ctx: C, pid: str, card: Card, args: StepsArgs) -> None:
+        steps = args.steps
         if steps >= 0:
             ctx.then(Task("move", {"player": pid, "steps": steps}), Task("land", {"player": pid}))
             return
@@ -236,18 +276,18 @@ class MonopolyCards(MonopolyHost):
         ctx.then(Task("land", {"player": pid}))
 
     @effect("go_to_jail")
-    def effect_go_to_jail(self, ctx: C, pid: str, card: Card) -> None:
+    def effect_go_to_jail(self, ctx: C, pid: str, card: Card, args: NoArgs) -> None:
         self.send_to_jail(ctx, pid, Msg("Card: {player} goes straight to Jail.",
                                             player=ctx.state.name(pid)))
 
-    @effect("keep")
-    def effect_keep(self, ctx: C, pid: str, card: Card, use: str = "jail") -> None:
+    @effect("keep", KeepArgs)
+    def effect_keep(self, ctx: C, pid: str, card: Card, args: KeepArgs) -> None:
         ctx.emit("card_kept",
                  Msg("{player} keeps the card for later.", player=ctx.state.name(pid)), player=pid,
                  card=card.id, keep=True)
 
     @effect("banker")
-    def effect_banker(self, ctx: C, pid: str, card: Card, **_: Any) -> None:
+    def effect_banker(self, ctx: C, pid: str, card: Card, args: NoArgs) -> None:
         ctx.say(Msg("The banker applies this card by hand."))
 
     def is_jail_card(self, state: MonopolyState, card_id: str) -> bool:

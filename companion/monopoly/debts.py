@@ -5,13 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from companion.engine.commands import Small, takes
+from companion.engine.commands import NoArgs, Small, takes
 from companion.engine.context import Ctx, cites
 from companion.engine.i18n import Msg
 from companion.engine.prompts import CommandPrompt
 from companion.engine.registry import task
 from companion.engine.state import Task
-from companion.engine.types import Command, IllegalCommand
+from companion.engine.types import IllegalCommand
 from companion.monopoly.host import MonopolyHost
 from companion.monopoly.state import MonopolyState
 
@@ -121,10 +121,10 @@ class MonopolyDebts(MonopolyHost):
 
     @cites("sell-to-bank")
     @takes(SpaceArgs)
-    def cmd_sell_to_bank(self, ctx: C, command: Command) -> None:
+    def cmd_sell_to_bank(self, ctx: C, actor: str, args: SpaceArgs) -> None:
         """Sell one of your spaces to the Bank to pay a debt."""
-        space = command.args.get("space")
-        pid = command.actor
+        space = args.space
+        pid = actor
         if not isinstance(space, int) or ctx.state.owner(space) != pid:
             raise IllegalCommand(Msg("You can only sell a space you own."))
         value = self.bank_price(ctx.state, space)
@@ -135,7 +135,7 @@ class MonopolyDebts(MonopolyHost):
         ctx.emit("money_paid", source="bank", to=pid, amount=value)
         self.settle_debt(ctx)
 
-    def cmd_declare_bankruptcy(self, ctx: C, command: Command) -> None:
+    def cmd_declare_bankruptcy(self, ctx: C, actor: str, args: NoArgs) -> None:
         """Give up: everything goes to the creditor (or back to the Bank)."""
         d = ctx.state.debt
         assert d is not None

@@ -2,20 +2,20 @@
 words and fills labelled fields; the page reads the effect back as a sentence).
 
 Each word is what a rules class declares with ``@effect`` (companion/monopoly/cards.py and
-the editions); its arguments, their types and defaults are read from the method, so a new
-word appears in the editors with no change here (it is then named from its id until its
-rules give it words: ``effect_words``, the family's below and an edition's own beside its
-rules, as ``kind_words`` names its kinds of space)."""
+the editions); its arguments, their types and defaults are read from the dataclass it
+declares, so a new word appears in the editors with no change here (it is then named from
+its id until its rules give it words: ``effect_words``, the family's below and an edition's
+own beside its rules, as ``kind_words`` names its kinds of space)."""
 
 from __future__ import annotations
 
-import inspect
+import dataclasses
 import typing
 from collections.abc import Mapping
 from typing import Any
 
 from companion.engine.i18n import N_
-from companion.engine.registry import declared
+from companion.engine.registry import declared, effect_args_type
 
 # word: (what a person picks, the sentence it reads back as; {arg} is filled in by the page)
 WORDS: dict[str, tuple[str, str]] = {  # the family's (an edition adds its own: effect_words)
@@ -44,7 +44,6 @@ ARGS: dict[str, tuple[str, str]] = {  # argument: (field kind, its label)
     "use": ("text", N_("Used for")),
 }
 _TYPES: dict[Any, str] = {int: "int", bool: "bool", str: "text"}
-_FIXED = 4  # self, ctx, pid, card
 
 
 def vocabulary(rules_cls: type) -> list[dict[str, Any]]:
@@ -55,17 +54,16 @@ def vocabulary(rules_cls: type) -> list[dict[str, Any]]:
     order = {w: i for i, w in enumerate(words)}
     out = []
     for word in sorted(table, key=lambda w: (order.get(w, len(order)), w)):
-        fn = getattr(rules_cls, table[word])
-        hints = typing.get_type_hints(fn)
+        declared_args = effect_args_type(getattr(rules_cls, table[word]))
+        hints = typing.get_type_hints(declared_args)
         args = []
-        for name, p in list(inspect.signature(fn).parameters.items())[_FIXED:]:
-            if p.kind in (p.VAR_KEYWORD, p.VAR_POSITIONAL):
-                continue
+        for f in dataclasses.fields(declared_args):
+            name = f.name
             kind, label = ARGS.get(name, (_TYPES.get(hints.get(name), "text"),
                                           name.replace("_", " ").capitalize()))
             arg: dict[str, Any] = {"name": name, "kind": kind, "label": label}
-            if p.default is not p.empty:
-                arg["default"] = p.default
+            if f.default is not dataclasses.MISSING:
+                arg["default"] = f.default
             args.append(arg)
         label, say = words.get(word, (word.replace("_", " ").capitalize(),
                                       word.replace("_", " ").capitalize()))

@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from companion.engine.commands import Amount, takes
+from companion.engine.commands import Amount, NoArgs, takes
 from companion.engine.context import Ctx, cites
 from companion.engine.i18n import Msg
 from companion.engine.prompts import CommandPrompt
 from companion.engine.registry import space_kind
-from companion.engine.types import BANKER, Action, Command, IllegalCommand
+from companion.engine.types import BANKER, Action, IllegalCommand
 from companion.monopoly.board import Space
 from companion.monopoly.host import MonopolyHost
 from companion.monopoly.state import Auction, MonopolyState
@@ -91,12 +91,12 @@ class MonopolyMarket(MonopolyHost):
         return True
 
     @cites("buy")
-    def cmd_buy(self, ctx: C, command: Command) -> None:
+    def cmd_buy(self, ctx: C, actor: str, args: NoArgs) -> None:
         """Buy the space just landed on at its price."""
         assert ctx.state.prompt is not None
         index = ctx.state.prompt.data["space"]
         price = ctx.state.prompt.data["price"]
-        p = ctx.state.player(command.actor)
+        p = ctx.state.player(actor)
         if p.money < price:
             raise IllegalCommand(Msg("{player} has {amount}; the price is {price}. "
                                      "Auction it instead.", player=p.name,
@@ -120,7 +120,7 @@ class MonopolyMarket(MonopolyHost):
         """Edition hook: a player just bought the space they landed on (after ``after_gain``;
         Pokémon: they may explore it)."""
 
-    def cmd_auction(self, ctx: C, command: Command) -> None:
+    def cmd_auction(self, ctx: C, actor: str, args: NoArgs) -> None:
         """Auction the space instead of buying it."""
         assert ctx.state.prompt is not None
         index = ctx.state.prompt.data["space"]
@@ -171,12 +171,12 @@ class MonopolyMarket(MonopolyHost):
         return out
 
     @takes(BidArgs)
-    def cmd_bid(self, ctx: C, command: Command) -> None:
+    def cmd_bid(self, ctx: C, actor: str, args: BidArgs) -> None:
         """Bid in the running auction: ``amount`` at least the minimum, at most your money."""
         a = ctx.state.auction
         assert a is not None
-        amount = command.args.get("amount")
-        p = ctx.state.player(command.actor)
+        amount = args.amount
+        p = ctx.state.player(actor)
         low = self.min_bid(a, ctx.state)
         if isinstance(amount, bool) or not isinstance(amount, int):
             raise IllegalCommand("A bid is a whole amount.")
@@ -191,13 +191,13 @@ class MonopolyMarket(MonopolyHost):
                                    amount=ctx.state.cash(amount)), player=p.id, amount=amount)
         self.auction_settled_or_ask(ctx)
 
-    def cmd_pass(self, ctx: C, command: Command) -> None:
+    def cmd_pass(self, ctx: C, actor: str, args: NoArgs) -> None:
         """Drop out of the running auction."""
         a = ctx.state.auction
         assert a is not None
         ctx.emit("auction_dropped_out", Msg("{player} passes.",
-                                            player=ctx.state.name(command.actor)),
-                 player=command.actor)
+                                            player=ctx.state.name(actor)),
+                 player=actor)
         self.auction_settled_or_ask(ctx)
 
     def auction_settled_or_ask(self, ctx: C) -> None:
@@ -211,7 +211,7 @@ class MonopolyMarket(MonopolyHost):
         else:
             self.ask_auction(ctx)
 
-    def cmd_close_auction(self, ctx: C, command: Command) -> None:
+    def cmd_close_auction(self, ctx: C, actor: str, args: NoArgs) -> None:
         """The banker closes the auction: the highest bid wins; no bid, it stays unowned."""
         self.close_auction(ctx)
 

@@ -33,7 +33,7 @@ from companion.monopoly.board import (
     check_seed,
     load_board,
 )
-from companion.monopoly.cards import DRAW, MonopolyCards
+from companion.monopoly.cards import DRAW, DrawArgs, MonopolyCards
 from companion.monopoly.debts import DEBT, MonopolyDebts
 from companion.monopoly.effect_words import KIND_WORDS, WORDS, effect_choices
 from companion.monopoly.events import MonopolyEvents, fresh_deeds, new_player
@@ -349,13 +349,13 @@ class MonopolyRules(
     # -- the banker -----------------------------------------------------------------------
     @cites("banker-transfer")
     @takes(TransferArgs)
-    def cmd_transfer(self, ctx: C, command: Command) -> None:
+    def cmd_transfer(self, ctx: C, actor: str, args: TransferArgs) -> None:
         """The banker moves money by hand: ``source``, ``to`` (player, bank or pot),
         ``amount`` and a ``reason`` everyone sees."""
         state = ctx.state
         accounts = {"bank", "pot", *(p.id for p in state.active)}
-        src, to = command.args.get("source"), command.args.get("to")
-        amount, reason = command.args.get("amount"), command.args.get("reason")
+        src, to = args.source, args.to
+        amount, reason = args.amount, args.reason
         if src not in accounts or to not in accounts or src == to:
             raise IllegalCommand(Msg("Choose two different accounts: a player, the bank or "
                                      "the pot."))
@@ -476,7 +476,7 @@ class MonopolyRules(
                 if a.type == "draw" and a.args.get("card") == name:
                     return Command(a.actor, "draw", dict(a.args))
             if state.prompt is not None and state.prompt.kind == DRAW.kind:
-                why = self.refuse_draw(state, Command(state.prompt.to[0], "draw", {"card": name}))
+                why = self.refuse_draw(state, state.prompt.to[0], DrawArgs(name))
                 raise IllegalCommand(why or "That card cannot be drawn now.")
             raise IllegalCommand("No card is to be drawn now; tap a card when the game asks.")
         return super().interpret_tap(state, obj, role)

@@ -9,7 +9,7 @@ from typing import Any
 from companion.engine.commands import Id, Small, TradeSide, takes
 from companion.engine.context import Ctx, cites
 from companion.engine.i18n import Money, Msg
-from companion.engine.types import Command, IllegalCommand
+from companion.engine.types import IllegalCommand
 from companion.monopoly.events import assets_from_json
 from companion.monopoly.host import MonopolyHost
 from companion.monopoly.state import Assets, MonopolyState, Trade
@@ -86,24 +86,24 @@ class MonopolyTrades(MonopolyHost):
         """Edition hook: check the edition assets in a trade."""
 
     @takes(ProposeTradeArgs)
-    def cmd_propose_trade(self, ctx: C, command: Command) -> None:
+    def cmd_propose_trade(self, ctx: C, actor: str, args: ProposeTradeArgs) -> None:
         """Offer a trade: ``to`` (player id), ``give`` and ``take`` (money, spaces, cards)."""
         state = ctx.state
-        to = command.args.get("to")
-        if to == command.actor or not isinstance(to, str) or to not in [p.id for p in state.active]:
+        to = args.to
+        if to == actor or not isinstance(to, str) or to not in [p.id for p in state.active]:
             raise IllegalCommand(Msg("Trade with another player still in the game."))
-        give = self.parse_assets(command.args.get("give"))
-        take = self.parse_assets(command.args.get("take"))
+        give = self.parse_assets(args.give)
+        take = self.parse_assets(args.take)
         if give.empty and take.empty:
             raise IllegalCommand(Msg("A trade must exchange something."))
-        self.check_holds(state, command.actor, give)
+        self.check_holds(state, actor, give)
         self.check_holds(state, to, take)
         tid = state.next_trade
         ctx.emit("trade_proposed", Msg("{player} offers {other} a trade: {give} for {take}.",
-                                      player=state.name(command.actor), other=state.name(to),
+                                      player=state.name(actor), other=state.name(to),
                                       give=self.describe(state, give),
                                       take=self.describe(state, take)),
-                 id=tid, proposer=command.actor, to=to, give=give.to_json(),
+                 id=tid, proposer=actor, to=to, give=give.to_json(),
                  take=take.to_json())
 
     def describe(self, state: MonopolyState, a: Assets) -> str:
@@ -121,8 +121,7 @@ class MonopolyTrades(MonopolyHost):
             said = Msg("{item}, {rest}", item=part, rest=said)
         return said
 
-    def find_trade(self, state: MonopolyState, command: Command) -> Trade:
-        tid = command.args.get("trade")
+    def find_trade(self, state: MonopolyState, tid: object) -> Trade:
         for t in state.trades:
             if t.id == tid:
                 return t
@@ -130,9 +129,9 @@ class MonopolyTrades(MonopolyHost):
 
     @cites("trade")
     @takes(TradeArgs)
-    def cmd_accept_trade(self, ctx: C, command: Command) -> None:
+    def cmd_accept_trade(self, ctx: C, actor: str, args: TradeArgs) -> None:
         """Accept a trade offered to you; both sides must still hold what they offered."""
-        t = self.find_trade(ctx.state, command)
+        t = self.find_trade(ctx.state, args.trade)
         self.check_holds(ctx.state, t.proposer, t.give)
         self.check_holds(ctx.state, t.to, t.take)
         ctx.emit("trade_closed", Msg("{player} accepts the trade with {other}.",
@@ -157,17 +156,17 @@ class MonopolyTrades(MonopolyHost):
         """Edition hook: move edition assets of an accepted trade."""
 
     @takes(TradeArgs)
-    def cmd_decline_trade(self, ctx: C, command: Command) -> None:
+    def cmd_decline_trade(self, ctx: C, actor: str, args: TradeArgs) -> None:
         """Decline a trade offered to you."""
-        t = self.find_trade(ctx.state, command)
+        t = self.find_trade(ctx.state, args.trade)
         ctx.emit("trade_closed", Msg("{player} declines the trade.", player=ctx.state.name(t.to)),
                  id=t.id,
                  accepted=False)
 
     @takes(TradeArgs)
-    def cmd_cancel_trade(self, ctx: C, command: Command) -> None:
+    def cmd_cancel_trade(self, ctx: C, actor: str, args: TradeArgs) -> None:
         """Withdraw a trade you proposed."""
-        t = self.find_trade(ctx.state, command)
+        t = self.find_trade(ctx.state, args.trade)
         ctx.emit("trade_closed", Msg("{player} withdraws the trade offer.",
                                     player=ctx.state.name(t.proposer)),
                  id=t.id, accepted=False)

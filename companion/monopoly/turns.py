@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from companion.engine.commands import NoArgs
 from companion.engine.context import Ctx, cites
 from companion.engine.i18n import Msg
 from companion.engine.prompts import RollPrompt
 from companion.engine.registry import handler, space_kind, task
 from companion.engine.state import Task
-from companion.engine.types import Command, IllegalCommand
+from companion.engine.types import IllegalCommand
 from companion.monopoly.host import MonopolyHost
 from companion.monopoly.state import MonopolyState, Player
 
@@ -269,7 +270,7 @@ class MonopolyTurns(MonopolyHost):
         ctx.emit("left_jail", why, player=pid)
 
     @cites("jail-fine")
-    def cmd_pay_jail_fine(self, ctx: C, command: Command) -> None:
+    def cmd_pay_jail_fine(self, ctx: C, actor: str, args: NoArgs) -> None:
         """Pay the fine at the start of the turn, then roll and move as usual."""
         p = ctx.state.turn_player
         fine = ctx.state.b.rule("jail_fine", 0)
@@ -283,7 +284,7 @@ class MonopolyTurns(MonopolyHost):
         self.release(ctx, p.id, Msg("{player} leaves Jail.", player=p.name))
         ctx.then(Task("begin_turn"))
 
-    def cmd_use_jail_card(self, ctx: C, command: Command) -> None:
+    def cmd_use_jail_card(self, ctx: C, actor: str, args: NoArgs) -> None:
         """Use a kept Get Out of Jail Free card, then roll and move as usual."""
         p = ctx.state.turn_player
         card = next(c for c in p.cards if self.is_jail_card(ctx.state, c))

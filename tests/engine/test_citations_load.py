@@ -7,19 +7,19 @@ from typing import Any
 import pytest
 
 from companion.editions.mario import MarioRules
+from companion.engine.commands import NoArgs
 from companion.engine.context import Ctx, cites
 from companion.engine.seeds import SeedError
-from companion.engine.types import Command
 
 
 class MisCited(MarioRules):
     @cites("no-such-rule")
-    def cmd_shout(self, ctx: Ctx[Any], command: Command) -> None:
+    def cmd_shout(self, ctx: Ctx[Any], actor: str, args: NoArgs) -> None:
         ctx.say("Shout!")
 
 
 class LiterallyMisCited(MarioRules):
-    def cmd_whisper(self, ctx: Ctx[Any], command: Command) -> None:
+    def cmd_whisper(self, ctx: Ctx[Any], actor: str, args: NoArgs) -> None:
         ctx.emit("noted", "psst", cite="nor-this-one")
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from companion.engine.commands import NoArgs
 from companion.engine.context import Ctx, cites
 from companion.engine.registry import task
 from companion.engine.rules import Rules
@@ -36,7 +37,7 @@ class Cited(Rules[Tiny]):
         return {}
 
     @cites("go-rule")
-    def cmd_go(self, ctx: Ctx[Tiny], command: Command) -> None:
+    def cmd_go(self, ctx: Ctx[Tiny], actor: str, args: NoArgs) -> None:
         ctx.say("go")
         ctx.later(Task("queued"), Task("plain"))
         ctx.then(Task("chained"))

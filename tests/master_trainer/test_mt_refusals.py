@@ -30,8 +30,8 @@ def test_refusing_a_command_does_not_run_its_handler(monkeypatch: pytest.MonkeyP
     rules_class = type(find_edition("master-trainer"))
 
     @takes(declared_args(rules_class.cmd_use))
-    def spy(self: Any, ctx: Any, command: Any) -> None:
-        ran.append(command.type)
+    def spy(self: Any, ctx: Any, actor: str, args: Any) -> None:
+        ran.append(f"{actor} uses {args.item}")
         raise RuntimeError("a bug in a rule must not be hidden")
 
     monkeypatch.setattr(rules_class, "cmd_use", spy)
@@ -41,4 +41,4 @@ def test_refusing_a_command_does_not_run_its_handler(monkeypatch: pytest.MonkeyP
     t.give("ash", items=("fly",))
     with pytest.raises(RuntimeError, match="must not be hidden"):  # the spy is the handler
         t.do("ash", "use", item="fly")
-    assert ran == ["use"]
+    assert ran == ["ash uses fly"]

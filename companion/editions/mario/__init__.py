@@ -20,6 +20,7 @@ from companion.editions.mario.rent_asked import MarioRentAsked
 from companion.editions.mario.story import STORY_COUNTERS
 from companion.editions.mario.values import Bowser, MarioValues
 from companion.engine import readings
+from companion.engine.commands import NoArgs
 from companion.engine.context import Ctx, cites
 from companion.engine.events import WentBankrupt
 from companion.engine.i18n import N_, Msg, Msgs
@@ -133,7 +134,7 @@ class MarioRules(MarioRentAsked, MarioBowser, MonopolyRules):
                                                    n=dice[0], amount=ctx.state.cash(dice[0])))
 
     @effect("continue_all")
-    def effect_continue_all(self, ctx: C, pid: str, card: Card) -> None:
+    def effect_continue_all(self, ctx: C, pid: str, card: Card, args: NoArgs) -> None:
         for i in ctx.state.owned_by(pid):
             if self.game_over_at(ctx.state, i):
                 ctx.emit("game_over_marked", Msg("{space} continues for free.",

@@ -3,6 +3,7 @@ lands on in GAME OVER, and fights the players he meets in a team battle."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from companion.editions.mario.game_over import MarioGameOver
@@ -15,9 +16,17 @@ from companion.engine.prompts import ChoicePrompt, RollPrompt
 from companion.engine.registry import effect, task
 from companion.engine.state import Task, evolve
 from companion.monopoly.board import Card
+from companion.monopoly.cards import StepsArgs
 from companion.monopoly.state import MonopolyState, values_of
 
 C = Ctx[MonopolyState]
+
+
+@dataclass(frozen=True)
+class BowserToArgs:
+    """A card that sends Bowser to ``space`` (``"here"``: where the card was drawn)."""
+
+    space: str
 
 TEAMMATE = ChoicePrompt("teammate", then="battle_team")
 """A player meeting Bowser picks a teammate."""
@@ -239,16 +248,18 @@ class MarioBowser(TableSettings, MarioGameOver):
         return []
 
     # -- Bowser's cards ----------------------------------------------------------------
-    @effect("move_bowser")
-    def effect_move_bowser(self, ctx: C, pid: str, card: Card, steps: int) -> None:
+    @effect("move_bowser", StepsArgs)
+    def effect_move_bowser(self, ctx: C, pid: str, card: Card, args: StepsArgs) -> None:
+        steps = args.steps
         if not self.bowser(ctx.state)["active"]:
             ctx.say(Msg("Bowser is resting beside GO: the card has no effect."))
             return
         ctx.then(Task("bowser_move", {"steps": steps, "why": ctx.state.b.deck_titles.get(
             card.deck, card.deck)}))
 
-    @effect("move_bowser_to")
-    def effect_move_bowser_to(self, ctx: C, pid: str, card: Card, space: str) -> None:
+    @effect("move_bowser_to", BowserToArgs)
+    def effect_move_bowser_to(self, ctx: C, pid: str, card: Card, args: BowserToArgs) -> None:
+        space = args.space
         if not self.bowser(ctx.state)["active"]:
             ctx.say(Msg("Bowser is resting beside GO: the card has no effect."))
             return

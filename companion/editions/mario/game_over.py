@@ -8,7 +8,7 @@ from companion.engine.context import Ctx, cites
 from companion.engine.event_format import UPCASTERS, EventData, fact, split
 from companion.engine.i18n import Msg
 from companion.engine.state import evolve
-from companion.engine.types import Action, Command
+from companion.engine.types import Action
 from companion.monopoly.board import Space
 from companion.monopoly.debts import SpaceArgs
 from companion.monopoly.rules import MonopolyRules
@@ -75,25 +75,27 @@ class MarioGameOver(MonopolyRules):
         known[p.id] = (state.deeds, marks, state.board, tuple(out))
         return out
 
-    def refuse_continue_location(self, state: MonopolyState, command: Command) -> str | None:
-        space = command.args.get("space")
-        if not isinstance(space, int) or state.owner(space) != command.actor:
+    def refuse_continue_location(self, state: MonopolyState,
+                                 actor: str, args: SpaceArgs) -> str | None:
+        space = args.space
+        if not isinstance(space, int) or state.owner(space) != actor:
             return Msg("You can only continue a location you own.")
         if not self.game_over_at(state, space):
             return Msg("{space} is not in GAME OVER.", space=state.b.spaces[space].name)
-        if state.turn_player.id != command.actor:
+        if state.turn_player.id != actor:
             return Msg("Continue your locations at the start of your own turn.")
         return None
 
     @cites("continue")
     @takes(SpaceArgs)
-    def cmd_continue_location(self, ctx: C, command: Command) -> None:
+    def cmd_continue_location(self, ctx: C, actor: str, args: SpaceArgs) -> None:
         """Before rolling, pay 1 coin to bring one of your GAME OVER locations back."""
-        index = command.args["space"]
+        index = args.space
+        assert isinstance(index, int)  # refuse_continue_location lets only a space through
         price = ctx.state.b.rule("continue_price")
-        ctx.emit("money_paid", source=command.actor, to="bank", amount=price)
+        ctx.emit("money_paid", source=actor, to="bank", amount=price)
         ctx.emit("game_over_marked",
                  Msg("{player} pays {amount} to continue {space}: it collects rent again.",
-                     player=ctx.state.name(command.actor), amount=ctx.state.cash(price),
+                     player=ctx.state.name(actor), amount=ctx.state.cash(price),
                      space=ctx.state.b.spaces[index].name),
                  space=index, game_over=False)

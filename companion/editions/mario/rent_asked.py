@@ -14,7 +14,7 @@ from companion.engine.event_format import EventData, fact
 from companion.engine.i18n import Msg
 from companion.engine.registry import prompts, task
 from companion.engine.state import Task, evolve
-from companion.engine.types import Action, Command, IllegalCommand
+from companion.engine.types import Action, IllegalCommand
 from companion.monopoly.board import Space
 from companion.monopoly.rules import MonopolyRules
 from companion.monopoly.state import MonopolyState, values_of
@@ -110,10 +110,10 @@ class MarioRentAsked(TableSettings, MonopolyRules):
 
     @cites("rent")
     @takes(AskRentArgs)
-    def cmd_ask_rent(self, ctx: C, command: Command) -> None:
+    def cmd_ask_rent(self, ctx: C, actor: str, args: AskRentArgs) -> None:
         """Ask for the rent of a landing on your location (before the next player rolls)."""
         claims = self.rent_claims(ctx.state)
-        n = command.args.get("claim")
+        n = args.claim
         if not isinstance(n, int) or not 0 <= n < len(claims):
             raise IllegalCommand(Msg("There is no such rent to ask for."))
         c = claims[n]

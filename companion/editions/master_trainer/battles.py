@@ -10,14 +10,14 @@ from companion.editions.master_trainer.cards import CardArgs
 from companion.editions.master_trainer.state import Battle
 from companion.editions.master_trainer.trades import TradeRules
 from companion.editions.master_trainer.turns import LAND, chip_arg
-from companion.engine.commands import Id, Small, Smalls, takes
+from companion.engine.commands import Id, NoArgs, Small, Smalls, takes
 from companion.engine.event_format import EventData, fact
 from companion.engine.i18n import Msg, Msgs
 from companion.engine.prompts import CommandPrompt
 from companion.engine.registry import declare, task
 from companion.engine.rules import Ctx, cites
 from companion.engine.state import evolve
-from companion.engine.types import Command, IllegalCommand
+from companion.engine.types import IllegalCommand
 
 CHALLENGE = CommandPrompt("challenge")
 """A Trainer Battle challenge: accept, or stop it with a Poké Doll."""
@@ -139,10 +139,10 @@ class BattleRules(TradeRules):
 
     # -- challenging -----------------------------------------------------------------------
     @takes(BattleArgs)
-    def cmd_battle(self, ctx: Ctx[State], command: Command) -> None:
+    def cmd_battle(self, ctx: Ctx[State], actor: str, args: BattleArgs) -> None:
         """``battle <player>``: challenge a player to a Trainer Battle (after passing their
         mover, or with a Let's Fight! card)."""
-        pid, other = command.actor, str(command.args.get("with", ""))
+        pid, other = actor, str(args.with_ or "")
         if other not in self.battle_targets(ctx.state, pid):
             raise IllegalCommand(Msg("A Trainer Battle needs a Pokémon able to fight on both "
                                      "sides (knocked-out Pokémon cannot fight)."))
@@ -158,13 +158,13 @@ class BattleRules(TradeRules):
             Msg("{player}: accept the challenge.", player=name))
 
     @cites("trade")
-    def cmd_accept(self, ctx: Ctx[State], command: Command) -> None:
+    def cmd_accept(self, ctx: Ctx[State], actor: str, args: NoArgs) -> None:
         """``accept``: accept the challenge or the trade offered to you."""
         kind = ctx.state.prompt.kind if ctx.state.prompt else ""
         ctx.clear_prompt()
         if kind == CHALLENGE.kind:
             ctx.say(Msg("{player} accepts the challenge.",
-                        player=self.pname(ctx.state, command.actor)))
+                        player=self.pname(ctx.state, actor)))
             self.ask_fight(ctx)
             return
         offer = ctx.state.offer
@@ -184,10 +184,10 @@ class BattleRules(TradeRules):
         ctx.emit("trade_offer_closed")
         self.end_turn(ctx)
 
-    def cmd_poke_doll(self, ctx: Ctx[State], command: Command) -> None:
+    def cmd_poke_doll(self, ctx: Ctx[State], actor: str, args: NoArgs) -> None:
         """``poke_doll``: play a Poké Doll to stop a battle challenge or a forced trade."""
         kind = ctx.state.prompt.kind if ctx.state.prompt else ""
-        pid = command.actor
+        pid = actor
         name = self.pname(ctx.state, pid)
         self.return_items(ctx, pid, ["poke_doll"],
                           Msg("{player} plays a Poké Doll and stops the Trainer Battle.",
@@ -218,18 +218,18 @@ class BattleRules(TradeRules):
                                       players=names))
 
     @takes(FightArgs)
-    def cmd_fight(self, ctx: Ctx[State], command: Command) -> None:
+    def cmd_fight(self, ctx: Ctx[State], actor: str, args: FightArgs) -> None:
         """``fight <chip> [bonus=2,3]``: your Pokémon for the battle and up to two Attack Bonus
         cards, kept secret until after the roll."""
-        state, pid = ctx.state, command.actor
-        chip = chip_arg(command.args.get("chip"), data_of(state))
+        state, pid = ctx.state, actor
+        chip = chip_arg(args.chip, data_of(state))
         t = state.trainer(pid)
         if chip not in t.team:
             raise IllegalCommand(Msg("{pokemon} is not in your team.",
                                      pokemon=self.chip(state, chip).name))
         if chip in t.knocked_out:
             raise IllegalCommand(Msg("A knocked-out Pokémon cannot fight until it is revived."))
-        cards = bonus_cards(command.args.get("bonus"))
+        cards = bonus_cards(args.bonus)
         if len(cards) > data_of(state).limits["max_attack_bonus"]:
             raise IllegalCommand(Msg("At most two Attack Bonus cards can be used per battle."))
         hand = list(t.items)
@@ -350,18 +350,18 @@ class BattleRules(TradeRules):
                        card=names[card])
         return None
 
-    def refuse_draw(self, state: State, command: Command) -> str | None:
+    def refuse_draw(self, state: State, actor: str, args: CardArgs) -> str | None:
         if state.prompt is not None and state.prompt.kind == PRIZE.kind:
-            return self.why_not_prize(state, str(command.args.get("card")))
-        return super().refuse_draw(state, command)
+            return self.why_not_prize(state, str(args.card))
+        return super().refuse_draw(state, actor, args)
 
     @takes(CardArgs)
-    def cmd_draw(self, ctx: Ctx[State], command: Command) -> None:
+    def cmd_draw(self, ctx: Ctx[State], actor: str, args: CardArgs) -> None:
         """``draw card=<kind>``: the card drawn from a real pile (Event or Item Card), or the
         Item Card a battle's winner took from the loser's hand."""
         prompt = ctx.state.prompt
         if prompt is None or prompt.kind != PRIZE.kind:
-            super().cmd_draw(ctx, command)
+            super().cmd_draw(ctx, actor, args)
             return
         winner, loser = prompt.to[0], str(prompt.data["loser"])
         count, from_deck = int(prompt.data["count"]), int(prompt.data["deck"])
@@ -369,7 +369,7 @@ class BattleRules(TradeRules):
         ctx.emit("items_taken", Msg("{player} takes an Item Card from {other}.",
                                     player=self.pname(ctx.state, winner),
                                     other=self.pname(ctx.state, loser)), winner=winner, loser=loser,
-                 cards=[str(command.args["card"])], cite="battle-prize")
+                 cards=[str(args.card)], cite="battle-prize")
         if count > 1:
             self.ask_prize(ctx, winner, loser, count - 1, from_deck)
         elif from_deck:

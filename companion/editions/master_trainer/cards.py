@@ -16,7 +16,7 @@ from companion.engine.i18n import Msg
 from companion.engine.prompts import CommandPrompt
 from companion.engine.registry import declare, need
 from companion.engine.rules import Ctx, cites
-from companion.engine.types import Command, IllegalCommand
+from companion.engine.types import IllegalCommand
 
 DRAW_EVENT = CommandPrompt("draw_event")
 """Name the Event Card drawn from the real pile."""
@@ -68,9 +68,9 @@ class CardRules(LandingRules):
         top = state.events_top
         return state.events_deck[:top] if top else state.events_deck
 
-    def refuse_draw(self, state: State, command: Command) -> str | None:
+    def refuse_draw(self, state: State, actor: str, args: CardArgs) -> str | None:
         prompt = state.prompt
-        card = str(command.args.get("card"))
+        card = str(args.card)
         if prompt is None or card in prompt.data.get("cards", ()):
             return None
         data = data_of(state)
@@ -107,21 +107,21 @@ class CardRules(LandingRules):
         return Msg("This game's Item deck has no {card} card.", card=names[card])
 
     @takes(CardArgs)
-    def cmd_draw(self, ctx: Ctx[State], command: Command) -> None:
+    def cmd_draw(self, ctx: Ctx[State], actor: str, args: CardArgs) -> None:
         """``draw card=<kind>``: the card drawn from the real pile: an Event Card (it goes
         under the pile) or an Item Card (it joins the hand; the draw goes on if more are
         due)."""
         assert ctx.state.prompt is not None
         if ctx.state.prompt.kind == DRAW_ITEMS.kind:
-            self.draw_named_item(ctx, str(command.args["card"]))
+            self.draw_named_item(ctx, str(args.card))
             return
         if ctx.state.prompt.kind == RIVAL_CARD.kind:
-            self.rival_named(ctx, str(command.args["card"]))
+            self.rival_named(ctx, str(args.card))
             return
         state = ctx.state
         pid = state.current
         assert pid is not None and state.prompt is not None
-        card = str(command.args["card"])
+        card = str(args.card)
         above = list(self.events_above(state))
         above.remove(card)
         under = [*state.events_deck[state.events_top or len(state.events_deck):], card]
@@ -234,10 +234,10 @@ class CardRules(LandingRules):
 
     @cites("chance-card")
     @takes(ChipArgs)
-    def cmd_take(self, ctx: Ctx[State], command: Command) -> None:
+    def cmd_take(self, ctx: Ctx[State], actor: str, args: ChipArgs) -> None:
         """``take [chip]``: the chip a Chance Card lets you take (none: a random face-down one)."""
         allowed = self.chance_candidates(ctx.state)
-        raw = command.args.get("chip")
+        raw = args.chip
         if raw in (None, ""):
             down = [c for c in allowed if c not in ctx.state.face_up]
             if not down:
@@ -250,8 +250,8 @@ class CardRules(LandingRules):
                     "Chance takes a chip of the colour you landed on from the board (any colour "
                     "but yellow when none of that colour is left)."))
         ctx.clear_prompt()
-        self.give_chip(ctx, command.actor, chip,
+        self.give_chip(ctx, actor, chip,
                        Msg("Chance: {player} takes {pokemon} without a roll",
-                           player=self.pname(ctx.state, command.actor),
+                           player=self.pname(ctx.state, actor),
                            pokemon=self.chip(ctx.state, chip).name))
         self.end_turn(ctx)

@@ -7,13 +7,14 @@ from typing import Any
 
 from companion.editions.master_trainer.base import MasterTrainerBase, State
 from companion.editions.master_trainer.state import DiceRound
-from companion.engine.commands import Dice, Id, takes
+from companion.engine.asks import RollArgs
+from companion.engine.commands import Dice, Id, NoArgs, takes
 from companion.engine.event_format import EventData, fact
 from companion.engine.i18n import Msg
 from companion.engine.prompts import CommandPrompt
 from companion.engine.rules import Ctx
 from companion.engine.state import Task, evolve
-from companion.engine.types import Action, Command, IllegalCommand
+from companion.engine.types import Action, IllegalCommand
 
 MOVE_ROLL = CommandPrompt("turn")
 """Roll the die to move (before it: Potion, Fly)."""
@@ -141,13 +142,13 @@ class DiceRules(MasterTrainerBase):
             out.append(Action(h, "keep", Msg("Keep the dice as they are")))
         return out
 
-    def roll_in_round(self, ctx: Ctx[State], command: Command) -> None:
+    def roll_in_round(self, ctx: Ctx[State], actor: str, args: RollArgs) -> None:
         """``roll [value]``: roll your die for what the companion asks (enter the value you
         rolled when the game uses physical dice)."""
         r = ctx.state.dice
         assert r is not None
-        (value,) = ctx.roll(1, command.args.get("dice"), command.actor, r.purpose)
-        self.count_die(ctx, command.actor, value)
+        (value,) = ctx.roll(1, args.dice, actor, r.purpose)
+        self.count_die(ctx, actor, value)
         if ctx.state.dice and ctx.state.dice.waiting:
             self.ask_dice(ctx)
         else:
@@ -188,26 +189,26 @@ class DiceRules(MasterTrainerBase):
         ctx.emit("dice_round_ended")
         ctx.then(Task(r.then, {**r.args, "rolls": dict(r.rolls)}))
 
-    def cmd_keep(self, ctx: Ctx[State], command: Command) -> None:
+    def cmd_keep(self, ctx: Ctx[State], actor: str, args: NoArgs) -> None:
         """``keep``: let the dice stand (no Time Machine)."""
         self.finish_dice(ctx)
 
     @takes(TimeMachineArgs)
-    def cmd_time_machine(self, ctx: Ctx[State], command: Command) -> None:
+    def cmd_time_machine(self, ctx: Ctx[State], actor: str, args: TimeMachineArgs) -> None:
         """``time_machine target=<player> [value]``: play a Time Machine right after a roll to
         make that player roll their die again (anyone's roll, your own too)."""
         r = ctx.state.dice
         assert r is not None
-        target = command.args["target"]
-        if target not in r.rolls:
+        target = args.target
+        if target is None or target not in r.rolls:
             raise IllegalCommand(Msg("A Time Machine re-rolls a die that was just rolled."))
         self.return_items(
-            ctx, command.actor, ["time_machine"],
+            ctx, actor, ["time_machine"],
             Msg("{player} plays a Time Machine: {other} must roll again (the card goes under "
-                "the deck).", player=self.pname(ctx.state, command.actor),
+                "the deck).", player=self.pname(ctx.state, actor),
                 other=self.pname(ctx.state, target)),
         )
-        (value,) = ctx.roll(1, command.args.get("dice"), target, r.purpose)
+        (value,) = ctx.roll(1, args.dice, target, r.purpose)
         self.count_die(ctx, target, value)
         assert ctx.state.dice is not None
         ctx.emit("time_machine_window_closed")

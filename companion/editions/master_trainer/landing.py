@@ -13,12 +13,12 @@ from companion.editions.master_trainer.catching import catching_adjustment
 from companion.editions.master_trainer.data import CHIP_WORDS, COLOURS, Ball
 from companion.editions.master_trainer.spaces import SPACES
 from companion.editions.master_trainer.turns import ChipArgs, TurnRules, chip_arg
-from companion.engine.commands import Small, takes
+from companion.engine.commands import NoArgs, Small, takes
 from companion.engine.i18n import Msg
 from companion.engine.prompts import CommandPrompt
 from companion.engine.registry import task
 from companion.engine.rules import Ctx, cites
-from companion.engine.types import Command, IllegalCommand
+from companion.engine.types import IllegalCommand
 
 REVEAL = CommandPrompt("reveal")
 """Turn over the chip on the space and name it."""
@@ -131,11 +131,11 @@ class LandingRules(TurnRules):
                 Msg("Turn over the chip on the space and tap it (or choose it)."), colour=colour)
 
     @takes(ChipArgs)
-    def cmd_reveal(self, ctx: Ctx[State], command: Command) -> None:
+    def cmd_reveal(self, ctx: Ctx[State], actor: str, args: ChipArgs) -> None:
         """``reveal [chip]``: the chip you turned over (or tapped); without a chip the
         companion picks one of the face-down chips for you."""
         up, down = self.reveal_candidates(ctx.state)
-        raw = command.args.get("chip")
+        raw = args.chip
         if raw in (None, ""):
             if not down:
                 raise IllegalCommand(Msg("No face-down chip is left here: name the face-up "
@@ -189,15 +189,15 @@ class LandingRules(TurnRules):
                     "the roll.", pokemon=c.name, odds=odds), chip=c.slug)
 
     @takes(CatchArgs)
-    def cmd_catch(self, ctx: Ctx[State], command: Command) -> None:
+    def cmd_catch(self, ctx: Ctx[State], actor: str, args: CatchArgs) -> None:
         """``catch [ball]``: try to catch the chip, with ball none, great, ultra or master;
         then roll."""
-        choice = str(command.args.get("ball", "none") or "none").lower().removesuffix("_ball")
+        choice = str(args.ball or "none").lower().removesuffix("_ball")
         keys = dict(self.catch_choices(ctx.state))
         if choice not in keys:
             raise IllegalCommand(Msg("Play one Poké Ball you hold (great, ultra or master) or "
                                      "none."))
-        pid = command.actor
+        pid = actor
         ball = "" if choice == "none" else f"{choice}_ball"
         if ball:
             name = self.item_name(ctx.state, ball)
@@ -252,9 +252,9 @@ class LandingRules(TurnRules):
         ctx.emit("chip_caught", say,
                  player=pid, chip=chip, face_down=face_down, refill=refill)
 
-    def cmd_skip(self, ctx: Ctx[State], command: Command) -> None:
+    def cmd_skip(self, ctx: Ctx[State], actor: str, args: NoArgs) -> None:
         """``skip``: leave the chip where it is (or: the space is empty)."""
-        ctx.say(Msg("{player} leaves it.", player=self.pname(ctx.state, command.actor)))
+        ctx.say(Msg("{player} leaves it.", player=self.pname(ctx.state, actor)))
         ctx.clear_prompt()
         self.end_turn(ctx)
 
@@ -280,20 +280,20 @@ class LandingRules(TurnRules):
         ctx.emit("revived", say(names), player=pid, chips=chips)
 
     @takes(ChipArgs)
-    def cmd_revive(self, ctx: Ctx[State], command: Command) -> None:
+    def cmd_revive(self, ctx: Ctx[State], actor: str, args: ChipArgs) -> None:
         """``revive <chip>``: at Cerulean or Vermilion City, revive one knocked-out Pokémon."""
-        chip = chip_arg(command.args.get("chip"), data_of(ctx.state))
-        if chip not in ctx.state.trainer(command.actor).knocked_out:
+        chip = chip_arg(args.chip, data_of(ctx.state))
+        if chip not in ctx.state.trainer(actor).knocked_out:
             raise IllegalCommand(Msg("The Pokémon Center revives one of your knocked-out "
                                      "Pokémon."))
         ctx.clear_prompt()
-        self.revive(ctx, command.actor, [chip], center_revives)
+        self.revive(ctx, actor, [chip], center_revives)
         self.end_turn(ctx)
 
-    def cmd_challenge(self, ctx: Ctx[State], command: Command) -> None:
+    def cmd_challenge(self, ctx: Ctx[State], actor: str, args: NoArgs) -> None:
         """``challenge``: take the Dice Challenge (roll 1 or 6 to revive all); then roll."""
         ctx.clear_prompt()
-        self.start_dice(ctx, "revive", [command.actor], "challenge_rolled")
+        self.start_dice(ctx, "revive", [actor], "challenge_rolled")
 
     @task("challenge_rolled")
     def task_challenge_rolled(self, ctx: Ctx[State], rolls: dict[str, int]) -> None:

@@ -13,7 +13,7 @@ from companion.editions.master_trainer.base import (
 )
 from companion.editions.master_trainer.battles import PRIZE
 from companion.editions.master_trainer.box_profile import MasterTrainerBox, card_objects
-from companion.editions.master_trainer.cards import DRAW_EVENT
+from companion.editions.master_trainer.cards import DRAW_EVENT, CardArgs
 from companion.editions.master_trainer.data import check_seed, load, unverified_words
 from companion.editions.master_trainer.help import GLANCES, MOVES, PROMPT_HELP
 from companion.editions.master_trainer.spaces import SPACES
@@ -184,11 +184,10 @@ class MasterTrainerRules(ViewRules):
                                                  RIVAL_CARD.kind):
             raise IllegalCommand(Msg("No card is to be drawn now; tap a card when the game "
                                      "asks."))
-        command = Command(prompt.to[0], "draw", {"card": card})
-        why = self.refuse_draw(state, command)
+        why = self.refuse_draw(state, prompt.to[0], CardArgs(card))
         if why:
             raise IllegalCommand(why)
-        return command
+        return Command(prompt.to[0], "draw", {"card": card})
 
 
 __all__ = ["MasterTrainerRules", "MasterTrainerState", "data_of"]

@@ -11,14 +11,14 @@ from companion.editions.master_trainer.base import State, data_of
 from companion.editions.master_trainer.cards import CardRules
 from companion.editions.master_trainer.state import Offer
 from companion.editions.master_trainer.turns import chip_arg
-from companion.engine.commands import Id, Small, Smalls, takes
+from companion.engine.commands import Id, NoArgs, Small, Smalls, takes
 from companion.engine.event_format import UPCASTERS, Data, EventData, fact, renamed
 from companion.engine.i18n import Msg
 from companion.engine.prompts import CommandPrompt
 from companion.engine.registry import declare
 from companion.engine.rules import Ctx
 from companion.engine.state import evolve
-from companion.engine.types import Command, IllegalCommand
+from companion.engine.types import IllegalCommand
 
 FORCED_TRADE = CommandPrompt("forced_trade")
 """A Trade Pokémon card's trade: accept, or stop it with a Poké Doll."""
@@ -114,15 +114,15 @@ class TradeRules(CardRules):
         return cards
 
     @takes(MtTradeArgs)
-    def cmd_trade(self, ctx: Ctx[State], command: Command) -> None:
+    def cmd_trade(self, ctx: Ctx[State], actor: str, args: MtTradeArgs) -> None:
         """``trade with=<player> give=<your chip> take=<their chip> [items=potion,fly]``: offer
         a trade after passing a mover (Item Cards may sweeten it), or make the trade a Trade
         Pokémon card forces."""
-        state, pid = ctx.state, command.actor
-        other = str(command.args.get("with", ""))
+        state, pid = ctx.state, actor
+        other = str(args.with_ or "")
         data = data_of(state)
-        give = chip_arg(command.args.get("give"), data)
-        take = chip_arg(command.args.get("take"), data)
+        give = chip_arg(args.give, data)
+        take = chip_arg(args.take, data)
         if other not in self.trade_targets(state, pid):
             raise IllegalCommand(Msg("Trade with another player who has a Pokémon besides the "
                                      "starter (starters cannot be traded)."))
@@ -135,7 +135,7 @@ class TradeRules(CardRules):
             if chip == t.starter:
                 raise IllegalCommand(Msg("Starter Pokémon cannot be traded."))
         forced = state.prompt is not None and state.prompt.kind == TRADE_EVENT.kind
-        items = self.offered_items(state, pid, command.args.get("items"))
+        items = self.offered_items(state, pid, args.items)
         if forced and items:
             raise IllegalCommand(Msg("A Trade Pokémon card swaps one Pokémon for one Pokémon."))
         ctx.clear_prompt()
@@ -167,11 +167,11 @@ class TradeRules(CardRules):
             out = Msg("{first} + {rest}", first=name, rest=out)
         return out
 
-    def cmd_decline(self, ctx: Ctx[State], command: Command) -> None:
+    def cmd_decline(self, ctx: Ctx[State], actor: str, args: NoArgs) -> None:
         """``decline``: turn down a trade offer (the mover goes on to its space)."""
         ctx.clear_prompt()
         ctx.emit("trade_offer_closed",
-                 Msg("{player} declines the trade.", player=self.pname(ctx.state, command.actor)))
+                 Msg("{player} declines the trade.", player=self.pname(ctx.state, actor)))
         self.back_to_landing(ctx)
 
     def back_to_landing(self, ctx: Ctx[State]) -> None:

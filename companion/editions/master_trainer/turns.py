@@ -17,7 +17,7 @@ from companion.engine.prompts import CommandPrompt
 from companion.engine.registry import task
 from companion.engine.rules import Ctx
 from companion.engine.state import Task, evolve
-from companion.engine.types import Command, IllegalCommand
+from companion.engine.types import IllegalCommand
 
 STARTER = CommandPrompt("starter")
 """Each player turns over a starter chip."""
@@ -177,11 +177,11 @@ class TurnRules(DiceRules):
                     "choose it."))
 
     @takes(ChipArgs)
-    def cmd_starter(self, ctx: Ctx[State], command: Command) -> None:
+    def cmd_starter(self, ctx: Ctx[State], actor: str, args: ChipArgs) -> None:
         """``starter [chip]``: the starter you turned over (or none: the companion draws one
         of the remaining starters at random)."""
         free = self.free_starters(ctx.state)
-        raw = command.args.get("chip")
+        raw = args.chip
         if raw in (None, ""):
             chip = free[ctx.draw(len(free))]
         else:
@@ -193,10 +193,10 @@ class TurnRules(DiceRules):
         c = self.chip(ctx.state, chip)
         ctx.emit("starter_dealt",
                  Msg("{player}'s starter is {pokemon} ({power} Power Points, {attack} "
-                     "{strength}).", player=self.pname(ctx.state, command.actor),
+                     "{strength}).", player=self.pname(ctx.state, actor),
                      pokemon=c.name, power=c.power, attack=Msg(c.attack),
                      strength=c.strength),
-                 player=command.actor, chip=chip)
+                 player=actor, chip=chip)
         ctx.clear_prompt()
         ctx.then(Task("deal_starters"))
 
@@ -271,11 +271,11 @@ class TurnRules(DiceRules):
         )
 
     @takes(LandArgs)
-    def cmd_land(self, ctx: Ctx[State], command: Command) -> None:
+    def cmd_land(self, ctx: Ctx[State], actor: str, args: LandArgs) -> None:
         """``land <space>``: where your mover landed: town, town-no-draw, catch-<colour>,
         event-<colour>, cerulean, vermilion, cinnabar, plateau, plateau-catch-<colour>, final
         (or tap the space's tag)."""
-        raw = str(command.args.get("space", "")).removeprefix("space:")
+        raw = ("" if args.space is None else str(args.space)).removeprefix("space:")
         allowed = self.allowed_spaces(ctx.state)
         space = SPACES.get(raw)
         if space is None:
@@ -339,12 +339,12 @@ class TurnRules(DiceRules):
         self.begin_turn(ctx, self.next_player(ctx.state))
 
     @takes(DiscardArgs)
-    def cmd_discard(self, ctx: Ctx[State], command: Command) -> None:
+    def cmd_discard(self, ctx: Ctx[State], actor: str, args: DiscardArgs) -> None:
         """``discard <item>``: put one Item Card under the deck (hand limit 7)."""
-        card = self.held_card(ctx.state, command.actor, command.args.get("item"))
-        self.return_items(ctx, command.actor, [card],
+        card = self.held_card(ctx.state, actor, args.item)
+        self.return_items(ctx, actor, [card],
                           Msg("{player} discards {card} (at most 7 Item Cards in hand).",
-                              player=self.pname(ctx.state, command.actor),
+                              player=self.pname(ctx.state, actor),
                               card=self.item_name(ctx.state, card)))
         ctx.clear_prompt()
         self.check_hand(ctx)
@@ -361,16 +361,16 @@ class TurnRules(DiceRules):
         return card
 
     # -- items played on your own turn -------------------------------------------------------
-    def refuse_use(self, state: State, command: Command) -> str:
+    def refuse_use(self, state: State, actor: str, args: UseArgs) -> str:
         """Why ``use`` cannot be played now, in the item's own words ("" when it may be, or
         when only the generic reason applies). Pure: nothing is tried on a scratch game."""
-        pid = command.actor
+        pid = actor
         if pid not in {t.id for t in state.trainers}:
             return ""
         try:
-            card = self.held_card(state, pid, command.args.get("item"))
+            card = self.held_card(state, pid, args.item)
             if card == "potion":
-                chip = chip_arg(command.args.get("chip"), data_of(state))
+                chip = chip_arg(args.chip, data_of(state))
                 if chip not in state.trainer(pid).knocked_out:
                     return POTION_USE
         except IllegalCommand as exc:
@@ -387,15 +387,15 @@ class TurnRules(DiceRules):
                    "forced to trade.", card=self.item_name(state, card))
 
     @takes(UseArgs)
-    def cmd_use(self, ctx: Ctx[State], command: Command) -> None:
+    def cmd_use(self, ctx: Ctx[State], actor: str, args: UseArgs) -> None:
         """``use item=potion <chip>`` revives one of your knocked-out Pokémon;
         ``use item=fly`` instead of rolling: fly to any city or town."""
         state = ctx.state
-        pid = command.actor
-        card = self.held_card(state, pid, command.args.get("item"))
+        pid = actor
+        card = self.held_card(state, pid, args.item)
         name = self.pname(state, pid)
         if card == "potion":
-            chip = chip_arg(command.args.get("chip"), data_of(state))
+            chip = chip_arg(args.chip, data_of(state))
             if chip not in state.trainer(pid).knocked_out:
                 raise IllegalCommand(POTION_USE)
             self.return_items(ctx, pid, [card], Msg("{player} plays a Potion.", player=name))

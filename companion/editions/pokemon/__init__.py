@@ -29,13 +29,14 @@ from companion.editions.pokemon.spaces import PokemonSpaces
 from companion.editions.pokemon.story import STORY_COUNTERS
 from companion.editions.table_settings import TableSettings
 from companion.engine import readings
+from companion.engine.commands import NoArgs
 from companion.engine.context import Ctx
 from companion.engine.event_format import EventData, fact
 from companion.engine.events import WentBankrupt
 from companion.engine.i18n import N_, Msg, Msgs
 from companion.engine.registry import prompt_kind
 from companion.engine.story import Counter
-from companion.engine.types import Action, Command, IllegalCommand
+from companion.engine.types import Action, IllegalCommand
 from companion.monopoly.board import load_board
 from companion.monopoly.debts import DEBT
 from companion.monopoly.help import FAMILY_HELP
@@ -131,7 +132,8 @@ class PokemonRules(TableSettings, PokemonSpaces, PokemonCatching, PokemonBattles
             out = [a for a in out if a.type != "declare_bankruptcy"]
         return out
 
-    def refuse_declare_bankruptcy(self, state: MonopolyState, command: Command) -> str | None:
+    def refuse_declare_bankruptcy(self, state: MonopolyState,
+                                  actor: str, args: NoArgs) -> str | None:
         return self.sale_would_pay(state)
 
     # -- trades and bankruptcy ------------------------------------------------------------

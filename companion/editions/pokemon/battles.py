@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from companion.editions.pokemon import data
 from companion.editions.pokemon.catching import EXPLORE, with_values
+from companion.engine.commands import NoArgs
 from companion.engine.context import Ctx, cites
 from companion.engine.event_format import EventData, fact
 from companion.engine.i18n import Msg
 from companion.engine.prompts import ChoicePrompt, RollPrompt
 from companion.engine.registry import task
 from companion.engine.state import Task
-from companion.engine.types import Command
 from companion.monopoly.rules import MonopolyRules
 from companion.monopoly.state import MonopolyState
 
@@ -89,19 +89,19 @@ class PokemonBattles(MonopolyRules):
     def on_battle_ended(self, state: MonopolyState, e: BattleEnded) -> MonopolyState:
         return with_values(state, battle=None)
 
-    def refuse_battle(self, state: MonopolyState, command: Command) -> str | None:
+    def refuse_battle(self, state: MonopolyState, actor: str, args: NoArgs) -> str | None:
         p = state.prompt
-        if p is not None and p.kind == EXPLORE.kind and command.actor in p.to:
+        if p is not None and p.kind == EXPLORE.kind and actor in p.to:
             owner = state.owner(p.data["space"])
-            if owner is None or owner == command.actor:
+            if owner is None or owner == actor:
                 return Msg("You can only battle the Trainer who controls this location.")
         return None
 
-    def cmd_battle(self, ctx: C, command: Command) -> None:
+    def cmd_battle(self, ctx: C, actor: str, args: NoArgs) -> None:
         """Battle the owner of the location instead of exploring it."""
         assert ctx.state.prompt is not None
         d = ctx.state.prompt.data
-        pid, index = command.actor, d["space"]
+        pid, index = actor, d["space"]
         owner = ctx.state.owner(index)
         assert owner is not None  # refuse_battle lets only a rival-owned location through
         ctx.clear_prompt()

@@ -11,13 +11,14 @@ from __future__ import annotations
 from typing import Any
 
 from companion.editions.pokemon import data
+from companion.engine.commands import NoArgs
 from companion.engine.context import Ctx, RollAsk, cites
 from companion.engine.event_format import EventData, fact
 from companion.engine.i18n import Msg
 from companion.engine.prompts import CommandPrompt, RollPrompt
 from companion.engine.registry import prompt_kind, task
 from companion.engine.state import Task, evolve
-from companion.engine.types import Action, Command
+from companion.engine.types import Action
 from companion.monopoly.board import Space
 from companion.monopoly.rules import MonopolyRules
 from companion.monopoly.state import MonopolyState
@@ -182,11 +183,11 @@ class PokemonCatching(MonopolyRules):
                 Action(pid, "battle", Msg("Battle {player}", player=state.name(owner)))]
 
     @cites("explore-cost")
-    def cmd_explore(self, ctx: C, command: Command) -> None:
+    def cmd_explore(self, ctx: C, actor: str, args: NoArgs) -> None:
         """Explore the location: free on your own, the exploration cost to a rival's owner."""
         assert ctx.state.prompt is not None
         d = ctx.state.prompt.data
-        pid, index = command.actor, d["space"]
+        pid, index = actor, d["space"]
         owner = ctx.state.owner(index)  # a trade may have changed hands since the prompt
         ctx.clear_prompt()
         name = ctx.state.b.spaces[index].name
@@ -312,10 +313,10 @@ class PokemonCatching(MonopolyRules):
                                                     amount=state.cash(price)), ends=ends))
         return out
 
-    def refuse_reroll(self, state: MonopolyState, command: Command) -> str | None:
+    def refuse_reroll(self, state: MonopolyState, actor: str, args: NoArgs) -> str | None:
         p = state.prompt
-        if p is not None and p.kind == CATCH_MISS.kind and command.actor in p.to:
-            money = state.player(command.actor).money
+        if p is not None and p.kind == CATCH_MISS.kind and actor in p.to:
+            money = state.player(actor).money
             if money < p.data["price"]:
                 return Msg("A re-roll costs 1 Poké Ball and you have none left.")
             if money == p.data["price"] and not self.may_spend_last(state):
@@ -324,11 +325,11 @@ class PokemonCatching(MonopolyRules):
         return None
 
     @cites("reroll")
-    def cmd_reroll(self, ctx: C, command: Command) -> None:
+    def cmd_reroll(self, ctx: C, actor: str, args: NoArgs) -> None:
         """Pay the re-roll price to the Bank and roll the catching die again."""
         assert ctx.state.prompt is not None
         d = ctx.state.prompt.data
-        pid = command.actor
+        pid = actor
         ctx.clear_prompt()
         ctx.emit("money_paid",
                  Msg("{player} pays {amount} to re-roll.", player=ctx.state.name(pid),
@@ -342,8 +343,8 @@ class PokemonCatching(MonopolyRules):
             return
         self.ask_catch(ctx, pid, d["space"])
 
-    def cmd_stop(self, ctx: C, command: Command) -> None:
+    def cmd_stop(self, ctx: C, actor: str, args: NoArgs) -> None:
         """Do not explore, or stop re-rolling: the turn goes on to its end."""
         ctx.clear_prompt()
-        ctx.emit("catching_ended", Msg("{player} stops.", player=ctx.state.name(command.actor)),
-                 player=command.actor)
+        ctx.emit("catching_ended", Msg("{player} stops.", player=ctx.state.name(actor)),
+                 player=actor)

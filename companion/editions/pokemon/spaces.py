@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from companion.engine.context import Ctx, cites
 from companion.engine.i18n import Msg
@@ -11,11 +12,19 @@ from companion.engine.registry import effect, prompt_kind, space_kind, task
 from companion.engine.state import Task
 from companion.engine.types import Action
 from companion.monopoly.board import Card, Space
+from companion.monopoly.cards import KeepArgs
 from companion.monopoly.market import BUY
 from companion.monopoly.rules import MonopolyRules
 from companion.monopoly.state import MonopolyState, Player
 
 C = Ctx[MonopolyState]
+
+
+@dataclass(frozen=True)
+class PokemonKeepArgs(KeepArgs):
+    """A kept card: for Jail (``use = "jail"``) or a battle, adding ``bonus`` to the roll."""
+
+    bonus: int = 0
 
 LAPRAS = ChoicePrompt("lapras", then="lapras_move")
 """Lapras: ride to a space up to the next Lapras, or stay."""
@@ -125,9 +134,9 @@ class PokemonSpaces(MonopolyRules):
                     amount=state.cash(state.b.rule("jail_fine"))), Msg("Roll for a 6"))
 
     # -- cards ----------------------------------------------------------------------------
-    @effect("keep")
-    def effect_keep(self, ctx: C, pid: str, card: Card, use: str = "jail", **_: Any) -> None:
+    @effect("keep", PokemonKeepArgs)
+    def effect_keep(self, ctx: C, pid: str, card: Card, args: KeepArgs) -> None:
         said = (Msg("{player} keeps the card for a battle.", player=ctx.state.name(pid))
-                if use == "battle" else
+                if args.use == "battle" else
                 Msg("{player} keeps the card for later.", player=ctx.state.name(pid)))
         ctx.emit("card_kept", said, player=pid, card=card.id, keep=True)

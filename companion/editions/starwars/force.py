@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from companion.engine.commands import NoArgs
 from companion.engine.context import Ctx, cites
 from companion.engine.event_format import UPCASTERS, EventData, fact, split
 from companion.engine.i18n import Msg
@@ -86,7 +87,7 @@ class StarWarsForce(MonopolyHost):
         self.use_the_force(ctx, pid)
 
     @effect("use_the_force")
-    def effect_use_the_force(self, ctx: C, pid: str, card: Card) -> None:
+    def effect_use_the_force(self, ctx: C, pid: str, card: Card, args: NoArgs) -> None:
         self.use_the_force(ctx, pid)
 
     def use_the_force(self, ctx: C, pid: str) -> None:

@@ -10,7 +10,7 @@ from companion.editions.starwars.force import POWERS, StarWarsForce
 from companion.editions.starwars.help import PROMPT_HELP
 from companion.editions.table_settings import TableSettings
 from companion.engine import readings
-from companion.engine.commands import takes
+from companion.engine.commands import NoArgs, takes
 from companion.engine.context import Ctx, cites
 from companion.engine.event_format import EventData, fact
 from companion.engine.i18n import N_, Msg, Msgs
@@ -20,10 +20,11 @@ from companion.engine.types import Action, Command, IllegalCommand
 from companion.monopoly.board import Card, Space
 from companion.monopoly.debts import DEBT, SpaceArgs
 from companion.monopoly.help import FAMILY_HELP
-from companion.monopoly.market import BUY
+from companion.monopoly.market import BUY, BidArgs
 from companion.monopoly.rules import MonopolyRules
 from companion.monopoly.state import EditionValues, MonopolyState, values_of
 from companion.monopoly.totals import Totals
+from companion.monopoly.trades import ProposeTradeArgs, TradeArgs
 
 C = Ctx[MonopolyState]
 
@@ -106,28 +107,29 @@ class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
         """A ship needs a free property marker to buy, bid or take a property."""
         return self.markers_left(state, pid) > 0
 
-    def refuse_buy(self, state: MonopolyState, command: Command) -> str | None:
+    def refuse_buy(self, state: MonopolyState, actor: str, args: NoArgs) -> str | None:
         if state.prompt is not None and state.prompt.kind == BUY.kind and \
-                command.actor == state.prompt.to[0] and not self.markers_left(state, command.actor):
-            return self.no_marker(state, command.actor) + " Auction it instead."
+                actor == state.prompt.to[0] and not self.markers_left(state, actor):
+            return self.no_marker(state, actor) + " Auction it instead."
         return None
 
-    def refuse_bid(self, state: MonopolyState, command: Command) -> str | None:
-        if state.auction is not None and command.actor in {p.id for p in state.active} and \
-                not self.markers_left(state, command.actor):
-            return self.no_marker(state, command.actor)
+    def refuse_bid(self, state: MonopolyState, actor: str, args: BidArgs) -> str | None:
+        if state.auction is not None and actor in {p.id for p in state.active} and \
+                not self.markers_left(state, actor):
+            return self.no_marker(state, actor)
         return None
 
-    def refuse_propose_trade(self, state: MonopolyState, command: Command) -> str | None:
-        give, take = command.args.get("give"), command.args.get("take")
-        to = command.args.get("to")
+    def refuse_propose_trade(self, state: MonopolyState,
+                             actor: str, args: ProposeTradeArgs) -> str | None:
+        give, take = args.give, args.take
+        to = args.to
         if not isinstance(to, str) or to not in {p.id for p in state.active}:
             return None
-        return self.trade_markers(state, command.actor, to, give, take)
+        return self.trade_markers(state, actor, to, give, take)
 
-    def refuse_accept_trade(self, state: MonopolyState, command: Command) -> str | None:
+    def refuse_accept_trade(self, state: MonopolyState, actor: str, args: TradeArgs) -> str | None:
         for t in state.trades:
-            if t.id == command.args.get("trade"):
+            if t.id == args.trade:
                 return self.trade_markers(state, t.proposer, t.to, t.give.to_json(),
                                           t.take.to_json())
         return None
@@ -154,7 +156,7 @@ class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
         self.hyperspace(ctx, pid)
 
     @effect("hyperspace")
-    def effect_hyperspace(self, ctx: C, pid: str, card: Card) -> None:
+    def effect_hyperspace(self, ctx: C, pid: str, card: Card, args: NoArgs) -> None:
         self.hyperspace(ctx, pid)
 
     @cites("hyperspace")
@@ -218,21 +220,23 @@ class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
                    "{amount} owed.", player=state.name(d.player), spaces=spaces,
                    creditor=state.name(d.creditor), amount=state.cash(d.amount))
 
-    def refuse_declare_bankruptcy(self, state: MonopolyState, command: Command) -> str | None:
+    def refuse_declare_bankruptcy(self, state: MonopolyState,
+                                  actor: str, args: NoArgs) -> str | None:
         return self.sale_would_pay(state)
 
-    def refuse_sell_to_bank(self, state: MonopolyState, command: Command) -> str | None:
+    def refuse_sell_to_bank(self, state: MonopolyState, actor: str, args: SpaceArgs) -> str | None:
         d = state.debt
-        if d is not None and d.player == command.actor and d.creditor not in ("bank", "pot"):
+        if d is not None and d.player == actor and d.creditor not in ("bank", "pot"):
             return Msg("Owing {player}: sell them to {player} at half price (or trade), not "
                        "to the Bank.", player=state.name(d.creditor))
         return None
 
-    def refuse_sell_to_creditor(self, state: MonopolyState, command: Command) -> str | None:
+    def refuse_sell_to_creditor(self, state: MonopolyState,
+                                actor: str, args: SpaceArgs) -> str | None:
         d = state.debt
-        if d is None or d.player != command.actor or d.creditor in ("bank", "pot"):
+        if d is None or d.player != actor or d.creditor in ("bank", "pot"):
             return Msg("Selling to a player is only for paying a debt to that player.")
-        if state.owner(command.args.get("space")) != command.actor:  # type: ignore[arg-type]
+        if state.owner(args.space) != actor:  # type: ignore[arg-type]
             return Msg("You can only sell a property you own.")
         if not self.markers_left(state, d.creditor):
             return Msg("{why} Propose a trade instead.", why=self.no_marker(state, d.creditor))
@@ -240,13 +244,13 @@ class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
 
     @cites("sell-to-creditor")
     @takes(SpaceArgs)
-    def cmd_sell_to_creditor(self, ctx: C, command: Command) -> None:
+    def cmd_sell_to_creditor(self, ctx: C, actor: str, args: SpaceArgs) -> None:
         """Sell one of your properties to the player you owe at half its purchase value; the
         value counts against the debt (the creditor pays any change)."""
         state = ctx.state
         d = state.debt
-        space = command.args.get("space")
-        if d is None or not isinstance(space, int) or state.owner(space) != command.actor:
+        space = args.space
+        if d is None or not isinstance(space, int) or state.owner(space) != actor:
             raise IllegalCommand(Msg("You can only sell a property you own to the player you "
                                      "owe."))
         value = self.bank_price(state, space)
