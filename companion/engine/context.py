@@ -27,7 +27,7 @@ from companion.engine.types import Event, IllegalCommand, Prompt
 
 S = TypeVar("S", bound=BaseState)
 F = TypeVar("F", bound=Callable[..., Any])
-_ASKED, _CLEARED = PromptAsked.tag(), PromptCleared.tag()
+_ASKED, _CLEARED = PromptAsked.NAME, PromptCleared.NAME  # emitted by name, stored by tag
 
 
 @dataclass(frozen=True)
