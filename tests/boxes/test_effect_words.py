@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from companion.engine.editions import EDITIONS, find_edition
 from companion.monopoly.board import load_board
 from companion.monopoly.effect_words import effect_choices
 from companion.monopoly.rules import MonopolyRules
+from companion.service.editions import EDITIONS, find_edition
 
 FAMILY = [e for e in sorted(EDITIONS) if isinstance(find_edition(e), MonopolyRules)]
 

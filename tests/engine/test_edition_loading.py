@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from companion.engine import editions
+from companion.service import editions
 
 
 def test_each_edition_is_checked_once_when_it_loads(monkeypatch: pytest.MonkeyPatch) -> None:

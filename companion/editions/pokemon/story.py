@@ -4,10 +4,10 @@ Pokémon each Trainer caught, by type, and the battles for locations."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from typing import Any, cast
 
 from companion.editions.pokemon import data
-from companion.engine.editions import find_edition
 from companion.engine.i18n import N_
 from companion.engine.state import BaseState
 from companion.engine.story import Count, Counter, Step
@@ -40,12 +40,19 @@ def battles(step: Step) -> Count:
     return [(b["challenger"], 1, ""), (b["owner"], 1, "")]
 
 
+@cache
+def _rules() -> Any:
+    from companion.editions.pokemon import PokemonRules  # late: the rules import the story
+
+    return PokemonRules()
+
+
 def battles_won(step: Step) -> Count:
     """The winner of a finished battle (a tie goes to the owner, as the rules say)."""
     b = _values(step.before).battle
     if not b or _values(step.after).battle is not None:
         return []
-    rules: Any = find_edition("pokemon")
+    rules = _rules()
     mine = rules.total(step.before, b["challenger"])
     theirs = rules.total(step.before, b["owner"])
     return [(b["challenger"] if mine > theirs else b["owner"], 1, "")]
