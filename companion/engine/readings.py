@@ -13,6 +13,8 @@ import tomllib
 from collections.abc import Iterator, Mapping
 from functools import cache
 from importlib import resources
+from importlib.resources.abc import Traversable
+from pathlib import Path
 from typing import Any
 
 from companion.engine.types import SetupError
@@ -21,12 +23,17 @@ from companion.engine.types import SetupError
 @cache
 def _tables(edition: str, suffix: str = ".toml") -> Mapping[str, Any]:
     """The edition's data file (``seeds/<edition>.toml``, or ``seeds/<edition>/rules.toml``
-    for an edition whose data is a folder of files), or (``suffix=".search.toml"``) the file
-    beside it."""
+    for an edition whose data is a folder of files, or where the edition's ``seed_file`` says:
+    an edition installed from outside brings its data in its own package), or
+    (``suffix=".search.toml"``) the file beside it."""
+    from companion.monopoly.board import SEED_FILES  # late: the family's rules import this
+
     seeds = resources.files("seeds")
     folder = seeds.joinpath(edition)
-    path = folder.joinpath("rules" + suffix) if folder.is_dir() else \
+    path: Traversable = folder.joinpath("rules" + suffix) if folder.is_dir() else \
         seeds.joinpath(edition + suffix)
+    if edition in SEED_FILES:
+        path = Path(SEED_FILES[edition].removesuffix(".toml") + suffix)
     if suffix != ".toml" and not path.is_file():
         return {}  # an edition with no search words yet
     return tomllib.loads(path.read_text("utf-8"))
