@@ -67,6 +67,10 @@ def find_edition(name: str) -> Rules[Any]:
     if name in _cache:
         return _cache[name]
     point = _entry_points().get(name)
+    if point is None and not known():
+        raise SetupError(f"No edition is installed, so not {name!r}: the editions are found "
+                         f"through the installed package's entry points ({GROUP}); install "
+                         "the companion with pip (pip install -e . in a checkout).")
     if point is None:
         raise SetupError(f"Unknown edition {name!r}. Known editions: {', '.join(known())}.")
     try:
