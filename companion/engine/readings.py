@@ -13,8 +13,6 @@ import tomllib
 from collections.abc import Iterator, Mapping
 from functools import cache
 from importlib import resources
-from importlib.resources.abc import Traversable
-from pathlib import Path
 from typing import Any
 
 from companion.engine.types import SetupError
@@ -22,18 +20,13 @@ from companion.engine.types import SetupError
 
 @cache
 def _tables(edition: str, suffix: str = ".toml") -> Mapping[str, Any]:
-    """The edition's data file (``seeds/<edition>.toml``, or ``seeds/<edition>/rules.toml``
-    for an edition whose data is a folder of files, or where the edition's ``seed_file`` says:
-    an edition installed from outside brings its data in its own package), or
-    (``suffix=".search.toml"``) the file beside it."""
-    from companion.monopoly.board import SEED_FILES  # late: the family's rules import this
+    """The edition's data file, or (``suffix=".search.toml"``) the file beside it, in the
+    data folder its rules declare (an edition installed from outside brings its own); an
+    edition whose data is a folder of files (``seeds/<edition>/``) has ``rules.toml``."""
+    from companion.monopoly.board import data_file  # late: the family's rules import this
 
-    seeds = resources.files("seeds")
-    folder = seeds.joinpath(edition)
-    path: Traversable = folder.joinpath("rules" + suffix) if folder.is_dir() else \
-        seeds.joinpath(edition + suffix)
-    if edition in SEED_FILES:
-        path = Path(SEED_FILES[edition].removesuffix(".toml") + suffix)
+    folder = resources.files("seeds").joinpath(edition)
+    path = folder.joinpath("rules" + suffix) if folder.is_dir() else data_file(edition, suffix)
     if suffix != ".toml" and not path.is_file():
         return {}  # an edition with no search words yet
     return tomllib.loads(path.read_text("utf-8"))

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import Any, TypeVar
 
 from companion.boxes import board_edit
@@ -151,18 +152,28 @@ def _cards_by_id(board: Board) -> dict[str, Card]:
     return table
 
 
-SEED_FILES: dict[str, str] = {}
-"""Data files outside ``seeds/`` by edition (an edition's ``seed_file``; see MonopolyRules)."""
+DATA: dict[str, Traversable] = {}
+"""Each loaded edition's data folder as its rules declare it (``MonopolyRules.data_folder``, a
+folder of its own package read with importlib.resources), holding ``<edition>.toml`` and the
+files beside it. A board asked for by name before its edition loads is read from ``seeds/``."""
+
+
+def data_file(edition: str, suffix: str = ".toml") -> Traversable:
+    """The edition's data file (or with ``suffix`` a file beside it, ``.it.toml``)."""
+    return DATA.get(edition, resources.files("seeds")).joinpath(f"{edition}{suffix}")
+
+
+def shown(edition: str) -> str:
+    """The data file's name in messages: ``seeds/mario.toml`` for a shipped edition."""
+    path = data_file(edition)
+    seeds = resources.files("seeds").joinpath(path.name)
+    return f"seeds/{path.name}" if str(path) == str(seeds) else str(path)
 
 
 @cache
 def _raw(edition: str) -> Mapping[str, Any]:
     try:
-        if edition in SEED_FILES:
-            with open(SEED_FILES[edition], encoding="utf-8") as fh:
-                text = fh.read()
-        else:
-            text = resources.files("seeds").joinpath(f"{edition}.toml").read_text("utf-8")
+        text = data_file(edition).read_text("utf-8")
     except FileNotFoundError as exc:
         raise SetupError(f"No data file for edition {edition!r}.") from exc
     return tomllib.loads(text)
@@ -174,14 +185,8 @@ def _words(edition: str) -> Mapping[str, Mapping[str, Any]]:
     data file (companion/monopoly/words.py)."""
     out: dict[str, Mapping[str, Any]] = {}
     for lang in LANGUAGES:
-        name = f"{edition}.{lang}.toml"
         try:
-            if edition in SEED_FILES:
-                path = SEED_FILES[edition].removesuffix(".toml") + f".{lang}.toml"
-                with open(path, encoding="utf-8") as fh:
-                    text = fh.read()
-            else:
-                text = resources.files("seeds").joinpath(name).read_text("utf-8")
+            text = data_file(edition, f".{lang}.toml").read_text("utf-8")
         except FileNotFoundError:
             continue
         out[lang] = tomllib.loads(text)
@@ -208,7 +213,7 @@ free; ``extra`` space fields are kept for the edition)."""
 def check_seed(edition: str, rules: object, quiet_kinds: frozenset[str]) -> None:
     """Validate ``seeds/<edition>.toml`` and check that every space kind and card effect it
     names has a declared handler taking the arguments the file gives (SeedError if not)."""
-    source = SEED_FILES.get(edition, f"seeds/{edition}.toml")
+    source = shown(edition)
     try:
         raw = _raw(edition)
     except tomllib.TOMLDecodeError as exc:

@@ -77,11 +77,8 @@ finally:
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The toy edition built as a distribution of its own and installed into a folder."""
     root = tmp_path_factory.mktemp("lemonade")
-    package = root / "src" / "lemonade"
-    package.mkdir(parents=True)
-    shutil.copy(TOY / "lemonade.py", package / "__init__.py")
-    for data in TOY.glob("lemonade*.toml"):
-        shutil.copy(data, package / data.name)
+    shutil.copytree(TOY / "lemonade", root / "src" / "lemonade",
+                    ignore=shutil.ignore_patterns("__pycache__"))
     (root / "src" / "pyproject.toml").write_text(PYPROJECT, "utf-8")
     target = root / "site"
     subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
@@ -122,6 +119,19 @@ def test_an_installed_edition_is_played_from_a_script(site: Path, tmp_path: Path
     out = json.loads(companion(site, "-m", "companion.app.cli", "play", "--script",
                                str(script), cwd=tmp_path))
     assert out["players"][0]["money"] == 6  # Ann bought Sugar Street (4) of her 10
+
+
+def test_its_data_is_read_from_its_package_even_zipped(site: Path, tmp_path: Path) -> None:
+    """Read through importlib.resources, not as files beside a path: from a zip on the path
+    (before: NotADirectoryError '.../site.zip/lemonade/lemonade.toml')."""
+    zipped = Path(shutil.make_archive(str(tmp_path / "site"), "zip", site))
+    script = tmp_path / "game.json"
+    script.write_text(json.dumps({"edition": "lemonade", "players": ["Ann", "Bob"],
+                                  "dice": "physical", "settings": {"order": "seated"},
+                                  "steps": ["roll 1 2", "buy"]}), "utf-8")
+    out = json.loads(companion(zipped, "-m", "companion.app.cli", "play", "--script",
+                               str(script), cwd=tmp_path))
+    assert out["players"][0]["money"] == 6
 
 
 def test_its_own_rule_plays(played: dict[str, Any]) -> None:
