@@ -165,5 +165,5 @@ def test_its_rule_speaks_italian_and_spanish(played: dict[str, Any]) -> None:
     if said["it"] == said["en"]:
         pytest.xfail("an edition's own rule messages are looked up only in companion's "
                      "catalogues (companion/locales): an edition cannot yet bring its own "
-                     "messages.po (and lemonade.py says its rule in an English f-string)")
+                     "messages.po (and lemonade/__init__.py says its rule in an English f-string)")
     assert said["it"] != said["en"] and said["es"] != said["en"], said
