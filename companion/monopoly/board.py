@@ -11,13 +11,12 @@ import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
-from importlib import resources
-from importlib.resources.abc import Traversable
 from typing import Any, TypeVar
 
 from companion.boxes import board_edit
 from companion.engine.i18n import LANGUAGES, SOURCE, Msg, Word
 from companion.engine.money import Currency
+from companion.engine.readings import data_file, shown
 from companion.engine.seeds import SeedError, check_arguments, check_names, validate
 from companion.engine.types import SetupError
 from companion.monopoly import words
@@ -150,24 +149,6 @@ def _cards_by_id(board: Board) -> dict[str, Card]:
         for c in cards:
             table.setdefault(c.id, c)
     return table
-
-
-DATA: dict[str, Traversable] = {}
-"""Each loaded edition's data folder as its rules declare it (``MonopolyRules.data_folder``, a
-folder of its own package read with importlib.resources), holding ``<edition>.toml`` and the
-files beside it. A board asked for by name before its edition loads is read from ``seeds/``."""
-
-
-def data_file(edition: str, suffix: str = ".toml") -> Traversable:
-    """The edition's data file (or with ``suffix`` a file beside it, ``.it.toml``)."""
-    return DATA.get(edition, resources.files("seeds")).joinpath(f"{edition}{suffix}")
-
-
-def shown(edition: str) -> str:
-    """The data file's name in messages: ``seeds/mario.toml`` for a shipped edition."""
-    path = data_file(edition)
-    seeds = resources.files("seeds").joinpath(path.name)
-    return f"seeds/{path.name}" if str(path) == str(seeds) else str(path)
 
 
 @cache

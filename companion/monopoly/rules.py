@@ -19,6 +19,7 @@ from companion.engine.commands import Amount, Id, Text, takes
 from companion.engine.context import Ctx, cites
 from companion.engine.ending import BankerEnding
 from companion.engine.i18n import N_, Msg, Msgs
+from companion.engine.readings import DATA, shown
 from companion.engine.registry import handler, prompt_kind
 from companion.engine.seeds import SeedError
 from companion.engine.state import Task
@@ -26,13 +27,11 @@ from companion.engine.story import Counter
 from companion.engine.types import BANKER, Action, Command, GameSetup, IllegalCommand, SetupError
 from companion.monopoly import rng_setup
 from companion.monopoly.board import (
-    DATA,
     _raw,
     _words,
     check_card_effects,
     check_seed,
     load_board,
-    shown,
 )
 from companion.monopoly.cards import DRAW, MonopolyCards
 from companion.monopoly.debts import DEBT, MonopolyDebts
