@@ -20,7 +20,7 @@ from typing import Any
 
 from companion.engine.i18n import Msg
 from companion.engine.types import SetupError
-from companion.service.editions import find_edition
+from companion.plugins.editions import find_edition
 
 ASIDE = re.compile(r"\s*[(（][^()（）]*(?:[(（][^()（）]*[)）][^()（）]*)*[)）]")
 """An aside in parentheses (one level of nesting inside), with the space before it."""

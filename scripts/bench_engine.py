@@ -56,8 +56,8 @@ from profile_engine import play  # scripts/ is on the path when this runs as a s
 from companion.editions.master_trainer import base as mt_base
 from companion.editions.master_trainer import data as mt_data
 from companion.engine.types import BANKER, Command, Event, GameSetup, RuleError
+from companion.plugins.editions import find_edition, known
 from companion.service import game
-from companion.service.editions import find_edition, known
 from companion.service.game_service import GameService
 from web.process_tuning import settle_garbage
 

@@ -29,8 +29,8 @@ from bench_engine import GAME_CAP, game_setup, random_game  # scripts/ is on the
 from profile_engine import play
 
 from companion.engine.types import Command, GameSetup
+from companion.plugins.editions import available
 from companion.service import game
-from companion.service.editions import available
 from web.process_tuning import settle_garbage
 
 Key = tuple[str, int, str]

@@ -28,8 +28,8 @@ import time
 from collections.abc import Callable
 
 from companion.engine.types import Action, Command, GameSetup
+from companion.plugins.editions import available
 from companion.service import game
-from companion.service.editions import available
 
 RARE = ("end_game", "transfer", "propose_trade")
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"]

@@ -19,8 +19,8 @@ from typing import Any
 
 from companion.engine.state import BaseState
 from companion.engine.types import Action, Command, Event, GameSetup
+from companion.plugins.editions import find_edition
 from companion.service import game
-from companion.service.editions import find_edition
 
 
 @dataclass

@@ -11,7 +11,8 @@ from flask import Blueprint, Response, jsonify, request, session
 
 from companion.engine.i18n import SOURCE, Msg, Msgs, localized, wire
 from companion.engine.types import SetupError
-from companion.service import editions, join_codes
+from companion.plugins import editions
+from companion.service import join_codes
 from companion.service.game_record import move_words
 from companion.service.past import Past
 from web import access

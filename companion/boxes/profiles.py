@@ -24,7 +24,7 @@ from companion.boxes.tags import TagError, normalise_uid
 from companion.engine.box import BoxProfile
 from companion.engine.i18n import Msg, said
 from companion.engine.types import GameSetup, PlayerSeat, SetupError
-from companion.service.editions import available, find_edition
+from companion.plugins.editions import available, find_edition
 from companion.store import profile_table
 
 FORMAT = 1

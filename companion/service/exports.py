@@ -15,8 +15,8 @@ from companion.engine import json_text, limits
 from companion.engine.event_format import upcast
 from companion.engine.state import BaseState
 from companion.engine.types import Command, Event, GameSetup, RuleError
+from companion.plugins.editions import find_edition
 from companion.service import game
-from companion.service.editions import find_edition
 from companion.service.game_record import GameRecord, decide_undo
 from companion.store.database import Row
 

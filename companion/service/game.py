@@ -14,7 +14,7 @@ from companion.engine.i18n import Msg
 from companion.engine.log import GAME_STARTED, UNDONE, effective, taken_back, undo_marks
 from companion.engine.state import BaseState, draft, seal
 from companion.engine.types import Action, Command, Event, GameSetup
-from companion.service.editions import find_edition
+from companion.plugins.editions import find_edition
 
 __all__ = ["GAME_STARTED", "UNDONE", "apply", "decide", "effective", "legal_actions",
            "new_game", "replay", "step", "taken_back", "undo_marks", "view"]

@@ -10,8 +10,8 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from companion.engine.i18n import Msg, said
+from companion.plugins.editions import find_edition
 from companion.service import join_codes
-from companion.service.editions import find_edition
 from companion.service.exports import (
     MAX_IMPORT_EVENTS,
     CheckedImport,

@@ -14,8 +14,8 @@ from companion.engine.i18n import N_, Msg, Msgs, wire
 from companion.engine.rules import Rules
 from companion.engine.state import BaseState
 from companion.engine.types import ActionView, Event, PlayerView
+from companion.plugins.editions import find_edition
 from companion.service import game
-from companion.service.editions import find_edition
 
 RECENT = 12
 """Log lines a view carries."""

@@ -24,8 +24,8 @@ from companion.engine.story import Reread, story
 from companion.engine.types import Command, Event, GameSetup, RuleError
 from companion.platform.memory import release_memory
 from companion.platform.statelock import StateDirBusy, StateLock
+from companion.plugins.editions import find_edition
 from companion.service import game, join_codes
-from companion.service.editions import find_edition
 from companion.service.exports import check_export, export_lines, log_digest
 from companion.service.game_import import GameImport
 from companion.service.game_loading import load_record

@@ -17,7 +17,7 @@ from typing import Any
 
 from companion.engine.i18n import SOURCE, Msg, render
 from companion.engine.story import Row, story
-from companion.service.editions import find_edition
+from companion.plugins.editions import find_edition
 
 PAUSE = 15 * 60.0
 """A gap between two moves longer than this (seconds) is a pause, not play: a game left on

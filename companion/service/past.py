@@ -27,8 +27,8 @@ from typing import Any, TypeVar
 from companion.engine.i18n import data_from_stored, from_stored
 from companion.engine.story import Reread, Row, story
 from companion.engine.types import Event
+from companion.plugins.editions import find_edition
 from companion.service import game
-from companion.service.editions import find_edition
 from companion.service.history import FORMAT, summary
 from companion.service.port import ServicePort
 from companion.service.replay import Replay

@@ -18,7 +18,7 @@ from typing import Any
 
 from companion.engine.help import Help
 from companion.engine.i18n import Msg, wire
-from companion.service.editions import find_edition
+from companion.plugins.editions import find_edition
 
 __all__ = ["Help", "explanation", "explanations", "quoted"]
 

@@ -16,8 +16,8 @@ from companion.engine.i18n import Msg
 from companion.engine.state import BaseState
 from companion.engine.story import Row
 from companion.engine.types import Event
+from companion.plugins.editions import find_edition
 from companion.service import game
-from companion.service.editions import find_edition
 from companion.service.game_record import RECENT, _cite_text
 
 EVERY = 32

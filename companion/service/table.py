@@ -20,7 +20,7 @@ from companion.engine import i18n, story
 from companion.engine.event_format import signal
 from companion.engine.i18n import Msg, said
 from companion.engine.types import Command, RuleError
-from companion.service.editions import find_edition
+from companion.plugins.editions import find_edition
 from companion.service.game_service import GameNotFound, GameRecord, Outcome, ServicePort
 
 log = logging.getLogger("companion.service.table")

@@ -8,7 +8,7 @@ import pytest
 from companion.monopoly.board import load_board
 from companion.monopoly.effect_words import effect_choices
 from companion.monopoly.rules import MonopolyRules
-from companion.service.editions import EDITIONS, find_edition
+from companion.plugins.editions import EDITIONS, find_edition
 
 FAMILY = [e for e in sorted(EDITIONS) if isinstance(find_edition(e), MonopolyRules)]
 

@@ -93,7 +93,7 @@ def test_every_declared_effect_is_documented_in_docs_cards_md() -> None:
     from pathlib import Path
 
     from companion.engine.registry import declared
-    from companion.service.editions import find_edition
+    from companion.plugins.editions import find_edition
 
     doc = (Path(__file__).resolve().parents[2] / "docs" / "cards.md").read_text("utf-8")
     for edition in ("mario", "pokemon", "starwars", "monopolino"):

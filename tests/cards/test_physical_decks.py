@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from companion.engine.types import IllegalCommand, SetupError
+from companion.plugins.editions import find_edition
 from companion.service import game, script
-from companion.service.editions import find_edition
 from tests.playing import TableGame
 
 FURY = "bowsers-fury"

@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 PROBE = """
 import linecache
-from companion.service.editions import known, find_edition
+from companion.plugins.editions import known, find_edition
 for name in list(known()):
     find_edition(name)
 held = [f for f in linecache.cache if "/companion/" in f]

@@ -17,7 +17,7 @@ from bench_engine import random_game
 
 from companion.engine import readings
 from companion.engine.types import Event
-from companion.service.editions import available, find_edition
+from companion.plugins.editions import available, find_edition
 from companion.service.script import run_script
 from tests.playing import TableGame
 

@@ -16,8 +16,8 @@ import pytest
 from companion.engine import limits
 from companion.engine.state import BaseState
 from companion.engine.types import Action, Command, GameSetup, RuleError
+from companion.plugins.editions import available, find_edition
 from companion.service import game
-from companion.service.editions import available, find_edition
 
 STEPS = 500
 ASIDE = frozenset({"propose_trade", "trade", "transfer", "decline_trade", "cancel_trade"})

@@ -12,8 +12,8 @@ from companion.engine import event_format
 from companion.engine.context import Ctx
 from companion.engine.state import evolve
 from companion.engine.types import Command, Prompt, RuleError
+from companion.plugins.editions import find_edition
 from companion.service import game
-from companion.service.editions import find_edition
 from tests.playing import TableGame
 
 

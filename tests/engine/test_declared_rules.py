@@ -13,7 +13,7 @@ from companion.editions.master_trainer import data as mt_data
 from companion.engine.registry import declared
 from companion.engine.seeds import SeedError
 from companion.monopoly import board
-from companion.service import editions
+from companion.plugins import editions
 
 
 def load_with(monkeypatch: pytest.MonkeyPatch, edition: str,

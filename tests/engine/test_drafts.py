@@ -11,8 +11,8 @@ import pytest
 
 from companion.engine.state import BaseState, draft, evolve, seal
 from companion.engine.types import Command, GameSetup, RuleError
+from companion.plugins.editions import available
 from companion.service import game
-from companion.service.editions import available
 
 
 def fields_of(state: BaseState) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from companion.engine.registry import ATTR, declared
 from companion.engine.rules import Rules
 from companion.monopoly import hooks
 from companion.monopoly.rules import MonopolyRules
-from companion.service.editions import find_edition, known
+from companion.plugins.editions import find_edition, known
 
 FAMILY = ("companion.engine", "companion.monopoly")
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from companion.engine.types import SetupError
-from companion.service import editions
+from companion.plugins import editions
 
 
 def test_each_edition_is_checked_once_when_it_loads(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.engine.types import Action, Command
+from companion.plugins.editions import available, find_edition
 from companion.service import game
-from companion.service.editions import available, find_edition
 from tests.playing import TableGame
 
 MONOPOLY_EDITIONS = [e for e in available() if find_edition(e).family == "monopoly"]

@@ -14,7 +14,7 @@ import pytest
 
 from companion.engine import event_format, events  # noqa: F401 (events declares the types)
 from companion.engine.types import Event
-from companion.service import editions
+from companion.plugins import editions
 
 SNAPSHOT = Path(__file__).with_name("event_schema.json")
 RECORDED: dict[str, dict[str, str]] = json.loads(SNAPSHOT.read_text("utf-8"))

@@ -13,8 +13,8 @@ import pytest
 
 from companion.engine import event_format
 from companion.engine.types import GameSetup
+from companion.plugins.editions import find_edition, known
 from companion.service import game, script
-from companion.service.editions import find_edition, known
 
 ROOT = Path(__file__).resolve().parents[2]
 GENERIC = {"edition_values_set", "player_value_set", "auction_changed", "debt_changed",

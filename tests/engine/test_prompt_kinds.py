@@ -19,7 +19,7 @@ from companion.engine.registry import prompt_kind, prompts, task, unanswered
 from companion.engine.rules import Rules
 from companion.engine.state import BaseState
 from companion.engine.types import Action, GameSetup, PlayerSeat, Prompt
-from companion.service.editions import find_edition
+from companion.plugins.editions import find_edition
 from tests.playing import replay_export
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "logs"

@@ -12,8 +12,8 @@ import pytest
 
 from companion.engine.context import ChoiceAsk, RollAsk, ask_of
 from companion.engine.types import Command, GameSetup, Prompt, RuleError
+from companion.plugins.editions import find_edition
 from companion.service import game
-from companion.service.editions import find_edition
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.json"))
 

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from companion.engine.i18n import Msg
-from companion.service.editions import find_edition, known
+from companion.plugins.editions import find_edition, known
 from companion.service.game_service import GameService
 
 ALLOWED = ["Board Companion", "Language", "Lingua", "Idioma", "English", "Italiano", "Español"]

@@ -14,8 +14,8 @@ import pytest
 
 from companion.engine.i18n import Msg, render
 from companion.engine.types import GameSetup
+from companion.plugins.editions import find_edition
 from companion.service import game
-from companion.service.editions import find_edition
 from companion.service.script import parse_step, script_setup
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("monopolino-*.json"))

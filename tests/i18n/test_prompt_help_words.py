@@ -5,8 +5,8 @@ marked as a quotation of the English rulebook for a reader of another language."
 from __future__ import annotations
 
 from companion.engine.i18n import Msg, render
+from companion.plugins.editions import find_edition
 from companion.service import prompt_help
-from companion.service.editions import find_edition
 
 
 def test_an_italian_reader_reads_the_explanation_in_italian_and_the_quote_in_english() -> None:

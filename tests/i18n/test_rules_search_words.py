@@ -8,7 +8,7 @@ import pytest
 
 from companion.engine import readings
 from companion.engine.i18n import LANGUAGES, SOURCE
-from companion.service.editions import known
+from companion.plugins.editions import known
 
 TRANSLATED = [lang for lang in LANGUAGES if lang != SOURCE]
 

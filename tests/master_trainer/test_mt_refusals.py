@@ -10,7 +10,7 @@ from mt_table import started
 
 from companion.engine.commands import declared_args, takes
 from companion.engine.types import IllegalCommand
-from companion.service.editions import find_edition
+from companion.plugins.editions import find_edition
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.engine.types import Command
-from companion.service.editions import find_edition
+from companion.plugins.editions import find_edition
 from companion.service.game_record import RECENT
 from companion.service.game_service import GameService
 

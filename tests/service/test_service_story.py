@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from companion.engine.story import rows_of, story
-from companion.service.editions import find_edition
+from companion.plugins.editions import find_edition
 from companion.service.game_service import GameService
 from companion.service.script import parse_step
 

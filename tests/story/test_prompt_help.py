@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 
 from companion.engine.registry import prompts
+from companion.plugins.editions import find_edition, known
 from companion.service import prompt_help
-from companion.service.editions import find_edition, known
 
 
 def prompt_kinds(edition: str) -> set[str]:

@@ -11,7 +11,7 @@ from typing import Any
 from companion.engine.i18n import render
 from companion.engine.story import Row, screen_lines, story
 from companion.engine.types import Event
-from companion.service.editions import find_edition
+from companion.plugins.editions import find_edition
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "logs"
 

@@ -9,8 +9,8 @@ import pytest
 from lemonade import LemonadeRules
 
 from companion.engine.seeds import SeedError
+from companion.plugins.editions import register_edition, unregister_edition
 from companion.service import game
-from companion.service.editions import register_edition, unregister_edition
 from tests.playing import TableGame
 
 Play = Callable[..., TableGame]

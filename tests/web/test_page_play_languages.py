@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from page_driver import ROOT, expect, join, join_code, new_phone, running_server, setup_game, steady
 
-from companion.service.editions import known
+from companion.plugins.editions import known
 
 WORDS = {"it": ("Tavolo", "Appena successo"), "es": ("Mesa", "Acaba de pasar")}
 """The Table tab and "What just happened", in each language."""

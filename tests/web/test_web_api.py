@@ -164,8 +164,8 @@ def test_every_command_the_examples_send_or_offer_is_within_bounds() -> None:
 
     from companion.engine import limits
     from companion.engine.types import Command, GameSetup
+    from companion.plugins.editions import find_edition
     from companion.service import game
-    from companion.service.editions import find_edition
     from companion.service.script import parse_step
 
     for path in sorted(Path(__file__).resolve().parents[2].glob("examples/*.json")):
@@ -184,7 +184,7 @@ def test_every_command_the_examples_send_or_offer_is_within_bounds() -> None:
 def test_every_editions_default_settings_are_within_bounds() -> None:
     from companion.engine import limits
     from companion.engine.types import GameSetup
-    from companion.service import editions
+    from companion.plugins import editions
 
     for name in editions.known():
         info = editions.find_edition(name).setup_info()

@@ -13,7 +13,7 @@ from test_web_browser import browser as browser  # noqa: F401 - fixtures
 from test_web_browser import server as server  # noqa: F401
 from web_helpers import Phone, open_banker_form
 
-from companion.service import editions
+from companion.plugins import editions
 from companion.service.game_service import GameService
 
 
