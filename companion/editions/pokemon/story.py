@@ -4,7 +4,6 @@ Pokémon each Trainer caught, by type, and the battles for locations."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import cache
 from typing import Any, cast
 
 from companion.editions.pokemon import data
@@ -40,21 +39,13 @@ def battles(step: Step) -> Count:
     return [(b["challenger"], 1, ""), (b["owner"], 1, "")]
 
 
-@cache
-def _rules() -> Any:
-    from companion.editions.pokemon import PokemonRules  # late: the rules import the story
-
-    return PokemonRules()
-
-
 def battles_won(step: Step) -> Count:
     """The winner of a finished battle (a tie goes to the owner, as the rules say)."""
     b = _values(step.before).battle
     if not b or _values(step.after).battle is not None:
         return []
-    rules = _rules()
-    mine = rules.total(step.before, b["challenger"])
-    theirs = rules.total(step.before, b["owner"])
+    state = cast(MonopolyState, step.before)
+    mine, theirs = data.battle_total(state, b["challenger"]), data.battle_total(state, b["owner"])
     return [(b["challenger"] if mine > theirs else b["owner"], 1, "")]
 
 
