@@ -18,9 +18,9 @@ import string
 from collections.abc import Mapping
 from typing import Any
 
-from companion.engine.editions import find_edition
 from companion.engine.i18n import Msg
 from companion.engine.types import SetupError
+from companion.plugins.editions import find_edition
 
 ASIDE = re.compile(r"\s*[(（][^()（）]*(?:[(（][^()（）]*[)）][^()（）]*)*[)）]")
 """An aside in parentheses (one level of nesting inside), with the space before it."""

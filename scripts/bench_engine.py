@@ -55,9 +55,9 @@ from profile_engine import play  # scripts/ is on the path when this runs as a s
 
 from companion.editions.master_trainer import base as mt_base
 from companion.editions.master_trainer import data as mt_data
-from companion.engine import game
-from companion.engine.editions import EDITIONS, find_edition
 from companion.engine.types import BANKER, Command, Event, GameSetup, RuleError
+from companion.plugins.editions import find_edition, known
+from companion.service import game
 from companion.service.game_service import GameService
 from web.process_tuning import settle_garbage
 
@@ -355,7 +355,7 @@ def settle(editions: list[str], python_gc: bool) -> None:
     collection every 700 allocations, Python's default, costs a move about a tenth more;
     ``--python-gc`` keeps that default."""
     for edition in dict.fromkeys(["mario", *editions]):
-        if edition in EDITIONS:  # an unknown name gets its own line below
+        if edition in known():  # an unknown name gets its own line below
             game.new_game(game_setup(999, 4, edition))
     if python_gc:
         print("garbage collection: Python's defaults (--python-gc)")
@@ -368,7 +368,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--commands", type=int, default=1000)
-    parser.add_argument("--editions", default=",".join(EDITIONS),
+    parser.add_argument("--editions", default=",".join(known()),
                         help="comma-separated editions for the 4-player figures")
     parser.add_argument("--baseline", help="another checkout to measure alternately with this one")
     parser.add_argument("--rounds", type=int, default=2)

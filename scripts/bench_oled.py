@@ -21,9 +21,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from companion.engine import game  # noqa: E402
 from companion.engine.i18n import localized  # noqa: E402
 from companion.engine.types import GameSetup  # noqa: E402
+from companion.service import game  # noqa: E402
 from companion.service.script import parse_step, script_setup  # noqa: E402
 from hardware.glance import with_glance  # noqa: E402
 from hardware.navigator import PromptNavigator  # noqa: E402

@@ -37,8 +37,8 @@ from bench_web_phones import (
     server_child,
 )
 
-from companion.engine import game
 from companion.engine.types import GameSetup
+from companion.service import game
 
 SETUP: dict[str, Any] = {"edition": "master-trainer", "players": ["P1", "P2", "P3", "P4"],
                          "dice": "physical", "seed": 1, "settings": {"decks": "virtual"}}

@@ -28,9 +28,9 @@ from typing import Any
 from bench_engine import GAME_CAP, game_setup, random_game  # scripts/ is on the path as a script
 from profile_engine import play
 
-from companion.engine import game
-from companion.engine.editions import available
 from companion.engine.types import Command, GameSetup
+from companion.plugins.editions import available
+from companion.service import game
 from web.process_tuning import settle_garbage
 
 Key = tuple[str, int, str]

@@ -29,8 +29,8 @@ import time
 from pathlib import Path
 from typing import IO
 
-from companion.engine import game
 from companion.engine.state import BaseState
+from companion.service import game
 from companion.service.game_service import GameService
 
 

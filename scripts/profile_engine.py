@@ -27,9 +27,9 @@ import random
 import time
 from collections.abc import Callable
 
-from companion.engine import game
-from companion.engine.editions import available
 from companion.engine.types import Action, Command, GameSetup
+from companion.plugins.editions import available
+from companion.service import game
 
 RARE = ("end_game", "transfer", "propose_trade")
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"]

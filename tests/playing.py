@@ -17,10 +17,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from companion.engine import game
-from companion.engine.editions import find_edition
 from companion.engine.state import BaseState
 from companion.engine.types import Action, Command, Event, GameSetup
+from companion.plugins.editions import find_edition
+from companion.service import game
 
 
 @dataclass

@@ -28,6 +28,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("companion.engine",),  # the rules core: standard library, babel, itself
     ("companion.monopoly",),  # the Monopoly family's shared rules
     ("companion.editions",),  # one package per edition
+    ("companion.plugins",),  # where the installed editions are found (entry points)
     ("companion.store", "companion.platform"),  # the database; the Pi and the process
     ("companion.boxes",),  # the owner's box: profiles, card tags, the tag registry
     ("companion.service",),  # the one front door (ServicePort)
@@ -37,12 +38,6 @@ FLOORS: tuple[tuple[str, ...], ...] = (
 """Bottom to top. Packages on one floor are independent of each other."""
 
 KNOWN_UPWARD: frozenset[str] = frozenset({
-    # being fixed in h40-plugins (editions found through entry points, no engine registry)
-    "companion.engine.editions -> companion.editions.mario",
-    "companion.engine.editions -> companion.editions.pokemon",
-    "companion.engine.editions -> companion.editions.starwars",
-    "companion.engine.editions -> companion.editions.monopolino",
-    "companion.engine.editions -> companion.editions.master_trainer",
     # left by h40-owns: the board corrections (json_key, edit_spaces, facts_by_space) the
     # family and Master Trainer's data read sit in companion/boxes
     "companion.monopoly.board -> companion.boxes.board_edit",

@@ -9,9 +9,9 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request, session
 
-from companion.engine import editions
 from companion.engine.i18n import SOURCE, Msg, Msgs, localized, wire
 from companion.engine.types import SetupError
+from companion.plugins import editions
 from companion.service import join_codes
 from companion.service.game_record import move_words
 from companion.service.past import Past
@@ -62,7 +62,7 @@ def pin_wait() -> int:
 @bp.get("/editions")
 def list_editions() -> Response:
     out = []
-    for name in editions.EDITIONS:
+    for name in editions.known():
         try:
             rules = editions.find_edition(name)
         except Exception:  # an edition still being written must not break the page
@@ -75,7 +75,7 @@ def list_editions() -> Response:
 @bp.get("/editions/<name>")
 def edition_setup(name: str) -> Response:
     """What the setup form offers for one edition (``Rules.setup_info``)."""
-    if name not in editions.EDITIONS:
+    if name not in editions.known():
         raise ApiError("not_found", Msg("Unknown edition {name}.", name=repr(name)))
     try:
         rules = editions.find_edition(name)

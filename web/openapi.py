@@ -52,7 +52,7 @@ def command_schema() -> dict[str, Any]:
     that take it. Derived from the handlers' ``@takes`` declarations of every edition
     (companion/engine/commands.py), the same declarations the engine checks commands by."""
     from companion.engine.commands import args_schema
-    from companion.engine.editions import available, find_edition
+    from companion.plugins.editions import available, find_edition
 
     shapes: dict[str, tuple[dict[str, Any], set[str]]] = {}
     for edition in available():

@@ -17,9 +17,9 @@ from companion.boxes.profiles import (
 )
 from companion.boxes.profiles import unverified as unverified_facts
 from companion.engine import i18n, json_text
-from companion.engine.editions import find_edition
 from companion.engine.i18n import Msg, said
 from companion.engine.types import SetupError
+from companion.plugins.editions import find_edition
 from web.bodies import body
 from web.context import web
 from web.errors import ApiError
@@ -57,7 +57,7 @@ def defaults(edition: str) -> Response:
     """The edition's shipped board and cards, the editor's starting point (not checked
     against the rulebook's totals: a default board may not meet them)."""
     require_banker()
-    from companion.engine.editions import available
+    from companion.plugins.editions import available
 
     if edition not in available():
         raise ApiError("not_found", Msg("edition: {name} is not an edition.",

@@ -147,7 +147,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_editions(args: argparse.Namespace) -> int:
-    from companion.engine.editions import available, find_edition
+    from companion.plugins.editions import available, find_edition
 
     for name in available():
         print(f"{name:15} {find_edition(name).title}")
@@ -216,7 +216,7 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 def cmd_enroll(args: argparse.Namespace) -> int:
     from companion.boxes.tags import enroll_interactive
-    from companion.engine.editions import find_edition
+    from companion.plugins.editions import find_edition
     from companion.service.game_service import GameService
 
     rules: Any = find_edition(args.edition)

@@ -49,7 +49,7 @@ def _choices(values: Iterable[str]) -> str:
 def rulebook_totals(edition: str) -> Totals:
     """The totals the edition's rulebook prints about its board (``board_totals`` of its
     rules; none for an unknown edition)."""
-    from companion.engine.editions import find_edition  # late: the rules import the board
+    from companion.plugins.editions import find_edition  # late: the rules import the board
 
     try:
         rules = find_edition(edition)
@@ -63,7 +63,7 @@ def handled_kinds(edition: str, raw_spaces: Iterable[Mapping[str, Any]]) -> froz
     """Kinds of space the edition's rules handle: those on its own board plus every kind it has
     a ``land_<kind>`` rule for."""
     kinds = {str(s["kind"]) for s in raw_spaces}
-    from companion.engine.editions import find_edition  # late: the rules import the board
+    from companion.plugins.editions import find_edition  # late: the rules import the board
 
     try:
         rules = find_edition(edition)

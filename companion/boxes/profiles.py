@@ -22,9 +22,9 @@ from companion.boxes import card_tags
 from companion.boxes.monopoly_box import MonopolyBox
 from companion.boxes.tags import TagError, normalise_uid
 from companion.engine.box import BoxProfile
-from companion.engine.editions import available, find_edition
 from companion.engine.i18n import Msg, said
 from companion.engine.types import GameSetup, PlayerSeat, SetupError
+from companion.plugins.editions import available, find_edition
 from companion.store import profile_table
 
 FORMAT = 1

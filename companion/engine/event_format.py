@@ -99,7 +99,7 @@ _edition_loaders: list[Callable[[], object]] = []
 
 
 def on_unknown_type(load_editions: Callable[[], object]) -> None:
-    """Told by the edition registry (:mod:`companion.engine.editions`) how to import every
+    """Told by the edition registry (:mod:`companion.plugins.editions`) how to import every
     edition's module: an edition declares its own event types there, so a log may name one
     whose module is not yet imported. (A callback, so this module imports no edition.)"""
     _edition_loaders[:] = [load_editions]

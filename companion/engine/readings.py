@@ -13,20 +13,36 @@ import tomllib
 from collections.abc import Iterator, Mapping
 from functools import cache
 from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import Any
 
 from companion.engine.types import SetupError
 
+DATA: dict[str, Traversable] = {}
+"""Each loaded edition's data folder as its rules declare it (``data_folder``, a
+folder of its own package read with importlib.resources), holding ``<edition>.toml`` and the
+files beside it. A board asked for by name before its edition loads is read from ``seeds/``."""
+
+
+def data_file(edition: str, suffix: str = ".toml") -> Traversable:
+    """The edition's data file (or with ``suffix`` a file beside it, ``.it.toml``)."""
+    return DATA.get(edition, resources.files("seeds")).joinpath(f"{edition}{suffix}")
+
+
+def shown(edition: str) -> str:
+    """The data file's name in messages: ``seeds/mario.toml`` for a shipped edition."""
+    path = data_file(edition)
+    seeds = resources.files("seeds").joinpath(path.name)
+    return f"seeds/{path.name}" if str(path) == str(seeds) else str(path)
+
 
 @cache
 def _tables(edition: str, suffix: str = ".toml") -> Mapping[str, Any]:
-    """The edition's data file (``seeds/<edition>.toml``, or ``seeds/<edition>/rules.toml``
-    for an edition whose data is a folder of files), or (``suffix=".search.toml"``) the file
-    beside it."""
-    seeds = resources.files("seeds")
-    folder = seeds.joinpath(edition)
-    path = folder.joinpath("rules" + suffix) if folder.is_dir() else \
-        seeds.joinpath(edition + suffix)
+    """The edition's data file, or (``suffix=".search.toml"``) the file beside it, in the
+    data folder its rules declare (an edition installed from outside brings its own); an
+    edition whose data is a folder of files (``seeds/<edition>/``) has ``rules.toml``."""
+    folder = resources.files("seeds").joinpath(edition)
+    path = folder.joinpath("rules" + suffix) if folder.is_dir() else data_file(edition, suffix)
     if suffix != ".toml" and not path.is_file():
         return {}  # an edition with no search words yet
     return tomllib.loads(path.read_text("utf-8"))

@@ -14,12 +14,13 @@ from dataclasses import dataclass, field
 from itertools import chain, pairwise
 from typing import Any
 
-from companion.engine import game, i18n
-from companion.engine.editions import find_edition
+from companion.engine import i18n
 from companion.engine.event_format import EVENT_TYPES, EventData, upcast
 from companion.engine.i18n import N_, Msg, Msgs
+from companion.engine.log import GAME_STARTED, UNDONE, taken_back, undo_marks
+from companion.engine.rules import Rules
 from companion.engine.state import BaseState
-from companion.engine.types import Event
+from companion.engine.types import Event, GameSetup
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,10 +67,9 @@ class Counter:
     shown there)."""
 
 
-def counters(edition: str) -> list[Counter]:
+def counters(rules: Rules[Any]) -> list[Counter]:
     """The edition's declared counters (``Rules.story_counters``), without those for
     features it leaves out."""
-    rules = find_edition(edition)
     declared: Sequence[Counter] = rules.story_counters()
     without = getattr(rules, "without", {})
     return [c for c in declared if not c.feature or c.feature not in without]
@@ -92,15 +92,15 @@ def current(event: Event) -> tuple[str, EventData]:
 
 
 def in_force(rows: Iterable[Row]) -> Iterator[Row]:
-    """The rows no undo took back (:func:`companion.engine.game.taken_back`), one at a time;
+    """The rows no undo took back (:func:`companion.engine.log.taken_back`), one at a time;
     ``rows`` is read twice, its undos first."""
-    marks = game.undo_marks((r[0], r[3]) for r in rows)
+    marks = undo_marks((r[0], r[3]) for r in rows)
     for row in rows:
-        if row[3].type != game.UNDONE and not game.taken_back(row[0], marks):
+        if row[3].type != UNDONE and not taken_back(row[0], marks):
             yield row
 
 
-def steps(rows: Iterable[Row]) -> Iterator[Step]:
+def steps(rows: Iterable[Row], rules: Rules[Any]) -> Iterator[Step]:
     """The events in force (undone ones left out), each with the states around it. ``rows``
     is read twice (its undos first), one row at a time, so a log read from the store is
     never held whole (:class:`Reread`)."""
@@ -108,7 +108,8 @@ def steps(rows: Iterable[Row]) -> Iterator[Step]:
     typed = ((row, current(row[3])) for row in in_force(rows))
     for here, nxt in pairwise(chain(typed, [None])):  # each row with the one after it
         (seq, cmd, time, event), (name, data) = here  # type: ignore[misc]  # None comes last
-        after = game.apply(state, event)
+        after: BaseState = rules.initial_state(GameSetup.from_json(event.data)) \
+            if event.type == GAME_STARTED or state is None else rules.apply(state, event)
         follow = nxt[1] if nxt is not None and nxt[0][1] == cmd else None  # the same command's
         if state is not None:
             yield Step(seq, cmd, time, name, data, event.say, event.cite, state, after,
@@ -127,15 +128,16 @@ class Reread:
         return iter(self.read())
 
 
-def story(rows: Iterable[Row]) -> dict[str, Any]:
+def story(rows: Iterable[Row], find: Callable[[str], Rules[Any]]) -> dict[str, Any]:
     """The game's story as the page, the OLED and the history show it (docs/story.md).
-    ``rows``: a list, or a :class:`Reread` log (read three times, never held whole)."""
+    ``rows``: a list, or a :class:`Reread` log (read three times, never held whole);
+    ``find``: the rules of an edition by name (the installed editions' registry)."""
     first = next(iter(rows), None)
     if first is None:
         raise ValueError("an empty log has no game")
     edition = current(first[3])[1]
-    rules = find_edition(str(getattr(edition, "edition", "")))
-    declared = counters(rules.name)
+    rules = find(str(getattr(edition, "edition", "")))
+    declared = counters(rules)
     tally: dict[tuple[str, str], dict[str, int]] = {}
     swings: dict[str, tuple[int, str]] = {}
     moved: dict[str, int] = {}
@@ -155,7 +157,7 @@ def story(rows: Iterable[Row]) -> dict[str, Any]:
         moved.clear()
         why.clear()
 
-    for step in steps(rows):
+    for step in steps(rows, rules):
         state = step.after
         last_time = max(last_time, step.time)
         if step.cmd != last_cmd:
@@ -238,17 +240,17 @@ def _told(rules: Any, state: BaseState, declared: list[Counter],
             "seconds": max(0.0, last_time - first_time), "players": players}
 
 
-def screen_lines(told: Mapping[str, Any], width: int = 21, lang: str = i18n.SOURCE
-                 ) -> list[str]:
-    """The story in short lines for the 128x64 OLED (21 characters a line) in the table's
-    language ``lang``: the winner, then one line per player with the figures their edition
-    shows there (``short``), its own before the family's."""
+def screen_lines(told: Mapping[str, Any], rules: Rules[Any], width: int = 21,
+                 lang: str = i18n.SOURCE) -> list[str]:
+    """The story (of a game of ``rules``' edition) in short lines for the 128x64 OLED (21
+    characters a line) in the table's language ``lang``: the winner, then one line per player
+    with the figures their edition shows there (``short``), its own before the family's."""
     names = list(told["winner_names"])
     won = Msgs("{players} wins!", "{players} win!", len(names), players=names) if names \
         else Msg("Nobody wins")
     out = [_cut(i18n.render(won, lang), width)]
     shorts = {c.key: i18n.render(Msg(c.short), lang)
-              for c in counters(told["edition"]) if c.short}
+              for c in counters(rules) if c.short}
     for p in told["players"]:
         line = p["name"][:7]
         for item in reversed(p["lines"]):

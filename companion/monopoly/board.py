@@ -12,12 +12,12 @@ import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
-from importlib import resources
 from typing import Any, TypeVar
 
 from companion.boxes import board_edit
 from companion.engine.i18n import LANGUAGES, SOURCE, Msg, Word
 from companion.engine.money import Currency
+from companion.engine.readings import data_file, shown
 from companion.engine.registry import effect_args_type
 from companion.engine.seeds import SeedError, check_names, effect_args, validate
 from companion.engine.types import SetupError
@@ -153,18 +153,10 @@ def _cards_by_id(board: Board) -> dict[str, Card]:
     return table
 
 
-SEED_FILES: dict[str, str] = {}
-"""Data files outside ``seeds/`` by edition (an edition's ``seed_file``; see MonopolyRules)."""
-
-
 @cache
 def _raw(edition: str) -> Mapping[str, Any]:
     try:
-        if edition in SEED_FILES:
-            with open(SEED_FILES[edition], encoding="utf-8") as fh:
-                text = fh.read()
-        else:
-            text = resources.files("seeds").joinpath(f"{edition}.toml").read_text("utf-8")
+        text = data_file(edition).read_text("utf-8")
     except FileNotFoundError as exc:
         raise SetupError(f"No data file for edition {edition!r}.") from exc
     return tomllib.loads(text)
@@ -176,14 +168,8 @@ def _words(edition: str) -> Mapping[str, Mapping[str, Any]]:
     data file (companion/monopoly/words.py)."""
     out: dict[str, Mapping[str, Any]] = {}
     for lang in LANGUAGES:
-        name = f"{edition}.{lang}.toml"
         try:
-            if edition in SEED_FILES:
-                path = SEED_FILES[edition].removesuffix(".toml") + f".{lang}.toml"
-                with open(path, encoding="utf-8") as fh:
-                    text = fh.read()
-            else:
-                text = resources.files("seeds").joinpath(name).read_text("utf-8")
+            text = data_file(edition, f".{lang}.toml").read_text("utf-8")
         except FileNotFoundError:
             continue
         out[lang] = tomllib.loads(text)
@@ -210,7 +196,7 @@ free; ``extra`` space fields are kept for the edition)."""
 def check_seed(edition: str, rules: object, quiet_kinds: frozenset[str]) -> None:
     """Validate ``seeds/<edition>.toml`` and check that every space kind and card effect it
     names has a declared handler taking the arguments the file gives (SeedError if not)."""
-    source = SEED_FILES.get(edition, f"seeds/{edition}.toml")
+    source = shown(edition)
     try:
         raw = _raw(edition)
     except tomllib.TOMLDecodeError as exc:

@@ -9,10 +9,9 @@ override another method of the family or the engine.
 from __future__ import annotations
 
 import functools
-import tomllib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
+from importlib.resources.abc import Traversable
 from typing import Any
 
 from companion.engine import readings
@@ -20,6 +19,7 @@ from companion.engine.commands import Amount, Id, Text, takes
 from companion.engine.context import Ctx, cites
 from companion.engine.ending import BankerEnding
 from companion.engine.i18n import N_, Msg, Msgs
+from companion.engine.readings import DATA, shown
 from companion.engine.registry import handler, prompt_kind
 from companion.engine.seeds import SeedError
 from companion.engine.state import Task
@@ -27,8 +27,8 @@ from companion.engine.story import Counter
 from companion.engine.types import BANKER, Action, Command, GameSetup, IllegalCommand, SetupError
 from companion.monopoly import rng_setup
 from companion.monopoly.board import (
-    SEED_FILES,
     _raw,
+    _words,
     check_card_effects,
     check_seed,
     load_board,
@@ -119,14 +119,21 @@ class MonopolyRules(
     quiet_kinds: frozenset[str] = frozenset({"go", "jail", "free_parking"})
     """Space kinds where landing does nothing by itself (no ``@space_kind`` handler)."""
 
-    seed_file: str = ""
-    """The edition's data file when it is not ``seeds/<name>.toml`` (a path)."""
+    data_folder: Traversable
+    """The folder of the edition's own package that holds its data file ``<name>.toml`` and
+    the files beside it (``<name>.it.toml``, ...): ``importlib.resources.files(...)``."""
 
     def check(self) -> None:
-        if self.seed_file:
-            SEED_FILES[self.name] = self.seed_file
+        data = getattr(self, "data_folder", None)
+        if data is None:
+            raise SeedError(f"Edition {self.name!r} declares no data folder (data_folder = "
+                            "importlib.resources.files(<its package>)).")
+        if DATA.get(self.name) is not data:  # a name loaded again from elsewhere (a test's)
+            DATA[self.name] = data
+            _raw.cache_clear()
+            _words.cache_clear()
         check_seed(self.name, self, self.quiet_kinds)
-        self.citation_file = self.seed_file or f"seeds/{self.name}.toml"
+        self.citation_file = shown(self.name)
         self.check_citations()
         for deck in self.board_decks():
             if self.cite_as.get(deck, deck) not in self.citations():
@@ -141,11 +148,7 @@ class MonopolyRules(
     def citations(self) -> Mapping[str, Mapping[str, str]]:
         table: Mapping[str, Mapping[str, str]] | None = self.__dict__.get("_citations")
         if table is None:
-            if self.seed_file:  # an edition shipped outside seeds/ (a plug-in, a test's)
-                raw = tomllib.loads(Path(self.seed_file).read_text("utf-8"))
-                table = {k: dict(v) for k, v in raw.get("citations", {}).items()}
-            else:
-                table = readings.citations(self.name)
+            table = readings.citations(self.name)
             self.__dict__["_citations"] = table
         return table
 

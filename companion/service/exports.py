@@ -11,11 +11,12 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.engine import game, json_text, limits
-from companion.engine.editions import find_edition
+from companion.engine import json_text, limits
 from companion.engine.event_format import upcast
 from companion.engine.state import BaseState
 from companion.engine.types import Command, Event, GameSetup, RuleError
+from companion.plugins.editions import find_edition
+from companion.service import game
 from companion.service.game_record import GameRecord, decide_undo
 from companion.store.database import Row
 

@@ -9,8 +9,8 @@ import secrets
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from companion.engine.editions import find_edition
 from companion.engine.i18n import Msg, said
+from companion.plugins.editions import find_edition
 from companion.service import join_codes
 from companion.service.exports import (
     MAX_IMPORT_EVENTS,

@@ -6,9 +6,9 @@ import pickle
 from collections import deque
 from typing import Any
 
-from companion.engine import game
 from companion.engine.state import BaseState
 from companion.engine.types import Event
+from companion.service import game
 from companion.service.game_record import RECENT, GameRecord
 from companion.store import log_reads, past_reads
 from companion.store.database import Row, Store

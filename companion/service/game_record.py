@@ -10,12 +10,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypedDict
 
-from companion.engine import game
-from companion.engine.editions import find_edition
 from companion.engine.i18n import N_, Msg, Msgs, wire
 from companion.engine.rules import Rules
 from companion.engine.state import BaseState
 from companion.engine.types import ActionView, Event, PlayerView
+from companion.plugins.editions import find_edition
+from companion.service import game
 
 RECENT = 12
 """Log lines a view carries."""

@@ -17,15 +17,15 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from companion.engine import game, limits
-from companion.engine.editions import find_edition
+from companion.engine import limits
 from companion.engine.i18n import Msg, said
 from companion.engine.state import BaseState
 from companion.engine.story import Reread, story
 from companion.engine.types import Command, Event, GameSetup, RuleError
 from companion.platform.memory import release_memory
 from companion.platform.statelock import StateDirBusy, StateLock
-from companion.service import join_codes
+from companion.plugins.editions import find_edition
+from companion.service import game, join_codes
 from companion.service.exports import check_export, export_lines, log_digest
 from companion.service.game_import import GameImport
 from companion.service.game_loading import load_record
@@ -235,7 +235,7 @@ class GameService(GameImport, Household, WriterThread):
         if rec.told is None or rec.told[0] != rec.version:
             rows = self.store.iter_rows
             log = Reread(lambda: ((r.seq, r.cmd, r.time, r.event) for r in rows(game_id)))
-            rec.told = (rec.version, story(log))
+            rec.told = (rec.version, story(log, find_edition))
         return rec.told[1]
 
     def commands(self, game_id: str) -> list[dict[str, Any]]:

@@ -17,6 +17,7 @@ from typing import Any
 
 from companion.engine.i18n import SOURCE, Msg, render
 from companion.engine.story import Row, story
+from companion.plugins.editions import find_edition
 
 PAUSE = 15 * 60.0
 """A gap between two moves longer than this (seconds) is a pause, not play: a game left on
@@ -46,7 +47,7 @@ FORMAT = 2
 def summary(game: Mapping[str, Any], rows: Sequence[Row], profile: str = "") -> dict[str, Any]:
     """What the history keeps of one game (``game``: its ``games`` row; ``profile``: the box
     profile it was set up from)."""
-    told = story(rows)
+    told = story(rows, find_edition)
     return {"format": FORMAT, "id": game["id"], "edition": told["edition"],
             "title": told["title"], "profile": profile,
             "created": float(game["created"]), "ended": told["ended"],

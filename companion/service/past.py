@@ -24,11 +24,11 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from typing import Any, TypeVar
 
-from companion.engine import game
-from companion.engine.editions import find_edition
 from companion.engine.i18n import data_from_stored, from_stored
 from companion.engine.story import Reread, Row, story
 from companion.engine.types import Event
+from companion.plugins.editions import find_edition
+from companion.service import game
 from companion.service.history import FORMAT, summary
 from companion.service.port import ServicePort
 from companion.service.replay import Replay
@@ -178,7 +178,7 @@ class Past:
         key = (game_id, self.version(game_id))
         found = self._stories.get(key)
         if found is None:
-            found = self._stories[key] = story(Reread(lambda: self.rows(game_id)))
+            found = self._stories[key] = story(Reread(lambda: self.rows(game_id)), find_edition)
             while len(self._stories) > KEPT_STORIES:
                 self._stories.popitem(last=False)
         return found

@@ -16,9 +16,9 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from companion.engine.editions import find_edition
 from companion.engine.help import Help
 from companion.engine.i18n import Msg, wire
+from companion.plugins.editions import find_edition
 
 __all__ = ["Help", "explanation", "explanations", "quoted"]
 

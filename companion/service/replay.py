@@ -12,12 +12,12 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.engine import game
-from companion.engine.editions import find_edition
 from companion.engine.i18n import Msg
 from companion.engine.state import BaseState
 from companion.engine.story import Row
 from companion.engine.types import Event
+from companion.plugins.editions import find_edition
+from companion.service import game
 from companion.service.game_record import RECENT, _cite_text
 
 EVERY = 32

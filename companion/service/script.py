@@ -24,10 +24,11 @@ from pathlib import Path
 from typing import Any
 
 from companion.boxes.profiles import ProfileError, Profiles, check, merged
-from companion.engine import game, json_text
+from companion.engine import json_text
 from companion.engine.i18n import Msg, said
 from companion.engine.state import BaseState
 from companion.engine.types import Action, Command, Event, GameSetup, IllegalCommand, RuleError
+from companion.service import game
 
 
 class ScriptError(RuleError):

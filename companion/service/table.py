@@ -17,10 +17,10 @@ from typing import Any
 
 from companion.boxes.tags import TagAlreadyEnrolled, TagError
 from companion.engine import i18n, story
-from companion.engine.editions import find_edition
 from companion.engine.event_format import signal
 from companion.engine.i18n import Msg, said
 from companion.engine.types import Command, RuleError
+from companion.plugins.editions import find_edition
 from companion.service.game_service import GameNotFound, GameRecord, Outcome, ServicePort
 
 log = logging.getLogger("companion.service.table")
@@ -259,7 +259,7 @@ class Table:
         elif rec.state.finished:  # the end screen tells the game's story (engine/story.py)
             told = self.service.story(game_id)
             lang = getattr(self.hardware, "language", i18n.SOURCE)  # the table's language
-            self.hardware.show({**self.service.view(game_id),
-                                "story": story.screen_lines(told, lang=lang)})
+            lines = story.screen_lines(told, find_edition(rec.edition), lang=lang)
+            self.hardware.show({**self.service.view(game_id), "story": lines})
         else:
             self.hardware.show(self.service.view(game_id))

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any
 
-from companion.engine.game import UNDONE
+from companion.service.game import UNDONE
 from companion.venue.topics import ROOT
 
 log = logging.getLogger("companion.venue.board")

@@ -25,7 +25,7 @@ from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
-from companion.engine import game
+from companion.service import game
 from companion.venue import topics
 from companion.venue.outbox import Outbox
 from companion.venue.settings import VenueSettings

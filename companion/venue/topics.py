@@ -18,8 +18,8 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from companion.engine.game import UNDONE
 from companion.engine.i18n import Msg
+from companion.service.game import UNDONE
 from companion.store.database import Row
 
 VERSION = 1

@@ -12,7 +12,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench_engine import random_command  # noqa: E402
 
-from companion.engine import game  # noqa: E402
+from companion.service import game  # noqa: E402
 
 
 def play(service: Any, game_id: str, commands: int, seed: int = 1) -> int:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import httpx
 
-from companion.engine import game as engine
+from companion.service import game as engine
 from companion.service.game_service import GameService
 from reliability.harness import Phone, Refused, Result, Server, new_game, pick
 

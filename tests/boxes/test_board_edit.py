@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from companion.engine import game
 from companion.engine.types import GameSetup, SetupError
 from companion.monopoly.board import load_board
 from companion.monopoly.state import MonopolyState
+from companion.service import game
 from companion.service.script import load_script, run_script
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "starwars-box-profile.json"

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from companion.engine.editions import EDITIONS, find_edition
 from companion.monopoly.board import load_board
 from companion.monopoly.effect_words import effect_choices
 from companion.monopoly.rules import MonopolyRules
+from companion.plugins.editions import find_edition, known
 
-FAMILY = [e for e in sorted(EDITIONS) if isinstance(find_edition(e), MonopolyRules)]
+FAMILY = [e for e in sorted(known()) if isinstance(find_edition(e), MonopolyRules)]
 
 
 @pytest.mark.parametrize("edition", FAMILY)

@@ -92,8 +92,8 @@ def test_a_nearest_kind_not_on_the_board_is_refused() -> None:
 def test_every_declared_effect_is_documented_in_docs_cards_md() -> None:
     from pathlib import Path
 
-    from companion.engine.editions import find_edition
     from companion.engine.registry import declared
+    from companion.plugins.editions import find_edition
 
     doc = (Path(__file__).resolve().parents[2] / "docs" / "cards.md").read_text("utf-8")
     for edition in ("mario", "pokemon", "starwars", "monopolino"):

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.engine import game
 from companion.engine.types import IllegalCommand
+from companion.service import game
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "master_trainer"))
 from mt_table import started  # noqa: E402

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.engine import game
 from companion.engine.types import Command, IllegalCommand
+from companion.service import game
 from companion.service.game_service import GameService
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "master_trainer"))

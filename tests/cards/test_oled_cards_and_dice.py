@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.engine import game
+from companion.service import game
 from hardware.navigator import PromptNavigator
 from tests.playing import TableGame
 

@@ -8,10 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from companion.engine import game
-from companion.engine.editions import find_edition
 from companion.engine.types import IllegalCommand, SetupError
-from companion.service import script
+from companion.plugins.editions import find_edition
+from companion.service import game, script
 from tests.playing import TableGame
 
 FURY = "bowsers-fury"

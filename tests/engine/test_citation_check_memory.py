@@ -12,11 +12,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 PROBE = """
 import linecache
-from companion.engine.editions import EDITIONS, find_edition
-for name in list(EDITIONS):
+from companion.plugins.editions import known, find_edition
+for name in list(known()):
     find_edition(name)
 held = [f for f in linecache.cache if "/companion/" in f]
-print(len(EDITIONS), len(held))
+print(len(known()), len(held))
 """
 
 

@@ -16,8 +16,8 @@ import pytest
 from bench_engine import random_game
 
 from companion.engine import readings
-from companion.engine.editions import available, find_edition
 from companion.engine.types import Event
+from companion.plugins.editions import available, find_edition
 from companion.service.script import run_script
 from tests.playing import TableGame
 

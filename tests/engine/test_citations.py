@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from companion.engine import readings
-from companion.engine.editions import find_edition
+from companion.plugins.editions import find_edition
 from companion.service.script import run_script
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -13,10 +13,11 @@ from typing import Any
 
 import pytest
 
-from companion.engine import game, limits
-from companion.engine.editions import available, find_edition
+from companion.engine import limits
 from companion.engine.state import BaseState
 from companion.engine.types import Action, Command, GameSetup, RuleError
+from companion.plugins.editions import available, find_edition
+from companion.service import game
 
 STEPS = 500
 ASIDE = frozenset({"propose_trade", "trade", "transfer", "decline_trade", "cancel_trade"})

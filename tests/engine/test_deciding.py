@@ -8,11 +8,12 @@ from dataclasses import replace
 import pytest
 
 from companion.editions.pokemon.data import catch_odds
-from companion.engine import event_format, game
+from companion.engine import event_format
 from companion.engine.context import Ctx
-from companion.engine.editions import find_edition
 from companion.engine.state import evolve
 from companion.engine.types import Command, Prompt, RuleError
+from companion.plugins.editions import find_edition
+from companion.service import game
 from tests.playing import TableGame
 
 

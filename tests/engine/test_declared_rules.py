@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 
 from companion.editions.master_trainer import data as mt_data
-from companion.engine import editions
 from companion.engine.registry import declared
 from companion.engine.seeds import SeedError
 from companion.monopoly import board
+from companion.plugins import editions
 
 
 def load_with(monkeypatch: pytest.MonkeyPatch, edition: str,
@@ -25,7 +25,7 @@ def load_with(monkeypatch: pytest.MonkeyPatch, edition: str,
     editions.find_edition(edition)
 
 
-@pytest.mark.parametrize("edition", list(editions.EDITIONS))
+@pytest.mark.parametrize("edition", list(editions.known()))
 def test_every_shipped_edition_passes_its_load_check(edition: str) -> None:
     editions.find_edition(edition).check()
 
@@ -96,7 +96,7 @@ PREFIXES = {"task_": "task", "land_": "space", "effect_": "effect", "actions_": 
             "event_": "event_card", "force_": "force"}
 
 
-@pytest.mark.parametrize("edition", list(editions.EDITIONS))
+@pytest.mark.parametrize("edition", list(editions.known()))
 def test_every_handler_method_is_declared_with_an_id(edition: str) -> None:
     """A handler method without its declaration would never run (or fail mid-game): code
     written before ids existed (``def task_x`` alone) must add ``@task("x")``."""

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from companion.engine import game
-from companion.engine.editions import available
 from companion.engine.state import BaseState, draft, evolve, seal
 from companion.engine.types import Command, GameSetup, RuleError
+from companion.plugins.editions import available
+from companion.service import game
 
 
 def fields_of(state: BaseState) -> dict[str, Any]:

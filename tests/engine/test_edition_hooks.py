@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 
-from companion.engine.editions import EDITIONS, find_edition
 from companion.engine.registry import ATTR, declared
 from companion.engine.rules import Rules
 from companion.monopoly import hooks
 from companion.monopoly.rules import MonopolyRules
+from companion.plugins.editions import find_edition, known
 
 FAMILY = ("companion.engine", "companion.monopoly")
 
@@ -55,7 +55,7 @@ def overrides(cls: type) -> dict[str, str]:
     return out
 
 
-@pytest.mark.parametrize("edition", list(EDITIONS))
+@pytest.mark.parametrize("edition", list(known()))
 def test_no_edition_overrides_an_engine_or_family_internal(edition: str) -> None:
     found = overrides(type(find_edition(edition)))
     pending = PENDING.get(edition, {})

@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from companion.engine import editions
+from companion.engine.types import SetupError
+from companion.plugins import editions
 
 
 def test_each_edition_is_checked_once_when_it_loads(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -25,3 +26,13 @@ def test_each_edition_is_checked_once_when_it_loads(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(editions, "_cache", {})
     loaded = [editions.find_edition(n).name for n in editions.available()]
     assert sorted(calls) == sorted(loaded)  # once each, never re-entered
+
+
+def test_a_checkout_not_installed_says_how_to_find_its_editions(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Editions are entry points of the installed package: a tree run without ``pip install``
+    (or installed before the entry points existed) names the fix, not "Known editions: ."."""
+    monkeypatch.setattr(editions, "_cache", {})
+    monkeypatch.setattr(editions, "entry_points", lambda group: [])
+    with pytest.raises(SetupError, match=r"No edition is installed, so not 'mario'.*pip install"):
+        editions.find_edition("mario")

@@ -4,7 +4,7 @@ in its current form, so the working state follows what the log will hold."""
 from __future__ import annotations
 
 from companion.engine.context import Ctx
-from companion.engine.editions import find_edition
+from companion.plugins.editions import find_edition
 from tests.playing import TableGame
 
 

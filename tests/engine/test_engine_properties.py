@@ -14,9 +14,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.engine import game
-from companion.engine.editions import available, find_edition
 from companion.engine.types import Action, Command
+from companion.plugins.editions import available, find_edition
+from companion.service import game
 from tests.playing import TableGame
 
 MONOPOLY_EDITIONS = [e for e in available() if find_edition(e).family == "monopoly"]

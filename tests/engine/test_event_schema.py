@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from companion.engine import editions, event_format, events  # noqa: F401 (events declares the types)
+from companion.engine import event_format, events  # noqa: F401 (events declares the types)
 from companion.engine.types import Event
+from companion.plugins import editions
 
 SNAPSHOT = Path(__file__).with_name("event_schema.json")
 RECORDED: dict[str, dict[str, str]] = json.loads(SNAPSHOT.read_text("utf-8"))
@@ -72,7 +73,7 @@ HOOKS = {"on_turn_end", "on_board"}  # a Monopoly hook and a Master Trainer quer
 
 def test_every_event_type_is_applied_by_some_edition_and_every_handler_is_declared() -> None:
     handled: set[str] = set()
-    for name in editions.EDITIONS:
+    for name in editions.known():
         rules = editions.find_edition(name)
         for attr in dir(rules):
             if attr.startswith("on_") and attr not in HOOKS and callable(getattr(rules, attr)):

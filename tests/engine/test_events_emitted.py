@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from companion.engine import event_format, game
-from companion.engine.editions import EDITIONS, find_edition
+from companion.engine import event_format
 from companion.engine.types import GameSetup
-from companion.service import script
+from companion.plugins.editions import find_edition, known
+from companion.service import game, script
 
 ROOT = Path(__file__).resolve().parents[2]
 GENERIC = {"edition_values_set", "player_value_set", "auction_changed", "debt_changed",
@@ -55,7 +55,7 @@ def example_games() -> set[str]:
     return emitted
 
 
-@pytest.mark.parametrize("edition", sorted(EDITIONS))
+@pytest.mark.parametrize("edition", sorted(known()))
 def test_bot_games_emit_no_generic_or_legacy_event(edition: str) -> None:
     emitted = bot_games(edition)
     assert emitted & (GENERIC | event_format.LEGACY) == set()

@@ -17,9 +17,8 @@ from typing import Any
 
 import pytest
 
-from companion.engine import game
 from companion.engine.types import GameSetup
-from companion.service import script
+from companion.service import game, script
 from tests.playing import replay_export
 
 ROOT = Path(__file__).resolve().parents[2]

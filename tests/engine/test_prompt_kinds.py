@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 
 from companion.engine.context import ChoiceAsk, Ctx, RollAsk, ask_of
-from companion.engine.editions import find_edition
 from companion.engine.prompts import ChoicePrompt, CommandPrompt, PromptKind, RollPrompt
 from companion.engine.registry import prompt_kind, prompts, task, unanswered
 from companion.engine.rules import Rules
 from companion.engine.state import BaseState
 from companion.engine.types import Action, GameSetup, PlayerSeat, Prompt
+from companion.plugins.editions import find_edition
 from tests.playing import replay_export
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "logs"

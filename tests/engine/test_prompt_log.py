@@ -8,11 +8,11 @@ from pathlib import Path
 
 from babel.messages.pofile import read_po
 
-from companion.engine import event_format, game, i18n
+from companion.engine import event_format, i18n
 from companion.engine.i18n import Msg, Msgs, data_from_stored, stored_data
 from companion.engine.state import PromptAsked, Task
 from companion.engine.types import Event
-from companion.service import script
+from companion.service import game, script
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from companion.engine import game
 from companion.engine.context import ChoiceAsk, RollAsk, ask_of
-from companion.engine.editions import find_edition
 from companion.engine.types import Command, GameSetup, Prompt, RuleError
+from companion.plugins.editions import find_edition
+from companion.service import game
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.json"))
 

@@ -3,9 +3,9 @@ log and a story read a row at a time."""
 
 from __future__ import annotations
 
-from companion.engine import game
 from companion.engine.story import in_force
 from companion.engine.types import Event
+from companion.service import game
 
 
 def ev(seq: int, to_seq: int | None = None) -> tuple[int, Event]:

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.engine import game
 from companion.engine.types import IllegalCommand
+from companion.service import game
 from tests.playing import TableGame
 
 ROOT = Path(__file__).resolve().parents[2]

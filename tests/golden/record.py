@@ -17,10 +17,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from companion.engine import game
 from companion.engine.state import BaseState
 from companion.engine.types import Event
-from companion.service import script
+from companion.service import game, script
 from tests.playing import fingerprint, recorded_views, seat_views
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -8,8 +8,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from companion.engine import game
 from companion.engine.types import GameSetup
+from companion.service import game
 from companion.service.script import parse_step, script_setup
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.json"))

@@ -8,8 +8,8 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from companion.engine.editions import EDITIONS, find_edition
 from companion.engine.i18n import Msg
+from companion.plugins.editions import find_edition, known
 from companion.service.game_service import GameService
 
 ALLOWED = ["Board Companion", "Language", "Lingua", "Idioma", "English", "Italiano", "Español"]
@@ -66,7 +66,7 @@ class Table:
         self.service, self.edition = service, edition
         self.words = set(ALLOWED)
         from companion.service.rules_lookup import passages
-        for name in EDITIONS:  # the setup form shows any edition's box
+        for name in known():  # the setup form shows any edition's box
             rules = find_edition(name)
             self.words.add(str(getattr(rules, "title", name)))
             info = rules.setup_info()

@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from companion.engine import game
-from companion.engine.editions import find_edition
 from companion.engine.i18n import PSEUDO, catalogue, localized, render
 from companion.engine.types import GameSetup
 from companion.monopoly.board import load_board
+from companion.plugins.editions import find_edition
+from companion.service import game
 from companion.service.script import load_script, parse_step, script_setup
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

@@ -63,7 +63,7 @@ def test_an_undo_of_several_moves_counts_them_in_each_language(service: GameServ
 
 
 def test_a_move_is_named_as_a_message() -> None:
-    from companion.engine.editions import find_edition
+    from companion.plugins.editions import find_edition
     from companion.service.game_record import move_words
     names, rules = {"a": "Lucía"}, find_edition("pokemon")
     assert render(move_words({"actor": "a", "type": "roll"}, names, rules), "es") == \
@@ -119,10 +119,10 @@ def test_a_readings_citation_reads_in_each_language() -> None:
     """A rule the companion reads (a reading) is framed in the reader's words: "lectura: …"
     where it said "reading: The ranking…" on every phone; a rulebook's quote stays its
     English quotation."""
-    from companion.engine.editions import EDITIONS, find_edition
     from companion.engine.i18n import catalogue
+    from companion.plugins.editions import find_edition, known
     seen = 0
-    for name in EDITIONS:
+    for name in known():
         rules = find_edition(name)
         for rule, entry in rules.citations().items():
             if "reading" not in entry:

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from companion.editions.mario import MarioRules, MarioValues
-from companion.engine import game
-from companion.engine.editions import find_edition
 from companion.engine.i18n import render
 from companion.engine.types import GameSetup
 from companion.monopoly.state import values_of
+from companion.plugins.editions import find_edition
+from companion.service import game
 from companion.service.script import load_script, parse_step, script_setup
 from tests.i18n.untranslated import EXAMPLES, english_arguments, english_left, shown
 from tests.playing import replay_export

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from companion.engine import game
-from companion.engine.editions import find_edition
 from companion.engine.i18n import Msg, Msgs, catalogue, localized, render
 from companion.engine.types import GameSetup
+from companion.plugins.editions import find_edition
+from companion.service import game
 from companion.service.script import load_script, parse_step, script_setup
 from tests.i18n.untranslated import EXAMPLES, english_left, shown
 

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from companion.engine import game
 from companion.engine.i18n import (
     LANGUAGES,
     Money,
@@ -22,6 +21,7 @@ from companion.engine.i18n import (
 )
 from companion.engine.money import Currency
 from companion.engine.types import Event, GameSetup
+from companion.service import game
 from companion.store.database import Store
 
 EURO = Currency("euro", "euros", "€", 2)

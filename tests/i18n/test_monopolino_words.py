@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from companion.engine import game
-from companion.engine.editions import find_edition
 from companion.engine.i18n import Msg, render
 from companion.engine.types import GameSetup
+from companion.plugins.editions import find_edition
+from companion.service import game
 from companion.service.script import parse_step, script_setup
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("monopolino-*.json"))

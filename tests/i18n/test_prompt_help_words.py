@@ -4,8 +4,8 @@ marked as a quotation of the English rulebook for a reader of another language."
 
 from __future__ import annotations
 
-from companion.engine.editions import find_edition
 from companion.engine.i18n import Msg, render
+from companion.plugins.editions import find_edition
 from companion.service import prompt_help
 
 

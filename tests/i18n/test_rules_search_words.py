@@ -7,14 +7,14 @@ from __future__ import annotations
 import pytest
 
 from companion.engine import readings
-from companion.engine.editions import EDITIONS
 from companion.engine.i18n import LANGUAGES, SOURCE
+from companion.plugins.editions import known
 
 TRANSLATED = [lang for lang in LANGUAGES if lang != SOURCE]
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)
-@pytest.mark.parametrize("edition", sorted(EDITIONS))
+@pytest.mark.parametrize("edition", sorted(known()))
 def test_every_cited_passage_is_said_in_the_readers_language(edition: str, lang: str) -> None:
     cited = readings.citations(edition).items()
     shown = {rule for rule, c in cited if "quote" in c or "house" in c}

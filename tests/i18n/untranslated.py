@@ -9,9 +9,9 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from companion.engine import game
 from companion.engine.i18n import Msg, catalogue
 from companion.engine.types import GameSetup
+from companion.service import game
 from companion.service.script import load_script, parse_step, script_setup
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

@@ -9,9 +9,9 @@ from typing import Any
 
 from companion.editions.master_trainer import MasterTrainerRules, MasterTrainerState
 from companion.editions.master_trainer.state import DiceRound
-from companion.engine import game
 from companion.engine.rules import Ctx
 from companion.engine.types import Event
+from companion.service import game
 from companion.service.script import run_script
 from tests.playing import TableGame
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from test_mt_final import at_cinnabar_with_twenty
 
-from companion.engine import game
+from companion.service import game
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 from bench_engine import mt_command, random_game  # noqa: E402

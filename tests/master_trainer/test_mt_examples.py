@@ -7,7 +7,7 @@ import json
 import pytest
 from mt_table import EXAMPLES, run_example
 
-from companion.engine import game
+from companion.service import game
 from companion.service.script import run_script
 
 PHYSICAL_ITEMS = EXAMPLES / "master-trainer-physical-items.json"

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from mt_table import Table
 
 from companion.editions.master_trainer.data import load
-from companion.engine import game
 from companion.engine.types import Action, Command, RuleError
+from companion.service import game
 
 DATA = load()
 STEPS = 120

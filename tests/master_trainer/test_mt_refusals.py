@@ -9,8 +9,8 @@ import pytest
 from mt_table import started
 
 from companion.engine.commands import declared_args, takes
-from companion.engine.editions import find_edition
 from companion.engine.types import IllegalCommand
+from companion.plugins.editions import find_edition
 
 
 @pytest.fixture

@@ -12,8 +12,8 @@ from typing import Any
 import httpx
 import pytest
 
-from companion.engine import game
 from companion.engine.types import GameSetup
+from companion.service import game
 from companion.service.game_service import GameService
 from companion.service.script import parse_step
 from web import create_app

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from monopolino_table import Table
 
-from companion.engine import game
+from companion.service import game
 
 GO_CLOWN_PARK = "risk-11"
 GO_START = "risk-07"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.engine import game
+from companion.service import game
 from companion.service.script import load_script, run_script
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.engine import game
 from companion.engine.state import BaseState
 from companion.engine.types import Command, Event, GameSetup
 from companion.monopoly.state import MonopolyState
+from companion.service import game
 
 MAX_COMMANDS = 400
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from monopolino_table import Table
 
-from companion.engine import game
 from companion.engine.types import IllegalCommand, SetupError
+from companion.service import game
 
 
 def test_setup_money_die_board() -> None:

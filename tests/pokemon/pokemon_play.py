@@ -6,10 +6,10 @@ import random
 from pathlib import Path
 from typing import Any
 
-from companion.engine import game
 from companion.engine.state import BaseState
 from companion.engine.types import Command, Event, GameSetup, IllegalCommand
 from companion.monopoly.state import MonopolyState
+from companion.service import game
 from tests.playing import TableGame
 
 ROOT = Path(__file__).resolve().parents[2]

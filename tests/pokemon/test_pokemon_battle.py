@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from pokemon_play import Table
 
-from companion.engine import game
 from companion.engine.types import Event, IllegalCommand
+from companion.service import game
 
 
 def battle_table(**kw: object) -> Table:

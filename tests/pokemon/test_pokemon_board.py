@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from pokemon_play import Table, total_money
 
-from companion.engine import game
 from companion.engine.types import Event, IllegalCommand, SetupError
 from companion.monopoly.board import load_board
+from companion.service import game
 
 LOCATIONS = {
     "rock": (["Rocky Path", "Cliffside"], 1), "ice": (["Snowy Mountain", "Glacier"], 1),

@@ -8,8 +8,8 @@ import pytest
 from pokemon_play import Table
 
 from companion.editions.pokemon.data import catch_odds
-from companion.engine import game
 from companion.engine.types import Event, IllegalCommand, SetupError
+from companion.service import game
 
 
 def types(t: Table) -> list[str]:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from pokemon_play import ROOT
 
-from companion.engine import game
+from companion.service import game
 from companion.service.script import run_script
 
 EXAMPLES = sorted((ROOT / "examples").glob("pokemon-*.json"))

@@ -12,8 +12,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 from pokemon_play import Table  # noqa: E402
 
 from companion.editions.pokemon.data import catch_odds  # noqa: E402
-from companion.engine import game  # noqa: E402
 from companion.engine.types import Event, IllegalCommand  # noqa: E402
+from companion.service import game  # noqa: E402
 
 PSYCHIC = [f"psychic-{i}" for i in range(1, 7)]
 

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pokemon_play import random_game, total_money
 
-from companion.engine import game
+from companion.service import game
 
 GAMES = dict(seed=st.integers(0, 2**32), players=st.integers(2, 4),
              dice=st.sampled_from(["digital", "physical"]), faces=st.integers(1, 6))

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.engine import game
+from companion.service import game
 from companion.service.game_service import GameService
 from companion.store import database as store_mod
 from companion.store.database import Store

@@ -9,8 +9,8 @@ import random
 from pathlib import Path
 from typing import Any
 
-from companion.engine.editions import find_edition
 from companion.engine.types import Command
+from companion.plugins.editions import find_edition
 from companion.service.game_record import RECENT
 from companion.service.game_service import GameService
 

@@ -11,9 +11,9 @@ from typing import Any
 
 from bench_engine import next_move
 
-from companion.engine import game
-from companion.engine.editions import find_edition
 from companion.engine.types import GameSetup
+from companion.plugins.editions import find_edition
+from companion.service import game
 from companion.service.game_record import _render
 from companion.service.game_service import GameService
 from web.events import apply, dumps, frames

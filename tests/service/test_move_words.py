@@ -4,7 +4,7 @@ rent"), declared by that edition's rules (``move_words``), the engine's own in g
 from __future__ import annotations
 
 from companion.engine import i18n
-from companion.engine.editions import find_edition
+from companion.plugins.editions import find_edition
 from companion.service.game_record import move_words
 
 NAMES = {"p1": "Ann"}

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from companion.engine.story import rows_of, story
+from companion.plugins.editions import find_edition
 from companion.service.game_service import GameService
 from companion.service.script import parse_step
 
@@ -39,14 +40,14 @@ def test_the_story_is_the_logs_and_is_told_once_per_move(tmp_path: Path) -> None
         for step in steps:
             assert service.submit(gid, parse_step(service.state(gid)[1], step)).ok
         told = service.story(gid)
-        assert told == story(rows_of(service.store.rows(gid)))
+        assert told == story(rows_of(service.store.rows(gid)), find_edition)
         assert told["finished"] and told["winner_names"] == ["Mario"]
         assert service.story(gid) is told  # told once, shared
         out = service.undo(gid)
         assert out.ok, out.error
         again = service.story(gid)
         assert again is not told and not again["finished"]
-        assert again == story(rows_of(service.store.rows(gid)))
+        assert again == story(rows_of(service.store.rows(gid)), find_edition)
 
 
 def test_telling_the_story_does_not_hold_the_whole_log(

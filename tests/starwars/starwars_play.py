@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from companion.engine import game
 from companion.engine.types import Command, Event, GameSetup, IllegalCommand
 from companion.monopoly.state import MonopolyState
+from companion.service import game
 from tests.playing import TableGame
 
 

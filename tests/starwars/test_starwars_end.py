@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from starwars_play import Table
 
-from companion.engine import game
+from companion.service import game
 
 
 def split(t: Table, luke: int) -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from starwars_play import Table, arrange, place
 
-from companion.engine import game
 from companion.engine.types import IllegalCommand
+from companion.service import game
 
 LARS, ECHO_BASE, IMPERIAL = 3, 7, 31
 

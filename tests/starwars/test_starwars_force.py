@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from starwars_play import Table, arrange, place
 
-from companion.engine import game
 from companion.engine.types import IllegalCommand
+from companion.service import game
 
 
 def on_the_force(players: list[str] | None = None) -> Table:

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from starwars_play import random_game
 
-from companion.engine import game
+from companion.service import game
 
 GAMES = settings(max_examples=12, deadline=None, derandomize=True)
 

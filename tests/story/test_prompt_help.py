@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from companion.engine.editions import EDITIONS, find_edition
 from companion.engine.registry import prompts
+from companion.plugins.editions import find_edition, known
 from companion.service import prompt_help
 
 
@@ -27,7 +27,7 @@ def test_the_kinds_found_include_those_asked_by_the_generic_helpers() -> None:
     assert {"turn", "roll", "time_machine", "starter"} <= prompt_kinds("master-trainer")
 
 
-@pytest.mark.parametrize("edition", sorted(EDITIONS))
+@pytest.mark.parametrize("edition", sorted(known()))
 def test_every_question_an_edition_asks_is_explained_with_its_rule(edition: str) -> None:
     rules = find_edition(edition)
     never = getattr(rules, "never_cites", {})

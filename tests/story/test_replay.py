@@ -9,10 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from companion.engine import game
 from companion.engine.story import Row, rows_of
 from companion.engine.types import Event, GameSetup
-from companion.service import script
+from companion.service import game, script
 from companion.service.game_service import GameService
 from companion.service.replay import EVERY, Replay
 from tests.playing import fingerprint

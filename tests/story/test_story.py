@@ -11,6 +11,7 @@ from typing import Any
 from companion.engine.i18n import render
 from companion.engine.story import Row, screen_lines, story
 from companion.engine.types import Event
+from companion.plugins.editions import find_edition
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "logs"
 
@@ -43,7 +44,7 @@ def test_mario_two_players_counted_by_hand() -> None:
     no rent. GAME OVER cards Bowser put on owned locations: Mario's Kong Arena [18, 36, 45],
     Training Course [45]; Luigi's Snow Kingdom [21, 48], Bowser's Airship [25], Peach's
     Castle [35]; the others landed on locations nobody owned then [3, 4, 14, 26, 34, 47]."""
-    told = story(rows("mario-two-players.jsonl"))
+    told = story(rows("mario-two-players.jsonl"), find_edition)
     assert told["finished"] and told["winner_names"] == ["Mario"]
     assert told["headline"] == "Mario wins: Mario is the last player standing and wins!"
     assert "rulebook" in told["rule"]  # the rule that applies, though the old log cites none
@@ -64,7 +65,7 @@ def said(name: str) -> list[str]:
 
 def test_mario_battles_with_bowser_match_the_lines_said() -> None:
     """Each team battle says who teams up; a win says the team beats Bowser and pays each."""
-    told = story(rows("mario-three-players.jsonl"))
+    told = story(rows("mario-three-players.jsonl"), find_edition)
     fought: dict[str, int] = {}
     won: dict[str, int] = {}
     for text in said("mario-three-players.jsonl"):
@@ -81,7 +82,7 @@ def test_mario_battles_with_bowser_match_the_lines_said() -> None:
 
 
 def test_pokemon_catches_by_type_match_the_lines_said() -> None:
-    told = story(rows("pokemon-two-trainers.jsonl"))
+    told = story(rows("pokemon-two-trainers.jsonl"), find_edition)
     by: dict[str, dict[str, int]] = {}
     for text in said("pokemon-two-trainers.jsonl"):
         m = re.match(r"Poké Ball! (\w+) catches a wild (\w+)-type", text)
@@ -101,7 +102,7 @@ def test_master_trainer_catches_battles_and_knock_outs() -> None:
     """Two trainers, counted by hand from the log: Ash catches 3 Pokémon; Misty sends out a
     Pokémon once and Ash twice (the Final Battle has one trainer's side); Misty's Pokémon
     is knocked out once."""
-    told = story(rows("master-trainer-two-players.jsonl"))
+    told = story(rows("master-trainer-two-players.jsonl"), find_edition)
     assert figures(told, "catches") == {"Ash": 3, "Misty": 0}
     assert figures(told, "battles") == {"Ash": 2, "Misty": 1}
     assert figures(told, "knocked_out") == {"Ash": 0, "Misty": 1}
@@ -115,14 +116,14 @@ def test_an_undone_move_is_not_in_the_story() -> None:
     before_rent = max(seq for seq, cmd, _, _ in log if cmd == 35)
     last = log[-1][0]
     undo = Event("undone", {"to_seq": before_rent, "cmd": 36})
-    told = story([*log, (last + 1, 37, 0.0, undo)])
+    told = story([*log, (last + 1, 37, 0.0, undo)], find_edition)
     assert figures(told, "rent_paid")["Mario"] == 0
-    assert figures(story(log), "rent_paid")["Mario"] == 1
+    assert figures(story(log, find_edition), "rent_paid")["Mario"] == 1
     assert not told["finished"] and told["headline"] == "The game is still on."
 
 
 def test_monopolino_leaves_out_what_it_has_not() -> None:
-    told = story(rows("monopolino-2-players.jsonl"))
+    told = story(rows("monopolino-2-players.jsonl"), find_edition)
     keys = {line["key"] for line in told["players"][0]["lines"]}
     assert {"rent_paid", "laps"} <= keys
     assert not keys & {"auctions_won", "trades", "jail_turns"}
@@ -131,8 +132,8 @@ def test_monopolino_leaves_out_what_it_has_not() -> None:
 
 def test_every_golden_game_has_a_story_that_fits_the_oled() -> None:
     for path in sorted(GOLDEN.glob("*.jsonl")):
-        told = story(rows(path.name))
-        lines = screen_lines(told)
+        told = story(rows(path.name), find_edition)
+        lines = screen_lines(told, find_edition(told["edition"]))
         assert len(lines) <= 1 + 6 and all(len(x) <= 21 for x in lines)
         assert told["finished"] == ("mid-turn" not in path.name)
 
@@ -140,14 +141,15 @@ def test_every_golden_game_has_a_story_that_fits_the_oled() -> None:
 def test_the_story_figures_are_in_each_readers_words() -> None:
     """An Italian or Spanish phone reads the story's money in its own digits and the biggest
     swing's reason in its own words (they were finished English text)."""
-    told = story(rows("monopolino-2-players.jsonl"))
+    told = story(rows("monopolino-2-players.jsonl"), find_edition)
     rent = line(told, "Anna", "rent_received")["text"]
     assert (render(rent, "it"), render(rent, "es"), str(rent)) == ("€3,00", "€3,00", "€3.00")
-    swing = line(story(played("mario", seed=4, commands=150)), "Luigi", "swing")["text"]
+    told = story(played("mario", seed=4, commands=150), find_edition)
+    swing = line(told, "Luigi", "swing")["text"]
     reason = str(swing).split(": ", 1)[1]
     assert render(swing, "it").split(": ", 1)[1] not in ("", reason)  # the reason in Italian
     assert render(swing, "it")[0] in "+\u2212" and "monet" in render(swing, "it")
-    told = story(rows("pokemon-two-trainers.jsonl"))
+    told = story(rows("pokemon-two-trainers.jsonl"), find_edition)
     caught = next(li["text"] for p in told["players"] for li in p["lines"]
                   if li["key"] == "catches" and li.get("detail"))
     assert render(caught, "qps").startswith("\u27e6")  # a message, not finished text
@@ -160,8 +162,8 @@ def played(edition: str, seed: int, commands: int) -> list[Row]:
 
     from bench_engine import random_command
 
-    from companion.engine import game
     from companion.engine.story import rows_of
+    from companion.service import game
     from companion.service.game_service import GameService
 
     with tempfile.TemporaryDirectory() as tmp, GameService(Path(tmp)) as svc:

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from lemonade import LemonadeRules
 
-from companion.engine import game
-from companion.engine.editions import register_edition, unregister_edition
 from companion.engine.seeds import SeedError
+from companion.plugins.editions import register_edition, unregister_edition
+from companion.service import game
 from tests.playing import TableGame
 
 Play = Callable[..., TableGame]
@@ -44,13 +44,13 @@ def test_shared_rules_come_from_the_family_buy_rent_and_the_card(play: Play) -> 
 
 def test_a_seed_naming_a_kind_with_no_rule_fails_when_the_edition_loads(
         tmp_path: Path) -> None:
-    seed = Path(LemonadeRules.seed_file).read_text("utf-8")
+    seed = LemonadeRules.data_folder.joinpath("lemonade.toml").read_text("utf-8")
     bad = tmp_path / "hail.toml"
     bad.write_text(seed.replace('kind = "heatwave"', 'kind = "hailstorm"'), "utf-8")
 
     class Hail(LemonadeRules):
         name = "hail"
-        seed_file = str(bad)
+        data_folder = tmp_path
 
     with pytest.raises(SeedError, match=r"hail\.toml: spaces\[4\] \(heatwave\)\.kind = "
                                         r"'hailstorm': no rule handles this space"):

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from companion.engine import game
+from companion.service import game
 from companion.service.game_service import GameService
 from companion.service.script import parse_step
 from companion.venue import topics

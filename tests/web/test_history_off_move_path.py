@@ -16,7 +16,7 @@ import pytest
 from test_history_api import app_for, play
 from web_helpers import Phone
 
-from companion.engine import game
+from companion.service import game
 from companion.service.game_service import GameService
 from companion.service.past import WAITING
 from tests.service.test_import_checked import legal

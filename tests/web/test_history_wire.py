@@ -13,8 +13,8 @@ from flask import Flask
 from page_driver import ARGS, CHROMIUM, expect, new_phone, running_server
 from web_helpers import PIN, FakeHardware, Phone
 
-from companion.engine import game
 from companion.engine.types import Command
+from companion.service import game
 from companion.service.game_service import GameService
 from web import create_app
 

@@ -11,14 +11,14 @@ from typing import Any
 import pytest
 from page_driver import ROOT, expect, join, join_code, new_phone, running_server, setup_game, steady
 
-from companion.engine.editions import EDITIONS
+from companion.plugins.editions import known
 
 WORDS = {"it": ("Tavolo", "Appena successo"), "es": ("Mesa", "Acaba de pasar")}
 """The Table tab and "What just happened", in each language."""
 
 
 @pytest.mark.parametrize("lang", sorted(WORDS))
-@pytest.mark.parametrize("edition", sorted(EDITIONS))
+@pytest.mark.parametrize("edition", sorted(known()))
 def test_an_editions_play_screen_in_the_phones_language(browser: Any, tmp_path: Path,
                                                          edition: str, lang: str) -> None:
     errors: list[str] = []

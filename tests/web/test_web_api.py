@@ -162,9 +162,10 @@ def test_every_command_the_examples_send_or_offer_is_within_bounds() -> None:
     import json
     from pathlib import Path
 
-    from companion.engine import game, limits
-    from companion.engine.editions import find_edition
+    from companion.engine import limits
     from companion.engine.types import Command, GameSetup
+    from companion.plugins.editions import find_edition
+    from companion.service import game
     from companion.service.script import parse_step
 
     for path in sorted(Path(__file__).resolve().parents[2].glob("examples/*.json")):
@@ -181,10 +182,11 @@ def test_every_command_the_examples_send_or_offer_is_within_bounds() -> None:
 
 
 def test_every_editions_default_settings_are_within_bounds() -> None:
-    from companion.engine import editions, limits
+    from companion.engine import limits
     from companion.engine.types import GameSetup
+    from companion.plugins import editions
 
-    for name in editions.EDITIONS:
+    for name in editions.known():
         info = editions.find_edition(name).setup_info()
         settings = {s["name"]: s["default"] for s in info["settings"]}
         setup = GameSetup.from_json({"edition": name, "players": ["A", "B", "C"],

@@ -13,12 +13,12 @@ from test_web_browser import browser as browser  # noqa: F401 - fixtures
 from test_web_browser import server as server  # noqa: F401
 from web_helpers import Phone, open_banker_form
 
-from companion.engine import editions
+from companion.plugins import editions
 from companion.service.game_service import GameService
 
 
 def test_every_edition_describes_its_setup(phone: Any) -> None:
-    for name in editions.EDITIONS:
+    for name in editions.known():
         r = phone().get(f"/api/editions/{name}")
         assert r.status_code == 200, (name, r.get_json())
         out = r.get_json()
@@ -77,7 +77,7 @@ def test_unknown_edition_is_404_json(phone: Any) -> None:
 
 def test_defaults_sent_back_are_accepted(banker: Phone) -> None:
     """Everything the form can send, filled with the defaults, is a valid setup."""
-    for name in editions.EDITIONS:
+    for name in editions.known():
         setup = banker.get(f"/api/editions/{name}").get_json()["setup"]
         settings: dict[str, Any] = {s["name"]: s["default"] for s in setup["settings"]}
         b = setup["board"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from importlib import resources
 from typing import TypedDict
 
 from companion.editions.mario.bowser import MarioBowser
@@ -60,6 +61,7 @@ class MarioView(TypedDict):
 
 class MarioRules(MarioRentAsked, MarioBowser, MonopolyRules):
     """The Super Mario Bros. Movie Edition."""
+    data_folder = resources.files("seeds")  # seeds/<name>.toml and the files beside it
 
     name = "mario"
     title = "Monopoly: The Super Mario Bros. Movie Edition"

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from importlib import resources
 from typing import Any
 
 from companion.editions.pokemon import data
@@ -74,6 +75,7 @@ class PokemonReleased(EventData):
 
 class PokemonRules(TableSettings, PokemonSpaces, PokemonCatching, PokemonBattles, MonopolyRules):
     """Monopoly: Pokémon Edition."""
+    data_folder = resources.files("seeds")  # seeds/<name>.toml and the files beside it
 
     name = "pokemon"
     title = "Monopoly: Pokémon Edition"

@@ -176,8 +176,7 @@ class PokemonBattles(MonopolyRules):
             ctx.then(Task("battle_end", {}))
 
     def total(self, state: MonopolyState, pid: str) -> int:
-        b = data.battle(state)
-        return int(b["rolls"].get(pid, 0)) + data.battle_strength(state, pid) + int(b["bonus"][pid])
+        return data.battle_total(state, pid)
 
     @task("battle_end")
     @cites(lambda self, ctx: battle_rule(self, ctx.state), "battle-win", "battle-lose",

@@ -299,3 +299,9 @@ def catch(state: MonopolyState) -> Catch:
     c = values(state).catch
     assert c is not None, "no catch under way"
     return c
+
+
+def battle_total(state: MonopolyState, pid: str) -> int:
+    """A player's total in the battle under way: their roll, their strength, their bonus."""
+    b = battle(state)
+    return int(b["rolls"].get(pid, 0)) + battle_strength(state, pid) + int(b["bonus"][pid])

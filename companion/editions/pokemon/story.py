@@ -7,7 +7,6 @@ from collections.abc import Mapping
 from typing import Any, cast
 
 from companion.editions.pokemon import data
-from companion.engine.editions import find_edition
 from companion.engine.i18n import N_
 from companion.engine.state import BaseState
 from companion.engine.story import Count, Counter, Step
@@ -45,9 +44,8 @@ def battles_won(step: Step) -> Count:
     b = _values(step.before).battle
     if not b or _values(step.after).battle is not None:
         return []
-    rules: Any = find_edition("pokemon")
-    mine = rules.total(step.before, b["challenger"])
-    theirs = rules.total(step.before, b["owner"])
+    state = cast(MonopolyState, step.before)
+    mine, theirs = data.battle_total(state, b["challenger"]), data.battle_total(state, b["owner"])
     return [(b["challenger"] if mine > theirs else b["owner"], 1, "")]
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from importlib import resources
 from typing import TypedDict
 
 from companion.editions.starwars.force import POWERS, StarWarsForce
@@ -65,6 +66,7 @@ class StarWarsView(TypedDict):
 
 class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
     """Monopoly: Star Wars (ship tokens, Use the Force, the most properties wins)."""
+    data_folder = resources.files("seeds")  # seeds/<name>.toml and the files beside it
 
     name = "starwars"
     title = "Monopoly: Star Wars"

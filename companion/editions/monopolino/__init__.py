@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from importlib import resources
 from typing import Any, TypedDict
 
 from companion.engine import readings, rng
@@ -187,6 +188,7 @@ class DiscardPile(DeckPolicy):
 
 class MonopolinoRules(MonopolyRules):
     """Monopolino (Editrice Giochi), for 2 to 4 players."""
+    data_folder = resources.files("seeds")  # seeds/<name>.toml and the files beside it
 
     name = "monopolino"
     title = "Monopolino"

@@ -1,21 +1,23 @@
-"""The engine's front door: start a game, decide commands, apply events, replay a log.
+"""The rules' front door by edition name: start a game, decide commands, apply events, replay
+a log. Each call finds its edition's rules in the installed editions (:mod:`.editions`).
 
 These functions are pure: the same inputs always give the same outputs.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any
 
 from companion.engine.context import Ctx
-from companion.engine.editions import find_edition
 from companion.engine.i18n import Msg
+from companion.engine.log import GAME_STARTED, UNDONE, effective, taken_back, undo_marks
 from companion.engine.state import BaseState, draft, seal
 from companion.engine.types import Action, Command, Event, GameSetup
+from companion.plugins.editions import find_edition
 
-GAME_STARTED = "game_started"
-UNDONE = "undone"
+__all__ = ["GAME_STARTED", "UNDONE", "apply", "decide", "effective", "legal_actions",
+           "new_game", "replay", "step", "taken_back", "undo_marks", "view"]
 
 
 def new_game(setup: GameSetup) -> list[Event]:
@@ -66,30 +68,6 @@ def legal_actions(state: BaseState) -> list[Action]:
 def view(state: BaseState, viewer: str | None = None) -> dict[str, Any]:
     """The JSON every front end renders."""
     return find_edition(state.edition).view(state, viewer)
-
-
-def undo_marks(log: Iterable[tuple[int, Event]]) -> list[tuple[int, int]]:
-    """Every ``undone`` event of the log: ``(its seq, the last seq it kept)``."""
-    return [(seq, int(e.data["to_seq"])) for seq, e in log if e.type == UNDONE]
-
-
-def taken_back(seq: int, marks: Sequence[tuple[int, int]]) -> bool:
-    """Whether an undo took back the event at ``seq``: an ``undone`` event at ``m`` that kept
-    up to ``t`` takes back every event between (``marks``: the whole log's
-    :func:`undo_marks`, so a log can be read a row at a time after them)."""
-    return any(t < seq < m for m, t in marks)
-
-
-def effective(
-    log: Iterable[tuple[int, Event]], keep_markers: bool = False
-) -> list[tuple[int, Event]]:
-    """The events still in force (:func:`taken_back`). Sequence numbers come from the log;
-    nothing is ever deleted there. ``keep_markers`` keeps the ``undone`` events themselves
-    that are still in force (for the players' log)."""
-    log = list(log)
-    marks = undo_marks(log)
-    return [(seq, e) for seq, e in log
-            if (keep_markers or e.type != UNDONE) and not taken_back(seq, marks)]
 
 
 def replay(events: Iterable[Event], state: BaseState | None = None) -> BaseState:

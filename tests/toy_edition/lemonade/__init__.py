@@ -6,7 +6,7 @@ file gives the board; this module adds the one rule of its own: ``kind = "heatwa
 
 from __future__ import annotations
 
-from pathlib import Path
+from importlib import resources
 
 from companion.engine.context import Ctx, cites
 from companion.engine.registry import space_kind
@@ -18,7 +18,7 @@ from companion.monopoly.state import MonopolyState
 class LemonadeRules(MonopolyRules):
     name = "lemonade"
     title = "Lemonade Stand"
-    seed_file = str(Path(__file__).with_name("lemonade.toml"))
+    data_folder = resources.files(__name__)  # lemonade.toml and its words files, in this package
 
     @space_kind("heatwave")
     @cites("heatwave")

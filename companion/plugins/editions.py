@@ -1,0 +1,93 @@
+"""Find an edition's rules by name: every installed distribution's entry points in the group
+``board_companion.editions`` (``name = "package.module:RulesClass"``), the shipped five
+included (pyproject.toml). An edition installed from outside is found the same way, with no
+edit here (docs/adding-an-edition.md)."""
+
+from __future__ import annotations
+
+from importlib.metadata import EntryPoint, entry_points
+from typing import Any
+
+from companion.engine import event_format
+from companion.engine.rules import Rules
+from companion.engine.types import SetupError
+
+GROUP = "board_companion.editions"
+
+_cache: dict[str, Rules[Any]] = {}
+_registered: dict[str, Rules[Any]] = {}
+_loading: set[str] = set()
+
+
+def _entry_points() -> dict[str, EntryPoint]:
+    """The installed editions' entry points by name (the first installed wins a clash)."""
+    found: dict[str, EntryPoint] = {}
+    for point in entry_points(group=GROUP):
+        found.setdefault(point.name, point)
+    return found
+
+
+def known() -> list[str]:
+    """Every edition name installed or registered, loadable or not."""
+    return [*_entry_points(), *(n for n in _registered if n not in _entry_points())]
+
+
+def available() -> list[str]:
+    """Names of the editions whose rules load."""
+    out = []
+    for name in known():
+        try:
+            find_edition(name)
+        except SetupError:
+            continue
+        out.append(name)
+    return out
+
+
+event_format.on_unknown_type(available)
+
+
+def register_edition(rules: Rules[Any]) -> None:
+    """Add an edition that is not installed (a test's) under ``rules.name``; its data is
+    checked now, as an installed edition's is when first used (SeedError if bad)."""
+    if not rules.name or rules.name in known():
+        raise ValueError(f"edition name {rules.name!r} is empty or taken")
+    rules.check()
+    _registered[rules.name] = _cache[rules.name] = rules
+
+
+def unregister_edition(name: str) -> None:
+    """Remove an edition added with :func:`register_edition`."""
+    if _registered.pop(name, None) is not None:
+        _cache.pop(name, None)
+
+
+def find_edition(name: str) -> Rules[Any]:
+    """The rules of edition ``name``, or SetupError naming the known editions."""
+    if name in _cache:
+        return _cache[name]
+    point = _entry_points().get(name)
+    if point is None and not known():
+        raise SetupError(f"No edition is installed, so not {name!r}: the editions are found "
+                         f"through the installed package's entry points ({GROUP}); install "
+                         "the companion with pip (pip install -e . in a checkout).")
+    if point is None:
+        raise SetupError(f"Unknown edition {name!r}. Known editions: {', '.join(known())}.")
+    try:
+        cls = point.load()
+    except ModuleNotFoundError as exc:
+        if exc.name != point.module and not point.module.startswith(f"{exc.name}."):
+            raise
+        raise SetupError(f"Edition {name!r} is not installed in this build.") from exc
+    if name in _loading:  # a check that loads its own edition again would recurse
+        raise RuntimeError(f"Edition {name!r} was asked for while it is being checked.")
+    rules: Rules[Any] = cls()
+    if rules.name != name:
+        raise SetupError(f"Edition {name!r} ({point.value}) calls itself {rules.name!r}.")
+    _loading.add(name)
+    try:
+        rules.check()  # a seed naming something no rule handles fails here, at start-up
+    finally:
+        _loading.discard(name)
+    _cache[name] = rules
+    return rules
