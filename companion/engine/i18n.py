@@ -26,6 +26,7 @@ import string
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
@@ -370,14 +371,35 @@ def wire(value: Any) -> Any:
 
 
 # -- rendering ------------------------------------------------------------------------------------
+EDITION_LOCALES: list[Traversable] = []
+"""Catalogue folders of editions installed from outside (:func:`add_catalogues`)."""
+
+
+def add_catalogues(folder: Traversable) -> None:
+    """Read an edition's own translations (``<lang>/LC_MESSAGES/messages.po`` in ``folder``)
+    beside companion's: its messages render in every language the companion speaks."""
+    if folder not in EDITION_LOCALES:
+        EDITION_LOCALES.append(folder)
+        catalogue.cache_clear()
+
+
 @cache
 def catalogue(lang: str) -> Catalog | None:
-    """Language ``lang``'s catalogue, or None for English and unknown languages."""
+    """Language ``lang``'s catalogue (with the installed editions' own messages), or None for
+    English and unknown languages."""
     path = LOCALES / lang / "LC_MESSAGES" / "messages.po"
     if lang == SOURCE or not path.is_file():
         return None
     with path.open("rb") as f:
-        return read_po(f, locale=lang)
+        cat = read_po(f, locale=lang)
+    for folder in EDITION_LOCALES:
+        extra = folder.joinpath(lang, "LC_MESSAGES", "messages.po")
+        if extra.is_file():
+            with extra.open("rb") as f:
+                for message in read_po(f, locale=lang):
+                    if message.id and message.id not in cat:
+                        cat[message.id] = message
+    return cat
 
 
 @cache

@@ -26,6 +26,7 @@ import functools
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from importlib.resources.abc import Traversable
 from typing import Any, TypeVar, cast
 
 from companion.engine.asks import GenericAsks
@@ -55,11 +56,14 @@ class Rules(SharedEvents[S], CitationCatalogue, GenericAsks[S], ABC):
     family: str = ""
     prompt_help: Mapping[str, Help] = {}
     move_words: Mapping[str, str] = {}
+    """Each of the edition's commands as a player names that move (``"{player}'s catch"``,
+    a message marked ``N_``), for the banker's undo and the history."""
     glance_forms: Mapping[str, tuple[str, ...]] = {}
     """Each prompt kind's short forms for the 128x64 OLED (``N_`` messages naming the
     prompt's arguments: hardware/glance.py uses the first its message fills)."""
-    """Each of the edition's commands as a player names that move (``"{player}'s catch"``,
-    a message marked ``N_``), for the banker's undo and the history."""
+    locales: Traversable | None = None
+    """An edition installed from outside brings the translations of its own messages here:
+    ``<lang>/LC_MESSAGES/messages.po`` (a shipped edition's are in companion/locales)."""
     """First-game help for each prompt kind the edition asks (companion/service/prompt_help.py;
     tests/story/test_prompt_help.py fails on a kind with none)."""
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
-from companion.engine import event_format
+from companion.engine import event_format, i18n
 from companion.engine.rules import Rules
 from companion.engine.types import SetupError
 
@@ -53,6 +53,8 @@ def register_edition(rules: Rules[Any]) -> None:
     if not rules.name or rules.name in known():
         raise ValueError(f"edition name {rules.name!r} is empty or taken")
     rules.check()
+    if rules.locales is not None:
+        i18n.add_catalogues(rules.locales)
     _registered[rules.name] = _cache[rules.name] = rules
 
 
@@ -89,5 +91,7 @@ def find_edition(name: str) -> Rules[Any]:
         rules.check()  # a seed naming something no rule handles fails here, at start-up
     finally:
         _loading.discard(name)
+    if rules.locales is not None:
+        i18n.add_catalogues(rules.locales)
     _cache[name] = rules
     return rules

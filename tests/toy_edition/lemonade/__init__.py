@@ -9,6 +9,7 @@ from __future__ import annotations
 from importlib import resources
 
 from companion.engine.context import Ctx, cites
+from companion.engine.i18n import N_, Msg
 from companion.engine.registry import space_kind
 from companion.monopoly.board import Space
 from companion.monopoly.rules import MonopolyRules
@@ -19,6 +20,7 @@ class LemonadeRules(MonopolyRules):
     name = "lemonade"
     title = "Lemonade Stand"
     data_folder = resources.files(__name__)  # lemonade.toml and its words files, in this package
+    locales = resources.files(__name__) / "locales"  # its own messages in Italian and Spanish
 
     @space_kind("heatwave")
     @cites("heatwave")
@@ -27,4 +29,5 @@ class LemonadeRules(MonopolyRules):
         for p in ctx.state.active:
             if p.id != pid:
                 self.pay(ctx, p.id, pid, space.amount,
-                         f"Heatwave: {p.name} buys a lemonade from {ctx.state.name(pid)}")
+                         Msg(N_("Heatwave: {buyer} buys a lemonade from {seller}"),
+                             buyer=p.name, seller=ctx.state.name(pid)))
