@@ -37,17 +37,6 @@ FLOORS: tuple[tuple[str, ...], ...] = (
 )
 """Bottom to top. Packages on one floor are independent of each other."""
 
-KNOWN_UPWARD: frozenset[str] = frozenset({
-    # left by h40-owns: the board corrections (json_key, edit_spaces, facts_by_space) the
-    # family and Master Trainer's data read sit in companion/boxes
-    "companion.monopoly.board -> companion.boxes.board_edit",
-    "companion.monopoly.view -> companion.boxes.board_edit",
-    "companion.editions.master_trainer.data -> companion.boxes.board_edit",
-})
-"""Arrows that point up today and are being removed in another branch of issue 40: empty this
-set as each lands (the test below fails on an entry that no longer exists)."""
-
-
 def _floor(module: str) -> int:
     """The floor a module is on (its package's), -1 for a module on none."""
     package = _package(module)
@@ -104,10 +93,6 @@ def edges() -> dict[str, frozenset[str]]:
     return out
 
 
-def _arrows() -> set[str]:
-    return {f"{a} -> {b}" for a, bs in edges().items() for b in bs}
-
-
 def test_the_scan_sees_loads_through_importlib_and_entry_points() -> None:
     modules = {"companion.editions.mario", "companion.editions.mario.story", "x.y"}
     loads = ('import importlib\nTABLE = {"m": "companion.editions.mario:MarioRules"}\n'
@@ -126,13 +111,12 @@ def test_every_module_lives_on_a_floor() -> None:
 
 
 def test_no_arrow_points_up_or_sideways() -> None:
-    wrong = sorted(
+    up = sorted(
         f"{a} -> {b}"
         for a, bs in edges().items()
         for b in bs
         if _package(a) != _package(b) and _floor(b) >= _floor(a)
     )
-    up = sorted(set(wrong) - KNOWN_UPWARD)
     assert up == [], "these arrows point up (docs/architecture.md):\n" + "\n".join(up)
 
 
@@ -161,11 +145,6 @@ def test_the_rules_import_only_the_standard_library_and_babel() -> None:
     assert outside == []
 
 
-def test_every_known_upward_arrow_still_exists() -> None:
-    stale = sorted(KNOWN_UPWARD - _arrows())
-    assert stale == [], "these arrows are gone, drop them from KNOWN_UPWARD:\n" + "\n".join(stale)
-
-
 def test_the_installed_commands_enter_at_the_composition_root() -> None:
     _, scripts = _entry_points()
     assert [s for s in scripts if not s.startswith("companion.app.")] == []
@@ -179,12 +158,8 @@ def _first_cycle(graph: Mapping[str, Iterable[str]]) -> list[str]:
     return []
 
 
-def _without_known() -> dict[str, set[str]]:
-    return {a: {b for b in bs if f"{a} -> {b}" not in KNOWN_UPWARD} for a, bs in edges().items()}
-
-
 def test_no_module_imports_itself_through_others() -> None:
-    assert _first_cycle(_without_known()) == []
+    assert _first_cycle(edges()) == []
 
 
 @pytest.mark.parametrize("depth", range(2, 6))
@@ -196,7 +171,7 @@ def test_no_package_imports_itself_through_others(depth: int) -> None:
         return ".".join(module.split(".")[:depth])
 
     folders: dict[str, set[str]] = {}
-    for a, bs in _without_known().items():
+    for a, bs in edges().items():
         folders.setdefault(folder(a), set()).update(
             folder(b) for b in bs if folder(b) != folder(a))
     assert _first_cycle(folders) == []

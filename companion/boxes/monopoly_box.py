@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.boxes import board_edit
 from companion.engine import i18n
 from companion.engine.box import BoxProfile
 from companion.engine.i18n import Msg, said
 from companion.engine.types import SetupError
+from companion.monopoly import board_edit
 from companion.monopoly.board import _raw, load_board
 from companion.monopoly.effect_words import effect_choices
 

@@ -14,14 +14,13 @@ from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from typing import Any, TypeVar
 
-from companion.boxes import board_edit
 from companion.engine.i18n import LANGUAGES, SOURCE, Msg, Word
 from companion.engine.money import Currency
 from companion.engine.readings import data_file, shown
 from companion.engine.registry import effect_args_type
 from companion.engine.seeds import SeedError, check_names, effect_args, validate
 from companion.engine.types import SetupError
-from companion.monopoly import words
+from companion.monopoly import board_edit, words
 
 T = TypeVar("T")
 
@@ -255,7 +254,7 @@ def load_board(edition: str, corrections: Mapping[str, Any] | None = None) -> Bo
 
     ``corrections`` = ``{"spaces": {space_id: {"kind"?, "name"?, "color"?, "price"?, "rent"?,
     "amount"?, "deck"?}}, "add"?, "remove"?, "order"?, "cards": {card_id: {"text"?,
-    "effect"?}}, "confirmed"?}`` (see companion/boxes/board_edit.py); anything wrong is refused
+    "effect"?}}, "confirmed"?}`` (see companion/monopoly/board_edit.py); anything wrong is refused
     with a SetupError naming the field. A corrected ``effect`` is checked against the rules by
     check_card_effects.
 

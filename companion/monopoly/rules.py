@@ -25,7 +25,7 @@ from companion.engine.seeds import SeedError
 from companion.engine.state import Task
 from companion.engine.story import Counter
 from companion.engine.types import BANKER, Action, Command, GameSetup, IllegalCommand, SetupError
-from companion.monopoly import rng_setup
+from companion.monopoly import board_edit, rng_setup
 from companion.monopoly.board import (
     _raw,
     _words,
@@ -78,7 +78,7 @@ class MonopolyRules(
     """Each kind of space on the board in words."""
     board_totals = Totals()
     """What the edition's rulebook prints about its board (a board correction and a box
-    profile's board are checked against it: companion/boxes/board_edit.py)."""
+    profile's board are checked against it: companion/monopoly/board_edit.py)."""
     min_players = 2
     max_players = 4
     after_end_commands = frozenset()
@@ -132,6 +132,7 @@ class MonopolyRules(
             DATA[self.name] = data
             _raw.cache_clear()
             _words.cache_clear()
+        board_edit.KNOWN[self.name] = board_edit.known(type(self), self.board_totals)
         check_seed(self.name, self, self.quiet_kinds)
         self.citation_file = shown(self.name)
         self.check_citations()

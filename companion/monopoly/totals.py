@@ -1,5 +1,5 @@
 """What a Monopoly edition's rulebook prints about its board, declared by its rules
-(``board_totals``); companion/boxes/board_edit.py checks a corrected board against it."""
+(``board_totals``); companion/monopoly/board_edit.py checks a corrected board against it."""
 
 from __future__ import annotations
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from companion.boxes.board_edit import facts_by_space
 from companion.engine.i18n import Msg
 from companion.engine.types import Action
 from companion.monopoly.board import Board
+from companion.monopoly.board_edit import facts_by_space
 from companion.monopoly.state import Assets, MonopolyState
 from companion.monopoly.turns import ORDER
 

@@ -55,7 +55,7 @@ MONOPOLY = ("mario", "pokemon", "monopolino", "starwars")
 def test_the_shipped_board_passes_every_check_the_editor_applies(edition: str) -> None:
     """The default's own facts, checked as a box profile is (strict), and a pure reorder
     (two movable spaces swapped) of the shipped board, are accepted."""
-    from companion.boxes import board_edit
+    from companion.monopoly import board_edit
     from companion.monopoly.board import _raw
 
     raw = _raw(edition)

@@ -11,10 +11,10 @@ from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
-from companion.boxes import board_edit
 from companion.engine import readings
 from companion.engine.i18n import SOURCE, Msg, Msgs, Word
 from companion.engine.types import SetupError
+from companion.monopoly import board_edit
 
 COLOURS = ("pink", "green", "blue", "red")
 """Chip colours found on the board's Catch'em spaces (yellow lives in the Unknown Dungeon)."""

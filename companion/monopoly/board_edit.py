@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping
-from functools import cache
 from typing import Any
 
 from companion.engine.i18n import LANGUAGES, SOURCE, Msg, Msgs
@@ -46,36 +45,28 @@ def _choices(values: Iterable[str]) -> str:
     return ", ".join(sorted(values))
 
 
-def rulebook_totals(edition: str) -> Totals:
-    """The totals the edition's rulebook prints about its board (``board_totals`` of its
-    rules; none for an unknown edition)."""
-    from companion.plugins.editions import find_edition  # late: the rules import the board
+KNOWN: dict[str, tuple[frozenset[str], Totals]] = {}
+"""Each loaded edition's kinds of space with a rule (``land_<kind>``) and the totals its
+rulebook prints (``board_totals``), set by its rules as they load (``MonopolyRules.check``):
+an edition is handed in, never looked up from here."""
 
-    try:
-        rules = find_edition(edition)
-    except Exception:  # an unknown edition's board is checked without totals
-        return Totals()
-    totals: Totals = getattr(rules, "board_totals", Totals())
-    return totals
+
+def known(rules: type, totals: Totals) -> tuple[frozenset[str], Totals]:
+    """What :data:`KNOWN` holds for an edition whose rules are ``rules``."""
+    kinds = frozenset(n[len("land_"):] for n in dir(rules) if n.startswith("land_")) - UNUSED
+    return kinds, totals
+
+
+def rulebook_totals(edition: str) -> Totals:
+    """The totals the edition's rulebook prints about its board (none for an unknown one)."""
+    return KNOWN.get(edition, (frozenset(), Totals()))[1]
 
 
 def handled_kinds(edition: str, raw_spaces: Iterable[Mapping[str, Any]]) -> frozenset[str]:
     """Kinds of space the edition's rules handle: those on its own board plus every kind it has
     a ``land_<kind>`` rule for."""
     kinds = {str(s["kind"]) for s in raw_spaces}
-    from companion.plugins.editions import find_edition  # late: the rules import the board
-
-    try:
-        rules = find_edition(edition)
-    except Exception:  # an unknown edition has only its data file's kinds
-        return frozenset(kinds)
-    return frozenset(kinds | _land_kinds(type(rules)))
-
-
-@cache
-def _land_kinds(rules: type) -> frozenset[str]:
-    """The kinds a rules class has a ``land_<kind>`` method for (looked up once per class)."""
-    return frozenset(n[len("land_"):] for n in dir(rules) if n.startswith("land_")) - UNUSED
+    return frozenset(kinds | KNOWN.get(edition, (frozenset(), Totals()))[0])
 
 
 def json_key(value: object) -> str | None:
