@@ -1,4 +1,4 @@
-"""The service's front door: what the phones' web app and the table may call on it."""
+"""The service's front door: what the phones' web app may call on it."""
 
 from __future__ import annotations
 
@@ -17,10 +17,11 @@ T = TypeVar("T")
 
 
 class ServicePort(Protocol):
-    """All that the phones' web app (``web/``) and the table (``companion/service/table.py``) may
-    use of the game service: :class:`GameService` has it; nothing outside the service calls
-    its ``_private`` members (tests/test_service_port.py checks both). Writes queue to the
-    service thread; reads are immutable states and cached views, safe from any thread."""
+    """All that the phones' web app (``web/``) may use of the game service, typed: no
+    database, no function run on its thread. :class:`GameService` has it; nothing outside
+    the service calls its ``_private`` members (tests/test_service_port.py checks both).
+    Writes queue to the service thread; reads are immutable states and cached views, safe
+    from any thread."""
 
     changed: threading.Condition
     """Notified after every commit (a stream waiting for the next version)."""
@@ -29,7 +30,6 @@ class ServicePort(Protocol):
     def clock(self) -> Callable[[], float]: ...
 
     # writes, decided in order on the service thread
-    def call(self, fn: Callable[..., T], *args: Any, timeout: float = 30) -> T: ...
     def subscribe(self, listener: Listener, *, first: bool = False) -> None: ...
     def create_game(self, setup: Any) -> Outcome: ...
     def submit(self, game_id: str, command: Any, version: int | None = None,

@@ -21,7 +21,7 @@ from companion.engine.event_format import signal
 from companion.engine.i18n import Msg, said
 from companion.engine.types import Command, RuleError
 from companion.plugins.editions import find_edition
-from companion.service.game_service import GameNotFound, GameRecord, Outcome, ServicePort
+from companion.service.game_service import GameNotFound, GameRecord, GameService, Outcome
 
 log = logging.getLogger("companion.service.table")
 
@@ -29,7 +29,7 @@ log = logging.getLogger("companion.service.table")
 class Table:
     """Connects the game service with a hardware facade (or None) and the tag registry."""
 
-    def __init__(self, service: ServicePort, hardware: Any = None) -> None:
+    def __init__(self, service: GameService, hardware: Any = None) -> None:
         self.service = service
         self.hardware = hardware
         self.registry = service.tag_registry()

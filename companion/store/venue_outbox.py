@@ -1,5 +1,5 @@
 """The venue's outbox tables: per venue and table, a "delivered up to" cursor per game and
-the marks of what was done once (companion/venue/outbox.py runs these on the service's
+the marks of what was done once (companion/service/venue_outbox.py runs these on the service's
 thread, through its connection)."""
 
 from __future__ import annotations

@@ -26,8 +26,8 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
 from companion.service import game
+from companion.service.venue_outbox import Outbox
 from companion.venue import topics
-from companion.venue.outbox import Outbox
 from companion.venue.settings import VenueSettings
 
 log = logging.getLogger("companion.venue")

@@ -239,7 +239,7 @@ def test_the_house_keeps_only_what_its_entities_read(tmp_path: Path, home_broker
     device's version and link to the table's page); on the house broker only the configs,
     the state and the status are retained: a game's log pages, digest and the summary an
     earlier version left there are cleared, once."""
-    from companion.venue.outbox import Outbox
+    from companion.service.venue_outbox import Outbox
 
     settings = HomeAssistantSettings.from_toml({**SETTINGS, "port": home_broker})
     data = json.loads((ROOT / "examples" / "mario-two-players.json").read_text("utf-8"))

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from venue_helpers import ROOT, Broker, SimTable, wait_until
 
+from companion.service.venue_outbox import Outbox
 from companion.venue import topics
-from companion.venue.outbox import Outbox
 from companion.venue.publisher import SAVE_EVERY
 
 SCRIPT = ROOT / "examples" / "monopolino-4-players.json"

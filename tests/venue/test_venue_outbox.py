@@ -13,8 +13,8 @@ from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 from venue_helpers import ROOT, SCREEN_PASSWORD, Broker, SimTable, caught_up, wait_until
 
 from companion.service.game_service import GameService
+from companion.service.venue_outbox import Outbox
 from companion.venue.board import Board
-from companion.venue.outbox import Outbox
 from companion.venue.publisher import VenuePublisher
 from companion.venue.settings import VenueSettings
 from companion.venue.subscriber import ScreenSubscriber
