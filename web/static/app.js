@@ -428,6 +428,7 @@ const YOU_SAY = {
   "{player} pays {owner} {amount} for {space} ({rule})": (a) => tr("You pay {owner} {amount} for {space} ({rule}).", a),
   "{player} pays the Jail fine of {amount}": (a) => tr("You pay the Jail fine of {amount}.", a),
   "{player} leaves Jail.": (a) => tr("You leave Jail.", a),
+  "{player} draws {deck}: “{card}”": (a) => tr("You draw {deck}: “{card}”", a),
   "{player} keeps the card for later.": (a) => tr("You keep the card for later.", a),
   "Card: {player} collects {amount}.": (a) => tr("You collect {amount}.", a),
   "Card: {player} goes straight to Jail.": (a) => tr("You go straight to Jail.", a),

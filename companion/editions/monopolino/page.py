@@ -11,7 +11,6 @@ PAGE: dict[str, Any] = {
     "you_say": {
         "{player} pays {amount} to the Bank for {space}.": N_(
             "You pay {amount} to the Bank for {space}."),
-        "{player} draws {deck}: \u201c{card}\u201d": N_("You draw {deck}: \u201c{card}\u201d"),
         "Card: {player} pays {amount} to {to}": N_("You pay {amount} to {to}."),
         "{player} places a booth on {space}.": N_("You place a booth on {space}."),
         "Card: {player} places a booth on {space}.": N_("You place a booth on {space}."),
