@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from companion.engine.editions import find_edition
 from companion.monopoly import rules as monopoly_rules
 from companion.monopoly.board import load_board
+from companion.plugins.editions import find_edition
 
 
 def _fields(facts: Any) -> set[str]:

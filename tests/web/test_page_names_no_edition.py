@@ -9,10 +9,9 @@ import pkgutil
 import re
 from pathlib import Path
 
-from companion.engine import editions
-from companion.engine.editions import find_edition
 from companion.engine.prompts import PromptKind
 from companion.monopoly.rules import MonopolyRules
+from companion.plugins.editions import available, find_edition
 
 INPUT_KINDS = {"dice", "amount", "choice", "trade", "transfer"}
 """What an action asks before it is sent (companion/engine/types.py ``Action.input``)."""
@@ -29,7 +28,7 @@ def _edition_only_names() -> set[str]:
     shared |= _prompt_kinds("companion.monopoly") | _prompt_kinds("companion.engine")
     shared |= INPUT_KINDS
     own: set[str] = set()
-    for name in editions.EDITIONS:
+    for name in available():
         own |= {n[4:] for n in dir(type(find_edition(name))) if n.startswith("cmd_")}
     own |= _prompt_kinds("companion.editions")
     return own - shared
