@@ -72,8 +72,10 @@ bp = Blueprint("events", __name__, url_prefix="/api")
 SLICE = 1.0
 """Seconds a stream waits for news before checking whether it should end."""
 
-PATCH_LIMIT = 4096
-"""A patch at least this long is not sent: the whole view goes instead (about as short)."""
+PATCH_LIMIT = 6144
+"""A patch at least this long is not sent: the whole view goes instead (a Master Trainer
+view of three players is about 8.7 kB; a battle's patch, its lines with their event types
+(``log_events``), about 4.1 kB)."""
 
 SHIFTS = 12
 """The most log lines one move may add and still be sent as a scroll: a Master Trainer

@@ -283,7 +283,11 @@ def document() -> dict[str, Any]:
                              "players": {"type": "array", "items": OBJ},
                              "actions": {"type": "array", "items": OBJ},
                              "log": {"type": "array", "items": SAID},
-                             "log_cites": {"type": "array", "items": {"type": "string"}}}}},
+                             "log_cites": {"type": "array", "items": {"type": "string"}},
+                             "log_events": {"type": "array", "items": {"type": "string"},
+                                            "description": "each log line's event type"},
+                             "page": {**OBJ, "description": "what the page draws "
+                                      "differently for this edition (Rules.page)"}}}},
             "responses": {"Error": {"description": "refused (nothing changed)",
                                     **_json({"$ref": "#/components/schemas/Error"})}},
         },

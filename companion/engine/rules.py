@@ -66,6 +66,14 @@ class Rules(SharedEvents[S], CitationCatalogue, GenericAsks[S], ABC):
     ``<lang>/LC_MESSAGES/messages.po`` (a shipped edition's are in companion/locales)."""
     """First-game help for each prompt kind the edition asks (companion/service/prompt_help.py;
     tests/story/test_prompt_help.py fails on a kind with none)."""
+    page: Mapping[str, Any] = {}
+    """What the phone page draws differently for this edition, as data it reads (it never
+    names an edition): ``panels`` (its own sections of the table: ``type_mats``,
+    ``force_powers``, ``booths_lottery``, ``teams``), ``assets`` (what is traded beyond money,
+    spaces and cards: ``[{kind, label, item}]``), ``dice`` (named dice in words),
+    ``colours`` (its chips' colours in order, ``[[key, label]]``),
+    ``you_say`` / ``you_hear`` (its log messages said to the reader: message id -> the
+    second-person message id). Sent in the view (``page``)."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """An edition (a class that sets ``name`` and leaves nothing abstract) must answer

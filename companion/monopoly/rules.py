@@ -206,10 +206,9 @@ class MonopolyRules(
                 "name": "decks", "label": N_("Cards"), "type": "choice", "default": "physical",
                 "choices": [{"value": "physical", "label": N_("Real deck (name each card drawn)")},
                             {"value": "virtual", "label": N_("Companion draws")}]})
-        words = " ".join(board.unverified).lower()
-        unverified = [field for field, word in (("name", "names"), ("price", "price"),
-                                                ("rent", "rent"), ("amount", "tax"),
-                                                ("text", "card")) if word in words]
+        # the fields of the board's unverified facts ("spaces.<id>.price", "cards.<id>.text")
+        unverified = sorted({fact.split(".")[2] for fact in board.data["unverified_facts"]
+                             if fact.split(".")[0] in ("spaces", "cards")})
         return {
             "settings": settings,
             "tokens": list(board.tokens),

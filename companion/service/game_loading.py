@@ -44,7 +44,8 @@ def load_record(store: Store, code: str, row: dict[str, Any]) -> GameRecord:
     commands = log_reads.next_command(store.conn, game_id)
     rec = GameRecord(game_id, row["edition"], row["title"], row["join_code"],
                      (version, state), max(commands, 1),
-                     deque(((s, e.say) for s, e in kept_recent if e.say), maxlen=RECENT))
+                     deque(((s, e.say, e.type) for s, e in kept_recent if e.say),
+                           maxlen=RECENT))
     rec.history.add(version, state)
     rec.cites = {s: e.cite for s, e in kept_recent if e.cite}
     return rec

@@ -119,9 +119,16 @@ class PhoneView(_EditionPart, _EndingPart, _MonopolyPart):
     """The latest lines of the game's history, oldest first (at most ``RECENT``)."""
     log_cites: list[str]
     """Each log line's rule in one line ("" when it cites none)."""
+    log_events: list[str]
+    """Each log line's event type (``"undone"``, ``"trade_closed"``...): what a page decides
+    from, never the line's words."""
+    page: dict[str, Any]
+    """What the page draws differently for this edition (``Rules.page``): data it reads,
+    never the edition's name."""
 
 
-_SERVICE_KEYS = frozenset({"game_id", "version", "join_code", "log", "log_cites"})
+_SERVICE_KEYS = frozenset({"game_id", "version", "join_code", "log", "log_cites", "log_events",
+                           "page"})
 _EDITION_KEYS = frozenset(PhoneView.__annotations__) - _SERVICE_KEYS
 _REQUIRED = PhoneView.__required_keys__ - _SERVICE_KEYS
 _PLAYER_KEYS = PlayerView.__required_keys__
@@ -129,7 +136,8 @@ _ACTION_KEYS = ActionView.__required_keys__, frozenset(ActionView.__annotations_
 
 
 def phone_view(edition_view: dict[str, Any], game_id: str, version: int, join_code: str,
-               log: list[str], log_cites: list[str]) -> PhoneView:
+               log: list[str], log_cites: list[str], log_events: list[str] | None = None,
+               page: dict[str, Any] | None = None) -> PhoneView:
     """The :class:`PhoneView` of an edition's view (its ``log``, if any, is the service's);
     ValueError naming a key the edition left out or added without declaring it here."""
     keys = edition_view.keys()
@@ -149,16 +157,22 @@ def phone_view(edition_view: dict[str, Any], game_id: str, version: int, join_co
                              f"{sorted(action)}, not those of ActionView")
     out: dict[str, Any] = {k: v for k, v in edition_view.items() if k != "log"}
     out.update(game_id=game_id, version=version, join_code=join_code, log=log,
-               log_cites=log_cites)
+               log_cites=log_cites, log_events=log_events or [], page=page or {})
     return out  # type: ignore[return-value]  # keys checked above
 
 
 def _render(rec: GameRecord, rules: Any, version: int, state: BaseState, key: str | None,
-            recent: tuple[tuple[int, str], ...], cites: dict[int, str]) -> PhoneView:
+            recent: tuple[tuple[int, str, str], ...], cites: dict[int, str]) -> PhoneView:
     """The view of ``state`` (version ``version``) for ``key`` with the game's log lines."""
     return phone_view(game.view(state, key), rec.id, version, rec.join_code,
-                      [say for _, say in recent],
-                      [_cite_text(rules, cites.get(seq, "")) for seq, _ in recent])
+                      [say for _, say, _ in recent],
+                      [_cite_text(rules, cites.get(seq, "")) for seq, _, _ in recent],
+                      [kind for _, _, kind in recent], page_of(rules))
+
+
+def page_of(rules: Any) -> dict[str, Any]:
+    """The edition's page declaration (``Rules.page``, {} when it declares none)."""
+    return dict(getattr(rules, "page", None) or {})
 
 
 def _shared_view(rules: Any) -> bool:
@@ -197,7 +211,8 @@ class GameRecord:
     state with another version's number. The version is the sequence number of the last row
     in the log (undone rows included)."""
     commands: int
-    recent: deque[tuple[int, str]]
+    recent: deque[tuple[int, str, str]]
+    """The latest said events: (sequence number, line, event type)."""
     since_snapshot: int = 0
     views: dict[str | None, PhoneView] = field(default_factory=dict)
     history: MoneyChart = field(default_factory=lambda: MoneyChart())

@@ -309,7 +309,7 @@ class GameService(GameImport, Household, WriterThread):
         self._active = game_id
         state = game.replay(events)
         rec = GameRecord(game_id, setup.edition, title, join_code, (last, state), 1,
-                         deque(((i + 1, e.say) for i, e in enumerate(events) if e.say),
+                         deque(((i + 1, e.say, e.type) for i, e in enumerate(events) if e.say),
                                maxlen=RECENT))
         rec.history.add(last, state)
         self._games[game_id] = rec
@@ -373,7 +373,7 @@ class GameService(GameImport, Household, WriterThread):
         finished_before = rec.state.finished
         for i, e in enumerate(events):
             if e.say:
-                rec.recent.append((first + i, e.say))
+                rec.recent.append((first + i, e.say, e.type))
             if e.cite:
                 rec.cites[first + i] = e.cite
         rec.current = (max(last, rec.version), state)
@@ -410,8 +410,9 @@ class GameService(GameImport, Household, WriterThread):
                                       response)
             self.store.set_status(conn, game_id, "finished" if state.finished else "open")
         marked = game.effective(((r.seq, r.event) for r in rows), keep_markers=True)
-        recent = deque(((s, e.say) for s, e in marked if s <= to_seq and e.say), maxlen=RECENT)
-        recent.append((seq, event.say))
+        recent = deque(((s, e.say, e.type) for s, e in marked if s <= to_seq and e.say),
+                       maxlen=RECENT)
+        recent.append((seq, event.say, event.type))
         rec.recent = recent
         rec.current = (seq, state)
         rec.commands += 1

@@ -18,7 +18,7 @@ from companion.engine.story import Row
 from companion.engine.types import Event
 from companion.plugins.editions import find_edition
 from companion.service import game
-from companion.service.game_record import RECENT, _cite_text
+from companion.service.game_record import RECENT, _cite_text, page_of
 
 EVERY = 32
 """Steps between the states a replay keeps."""
@@ -120,7 +120,8 @@ class Replay:
         out = game.view(state, viewer)
         out.update(game_id=self.game_id, version=self.steps[step].version, join_code=join_code,
                    log=[e.say for _, e in recent],
-                   log_cites=[_cite_text(rules, e.cite) for _, e in recent])
+                   log_cites=[_cite_text(rules, e.cite) for _, e in recent],
+                   log_events=[e.type for _, e in recent], page=page_of(rules))
         info = self.steps[step]
         said = self.said(step)
         out["replay"] = {"step": step, "last": self.last, "cmd": info.cmd, "time": info.time,

@@ -76,7 +76,8 @@ def test_a_key_no_one_declared_is_refused(tmp_path: Path) -> None:
         out = service.create_game(SETUPS[ONE_PER_EDITION["mario"]])
         view: dict[str, Any] = dict(service.view(out.game_id))
         edition_part = {k: v for k, v in view.items()
-                        if k not in ("game_id", "version", "join_code", "log_cites")}
+                        if k not in ("game_id", "version", "join_code", "log_cites", "log_events",
+                                     "page")}
         with pytest.raises(ValueError, match="not declared in PhoneView .*'secret_id'"):
             phone_view({**edition_part, "secret_id": 7}, "g", 1, "123456", [], [])
         with pytest.raises(ValueError, match=r"missing \['prompt'\]"):
@@ -89,7 +90,8 @@ def test_a_player_or_action_off_its_declared_shape_is_refused(tmp_path: Path) ->
         out = service.create_game(SETUPS[ONE_PER_EDITION["mario"]])
         view: dict[str, Any] = dict(service.view(out.game_id, "banker"))
         edition_part = {k: v for k, v in view.items()
-                        if k not in ("game_id", "version", "join_code", "log_cites")}
+                        if k not in ("game_id", "version", "join_code", "log_cites", "log_events",
+                                     "page")}
         nameless = [{k: v for k, v in p.items() if k != "name"} for p in view["players"]]
         with pytest.raises(ValueError, match=r"a player lacks \['name'\]"):
             phone_view({**edition_part, "players": nameless}, "g", 1, "123456", [], [])

@@ -181,9 +181,13 @@ function typeName(t) {
   const types = (S.view && S.view.extra && S.view.extra.types) || {};
   return types[t] || humanize(t);
 }
-function pokemonName(chip) {  /* "rock-1" -> "Rock-type Pokémon" */
-  const t = String(chip).replace(/-\d+$/, "");
-  return tr("{type}-type Pokémon", {type: typeName(t)});
+/* the edition's own things to trade beyond money, spaces and cards (view.page.assets:
+   {kind, label, item}); an item "rock-1" is named by its group, "rock" (view.extra.types) */
+const assetKinds = () => ((S.view && S.view.page && S.view.page.assets) || []);
+function assetName(kind, item) {
+  const k = assetKinds().find((x) => x.kind === kind);
+  if (!k || !k.item) return humanize(item);
+  return I18n.t(k.item, {type: typeName(String(item).replace(/-\d+$/, ""))});
 }
 function dot(id) {
   const el = h("span", {class: "pdot", "aria-hidden": "true"});
@@ -323,17 +327,19 @@ function notify(before, v) {
   const count = newLines(before.log || [], v.log || []).length;
   /* the new lines as the companion sent them (messages as data, each with its English say) */
   const fresh = count ? ((S.raw && S.raw.log) || v.log || []).slice(-count) : [];
-  /* a move taken back: that is the news, not the older lines the log shows again */
-  const undo = logText((v.log || []).slice(-1)[0]);
-  if (undoes((S.raw && S.raw.log || []).slice(-1)[0])) {
-    toast(words(undo), true); return;
+  /* a move taken back (its event, "undone"): that is the news, not the older lines the log
+     shows again */
+  if (lineEvents(v, 1)[0] === "undone") {
+    toast(words(logText((v.log || []).slice(-1)[0])), true); return;
   }
-  const declined = [];
+  const declined = [], kinds = lineEvents(v, count);
   for (const t of before.trades || []) {  /* your offer turned down */
     const to = playerName(t.to);
+    /* closed (its event) by the one it was offered to, who did not take it: a line that names
+       them and not you (taking it names you both; withdrawing it is your own) */
     if (t.proposer === mine && !(v.trades || []).some((x) => x.id === t.id)
-        && fresh.some((x) => { const m = message(x);
-          return !!m && m.msg === "{player} declines the trade." && m.args.player === to; })) {
+        && fresh.some((x, i) => kinds[i] === "trade_closed" && names(message(x), to)
+          && !names(message(x), playerName(mine)))) {
       declined.push(tr("{player} declined your trade.", {player: to}));
     }
   }
@@ -355,10 +361,8 @@ function lineKey(e) {
     ? Object.keys(x).sort().filter((k) => k !== "say").map((k) => [k, sorted(x[k])]) : x);
   return e && typeof e === "object" ? JSON.stringify(sorted(e)) : String(e ?? "");
 }
-/* the banker's undo (companion/game_record.py undo_words), by its message */
-const UNDOES = ["The banker undoes {move}.", "The banker undoes {move} and the move after it.",
-  "The banker undoes {move} and the {n} move after it."];
-const undoes = (e) => !!(e && typeof e === "object" && UNDOES.includes(e.msg));
+/* the event types of the view's last ``count`` lines (view.log_events, beside view.log) */
+const lineEvents = (v, count) => (count ? (v.log_events || []).slice(-count) : []);
 /* lines an answer to this phone's own move has told already (each once) */
 function unsaid(lines) {
   return lines.filter((e) => {
@@ -378,11 +382,12 @@ function news(lines, extra) {
   if (text) (window.__hits = window.__hits || []).push(text);
   return text;
 }
-/* a log line's message (a payment's "{why}." its reason), or null for an old line's text */
+/* a log line's message (one whose only argument is a message, a payment's reason: that
+   message), or null for an old line's text */
 function message(e) {
   const m = e && typeof e === "object" && e.msg ? e : null;
-  const why = m && m.msg === "{why}." && m.args && m.args.why;
-  return why && why.msg ? why : m;
+  const args = Object.values((m && m.args) || {});
+  return args.length === 1 && args[0] && typeof args[0] === "object" && args[0].msg ? args[0] : m;
 }
 /* whether message ``m`` names player ``name`` among the people it speaks of */
 const ROLES = ["player", "other", "owner", "to", "from", "winner", "loser", "partner"];
@@ -397,10 +402,18 @@ function names(m, name) {
    other); else the line as the log says it */
 function yours(e, name) {
   const m = message(e), a = (m && m.args) || {};
-  const you = name && m ? (a.player === name && YOU_SAY[m.msg])
-    || (a.player !== name && [a.other, a.owner, a.to].includes(name) && YOU_HEAR[m.msg]) : null;
+  const you = name && m ? (a.player === name && secondPerson("you_say", YOU_SAY, m.msg))
+    || (a.player !== name && [a.other, a.owner, a.to].includes(name)
+      && secondPerson("you_hear", YOU_HEAR, m.msg)) : null;
   if (you) return words(you(a));
   return words(I18n.text(e));
+}
+/* message ``msg`` said to its reader: the page's own (the Monopoly family's), else the one its
+   edition declares (view.page.you_say / you_hear, message ids the catalogue translates) */
+function secondPerson(key, own, msg) {
+  if (own[msg]) return own[msg];
+  const id = ((S.view && S.view.page && S.view.page[key]) || {})[msg];
+  return id ? (a) => I18n.t(id, a) : null;
 }
 /* the log's messages whose subject is the reader, said to them (whole sentences, translated;
    a payment's reason, "Card: {player} pays {other} {amount}", is a sentence once said) */
@@ -409,57 +422,28 @@ const YOU_SAY = {
   "{player} moves {n} to {space}.": (a) => tr("You move {n} to {space}.", a),
   "{player} moves to {space}.": (a) => tr("You move to {space}.", a),
   "{player} goes back {n} to {space}.": (a) => tr("You go back {n} to {space}.", a),
-  "{player} lands on {space}.": (a) => tr("You land on {space}.", a),
   "{player} lands on {space}: collects {amount}.": (a) => tr("You land on {space} and collect {amount}.", a),
   "{player} passes {space}: collects {amount}.": (a) => tr("You pass {space} and collect {amount}.", a),
   "{player} buys {space} for {amount}.": (a) => tr("You buy {space} for {amount}.", a),
-  "{player} pays {amount} to the Bank for {space}.": (a) => tr("You pay {amount} to the Bank for {space}.", a),
   "{player} pays {owner} {amount} for {space} ({rule})": (a) => tr("You pay {owner} {amount} for {space} ({rule}).", a),
   "{player} pays the Jail fine of {amount}": (a) => tr("You pay the Jail fine of {amount}.", a),
   "{player} leaves Jail.": (a) => tr("You leave Jail.", a),
-  "{player} is pulled out of Jail.": (a) => tr("You are pulled out of Jail.", a),
   "{player} draws {deck}: “{card}”": (a) => tr("You draw {deck}: “{card}”", a),
   "{player} keeps the card for later.": (a) => tr("You keep the card for later.", a),
   "Card: {player} collects {amount}.": (a) => tr("You collect {amount}.", a),
   "Card: {player} goes straight to Jail.": (a) => tr("You go straight to Jail.", a),
   "Card: {player} pays {other} {amount}": (a) => tr("You pay {other} {amount}.", a),
-  "Card: {player} pays {amount} to {to}": (a) => tr("You pay {amount} to {to}.", a),
-  "{player} places a booth on {space}.": (a) => tr("You place a booth on {space}.", a),
-  "Card: {player} places a booth on {space}.": (a) => tr("You place a booth on {space}.", a),
-  "{player} places no booth.": (a) => tr("You place no booth.", a),
-  "{player} (the highest roll) draws a Rival Card and looks at it secretly.": (a) => tr(
-    "You rolled highest: draw a Rival Card and look at it secretly.", a),
-  "{player} (the other player) draws a Rival Card and looks at it secretly.": (a) => tr(
-    "You draw a Rival Card too and look at it secretly.", a),
   "{player} bids {amount}.": (a) => tr("You bid {amount}.", a),
   "{player} passes.": (a) => tr("You pass.", a),
   "{player} is bankrupt: everything goes to the Bank.": (a) => tr("You are bankrupt: everything goes to the Bank.", a),
   "{player} is bankrupt: everything goes to {other}.": (a) => tr("You are bankrupt: everything goes to {other}.", a),
   "{player} rolled {n}.": (a) => tr("You rolled {n}.", a),
-  "Super Star: {player} rolled {n} and collects {amount}.": (a) => tr(
-    "Super Star: you rolled {n} and collect {amount}.", a),
-  "The Force: {player} rolled {n}, {power}.": (a) => tr("The Force: you rolled {n}, {power}.", a),
-  "{player} rolls {roll} and catches {pokemon}": (a) => tr("You roll {roll} and catch {pokemon}.", a),
-  "X: {player} catches nothing.": (a) => tr("X: you catch nothing.", a),
-  "{player} stops.": (a) => tr("You stop.", a),
-  "{why}: {player} draws an Item Card.": (a) => tr("{why}: you draw an Item Card.", a),
-  "{player} pays {amount} to re-roll.": (a) => tr("You pay {amount} to re-roll.", a),
-  "{player} pays {amount} to continue {space}: it collects rent again.": (a) => tr(
-    "You pay {amount} to continue {space}: it collects rent again.", a),
-  "Bowser passed {player}: {player} pays {amount}": (a) => tr("Bowser passed you: you pay {amount}.", a),
   "Card: {player} pays {amount}": (a) => tr("You pay {amount}.", a),
-  "Card: {player} pays {amount} onto the LOTTERY": (a) => tr("You pay {amount} onto the LOTTERY.", a),
-  "Galactic Empire Tax: {player} pays {amount} to the Bank": (a) => tr(
-    "Galactic Empire Tax: you pay {amount} to the Bank.", a),
-  "{player} pays {other} the {amount} difference.": (a) => tr("You pay {other} the {amount} difference.", a),
-  "{player} pays {owner} {amount} to explore {space} (exploration cost)": (a) => tr(
-    "You pay {owner} {amount} to explore {space} (exploration cost).", a),
   "{why}: {player} pays {amount}.": (a) => tr("{why}: you pay {amount}.", a),
 };
 /* ... and those that speak of the reader as the one paid */
 const YOU_HEAR = {
   "Card: {player} pays {other} {amount}": (a) => tr("{player} pays you {amount}.", a),
-  "Card: {player} pays {amount} to {to}": (a) => tr("{player} pays you {amount}.", a),
   "{player} pays {owner} {amount} for {space} ({rule})": (a) => tr("{player} pays you {amount} for {space} ({rule}).", a),
 };
 /* a move of this phone's answered (``outs``: its answers; none when refused): its lines in one
@@ -677,10 +661,9 @@ function terms(side) {
   if (side.money) out.push(money(side.money));
   for (const i of side.spaces || []) out.push(spaceName(i));
   for (const c of side.cards || []) out.push(cardText(c));
-  for (const c of side.pokemon || []) out.push(pokemonName(c));
   for (const [k, val] of Object.entries(side)) {
-    if (["money", "spaces", "cards", "pokemon"].includes(k) || !Array.isArray(val)) continue;
-    out.push(...val.map((x) => humanize(String(x))));
+    if (["money", "spaces", "cards"].includes(k) || !Array.isArray(val)) continue;
+    out.push(...val.map((x) => assetName(k, String(x))));
   }
   return out.length ? out : [tr("nothing")];
 }
@@ -897,7 +880,7 @@ function actionView(a, showActor) {
   }
   return box;
 }
-/* a choice the roll follows (a Master Trainer catch: the ball, then the die) in one step:
+/* a choice the roll follows (a catch: the ball, then the die) in one step:
    the die typed (real dice) or rolled by the companion, the ball tapped; both are sent */
 function ballAndRoll(a, label, inp) {
   const typed = !inp.roll.optional;
@@ -944,12 +927,13 @@ function bonusPicker(b) {
   };
   return [box, read];
 }
-/* the dice the rules name (Mario's red and black die) in the reader's words */
-const dieName = (n) => ({red: tr("red"), black: tr("black")}[n] || n);
+/* the dice the rules name, in the reader's words (the edition's view.page.dice) */
+const dieName = (n) => { const own = ((S.view && S.view.page && S.view.page.dice) || {})[n];
+  return own ? I18n.t(own) : n; };
 const upperFirst = (t) => String(t).charAt(0).toUpperCase() + String(t).slice(1);
 function diceInput(a, label, inp) {
   const count = inp.count || 1;
-  /* dice the rules name (Mario: red, black) get a labelled field each, in the rules' order */
+  /* dice the rules name (a red and a black die) get a labelled field each, in the rules' order */
   const names = inp.names || [];
   const fields = Array.from({length: count}, (_, i) => h("input", {type: "number",
     inputmode: "numeric", min: 1, max: 6, "data-die": i, name: names[i] || `die${i + 1}`,
@@ -978,17 +962,21 @@ function diceInput(a, label, inp) {
 /* ---- trade and transfer forms ---- */
 function assetLists(p) {
   const out = {};
-  for (const k of ["spaces", "cards", "pokemon"]) if (Array.isArray(p[k]) && p[k].length) out[k] = p[k];
+  for (const k of ["spaces", "cards", ...assetKinds().map((a) => a.kind)]) {
+    if (Array.isArray(p[k]) && p[k].length) out[k] = p[k];
+  }
   return out;
 }
 function assetLabel(kind, item) {
   if (kind === "spaces") return spaceName(item);
   if (kind === "cards") return cardText(item);
-  if (kind === "pokemon") return pokemonName(item);
-  return humanize(item);
+  return assetName(kind, item);
 }
 const assetValue = (item) => (item && typeof item === "object" ? item.id : item);
-const kindWord = (k) => ({spaces: tr("Place"), cards: tr("Card"), pokemon: tr("Pokémon")}[k] || humanize(k));
+function kindWord(k) {
+  const own = assetKinds().find((x) => x.kind === k);
+  return ({spaces: tr("Place"), cards: tr("Card")}[k] || (own && I18n.t(own.label)) || humanize(k));
+}
 function moneyInput(label) {
   const dec = (S.view.currency && S.view.currency.decimals) || 0;
   const el = h("input", {type: "number", min: 0, value: 0, step: dec ? 1 / 10 ** dec : 1,
@@ -1088,15 +1076,14 @@ function editionSection(v) {
   }
 }
 function editionParts(v) {
-  const ed = v.edition;
   const parts = [];
   if (v.board && v.board.spaces && v.board.spaces.length) parts.push(boardSection(v));
-  if (ed === "pokemon") parts.push(pokemonMats(v));
-  if (ed === "starwars") parts.push(forceSection(v));
-  if (ed === "monopolino") parts.push(boothSection(v));
-  if (ed === "master-trainer") parts.push(...trainerSection(v));
+  for (const name of (v.page && v.page.panels) || []) if (PANELS[name]) parts.push(...[].concat(PANELS[name](v)));
   return parts.filter(Boolean);
 }
+/* the sections an edition declares for its table (view.page.panels), by what they draw */
+const PANELS = {type_mats: typeMats, force_powers: forceSection, booths_lottery: boothSection,
+  teams: trainerSection};
 const GROUP_FALLBACK = ["#8d6e63", "#4fc3f7", "#f06292", "#ffa726", "#e53935", "#fdd835", "#43a047",
   "#1e40af", "#9e9e9e", "#26a69a"];
 function groupColor(c) {
@@ -1190,7 +1177,7 @@ function boardSection(v) {
         "Bowser rests until {players} have finished a turn.", rest.length, {players: rest})));
     }
   }
-  if (v.edition === "monopolino" && v.extra) {
+  if (v.extra && v.extra.lottery !== undefined) {
     mid.append(h("p", {class: "pot"}, tr("Lottery pot") + " ",
       h("strong", {}, amountText(v.extra.lottery, v.extra.lottery_text))));
   } else if (v.pot) {
@@ -1210,7 +1197,7 @@ function softHyphens(name) {
     return `${w.slice(0, cut)}\u00ad${w.slice(cut)}`;
   });
 }
-function pokemonMats(v) {
+function typeMats(v) {
   const ex = v.extra || {};
   const types = ex.types || {};
   const sec = h("section", {class: "mats", "aria-label": tr("Tracker mats")}, h("h2", {}, tr("Tracker mats")));
@@ -1222,7 +1209,7 @@ function pokemonMats(v) {
       mat.append(h("li", {class: got.has(t) ? "got" : ""}, got.has(t) ? "● " : "○ ", name));
     }
     const who = p.partner ? tr("{player} with {partner}", {player: p.name, partner: p.partner}) : p.name;
-    const facts = {who, n: (p.pokemon || []).length, strength: String(p.battle_strength ?? "?")};
+    const facts = {who, n: ((ex.mats || {})[p.id] || {}).count ?? 0, strength: String(p.battle_strength ?? "?")};
     sec.append(h("h3", {}, dot(p.id), p.mat_complete
       ? tr("{who}: {n} Pokémon, battle strength {strength}, mat complete!", facts)
       : tr("{who}: {n} Pokémon, battle strength {strength}", facts)), mat);
@@ -1280,15 +1267,15 @@ function boothSection(v) {
   return sec;
 }
 
-/* Master Trainer: chips as cards by owner, colour and knock-out; items; the rival */
-const CHIP_ORDER = ["starter", "pink", "green", "blue", "red", "yellow", "purple", "white"];
-const chipColour = (c) => ({starter: tr("Starter"), pink: tr("Pink"), green: tr("Green"),
-  blue: tr("Blue"), red: tr("Red"), yellow: tr("Yellow"), purple: tr("Purple"),
-  white: tr("White")}[c] || humanize(c));
-const colourRank = (c) => { const i = CHIP_ORDER.indexOf(c); return i < 0 ? 99 : i; };
+/* teams: chips as cards by owner, colour and knock-out; items; the rival */
+/* the chips' colours in the edition's order and words (view.page.colours: [[key, label]]) */
+const chipColours = () => (S.view && S.view.page && S.view.page.colours) || [];
+const chipColour = (c) => { const hit = chipColours().find(([k]) => k === c);
+  return hit ? I18n.t(hit[1]) : humanize(c); };
+const colourRank = (c) => { const i = chipColours().findIndex(([k]) => k === c); return i < 0 ? 99 : i; };
 function chipCard(c) {
   return h("li", {class: `chip c-${String(c.colour).replace(/[^a-z]/g, "")}` + (c.knocked_out ? " ko" : ""),
-    "aria-label": tr("{pokemon}, number {number}, {colour}, strength {strength}", {pokemon: c.name,
+    "aria-label": tr("{name}, number {number}, {colour}, strength {strength}", {name: c.name,
       number: c.number, colour: chipColour(c.colour), strength: c.battle_strength})
       + (c.knocked_out ? ", " + tr("knocked out") : "")},
   h("span", {class: "cn", "aria-hidden": "true"}, `#${c.number}`),
@@ -1310,13 +1297,13 @@ function trainerSection(v) {
       battle.kind === "final" ? tr("The Final Battle") : tr("Battle")));
     for (const [pid, side] of sides) {
       sec.append(h("p", {}, dot(pid), `${playerName(pid)}: ` + trn(
-        "{pokemon}, strength {strength}, {n} bonus card", "{pokemon}, strength {strength}, {n} bonus cards",
-        side.bonus_cards, {pokemon: side.name, strength: side.strength})));
+        "{name}, strength {strength}, {n} bonus card", "{name}, strength {strength}, {n} bonus cards",
+        side.bonus_cards, {name: side.name, strength: side.strength})));
     }
     if (battle.kind === "final") {
       const r = battle.rival;
       sec.append(r ? h("div", {class: "rival"}, h("h3", {}, tr("Rival: {name}", {name: r.name})),
-        h("p", {}, tr("{pokemon}; strength {strength}", {pokemon: [].concat(r.pokemon || []).join(", "),
+        h("p", {}, tr("{team}; strength {strength}", {team: [].concat(r.team || []).join(", "),
           strength: r.strength})),
         (r.bonus_by_roll || []).length ? h("p", {class: "muted"}, tr("Bonus by roll: {list}", {list: r.bonus_by_roll
           .map((b, i) => `${i + 1}: +${b}`).join(", ")})) : "")
@@ -1327,7 +1314,7 @@ function trainerSection(v) {
   const odds = ex.catch_odds;
   if (odds) {
     out.push(h("section", {class: "odds", "aria-label": tr("Catching odds")}, h("h2", {},
-      tr("Catching {pokemon}", {pokemon: chipName(odds.chip)})), h("ul", {class: "plain"}, ...odds.by_ball.map((b) => {
+      tr("Catching {chip}", {chip: chipName(odds.chip)})), h("ul", {class: "plain"}, ...odds.by_ball.map((b) => {
       const ball = b.ball === "none" ? tr("No ball") : itemName(b.ball);
       return h("li", {}, tr("{ball}: {odds} ({n} of 6 faces)", {ball, odds: words(I18n.text(b.text)),
         n: b.sixths}));
@@ -1347,7 +1334,7 @@ function trainerSection(v) {
       ? tr("At {space}, on the Indigo Plateau", {space: p.space}) : tr("At {space}", {space: p.space})));
     const groups = {};
     for (const c of p.team || []) (groups[c.knocked_out ? "ko" : c.colour] = groups[c.knocked_out ? "ko" : c.colour] || []).push(c);
-    for (const key of [...CHIP_ORDER, ...Object.keys(groups), "ko"]) {
+    for (const key of [...chipColours().map(([k]) => k), ...Object.keys(groups), "ko"]) {
       if (!groups[key]) continue;
       sec.append(h("h3", {}, key === "ko" ? tr("Knocked out") : chipColour(key)),
         h("ul", {class: "chips"}, ...groups[key].map(chipCard)));
@@ -1391,8 +1378,9 @@ function playersSection(v) {
       h("div", {}, ...tags, p.space ? h("span", {class: "muted"}, " " + tr("at {space}", {space: p.space})) : ""),
       owned.length ? h("div", {class: "muted"}, tr("Owns: {spaces}", {spaces: owned.join(", ")})) : "",
       (p.cards || []).length ? h("div", {class: "muted"}, tr("Cards: {cards}", {cards: p.cards.map(cardText).join("; ")})) : "",
-      (p.pokemon || []).length ? h("div", {class: "muted"}, tr("Pokémon: {pokemon}",
-        {pokemon: p.pokemon.map(pokemonName).join(", ")})) : "");
+      ...assetKinds().filter((k) => (p[k.kind] || []).length).map((k) => h("div", {class: "muted"},
+        tr("{kind}: {items}", {kind: I18n.t(k.label), items: p[k.kind].map((x) => assetName(k.kind, x))
+          .join(", ")}))));
     li.style.setProperty("--c", playerColor(p.id));
     list.append(li);
   }
@@ -2116,7 +2104,7 @@ function setupForm() {
       if (info.board) {
         const [box, read] = boardEditor(info.board, info.unverified || [], name);
         /* the box's language: its space names and card texts as printed (board.language) */
-        const boxLanguage = info.language || "en";  /* the edition's own (Monopolino: Italian) */
+        const boxLanguage = info.language || "en";  /* the edition's own (one box's is Italian) */
         const lang = h("select", {id: "setup-box-language"},
           ...Object.entries(I18n.languages()).map(([code, own]) =>
             h("option", {value: code, lang: code, selected: code === boxLanguage}, own)));

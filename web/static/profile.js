@@ -226,7 +226,7 @@ async function changeLanguage(language) {
 }
 async function open(edition, name, newName) {
   P.edition = edition;
-  /* the edition's own box language (Monopolino's is Italian), what a profile need not say */
+  /* the edition's own box language (one box's is Italian), what a profile need not say */
   P.boxLanguage = ((await defaults(edition)).board || {}).language || "en";
   if (!P.titles) {
     P.titles = Object.fromEntries((await api("GET", "/api/editions")).map((e) => [e.name, e.title]));
@@ -450,7 +450,7 @@ function editor() {
     parts.push(h("section", {"aria-label": tr("Cards")}, h("h2", {}, tr("Cards ({n})", {n: P.cards.length})),
       h("div", {id: "cards-errors"}), h("div", {id: "cards"}, ...P.cards.map(cardView))));
   }
-  if (P.cardTags.length) {  // Master Trainer: no card texts, a tag for each card of each deck
+  if (P.cardTags.length) {  // an edition without card texts: a tag for each card of each deck
     const row = (c) => {
       const uid = Object.keys(P.tags).find((u) => P.tags[u] === `card:${c.id}`);
       const line = h("span", {class: "tag", id: `tag-${c.id}`}, uid ? tr("Tag {uid}", {uid}) : tr("No tag"));

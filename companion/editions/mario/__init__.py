@@ -17,6 +17,7 @@ from typing import TypedDict
 from companion.editions.mario.bowser import MarioBowser
 from companion.editions.mario.game_over import GameOverMarked
 from companion.editions.mario.help import PROMPT_HELP
+from companion.editions.mario.page import PAGE
 from companion.editions.mario.rent_asked import MarioRentAsked
 from companion.editions.mario.story import STORY_COUNTERS
 from companion.editions.mario.values import Bowser, MarioValues
@@ -65,6 +66,7 @@ class MarioRules(MarioRentAsked, MarioBowser, MonopolyRules):
 
     name = "mario"
     title = "Monopoly: The Super Mario Bros. Movie Edition"
+    page = PAGE
     max_players = 6
     prompt_help = {**FAMILY_HELP, **PROMPT_HELP}
     move_words = {**MonopolyRules.move_words,

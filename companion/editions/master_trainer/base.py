@@ -35,6 +35,7 @@ from companion.editions.master_trainer.facts import (
     TurnOrderSet,
     TurnStarted,
 )
+from companion.editions.master_trainer.page import PAGE
 from companion.editions.master_trainer.state import (
     Battle,
     DiceRound,
@@ -87,6 +88,7 @@ class MasterTrainerBase(BankerEnding, Rules[MasterTrainerState]):
 
     name = "master-trainer"
     title = "Pokémon Master Trainer"
+    page = PAGE
     family = "master-trainer"
 
     # -- look-ups ---------------------------------------------------------------------------

@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 from importlib import resources
 from typing import Any, TypedDict
 
+from companion.editions.monopolino.page import PAGE
 from companion.engine import readings, rng
 from companion.engine.context import Ctx, cites
 from companion.engine.event_format import EventData, fact
@@ -192,6 +193,7 @@ class MonopolinoRules(MonopolyRules):
 
     name = "monopolino"
     title = "Monopolino"
+    page = PAGE
     max_players = 4
     effect_words = {
         **MonopolyRules.effect_words,

@@ -22,7 +22,7 @@ from dataclasses import replace
 from importlib import resources
 from typing import Any
 
-from companion.editions.pokemon import data
+from companion.editions.pokemon import data, page
 from companion.editions.pokemon.battles import PokemonBattles
 from companion.editions.pokemon.catching import PokemonCatching, PokemonCaught, with_values
 from companion.editions.pokemon.help import PROMPT_HELP
@@ -79,6 +79,7 @@ class PokemonRules(TableSettings, PokemonSpaces, PokemonCatching, PokemonBattles
 
     name = "pokemon"
     title = "Monopoly: Pokémon Edition"
+    page = page.PAGE
     max_players = 4
     dice_count = 1
     prompt_help = {**FAMILY_HELP, **PROMPT_HELP}

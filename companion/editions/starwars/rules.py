@@ -9,6 +9,7 @@ from typing import TypedDict
 
 from companion.editions.starwars.force import POWERS, StarWarsForce
 from companion.editions.starwars.help import PROMPT_HELP
+from companion.editions.starwars.page import PAGE
 from companion.editions.table_settings import TableSettings
 from companion.engine import readings
 from companion.engine.commands import NoArgs, takes
@@ -70,6 +71,7 @@ class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
 
     name = "starwars"
     title = "Monopoly: Star Wars"
+    page = PAGE
     max_players = 4
     prompt_help = {**FAMILY_HELP, **PROMPT_HELP}
     move_words = {**MonopolyRules.move_words,

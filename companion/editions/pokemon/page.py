@@ -1,0 +1,19 @@
+"""What the phone page draws differently for the Pokémon edition (``Rules.page``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.engine.i18n import N_
+
+PAGE: dict[str, Any] = {
+    "panels": ["type_mats"],
+    "assets": [{"kind": "pokemon", "label": N_("Pokémon"), "item": N_("{type}-type Pokémon")}],
+    "you_say": {
+        "X: {player} catches nothing.": N_("X: you catch nothing."),
+        "{player} stops.": N_("You stop."),
+        "{player} pays {amount} to re-roll.": N_("You pay {amount} to re-roll."),
+        "{player} pays {owner} {amount} to explore {space} (exploration cost)": N_(
+            "You pay {owner} {amount} to explore {space} (exploration cost)."),
+    },
+}
