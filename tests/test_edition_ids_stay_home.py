@@ -23,13 +23,6 @@ IDS = ("mario", "pokemon", "starwars", "monopolino", "master-trainer", "lemonade
 SCANNED = ("companion", "web", "hardware")
 SUFFIXES = (".py", ".html", ".js", ".css")
 
-SKIPPED = ("web/static/*.js",)
-"""The page's scripts name edition words today; another part of issue 40 turns them into
-declared data the page reads. Drop this exclusion once that has landed."""
-
-PENDING: dict[str, str] = {
-}
-"""Files still naming an edition, with what is left to move; may only shrink."""
 
 
 def _pattern(edition: str) -> re.Pattern[str]:
@@ -92,7 +85,7 @@ def named_outside() -> dict[str, list[str]]:
     for top in SCANNED:
         for path in sorted((ROOT / top).rglob("*")):
             rel = path.relative_to(ROOT).as_posix()
-            if path.suffix not in SUFFIXES or any(path.match(s) for s in SKIPPED):
+            if path.suffix not in SUFFIXES:
                 continue
             for line, word in _words(path, path.read_text(encoding="utf-8")):
                 for edition in IDS:
@@ -105,14 +98,7 @@ def named_outside() -> dict[str, list[str]]:
 
 def test_no_edition_id_outside_its_package() -> None:
     found = named_outside()
-    new = {f: hits for f, hits in found.items() if f not in PENDING}
-    assert not new, f"edition ids named outside their package: {new}"
-
-
-def test_pending_only_shrinks() -> None:
-    found = named_outside()
-    done = sorted(set(PENDING) - set(found))
-    assert not done, f"no longer names an edition: drop from PENDING: {done}"
+    assert not found, f"edition ids named outside their package: {found}"
 
 
 def test_the_scan_sees_an_id() -> None:
