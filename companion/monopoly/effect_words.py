@@ -51,6 +51,7 @@ def vocabulary(rules_cls: type) -> list[dict[str, Any]]:
     default?}]}``, in the order of its ``effect_words``, then any others by name."""
     table = declared(rules_cls).get("effect", {})
     words: Mapping[str, tuple[str, str]] = getattr(rules_cls, "effect_words", WORDS)
+    arg_words: Mapping[str, tuple[str, str]] = getattr(rules_cls, "effect_arg_words", ARGS)
     order = {w: i for i, w in enumerate(words)}
     out = []
     for word in sorted(table, key=lambda w: (order.get(w, len(order)), w)):
@@ -59,7 +60,7 @@ def vocabulary(rules_cls: type) -> list[dict[str, Any]]:
         args = []
         for f in dataclasses.fields(declared_args):
             name = f.name
-            kind, label = ARGS.get(name, (_TYPES.get(hints.get(name), "text"),
+            kind, label = arg_words.get(name, (_TYPES.get(hints.get(name), "text"),
                                           name.replace("_", " ").capitalize()))
             arg: dict[str, Any] = {"name": name, "kind": kind, "label": label}
             if f.default is not dataclasses.MISSING:

@@ -35,7 +35,7 @@ from companion.monopoly.board import (
 )
 from companion.monopoly.cards import DRAW, DrawArgs, MonopolyCards
 from companion.monopoly.debts import DEBT, MonopolyDebts
-from companion.monopoly.effect_words import KIND_WORDS, WORDS, effect_choices
+from companion.monopoly.effect_words import ARGS, KIND_WORDS, WORDS, effect_choices
 from companion.monopoly.events import MonopolyEvents, fresh_deeds, new_player
 from companion.monopoly.help import FAMILY_GLANCES, FAMILY_HELP
 from companion.monopoly.market import AUCTION, BUY, MonopolyMarket
@@ -74,6 +74,8 @@ class MonopolyRules(
     glance_forms = FAMILY_GLANCES
     effect_words: Mapping[str, tuple[str, str]] = WORDS
     """Each card effect in words for the editors (companion/monopoly/effect_words.py)."""
+    effect_arg_words: Mapping[str, tuple[str, str]] = ARGS
+    """Each card effect's argument: (the kind of field, its label), for the editors."""
     kind_words: Mapping[str, str] = KIND_WORDS
     """Each kind of space on the board in words."""
     board_totals = Totals()

@@ -1303,7 +1303,7 @@ function trainerSection(v) {
     if (battle.kind === "final") {
       const r = battle.rival;
       sec.append(r ? h("div", {class: "rival"}, h("h3", {}, tr("Rival: {name}", {name: r.name})),
-        h("p", {}, tr("{team}; strength {strength}", {team: [].concat(r.team || []).join(", "),
+        h("p", {}, tr("{team}; strength {strength}", {team: [].concat(r[v.page.rival_team] || []).join(", "),
           strength: r.strength})),
         (r.bonus_by_roll || []).length ? h("p", {class: "muted"}, tr("Bonus by roll: {list}", {list: r.bonus_by_roll
           .map((b, i) => `${i + 1}: +${b}`).join(", ")})) : "")

@@ -8,6 +8,7 @@ from companion.engine.i18n import N_
 
 PAGE: dict[str, Any] = {
     "panels": ["teams"],
+    "rival_team": "pokemon",  # the key of the rival's Pokémon in a final battle's view
     "colours": [["starter", N_("Starter")], ["pink", N_("Pink")], ["green", N_("Green")],
                 ["blue", N_("Blue")], ["red", N_("Red")], ["yellow", N_("Yellow")],
                 ["purple", N_("Purple")], ["white", N_("White")]],

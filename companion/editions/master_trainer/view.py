@@ -79,7 +79,7 @@ class ViewRules(ActionRules):
             out["master"] = b.defender
             if b.revealed or self.sees_all(viewer) or viewer == b.defender:
                 r = data_of(state).rivals[b.rival]
-                out["rival"] = {"key": r.key, "name": r.name, "team": r.pokemon,
+                out["rival"] = {"key": r.key, "name": r.name, "pokemon": r.pokemon,
                                 "strength": r.strength, "bonus_by_roll": list(r.bonus),
                                 "verified": r.verified}
         return out

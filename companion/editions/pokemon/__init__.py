@@ -83,6 +83,8 @@ class PokemonRules(TableSettings, PokemonSpaces, PokemonCatching, PokemonBattles
     max_players = 4
     dice_count = 1
     prompt_help = {**FAMILY_HELP, **PROMPT_HELP}
+    effect_arg_words = {**MonopolyRules.effect_arg_words,
+                        "bonus": ("int", N_("Bonus in a battle"))}  # a kept Challenge card's
     move_words = {**MonopolyRules.move_words,
                   "battle": N_("{player}'s challenge to a battle"),
                   "explore": N_("{player}'s exploring"),
