@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -105,8 +106,6 @@ def first_page_s(pin: list[str]) -> float:
     """Seconds from starting ``companion run --simulate`` (a fresh state folder) to the page
     served whole (``/`` answered 200)."""
     with tempfile.TemporaryDirectory() as tmp:
-        import socket
-
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]

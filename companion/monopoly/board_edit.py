@@ -51,10 +51,9 @@ rulebook prints (``board_totals``), set by its rules as they load (``MonopolyRul
 an edition is handed in, never looked up from here."""
 
 
-def known(rules: type, totals: Totals) -> tuple[frozenset[str], Totals]:
-    """What :data:`KNOWN` holds for an edition whose rules are ``rules``."""
-    kinds = frozenset(n[len("land_"):] for n in dir(rules) if n.startswith("land_")) - UNUSED
-    return kinds, totals
+def land_kinds(rules: type) -> frozenset[str]:
+    """The kinds of space a rules class has a ``land_<kind>`` rule for."""
+    return frozenset(n[len("land_"):] for n in dir(rules) if n.startswith("land_")) - UNUSED
 
 
 def rulebook_totals(edition: str) -> Totals:

@@ -134,7 +134,7 @@ class MonopolyRules(
             DATA[self.name] = data
             _raw.cache_clear()
             _words.cache_clear()
-        board_edit.KNOWN[self.name] = board_edit.known(type(self), self.board_totals)
+        board_edit.KNOWN[self.name] = (board_edit.land_kinds(type(self)), self.board_totals)
         check_seed(self.name, self, self.quiet_kinds)
         self.citation_file = shown(self.name)
         self.check_citations()
