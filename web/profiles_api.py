@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, render_template, request
@@ -10,7 +11,6 @@ from flask import Blueprint, Response, jsonify, render_template, request
 from companion.boxes.profiles import (
     ProfileError,
     ProfileNotFound,
-    Profiles,
     box_of,
     check,
     export_text,
@@ -30,11 +30,11 @@ PROFILE_KEYS = ("format", "edition", "name", "settings", "tags", "note")
 """The fields of a profile (a draft to check, a profile to save)."""
 
 
-def _call(fn: Callable[[Profiles], Any]) -> Any:
-    """Run ``fn`` on the service thread with the profiles table; a refusal becomes a 400."""
-    service = web().service
+@contextmanager
+def _refusals() -> Iterator[None]:
+    """A profile refused (not found, not valid) becomes the API's 404 or 400."""
     try:
-        return service.box_profiles(fn)
+        yield
     except ProfileError as exc:
         code = "not_found" if isinstance(exc, ProfileNotFound) else "bad_request"
         raise ApiError(code, said(exc)) from None
@@ -67,10 +67,8 @@ def defaults(edition: str) -> Response:
     profile = {"format": 1, "edition": edition, "name": "", "note": "", "settings": settings,
                "tags": {}}
 
-    def build(_: Profiles) -> dict[str, Any]:
-        return editor_data(profile)
-
-    return jsonify(_call(build))
+    with _refusals():
+        return jsonify(editor_data(profile))
 
 
 @bp.get("/profile")
@@ -85,7 +83,7 @@ def page() -> Response:
 def list_profiles() -> Response:
     require_banker()
     edition = request.args.get("edition") or None
-    return jsonify({"profiles": _call(lambda p: p.list(edition))})
+    return jsonify({"profiles": web().service.profiles(edition)})
 
 
 @bp.post("/api/profiles/check")
@@ -93,13 +91,15 @@ def check_profile() -> Response:
     """Check a draft without saving it: the editor's inline validation."""
     require_banker()
     data = body(PROFILE_KEYS)
-    return jsonify(_call(lambda p: editor_data(check(data))))
+    with _refusals():
+        return jsonify(editor_data(check(data)))
 
 
 @bp.get("/api/profiles/<edition>/<name>")
 def get_profile(edition: str, name: str) -> Response:
     require_banker()
-    return jsonify(_call(lambda p: editor_data(p.get(name, edition))))
+    with _refusals():
+        return jsonify(editor_data(web().service.profile(name, edition)))
 
 
 @bp.put("/api/profiles/<edition>/<name>")
@@ -107,13 +107,15 @@ def save_profile(edition: str, name: str) -> Response:
     """Save (create or replace) a profile: ``{settings, tags?, note?}``; all or nothing."""
     require_banker()
     data = body(PROFILE_KEYS) | {"edition": edition, "name": name}
-    return jsonify(_call(lambda p: editor_data(p.save(data))))
+    with _refusals():
+        return jsonify(editor_data(web().service.save_profile(data)))
 
 
 @bp.delete("/api/profiles/<edition>/<name>")
 def delete_profile(edition: str, name: str) -> Response:
     require_banker()
-    gone = _call(lambda p: p.delete(name, edition))
+    with _refusals():
+        gone = web().service.delete_profile(name, edition)
     return jsonify({"deleted": {"edition": gone["edition"], "name": gone["name"]}})
 
 
@@ -124,13 +126,15 @@ def confirm_fact(edition: str, name: str) -> Response:
     fact = body(("fact",)).get("fact")
     if not isinstance(fact, str):
         raise ApiError("bad_request", Msg("fact: name the fact, e.g. 'spaces.<id>.price'."))
-    return jsonify(_call(lambda p: editor_data(p.confirm(name, edition, fact))))
+    with _refusals():
+        return jsonify(editor_data(web().service.confirm_profile_fact(name, edition, fact)))
 
 
 @bp.get("/api/profiles/<edition>/<name>/export")
 def export_profile(edition: str, name: str) -> Response:
     require_banker()
-    text = _call(lambda p: export_text(p.get(name, edition)))
+    with _refusals():
+        text = export_text(web().service.profile(name, edition))
     resp = Response(text, mimetype="application/json")
     resp.headers["Content-Disposition"] = f'attachment; filename="{edition}-{name}.json"'
     return resp
@@ -146,5 +150,5 @@ def import_profile() -> Response:
         raise ApiError("bad_request", Msg("That is not a JSON profile file: {why}.",
                                           why=str(exc))) from None
     replace = request.args.get("replace") in ("1", "true")
-    saved = _call(lambda p: p.save(check(raw), replace=replace))
-    return jsonify(editor_data(saved))
+    with _refusals():
+        return jsonify(editor_data(web().service.save_profile(check(raw), replace=replace)))

@@ -6,8 +6,7 @@ writer's turn (the database's one connection), so a page or the table never hold
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 from companion.boxes import card_tags
 from companion.boxes.profiles import Profiles
@@ -16,8 +15,6 @@ from companion.service.writer_thread import WriterThread
 from companion.store import household, log_reads, past_reads, tag_table
 from companion.store.database import Store
 from companion.store.past_reads import RawRow
-
-T = TypeVar("T")
 
 
 class Household(WriterThread):
@@ -51,9 +48,27 @@ class Household(WriterThread):
         """How many tags are enrolled, per edition."""
         return self.call(lambda: household.tag_counts(self.store.conn))
 
-    def box_profiles(self, fn: Callable[[Profiles], T]) -> T:
-        """``fn`` with the box profiles' table, on the writer's turn (its errors raised)."""
-        return self.call(lambda: fn(Profiles(self.store.conn)))
+    # the box profiles (companion/boxes/profiles.py), each raising its ProfileError
+    def profiles(self, edition: str | None = None) -> list[dict[str, Any]]:
+        """The saved box profiles (of ``edition``): edition, name, when updated."""
+        return self.call(lambda: Profiles(self.store.conn).list(edition))
+
+    def profile(self, name: str, edition: str | None = None) -> dict[str, Any]:
+        """The profile called ``name`` (``edition`` needed only when two editions share it)."""
+        return self.call(lambda: Profiles(self.store.conn).get(name, edition))
+
+    def save_profile(self, raw: Any, *, replace: bool = True) -> dict[str, Any]:
+        """Check and save a profile (all or nothing); ``replace``: one of that name."""
+        return self.call(lambda: Profiles(self.store.conn).save(raw, replace=replace))
+
+    def delete_profile(self, name: str, edition: str | None = None) -> dict[str, Any]:
+        """Delete a profile; the profile it was."""
+        return self.call(lambda: Profiles(self.store.conn).delete(name, edition))
+
+    def confirm_profile_fact(self, name: str, edition: str | None, fact: str
+                             ) -> dict[str, Any]:
+        """Confirm one unverified fact of a profile (its mark clears); the saved profile."""
+        return self.call(lambda: Profiles(self.store.conn).confirm(name, edition, fact))
 
     def last_command_times(self) -> dict[str, float]:
         """Per game, the wall-clock time of its last command (how long it has been idle)."""
