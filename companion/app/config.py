@@ -10,8 +10,7 @@ from typing import Any
 from companion.engine.i18n import said
 from companion.platform import config as platform
 from companion.platform.config import ConfigError
-from companion.venue.homeassistant import HomeAssistantSettings
-from companion.venue.settings import VenueConfigError, VenueSettings
+from companion.venue.settings import HomeAssistantSettings, VenueConfigError, VenueSettings
 
 
 def load_config(path: str | Path | None) -> dict[str, Any]:

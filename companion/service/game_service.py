@@ -49,6 +49,11 @@ from companion.store.database import Store, StoreError, StoreLost
 log = logging.getLogger("companion.service.game_service")
 
 DB_NAME = "companion.db"
+SNAPSHOT_EVERY = 2000
+"""Events between a game's snapshots. A start replays at most this many after the last one
+(9 ms for 2,000 events on the bench machine); pickling a late game's state holds the
+interpreter about 0.6 ms just after a move's answer, so every 500 events it put one move in
+a hundred past the 2 ms budget for a command with its commit (docs/decisions.md)."""
 
 __all__ = ["DB_NAME", "GameDamaged", "GameNotFound", "GameRecord", "GameService", "Listener",
            "Outcome", "PhoneView", "ServicePort", "check_export", "log_digest"]
@@ -58,7 +63,7 @@ class GameService(GameImport, Household, WriterThread):
     """The single writer. Start it, submit commands, read states and views."""
 
     def __init__(self, state_dir: Path, *, clock: Callable[[], float] = time.time,
-                 snapshot_every: int = 500, lock: bool = True,
+                 snapshot_every: int = SNAPSHOT_EVERY, lock: bool = True,
                  purpose: str = "companion run") -> None:
         """Open the database and load every open game. ``lock``: hold the state directory
         (one writing process at a time, see companion.platform.statelock); ``purpose`` names this

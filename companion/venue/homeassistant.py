@@ -14,68 +14,20 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from companion import __version__
-from companion.engine.i18n import LANGUAGES, N_, PSEUDO, SOURCE, Msg, render
+from companion.engine.i18n import N_, SOURCE, Msg, render
 from companion.venue import topics
 from companion.venue.publisher import VenuePublisher
-from companion.venue.settings import NAME, VenueConfigError, VenueSettings
+from companion.venue.settings import HomeAssistantSettings
 
-KEYS = {"broker", "port", "username", "password", "tls", "ca_file", "name",
-        "discovery_prefix", "keepalive", "language"}
-SECTION = "[home_assistant]"
-"""The config's section, as its refusals name it."""
-VENUE = "home"
-"""The venue level of the table's topics on the home broker (companion/home/<name>/...)."""
 MAX_STATE = 255
 """Home Assistant keeps at most 255 characters of a sensor's state."""
 ORIGIN = {"name": "Board Companion", "sw_version": __version__}
 """Who sends the discovery configs (Home Assistant shows it in the device's MQTT info)."""
 CLEARED = "homeassistant-retained-log-cleared"
 """The outbox's mark: the log pages and digests once retained on the house broker are gone."""
-
-
-@dataclass(frozen=True)
-class HomeAssistantSettings:
-    mqtt: VenueSettings
-    discovery_prefix: str = "homeassistant"
-    language: str = SOURCE
-    """The language of the entities' names and states (the house's, as the OLED's)."""
-
-    @property
-    def name(self) -> str:
-        return self.mqtt.table
-
-    @classmethod
-    def from_toml(cls, raw: Mapping[str, Any]) -> HomeAssistantSettings:
-        """``[home_assistant]`` checked: the broker's settings as in ``[venue]`` (docs/
-        venue.md), ``name`` (this companion on the broker, default ``companion``) and
-        ``discovery_prefix`` (Home Assistant's, default ``homeassistant``)."""
-        if not isinstance(raw, Mapping):
-            raise VenueConfigError(Msg("{section} must be a table of settings.",
-                                       section=SECTION))
-        unknown = set(raw) - KEYS
-        if unknown:
-            raise VenueConfigError(Msg("Unknown key(s) in {section}: {keys}. Known: {known}.",
-                                       section=SECTION, keys=", ".join(sorted(unknown)),
-                                       known=", ".join(sorted(KEYS))))
-        prefix = raw.get("discovery_prefix", "homeassistant")
-        if not isinstance(prefix, str) or not NAME.match(prefix):
-            raise VenueConfigError(Msg(
-                "{section} discovery_prefix = {value}: one topic level of letters, digits, "
-                "'-' or '_'.", section=SECTION, value=repr(prefix)))
-        language = raw.get("language", SOURCE)
-        if language not in (*LANGUAGES, PSEUDO):
-            raise VenueConfigError(Msg("{section} language = {value}: one of {languages}.",
-                                       section=SECTION, value=repr(language),
-                                       languages=", ".join(LANGUAGES)))
-        venue = {k: v for k, v in raw.items()
-                 if k not in ("name", "discovery_prefix", "language")}
-        venue.update(venue=VENUE, table=raw.get("name", "companion"))
-        mqtt = VenueSettings.from_toml(venue, SECTION, table_key="name")
-        return cls(mqtt, prefix, language)
 
 
 ENTITIES: tuple[tuple[str, str, str, dict[str, Any]], ...] = (

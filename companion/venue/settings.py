@@ -1,4 +1,5 @@
-"""``[venue]`` in the config: which broker, which credentials, which venue and table."""
+"""``[venue]`` in the config: which broker, which credentials, which venue and table; and
+``[home_assistant]``, the home's broker (read without loading the MQTT client)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.engine.i18n import Msg
+from companion.engine.i18n import LANGUAGES, PSEUDO, SOURCE, Msg
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$")
 """Venue and table names: one MQTT topic level, no wildcards, short enough for a screen."""
@@ -98,3 +99,53 @@ class VenueSettings:
         return cls(broker=broker.strip(), venue=names["venue"], table=names["table"],
                    port=port, username=creds["username"], password=creds["password"], tls=tls,
                    ca_file=Path(ca) if ca else None, keepalive=keepalive)
+
+
+# -- the home's broker ([home_assistant], docs/homeassistant.md) ---------------------------
+HOME_KEYS = {"broker", "port", "username", "password", "tls", "ca_file", "name",
+             "discovery_prefix", "keepalive", "language"}
+HOME_SECTION = "[home_assistant]"
+"""The config's section, as its refusals name it."""
+HOME_VENUE = "home"
+"""The venue level of the table's topics on the home broker (companion/home/<name>/...)."""
+
+
+@dataclass(frozen=True)
+class HomeAssistantSettings:
+    mqtt: VenueSettings
+    discovery_prefix: str = "homeassistant"
+    language: str = SOURCE
+    """The language of the entities' names and states (the house's, as the OLED's)."""
+
+    @property
+    def name(self) -> str:
+        return self.mqtt.table
+
+    @classmethod
+    def from_toml(cls, raw: Mapping[str, Any]) -> HomeAssistantSettings:
+        """``[home_assistant]`` checked: the broker's settings as in ``[venue]`` (docs/
+        venue.md), ``name`` (this companion on the broker, default ``companion``) and
+        ``discovery_prefix`` (Home Assistant's, default ``homeassistant``)."""
+        if not isinstance(raw, Mapping):
+            raise VenueConfigError(Msg("{section} must be a table of settings.",
+                                       section=HOME_SECTION))
+        unknown = set(raw) - HOME_KEYS
+        if unknown:
+            raise VenueConfigError(Msg("Unknown key(s) in {section}: {keys}. Known: {known}.",
+                                       section=HOME_SECTION, keys=", ".join(sorted(unknown)),
+                                       known=", ".join(sorted(HOME_KEYS))))
+        prefix = raw.get("discovery_prefix", "homeassistant")
+        if not isinstance(prefix, str) or not NAME.match(prefix):
+            raise VenueConfigError(Msg(
+                "{section} discovery_prefix = {value}: one topic level of letters, digits, "
+                "'-' or '_'.", section=HOME_SECTION, value=repr(prefix)))
+        language = raw.get("language", SOURCE)
+        if language not in (*LANGUAGES, PSEUDO):
+            raise VenueConfigError(Msg("{section} language = {value}: one of {languages}.",
+                                       section=HOME_SECTION, value=repr(language),
+                                       languages=", ".join(LANGUAGES)))
+        venue = {k: v for k, v in raw.items()
+                 if k not in ("name", "discovery_prefix", "language")}
+        venue.update(venue=HOME_VENUE, table=raw.get("name", "companion"))
+        mqtt = VenueSettings.from_toml(venue, HOME_SECTION, table_key="name")
+        return cls(mqtt, prefix, language)

@@ -21,7 +21,8 @@ from companion.app.config import home_assistant_settings
 from companion.platform.config import ConfigError
 from companion.service.game_service import GameService
 from companion.service.script import parse_step
-from companion.venue.homeassistant import HomeAssistantPublisher, HomeAssistantSettings
+from companion.venue.homeassistant import HomeAssistantPublisher
+from companion.venue.settings import HomeAssistantSettings
 
 ACL = """user companion
 topic write companion/home/companion/#
