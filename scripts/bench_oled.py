@@ -15,6 +15,7 @@ import json
 import sys
 from collections import Counter
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -34,20 +35,34 @@ TARGET = 0.95
 """Share of prompt screens that must need at most two pages, in every language."""
 
 
+EXAMPLES = sorted((ROOT / "examples").glob("*.json"))
+
+
+@cache
+def example_views(path: Path) -> list[dict[str, Any]]:
+    """The views of one example script, before its first step and after each."""
+    data = json.loads(path.read_text("utf-8"))
+    state = game.replay(game.new_game(GameSetup.from_json(script_setup(data))))
+    views = [game.view(state)]
+    for step in data["steps"]:
+        for event in game.decide(state, parse_step(state, step)):
+            state = game.apply(state, event)
+        views.append(game.view(state))
+    return views
+
+
+def all_views() -> Iterator[tuple[str, dict[str, Any]]]:
+    """(example file name, view) for every view of every example (the OLED tests use them)."""
+    for path in EXAMPLES:
+        for view in example_views(path):
+            yield path.name, view
+
+
 def prompt_views() -> Iterator[tuple[str, dict[str, Any]]]:
-    """(example name, view) for every view with a prompt of every example, before the first
-    step and after each."""
-    for path in sorted((ROOT / "examples").glob("*.json")):
-        data = json.loads(path.read_text("utf-8"))
-        state = game.replay(game.new_game(GameSetup.from_json(script_setup(data))))
-        views = [game.view(state)]
-        for step in data["steps"]:
-            for event in game.decide(state, parse_step(state, step)):
-                state = game.apply(state, event)
-            views.append(game.view(state))
-        for view in views:
-            if view.get("prompt") and not view.get("finished"):
-                yield path.name, view
+    """(example name, view) for every view with a prompt of every example."""
+    for name, view in all_views():
+        if view.get("prompt") and not view.get("finished"):
+            yield name, view
 
 
 def pages_on_the_table(view: dict[str, Any], lang: str) -> int:

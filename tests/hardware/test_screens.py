@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from example_views import EXAMPLES, all_views, example_views
+from bench_oled import EXAMPLES, all_views, example_views
 from oled_reference import assert_matches_reference
 from PIL import Image, ImageDraw
 
