@@ -543,9 +543,14 @@ def money(amount: int, currency: Currency, lang: str) -> str:
         value = amount / 10**currency.decimals if currency.decimals else amount
         return f"{sign}{currency.symbol}{number(value, lang, currency.decimals)}"
     unit = UNITS.get(currency.one)
-    if unit is None:  # a unit with no message (a profile's own): English words, our digits
+    if unit is not None:
+        return sign + render(unit(amount), lang)
+    if "{" in currency.one + currency.many:  # a typed word that is no message: as typed
         return f"{sign}{number(amount, lang)} {currency.one if amount == 1 else currency.many}"
-    return sign + render(unit(amount), lang)
+    # an edition's own unit: "{n} lemon" in its catalogues (docs/adding-an-edition.md), else
+    # English words with the reader's digits
+    return sign + render(Msg._made("{n} " + currency.one, "{n} " + currency.many,
+                                   {"n": amount}), lang)
 
 
 @cache

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from lemonade import LemonadeRules
 
+from companion.engine.i18n import render
 from companion.engine.seeds import SeedError
 from companion.plugins.editions import register_edition, unregister_edition
 from companion.service import game
@@ -40,6 +41,19 @@ def test_shared_rules_come_from_the_family_buy_rent_and_the_card(play: Play) -> 
     g.roll(2, 3)  # Bob again: 2 + 5 = 7 -> past Start (salary 2) to Lemon Lane
     assert g.p("bob").money == 15
     assert game.replay(g.events) == g.state
+
+
+def test_its_own_money_reads_in_each_language_from_its_catalogues(play: Play) -> None:
+    """A counted money of its own ("lemon") is said by the edition's "{n} lemon" message
+    (before: "12 lemons" to an Italian and a Spanish reader too)."""
+    g = play("lemonade", ["Ann", "Bob"])
+    g.roll(1, 2)
+    g.do("buy")
+    g.roll(1, 1)  # Bob: the Surprise card, collect 3
+    line = g.says(1)[-1]
+    assert {lang: render(line, lang) for lang in ("en", "it", "es")} == {
+        "en": "Card: Bob collects 3 lemons.", "it": "Carta: Bob riceve 3 limoni.",
+        "es": "Carta: Bob cobra 3 limones."}
 
 
 def test_a_seed_naming_a_kind_with_no_rule_fails_when_the_edition_loads(

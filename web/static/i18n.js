@@ -8,7 +8,6 @@ const I18n = (() => {
   const KEY = "companion.lang";
   let cat = {lang: "en", plural: {one: 0, other: 1}, messages: {}, languages: {}};
   let rules = new Intl.PluralRules("en");
-  const UNITS = {"coin": ["{n} coin", "{n} coins"], "Poké Ball": ["{n} Poké Ball", "{n} Poké Balls"]};
 
   function remembered() { try { return localStorage.getItem(KEY); } catch (e) { return null; } }
   /* the pages drawn by the companion (their templates' words) follow the phone's choice too */
@@ -43,9 +42,10 @@ const I18n = (() => {
   function money(v) {
     const cur = v.cur || {}, d = cur.decimals || 0, n = Math.abs(v.money), sign = v.money < 0 ? "-" : "";
     if (cur.symbol) return sign + cur.symbol + number(d ? n / 10 ** d : n, d);
-    const unit = UNITS[cur.one];
-    if (unit) return sign + render({msg: unit[0], plural: unit[1], args: {n}});
-    return `${sign}${number(n, 0)} ${n === 1 ? cur.one : cur.many}`;
+    /* money counted in things: "{n} coin", or an edition's own "{n} lemon" from its catalogues
+       (English words with this phone's digits where none translates it; companion/engine/i18n.py money) */
+    if (`${cur.one}${cur.many}`.includes("{")) return `${sign}${number(n, 0)} ${n === 1 ? cur.one : cur.many}`;
+    return sign + render({msg: `{n} ${cur.one}`, plural: `{n} ${cur.many}`, args: {n}});
   }
   function value(v) {
     if (Array.isArray(v)) return new Intl.ListFormat(intl(), {type: "conjunction"}).format(v.map(value));
