@@ -5,6 +5,7 @@ edit here (docs/adding-an-edition.md)."""
 
 from __future__ import annotations
 
+import logging
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
@@ -13,10 +14,12 @@ from companion.engine.rules import Rules
 from companion.engine.types import SetupError
 
 GROUP = "board_companion.editions"
+log = logging.getLogger(__name__)
 
 _cache: dict[str, Rules[Any]] = {}
 _registered: dict[str, Rules[Any]] = {}
 _loading: set[str] = set()
+_told: set[str] = set()  # the editions whose failure to load the log has said
 
 
 def _entry_points() -> dict[str, EntryPoint]:
@@ -33,12 +36,16 @@ def known() -> list[str]:
 
 
 def available() -> list[str]:
-    """Names of the editions whose rules load."""
+    """Names of the editions whose rules load; the log says once why an installed one does not
+    (a data file declared wrong, a module that fails to import): it must not stop the others."""
     out = []
     for name in known():
         try:
             find_edition(name)
-        except SetupError:
+        except Exception as exc:  # noqa: BLE001 - any plug-in's fault, said and left out
+            if name not in _told:
+                _told.add(name)
+                log.warning("edition %r is left out: %s", name, exc)
             continue
         out.append(name)
     return out

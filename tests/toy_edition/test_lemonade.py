@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterator
+from importlib.metadata import EntryPoint
 from pathlib import Path
 
 import pytest
@@ -10,6 +12,7 @@ from lemonade import LemonadeRules
 
 from companion.engine.i18n import render
 from companion.engine.seeds import SeedError
+from companion.plugins import editions
 from companion.plugins.editions import register_edition, unregister_edition
 from companion.service import game
 from tests.playing import TableGame
@@ -70,3 +73,28 @@ def test_a_seed_naming_a_kind_with_no_rule_fails_when_the_edition_loads(
                                         r"'hailstorm': no rule handles this space"):
         register_edition(Hail())
     unregister_edition("hail")
+
+
+class Hail(LemonadeRules):
+    """An installed edition declared wrong (its data folder is set by the test)."""
+
+    name = "hail"
+
+
+def test_an_installed_edition_declared_wrong_is_left_out_saying_why(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """`companion editions`, the setup page and the profiles list the editions that load and
+    the log says why one does not (before: `companion editions` ended in a SeedError traceback
+    and the page left the edition out without a word)."""
+    seed = LemonadeRules.data_folder.joinpath("lemonade.toml").read_text("utf-8")
+    (tmp_path / "hail.toml").write_text(seed.replace('kind = "heatwave"', 'kind = "hailstorm"'),
+                                        "utf-8")
+    monkeypatch.setattr(Hail, "data_folder", tmp_path)
+    installed = editions._entry_points()
+    point = EntryPoint("hail", f"{__name__}:Hail", editions.GROUP)
+    monkeypatch.setattr(editions, "_entry_points", lambda: {**installed, "hail": point})
+    with caplog.at_level(logging.WARNING):
+        names = editions.available()
+    assert "hail" not in names
+    assert "lemonade" in names
+    assert "hail.toml: spaces[4] (heatwave).kind = 'hailstorm': no rule handles" in caplog.text
