@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -17,25 +18,17 @@ import pytest
 
 TOY = Path(__file__).parent
 
-PYPROJECT = """\
-[build-system]
-requires = ["setuptools>=77"]
-build-backend = "setuptools.build_meta"
+DOC = TOY.parents[1] / "docs" / "adding-an-edition.md"
 
-[project]
-name = "lemonade-stand"
-version = "1.0"
-dependencies = ["board-companion"]
 
-[project.entry-points."board_companion.editions"]
-lemonade = "lemonade:LemonadeRules"
+def doc_block(lang: str, holding: str) -> str:
+    """The doc's code block in ``lang`` that holds ``holding`` (a top-level block)."""
+    blocks = re.findall(rf"^```{lang}\n(.*?)^```", DOC.read_text("utf-8"), re.S | re.M)
+    return next(b for b in blocks if holding in b)
 
-[tool.setuptools]
-packages = ["lemonade"]
 
-[tool.setuptools.package-data]
-lemonade = ["*.toml", "locales/*/LC_MESSAGES/*.po"]
-"""
+PYPROJECT = doc_block("toml", "board_companion.editions")  # the doc's, as a newcomer copies it
+SCRIPT = json.loads(doc_block("json", '"edition": "lemonade"'))
 
 PLAY = """\
 import json, sys
@@ -105,6 +98,13 @@ def played(site: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, An
     return out
 
 
+def test_the_docs_example_is_the_toy() -> None:
+    """docs/adding-an-edition.md shows the toy's module as it is (its pyproject and script are
+    the ones these tests build and play)."""
+    module = (TOY / "lemonade" / "__init__.py").read_text("utf-8")
+    assert doc_block("python", "class LemonadeRules") in module
+
+
 def test_an_installed_edition_is_listed(site: Path, tmp_path: Path) -> None:
     out = companion(site, "-m", "companion.app.cli", "editions", cwd=tmp_path)
     assert "lemonade        Lemonade Stand" in out.splitlines()
@@ -113,9 +113,7 @@ def test_an_installed_edition_is_listed(site: Path, tmp_path: Path) -> None:
 
 def test_an_installed_edition_is_played_from_a_script(site: Path, tmp_path: Path) -> None:
     script = tmp_path / "game.json"
-    script.write_text(json.dumps({"edition": "lemonade", "players": ["Ann", "Bob"],
-                                  "dice": "physical", "settings": {"order": "seated"},
-                                  "steps": ["roll 1 2", "buy"]}), "utf-8")
+    script.write_text(json.dumps(SCRIPT), "utf-8")  # the doc's
     out = json.loads(companion(site, "-m", "companion.app.cli", "play", "--script",
                                str(script), cwd=tmp_path))
     assert out["players"][0]["money"] == 6  # Ann bought Sugar Street (4) of her 10
@@ -126,9 +124,7 @@ def test_its_data_is_read_from_its_package_even_zipped(site: Path, tmp_path: Pat
     (before: NotADirectoryError '.../site.zip/lemonade/lemonade.toml')."""
     zipped = Path(shutil.make_archive(str(tmp_path / "site"), "zip", site))
     script = tmp_path / "game.json"
-    script.write_text(json.dumps({"edition": "lemonade", "players": ["Ann", "Bob"],
-                                  "dice": "physical", "settings": {"order": "seated"},
-                                  "steps": ["roll 1 2", "buy"]}), "utf-8")
+    script.write_text(json.dumps(SCRIPT), "utf-8")  # the doc's
     out = json.loads(companion(zipped, "-m", "companion.app.cli", "play", "--script",
                                str(script), cwd=tmp_path))
     assert out["players"][0]["money"] == 6
