@@ -59,15 +59,17 @@ def vary_by_language(resp: Response) -> Response:
 
 @functools.cache
 def pseudo_catalogue() -> dict[str, Any]:
-    """The page's catalogue in the pseudo-language: every msgid of the template, decorated."""
-    with (i18n.LOCALES / "messages.pot").open("rb") as f:
-        template = read_po(f)
+    """The page's catalogue in the pseudo-language: every msgid of every template (companion's
+    and each edition's), decorated."""
     messages: dict[str, Any] = {}
-    for entry in template:
-        if isinstance(entry.id, tuple | list) and entry.id:
-            messages[str(entry.id[0])] = [f"⟦{form}⟧" for form in entry.id]
-        elif entry.id:
-            messages[str(entry.id)] = f"⟦{entry.id}⟧"
+    for path in i18n.templates():
+        with path.open("rb") as f:
+            template = read_po(f)
+        for entry in template:
+            if isinstance(entry.id, tuple | list) and entry.id:
+                messages.setdefault(str(entry.id[0]), [f"⟦{form}⟧" for form in entry.id])
+            elif entry.id:
+                messages.setdefault(str(entry.id), f"⟦{entry.id}⟧")
     cat = i18n.page_catalogue(i18n.SOURCE)
     return {**cat, "lang": PSEUDO, "intl": i18n.SOURCE, "name": "Pseudo", "messages": messages}
 

@@ -23,7 +23,7 @@ import hashlib
 import json
 import re
 import string
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources.abc import Traversable
@@ -241,9 +241,9 @@ def data_from_stored(text: str) -> dict[str, Any]:
 
 
 # -- message ids: how event data stores a message ------------------------------------------------
-RETIRED = LOCALES / "retired.json"
-"""Every msgid (and plural) the catalogue template dropped (``./scripts/messages`` adds them),
-so a message a log stored by id reads back after its words changed."""
+RETIRED = "retired.json"
+"""Beside each template: every msgid (and plural) the template dropped (``./scripts/messages``
+adds them), so a message a log stored by id reads back after its words changed."""
 
 
 def message_id(key: str, plural: str = "") -> str:
@@ -254,16 +254,26 @@ def message_id(key: str, plural: str = "") -> str:
 
 @cache
 def known_messages() -> dict[str, tuple[str, str]]:
-    """Every message an id can name: the catalogue template's (``messages.pot``) and the
-    retired ones, by :func:`message_id`."""
-    out = {message_id(key, plural): (key, plural)
-           for key, plural in template_messages(LOCALES / "messages.pot") if key}
+    """Every message an id can name: each catalogue's template (``messages.pot``: companion's
+    and every installed edition's, :func:`catalogue_folders`) and retired ones, by
+    :func:`message_id`."""
+    out: dict[str, tuple[str, str]] = {}
+    for template in templates():
+        for key, plural in template_messages(template):
+            if key:
+                out.setdefault(message_id(key, plural), (key, plural))
     for key, plural in retired_messages():
         out.setdefault(message_id(key, plural), (key, plural))
     return out
 
 
-def template_messages(path: Path) -> list[tuple[str, str]]:
+def templates() -> list[Traversable]:
+    """Each catalogue's template (``messages.pot``), companion's first."""
+    return [t for folder in catalogue_folders()
+            if (t := folder.joinpath("messages.pot")).is_file()]
+
+
+def template_messages(path: Traversable) -> list[tuple[str, str]]:
     """The ``(msgid, plural)`` pairs of the template at ``path``: only its ``msgid`` and
     ``msgid_plural`` lines are read (much less work than Babel's full parse)."""
     out: list[tuple[str, str]] = []
@@ -288,10 +298,13 @@ def template_messages(path: Path) -> list[tuple[str, str]]:
 
 
 def retired_messages() -> list[tuple[str, str]]:
-    """The ``(msgid, plural)`` pairs in :data:`RETIRED`."""
-    if not RETIRED.is_file():
-        return []
-    return [(str(k), str(p)) for k, p in json.loads(RETIRED.read_text("utf-8"))]
+    """The ``(msgid, plural)`` pairs in every catalogue's :data:`RETIRED` list."""
+    out = []
+    for folder in catalogue_folders():
+        path = folder.joinpath(RETIRED)
+        if path.is_file():
+            out += [(str(k), str(p)) for k, p in json.loads(path.read_text("utf-8"))]
+    return out
 
 
 def message_by_id(mid: str) -> tuple[str, str]:
@@ -372,27 +385,53 @@ def wire(value: Any) -> Any:
 
 # -- rendering ------------------------------------------------------------------------------------
 EDITION_LOCALES: list[Traversable] = []
-"""Catalogue folders of editions installed from outside (:func:`add_catalogues`)."""
+"""Catalogue folders of the editions (:func:`add_catalogues`), beside companion's own."""
+_FINDERS: list[Callable[[], Iterable[Traversable]]] = []
 
 
 def add_catalogues(folder: Traversable) -> None:
-    """Read an edition's own translations (``<lang>/LC_MESSAGES/messages.po`` in ``folder``)
-    beside companion's: its messages render in every language the companion speaks."""
+    """Read an edition's own translations (``<lang>/LC_MESSAGES/messages.po`` in ``folder``,
+    its template ``messages.pot`` and ``retired.json``) beside companion's: its messages render
+    in every language the companion speaks, and a log's message ids name them."""
     if folder not in EDITION_LOCALES:
         EDITION_LOCALES.append(folder)
-        catalogue.cache_clear()
+        _forget()
+
+
+def find_catalogues_with(finder: Callable[[], Iterable[Traversable]]) -> None:
+    """Told by the edition registry (:mod:`companion.plugins.editions`) how to list every
+    installed edition's catalogue folder without loading its rules: asked the first time a
+    catalogue or a message id is read, so each reader finds every edition's words whatever
+    was loaded first (a page's catalogue fetched before any game, a log replayed)."""
+    _FINDERS.append(finder)
+    _forget()
+
+
+def catalogue_folders() -> list[Traversable]:
+    """Companion's catalogue folder, then each edition's."""
+    while _FINDERS:
+        for folder in _FINDERS.pop(0)():
+            if folder not in EDITION_LOCALES:
+                EDITION_LOCALES.append(folder)
+    return [LOCALES, *EDITION_LOCALES]
+
+
+def _forget() -> None:
+    """Drop what was read from the catalogues (an edition's were added)."""
+    for cached in (catalogue, known_messages, _plural_index, plural_forms):
+        cached.cache_clear()
 
 
 @cache
 def catalogue(lang: str) -> Catalog | None:
-    """Language ``lang``'s catalogue (with the installed editions' own messages), or None for
-    English and unknown languages."""
+    """Language ``lang``'s catalogue (companion's, with every edition's own messages), or None
+    for English and unknown languages."""
     path = LOCALES / lang / "LC_MESSAGES" / "messages.po"
     if lang == SOURCE or not path.is_file():
         return None
     with path.open("rb") as f:
         cat = read_po(f, locale=lang)
-    for folder in EDITION_LOCALES:
+    for folder in catalogue_folders()[1:]:
         extra = folder.joinpath(lang, "LC_MESSAGES", "messages.po")
         if extra.is_file():
             with extra.open("rb") as f:

@@ -36,7 +36,7 @@ from companion.engine.context import Ctx as Ctx  # editions and tests import the
 from companion.engine.context import cites as cites
 from companion.engine.event_format import EVENT_TYPES, is_current, renamed_to, upcast
 from companion.engine.help import Help
-from companion.engine.i18n import Msg
+from companion.engine.i18n import Msg, add_catalogues
 from companion.engine.registry import handler, unanswered
 from companion.engine.state import BaseState, SharedEvents, draft, seal
 from companion.engine.types import BANKER, Action, Command, Event, GameSetup, IllegalCommand
@@ -55,6 +55,8 @@ class Rules(SharedEvents[S], CitationCatalogue, GenericAsks[S], ABC):
     title: str = ""
     family: str = ""
     prompt_help: Mapping[str, Help] = {}
+    """First-game help for each prompt kind the edition asks (companion/service/prompt_help.py;
+    tests/story/test_prompt_help.py fails on a kind with none)."""
     move_words: Mapping[str, str] = {}
     """Each of the edition's commands as a player names that move (``"{player}'s catch"``,
     a message marked ``N_``), for the banker's undo and the history."""
@@ -62,10 +64,10 @@ class Rules(SharedEvents[S], CitationCatalogue, GenericAsks[S], ABC):
     """Each prompt kind's short forms for the 128x64 OLED (``N_`` messages naming the
     prompt's arguments: hardware/glance.py uses the first its message fills)."""
     locales: Traversable | None = None
-    """An edition installed from outside brings the translations of its own messages here:
-    ``<lang>/LC_MESSAGES/messages.po`` (a shipped edition's are in companion/locales)."""
-    """First-game help for each prompt kind the edition asks (companion/service/prompt_help.py;
-    tests/story/test_prompt_help.py fails on a kind with none)."""
+    """The edition's own words in every language: ``messages.pot`` and
+    ``<lang>/LC_MESSAGES/messages.po`` in the ``locales`` folder of its package (kept by
+    ./scripts/messages for a shipped edition); read beside companion's catalogue from the
+    moment the class exists (:func:`companion.engine.i18n.add_catalogues`)."""
     page: Mapping[str, Any] = {}
     """What the phone page draws differently for this edition, as data it reads (it never
     names an edition): ``panels`` (its own sections of the table: ``type_mats``,
@@ -78,8 +80,10 @@ class Rules(SharedEvents[S], CitationCatalogue, GenericAsks[S], ABC):
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """An edition (a class that sets ``name`` and leaves nothing abstract) must answer
         every prompt it may ask (:func:`companion.engine.registry.unanswered`): checked at
-        import, not at the table."""
+        import, not at the table. Its own catalogues (``locales``) are read from then on."""
         super().__init_subclass__(**kwargs)
+        if cls.locales is not None:
+            add_catalogues(cls.locales)
         if "name" not in vars(cls) or any(getattr(getattr(cls, n, None), "__isabstractmethod__",
                                                   False) for n in dir(cls)):
             return  # a part of an edition (ABCMeta has not yet counted its abstract methods)

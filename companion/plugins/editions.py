@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import logging
 from importlib.metadata import EntryPoint, entry_points
+from importlib.resources.abc import Traversable
+from importlib.util import find_spec
+from pathlib import Path
 from typing import Any
 
 from companion.engine import event_format, i18n
@@ -54,14 +57,32 @@ def available() -> list[str]:
 event_format.on_unknown_type(available)
 
 
+def catalogue_folders() -> list[Traversable]:
+    """Each installed edition's own catalogues: the ``locales`` folder beside the module its
+    entry point names (where its rules' ``locales`` point), found without importing its rules
+    (importing the five shipped ones takes ~170 ms; this, a few)."""
+    out: list[Traversable] = []
+    for point in _entry_points().values():
+        try:
+            spec = find_spec(point.module)
+        except (ImportError, ValueError):  # its package is not installed: no words to read
+            continue
+        if spec is not None and spec.origin is not None:
+            folder = Path(spec.origin).parent / "locales"
+            if folder.is_dir():
+                out.append(folder)
+    return out
+
+
+i18n.find_catalogues_with(catalogue_folders)
+
+
 def register_edition(rules: Rules[Any]) -> None:
     """Add an edition that is not installed (a test's) under ``rules.name``; its data is
     checked now, as an installed edition's is when first used (SeedError if bad)."""
     if not rules.name or rules.name in known():
         raise ValueError(f"edition name {rules.name!r} is empty or taken")
     rules.check()
-    if rules.locales is not None:
-        i18n.add_catalogues(rules.locales)
     _registered[rules.name] = _cache[rules.name] = rules
 
 
@@ -98,7 +119,5 @@ def find_edition(name: str) -> Rules[Any]:
         rules.check()  # a seed naming something no rule handles fails here, at start-up
     finally:
         _loading.discard(name)
-    if rules.locales is not None:
-        i18n.add_catalogues(rules.locales)
     _cache[name] = rules
     return rules

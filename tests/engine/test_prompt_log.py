@@ -61,9 +61,11 @@ def test_a_retired_message_id_still_reads_back() -> None:
 
 def test_every_message_id_names_one_message_of_the_template() -> None:
     ids = i18n.known_messages()
-    with (i18n.LOCALES / "messages.pot").open("rb") as f:  # Babel's own reading of it
-        template = {(m.id[0], m.id[1]) if isinstance(m.id, tuple) else (m.id, "")
-                    for m in read_po(f) if m.id}
+    template = set()
+    for path in i18n.templates():  # companion's and each edition's, as Babel reads them
+        with path.open("rb") as f:
+            template |= {(m.id[0], m.id[1]) if isinstance(m.id, tuple) else (m.id, "")
+                         for m in read_po(f) if m.id}
     assert len(ids) > 1000 and set(ids.values()) == template | set(i18n.retired_messages())
     assert all(i18n.message_id(*msg) == mid for mid, msg in ids.items())
 

@@ -9,8 +9,10 @@ import subprocess
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-WRITTEN = ["companion/locales/messages.pot", *(
-    str(p.relative_to(ROOT)) for p in sorted(ROOT.glob("companion/locales/*/LC_MESSAGES/*.po")))]
+WRITTEN = [str(p.relative_to(ROOT)) for p in sorted(
+    [*ROOT.glob("companion/locales/**/messages.po*"),
+     *ROOT.glob("companion/editions/*/locales/**/messages.po*")])]
+"""Every template and catalogue the script writes: companion's and each edition's."""
 
 
 def test_the_messages_script_leaves_an_unchanged_tree_unchanged(tmp_path: Path) -> None:

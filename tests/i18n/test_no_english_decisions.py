@@ -23,12 +23,12 @@ JS = [p for p in sorted((ROOT / "web").rglob("*.js")) if "vendor" not in p.parts
 TEXT_NAMES = {"say", "says", "said", "text", "line", "lines", "message", "headline", "render",
               "str", "join", "error", "reason"}
 """Names that hold (or make) text a reader sees."""
-ENGLISH = " ".join(re.findall(r'^msgid(?:_plural)? "(.*)"$', (
-    ROOT / "companion/locales/messages.pot").read_text("utf-8"), re.M)).lower()
-"""Every message's English (the catalogue's template): what a decision would look for."""
-ENGLISH = " ".join(re.findall(r'^msgid(?:_plural)? "(.*)"$', (
-    ROOT / "companion/locales/messages.pot").read_text("utf-8"), re.M)).lower()
-"""Every message's English (the catalogue's template): what a decision would look for."""
+ENGLISH = " ".join(re.findall(r'^msgid(?:_plural)? "(.*)"$', "\n".join(
+    p.read_text("utf-8") for p in [ROOT / "companion/locales/messages.pot",
+                                   *(ROOT / "companion/editions").glob("*/locales/messages.pot")]),
+    re.M)).lower()
+"""Every message's English (companion's and each edition's templates): what a decision would
+look for."""
 SYSTEM_TEXT = {("companion/store/database.py", "locked"),
                ("companion/store/database.py", "readonly"),
                ("companion/store/database.py", "unable to open")}

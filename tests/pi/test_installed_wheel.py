@@ -6,6 +6,7 @@ the wheel is invisible to every test that runs from the source tree."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -121,6 +122,15 @@ def test_every_page_asset_and_catalogue_answers_from_the_installed_wheel(install
     missing = {url: status for url, (status, body) in answers.items()
                if status != 200 or not body}
     assert not missing, f"the installed wheel does not serve: {missing}"
+
+
+def test_an_editions_own_words_answer_from_the_installed_wheel(installed: str) -> None:
+    """An edition's words are in its own catalogue (companion/editions/<x>/locales): the
+    installed companion serves them in the page's catalogue before any game was started."""
+    status, body = _get(installed + "/api/i18n/it.json")
+    assert status == 200
+    said = json.loads(body)["messages"].get("{player}: accept the challenge.")
+    assert said == "{player}: accetta la sfida."
 
 
 def test_the_phone_screen_is_kept_on_by_the_installed_companion(installed: str) -> None:

@@ -63,6 +63,7 @@ class MarioView(TypedDict):
 class MarioRules(MarioRentAsked, MarioBowser, MonopolyRules):
     """The Super Mario Bros. Movie Edition."""
     data_folder = resources.files("seeds")  # seeds/<name>.toml and the files beside it
+    locales = resources.files(__name__) / "locales"  # its own words in every language
 
     name = "mario"
     title = "Monopoly: The Super Mario Bros. Movie Edition"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from importlib import resources
 from typing import Any
 
 from companion.editions.master_trainer.base import (
@@ -38,6 +39,7 @@ class MasterTrainerRules(ViewRules):
     a Pokémon Master. Players move their own movers; the companion keeps the rest."""
 
     citation_file = "seeds/master-trainer/rules.toml"
+    locales = resources.files("companion.editions.master_trainer") / "locales"  # its own words
     prompt_help = PROMPT_HELP
     move_words = MOVES
     glance_forms = GLANCES

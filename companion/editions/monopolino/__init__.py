@@ -190,6 +190,7 @@ class DiscardPile(DeckPolicy):
 class MonopolinoRules(MonopolyRules):
     """Monopolino (Editrice Giochi), for 2 to 4 players."""
     data_folder = resources.files("seeds")  # seeds/<name>.toml and the files beside it
+    locales = resources.files(__name__) / "locales"  # its own words in every language
 
     name = "monopolino"
     title = "Monopolino"

@@ -76,6 +76,7 @@ class PokemonReleased(EventData):
 class PokemonRules(TableSettings, PokemonSpaces, PokemonCatching, PokemonBattles, MonopolyRules):
     """Monopoly: Pokémon Edition."""
     data_folder = resources.files("seeds")  # seeds/<name>.toml and the files beside it
+    locales = resources.files(__name__) / "locales"  # its own words in every language
 
     name = "pokemon"
     title = "Monopoly: Pokémon Edition"

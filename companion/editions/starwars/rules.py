@@ -68,6 +68,7 @@ class StarWarsView(TypedDict):
 class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
     """Monopoly: Star Wars (ship tokens, Use the Force, the most properties wins)."""
     data_folder = resources.files("seeds")  # seeds/<name>.toml and the files beside it
+    locales = resources.files("companion.editions.starwars") / "locales"  # its own words
 
     name = "starwars"
     title = "Monopoly: Star Wars"
