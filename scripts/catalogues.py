@@ -117,10 +117,12 @@ def update(po: Catalog, template: Catalog, known: Mapping[Any, Message]) -> None
 def new_po(lang: str, like: Catalog | None) -> Catalog:
     """A new catalogue for ``lang``: the header of companion's own (its plural rule) if there
     is one, else Babel's for the language (``pybabel init``)."""
+    if like is None:
+        return Catalog(locale=Locale.parse(lang), domain="messages", project="Board Companion",
+                       version="VERSION", fuzzy=False)
     po = Catalog(locale=Locale.parse(lang), domain="messages", fuzzy=False,
-                 header_comment=like.header_comment if like is not None else None)
-    if like is not None:
-        po.mime_headers = like.mime_headers
+                 header_comment=like.header_comment)
+    po.mime_headers = like.mime_headers
     return po
 
 

@@ -167,3 +167,22 @@ def test_the_pages_pseudo_language_decorates_an_editions_words() -> None:
 
     messages = pseudo_catalogue()["messages"]
     assert messages["{player}: accept the challenge."] == "⟦{player}: accept the challenge.⟧"
+
+
+def test_an_editions_retired_and_current_message_ids_read_back(tmp_path: Path) -> None:
+    """An edition's catalogue folder brings its template and its retired msgids: a log that
+    stored either by id reads the words back."""
+    from companion.engine import i18n
+
+    (tmp_path / "messages.pot").write_text('msgid "Lemon words: {x}"\nmsgstr ""\n', "utf-8")
+    (tmp_path / "retired.json").write_text('[["Old lemon words", ""]]\n', "utf-8")
+    i18n.add_catalogues(tmp_path)
+    try:
+        for key in ("Lemon words: {x}", "Old lemon words"):
+            assert i18n.message_by_id(message_id(key)) == (key, "")
+    finally:
+        i18n.EDITION_LOCALES.remove(tmp_path)
+        i18n.known_messages.cache_clear()
+        i18n.catalogue.cache_clear()
+    with pytest.raises(ValueError, match="no message has the id"):
+        i18n.message_by_id(message_id("Old lemon words"))
