@@ -1,7 +1,8 @@
 """The catalogues are complete: every message the code makes (extracted as scripts/messages
 does, with babel.cfg) is translated in every language, no catalogue holds a message the code
 no longer makes, a translation keeps its placeholders, and the page's plural categories pick
-the same form as the catalogue's own Plural-Forms."""
+the same form as the catalogue's own Plural-Forms. The catalogue read here is companion's with
+every installed edition's beside it (each catalogue file alone: test_edition_catalogues.py)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from babel import Locale
 from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 
+import companion.plugins.editions  # noqa: F401 - lists every installed edition's catalogue
 from companion.engine.i18n import (
     LANGUAGES,
     PLACEHOLDER,
