@@ -186,3 +186,21 @@ def test_an_editions_retired_and_current_message_ids_read_back(tmp_path: Path) -
         i18n.catalogue.cache_clear()
     with pytest.raises(ValueError, match="no message has the id"):
         i18n.message_by_id(message_id("Old lemon words"))
+
+
+def test_a_broken_installed_package_leaves_the_other_editions_words_readable(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An installed edition whose package fails to import (available() says why) has no words
+    to read; every other edition's catalogue is still found."""
+    from importlib.metadata import EntryPoint
+
+    from companion.plugins import editions
+
+    (tmp_path / "broken_words_pkg").mkdir()
+    (tmp_path / "broken_words_pkg/__init__.py").write_text("raise RuntimeError('broken')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    shipped = editions.catalogue_folders()
+    broken = EntryPoint("broken", "broken_words_pkg.rules:Rules", editions.GROUP)
+    real = editions._entry_points()
+    monkeypatch.setattr(editions, "_entry_points", lambda: {"broken": broken, **real})
+    assert editions.catalogue_folders() == shipped
