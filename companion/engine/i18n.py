@@ -4,8 +4,9 @@ A :class:`Msg` is what the rules say: an English msgid with named ``{placeholder
 with :class:`Msgs`, an English plural) plus its arguments. It *is* a ``str`` whose value is
 the English text, so every reader written for plain text (logs, tests, the story) keeps
 working; :func:`render` gives it in another language from the gettext catalogues in
-``companion/locales/<lang>/LC_MESSAGES/messages.po`` (Babel reads them: plural forms from each
-catalogue's ``Plural-Forms``, numbers and money from CLDR). English is the source language:
+``companion/locales/<lang>/LC_MESSAGES/messages.po`` and each edition's own beside it
+(:func:`catalogue_folders`; Babel reads them: plural forms from each catalogue's
+``Plural-Forms``, numbers and money from CLDR). English is the source language:
 it has no catalogue.
 
 Arguments are text (players' names), one of the box's own words (:class:`Word`: a space's
@@ -41,7 +42,9 @@ from companion.engine.money import Currency
 SOURCE = "en"
 """The language the messages are written in (no catalogue)."""
 LOCALES = Path(__file__).parents[1] / "locales"
-"""One folder per language with a catalogue: ``<lang>/LC_MESSAGES/messages.po``."""
+"""Companion's own catalogues (what companion/, web/, hardware/ say): ``messages.pot`` and one
+folder per language, ``<lang>/LC_MESSAGES/messages.po``; each edition has its own folder of the
+same shape (:func:`catalogue_folders`)."""
 NAMES = {"en": "English", "it": "Italiano", "es": "Español"}
 """Each language by its own name (the page's choice shows these)."""
 LANGUAGES = tuple(sorted({SOURCE, *(p.parent.parent.name for p in
