@@ -103,12 +103,12 @@ def _name(view: Mapping[str, Any], pid: str | None, lang: str = i18n.SOURCE) -> 
 def counted(view: Mapping[str, Any], player: Mapping[str, Any],
             lang: str = i18n.SOURCE) -> str:
     """What the game counts for ``player``, short, with ``lang``'s decimal mark: "₥1500",
-    "€6.50" / "€6,50", "19" (Poké Balls, coins), "4PP" (Master Trainer's Power Points) or ""
+    "€6.50" / "€6,50", "19" (Poké Balls, coins), a score's short words ("4PP") or ""
     (nothing to count)."""
     money = player.get("money")
     if money is None:
-        power = player.get("power_points")
-        return "" if power is None else i18n.render(Msg("{n}PP", n=int(power)), lang)
+        score = player.get("score")
+        return "" if score is None else i18n.render(score["short"], lang)
     currency = view.get("currency") or {}
     if currency.get("symbol") and isinstance(money, int):
         return short_money(money, Currency(str(currency.get("one", "")),

@@ -15,10 +15,25 @@ BANK = "bank"
 """The account id of the Bank (money not held by a player)."""
 
 
-class PlayerView(TypedDict):
+class Score(TypedDict):
+    """Points a player counts towards a goal, where an edition has them (a player's
+    ``score``; the page and the OLED show it where money would be)."""
+
+    points: int
+    goal: int
+    label: Msg
+    """What the points are called ("Power Points")."""
+    count: Msg
+    """``points`` in words ("{n} Power Points")."""
+    short: Msg
+    """``points`` in a few letters, for the OLED ("{n}PP")."""
+
+
+class _PlayerCore(TypedDict):
     """A player as every phone receives them (``players`` of a view): what every edition
     gives. An edition may add its own keys (declared in its package, on a TypedDict that
-    extends this one); the page draws those it knows."""
+    extends this one); the page draws those it knows, and ``score`` (a :class:`Score`)
+    from any edition that sends it."""
 
     id: str
     name: str
@@ -35,6 +50,14 @@ class PlayerView(TypedDict):
     in_jail: bool
     bankrupt: bool
     is_current: bool
+
+
+class PlayerView(_PlayerCore, total=False):
+    """A player as every phone receives them (``_PlayerCore``), with what only some editions
+    send."""
+
+    score: Score
+    """Points towards a goal, in an edition that counts them (shown where money would be)."""
 
 
 class _ActionCore(TypedDict):

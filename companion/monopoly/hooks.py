@@ -68,7 +68,7 @@ FAMILY_HOOKS: Mapping[str, str] = {
     "describe": "one side of a trade in words",
     "standing_actions": "edition actions open at any time (Mario: rent to ask for)",
     # the end and the page
-    "game_over_at": "Mario's GAME OVER mark on a space",
+    "board_marks": "words on spaces, pieces and lines on the board (Mario: Bowser, GAME OVER)",
     "ended": "the winners once the game is over",
     "end_cite": "the rule that ended the game",
     "final_ranking": "the winners when the banker ends the game early",

@@ -45,7 +45,7 @@ from companion.monopoly.story import STORY_COUNTERS
 from companion.monopoly.totals import Totals
 from companion.monopoly.trades import MonopolyTrades
 from companion.monopoly.turns import TURN, MonopolyTurns
-from companion.monopoly.view import monopoly_view
+from companion.monopoly.view import NO_MARKS, BoardMarks, monopoly_view
 
 C = Ctx[MonopolyState]
 
@@ -112,11 +112,6 @@ class MonopolyRules(
             for kind in self.FEATURES[feature]:
                 out.setdefault(kind, why)
         return out
-
-    def game_over_at(self, state: MonopolyState, index: int) -> bool:
-        """Mario's GAME OVER mark on a location (shown in every edition's view, never set
-        outside Mario)."""
-        return False
 
     quiet_kinds: frozenset[str] = frozenset({"go", "jail", "free_parking"})
     """Space kinds where landing does nothing by itself (no ``@space_kind`` handler)."""
@@ -433,6 +428,15 @@ class MonopolyRules(
         out = monopoly_view(self, state)
         out["extra"] = self.extra_view(state)
         return out
+
+    pot_label: str | None = None
+    """The edition's name for the pot in the middle of the board (a message id): when set,
+    the page always shows the pot under it; else as "Pot", once there is money in it."""
+
+    def board_marks(self, state: MonopolyState) -> BoardMarks:
+        """Edition hook: its words on the board's spaces, its pieces that are no player's and
+        its lines for the middle of the board (none by default)."""
+        return NO_MARKS
 
     def extra_view(self, state: MonopolyState) -> Mapping[str, object]:
         """Edition hook: the edition's own values for the page (``view["extra"]``; each

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, NotRequired, Protocol, TypedDict
 
 from companion.engine.i18n import Msg
 from companion.engine.types import Action
@@ -10,6 +10,65 @@ from companion.monopoly.board import Board
 from companion.monopoly.board_edit import facts_by_space
 from companion.monopoly.state import Assets, MonopolyState
 from companion.monopoly.turns import ORDER
+
+
+class SpaceFlag(TypedDict):
+    """A word on a space of the board (a GAME OVER mark, a booth): the page reads it out with
+    the space and, when ``shown``, also writes it on the space."""
+
+    kind: str
+    """What it is, as a CSS class of the space ("over"); the page decides nothing from it."""
+    text: Msg
+    shown: bool
+
+
+class BoardPiece(TypedDict):
+    """A piece on the board that is no player's (Bowser)."""
+
+    index: int
+    """The space it stands on."""
+    mark: Msg
+    """Its short mark on that space ("B")."""
+    here: Msg
+    """What the space's reading says of it ("Bowser is here")."""
+
+
+class BoardNote(TypedDict):
+    """A line the page writes in the middle of the board."""
+
+    text: Msg
+    mark: NotRequired[Msg]
+    """A piece's mark written before the line."""
+
+
+class SpaceView(TypedDict):
+    """A space as the view's ``board.spaces`` gives it."""
+
+    index: int
+    id: str
+    name: str
+    kind: str
+    color: str | None
+    price: NotRequired[int]
+    rent: NotRequired[int]
+    owner: NotRequired[str | None]
+    amount: NotRequired[int]
+    """A tax space's amount."""
+    unverified: NotRequired[list[str]]
+    """Its facts shipped as defaults, not yet checked against the box."""
+    flags: NotRequired[list[SpaceFlag]]
+
+
+class BoardMarks(TypedDict):
+    """What an edition adds to its board's view (``MonopolyRules.board_marks``)."""
+
+    flags: dict[int, list[SpaceFlag]]
+    """By space index."""
+    pieces: list[BoardPiece]
+    notes: list[BoardNote]
+
+
+NO_MARKS = BoardMarks(flags={}, pieces=[], notes=[])
 
 
 class ViewedRules(Protocol):
@@ -21,7 +80,9 @@ class ViewedRules(Protocol):
 
     def legal_actions(self, state: MonopolyState) -> list[Action]: ...
 
-    def game_over_at(self, state: MonopolyState, index: int) -> bool: ...
+    pot_label: str | None
+
+    def board_marks(self, state: MonopolyState) -> BoardMarks: ...
 
     def describe(self, state: MonopolyState, a: Assets) -> str: ...
 
@@ -43,7 +104,7 @@ def marks_of(facts: Any) -> dict[str, list[str]]:
 
 
 def space_entries(board: Board) -> tuple[tuple[int | None, dict[str, Any]], ...]:
-    """Each space's entry in the view as far as the board says (owner and GAME OVER left to
+    """Each space's entry in the view as far as the board says (owner and flags left to
     fill, keys in the view's order), with its index when it is ownable: worked out once per
     board instead of for every view."""
     marks = marks_of(board.data.get("unverified_facts", ()))
@@ -52,7 +113,7 @@ def space_entries(board: Board) -> tuple[tuple[int | None, dict[str, Any]], ...]
         item: dict[str, Any] = {"index": s.index, "id": s.id, "name": s.name, "kind": s.kind,
                                 "color": s.color}
         if s.ownable:
-            item.update(price=s.price, rent=s.rent, owner=None, game_over=False)
+            item.update(price=s.price, rent=s.rent, owner=None)
         if s.kind == "tax":
             item["amount"] = s.amount
         if s.id in marks:  # facts shipped as defaults, not (yet) checked against the box
@@ -82,12 +143,15 @@ def monopoly_view(rules: ViewedRules, state: MonopolyState) -> dict[str, Any]:
     ]
     spaces = []
     deeds = state.deeds
+    marked = rules.board_marks(state)
+    flags = marked["flags"]
     for index, base in b.derived("view_spaces", space_entries):
         item = base.copy()
-        if index is not None:  # ownable: who owns it, and Mario's GAME OVER mark
+        if index is not None:  # ownable: who owns it
             deed = deeds.get(index)
             item["owner"] = deed.owner if deed else None
-            item["game_over"] = rules.game_over_at(state, index)
+        if base["index"] in flags:
+            item["flags"] = flags[base["index"]]
         spaces.append(item)
     auction = state.auction
     return {
@@ -100,8 +164,10 @@ def monopoly_view(rules: ViewedRules, state: MonopolyState) -> dict[str, Any]:
         "finished": state.finished, "winners": list(state.winners),
         "end_reason": state.end_reason, "end_rule": rules.end_rule(state),
         "pot": state.pot, "pot_text": b.currency.format(state.pot),
+        **({} if rules.pot_label is None else {"pot_label": Msg(rules.pot_label)}),
         "board": {"spaces": spaces, "colors": dict(b.color_names),
-                  "unverified": list(b.unverified)},
+                  "unverified": list(b.unverified),
+                  "pieces": marked["pieces"], "notes": marked["notes"]},
         "auction": None if auction is None else {
             "space": auction.space, "high": auction.high, "bidder": auction.bidder,
             "passed": list(auction.passed), "floor": auction.floor},

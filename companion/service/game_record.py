@@ -101,6 +101,8 @@ class _MonopolyPart(TypedDict, total=False):
     turn_no: int
     pot: int
     pot_text: str
+    pot_label: Any
+    """The edition's name for its pot (a message), when it names it (``Rules.pot_label``)."""
     auction: dict[str, Any] | None
     debt: dict[str, Any] | None
     trades: list[dict[str, Any]]

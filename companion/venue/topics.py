@@ -70,11 +70,12 @@ def digest(view: Mapping[str, Any], game_id: str, created: float | None = None) 
     players = []
     for p in view.get("players", []):
         money = p.get("money")
-        power = p.get("power_points")
+        score = p.get("score") or {}
         if money is not None:
             points, text = int(money), str(p.get("money_text") or money)
         else:
-            points, text = int(power or 0), f"{int(power or 0)} PP"
+            points = int(score.get("points", 0))
+            text = f"{points} PP"
         players.append({"id": p["id"], "name": p["name"], "token": p.get("token"),
                         "points": points, "points_text": text,
                         "is_current": bool(p.get("is_current")),

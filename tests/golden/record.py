@@ -2,6 +2,7 @@
 
     python tests/golden/record.py              # adds golden logs for new examples/editions
     python tests/golden/record.py --examples   # also refreshes the example scripts' finals
+    python tests/golden/record.py --views      # also refreshes every golden log's views
 
 Each example script in examples/ is played to the end and exported as the service exports a
 game (a head line, then one JSON line per event). For each edition one game is also stopped
@@ -20,7 +21,7 @@ from typing import Any
 from companion.engine.state import BaseState
 from companion.engine.types import Event
 from companion.service import game, script
-from tests.playing import fingerprint, recorded_views, seat_views
+from tests.playing import fingerprint, recorded_views, replay_export, seat_views
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = Path(__file__).resolve().parent
@@ -67,7 +68,9 @@ def mid_turn(state: BaseState) -> bool:
 def main(argv: list[str]) -> int:
     """Record golden logs that do not exist yet (never overwrite one: it stands for saved
     games of the version that wrote it) and, with ``--examples``, refresh the recorded final
-    state of every example script (after a rule change that is meant to change them)."""
+    state of every example script (after a rule change that is meant to change them); with
+    ``--views``, the views each golden log replays to (after the view's shape changes on
+    purpose; the logs stay as they are)."""
     LOGS.mkdir(exist_ok=True)
     table = GOLDEN / "finals.json"
     finals: dict[str, Any] = json.loads(table.read_text("utf-8")) if table.exists() else {}
@@ -76,6 +79,10 @@ def main(argv: list[str]) -> int:
     views = recorded_views(str(GOLDEN)) if views_file.exists() else {}
     mids = {e["example"] for n, e in golden.items() if n.endswith(".mid-turn")}
     mid_done = {json.loads((ROOT / "examples" / e).read_text("utf-8"))["edition"] for e in mids}
+    if "--views" in argv:
+        for name, entry in golden.items():
+            lines = (LOGS / entry["log"]).read_text("utf-8").splitlines()
+            views[name] = seat_views(replay_export(lines))
     added = 0
     for path in sorted((ROOT / "examples").glob("*.json")):
         data = json.loads(path.read_text("utf-8"))

@@ -33,7 +33,9 @@ def test_the_turn_line_and_the_balances_speak_the_tables_language() -> None:
     assert _texts(screens.game_rows(VIEW, None, 0, "es"))[0] == "Le toca a Zoë"
     english = _texts(screens.game_rows(VIEW, None, 0))
     assert english[0] == "Zoë's turn" and english[2:4] == ["Zoë €7.50", "Дмитрий €1250.50"]
-    assert screens.counted({"currency": None}, {"money": None, "power_points": 4}, "it") == "4PP"
+    assert screens.counted({"currency": None}, {"money": None, "score": {
+        "points": 4, "goal": 40, "label": Msg("Power Points"),
+        "count": Msg("{n} Power Points", n=4), "short": Msg("{n}PP", n=4)}}, "it") == "4PP"
 
 
 def test_the_end_screen_says_who_won_in_the_tables_language() -> None:

@@ -58,7 +58,7 @@ def check_books(t: Table) -> None:
     view = game.view(state)
     json.dumps(view)  # plain JSON for every front end
     for p in view["players"]:
-        assert p["power_points"] == revived_power(state.trainer(p["id"]))
+        assert p["score"]["points"] == revived_power(state.trainer(p["id"]))
         other = game.view(state, p["id"])
         for q in other["players"]:
             assert q["id"] == p["id"] or "cards" not in q["items"], "a hand is not secret"

@@ -16,7 +16,7 @@ def test_view_has_the_contract_shape_without_money_or_board() -> None:
     assert {"teams", "power_points", "knocked_out", "item_hands", "evolution_bonuses",
             "catch_odds", "final_battle"} <= set(v["extra"])
     ash = v["players"][0]
-    assert ash["name"] == "Ash" and ash["is_current"] and ash["power_points"] == 3
+    assert ash["name"] == "Ash" and ash["is_current"] and ash["score"]["points"] == 3
     assert ash["team"][0]["name"] == "Pikachu" and ash["team"][0]["starter"]
 
 
@@ -56,8 +56,8 @@ def test_views_of_one_state_share_the_table_but_never_a_hand() -> None:
     assert t.view("ash")["players"][1]["items"] == {"count": 1}
     t.give("ash", team=("raichu",))
     assert t.view("misty")["extra"]["evolution_bonuses"]["ash"] == {"raichu": 3}
-    assert t.view("misty")["players"][0]["power_points"] > expected["misty"][
-        "players"][0]["power_points"]  # type: ignore[index]
+    assert t.view("misty")["players"][0]["score"]["points"] > expected["misty"][
+        "players"][0]["score"]["points"]  # type: ignore[index]
 
 
 def test_evolution_bonus_shown_and_used_as_battle_strength() -> None:

@@ -152,7 +152,8 @@ def test_sweets_and_balloons_pay_the_lottery() -> None:
     t.roll(1)  # balloons
     assert t.money("anna") == 700 and t.money("ben") == 700
     assert t.state.pot == 100
-    assert game.view(t.state)["extra"]["lottery_text"] == "€1.00"
+    view = game.view(t.state)
+    assert (view["pot_text"], view["pot_label"]) == ("€1.00", "Lottery pot")
 
 
 def test_lottery_takes_the_pot() -> None:

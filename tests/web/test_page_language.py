@@ -100,6 +100,11 @@ def test_an_italian_phone_reads_monopolino_in_italian(browser: Any, tmp_path: Pa
         # page's own money figures in Italian digits (€4,50, never €4.50)
         for heading in ("Giocatori", "Botteghini e LOTTERIA", "Tabellone"):
             expect()(italian.get_by_role("heading", name=heading)).to_be_visible()
+        # the pot under the name Monopolino gives it, a booth on each street that has one
+        expect()(italian.locator(".board .mid .pot")).to_contain_text("Montepremi della LOTTERIA")
+        owned = italian.locator(".cell.owned")
+        for i in range(owned.count()):
+            assert "botteghino" in (owned.nth(i).get_attribute("aria-label") or "")
         balance = italian.locator(".glance .balance").inner_text()
         assert balance.startswith("Hai ") and re.search(r"€\d+,\d\d$", balance), balance
         expect()(english.locator("#tab-table")).to_have_text("Table")

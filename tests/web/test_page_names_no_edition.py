@@ -8,6 +8,7 @@ import importlib
 import pkgutil
 import re
 from pathlib import Path
+from typing import Any
 
 from companion.engine.prompts import PromptKind
 from companion.monopoly.rules import MonopolyRules
@@ -71,3 +72,92 @@ def test_the_page_reads_no_log_line_by_its_words() -> None:
              for n, line in enumerate(path.read_text("utf-8").splitlines(), 1)
              if said.search(line)]
     assert found == []
+
+
+SHARED_VIEWS = ("companion.engine.types", "companion.service.game_record",
+                "companion.monopoly.view")
+"""Where the view's shared shape is declared (TypedDicts any edition may fill)."""
+APP = ROOT / "web" / "static" / "app.js"
+
+
+def _declared() -> set[str]:
+    """Every key the shared view declares (PhoneView, PlayerView, Score, the board's marks...)."""
+    out: set[str] = set()
+    for name in SHARED_VIEWS:
+        for value in vars(importlib.import_module(name)).values():
+            if isinstance(value, type) and issubclass(value, dict) and hasattr(
+                    value, "__required_keys__"):
+                out |= set(value.__annotations__)
+    return out
+
+
+def _keys(view: dict[str, Any]) -> set[str]:
+    """The names a view gives its parts: its own keys, ``extra``'s, a player's, the board's and
+    a space's (what the page reads by name; deeper keys are the parts' own data)."""
+    board = view.get("board") or {}
+    parts = [view, view.get("extra") or {}, *view["players"], board, *board.get("spaces", ())]
+    return {str(k) for part in parts for k in part}
+
+
+def _edition_only_fields() -> dict[str, str]:
+    """Key -> the one edition whose views send it (every seat's view of each example game's
+    end), less the keys the shared view declares."""
+    import json
+
+    from companion.service import game, script
+
+    by_edition: dict[str, set[str]] = {}
+    for path in sorted((ROOT / "examples").glob("*.json")):
+        data = json.loads(path.read_text("utf-8"))
+        state = script.run_script(data).state
+        keys = by_edition.setdefault(data["edition"], set())
+        for seat in [None, *(p.id for p in state.setup.players)]:
+            keys |= _keys(json.loads(json.dumps(game.view(state, seat), default=str)))
+    out = {}
+    for edition, keys in by_edition.items():
+        others = set().union(*(k for e, k in by_edition.items() if e != edition))
+        out |= {k: edition for k in keys - others}
+    return {k: e for k, e in out.items() if k not in _declared()}
+
+
+def _generic_code(source: str) -> str:
+    """app.js without the panels an edition declares (``PANELS``) and the functions only they
+    call: the code every edition's page runs."""
+    bodies = {m.group(1): m.group(0)
+              for m in re.finditer(r"(?ms)^function (\w+)\(.*?^}$", source)}
+    panels = re.search(r"(?s)const PANELS = \{(.*?)\};", source)
+    assert panels is not None
+    only = set(re.findall(r":\s*(\w+)", panels.group(1)))
+    grew = True
+    while grew:  # add the functions no code outside the panels names
+        rest = "".join(b for n, b in bodies.items() if n not in only)
+        rest += re.sub(r"(?ms)^function \w+\(.*?^}$", "", source)
+        more = {n for n in bodies if n not in only and any(
+            re.search(rf"\b{n}\b", bodies[p]) for p in only)
+            and not re.search(rf"\b{n}\b", rest.replace(bodies[n], ""))}
+        grew = bool(more)
+        only |= more
+    return "".join(b for n, b in bodies.items() if n not in only) + re.sub(
+        r"(?ms)^function \w+\(.*?^}$", "", source)
+
+
+NOT_THE_VIEWS = {
+    "order",  # S.seat.order: the seats' order the page keeps, not Master Trainer's extra.order
+    "items",  # g.items: a group of log lines; and bonusPicker names Attack Bonus cards from
+              # a player's hand (p.items), the prompt of one edition's battle
+    "types",  # typeName: Pokémon's type names (extra.types) for view.page.assets' items
+}
+"""Names the generic code reads that are not (only) an edition's view field."""
+
+
+def test_the_pages_generic_code_reads_no_field_only_one_edition_sends() -> None:
+    """Bowser, GAME OVER, the lottery, Power Points reach the board and the player cards as
+    the shared view's data (flags, pieces, notes, a named pot, a score), not as one edition's
+    fields read by name outside the panels that edition declares."""
+    only = _edition_only_fields()
+    assert {"bowser", "power_points", "teams"} <= set(only)  # the editions' own, found
+    code = _generic_code(APP.read_text("utf-8"))
+    read = set(re.findall(r"\??\.(\w+)\b(?!\s*\()", code))  # a property, not a method
+    read |= set(re.findall(r"""\[["'](\w+)["']\]""", code))
+    assert {f"{k} ({only[k]})" for k in read & set(only) - NOT_THE_VIEWS} == set()
+

@@ -590,9 +590,9 @@ function glance(v) {
     const big = amountText(p.money, p.money_text);
     if (big) sec.append(h("p", {class: "balance"}, h("span", {class: "muted"}, tr("You have") + " "),
       h("strong", {}, big)));
-    else if (p.power_points !== undefined) sec.append(h("p", {class: "balance"},
-      h("span", {class: "muted"}, tr("Power Points") + " "),
-      h("strong", {}, tr("{n} of {goal}", {n: p.power_points, goal: p.goal}))));
+    else if (p.score) sec.append(h("p", {class: "balance"},  /* points towards a goal (view's score) */
+      h("span", {class: "muted"}, p.score.label + " "),
+      h("strong", {}, tr("{n} of {goal}", {n: p.score.points, goal: p.score.goal}))));
   }
   const roll = v.last_roll || [];
   /* the last lines said, each with its rule (view.log_cites, beside view.log) */
@@ -1093,13 +1093,6 @@ function groupColor(c) {
   const keys = Object.keys((S.view.board && S.view.board.colors) || {}).sort();  /* any key order */
   return GROUP_FALLBACK[Math.max(0, keys.indexOf(c)) % GROUP_FALLBACK.length];
 }
-function flagWords(sp) {
-  const out = [];
-  if (sp.game_over) out.push(tr("GAME OVER"));
-  const booths = S.view.extra && S.view.extra.booths_on;
-  if (booths && booths[sp.index]) out.push(tr("booth"));
-  return out;
-}
 /* a space's or card's fact, named in the reader's words */
 const fieldWord = (f) => ({name: tr("name"), price: tr("price"), rent: tr("rent"), tax: tr("tax"),
   text: tr("text"), amount: tr("amount")}[f] || humanize(f).toLowerCase());
@@ -1109,7 +1102,7 @@ function boardSection(v) {
   const grid = h("div", {class: "ring", role: "list", "aria-label": trn("The board, {n} space",
     "The board, {n} spaces", n)});
   grid.style.setProperty("--n", cols);
-  const bowser = v.extra && v.extra.bowser;
+  const pieces = v.board.pieces || [];  /* pieces that are no player's, each with its mark */
   const at = (i) => {  /* GO at the bottom right, then clockwise like the real board */
     const k = i % side, edge = Math.floor(i / side);
     if (edge === 0) return [cols, cols - k];
@@ -1123,25 +1116,27 @@ function boardSection(v) {
     const idx = sp.index ?? i;
     const [row, col] = at(idx);
     const here = v.players.filter((p) => p.position === idx && !p.bankrupt);
-    const flags = flagWords(sp);
+    const flags = sp.flags || [];  /* the edition's words on this space: {kind, text, shown} */
+    const on = pieces.filter((x) => x.index === idx);
     const bits = [sp.name];
     if (sp.owner) bits.push(tr("owned by {player}", {player: playerName(sp.owner)}));
     else if (sp.price !== undefined) bits.push(tr("for sale at {amount}", {amount: money(sp.price)}));
     if (sp.rent !== undefined) bits.push(tr("rent {amount}", {amount: money(sp.rent)}));
     if (sp.amount !== undefined) bits.push(tr("pay {amount}", {amount: money(sp.amount)}));
-    bits.push(...flags);
+    bits.push(...flags.map((f) => f.text));
     /* facts the rulebook does not print: the shipped default until the banker confirms them */
     const unsure = (sp.unverified || []).map((f) => fieldWord(f === "amount" ? "tax" : f));
     if (unsure.length) {
       bits.push(tr("{facts} as shipped, not yet checked against your box", {facts: unsure}));
     }
-    if (bowser && bowser.position === idx) bits.push(tr("Bowser is here"));
+    bits.push(...on.map((x) => x.here));
     if (here.length) {
       bits.push(trn("{players} is here", "{players} are here", here.length,
         {players: here.map((p) => p.name)}));
     }
     const text = bits.join(", ");
-    const cell = h("button", {class: "cell" + (sp.game_over ? " over" : "") + (sp.owner ? " owned" : ""),
+    const cell = h("button", {class: ["cell", ...flags.map((f) => f.kind)
+      .filter((k) => /^[a-z][a-z-]*$/.test(k)), ...(sp.owner ? ["owned"] : [])].join(" "),
       role: "listitem", "aria-label": text, "data-space": idx,
       onclick: () => { S.spaceRead = idx; detail.textContent = text + "."; }});
     if (S.spaceRead === idx) detail.textContent = text + ".";
@@ -1153,10 +1148,10 @@ function boardSection(v) {
       cell.append(stripe);
     }
     cell.append(h("span", {class: "nm", "aria-hidden": "true"}, softHyphens(sp.name)));
-    if (sp.game_over) cell.append(h("span", {class: "flag", "aria-hidden": "true"}, tr("GAME OVER")));
+    for (const f of flags.filter((x) => x.shown)) cell.append(h("span", {class: "flag", "aria-hidden": "true"}, f.text));
     const toks = h("span", {class: "toks", "aria-hidden": "true"});
     for (const p of here) toks.append(dot(p.id));
-    if (bowser && bowser.position === idx) toks.append(h("span", {class: "bowser"}, tr("B")));
+    for (const x of on) toks.append(h("span", {class: "piece"}, x.mark));
     if (toks.childNodes.length) cell.append(toks);
     grid.append(cell);
   });
@@ -1164,22 +1159,12 @@ function boardSection(v) {
   mid.style.gridArea = `2 / 2 / ${cols} / ${cols}`;
   mid.append(h("p", {class: "mid-turn"}, v.current && !v.finished
     ? tr("{player}'s turn", {player: playerName(v.current)}) : ""));
-  if (bowser) {
-    const over = spaces.filter((x) => x.game_over).map((x) => x.name);
-    mid.append(h("p", {class: "bowser-line"}, h("span", {class: "bowser"}, tr("B")),
-      " " + (bowser.active ? tr("Bowser is on {space}.", {space: bowser.space})
-        : tr("Bowser is on {space} (asleep).", {space: bowser.space}))),
-    h("p", {class: "over-line"}, over.length ? tr("GAME OVER: {spaces}", {spaces: over.join(", ")})
-      : tr("No GAME OVER yet.")));
-    const rest = bowser.waiting_for || [];  /* resting Bowser wakes when these have played */
-    if (rest.length) {
-      mid.append(h("p", {}, trn("Bowser rests until {players} has finished a turn.",
-        "Bowser rests until {players} have finished a turn.", rest.length, {players: rest})));
-    }
+  for (const note of v.board.notes || []) {  /* the edition's lines, a piece's mark before one */
+    mid.append(h("p", {class: "note"}, ...(note.mark ? [h("span", {class: "piece"}, note.mark), " "] : []),
+      note.text));
   }
-  if (v.extra && v.extra.lottery !== undefined) {
-    mid.append(h("p", {class: "pot"}, tr("Lottery pot") + " ",
-      h("strong", {}, amountText(v.extra.lottery, v.extra.lottery_text))));
+  if (v.pot_label) {  /* an edition that names its pot shows it always */
+    mid.append(h("p", {class: "pot"}, v.pot_label + " ", h("strong", {}, amountText(v.pot, v.pot_text))));
   } else if (v.pot) {
     mid.append(h("p", {class: "pot"}, tr("Pot") + " ", h("strong", {}, amountText(v.pot, v.pot_text))));
   }
@@ -1252,8 +1237,8 @@ function boothSection(v) {
   const ex = v.extra || {};
   const sec = h("section", {class: "booths", "aria-label": tr("Booths and lottery")},
     h("h2", {}, tr("Booths and lottery")),
-    h("p", {class: "pot big"}, tr("Lottery pot") + " ",
-      h("strong", {}, amountText(ex.lottery || 0, ex.lottery_text))));
+    h("p", {class: "pot big"}, (v.pot_label || tr("Pot")) + " ",
+      h("strong", {}, amountText(v.pot || 0, v.pot_text))));
   sec.append(h("ul", {class: "plain"}, ...v.players.map((p) => {
     const left = (ex.booths || {})[p.id] ?? p.booths_left ?? 0;
     const streets = (p.spaces || []).map(spaceName);
@@ -1323,13 +1308,14 @@ function trainerSection(v) {
   for (const p of v.players.slice().sort((a, b) => seatIndex(a.id) - seatIndex(b.id))) {
     const sec = h("section", {class: "trainer", "aria-label": tr("{player}'s team", {player: p.name})});
     sec.style.setProperty("--c", playerColor(p.id));
+    const pp = p.score || {points: 0, goal: 0};
     sec.append(h("h2", {}, dot(p.id), `${p.name}`, h("span", {class: "pp"},
-      tr("{n} of {goal} Power Points", {n: p.power_points, goal: p.goal}))));
+      tr("{n} of {goal} Power Points", {n: pp.points, goal: pp.goal}))));
     const meter = h("div", {class: "meter", role: "progressbar", "aria-label": tr("{player}'s Power Points",
       {player: p.name}),
-      "aria-valuemin": 0, "aria-valuemax": p.goal, "aria-valuenow": p.power_points},
+      "aria-valuemin": 0, "aria-valuemax": pp.goal, "aria-valuenow": pp.points},
     h("span", {}));
-    meter.firstChild.style.width = `${Math.min(100, (100 * p.power_points) / (p.goal || 1))}%`;
+    meter.firstChild.style.width = `${Math.min(100, (100 * pp.points) / (pp.goal || 1))}%`;
     sec.append(meter, h("p", {class: "muted"}, p.on_plateau
       ? tr("At {space}, on the Indigo Plateau", {space: p.space}) : tr("At {space}", {space: p.space})));
     const groups = {};
@@ -1373,8 +1359,7 @@ function playersSection(v) {
     const owned = (p.spaces || []).map(spaceName);
     const li = h("li", {class: "player" + (p.is_current ? " current" : ""), "data-player": p.id},
       h("div", {class: "top"}, h("span", {}, dot(p.id), p.name, p.token ? ` (${p.token})` : ""),
-        h("span", {class: "money"}, amountText(p.money, p.money_text) || (p.power_points !== undefined
-          ? tr("{n} Power Points", {n: p.power_points}) : ""))),
+        h("span", {class: "money"}, amountText(p.money, p.money_text) || (p.score ? p.score.count : ""))),
       h("div", {}, ...tags, p.space ? h("span", {class: "muted"}, " " + tr("at {space}", {space: p.space})) : ""),
       owned.length ? h("div", {class: "muted"}, tr("Owns: {spaces}", {spaces: owned.join(", ")})) : "",
       (p.cards || []).length ? h("div", {class: "muted"}, tr("Cards: {cards}", {cards: p.cards.map(cardText).join("; ")})) : "",

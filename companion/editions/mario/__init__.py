@@ -34,6 +34,7 @@ from companion.monopoly.help import FAMILY_HELP
 from companion.monopoly.rules import MonopolyRules
 from companion.monopoly.state import MonopolyState, values_of
 from companion.monopoly.totals import Totals
+from companion.monopoly.view import BoardMarks, BoardNote, SpaceFlag
 
 __all__ = ["GameOverMarked", "MarioRules", "MarioValues"]
 
@@ -163,6 +164,29 @@ class MarioRules(MarioRentAsked, MarioBowser, MonopolyRules):
                             "Bowser has put all {n} locations in GAME OVER: the Mushroom "
                             "Kingdom is his and everyone loses.", len(state.b.ownable))
         return super().ended(state)
+
+    def board_marks(self, state: MonopolyState) -> BoardMarks:
+        """Bowser on the board, GAME OVER on the locations it marks, and both told in the
+        middle of the board."""
+        b = self.bowser(state)
+        marks = values_of(state, MarioValues).game_over
+        over = sorted(marks)
+        space = state.b.spaces[b["position"]].name
+        notes: list[BoardNote] = [
+            {"mark": Msg("B"), "text": Msg("Bowser is on {space}.", space=space) if b["active"]
+             else Msg("Bowser is on {space} (asleep).", space=space)},
+            {"text": Msg("GAME OVER: {spaces}", spaces=[state.b.spaces[i].name for i in over])
+             if over else Msg("No GAME OVER yet.")}]
+        if b["wake"]:  # resting Bowser wakes when these have played
+            notes.append({"text": Msgs("Bowser rests until {players} has finished a turn.",
+                                       "Bowser rests until {players} have finished a turn.",
+                                       len(b["wake"]),
+                                       players=[state.name(w) for w in b["wake"]])})
+        flag: SpaceFlag = {"kind": "over", "text": Msg("GAME OVER"), "shown": True}
+        return {"flags": {i: [flag] for i in over},
+                "pieces": [{"index": b["position"], "mark": Msg("B"),
+                            "here": Msg("Bowser is here")}],
+                "notes": notes}
 
     def extra_view(self, state: MonopolyState) -> MarioView:
         b = self.bowser(state)

@@ -13,7 +13,7 @@ from companion.editions.master_trainer.landing import CATCH
 from companion.editions.master_trainer.spaces import PALLET_TOWN, SPACES
 from companion.engine.i18n import Msg
 from companion.engine.state import DRAFT
-from companion.engine.types import BANKER
+from companion.engine.types import BANKER, Score
 
 
 class ViewRules(ActionRules):
@@ -56,11 +56,17 @@ class ViewRules(ActionRules):
             "money": None, "money_text": "",
             "position": t.place, "space": space.label if space else PALLET_TOWN,
             "in_jail": False, "bankrupt": False, "is_current": pid == state.current,
-            "power_points": self.power(state, pid), "goal": GOAL,
+            "score": self.score(state, pid),
             "team": [self.chip_json(state, pid, c) for c in t.team],
             "knocked_out": list(t.knocked_out), "items": None,
             "on_plateau": t.on_plateau,
         }
+
+    def score(self, state: State, pid: str) -> Score:
+        """``pid``'s Power Points towards the goal, as the page and the OLED show them."""
+        n = self.power(state, pid)
+        return {"points": n, "goal": GOAL, "label": Msg("Power Points"),
+                "count": Msg("{n} Power Points", n=n), "short": Msg("{n}PP", n=n)}
 
     def battle_json(self, state: State, viewer: str | None) -> dict[str, Any] | None:
         b = state.battle

@@ -45,6 +45,7 @@ from companion.monopoly.help import FAMILY_HELP
 from companion.monopoly.rules import MonopolyRules
 from companion.monopoly.state import EditionValues, MonopolyState, values_of
 from companion.monopoly.totals import Totals
+from companion.monopoly.view import BoardMarks, SpaceFlag
 
 C = Ctx[MonopolyState]
 
@@ -134,8 +135,6 @@ class MonopolinoView(TypedDict):
 
     booths: dict[str, int]
     """Booths each player has left to place."""
-    lottery: int
-    lottery_text: str
     risk: DeckView
     """Cards left in the RISK deck and on its discard pile."""
 
@@ -479,10 +478,17 @@ class MonopolinoRules(MonopolyRules):
             p["booths_left"] = self.booths_left(state, p["id"])
         return out
 
+    pot_label = N_("Lottery pot")
+
+    def board_marks(self, state: MonopolyState) -> BoardMarks:
+        """A booth on every street that has one (a street is owned by placing a booth)."""
+        flag: SpaceFlag = {"kind": "booth", "text": Msg("booth"), "shown": False}
+        return {"flags": {i: [flag] for i, d in state.deeds.items() if d.owner is not None},
+                "pieces": [], "notes": []}
+
     def extra_view(self, state: MonopolyState) -> MonopolinoView:
         return {
             "booths": dict(values_of(state, MonopolinoValues).booths),
-            "lottery": state.pot, "lottery_text": state.fmt(state.pot),
             "risk": {"deck": len(state.decks["risk"]),
                      "discard": len(discards(state, "risk"))},
         }
