@@ -569,13 +569,6 @@ def number(value: int | float, lang: str, decimals: int = 0) -> str:
     return format_decimal(value, format=pattern, locale=_locale(lang), group_separator=True)
 
 
-UNITS: dict[str, Callable[[int], Msg]] = {
-    "coin": lambda n: Msgs("{n} coin", "{n} coins", n),
-    "Poké Ball": lambda n: Msgs("{n} Poké Ball", "{n} Poké Balls", n),
-}
-"""The money counted in things (no symbol), by the English name of one."""
-
-
 def money(amount: int, currency: Currency, lang: str) -> str:
     """``amount`` (minor units) the way ``lang`` writes it: €7,50 / €7.50, ₥1.500 / ₥1,500,
     "3 monete" / "3 coins" (a symbol goes first, as the boxes print it)."""
@@ -584,15 +577,12 @@ def money(amount: int, currency: Currency, lang: str) -> str:
     if currency.symbol:
         value = amount / 10**currency.decimals if currency.decimals else amount
         return f"{sign}{currency.symbol}{number(value, lang, currency.decimals)}"
-    unit = UNITS.get(currency.one)
-    if unit is not None:
-        return sign + render(unit(amount), lang)
     if "{" in currency.one + currency.many:  # a typed word that is no message: as typed
         return f"{sign}{number(amount, lang)} {currency.one if amount == 1 else currency.many}"
-    # an edition's own unit: "{n} lemon" in its catalogues (docs/adding-an-edition.md), else
-    # English words with the reader's digits
-    return sign + render(Msg._made("{n} " + currency.one, "{n} " + currency.many,
-                                   {"n": amount}), lang)
+    # counted in things: "{n} coin", "{n} lemon" in the edition's catalogues, which get them
+    # from its data (readings.extract_texts); else English words with the reader's digits
+    one, many = currency.counted()
+    return sign + render(Msg._made(one, many, {"n": amount}), lang)
 
 
 @cache

@@ -33,6 +33,12 @@ class Currency:
             return f"{sign}{self.symbol}{number}"
         return f"{sign}{number} {self.one if amount == 1 else self.many}"
 
+    def counted(self) -> tuple[str, str]:
+        """The message of an amount of money counted in things, singular and plural: "{n}
+        coin", "{n} coins" (the catalogue has it from the edition's data: readings.py
+        ``extract_texts``; a name it lacks reads in English with the reader's digits)."""
+        return "{n} " + self.one, "{n} " + self.many
+
     def to_json(self) -> dict[str, Any]:
         return {
             "one": self.one,

@@ -16,6 +16,7 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import Any
 
+from companion.engine.money import Currency
 from companion.engine.types import SetupError
 
 DATA: dict[str, Traversable] = {}
@@ -54,11 +55,17 @@ def readings(edition: str) -> list[dict[str, Any]]:
 
 
 def extract_texts(fileobj: Any, keywords: Any, comment_tags: Any, options: Any
-                  ) -> Iterator[tuple[int, str, str, list[str]]]:
+                  ) -> Iterator[tuple[int, str, str | tuple[str, str], list[str]]]:
     """Babel's extraction method for a data file (babel.cfg ``[readings: seeds/**.toml]``):
     each reading's words (topic, setting label, choices) go into the catalogue; the page reads
-    them in its language (``I18n.t``)."""
-    for r in tomllib.loads(fileobj.read().decode("utf-8")).get("readings", ()):
+    them in its language (``I18n.t``); money counted in things (no symbol) gives its name
+    and an amount of it (``Currency.counted``)."""
+    data = tomllib.loads(fileobj.read().decode("utf-8"))
+    money = data.get("money", {})
+    if money.get("one") and money.get("many") and not money.get("symbol"):
+        yield 0, "Msgs", Currency(str(money["one"]), str(money["many"])).counted(), []
+        yield 0, "N_", str(money["many"]), []
+    for r in data.get("readings", ()):
         choices = [o.get("label") for o in r.get("options", ())]
         for text in (r.get("topic"), r.get("label"), r.get("winner"), *choices):
             if text:

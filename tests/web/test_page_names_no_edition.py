@@ -161,3 +161,17 @@ def test_the_pages_generic_code_reads_no_field_only_one_edition_sends() -> None:
     read |= set(re.findall(r"""\[["'](\w+)["']\]""", code))
     assert {f"{k} ({only[k]})" for k in read & set(only) - NOT_THE_VIEWS} == set()
 
+
+
+def test_the_page_names_no_editions_currency() -> None:
+    """Money counted in things is named by the words of the view's currency (its names, which
+    the catalogue has from the edition's data), never by a table of the editions' units."""
+    from companion.monopoly.board import load_board
+
+    units = {w for name in available() if find_edition(name).family == "monopoly"
+             for c in [load_board(name).currency] if not c.symbol for w in (c.one, c.many)}
+    assert {"coin", "Poké Balls"} <= units
+    found = [f"{path.relative_to(ROOT)}:{n}: {line.strip()}" for path in PAGE_FILES
+             for n, line in enumerate(path.read_text("utf-8").splitlines(), 1)
+             for u in units if f'"{u}"' in line]
+    assert found == []

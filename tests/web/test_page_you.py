@@ -16,14 +16,14 @@ from companion.engine.i18n import Money, Msg, wire
 from companion.engine.money import Currency
 
 
-@pytest.mark.parametrize(("locale", "star", "bowser"), [
+@pytest.mark.parametrize(("locale", "star", "bowser", "money"), [
     ("en-GB", "Super Star: you rolled 3 and collect 3 coins.",
-     "Piranha Plant: Mario rolled 5 and pays 5 coins"),
+     "Piranha Plant: Mario rolled 5 and pays 5 coins", "Coins"),
     ("it-IT", "Super Stella: hai fatto 3 e incassi 3 monete.",
-     "Pianta Piranha: Mario ha fatto 5 e paga 5 monete"),
+     "Pianta Piranha: Mario ha fatto 5 e paga 5 monete", "Monete"),
 ])
 def test_own_news_is_a_message_of_its_own(browser: Any, tmp_path: Path, locale: str,
-                                          star: str, bowser: str) -> None:
+                                          star: str, bowser: str, money: str) -> None:
     coins = Currency("coin", "coins")
     lines = [Msg("Super Star: {player} rolled {n} and collects {amount}.", player="Mario", n=3,
                  amount=Money(3, coins)),
@@ -39,5 +39,7 @@ def test_own_news_is_a_message_of_its_own(browser: Any, tmp_path: Path, locale: 
         said = page.evaluate("(lines) => lines.map((e) => yours(e, 'Mario'))",
                              [wire(x) for x in lines])
         assert said == [star, bowser], json.dumps(said, ensure_ascii=False)
+        # the trade form names the money by the words of the view's currency
+        assert page.evaluate("moneyWord(S.view.currency)") == money
         page.context.close()
     assert errors == []

@@ -983,9 +983,10 @@ function moneyInput(label) {
     inputmode: dec ? "decimal" : "numeric", "aria-label": label});
   return [el, () => Math.round((Number(el.value) || 0) * 10 ** dec)];
 }
-/* money counted in things, named in the reader's words ("Coins", "Monete") */
+/* money counted in things, named in the reader's words ("Coins", "Monete"): the name the
+   edition's data gives it, which the catalogue has (companion/engine/readings.py) */
 function moneyWord(cur) {
-  return upperFirst(({coin: tr("coins"), "Poké Ball": tr("Poké Balls")})[cur.one] || cur.many);
+  return upperFirst(I18n.t(cur.many));
 }
 function assetPicker(p, title) {
   const box = h("fieldset", {}, h("legend", {}, title));
@@ -1879,7 +1880,7 @@ function settingField(raw) {
 /* what the card effect editor names: money, spaces, kinds of space, colour groups */
 function fxContext(b) {
   const cur = b.currency || {};
-  const fmt = (n) => I18n.money({money: n, cur: cur.symbol || cur.one ? cur : {one: "coin", many: "coins"}});
+  const fmt = (n) => I18n.money({money: n, cur});
   return {money: fmt, spaces: b.effect_spaces, kinds: b.effect_kinds, colors: b.effect_colors};
 }
 function boardEditor(b, unverified, edition) {

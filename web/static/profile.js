@@ -351,7 +351,7 @@ function drawSpaces() {
 function fxContext() {
   const b = P.defaults.board, cur = b.currency || {};
   const spaces = (P.spaces.length ? P.spaces : b.spaces).map((s) => ({value: s.id, label: s.name}));
-  return {money: (n) => I18n.money({money: n, cur: cur.symbol || cur.one ? cur : {one: "coin", many: "coins"}}),
+  return {money: (n) => I18n.money({money: n, cur}),
   spaces, kinds: b.effect_kinds, colors: b.effect_colors};
 }
 function cardView(c) {
