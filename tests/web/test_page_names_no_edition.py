@@ -145,7 +145,6 @@ NOT_THE_VIEWS = {
     "order",  # S.seat.order: the seats' order the page keeps, not Master Trainer's extra.order
     "items",  # g.items: a group of log lines; and bonusPicker names Attack Bonus cards from
               # a player's hand (p.items), the prompt of one edition's battle
-    "types",  # typeName: Pokémon's type names (extra.types) for view.page.assets' items
 }
 """Names the generic code reads that are not (only) an edition's view field."""
 

@@ -24,5 +24,10 @@ def test_a_spanish_pokemon_game_pictured(browser: Any, tmp_path: Path) -> None:
         expect()(said).to_contain_text(re.compile(r" captura | explorar | Tomar | combate "))
         text = said.inner_text()
         assert not re.search(r" (catches|pays|explore|battles|take control) ", text), text
+        # a wild Pokémon to trade is named by its type, in the words the view's extra gives
+        # the group the edition declares (page.assets[].groups), and its id leaves a line
+        types = page.evaluate("S.view.extra.types")
+        assert page.evaluate("assetName('pokemon', 'ice-1')") == f"Pokémon de tipo {types['ice']}"
+        assert page.evaluate("words('Ana atrapa (ice-1)')") == "Ana atrapa"
         page.context.close()
     assert errors == []

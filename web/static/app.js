@@ -105,9 +105,9 @@ function chance(num, den) {
 }
 /* engine texts with raw odds ("16383/16384 (>99.9%, 14 rolls)") into words */
 function words(text) {
-  const types = Object.keys((S.view && S.view.extra && S.view.extra.types) || {}).join("|");
+  const groups = assetKinds().flatMap((k) => Object.keys(groupNames(k))).join("|");
   return String(text ?? "")
-    .replace(types ? new RegExp(` \\((?:${types})-\\d+\\)`, "g") : /$^/, "")  /* "(ice-1)" */
+    .replace(groups ? new RegExp(` \\((?:${groups})-\\d+\\)`, "g") : /$^/, "")  /* "(ice-1)" */
     .replace(/(\d+)\/(\d+) \(([<>]?\d+(?:\.\d+)?)%(?:, (\d+) rolls?)?\)/g, (m, a, b, _p, r) =>
       chance(Number(a), Number(b)) + (r ? " " + trn("within {n} roll", "within {n} rolls", Number(r))
         : ""))
@@ -177,17 +177,18 @@ function spaceName(i) {
   const sp = b && b.spaces.find((x) => x.index === i || x.id === i);
   return sp ? sp.name : tr("a space");
 }
-function typeName(t) {
-  const types = (S.view && S.view.extra && S.view.extra.types) || {};
-  return types[t] || humanize(t);
-}
 /* the edition's own things to trade beyond money, spaces and cards (view.page.assets:
-   {kind, label, item}); an item "rock-1" is named by its group, "rock" (view.extra.types) */
+   {kind, label, item, groups?}); an item "rock-1" is named by its group, "rock", whose names
+   are in view.extra under the key its declaration gives (groups) */
 const assetKinds = () => ((S.view && S.view.page && S.view.page.assets) || []);
+function groupNames(k) {
+  return (k.groups && S.view && S.view.extra && S.view.extra[k.groups]) || {};
+}
 function assetName(kind, item) {
   const k = assetKinds().find((x) => x.kind === kind);
   if (!k || !k.item) return humanize(item);
-  return I18n.t(k.item, {type: typeName(String(item).replace(/-\d+$/, ""))});
+  const group = String(item).replace(/-\d+$/, "");
+  return I18n.t(k.item, {type: groupNames(k)[group] || humanize(group)});
 }
 function dot(id) {
   const el = h("span", {class: "pdot", "aria-hidden": "true"});
@@ -1186,6 +1187,7 @@ function softHyphens(name) {
 function typeMats(v) {
   const ex = v.extra || {};
   const types = ex.types || {};
+  const typeName = (t) => types[t] || humanize(t);
   const sec = h("section", {class: "mats", "aria-label": tr("Tracker mats")}, h("h2", {}, tr("Tracker mats")));
   for (const p of v.players) {
     const got = new Set(p.types || []);

@@ -8,7 +8,8 @@ from companion.engine.i18n import N_
 
 PAGE: dict[str, Any] = {
     "panels": ["type_mats"],
-    "assets": [{"kind": "pokemon", "label": N_("Pokémon"), "item": N_("{type}-type Pokémon")}],
+    "assets": [{"kind": "pokemon", "label": N_("Pokémon"), "item": N_("{type}-type Pokémon"),
+                "groups": "types"}],  # an item "ice-1" is named by extra["types"]["ice"]
     "you_say": {
         "X: {player} catches nothing.": N_("X: you catch nothing."),
         "{player} stops.": N_("You stop."),
