@@ -165,3 +165,18 @@ def test_a_screen_started_late_gets_every_event_from_the_retained_pages(
             sub.stop()
     finally:
         close_all(tables)
+
+
+def test_a_table_without_money_counts_its_players_scores() -> None:
+    """A Master Trainer table shows each player's Power Points (the view's ``score``) on the
+    venue screen and in Home Assistant's standings, never 0 for all."""
+    import json
+
+    from companion.service import game, script
+    from companion.venue import topics
+
+    example = Path(__file__).resolve().parents[2] / "examples" / "master-trainer-two-players.json"
+    view = game.view(script.run_script(json.loads(example.read_text("utf-8"))).state)
+    got = [(p["points"], p["points_text"]) for p in topics.digest(view, "g")["players"]]
+    want = [p["score"]["points"] for p in view["players"]]
+    assert got == [(n, f"{n} PP") for n in want] and any(want)
