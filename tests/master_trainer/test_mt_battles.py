@@ -23,6 +23,9 @@ def test_battle_total_winner_takes_two_items_loser_knocked_out() -> None:
     t = started()
     challenge(t, ash_items=("bonus_2", "bonus_3"), misty_items=("potion", "fly", "bonus_1"))
     t.do("misty", "accept")
+    fight = next(a for a in t.actions("ash") if a.type == "fight")
+    assert fight.input["bonus"]["names"] == {  # the phone names the cards it offers
+        "bonus_2": "Attack Bonus 2", "bonus_3": "Attack Bonus 3"}
     t.do("ash", "fight", chip="raichu", bonus="2,3")
     hidden = t.view("misty")["extra"]["battle"]["sides"]["ash"]
     assert hidden["bonus_cards"] == 2 and "bonus" not in hidden  # secret until the roll

@@ -143,8 +143,7 @@ def _generic_code(source: str) -> str:
 
 NOT_THE_VIEWS = {
     "order",  # S.seat.order: the seats' order the page keeps, not Master Trainer's extra.order
-    "items",  # g.items: a group of log lines; and bonusPicker names Attack Bonus cards from
-              # a player's hand (p.items), the prompt of one edition's battle
+    "items",  # g.items: a group of log lines
 }
 """Names the generic code reads that are not (only) an edition's view field."""
 

@@ -918,8 +918,7 @@ function ballAndRoll(a, label, inp) {
 function bonusPicker(b) {
   const checks = (b.cards || []).map((c, i) => [c, h("input", {type: "checkbox", id: `bonus-${i}`,
     "data-bonus": c})]);
-  const names = {};
-  for (const p of (S.view.players || [])) for (const c of ((p.items || {}).cards || [])) names[c.item] = c.name;
+  const names = b.names || {};  /* each card's name, as the action's input gives it */
   const box = h("fieldset", {class: "bonus"}, h("legend", {}, tr("Attack Bonus cards (up to {n})", {n: b.max})),
     ...checks.map(([c, el]) => h("label", {class: "check", for: el.id}, el, names[c] || humanize(c))));
   const read = () => {

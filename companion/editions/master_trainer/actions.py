@@ -263,7 +263,8 @@ class ActionRules(BattleRules):
         for pid in state.prompt.to:
             bonus = sorted(c for c in state.trainer(pid).items if c.startswith("bonus_"))
             form = choice("chip", self.chip_options(state, self.able(state, pid)))
-            form["bonus"] = {"max": data_of(state).limits["max_attack_bonus"], "cards": bonus}
+            form["bonus"] = {"max": data_of(state).limits["max_attack_bonus"], "cards": bonus,
+                             "names": {c: self.item_name(state, c) for c in bonus}}
             out.append(Action(pid, "fight", Msg("Choose your Pokémon (and Attack Bonus cards)"),
                               {}, form))
         if state.current in state.prompt.to:  # a Potion first, on the player's own turn
