@@ -553,7 +553,11 @@ def _value(value: Any, lang: str) -> str:
     if isinstance(value, int) and not isinstance(value, bool):
         return number(value, lang)
     if isinstance(value, list | tuple):  # "Ann and Bo", "Ann e Bo", "Ann y Bo"
-        return format_list([_value(v, lang) for v in value], locale=_locale(lang))
+        items = [_value(v, lang) for v in value]
+        if lang == SOURCE or lang not in LANGUAGES:  # CLDR's English, as number() does
+            return " and ".join(items) if len(items) < 3 else \
+                ", ".join(items[:-1]) + ", and " + items[-1]
+        return format_list(items, locale=_locale(lang))
     return str(value)
 
 
