@@ -46,14 +46,7 @@ class VenueSettings:
         """Validate the ``[venue]`` table (a clear message for anything wrong). ``section``
         and ``table_key`` name the section and the table's key in those messages (the
         ``[home_assistant]`` section checks its broker here, its ``name`` as the table)."""
-        if not isinstance(raw, Mapping):
-            raise VenueConfigError(Msg("{section} must be a table of settings.",
-                                       section=section))
-        unknown = set(raw) - KEYS
-        if unknown:
-            raise VenueConfigError(Msg("Unknown key(s) in {section}: {keys}. Known: {known}.",
-                                       section=section, keys=", ".join(sorted(unknown)),
-                                       known=", ".join(sorted(KEYS))))
+        _check_table(raw, section, KEYS)
         broker = raw.get("broker")
         if not isinstance(broker, str) or not broker.strip():
             raise VenueConfigError(Msg("{section} needs broker = \"host name or address\".",
@@ -126,14 +119,7 @@ class HomeAssistantSettings:
         """``[home_assistant]`` checked: the broker's settings as in ``[venue]`` (docs/
         venue.md), ``name`` (this companion on the broker, default ``companion``) and
         ``discovery_prefix`` (Home Assistant's, default ``homeassistant``)."""
-        if not isinstance(raw, Mapping):
-            raise VenueConfigError(Msg("{section} must be a table of settings.",
-                                       section=HOME_SECTION))
-        unknown = set(raw) - HOME_KEYS
-        if unknown:
-            raise VenueConfigError(Msg("Unknown key(s) in {section}: {keys}. Known: {known}.",
-                                       section=HOME_SECTION, keys=", ".join(sorted(unknown)),
-                                       known=", ".join(sorted(HOME_KEYS))))
+        _check_table(raw, HOME_SECTION, HOME_KEYS)
         prefix = raw.get("discovery_prefix", "homeassistant")
         if not isinstance(prefix, str) or not NAME.match(prefix):
             raise VenueConfigError(Msg(
@@ -149,3 +135,14 @@ class HomeAssistantSettings:
         venue.update(venue=HOME_VENUE, table=raw.get("name", "companion"))
         mqtt = VenueSettings.from_toml(venue, HOME_SECTION, table_key="name")
         return cls(mqtt, prefix, language)
+
+
+def _check_table(raw: Any, section: str, keys: set[str]) -> None:
+    """A config section is a table of known keys (else a clear message naming it)."""
+    if not isinstance(raw, Mapping):
+        raise VenueConfigError(Msg("{section} must be a table of settings.", section=section))
+    unknown = set(raw) - keys
+    if unknown:
+        raise VenueConfigError(Msg("Unknown key(s) in {section}: {keys}. Known: {known}.",
+                                   section=section, keys=", ".join(sorted(unknown)),
+                                   known=", ".join(sorted(keys))))
