@@ -58,6 +58,10 @@ def rss_kb(pid: int) -> int:
     return 0
 
 
+class PortTaken(RuntimeError):
+    """``companion run`` exited because its port was taken."""
+
+
 class Server:
     """``companion run --simulate`` in a child process; stdout/stderr go to files (the
     journal)."""
@@ -67,6 +71,8 @@ class Server:
                  env: dict[str, str] | None = None) -> None:
         self.state_dir = Path(state_dir)
         self.port = port or free_port()
+        self.port_was_free = port is None
+        """The port was picked here (so another may be picked if it is taken meanwhile)."""
         self.pin = pin
         """The ``--pin`` to start with; "": none (the companion makes one up and prints it:
         :meth:`printed_pin`)."""
@@ -88,10 +94,27 @@ class Server:
     def start(self, timeout: float = 300) -> Server:
         """Start and wait until the API answers (or raise with the journal's tail). The
         limit is generous: a loaded machine (a test run on several workers) starts slowly,
-        and a companion that cannot start exits, which is seen at once."""
+        and a companion that cannot start exits, which is seen at once.
+
+        The API is asked only once the child has printed its address, which it does after
+        binding the port: another test's companion that took the same free port between
+        :func:`free_port` and the bind must never be mistaken for this one. A first start
+        that finds the port taken tries another port."""
+        for _ in range(5):
+            try:
+                return self._start(timeout)
+            except PortTaken:
+                if self.starts > 1 or not self.port_was_free:
+                    raise
+                self.port = free_port()
+                self.starts = 0
+        raise PortTaken(f"no free port for companion run: {self.journal()[-2000:]}")
+
+    def _start(self, timeout: float) -> Server:
         self.log_dir.mkdir(parents=True, exist_ok=True)
         self.starts += 1
-        out = (self.log_dir / f"stdout-{self.starts}.log").open("wb")
+        out_path = self.log_dir / f"stdout-{self.starts}.log"
+        out = out_path.open("wb")
         err = (self.log_dir / f"stderr-{self.starts}.log").open("wb")
         env = {**os.environ, "PYTHONUNBUFFERED": "1", **self.env}
         env.pop("NOTIFY_SOCKET", None)
@@ -101,8 +124,13 @@ class Server:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"companion run exited {self.proc.returncode}: "
-                                   f"{self.journal()[-2000:]}")
+                said = self.journal()[-2000:]
+                if "is used by another program" in out_path.read_text("utf-8", "replace"):
+                    raise PortTaken(said)
+                raise RuntimeError(f"companion run exited {self.proc.returncode}: {said}")
+            if "Board Companion (" not in out_path.read_text("utf-8", "replace"):
+                time.sleep(0.05)  # not bound yet: whoever answers on the port is not ours
+                continue
             try:
                 httpx.get(f"{self.url}/api/session", timeout=1)
                 return self

@@ -83,7 +83,11 @@ def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator
     base = f"http://127.0.0.1:{port}"
     try:
         while True:  # until it answers (or has stopped: then its log says why)
-            assert proc.poll() is None, (tmp / "companion.log").read_text("utf-8", "replace")
+            printed = (tmp / "companion.log").read_text("utf-8", "replace")
+            assert proc.poll() is None, printed
+            if "Board Companion (" not in printed:  # not bound yet: an answer is not its
+                time.sleep(0.2)
+                continue
             try:
                 if _get(base + "/api/session")[0] == 200:
                     break

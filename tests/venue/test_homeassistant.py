@@ -15,7 +15,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
-from venue_helpers import MOSQUITTO, PASSWD, ROOT, free_port, wait_until
+from venue_helpers import MOSQUITTO, PASSWD, ROOT, free_port, run_mosquitto, wait_until
 
 from companion.app.config import home_assistant_settings
 from companion.platform.config import ConfigError
@@ -48,20 +48,10 @@ def home_broker(tmp_path: Path) -> Iterator[int]:
     conf = tmp_path / "mosquitto.conf"
     conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous false\n"
                     f"password_file {passwd}\nacl_file {acl}\npersistence false\n"
+                    f"log_dest file {tmp_path / 'mosquitto.log'}\n"
                     + ("user root\n" if os.geteuid() == 0 else ""))
-    proc = subprocess.Popen([MOSQUITTO, "-c", str(conf)], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+    proc = run_mosquitto(conf, tmp_path / "mosquitto.log", port)
     try:
-        import socket
-
-        def up() -> bool:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                return True
-            except OSError:
-                return False
-
-        wait_until(up, what="mosquitto to listen")
         yield port
     finally:
         proc.terminate()

@@ -49,6 +49,30 @@ def wait_until(check: Callable[[], bool], timeout: float = WAIT, what: str = "",
         time.sleep(every)
 
 
+def run_mosquitto(conf: Path, log: Path, port: int) -> subprocess.Popen[bytes]:
+    """Mosquitto with ``conf`` (which writes its log to ``log`` and listens on ``port``),
+    once it says it is running:
+    a connection alone could reach another test's broker on the same port."""
+    seen = log.stat().st_size if log.exists() else 0  # a restart appends
+    proc = subprocess.Popen([MOSQUITTO, "-c", str(conf)], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+
+    def up() -> bool:
+        said = log.read_bytes()[seen:].decode("utf-8", "replace") if log.exists() else ""
+        if proc.poll() is not None:
+            raise AssertionError("mosquitto exited: " + said[-2000:])
+        if " running" not in said:
+            return False
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return True
+        except OSError:
+            return False
+
+    wait_until(up, what="mosquitto to listen")
+    return proc
+
+
 class Broker:
     """Mosquitto on a loopback port, with the shipped config, ACL and a password file."""
 
@@ -79,21 +103,7 @@ class Broker:
         self.conf.write_text("\n".join(lines) + "\n")
 
     def start(self) -> None:
-        self.proc = subprocess.Popen([MOSQUITTO, "-c", str(self.conf)],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-
-        def up() -> bool:
-            assert self.proc is not None
-            if self.proc.poll() is not None:
-                raise AssertionError("mosquitto exited: "
-                                     + (self.dir / "mosquitto.log").read_text()[-2000:])
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
-                return True
-            except OSError:
-                return False
-
-        wait_until(up, what="mosquitto to listen")
+        self.proc = run_mosquitto(self.conf, self.dir / "mosquitto.log", self.port)
 
     def kill(self) -> None:
         """SIGKILL: whatever the broker held in memory is gone."""
