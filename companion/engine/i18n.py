@@ -70,6 +70,18 @@ class Money:
         return {"money": self.amount, "cur": self.currency.to_json()}
 
 
+@dataclass(frozen=True, slots=True)
+class Chance:
+    """A chance as a message argument, ``numerator`` in ``denominator``: each reader's words
+    and digits ("likely (66.7 %)", "probabile (66,7 %)"); never rounded to certain."""
+
+    numerator: int
+    denominator: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"chance": [self.numerator, self.denominator]}
+
+
 class Word(str):
     """One of the box's own words (a space's name, a card's text, a deck's title, a colour, a
     token, a type): ``str(word)`` is its English, ``key`` names it (``spaces.start.name``) and
@@ -124,9 +136,10 @@ class Msg(str):
     @classmethod
     def _made(cls, key: str, plural: str, args: Mapping[str, Any]) -> Msg:
         for value in args.values():
-            if isinstance(value, bool) or not isinstance(value, str | int | Money | list | tuple):
-                raise TypeError("a message argument is text, a whole number, Money, a Msg or "
-                                f"a list of these: {value!r}")
+            if isinstance(value, bool) or not isinstance(
+                    value, str | int | Money | Chance | list | tuple):
+                raise TypeError("a message argument is text, a whole number, Money, a Chance, "
+                                f"a Msg or a list of these: {value!r}")
         self = str.__new__(cls, _render(key, plural, args, SOURCE))
         self.key, self.plural, self.args = key, plural, args
         return self
@@ -192,7 +205,7 @@ def Msgs(singular: str, plural: str, n: int, /, **args: Any) -> Msg:  # noqa: N8
 
 
 def _arg_json(value: Any) -> Any:
-    if isinstance(value, Msg | Money | Word):
+    if isinstance(value, Msg | Money | Chance | Word):
         return value.to_json()
     if isinstance(value, list | tuple):
         return [_arg_json(v) for v in value]
@@ -210,6 +223,9 @@ def _arg_from(raw: Any) -> Any:
         if "id" in raw:  # a message event data stored by id (message_id)
             key, plural = message_by_id(str(raw["id"]))
             return Msg.from_json({"msg": key, "plural": plural, "args": raw.get("args")})
+        if "chance" in raw:
+            num, den = raw["chance"]
+            return Chance(int(num), int(den))
         return Money(int(raw["money"]), Currency.from_json(raw["cur"]))
     return raw
 
@@ -550,6 +566,8 @@ def _value(value: Any, lang: str) -> str:
         return render(value, lang)
     if isinstance(value, Money):
         return money(value.amount, value.currency, lang)
+    if isinstance(value, Chance):
+        return chance(value, lang)
     if isinstance(value, int) and not isinstance(value, bool):
         return number(value, lang)
     if isinstance(value, list | tuple):  # "Ann and Bo", "Ann e Bo", "Ann y Bo"
@@ -571,6 +589,29 @@ def number(value: int | float, lang: str, decimals: int = 0) -> str:
         return f"{value:,.{decimals}f}"
     pattern = "#,##0" + ("." + "0" * decimals if decimals else "")
     return format_decimal(value, format=pattern, locale=_locale(lang), group_separator=True)
+
+
+CHANCE_WORDS = (  # from the most likely; a chance is said with the first whose floor it reaches
+    (99.0, N_("almost certain")), (75.0, N_("very likely")), (50.0001, N_("likely")),
+    (50.0, N_("an even chance")), (25.0, N_("possible")), (0.0, N_("unlikely")))
+"""The words of a chance by its floor in percent (the page's i18n.js says them the same)."""
+
+
+def chance(c: Chance, lang: str) -> str:
+    """``c`` in words and a percentage with as many decimals as it needs not to read 0 % or
+    100 % when it is neither."""
+    num, den = c.numerator, c.denominator
+    if den <= 0:
+        return ""
+    p = 100 * num / den
+    k = 0
+    while k < 6 and num != den and round(p, k) >= 100:
+        k += 1
+    while k < 6 and num != 0 and round(p, k) <= 0:
+        k += 1
+    word = N_("certain") if num == den else N_("impossible") if num == 0 else next(
+        w for floor, w in CHANCE_WORDS if p >= floor)
+    return f"{render(Msg(word), lang)} ({number(round(p, k), lang, k)} %)"
 
 
 def money(amount: int, currency: Currency, lang: str) -> str:

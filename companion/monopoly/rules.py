@@ -19,6 +19,7 @@ from companion.engine.commands import Amount, Id, Text, takes
 from companion.engine.context import Ctx, cites
 from companion.engine.ending import BankerEnding
 from companion.engine.i18n import N_, Msg, Msgs
+from companion.engine.panels import Panel
 from companion.engine.readings import DATA, shown
 from companion.engine.registry import handler, prompt_kind
 from companion.engine.seeds import SeedError
@@ -427,6 +428,7 @@ class MonopolyRules(
     def view(self, state: MonopolyState, viewer: str | None = None) -> dict[str, Any]:
         out = monopoly_view(self, state)
         out["extra"] = self.extra_view(state)
+        out["panels"] = self.panels(state)
         return out
 
     pot_label: str | None = None
@@ -437,6 +439,10 @@ class MonopolyRules(
         """Edition hook: its words on the board's spaces, its pieces that are no player's and
         its lines for the middle of the board (none by default)."""
         return NO_MARKS
+
+    def panels(self, state: MonopolyState) -> list[Panel]:
+        """Edition hook: its own sections of the table, in its words (none by default)."""
+        return []
 
     def extra_view(self, state: MonopolyState) -> Mapping[str, object]:
         """Edition hook: the edition's own values for the page (``view["extra"]``; each

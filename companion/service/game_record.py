@@ -8,9 +8,10 @@ from array import array
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 from companion.engine.i18n import N_, Msg, Msgs, wire
+from companion.engine.panels import Panel
 from companion.engine.rules import Rules
 from companion.engine.state import BaseState
 from companion.engine.types import ActionView, Event, PlayerView
@@ -84,6 +85,8 @@ class _EditionPart(TypedDict):
     board: dict[str, Any] | None
     extra: dict[str, Any]
     """The edition's own values (each edition types them)."""
+    panels: NotRequired[list[Panel]]
+    """The edition's own sections of the table, in its words (companion/engine/panels.py)."""
 
 
 class _EndingPart(TypedDict, total=False):

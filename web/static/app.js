@@ -90,19 +90,7 @@ function amountText(n, text) {
   if (typeof n === "number" && S.view && S.view.currency) return money(n);
   return I18n.text(text) || (n === null || n === undefined ? "" : money(n));
 }
-/* a chance in words; never rounded to 100 % unless certain */
-function chance(num, den) {
-  if (!den) return "";
-  const p = (100 * num) / den;
-  let k = 0;
-  while (k < 6 && num !== den && Number(p.toFixed(k)) >= 100) k += 1;
-  while (k < 6 && num !== 0 && Number(p.toFixed(k)) <= 0) k += 1;
-  const pct = `${I18n.number(Number(p.toFixed(k)), k)} %`;
-  const word = num === den ? tr("certain") : num === 0 ? tr("impossible") : p >= 99
-    ? tr("almost certain") : p >= 75 ? tr("very likely") : p > 50 ? tr("likely") : p === 50
-      ? tr("an even chance") : p >= 25 ? tr("possible") : tr("unlikely");
-  return `${word} (${pct})`;
-}
+const chance = (num, den) => I18n.chance(num, den);
 /* engine texts with raw odds ("16383/16384 (>99.9%, 14 rolls)") into words */
 function words(text) {
   const groups = assetKinds().flatMap((k) => Object.keys(groupNames(k))).join("|");
@@ -1079,12 +1067,9 @@ function editionSection(v) {
 function editionParts(v) {
   const parts = [];
   if (v.board && v.board.spaces && v.board.spaces.length) parts.push(boardSection(v));
-  for (const name of (v.page && v.page.panels) || []) if (PANELS[name]) parts.push(...[].concat(PANELS[name](v)));
+  for (const panel of v.panels || []) parts.push(panelSection(panel));  /* the edition's (panels.js) */
   return parts.filter(Boolean);
 }
-/* the sections an edition declares for its table (view.page.panels), by what they draw */
-const PANELS = {type_mats: typeMats, force_powers: forceSection, booths_lottery: boothSection,
-  teams: trainerSection};
 const GROUP_FALLBACK = ["#8d6e63", "#4fc3f7", "#f06292", "#ffa726", "#e53935", "#fdd835", "#43a047",
   "#1e40af", "#9e9e9e", "#26a69a"];
 function groupColor(c) {
@@ -1183,172 +1168,6 @@ function softHyphens(name) {
     return `${w.slice(0, cut)}\u00ad${w.slice(cut)}`;
   });
 }
-function typeMats(v) {
-  const ex = v.extra || {};
-  const types = ex.types || {};
-  const typeName = (t) => types[t] || humanize(t);
-  const sec = h("section", {class: "mats", "aria-label": tr("Tracker mats")}, h("h2", {}, tr("Tracker mats")));
-  for (const p of v.players) {
-    const got = new Set(p.types || []);
-    const mat = h("ul", {class: "mat", "aria-label": tr("{player}'s mat: {n} of {total} types",
-      {player: p.name, n: got.size, total: Object.keys(types).length})});
-    for (const [t, name] of Object.entries(types).sort((a, b) => a[1].localeCompare(b[1]))) {
-      mat.append(h("li", {class: got.has(t) ? "got" : ""}, got.has(t) ? "● " : "○ ", name));
-    }
-    const who = p.partner ? tr("{player} with {partner}", {player: p.name, partner: p.partner}) : p.name;
-    const facts = {who, n: ((ex.mats || {})[p.id] || {}).count ?? 0, strength: String(p.battle_strength ?? "?")};
-    sec.append(h("h3", {}, dot(p.id), p.mat_complete
-      ? tr("{who}: {n} Pokémon, battle strength {strength}, mat complete!", facts)
-      : tr("{who}: {n} Pokémon, battle strength {strength}", facts)), mat);
-  }
-  const die = ex.catching_die;
-  if (die) {
-    const faces = h("span", {class: "cdie", role: "img", "aria-label":
-      tr("catching die: {n} of {total} faces show a Poké Ball", {n: die.ball_faces, total: die.faces.length})},
-    ...die.faces.map((f) => h("span", {class: f === "ball" ? "ball" : "miss"}, f === "ball" ? "◓" : "✕")));
-    sec.append(h("h3", {}, tr("Catching die")), h("p", {}, faces, " " + tr(
-      "{n} in {total}: {chance} to catch on one roll; a re-roll costs {amount}.", {n: die.ball_faces,
-        total: die.faces.length, chance: chance(die.ball_faces, die.faces.length),
-        amount: money(die.reroll_price)})));
-    const odds = v.prompt && v.prompt.data && v.prompt.data.odds;
-    if (odds) {
-      sec.append(h("p", {class: "odds"}, trn("Now: {chance} to catch within {n} roll with {amount}.",
-        "Now: {chance} to catch within {n} rolls with {amount}.", odds.rolls,
-        {chance: chance(odds.numerator, odds.denominator), amount: money(odds.money)})));
-    }
-  }
-  if (ex.wild) sec.append(h("p", {class: "muted"}, tr("Wild Pokémon left: {list}", {list: Object.entries(ex.wild)
-    .sort((a, b) => typeName(a[0]).localeCompare(typeName(b[0]))).map(([t, c]) => `${typeName(t)} ${c}`).join(", ")})));
-  return sec;
-}
-function forceSection(v) {
-  const ex = v.extra || {};
-  const sec = h("section", {class: "force", "aria-label": tr("The Force")}, h("h2", {}, tr("Use the Force")));
-  sec.append(h("ol", {class: "powers"}, ...Object.entries(ex.force_powers || {}).map(([k, t]) =>
-    h("li", {}, dice([Number(k)]), " ", words(t)))));
-  sec.append(h("h3", {}, tr("Markers and properties")), h("ul", {class: "plain"}, ...v.players.map((p) =>
-    h("li", {}, dot(p.id), `${p.name}: `
-      + trn("{n} marker left", "{n} markers left", (ex.markers_left || {})[p.id] ?? 0) + ", "
-      + trn("{n} property", "{n} properties", (ex.properties_owned || {})[p.id] ?? 0)))));
-  if ((ex.bank_auctions || []).length) {
-    sec.append(h("p", {}, tr("The Bank auctions: {spaces}", {spaces: ex.bank_auctions.join(", ")})));
-  }
-  return sec;
-}
-function boothSection(v) {
-  const ex = v.extra || {};
-  const sec = h("section", {class: "booths", "aria-label": tr("Booths and lottery")},
-    h("h2", {}, tr("Booths and lottery")),
-    h("p", {class: "pot big"}, (v.pot_label || tr("Pot")) + " ",
-      h("strong", {}, amountText(v.pot || 0, v.pot_text))));
-  sec.append(h("ul", {class: "plain"}, ...v.players.map((p) => {
-    const left = (ex.booths || {})[p.id] ?? p.booths_left ?? 0;
-    const streets = (p.spaces || []).map(spaceName);
-    return h("li", {}, dot(p.id), `${p.name}: ` + trn("{n} booth left", "{n} booths left", left),
-      streets.length ? "; " + tr("booths on {spaces}", {spaces: streets.join(", ")}) : "");
-  })));
-  if (ex.risk) {
-    sec.append(h("p", {class: "muted"}, tr("RISK cards: {deck} in the pile, {played} played.",
-      {deck: ex.risk.deck, played: ex.risk.discard})));
-  }
-  return sec;
-}
-
-/* teams: chips as cards by owner, colour and knock-out; items; the rival */
-/* the chips' colours in the edition's order and words (view.page.colours: [[key, label]]) */
-const chipColours = () => (S.view && S.view.page && S.view.page.colours) || [];
-const chipColour = (c) => { const hit = chipColours().find(([k]) => k === c);
-  return hit ? I18n.t(hit[1]) : humanize(c); };
-const colourRank = (c) => { const i = chipColours().findIndex(([k]) => k === c); return i < 0 ? 99 : i; };
-function chipCard(c) {
-  return h("li", {class: `chip c-${String(c.colour).replace(/[^a-z]/g, "")}` + (c.knocked_out ? " ko" : ""),
-    "aria-label": tr("{name}, number {number}, {colour}, strength {strength}", {name: c.name,
-      number: c.number, colour: chipColour(c.colour), strength: c.battle_strength})
-      + (c.knocked_out ? ", " + tr("knocked out") : "")},
-  h("span", {class: "cn", "aria-hidden": "true"}, `#${c.number}`),
-  h("strong", {"aria-hidden": "true"}, c.name),
-  h("span", {class: "cs", "aria-hidden": "true"}, `⚔ ${c.battle_strength}`),
-  c.knocked_out ? h("span", {class: "kob", "aria-hidden": "true"}, tr("knocked out")) : "");
-}
-function trainerSection(v) {
-  const ex = v.extra || {};
-  const out = [];
-  const chipName = (slug) => {
-    for (const p of v.players) for (const c of p.team || []) if (c.chip === slug) return c.name;
-    return humanize(slug);
-  };
-  const battle = ex.final_battle || ex.battle;
-  if (battle) {
-    const sides = Object.entries(battle.sides || {});
-    const sec = h("section", {class: "battle", "aria-label": tr("Battle")}, h("h2", {},
-      battle.kind === "final" ? tr("The Final Battle") : tr("Battle")));
-    for (const [pid, side] of sides) {
-      sec.append(h("p", {}, dot(pid), `${playerName(pid)}: ` + trn(
-        "{name}, strength {strength}, {n} bonus card", "{name}, strength {strength}, {n} bonus cards",
-        side.bonus_cards, {name: side.name, strength: side.strength})));
-    }
-    if (battle.kind === "final") {
-      const r = battle.rival;
-      sec.append(r ? h("div", {class: "rival"}, h("h3", {}, tr("Rival: {name}", {name: r.name})),
-        h("p", {}, tr("{team}; strength {strength}", {team: [].concat(r[v.page.rival_team] || []).join(", "),
-          strength: r.strength})),
-        (r.bonus_by_roll || []).length ? h("p", {class: "muted"}, tr("Bonus by roll: {list}", {list: r.bonus_by_roll
-          .map((b, i) => `${i + 1}: +${b}`).join(", ")})) : "")
-        : h("p", {}, tr("The rival is still face down.")));
-    }
-    out.push(sec);
-  }
-  const odds = ex.catch_odds;
-  if (odds) {
-    out.push(h("section", {class: "odds", "aria-label": tr("Catching odds")}, h("h2", {},
-      tr("Catching {chip}", {chip: chipName(odds.chip)})), h("ul", {class: "plain"}, ...odds.by_ball.map((b) => {
-      const ball = b.ball === "none" ? tr("No ball") : itemName(b.ball);
-      return h("li", {}, tr("{ball}: {odds} ({n} of 6 faces)", {ball, odds: words(I18n.text(b.text)),
-        n: b.sixths}));
-    }))));
-  }
-  for (const p of v.players.slice().sort((a, b) => seatIndex(a.id) - seatIndex(b.id))) {
-    const sec = h("section", {class: "trainer", "aria-label": tr("{player}'s team", {player: p.name})});
-    sec.style.setProperty("--c", playerColor(p.id));
-    const pp = p.score || {points: 0, goal: 0};
-    sec.append(h("h2", {}, dot(p.id), `${p.name}`, h("span", {class: "pp"},
-      tr("{n} of {goal} Power Points", {n: pp.points, goal: pp.goal}))));
-    const meter = h("div", {class: "meter", role: "progressbar", "aria-label": tr("{player}'s Power Points",
-      {player: p.name}),
-      "aria-valuemin": 0, "aria-valuemax": pp.goal, "aria-valuenow": pp.points},
-    h("span", {}));
-    meter.firstChild.style.width = `${Math.min(100, (100 * pp.points) / (pp.goal || 1))}%`;
-    sec.append(meter, h("p", {class: "muted"}, p.on_plateau
-      ? tr("At {space}, on the Indigo Plateau", {space: p.space}) : tr("At {space}", {space: p.space})));
-    const groups = {};
-    for (const c of p.team || []) (groups[c.knocked_out ? "ko" : c.colour] = groups[c.knocked_out ? "ko" : c.colour] || []).push(c);
-    for (const key of [...chipColours().map(([k]) => k), ...Object.keys(groups), "ko"]) {
-      if (!groups[key]) continue;
-      sec.append(h("h3", {}, key === "ko" ? tr("Knocked out") : chipColour(key)),
-        h("ul", {class: "chips"}, ...groups[key].map(chipCard)));
-      delete groups[key];
-    }
-    const items = p.items || {};
-    sec.append(h("h3", {}, tr("Items in hand: {n}", {n: items.count ?? 0})));
-    if (items.cards) sec.append(h("ul", {class: "items"}, ...items.cards.map((c) =>
-      h("li", {}, c.count > 1 ? `${c.name} ×${c.count}` : c.name))));
-    out.push(sec);
-  }
-  if (ex.tray) {
-    const down = ex.board_face_down || {};
-    out.push(h("section", {class: "muted-sec", "aria-label": tr("Chips left")}, h("h2", {}, tr("Chips left to find")),
-      h("p", {}, Object.entries(ex.tray).sort((a, b) => colourRank(a[0]) - colourRank(b[0])).map(([c, n]) =>
-        (down[c] !== undefined ? tr("{colour}: {n} in the tray, {down} face down", {colour: chipColour(c), n,
-          down: down[c]}) : tr("{colour}: {n} in the tray", {colour: chipColour(c), n})))
-        .join("; ") + (ex.dungeon !== undefined ? "; " + tr("{n} in the dungeon.", {n: ex.dungeon}) : "."))));
-  }
-  return out;
-}
-function itemName(key) {
-  for (const p of S.view.players) for (const c of ((p.items || {}).cards || [])) if (c.item === key) return c.name;
-  return humanize(key);
-}
-
 /* ---- players ---- */
 function playersSection(v) {
   const list = h("ul", {class: "players"});

@@ -47,10 +47,25 @@ const I18n = (() => {
     if (`${cur.one}${cur.many}`.includes("{")) return `${sign}${number(n, 0)} ${n === 1 ? cur.one : cur.many}`;
     return sign + render({msg: `{n} ${cur.one}`, plural: `{n} ${cur.many}`, args: {n}});
   }
+  /* a chance in words; never rounded to 100 % unless certain (companion/engine/i18n.py chance) */
+  function chance(num, den) {
+    if (!den) return "";
+    const p = (100 * num) / den;
+    let k = 0;
+    while (k < 6 && num !== den && Number(p.toFixed(k)) >= 100) k += 1;
+    while (k < 6 && num !== 0 && Number(p.toFixed(k)) <= 0) k += 1;
+    const pct = `${number(Number(p.toFixed(k)), k)} %`;
+    const word = num === den ? t("certain") : num === 0 ? t("impossible") : p >= 99
+      ? t("almost certain") : p >= 75 ? t("very likely") : p > 50 ? t("likely") : p === 50
+        ? t("an even chance") : p >= 25 ? t("possible") : t("unlikely");
+    return `${word} (${pct})`;
+  }
   function value(v) {
     if (Array.isArray(v)) return new Intl.ListFormat(intl(), {type: "conjunction"}).format(v.map(value));
     if (isWord(v)) return word(v);
-    if (v && typeof v === "object") return "msg" in v ? render(v) : money(v);
+    if (v && typeof v === "object") {
+      return "msg" in v ? render(v) : Array.isArray(v.chance) ? chance(...v.chance) : money(v);
+    }
     if (typeof v === "number") return number(v, 0);
     return String(v);
   }
@@ -116,7 +131,7 @@ const I18n = (() => {
   }
   /* the languages the catalogue has, each by its own name ({code: name}) */
   const languages = () => ({...(cat.languages || {})});
-  return {wanted, load, choose, text, localize, picker, t, tn, number, money, languages,
+  return {wanted, load, choose, text, localize, picker, t, tn, number, money, chance, languages,
     lang: () => cat.lang};
 })();
 

@@ -7,7 +7,6 @@ from typing import Any
 from companion.engine.i18n import N_
 
 PAGE: dict[str, Any] = {
-    "panels": ["force_powers"],
     "you_say": {
         "{player} is pulled out of Jail.": N_("You are pulled out of Jail."),
         "The Force: {player} rolled {n}, {power}.": N_("The Force: you rolled {n}, {power}."),

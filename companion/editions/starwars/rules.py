@@ -16,6 +16,7 @@ from companion.engine.commands import NoArgs, takes
 from companion.engine.context import Ctx, cites
 from companion.engine.event_format import EventData, fact
 from companion.engine.i18n import N_, Msg, Msgs
+from companion.engine.panels import Block, Panel
 from companion.engine.registry import effect, prompt_kind, space_kind
 from companion.engine.state import Task, evolve
 from companion.engine.types import Action, Command, IllegalCommand
@@ -356,6 +357,24 @@ class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
         return self.ranking(state)
 
     # -- front ends -------------------------------------------------------------------------
+    def panels(self, state: MonopolyState) -> list[Panel]:
+        """Use the Force: the die's powers, each ship's markers and properties, and what the
+        Bank still auctions of a bankrupt ship."""
+        extra = self.extra_view(state)
+        blocks: list[Block] = [
+            {"lines": [{"die": face, "text": power} for face, power in POWERS.items()],
+             "ordered": True},
+            {"heading": Msg("Markers and properties")},
+            {"lines": [{"player": p.id, "text": Msg(
+                "{player}: {markers}, {properties}", player=p.name,
+                markers=Msgs("{n} marker left", "{n} markers left", extra["markers_left"][p.id]),
+                properties=Msgs("{n} property", "{n} properties",
+                                extra["properties_owned"][p.id]))} for p in state.players]}]
+        if extra["bank_auctions"]:
+            blocks.append({"text": Msg("The Bank auctions: {spaces}",
+                                       spaces=extra["bank_auctions"])})
+        return [{"title": Msg("Use the Force"), "blocks": blocks}]
+
     def extra_view(self, state: MonopolyState) -> StarWarsView:
         return {
             "markers_left": {p.id: self.markers_left(state, p.id) for p in state.players},
