@@ -34,7 +34,8 @@ from companion.engine import readings, rng
 from companion.engine.context import Ctx, cites
 from companion.engine.event_format import EventData, fact
 from companion.engine.help import Help
-from companion.engine.i18n import N_, Msg
+from companion.engine.i18n import N_, Msg, Msgs
+from companion.engine.panels import Line, Panel
 from companion.engine.prompts import ChoicePrompt, RollPrompt
 from companion.engine.registry import effect, space_kind, task
 from companion.engine.state import Task, evolve
@@ -485,6 +486,26 @@ class MonopolinoRules(MonopolyRules):
         flag: SpaceFlag = {"kind": "booth", "text": Msg("booth"), "shown": False}
         return {"flags": {i: [flag] for i, d in state.deeds.items() if d.owner is not None},
                 "pieces": [], "notes": []}
+
+    def panels(self, state: MonopolyState) -> list[Panel]:
+        """Booths and lottery: the pot, each player's booths left and where they stand, and
+        the RISK pile."""
+        left = values_of(state, MonopolinoValues).booths
+        lines: list[Line] = []
+        for p in state.players:
+            booths = Msgs("{n} booth left", "{n} booths left", left.get(p.id, 0))
+            streets = [state.b.spaces[i].name for i in state.owned_by(p.id)]
+            lines.append({"player": p.id, "text": Msg(
+                "{player}: {booths}; booths on {spaces}", player=p.name, booths=booths,
+                spaces=streets) if streets else Msg("{player}: {booths}", player=p.name,
+                                                    booths=booths)})
+        return [{"title": Msg("Booths and lottery"), "blocks": [
+            {"text": Msg("Lottery pot: {amount}", amount=state.cash(state.pot)),
+             "tone": "strong"},
+            {"lines": lines},
+            {"text": Msg("RISK cards: {deck} in the pile, {played} played.",
+                         deck=len(state.decks["risk"]), played=len(discards(state, "risk"))),
+             "tone": "muted"}]}]
 
     def extra_view(self, state: MonopolyState) -> MonopolinoView:
         return {

@@ -7,7 +7,6 @@ from typing import Any
 from companion.engine.i18n import N_
 
 PAGE: dict[str, Any] = {
-    "panels": ["booths_lottery"],
     "you_say": {
         "{player} pays {amount} to the Bank for {space}.": N_(
             "You pay {amount} to the Bank for {space}."),
