@@ -77,7 +77,6 @@ def test_the_page_reads_no_log_line_by_its_words() -> None:
 SHARED_VIEWS = ("companion.engine.types", "companion.service.game_record",
                 "companion.monopoly.view")
 """Where the view's shared shape is declared (TypedDicts any edition may fill)."""
-APP = ROOT / "web" / "static" / "app.js"
 
 
 def _declared() -> set[str]:
@@ -120,41 +119,21 @@ def _edition_only_fields() -> dict[str, str]:
     return {k: e for k, e in out.items() if k not in _declared()}
 
 
-def _generic_code(source: str) -> str:
-    """app.js without the panels an edition declares (``PANELS``) and the functions only they
-    call: the code every edition's page runs."""
-    bodies = {m.group(1): m.group(0)
-              for m in re.finditer(r"(?ms)^function (\w+)\(.*?^}$", source)}
-    panels = re.search(r"(?s)const PANELS = \{(.*?)\};", source)
-    assert panels is not None
-    only = set(re.findall(r":\s*(\w+)", panels.group(1)))
-    grew = True
-    while grew:  # add the functions no code outside the panels names
-        rest = "".join(b for n, b in bodies.items() if n not in only)
-        rest += re.sub(r"(?ms)^function \w+\(.*?^}$", "", source)
-        more = {n for n in bodies if n not in only and any(
-            re.search(rf"\b{n}\b", bodies[p]) for p in only)
-            and not re.search(rf"\b{n}\b", rest.replace(bodies[n], ""))}
-        grew = bool(more)
-        only |= more
-    return "".join(b for n, b in bodies.items() if n not in only) + re.sub(
-        r"(?ms)^function \w+\(.*?^}$", "", source)
-
-
 NOT_THE_VIEWS = {
     "order",  # S.seat.order: the seats' order the page keeps, not Master Trainer's extra.order
     "items",  # g.items: a group of log lines
+    "decks",  # profile.js: a box profile's board decks, not Master Trainer's extra.decks
 }
 """Names the generic code reads that are not (only) an edition's view field."""
 
 
-def test_the_pages_generic_code_reads_no_field_only_one_edition_sends() -> None:
-    """Bowser, GAME OVER, the lottery, Power Points reach the board and the player cards as
-    the shared view's data (flags, pieces, notes, a named pot, a score), not as one edition's
-    fields read by name outside the panels that edition declares."""
+def test_the_page_reads_no_field_only_one_edition_sends() -> None:
+    """Bowser, GAME OVER, the lottery, Power Points reach the board, the player cards and the
+    edition's own sections as the shared view's data (flags, pieces, notes, a named pot, a
+    score, panels), never as one edition's fields read by name."""
     only = _edition_only_fields()
     assert {"bowser", "power_points", "teams"} <= set(only)  # the editions' own, found
-    code = _generic_code(APP.read_text("utf-8"))
+    code = "".join(path.read_text("utf-8") for path in PAGE_FILES if path.suffix == ".js")
     read = set(re.findall(r"\??\.(\w+)\b(?!\s*\()", code))  # a property, not a method
     read |= set(re.findall(r"""\[["'](\w+)["']\]""", code))
     assert {f"{k} ({only[k]})" for k in read & set(only) - NOT_THE_VIEWS} == set()
