@@ -70,8 +70,7 @@ class Rules(SharedEvents[S], CitationCatalogue, GenericAsks[S], ABC):
     moment the class exists (:func:`companion.engine.i18n.add_catalogues`)."""
     page: Mapping[str, Any] = {}
     """What the phone page draws differently for this edition, as data it reads (it never
-    names an edition): ``panels`` (its own sections of the table: ``type_mats``,
-    ``force_powers``, ``booths_lottery``, ``teams``), ``assets`` (what is traded beyond money,
+    names an edition): ``assets`` (what is traded beyond money,
     spaces and cards: ``[{kind, label, item}]``), ``dice`` (named dice in words),
     ``colours`` (its chips' colours in order, ``[[key, label]]``),
     ``you_say`` / ``you_hear`` (its log messages said to the reader: message id -> the
