@@ -182,7 +182,8 @@ def test_the_winner_is_offered_the_losers_real_hand_and_colours_are_the_movers(
     assert set(taken) <= hand | {"potion", "fly"}
     for page in trainers.all():
         for pid, colour in (("ash", "rgb(46, 125, 50)"), ("misty", "rgb(194, 84, 0)")):
-            dot = page.locator(f'section.trainer[aria-label^="{pid.title()}"] .pdot').first
+            team = page.get_by_role("region", name=f"{pid.title()}'s team", exact=True)
+            dot = team.locator(".pdot").first
             assert dot.evaluate("e => getComputedStyle(e).backgroundColor") == colour, pid
 
 

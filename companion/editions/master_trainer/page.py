@@ -6,12 +6,14 @@ from typing import Any
 
 from companion.engine.i18n import N_
 
+CHIP_COLOURS: tuple[tuple[str, str, str], ...] = (
+    ("starter", N_("Starter"), "#8d6e63"), ("pink", N_("Pink"), "#d81b60"),
+    ("green", N_("Green"), "#2e7d32"), ("blue", N_("Blue"), "#1565c0"),
+    ("red", N_("Red"), "#c62828"), ("yellow", N_("Yellow"), "#f9a825"),
+    ("purple", N_("Purple"), "#6a1b9a"), ("white", N_("White"), "#bdbdbd"))
+"""The chips' colours in the order a team shows them: key, name, CSS colour of its cards."""
+
 PAGE: dict[str, Any] = {
-    "panels": ["teams"],
-    "rival_team": "pokemon",  # the key of the rival's Pokémon in a final battle's view
-    "colours": [["starter", N_("Starter")], ["pink", N_("Pink")], ["green", N_("Green")],
-                ["blue", N_("Blue")], ["red", N_("Red")], ["yellow", N_("Yellow")],
-                ["purple", N_("Purple")], ["white", N_("White")]],
     "you_say": {
         "{player} lands on {space}.": N_("You land on {space}."),
         "{player} (the highest roll) draws a Rival Card and looks at it secretly.": N_(

@@ -5,18 +5,18 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from companion.editions.master_trainer.actions import ActionRules
 from companion.editions.master_trainer.base import GOAL, State, data_of
 from companion.editions.master_trainer.catching import catch_odds, odds_text
 from companion.editions.master_trainer.data import COLOURS, evolution_bonuses
 from companion.editions.master_trainer.landing import CATCH
+from companion.editions.master_trainer.panels import PanelRules
 from companion.editions.master_trainer.spaces import PALLET_TOWN, SPACES
 from companion.engine.i18n import Msg
 from companion.engine.state import DRAFT
 from companion.engine.types import BANKER, Score
 
 
-class ViewRules(ActionRules):
+class ViewRules(PanelRules):
     """``view(state, viewer)`` in the contract's shape, with this edition's ``extra``."""
 
     def sees_all(self, viewer: str | None) -> bool:
@@ -111,6 +111,8 @@ class ViewRules(ActionRules):
         hands = {p: self.hand_json(state, p, viewer) for p in ids}
         battle = self.battle_json(state, viewer)
         sees_all = self.sees_all(viewer)
+        b = state.battle
+        sees_rival = b is not None and (b.revealed or sees_all or viewer == b.defender)
         return {
             "edition": self.name, "title": self.title, "currency": None,
             "players": [{**public["players"][p], "items": hands[p]} for p in ids],
@@ -120,6 +122,7 @@ class ViewRules(ActionRules):
             "log": public["log"], "last_roll": public["last_roll"],
             "finished": state.finished, "winners": public["winners"],
             "end_reason": state.end_reason, "end_rule": self.end_rule(state), "board": None,
+            "panels": public["panels"].seen_by(hands, sees_rival),
             "extra": {
                 **public["extra"],
                 "item_hands": hands,
@@ -139,8 +142,10 @@ class ViewRules(ActionRules):
         data = data_of(state)
         ids = [t.id for t in state.trainers]
         prompt = state.prompt
+        players = {p: self._public_player(state, p) for p in ids}
         parts: dict[str, Any] = {
-            "players": {p: self._public_player(state, p) for p in ids},
+            "players": players,
+            "panels": self.table_panels(state, players),
             "prompt": None if prompt is None else prompt.to_json(),
             "actions": [(a.actor, a.to_json()) for a in self.actions(state)],
             "log": list(state.log), "last_roll": list(state.last_roll),
