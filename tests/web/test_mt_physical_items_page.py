@@ -56,7 +56,8 @@ def test_the_drawing_phone_names_the_item_card_and_a_spectator_sees_no_hand(
             SHOTS.mkdir(parents=True, exist_ok=True)
             ash.screenshot(path=str(SHOTS / "mt-item-draw.png"))
             tap_command(ash, {"actor": "ash", "type": "draw", "args": {"card": "potion"}}, 0)
-            expect()(ash.locator("ul.items")).to_contain_text("Potion")
+            expect()(ash.get_by_role("region", name="Ash's team", exact=True)).to_contain_text(
+                "Potion")
             assert service.state(gid)[1].trainer("ash").items == ("potion",)
 
             watcher = new_phone(browser, errors)

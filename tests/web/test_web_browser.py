@@ -244,7 +244,8 @@ def test_claiming_a_seat_switches_to_that_players_view(browser: Any, tmp_path: A
         game_id, _ = setup_game(service, "master-trainer", "play")
         ash_items = service.view(game_id, "misty")["players"][0]["items"]
         assert "cards" not in ash_items and ash_items["count"] > 0
-        hand = [str(c["name"]) for c in service.view(game_id, "ash")["players"][0]["items"]["cards"]]
+        ash_hand = service.view(game_id, "ash")["players"][0]["items"]["cards"]
+        hand = [str(c["name"]) for c in ash_hand]
         misty = new_phone(browser, errors)
         join(misty, base, join_code(service, game_id), "misty")
         ash = misty.get_by_role("region", name="Ash's team", exact=True)
