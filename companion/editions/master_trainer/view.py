@@ -25,6 +25,12 @@ class ViewRules(PanelRules):
         ``""`` (web/access.py SPECTATOR) and a player as their id: neither sees others' cards."""
         return viewer is None or viewer == BANKER
 
+    def sees_rival(self, state: State, viewer: str | None) -> bool:
+        """Whether ``viewer`` sees the Final Battle's Rival Card: once shown, or as the player
+        who drew it (the Pokémon Master's), or seeing every card."""
+        b = state.battle
+        return b is not None and (b.revealed or self.sees_all(viewer) or viewer == b.defender)
+
     def chip_json(self, state: State, pid: str, slug: str) -> dict[str, Any]:
         c = self.chip(state, slug)
         t = state.trainer(pid)
@@ -83,7 +89,7 @@ class ViewRules(PanelRules):
             out["sides"][pid] = side
         if b.kind == "final":
             out["master"] = b.defender
-            if b.revealed or self.sees_all(viewer) or viewer == b.defender:
+            if self.sees_rival(state, viewer):
                 r = data_of(state).rivals[b.rival]
                 out["rival"] = {"key": r.key, "name": r.name, "pokemon": r.pokemon,
                                 "strength": r.strength, "bonus_by_roll": list(r.bonus),
@@ -111,8 +117,6 @@ class ViewRules(PanelRules):
         hands = {p: self.hand_json(state, p, viewer) for p in ids}
         battle = self.battle_json(state, viewer)
         sees_all = self.sees_all(viewer)
-        b = state.battle
-        sees_rival = b is not None and (b.revealed or sees_all or viewer == b.defender)
         return {
             "edition": self.name, "title": self.title, "currency": None,
             "players": [{**public["players"][p], "items": hands[p]} for p in ids],
@@ -122,7 +126,7 @@ class ViewRules(PanelRules):
             "log": public["log"], "last_roll": public["last_roll"],
             "finished": state.finished, "winners": public["winners"],
             "end_reason": state.end_reason, "end_rule": self.end_rule(state), "board": None,
-            "panels": public["panels"].seen_by(hands, sees_rival),
+            "panels": public["panels"].seen_by(hands, self.sees_rival(state, viewer)),
             "extra": {
                 **public["extra"],
                 "item_hands": hands,
