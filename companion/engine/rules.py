@@ -72,7 +72,6 @@ class Rules(SharedEvents[S], CitationCatalogue, GenericAsks[S], ABC):
     """What the phone page draws differently for this edition, as data it reads (it never
     names an edition): ``assets`` (what is traded beyond money,
     spaces and cards: ``[{kind, label, item}]``), ``dice`` (named dice in words),
-    ``colours`` (its chips' colours in order, ``[[key, label]]``),
     ``you_say`` / ``you_hear`` (its log messages said to the reader: message id -> the
     second-person message id). Sent in the view (``page``)."""
 
