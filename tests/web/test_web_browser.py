@@ -218,8 +218,9 @@ def test_second_edition_and_escaping(server: tuple[str, GameService], browser: A
     line.get_by_role("button", name="rule").click()
     expect(line.locator(".cite")).to_have_text("Rulebook p. 4: passing GO")
     expect(line).to_contain_text("Readings in force for this game")
-    expect(ash.locator(".mat").first.locator("li")).to_have_count(8)
-    expect(ash.locator(".mats")).to_contain_text("to catch on one roll")
+    mats = ash.get_by_role("region", name="Tracker mats")  # a Trainer's mat: the 8 types
+    expect(mats.get_by_role("list").first.get_by_role("listitem")).to_have_count(8)
+    expect(mats).to_contain_text("to catch on one roll")
     assert ash.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(18, 18, 18)"
     ash.locator("#tab-more").click()
     ash.locator("#pref-big").check()

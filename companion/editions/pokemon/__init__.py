@@ -28,6 +28,7 @@ from companion.editions.pokemon.catching import PokemonCatching, PokemonCaught, 
 from companion.editions.pokemon.help import PROMPT_HELP
 from companion.editions.pokemon.spaces import PokemonSpaces
 from companion.editions.pokemon.story import STORY_COUNTERS
+from companion.editions.pokemon.tracker_mats import tracker_mats
 from companion.editions.table_settings import TableSettings
 from companion.engine import readings
 from companion.engine.commands import NoArgs
@@ -35,6 +36,7 @@ from companion.engine.context import Ctx
 from companion.engine.event_format import EventData, fact
 from companion.engine.events import WentBankrupt
 from companion.engine.i18n import N_, Msg, Msgs
+from companion.engine.panels import Panel
 from companion.engine.registry import prompt_kind
 from companion.engine.story import Counter
 from companion.engine.types import Action, IllegalCommand
@@ -256,16 +258,20 @@ class PokemonRules(TableSettings, PokemonSpaces, PokemonCatching, PokemonBattles
     # -- front ends -----------------------------------------------------------------------
     def view(self, state: MonopolyState, viewer: str | None = None) -> dict[str, Any]:
         out = super().view(state, viewer)
-        seats = [s.id for s in state.setup.players]
-        tokens = state.b.tokens
         for p in out["players"]:
             pid = p["id"]
-            partner = p["token"] or state.b.token(tokens[seats.index(pid) % len(tokens)])
-            p.update(partner=partner, pokemon=data.caught(state, pid),
+            p.update(partner=data.partner(state, pid), pokemon=data.caught(state, pid),
                      types=sorted(data.mat_types(state, pid)),
                      mat_complete=data.mat_complete(state, pid),
                      battle_strength=data.battle_strength(state, pid))
         return out
+
+    def panels(self, state: MonopolyState) -> list[Panel]:
+        """Tracker mats: each Trainer's mat, the catching die and the chance a standing
+        exploring or catching prompt shows, the wild Pokémon left."""
+        prompt = state.prompt
+        odds = prompt.data["odds"] if prompt and prompt.kind in self.live_prompts else None
+        return [tracker_mats(state, odds)]
 
     def extra_view(self, state: MonopolyState) -> data.PokemonView:
         ext = data.values(state)

@@ -92,6 +92,15 @@ def wild_left(state: MonopolyState, type_id: str) -> bool:
     return bool(values(state).wild[type_id])
 
 
+def partner(state: MonopolyState, pid: str) -> str:
+    """A Trainer's partner Pokémon: their token, else the box's token of their seat."""
+    token = state.player(pid).token
+    if token:
+        return state.b.token(token)
+    tokens, seats = state.b.tokens, [s.id for s in state.setup.players]
+    return tokens[seats.index(pid) % len(tokens)]
+
+
 def battle_strength(state: MonopolyState, pid: str) -> int:
     """What a Trainer adds to a battle roll: 1 per Pokémon held, the partner included."""
     return len(values(state).caught.get(pid, ())) + 1

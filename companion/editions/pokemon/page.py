@@ -7,7 +7,6 @@ from typing import Any
 from companion.engine.i18n import N_
 
 PAGE: dict[str, Any] = {
-    "panels": ["type_mats"],
     "assets": [{"kind": "pokemon", "label": N_("Pokémon"), "item": N_("{type}-type Pokémon"),
                 "groups": "types"}],  # an item "ice-1" is named by extra["types"]["ice"]
     "you_say": {
