@@ -67,6 +67,8 @@ class Block(TypedDict, total=False):
     player: str
     tone: str
     lines: list[Line]
+    label: Text
+    """What a screen reader calls the list (it reads the lines after it)."""
     ordered: bool
     grid: bool
     """Lines drawn as a grid of boxes (a mat's types), not a list."""

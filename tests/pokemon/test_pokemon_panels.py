@@ -49,6 +49,7 @@ def test_an_italian_trainer_reads_the_mats_and_the_odds_in_italian() -> None:
     assert "dado di cattura: 3 facce su 6 mostrano una Poké Ball" in text
     assert "Pokémon selvatici rimasti: Roccia 6, Ghiaccio 6" in text
     assert "Fuoco 5" in text
+    assert "Tabellone di Ash: 1 tipi su 8" in text  # what a screen reader calls his mat
 
 
 def test_the_mat_ticks_the_types_caught_in_the_boxs_order() -> None:

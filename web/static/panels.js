@@ -17,7 +17,8 @@ function panelBlock(b) {
   if (b.heading !== undefined) return h("h3", {class: tone}, ...lead, b.heading);
   if (b.text !== undefined) return h("p", {class: tone}, ...lead, b.text);
   if (b.lines) {
-    return h(b.ordered ? "ol" : "ul", {class: b.grid ? "ticks" : "plain lines"}, ...b.lines.map((l) =>
+    return h(b.ordered ? "ol" : "ul", {class: b.grid ? "ticks" : "plain lines", "aria-label": b.label},
+      ...b.lines.map((l) =>
       h("li", {class: l.ticked ? "got" : ""}, l.player ? dot(l.player) : "",
         l.die ? [dice([l.die]), " "] : "", l.ticked === undefined ? "" : (l.ticked ? "● " : "○ "), l.text)));
   }

@@ -28,7 +28,9 @@ def tracker_mats(state: MonopolyState, odds: data.Odds | None) -> Panel:
             if data.mat_complete(state, p.id) else \
             Msg("{who}: {n} Pokémon, battle strength {strength}", **facts)
         mat: list[Line] = [{"text": name, "ticked": t in got} for t, name in names.items()]
-        blocks += [{"heading": said, "player": p.id}, {"lines": mat, "grid": True}]
+        blocks += [{"heading": said, "player": p.id}, {"lines": mat, "grid": True, "label": Msg(
+            "{player}'s mat: {n} of {total} types", player=p.name, n=len(got),
+            total=len(names))}]
     blocks += _catching_die(state, odds)
     wild = data.values(state).wild
     left = [Msg("{type} {n}", type=names[t], n=len(wild[t])) for t in names if t in wild]
