@@ -33,7 +33,7 @@ SCRIPT = json.loads(doc_block("json", '"edition": "lemonade"'))
 PLAY = """\
 import json, sys
 from pathlib import Path
-from companion.engine.i18n import render
+from companion.engine.i18n import localized, render
 from companion.service import prompt_help
 from companion.service.script import parse_step
 from companion.service.game_service import GameService
@@ -60,6 +60,8 @@ try:
                   "players": [p["name"] for p in story["players"]],
                   "lines": sorted({l["key"] for p in story["players"] for l in p["lines"]})},
         "help": sorted(prompt_help.explanations("lemonade")),
+        "panels": {lang: localized(service.view(gid, None)["panels"], lang)
+                   for lang in ("en", "it", "es")},
     }))
 finally:
     service.stop()
@@ -145,6 +147,18 @@ def test_its_story_is_told(played: dict[str, Any]) -> None:
 
 def test_its_help_shows(played: dict[str, Any]) -> None:
     assert "buy" in played["help"]  # the family's help for the prompts it asks
+
+
+def test_its_own_section_of_the_table_speaks_each_readers_language(
+        played: dict[str, Any]) -> None:
+    """Its panel, built in its words and drawn by the page like every edition's."""
+    said = {lang: (p[0]["title"], p[0]["blocks"][0]["text"])
+            for lang, p in played["panels"].items()}
+    assert said == {
+        "en": ("The stand", "Heatwave: every other player buys a lemonade for 1 lemon."),
+        "it": ("Il chiosco", "Heatwave: ogni altro giocatore compra una limonata per 1 limone."),
+        "es": ("El puesto", "Heatwave: cada uno de los demás jugadores compra una "
+                            "limonada por 1 limón.")}
 
 
 def test_its_words_translate(played: dict[str, Any]) -> None:

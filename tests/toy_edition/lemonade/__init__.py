@@ -10,6 +10,7 @@ from importlib import resources
 
 from companion.engine.context import Ctx, cites
 from companion.engine.i18n import N_, Msg
+from companion.engine.panels import Panel
 from companion.engine.registry import space_kind
 from companion.monopoly.board import Space
 from companion.monopoly.rules import MonopolyRules
@@ -31,3 +32,10 @@ class LemonadeRules(MonopolyRules):
                 self.pay(ctx, p.id, pid, space.amount,
                          Msg(N_("Heatwave: {buyer} buys a lemonade from {seller}"),
                              buyer=p.name, seller=ctx.state.name(pid)))
+
+    def panels(self, state: MonopolyState) -> list[Panel]:
+        """Its own section of the phone's table, in its words (drawn like every edition's)."""
+        heat = next(s for s in state.b.spaces if s.kind == "heatwave")
+        return [{"title": Msg(N_("The stand")), "blocks": [{"text": Msg(
+            N_("{space}: every other player buys a lemonade for {amount}."),
+            space=heat.name, amount=state.cash(heat.amount))}]}]
