@@ -182,10 +182,20 @@ class MonopolyRules(
         )
         return self.edition_setup(state)
 
-    setting_names: tuple[str, ...] = ()
-    settings_info: tuple[dict[str, Any], ...] = ()
-    """The edition's own settings for the setup form: ``{name, label, type (int, choice or
-    text), min?, max?, choices?, default?}``; a missing default is the data file's rule."""
+    own_settings: tuple[dict[str, Any], ...] = ()
+    """The edition's settings beyond its data file's readings (a reading with a ``setting``
+    is offered by itself): ``{name, label, type (int, choice or text), min?, max?, choices?,
+    default?}``; a missing default is the data file's rule."""
+
+    @property
+    def settings_info(self) -> tuple[dict[str, Any], ...]:
+        """Every setting the setup form offers: the edition's own, then its readings' (read
+        from its own data, so an edition installed from outside offers its readings too)."""
+        return (*self.own_settings, *readings.settings_info(self.name))
+
+    @property
+    def setting_names(self) -> tuple[str, ...]:
+        return (*(s["name"] for s in self.own_settings), *readings.setting_names(self.name))
     board_fields: tuple[str, ...] = ("name", "price", "rent")
     """What the banker may correct on an ownable space."""
 

@@ -33,27 +33,39 @@ SCRIPT = json.loads(doc_block("json", '"edition": "lemonade"'))
 PLAY = """\
 import json, sys
 from pathlib import Path
-from companion.engine.i18n import localized, render
+from companion.engine.i18n import Msg, localized, render
+from companion.plugins.editions import find_edition
 from companion.service import prompt_help
 from companion.service.script import parse_step
 from companion.service.game_service import GameService
 
 service = GameService(Path(sys.argv[1])).start()
-try:
+
+
+def play(**settings):
     made = service.create_game({"edition": "lemonade", "players": ["Ann", "Bob", "Cy"],
-                                "dice": "physical", "settings": {"order": "seated"}})
+                                "dice": "physical", "settings": {"order": "seated", **settings}})
     assert made.ok, made.error
-    gid = made.game_id
     for step in ("roll 1 3", "roll 1 2", "buy", "roll 1 1"):  # Ann: Heatwave; Bob buys
-        _, state = service.state(gid)
-        out = service.submit(gid, parse_step(state, step))
+        _, state = service.state(made.game_id)
+        out = service.submit(made.game_id, parse_step(state, step))
         assert out.ok, out.error
-    _, state = service.state(gid)
+    return made.game_id, service.state(made.game_id)[1]
+
+
+try:
+    offered = find_edition("lemonade").setup_info()["settings"]
+    _, by_bank = play(heatwave="bank")
+    gid, state = play()
     lane = state.board.spaces[1].name
     heat = next(r["say"] for r in service.history(gid) if "lemonade" in str(r["say"]))
     story = service.story(gid)
     print(json.dumps({
         "money": [p.money for p in state.players],
+        "money_by_bank": [p.money for p in by_bank.players],
+        "setting": next({"label": render(Msg(s["label"]), "it"), "default": s["default"],
+                         "choices": [c["value"] for c in s["choices"]]}
+                        for s in offered if s["name"] == "heatwave"),
         "lane": {lang: render(lane, lang) for lang in ("en", "it", "es")},
         "heatwave": {lang: render(heat, lang) for lang in ("en", "it", "es")},
         "story": {"edition": story["edition"], "title": str(story["title"]),
@@ -136,6 +148,15 @@ def test_its_own_rule_plays(played: dict[str, Any]) -> None:
     # Ann: Heatwave, Bob and Cy buy a lemonade (1) from her; Bob buys Sugar Street (4); Cy
     # rolls doubles to the Surprise card (collect 3)
     assert played["money"] == [12, 5, 12]
+
+
+def test_its_reading_is_offered_and_played(played: dict[str, Any]) -> None:
+    """Where its rules are silent, its data's reading with a setting is offered at setup (in
+    the reader's words, from its catalogue) and changes the game as chosen: the Bank buys
+    the lemonades, so Ann gets 2 and nobody else pays."""
+    assert played["setting"] == {"label": "In un'ondata di caldo, le limonate le compra",
+                                 "default": "players", "choices": ["players", "bank"]}
+    assert played["money_by_bank"] == [12, 6, 13]
 
 
 def test_its_story_is_told(played: dict[str, Any]) -> None:

@@ -21,7 +21,6 @@ from companion.editions.mario.page import PAGE
 from companion.editions.mario.rent_asked import MarioRentAsked
 from companion.editions.mario.story import STORY_COUNTERS
 from companion.editions.mario.values import Bowser, MarioValues
-from companion.engine import readings
 from companion.engine.commands import NoArgs
 from companion.engine.context import Ctx, cites
 from companion.engine.events import WentBankrupt
@@ -88,8 +87,6 @@ class MarioRules(MarioRentAsked, MarioBowser, MonopolyRules):
                           kind_counts={"card": 6, "super_star": 1, "piranha_plant": 1},
                           fixed=("go", "jail", "free-parking", "go-to-jail"))
     """What the rulebook prints about the board (a box profile's board is checked against it)."""
-    setting_names = readings.setting_names("mario")
-    settings_info = readings.settings_info("mario")
     """Readings offered to the banker (seeds/mario.toml [[readings]], docs/readings/mario.md)."""
 
     dice_names = ("red", "black")

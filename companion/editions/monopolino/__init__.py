@@ -238,8 +238,6 @@ class MonopolinoRules(MonopolyRules):
         "end-last-standing": "Monopolino ends when a player has no money (citation end)."}
     board_fields = ("name", "price")
     """The amount shown is both price and rent: the banker corrects the price only."""
-    setting_names = readings.setting_names("monopolino")
-    settings_info = readings.settings_info("monopolino")
     """Readings offered to the banker (seeds/monopolino.toml [[readings]])."""
 
     # -- setup ------------------------------------------------------------------------------

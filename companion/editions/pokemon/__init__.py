@@ -30,7 +30,6 @@ from companion.editions.pokemon.spaces import PokemonSpaces
 from companion.editions.pokemon.story import STORY_COUNTERS
 from companion.editions.pokemon.tracker_mats import tracker_mats
 from companion.editions.table_settings import TableSettings
-from companion.engine import readings
 from companion.engine.commands import NoArgs
 from companion.engine.context import Ctx
 from companion.engine.event_format import EventData, fact
@@ -102,9 +101,8 @@ class PokemonRules(TableSettings, PokemonSpaces, PokemonCatching, PokemonBattles
     }
     board_totals = Totals(locations=16, group_size=(2, 2), fixed=("go",))
     """What the rulebook prints about the board (a box profile's board is checked against it)."""
-    setting_names = ("ball_faces", *readings.setting_names("pokemon"))
-    settings_info = ({"name": "ball_faces", "label": N_("Poké Ball faces on the catching die"),
-                      "type": "int", "min": 1, "max": 6}, *readings.settings_info("pokemon"))
+    own_settings = ({"name": "ball_faces", "label": N_("Poké Ball faces on the catching die"),
+                     "type": "int", "min": 1, "max": 6},)
     trade_extras = ("pokemon",)
     cite_as = {"auction": "auction-win", "adventure": "cards", "challenge": "cards"}
     never_cites = {"rent": "a rival's location is explored or battled, never rented",

@@ -11,7 +11,6 @@ from companion.editions.starwars.force import POWERS, StarWarsForce
 from companion.editions.starwars.help import PROMPT_HELP
 from companion.editions.starwars.page import PAGE
 from companion.editions.table_settings import TableSettings
-from companion.engine import readings
 from companion.engine.commands import NoArgs, takes
 from companion.engine.context import Ctx, cites
 from companion.engine.event_format import EventData, fact
@@ -92,8 +91,6 @@ class StarWarsRules(TableSettings, StarWarsForce, MonopolyRules):
     the board (docs/readings/starwars.md)."""
     order_dice = 1
     """Each player rolls one die; the highest roller starts."""
-    setting_names = readings.setting_names("starwars")
-    settings_info = readings.settings_info("starwars")
     """Readings offered to the banker (seeds/starwars.toml [[readings]])."""
 
     # -- property markers -------------------------------------------------------------------

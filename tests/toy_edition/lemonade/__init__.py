@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from importlib import resources
 
+from companion.engine import readings
 from companion.engine.context import Ctx, cites
 from companion.engine.i18n import N_, Msg
 from companion.engine.panels import Panel
@@ -26,12 +27,18 @@ class LemonadeRules(MonopolyRules):
     @space_kind("heatwave")
     @cites("heatwave")
     def land_heatwave(self, ctx: Ctx[MonopolyState], pid: str, space: Space) -> None:
-        """Heatwave: every other player buys a lemonade from the lander."""
+        """Heatwave: every other player (or, as the banker chose, the Bank for each of them)
+        buys a lemonade from the lander."""
+        by_bank = readings.chosen(self.name, ctx.state.setup.settings, "heatwave") == "bank"
         for p in ctx.state.active:
             if p.id != pid:
-                self.pay(ctx, p.id, pid, space.amount,
-                         Msg(N_("Heatwave: {buyer} buys a lemonade from {seller}"),
-                             buyer=p.name, seller=ctx.state.name(pid)))
+                said = Msg(N_("Heatwave: {buyer} buys a lemonade from {seller}"),
+                           buyer=ctx.state.name("bank" if by_bank else p.id),
+                           seller=ctx.state.name(pid))
+                if by_bank:
+                    self.receive(ctx, pid, space.amount, said)
+                else:
+                    self.pay(ctx, p.id, pid, space.amount, said)
 
     def panels(self, state: MonopolyState) -> list[Panel]:
         """Its own section of the phone's table, in its words (drawn like every edition's)."""
