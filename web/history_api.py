@@ -200,8 +200,9 @@ def openapi_paths() -> dict[str, Any]:
             "Rules at hand: the readings in force, a search (?q=) over the rulebook "
             "passages, readings and help of the game's edition by English words or the "
             "reader's (Accept-Language; each result's 'summary' says the passage in them), "
-            "and 'prompts': what each question the edition asks means, with its rule "
-            "(first-game mode)",
+            "'prompts': what each question the edition asks means, with its rule "
+            "(first-game mode), and 'example': words to search for, in the edition's "
+            "(a message id; \"\" when it names none)",
             [gid, {"name": "q", "in": "query", "required": False,
                    "schema": {"type": "string", "maxLength": 200}}]),
         "/api/history": op("The household's history: games, players, boxes, box profiles, "
@@ -217,7 +218,8 @@ def rules(game_id: str) -> Response:
     """Rules at hand: ``?q=`` searches the rulebook passages, readings and help of this
     game's edition in English and the reader's language (``Accept-Language``); ``readings``
     are the readings in force for this game; ``prompts``, what each question the edition asks
-    means, with its rule (first-game mode)."""
+    means, with its rule (first-game mode); ``example``, what the edition suggests
+    searching for (its message id)."""
     from companion.service import prompt_help, rules_lookup
 
     _viewer(game_id)
@@ -232,4 +234,5 @@ def rules(game_id: str) -> Response:
                     "readings": rules_lookup.in_force(state.edition, settings),
                     "results": rules_lookup.search(state.edition, settings, query,
                                                    reader()),
-                    "prompts": prompt_help.explanations(state.edition)})
+                    "prompts": prompt_help.explanations(state.edition),
+                    "example": rules_lookup.search_example(state.edition)})

@@ -29,5 +29,7 @@ class BoxProfile:
 
     def editor(self, rules: Any, profile: Mapping[str, Any], facts: list[str]
                ) -> dict[str, Any]:
-        """What the profile editor shows beside the profile (``board``, ``card_tags``...)."""
+        """What the profile editor shows beside the profile (``board``, ``card_tags``...), in the
+        edition's words: ``tag_decks`` [{deck, title}] names the decks of ``card_tags``,
+        ``settings_hint`` what the other settings hold (message ids)."""
         return {}

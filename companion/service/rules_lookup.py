@@ -18,7 +18,9 @@ from typing import Any
 from companion.engine import i18n
 from companion.engine import readings as data
 from companion.engine.i18n import N_, Msg
+from companion.plugins.editions import find_edition
 from companion.service import prompt_help
+from companion.service.game_record import page_of
 
 ENGLISH = i18n.SOURCE
 """The language of the rulebook's quotes (and of a house default's words)."""
@@ -64,6 +66,12 @@ def passages(edition: str, settings: Mapping[str, Any]) -> list[dict[str, str]]:
         out.append({"kind": "help", "id": kind, "title": N_("What this means"),
                     "text": str(help_["text"]), "title_lang": "", "text_lang": ""})
     return out
+
+
+def search_example(edition: str) -> str:
+    """What the edition suggests searching for, in its own words (its page's
+    ``search_example``, a message id of its catalogue; "" when it names none)."""
+    return str(page_of(find_edition(edition)).get("search_example", ""))
 
 
 def _words(text: str, lang: str) -> str:

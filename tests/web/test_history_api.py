@@ -220,6 +220,28 @@ def test_rules_at_hand_for_a_phone_in_the_game(tmp_path: Path) -> None:
         assert banker.get(f"/api/games/{gid}/rules?q=cárcel").get_json()["results"] == []
 
 
+def test_the_rules_search_suggests_the_editions_own_words(tmp_path: Path) -> None:
+    """The search field's example is the edition's (its message id, in its catalogue): a
+    Star Wars table reads "Jail, auction, Force", never Mario's Bowser; each edition's
+    example finds passages of its rules, and is said in Italian."""
+    from companion.engine.i18n import Msg, render
+    from companion.plugins.editions import available
+    from companion.service import rules_lookup
+
+    with GameService(tmp_path) as service:
+        banker = Phone(app_for(service).test_client()).login()
+        gid = banker.post("/api/games", {"edition": "starwars", "players": ["Leia", "Han"]}
+                          ).get_json()["game_id"]
+        example = banker.get(f"/api/games/{gid}/rules").get_json()["example"]
+        assert render(Msg(example), "en") == "Jail, auction, Force"
+        assert render(Msg(example), "it") == "prigione, asta, Forza"
+    for edition in available():
+        words = rules_lookup.search_example(edition)
+        assert render(Msg(words), "it") != words, edition
+        for word in words.split(", "):
+            assert rules_lookup.search(edition, {}, word), (edition, word)
+
+
 def test_the_wins_chart_speaks_the_readers_language(tmp_path: Path) -> None:
     """The chart's own words ("games played →", its label) follow the phone's language: its
     choice (the cookie), else its browser's (issue 41)."""

@@ -152,3 +152,42 @@ def test_the_page_names_no_editions_currency() -> None:
              for n, line in enumerate(path.read_text("utf-8").splitlines(), 1)
              for u in units if f'"{u}"' in line]
     assert found == []
+
+
+EDITION_WORDS = [re.compile(p, re.IGNORECASE) for p in (
+    r"pok[eé]mon", r"pok[eé] ?balls?", r"\bbooths?\b", r"\blotter(?:y|ies)\b", r"power points",
+    r"\bplateau\b", r"\brivals?\b", r"\bchips?\b", r"\bbowser\b", r"attack bonus",
+    r"\bballs?\b", r"\btrainers?\b", r"\bmarkers?\b", r"tracker mats?", r"\btrays?\b",
+    r"\bdungeons?\b", r"knocked out", r"hyperspace", r"item cards?", r"event cards?")] + [
+    re.compile(p) for p in (r"\bForce\b", r"\bRISK\b", r"GAME OVER")]  # "in force", "Game over"
+"""One edition's vocabulary: words only a box of that edition prints (its pieces, spaces, decks),
+matched case-sensitively where the same letters are everyone's ("readings in force")."""
+PAGE_KEYWORDS = {"tr": None, "trn": (1, 2), "trNodes": None}
+"""The page's own message functions (web/static/i18n.js; scripts/catalogues.py KEYWORDS)."""
+
+
+def _page_messages() -> list[tuple[str, int, str]]:
+    """Every message the page's scripts and templates say: (file, line, text), extracted as
+    scripts/messages does (babel.cfg: javascript for web/static, jinja2 for the templates)."""
+    from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_file
+
+    out = []
+    for path in PAGE_FILES:
+        method = "javascript" if path.suffix == ".js" else "jinja2"
+        for line, message, _, _ in extract_from_file(
+                method, str(path), keywords={**DEFAULT_KEYWORDS, **PAGE_KEYWORDS}):
+            for text in message if isinstance(message, tuple) else (message,):
+                out.append((str(path.relative_to(ROOT)), line, str(text)))
+    return out
+
+
+def test_the_pages_own_words_are_no_editions() -> None:
+    """The page's own words (companion's catalogue) belong to every game: a Poké Ball, an
+    Attack Bonus card, Bowser or an Item Card is said by the edition that has one (its
+    catalogue's message ids, sent as data the page renders with I18n.t)."""
+    said = _page_messages()
+    assert any(text == "Search the rules" for _, _, text in said)  # the extraction reads them,
+    assert any(text == "Back to the game" for _, _, text in said)  # in scripts and templates
+    found = [f"{path}:{line}: {m.group(0)!r} in {text!r}" for path, line, text in said
+             for word in EDITION_WORDS for m in [word.search(text)] if m]
+    assert not found, "one edition's words in the page's own messages:\n" + "\n".join(found)

@@ -58,6 +58,8 @@ def test_rules_at_hand_is_one_tap_away_while_playing(browser: Any, tmp_path: Pat
         dima.get_by_role("button", name="Rules", exact=True).click()
         sheet = dima.get_by_role("dialog", name="Rules at hand")
         expect()(sheet).to_be_visible()
+        expect()(sheet.get_by_role("searchbox", name="Search the rules")).to_have_attribute(
+            "placeholder", "e.g. Jail, auction, Bowser")  # Mario's own words (its page.py)
         sheet.get_by_role("searchbox", name="Search the rules").fill("JAIL")
         found = sheet.get_by_role("list", name="Passages found")
         expect()(found.locator("li").first).to_contain_text("Jail")

@@ -101,3 +101,16 @@ def test_the_rival_cards_have_tags_of_their_own(banker: Phone) -> None:
     assert tags["lance-1"]["deck"] == "rival" and tags["lance-1"]["tag"] == "04A1B2C3"
     assert tags["lance-1"]["label"]["say"] == "Rival Card: Lance"
     assert {c["deck"] for c in tags.values()} == {"item", "event", "rival"}
+
+
+def test_the_editor_names_the_decks_in_the_editions_words(banker: Phone) -> None:
+    """The tag decks and what the other settings hold are said by the edition (message ids
+    of its catalogue), not by the page: in Italian, "Carte Strumento"."""
+    from companion.engine.i18n import Msg, render
+
+    r = banker.get("/api/profiles/defaults/master-trainer").get_json()
+    decks = r["tag_decks"]
+    assert [render(Msg(d["title"]), "it") for d in decks] == [
+        "Carte Strumento", "Carte Evento", "Carte Rivale"]
+    assert {c["deck"] for c in r["card_tags"]} == {d["deck"] for d in decks}
+    assert render(Msg(r["settings_hint"]), "es").startswith("Cartas de cada mazo, fichas")

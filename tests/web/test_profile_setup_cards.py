@@ -112,6 +112,8 @@ def test_a_master_trainer_profile_enrols_the_tag_of_each_item_card(
     page.get_by_role("button", name="Log in").click()
     expect(page.locator("#pin")).to_be_hidden()  # logged in before leaving the page
     page.goto(f"{base}/profile?edition=master-trainer&name=Our%20box")
+    expect(page.locator("#card-tags summary")).to_have_text(  # the edition's decks
+        ["Item Cards", "Event Cards", "Rival Cards"])
     page.locator("#card-tags summary", has_text="Item Cards").click()
     row = page.locator('[data-card-tag="potion-2"]')
     row.get_by_role("button", name="Tap card tag").click()

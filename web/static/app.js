@@ -869,16 +869,21 @@ function actionView(a, showActor) {
   }
   return box;
 }
+/* a sentence an action's input says in its edition's words (a message id its catalogue has),
+   else the page's own generic one */
+const saidBy = (id, args, generic) => (id ? I18n.t(id, args) : generic);
 /* a choice the roll follows (a catch: the ball, then the die) in one step:
-   the die typed (real dice) or rolled by the companion, the ball tapped; both are sent */
+   the die typed (real dice) or rolled by the companion, the choice tapped; both are sent.
+   Its words are the input's (roll.typed, roll.rolled, roll.missing) */
 function ballAndRoll(a, label, inp) {
   const typed = !inp.roll.optional;
+  const said = inp.roll;
   const die = typed ? h("input", {type: "number", inputmode: "numeric", min: 1, max: 6,
     "data-die": 0, id: `die-${a.actor}-${a.type}`}) : null;
   const go = (value) => act(async () => {
     const roll = die ? Number(die.value) : 0;
     if (die && !(Number.isInteger(roll) && roll >= 1 && roll <= 6)) {
-      toast(tr("Enter the die you rolled (1 to 6), then tap the ball.")); return;
+      toast(saidBy(said.missing, {}, tr("Enter the die you rolled (1 to 6), then choose."))); return;
     }
     const sent = Keep.sending(blockOf(a));
     const post = (type, args, version) => api("POST", `/api/games/${gid()}/commands`,
@@ -897,8 +902,8 @@ function ballAndRoll(a, label, inp) {
     answered([first, then], a.actor);  /* the answers' lines, in this phone's language */
   });
   return h("div", {class: "then-roll"}, h("p", {class: "label"}, typed
-    ? tr("{action}: roll the die, enter it, then tap the ball you play", {action: label})
-    : tr("{action}: tap the ball you play; the companion rolls", {action: label})),
+    ? saidBy(said.typed, {action: label}, tr("{action}: roll the die, enter it, then choose", {action: label}))
+    : saidBy(said.rolled, {action: label}, tr("{action}: choose; the companion rolls", {action: label}))),
   die ? h("div", {class: "dice"}, h("label", {for: die.id}, tr("Die") + " ", die)) : "",
   h("div", {class: "choices"}, ...(inp.options || []).map((o) => h("button", {class: "primary",
     "data-value": String(o.value), onclick: () => go(o.value)}, words(o.label ?? humanize(o.value))))));
@@ -907,7 +912,8 @@ function bonusPicker(b) {
   const checks = (b.cards || []).map((c, i) => [c, h("input", {type: "checkbox", id: `bonus-${i}`,
     "data-bonus": c})]);
   const names = b.names || {};  /* each card's name, as the action's input gives it */
-  const box = h("fieldset", {class: "bonus"}, h("legend", {}, tr("Attack Bonus cards (up to {n})", {n: b.max})),
+  const box = h("fieldset", {class: "bonus"}, h("legend", {},  /* in the input's words */
+    saidBy(b.legend, {n: b.max}, tr("Cards to add (up to {n})", {n: b.max}))),
     ...checks.map(([c, el]) => h("label", {class: "check", for: el.id}, el, names[c] || humanize(c))));
   const read = () => {
     const on = checks.filter(([, el]) => el.checked).map(([c]) => c);

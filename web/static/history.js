@@ -181,20 +181,19 @@ async function showStep(n) {
 }
 /* ---- rules at hand: search the rulebook passages and readings of this game ---- */
 function rulesSection() {
-  const words = tr("Jail, auction, Bowser");
-  const example = tr("e.g. {example}", {example: words});
   const list = h("ul", {class: "rules", "aria-label": tr("Passages found")});
   const forced = h("ul", {});
   const find = async (q) => {
     try {
       const r = await getJSON(`/api/games/${encodeURIComponent(R.game)}/rules?q=${encodeURIComponent(q)}`);
+      box.placeholder = RulesAtHand.placeholder(r);  /* the edition's example (rules.js) */
       list.replaceChildren(...(r.results.length ? r.results.map(RulesAtHand.passage)  /* rules.js */
         : [h("li", {class: "muted"}, tr("Nothing found."))]));
       forced.replaceChildren(...r.readings.map((x) => h("li", {}, I18n.t(x.topic), x.chosen ? `: ${I18n.t(x.chosen)}` : "")));
     } catch (e) { toast(e.message); }
   };
   const box = h("input", {type: "search", "aria-label": tr("Search the rules"),
-    placeholder: example,
+    placeholder: RulesAtHand.placeholder(null),
     oninput: (e) => find(e.target.value)});
   find("");
   return h("section", {"aria-label": tr("Rules at hand")}, h("h2", {}, tr("Rules at hand")), box, list,

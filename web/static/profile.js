@@ -4,7 +4,7 @@
 
 const P = {session: null, edition: "", name: "", defaults: null, spaces: [], cards: [],
   tags: {}, confirmed: [], other: {}, note: "", marks: {}, unverified: [], saved: false,
-  polling: null, open: new Set(), cardTags: []};
+  polling: null, open: new Set(), cardTags: [], tagDecks: [], settingsHint: ""};
 const FIELDS = ["name", "kind", "color", "price", "rent", "amount", "deck"];
 const NUMBERS = new Set(["price", "rent", "amount"]);
 
@@ -142,6 +142,8 @@ function adopt(r, replaceAll) {
       effect: c.effect})) : [];
     P.tags = clone(r.profile.tags);
     P.cardTags = r.card_tags || [];
+    P.tagDecks = r.tag_decks || [];  /* each {deck, title}: the edition's words (a message id) */
+    P.settingsHint = r.settings_hint || "";
     const settings = clone(r.profile.settings);
     P.confirmed = (settings.board && settings.board.confirmed) || [];
     P.language = (settings.board && settings.board.language) || P.boxLanguage;
@@ -460,14 +462,16 @@ function editor() {
     };
     const group = (deck, heading) => h("details", {}, h("summary", {}, heading),
       ...P.cardTags.filter((c) => c.deck === deck).map(row));
+    /* the decks as the edition names them (else each deck its cards name, as "Cards") */
+    const decks = P.tagDecks.length ? P.tagDecks
+      : [...new Set(P.cardTags.map((c) => c.deck))].map((deck) => ({deck, title: ""}));
     parts.push(h("section", {id: "card-tags", "aria-label": tr("Card tags")}, h("h2", {}, tr("Card tags")),
       h("p", {class: "muted"}, tr("Tap each card on the reader once: a player then taps the card "
-        + "they draw.")), group("item", tr("Item Cards")), group("event", tr("Event Cards")),
-      group("rival", tr("Rival Cards"))));
+        + "they draw.")), ...decks.map((d) => group(d.deck, d.title ? I18n.t(d.title) : tr("Cards")))));
   }
   parts.push(h("section", {"aria-label": tr("Other settings")}, h("h2", {}, tr("Other settings")),
-    h("p", {class: "muted"}, b ? tr("House rules and readings, as the setup form sends them (JSON).")
-      : tr("Deck counts, chips on the board, evolution groups, rivals, readings (JSON).")),
+    h("p", {class: "muted"}, P.settingsHint ? I18n.t(P.settingsHint)  /* the edition's words */
+      : tr("House rules and readings, as the setup form sends them (JSON).")),
     other, P.unverified.length && !b ? h("p", {class: "muted"}, tr("Unverified: {facts}",
       {facts: P.unverified.map(I18n.text).join(", ")})) : null));
   parts.push(h("div", {class: "sticky-save"}, h("p", {id: "status", "aria-live": "polite"}),

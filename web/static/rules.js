@@ -17,13 +17,11 @@
 "use strict";
 const RulesAtHand = (() => {
   /* the words players read, in one place */
-  const examples = () => tr("Jail, auction, Bowser");
   const T = () => ({
     rules: tr("Rules at hand"),
     open: tr("Rules"),
     close: tr("Close the rules"),
     search: tr("Search the rules"),
-    placeholder: tr("e.g. {example}", {example: examples()}),
     found: tr("Passages found"),
     nothing: tr("Nothing found."),
     reading: " " + tr("(the companion's reading)"),
@@ -43,6 +41,10 @@ const RulesAtHand = (() => {
     rule: tr("Rule:") + " ",
     settingLabel: tr("First-game mode: explain each question the first time it comes up"),
   });
+  /* the search field's example: words the edition suggests (/rules "example", a message id of
+     its catalogue), else what the field is for */
+  const placeholder = (r) => (r && r.example ? tr("e.g. {example}", {example: I18n.t(r.example)})
+    : T().search);
   const KEY = "companion.firstGame";
   const data = {};  /* game id -> the /rules answer (readings, prompts), or a promise */
   let explaining = null;  /* {game, kind, text}: the question being explained on this phone */
@@ -152,13 +154,14 @@ const RulesAtHand = (() => {
       try {
         const r = await getJSON(rulesUrl(gid, q));
         if (n !== asked) return;  /* a later search answered first */
+        box.placeholder = placeholder(r);
         list.replaceChildren(...(r.results.length ? r.results.map(passage)
           : [h("li", {class: "muted"}, T().nothing)]));
         forced.replaceChildren(h("h3", {}, T().inForce), readingsList(r));
       } catch (e) { list.replaceChildren(h("li", {class: "muted"}, e.message)); }
     };
     const box = h("input", {type: "search", id: "rules-q", "aria-label": T().search,
-      placeholder: T().placeholder, autocomplete: "off", maxlength: 200});
+      placeholder: placeholder(data[gid]), autocomplete: "off", maxlength: 200});
     let timer = null;
     box.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(() => find(box.value), 150); });
     const el = h("dialog", {class: "rules-sheet", "aria-label": T().rules, "data-game": gid},
@@ -232,6 +235,6 @@ const RulesAtHand = (() => {
     el.addEventListener("change", () => store.set(KEY, el.checked ? "on" : "off"));
     return h("label", {class: "check", for: el.id}, el, T().settingLabel);
   }
-  return {attach, why, readings, firstGame, setting, passage};
+  return {attach, why, readings, firstGame, setting, passage, placeholder};
 })();
 window.RulesAtHand = RulesAtHand;

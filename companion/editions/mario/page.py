@@ -17,4 +17,6 @@ PAGE: dict[str, Any] = {
         "Bowser passed {player}: {player} pays {amount}": N_(
             "Bowser passed you: you pay {amount}."),
     },
+    # what to search the rules for, the search field's example (history_api.py /rules)
+    "search_example": N_("Jail, auction, Bowser"),
 }

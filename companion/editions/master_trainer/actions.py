@@ -20,7 +20,7 @@ from companion.editions.master_trainer.landing import CATCH, REVEAL, REVIVE
 from companion.editions.master_trainer.spaces import Space
 from companion.editions.master_trainer.trades import FORCED_TRADE, OFFER, TRADE_EVENT
 from companion.editions.master_trainer.turns import DISCARD, LAND, STARTER
-from companion.engine.i18n import Msg
+from companion.engine.i18n import N_, Msg
 from companion.engine.registry import handler, prompt_kind
 from companion.engine.types import Action
 
@@ -183,8 +183,12 @@ class ActionRules(BattleRules):
         pid = state.current
         assert pid is not None
         ask = choice("ball", self.catch_choices(state))
-        # the roll that follows, so a phone asks the ball and the die in one step (#29 item 17)
-        ask["roll"] = {"kind": "dice", "count": 1, "optional": state.setup.dice == "digital"}
+        # the roll that follows, so a phone asks the ball and the die in one step (#29 item 17),
+        # in this edition's words (message ids the page renders: web/static/app.js ballAndRoll)
+        ask["roll"] = {"kind": "dice", "count": 1, "optional": state.setup.dice == "digital",
+                       "typed": N_("{action}: roll the die, enter it, then tap the ball you play"),
+                       "rolled": N_("{action}: tap the ball you play; the companion rolls"),
+                       "missing": N_("Enter the die you rolled (1 to 6), then tap the ball.")}
         return [
             Action(pid, "catch", Msg("Try to catch it"), {}, ask),
             Action(pid, "skip", Msg("Leave it")),
@@ -264,7 +268,8 @@ class ActionRules(BattleRules):
             bonus = sorted(c for c in state.trainer(pid).items if c.startswith("bonus_"))
             form = choice("chip", self.chip_options(state, self.able(state, pid)))
             form["bonus"] = {"max": data_of(state).limits["max_attack_bonus"], "cards": bonus,
-                             "names": {c: self.item_name(state, c) for c in bonus}}
+                             "names": {c: self.item_name(state, c) for c in bonus},
+                             "legend": N_("Attack Bonus cards (up to {n})")}  # n: max
             out.append(Action(pid, "fight", Msg("Choose your Pokémon (and Attack Bonus cards)"),
                               {}, form))
         if state.current in state.prompt.to:  # a Potion first, on the player's own turn

@@ -8,7 +8,7 @@ from typing import Any
 
 from companion.editions.master_trainer.data import EditionData, load
 from companion.engine.box import BoxProfile
-from companion.engine.i18n import Msg, said, wire
+from companion.engine.i18n import N_, Msg, said, wire
 from companion.engine.types import SetupError
 
 TABLES = ("item_deck", "event_deck", "board_spaces", "city_items")
@@ -54,7 +54,16 @@ class MasterTrainerBox(BoxProfile):
         return {"notes": [wire(n) for n in data.deck_notes],  # a lost card: said, not refused
                 "card_tags": [{"id": (card := obj.removeprefix("card:")), "label": wire(label),
                                "deck": deck(card), "tag": tags.get(obj)}  # wire: each language
-                              for obj, label in card_objects(data)]}
+                              for obj, label in card_objects(data)],
+                "tag_decks": TAG_DECKS, "settings_hint": SETTINGS_HINT}
+
+
+TAG_DECKS = [{"deck": "item", "title": N_("Item Cards")},
+             {"deck": "event", "title": N_("Event Cards")},
+             {"deck": "rival", "title": N_("Rival Cards")}]
+"""The decks whose cards get a tag, in the editor's order, each named (a message id)."""
+SETTINGS_HINT = N_("Deck counts, chips on the board, evolution groups, rivals, readings (JSON).")
+"""What the editor's other settings hold for this box (a message id)."""
 
 
 def card_objects(data: EditionData) -> list[tuple[str, str]]:

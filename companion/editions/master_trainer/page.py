@@ -23,4 +23,6 @@ PAGE: dict[str, Any] = {
         "{player} rolls {roll} and catches {pokemon}": N_("You roll {roll} and catch {pokemon}."),
         "{why}: {player} draws an Item Card.": N_("{why}: you draw an Item Card."),
     },
+    # what to search the rules for, the search field's example (history_api.py /rules)
+    "search_example": N_("Poké Ball, battle, Rival Card"),
 }

@@ -17,4 +17,6 @@ PAGE: dict[str, Any] = {
         "Card: {player} pays {amount} onto the LOTTERY": N_("You pay {amount} onto the LOTTERY."),
     },
     "you_hear": {"Card: {player} pays {amount} to {to}": N_("{player} pays you {amount}.")},
+    # what to search the rules for, the search field's example (history_api.py /rules)
+    "search_example": N_("booth, lottery"),
 }

@@ -16,4 +16,6 @@ PAGE: dict[str, Any] = {
         "{player} pays {owner} {amount} to explore {space} (exploration cost)": N_(
             "You pay {owner} {amount} to explore {space} (exploration cost)."),
     },
+    # what to search the rules for, the search field's example (history_api.py /rules)
+    "search_example": N_("Jail, auction, Poké Ball"),
 }

@@ -15,4 +15,6 @@ PAGE: dict[str, Any] = {
         "{player} pays {other} the {amount} difference.": N_(
             "You pay {other} the {amount} difference."),
     },
+    # what to search the rules for, the search field's example (history_api.py /rules)
+    "search_example": N_("Jail, auction, Force"),
 }
