@@ -5,7 +5,7 @@
 
 function panelSection(p) {
   const title = h("h2", {}, p.player ? dot(p.player) : "", p.title,
-    p.badge ? h("span", {class: "badge"}, p.badge) : "");
+    p.badge ? h("span", {class: "tally"}, p.badge) : "");
   const sec = h("section", {class: "panel" + (p.player ? " own" : ""), "aria-label": p.title}, title);
   if (p.player) sec.style.setProperty("--c", playerColor(p.player));
   for (const b of p.blocks || []) sec.append(panelBlock(b));
