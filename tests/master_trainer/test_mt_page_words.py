@@ -1,5 +1,5 @@
 """What the page asks at a catch and a fight is said in this edition's words, sent with the
-action's input (message ids of its own catalogue, web/static/app.js ballAndRoll/bonusPicker):
+action's input (message ids of its own catalogue, web/static/app.js choiceThenRoll/bonusPicker):
 the page's own code names no Poké Ball and no Attack Bonus card (issue 40)."""
 
 from __future__ import annotations

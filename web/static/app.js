@@ -852,7 +852,7 @@ function actionView(a, showActor) {
     box.append(lab, hint, h("div", {class: "row"}, field,
       h("button", {class: "primary", onclick: () => send(a, {amount: read()})}, words(a.label))));
   } else if (inp.kind === "choice" && inp.roll) {
-    box.append(ballAndRoll(a, label, inp));
+    box.append(choiceThenRoll(a, label, inp));
   } else if (inp.kind === "choice") {
     const bonus = inp.bonus && (inp.bonus.cards || []).length ? bonusPicker(inp.bonus) : null;
     box.append(h("p", {class: "label"}, label), bonus ? bonus[0] : "",
@@ -875,7 +875,7 @@ const saidBy = (id, args, generic) => (id ? I18n.t(id, args) : generic);
 /* a choice the roll follows (a catch: the ball, then the die) in one step:
    the die typed (real dice) or rolled by the companion, the choice tapped; both are sent.
    Its words are the input's (roll.typed, roll.rolled, roll.missing) */
-function ballAndRoll(a, label, inp) {
+function choiceThenRoll(a, label, inp) {
   const typed = !inp.roll.optional;
   const said = inp.roll;
   const die = typed ? h("input", {type: "number", inputmode: "numeric", min: 1, max: 6,
