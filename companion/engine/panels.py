@@ -79,9 +79,18 @@ class Block(TypedDict, total=False):
 
 class Panel(TypedDict):
     """A section of the table: its title, its blocks; ``player`` draws it in that player's
-    colour (their own section), ``badge`` is a figure at the title's end."""
+    colour (their own section), ``badge`` is a figure at the title's end. A panel without
+    blocks is not drawn."""
 
     title: Text
     blocks: list[Block]
     player: NotRequired[str]
     badge: NotRequired[Text]
+
+
+def away() -> Panel:
+    """The place of a section that comes and goes (a battle), kept empty while it is away, so
+    a phone's update when it comes is that section alone, not every section after it (the
+    page's patches follow a list's items by their place). A new one each time: a view's parts
+    are never shared."""
+    return {"title": "", "blocks": []}

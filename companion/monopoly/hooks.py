@@ -73,6 +73,7 @@ FAMILY_HOOKS: Mapping[str, str] = {
     "end_cite": "the rule that ended the game",
     "final_ranking": "the winners when the banker ends the game early",
     "extra_view": "the edition's own values for the page",
+    "panels": "the edition's own sections of the table, in its words",
 }
 """The Monopoly family's hooks (``companion.monopoly``): each has a default there."""
 

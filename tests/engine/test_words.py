@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -62,14 +61,11 @@ def test_the_master_trainer_starter_prompt_names_only_what_the_buttons_do() -> N
 
 
 def js_chance(num: int, den: int) -> str:
-    """The page's chance-in-words function (web/static/app.js), run by node with the page's
-    message functions (web/static/i18n.js) in English."""
-    source = (ROOT / "web" / "static" / "app.js").read_text("utf-8")
-    body = re.search(r"function chance\(num, den\) \{.*?\n\}\n", source, re.S)
-    assert body is not None
+    """The page's chance in words (web/static/i18n.js ``I18n.chance``), run by node in
+    English."""
     words = (ROOT / "web" / "static" / "i18n.js").read_text("utf-8")
-    script = ("globalThis.window = globalThis;\n" + words + body.group(0)
-              + f"process.stdout.write(JSON.stringify(chance({num}, {den})));")
+    script = ("globalThis.window = globalThis;\n" + words
+              + f"process.stdout.write(JSON.stringify(I18n.chance({num}, {den})));")
     out = subprocess.run(["node", "-e", script], capture_output=True, text=True, check=True)
     return str(json.loads(out.stdout))
 
@@ -79,3 +75,13 @@ def test_a_50_percent_catch_is_an_even_chance_not_likely() -> None:
     assert js_chance(3, 4).startswith("very likely")
     assert js_chance(2, 3).startswith("likely")
     assert js_chance(1, 3).startswith("possible")
+
+
+def test_a_chance_reads_the_same_on_the_page_and_on_the_table() -> None:
+    """A chance sent as a message argument (i18n ``Chance``) is said by the page's i18n.js and
+    by the companion (the OLED, the story) in the same words and digits."""
+    from companion.engine.i18n import Chance, chance
+
+    for num, den in ((1, 2), (3, 4), (2, 3), (1, 3), (0, 6), (6, 6), (16383, 16384),
+                     (1, 1_000_000), (5, 6)):
+        assert chance(Chance(num, den), "en") == js_chance(num, den), (num, den)

@@ -4,6 +4,7 @@
 "use strict";
 
 function panelSection(p) {
+  if (!(p.blocks || []).length) return "";  /* the place of a section that is away */
   const title = h("h2", {}, p.player ? dot(p.player) : "", p.title,
     p.badge ? h("span", {class: "tally"}, p.badge) : "");
   const sec = h("section", {class: "panel" + (p.player ? " own" : ""), "aria-label": p.title}, title);

@@ -16,7 +16,7 @@ from companion.editions.master_trainer.data import COLOURS
 from companion.editions.master_trainer.landing import CATCH
 from companion.editions.master_trainer.page import CHIP_COLOURS
 from companion.engine.i18n import Chance, Msg, Msgs
-from companion.engine.panels import Block, Card, Line, Panel
+from companion.engine.panels import Block, Card, Line, Panel, away
 
 COLOUR_NAMES = {key: Msg(name) for key, name, _css in CHIP_COLOURS}
 """Each chip colour in words."""
@@ -80,9 +80,11 @@ class PanelRules(ActionRules):
         """``state``'s sections; ``players`` are its players as every viewer sees them."""
         hidden, shown = self.battle_panels(state)
         odds = self.odds_panel(state)
+        # a battle and the odds come and go: their places stay (empty), so that a phone's
+        # update is the one section that changed, not every section after it
         return TablePanels(
-            [p for p in (hidden, odds) if p is not None],
-            [p for p in (shown, odds) if p is not None],
+            [hidden or away(), odds or away()],
+            [shown or away(), odds or away()],
             {t.id: self.trainer_panel(players[t.id], len(t.items)) for t in state.trainers},
             [self.chips_left_panel(state)])
 
