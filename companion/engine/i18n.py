@@ -591,15 +591,9 @@ def number(value: int | float, lang: str, decimals: int = 0) -> str:
     return format_decimal(value, format=pattern, locale=_locale(lang), group_separator=True)
 
 
-CHANCE_WORDS = (  # from the most likely; a chance is said with the first whose floor it reaches
-    (99.0, N_("almost certain")), (75.0, N_("very likely")), (50.0001, N_("likely")),
-    (50.0, N_("an even chance")), (25.0, N_("possible")), (0.0, N_("unlikely")))
-"""The words of a chance by its floor in percent (the page's i18n.js says them the same)."""
-
-
 def chance(c: Chance, lang: str) -> str:
     """``c`` in words and a percentage with as many decimals as it needs not to read 0 % or
-    100 % when it is neither."""
+    100 % when it is neither (the page's i18n.js says it the same)."""
     num, den = c.numerator, c.denominator
     if den <= 0:
         return ""
@@ -609,8 +603,10 @@ def chance(c: Chance, lang: str) -> str:
         k += 1
     while k < 6 and num != 0 and round(p, k) <= 0:
         k += 1
-    word = N_("certain") if num == den else N_("impossible") if num == 0 else next(
-        w for floor, w in CHANCE_WORDS if p >= floor)
+    word = (N_("certain") if num == den else N_("impossible") if num == 0
+            else N_("almost certain") if p >= 99 else N_("very likely") if p >= 75
+            else N_("likely") if p > 50 else N_("an even chance") if p == 50
+            else N_("possible") if p >= 25 else N_("unlikely"))
     return f"{render(Msg(word), lang)} ({number(round(p, k), lang, k)} %)"
 
 

@@ -195,7 +195,7 @@ class MonopolyRules(
 
     @property
     def setting_names(self) -> tuple[str, ...]:
-        return (*(s["name"] for s in self.own_settings), *readings.setting_names(self.name))
+        return tuple(s["name"] for s in self.settings_info)
     board_fields: tuple[str, ...] = ("name", "price", "rent")
     """What the banker may correct on an ownable space."""
 

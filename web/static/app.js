@@ -90,17 +90,16 @@ function amountText(n, text) {
   if (typeof n === "number" && S.view && S.view.currency) return money(n);
   return I18n.text(text) || (n === null || n === undefined ? "" : money(n));
 }
-const chance = (num, den) => I18n.chance(num, den);
 /* engine texts with raw odds ("16383/16384 (>99.9%, 14 rolls)") into words */
 function words(text) {
   const groups = assetKinds().flatMap((k) => Object.keys(groupNames(k))).join("|");
   return String(text ?? "")
     .replace(groups ? new RegExp(` \\((?:${groups})-\\d+\\)`, "g") : /$^/, "")  /* "(ice-1)" */
     .replace(/(\d+)\/(\d+) \(([<>]?\d+(?:\.\d+)?)%(?:, (\d+) rolls?)?\)/g, (m, a, b, _p, r) =>
-      chance(Number(a), Number(b)) + (r ? " " + trn("within {n} roll", "within {n} rolls", Number(r))
+      I18n.chance(Number(a), Number(b)) + (r ? " " + trn("within {n} roll", "within {n} rolls", Number(r))
         : ""))
     .replace(/\b(\d+) in (\d+) \((\d+(?:\.\d+)?)%\)/g, (m, a, b) => tr("{n} in {total}, {chance}",
-      {n: Number(a), total: Number(b), chance: chance(Number(a), Number(b))}));
+      {n: Number(a), total: Number(b), chance: I18n.chance(Number(a), Number(b))}));
 }
 async function api(method, path, body) {
   /* the phone's language (its choice, else its browser's): refusals come back in it */
